@@ -1,0 +1,3 @@
+from bridgeview.cli.main import main
+
+raise SystemExit(main())

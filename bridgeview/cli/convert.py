@@ -1,0 +1,34 @@
+"""``bridgeview convert IN OUT``: any supported format to any other."""
+
+from __future__ import annotations
+
+import sys
+
+from ..formats.convert import convert_file
+from .common import Progress
+
+NAME = "convert"
+ORDER = 10
+HELP = "convert a deal file to another format"
+
+
+def add_arguments(p) -> None:
+    p.add_argument("input", metavar="IN")
+    p.add_argument("output", metavar="OUT")
+    p.add_argument("--from", dest="from_fmt", metavar="FMT", help="input format (default: detect)")
+    p.add_argument("--to", dest="to_fmt", metavar="FMT", help="output format or variant (default: from the extension)")
+    p.add_argument("--start-board", type=int, metavar="N", help="number of the first board for formats that store none")
+
+
+def run(args) -> int:
+    progress = Progress("converting")
+    try:
+        result = convert_file(
+            args.input, args.output, from_fmt=args.from_fmt, to_fmt=args.to_fmt,
+            start_board=args.start_board, progress=progress,
+        )
+    finally:
+        progress.close()
+    for loss in result.losses:
+        print(f"bridgeview: dropped: {loss}", file=sys.stderr)
+    return 0

@@ -1,0 +1,50 @@
+"""``bridgeview dump FILE``: the file as JSON on stdout."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from ..formats.registry import ReadOptions, read_file
+from ..model.board import Board
+
+NAME = "dump"
+ORDER = 40
+HELP = "print a file's boards (or cribbage game) as JSON"
+
+
+def add_arguments(p) -> None:
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--from", dest="from_fmt", metavar="FMT", help="input format (default: detect)")
+    p.add_argument("--start-board", type=int, metavar="N", help="number of the first board for formats that store none")
+
+
+def board_to_json(b: Board) -> dict:
+    contract, declarer = b.contract_and_declarer()
+    return {
+        "board": b.number,
+        "dealer": b.dealer.letter if b.dealer is not None else None,
+        "vulnerable": b.vulnerability.text if b.vulnerability is not None else None,
+        "deal": b.deal.to_pbn(),
+        "dd": b.dd.to_json() if b.dd is not None and not b.dd.is_empty else None,
+        "auction": [str(c) for c in b.auction] if b.auction is not None else [],
+        "play": [str(c) for c in b.play] if b.play is not None else [],
+        "contract": str(contract) if contract is not None else None,
+        "declarer": declarer.letter if declarer is not None else None,
+        "result": b.result,
+    }
+
+
+def run(args) -> int:
+    doc = read_file(args.file, args.from_fmt, ReadOptions(start_board=args.start_board))
+    if hasattr(doc, "to_json"):
+        data = doc.to_json()
+    else:
+        data = {"format": doc.info.format, "boards": []}
+        for key in ("event", "site", "date"):
+            if getattr(doc.info, key):
+                data[key] = getattr(doc.info, key)
+        data["boards"] = [board_to_json(b) for b in doc]
+    json.dump(data, sys.stdout, ensure_ascii=False, indent=1)
+    sys.stdout.write("\n")
+    return 0

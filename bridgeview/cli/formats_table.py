@@ -1,0 +1,40 @@
+"""``bridgeview formats``: every format and what it can hold."""
+
+from __future__ import annotations
+
+from ..formats.registry import all_codecs
+
+NAME = "formats"
+ORDER = 60
+HELP = "list the supported formats and what each can hold"
+
+
+def add_arguments(p) -> None:
+    p.add_argument("--markdown", action="store_true", help="print a Markdown table (as in the README)")
+
+
+def rows() -> list[tuple[str, str, str, str]]:
+    out = []
+    for c in sorted(all_codecs(), key=lambda c: c.name):
+        holds = ", ".join(c.caps.holds())
+        if c.caps.max_records:
+            holds += f"; at most {c.caps.max_records} records"
+        if c.caps.max_board:
+            holds += f"; boards up to {c.caps.max_board}"
+        mode = "read/write" if c.can_write else "read"
+        out.append((c.name, ", ".join("." + e for e in c.extensions), mode, f"{c.title}: {holds}" if c.kind == "bridge" else c.title))
+    return out
+
+
+def run(args) -> int:
+    table = rows()
+    if args.markdown:
+        print("| format | extensions | | holds |")
+        print("|---|---|---|---|")
+        for r in table:
+            print("| " + " | ".join(r) + " |")
+        return 0
+    w = [max(len(r[i]) for r in table) for i in range(3)] if table else [0, 0, 0]
+    for r in table:
+        print(f"{r[0]:<{w[0]}}  {r[1]:<{w[1]}}  {r[2]:<{w[2]}}  {r[3]}")
+    return 0

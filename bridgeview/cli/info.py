@@ -1,0 +1,60 @@
+"""``bridgeview info FILE``: format, size, checksum and file-level fields."""
+
+from __future__ import annotations
+
+import os
+
+from ..formats.checksum import pavlicek_checksum
+from ..formats.registry import ReadOptions, get, read_file
+
+NAME = "info"
+ORDER = 20
+HELP = "show a file's format, number of boards, checksum and header"
+
+
+def add_arguments(p) -> None:
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--from", dest="from_fmt", metavar="FMT", help="input format (default: detect)")
+
+
+def info_lines(path: str, doc) -> list[tuple[str, str]]:
+    """(label, value) pairs; the GUI's details panel shows the same."""
+    codec = get(doc.info.format) if getattr(doc, "info", None) and doc.info.format else None
+    rows: list[tuple[str, str]] = [("file", path)]
+    if codec is not None:
+        rows.append(("format", f"{codec.name} ({codec.title})"))
+    rows.append(("size", f"{os.path.getsize(path)} bytes"))
+    n = len(doc)
+    rows.append(("boards", str(n)))
+    info = doc.info
+    if info.record_size:
+        rows.append(("record size", f"{info.record_size} bytes"))
+    checksum = info.checksum if info.checksum is not None else pavlicek_checksum(path)
+    rows.append(("checksum", f"{checksum:X}"))
+    for key in ("event", "site", "date"):
+        if getattr(info, key):
+            rows.append((key, getattr(info, key)))
+    if info.dup is not None:
+        d = info.dup
+        rows.append(("dup random", "yes" if d.random else "no"))
+        rows.append(("dup backwards", "yes" if d.backwards else "no"))
+        rows.append(("dup first board", str(d.first_board)))
+        rows.append(("dup copies", "-" if d.copies is None else str(d.copies)))
+        rows.append(("dup last board", "-" if d.last_board is None else str(d.last_board)))
+    if n:
+        first, last = doc[0].number, doc[n - 1].number
+        if first is not None and last is not None:
+            rows.append(("board numbers", f"{first}-{last}"))
+    return rows
+
+
+def run(args) -> int:
+    doc = read_file(args.file, args.from_fmt, ReadOptions())
+    if hasattr(doc, "info_lines"):
+        rows = doc.info_lines()
+    else:
+        rows = info_lines(args.file, doc)
+    width = max(len(k) for k, _ in rows)
+    for k, v in rows:
+        print(f"{k + ':':<{width + 1}} {v}")
+    return 0

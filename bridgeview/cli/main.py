@@ -1,0 +1,86 @@
+"""The ``bridgeview`` command: the GUI, or a sub-command.
+
+Each sub-command is a module of this package with ``NAME``, ``HELP``,
+``add_arguments(parser)`` and ``run(args) -> int``; they are found by listing
+the package, so adding a command means adding one module.  ``bridgeview`` with
+no sub-command (or with file names) starts the GUI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+
+from .. import __version__
+from ..formats.errors import FormatError
+
+_NOT_COMMANDS = {"main", "common"}
+
+
+def _command_modules():
+    package = importlib.import_module(__package__)
+    mods = []
+    for m in pkgutil.iter_modules(package.__path__):
+        if m.name in _NOT_COMMANDS or m.name.startswith("_"):
+            continue
+        mod = importlib.import_module(f"{__package__}.{m.name}")
+        if hasattr(mod, "NAME") and hasattr(mod, "run"):
+            mods.append(mod)
+    mods.sort(key=lambda mod: (getattr(mod, "ORDER", 50), mod.NAME))
+    return mods
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, dict]:
+    parser = argparse.ArgumentParser(
+        prog="bridgeview",
+        description="View, check, replay, edit and convert bridge deal files. "
+        "With no command, opens the files given (or the bundled sample) in the GUI.",
+    )
+    parser.add_argument("--version", action="version", version=f"bridgeview {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = {}
+    for mod in _command_modules():
+        p = sub.add_parser(mod.NAME, help=mod.HELP, description=getattr(mod, "DESCRIPTION", mod.HELP))
+        mod.add_arguments(p)
+        commands[mod.NAME] = mod
+    return parser, commands
+
+
+def _gui(files: list[str]) -> int:
+    try:
+        from ..ui.app import run_gui
+    except ImportError as e:  # PySide6 missing or broken
+        print(f"bridgeview: cannot start the GUI: {e}", file=sys.stderr)
+        return 1
+    return run_gui(files)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser, commands = build_parser()
+    if not argv or (argv[0] not in commands and not argv[0].startswith("-")):
+        return _gui(argv)
+    args = parser.parse_args(argv)
+    if args.command is None:
+        return _gui([])
+    try:
+        return int(commands[args.command].run(args) or 0)
+    except FormatError as e:
+        print(f"bridgeview: {e.full()}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("bridgeview: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except OSError as e:
+        name = getattr(e, "filename", None)
+        where = f"{name}: " if name else ""
+        print(f"bridgeview: {where}{e.strerror or e}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,23 @@
+"""File formats: one module per family, each listing its codecs in ``CODECS``."""
+
+from .errors import FormatError
+from .registry import (
+    Capabilities,
+    Codec,
+    ReadOptions,
+    SaveReport,
+    WriteOptions,
+    all_codecs,
+    codec_for_output,
+    detect,
+    get,
+    read_file,
+    register,
+    save_atomically,
+    write_file,
+)
+
+__all__ = [
+    "Capabilities", "Codec", "FormatError", "ReadOptions", "SaveReport", "WriteOptions", "all_codecs",
+    "codec_for_output", "detect", "get", "read_file", "register", "save_atomically", "write_file",
+]

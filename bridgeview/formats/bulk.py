@@ -1,0 +1,99 @@
+"""Columnar chunks of deals for vectorised conversion between record formats.
+
+A :class:`BulkChunk` holds ``n`` deals as a ``(n, 52)`` uint8 array of seat
+codes indexed by card (0-3 = N E S W, 4 = no hand), optional DD results as a
+``(n, 4, 5)`` uint8 array ``[seat N E S W][strain C D H S NT]`` with 15 for
+unknown, and optional board numbers.  Fixed-record codecs turn whole mmapped
+slices into chunks with numpy and back, so converting ten million deals never
+makes ten million Python objects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..model.board import Board
+from ..model.ddtable import DDTable
+from ..model.deal import Deal
+
+ABSENT = 4
+DD_UNKNOWN = 15
+
+
+@dataclass
+class BulkChunk:
+    owners: np.ndarray  # (n, 52) uint8
+    dd: np.ndarray | None = None  # (n, 4, 5) uint8
+    numbers: np.ndarray | None = None  # (n,) int64
+
+    def __len__(self) -> int:
+        return int(self.owners.shape[0])
+
+
+def owners_to_masks(owners: np.ndarray) -> np.ndarray:
+    """(n, 52) seat codes -> (n, 4) uint64 hand masks (N E S W)."""
+    weights = np.left_shift(np.uint64(1), np.arange(52, dtype=np.uint64))
+    out = np.empty((owners.shape[0], 4), dtype=np.uint64)
+    for seat in range(4):
+        out[:, seat] = ((owners == seat).astype(np.uint64) * weights).sum(axis=1, dtype=np.uint64)
+    return out
+
+
+def masks_to_owners(masks: np.ndarray) -> np.ndarray:
+    """(n, 4) uint64 hand masks -> (n, 52) seat codes (4 where no hand, the last
+    hand that holds it where several do)."""
+    n = masks.shape[0]
+    owners = np.full((n, 52), ABSENT, dtype=np.uint8)
+    shifts = np.arange(52, dtype=np.uint64)
+    for seat in range(4):
+        bits = (masks[:, seat : seat + 1] >> shifts) & np.uint64(1)
+        owners[bits.astype(bool)] = seat
+    return owners
+
+
+def overlapping_rows(masks: np.ndarray) -> np.ndarray:
+    """Boolean (n,) array: rows where some card is in two hands."""
+    a, b, c, d = (masks[:, i] for i in range(4))
+    return ((a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)) != 0
+
+
+def board_from_row(owners_row, dd_row=None, number: int | None = None) -> Board:
+    """One Board from a chunk row (for the lazy per-board path)."""
+    deal = Deal.from_owners(owners_row.tolist() if hasattr(owners_row, "tolist") else owners_row)
+    dd = None
+    if dd_row is not None:
+        rows = dd_row.tolist() if hasattr(dd_row, "tolist") else dd_row
+        dd = DDTable.from_rows([[None if v == DD_UNKNOWN else v for v in r] for r in rows])
+    if number is not None:
+        return Board.numbered(number, deal, dd=dd)
+    return Board(deal=deal, dd=dd)
+
+
+def chunks_from_boards(boards: Iterable[Board], chunk: int = 1 << 16) -> Iterator[BulkChunk]:
+    """Chunks from any sequence of boards (the slow, general path)."""
+    buf_owners: list[list[int]] = []
+    buf_dd: list = []
+    buf_num: list[int] = []
+    any_dd = False
+
+    def flush() -> BulkChunk:
+        owners = np.array(buf_owners, dtype=np.uint8).reshape(-1, 52)
+        dd = np.array(buf_dd, dtype=np.uint8).reshape(-1, 4, 5) if any_dd else None
+        nums = np.array(buf_num, dtype=np.int64)
+        return BulkChunk(owners, dd, nums)
+
+    for i, b in enumerate(boards):
+        buf_owners.append(b.deal.owners())
+        if b.dd is not None and not b.dd.is_empty:
+            any_dd = True
+        table = b.dd.tricks if b.dd is not None else ((None,) * 5,) * 4
+        buf_dd.append([[DD_UNKNOWN if v is None else v for v in row] for row in table])
+        buf_num.append(b.number if b.number is not None else i + 1)
+        if len(buf_owners) >= chunk:
+            yield flush()
+            buf_owners, buf_dd, buf_num, any_dd = [], [], [], False
+    if buf_owners:
+        yield flush()

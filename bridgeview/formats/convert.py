@@ -1,0 +1,125 @@
+"""Conversion between any two formats, vectorised between fixed-record ones.
+
+Shared by ``bridgeview convert`` and the GUI's Save As, so both say the same
+things about what a target format cannot hold.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .bulk import ABSENT, DD_UNKNOWN
+from .errors import FormatError
+from .registry import Codec, ReadOptions, WriteOptions, codec_for_output, detect, get, read_file, save_atomically
+
+ProgressFn = Callable[[int, int], bool]
+
+
+@dataclass
+class ConvertResult:
+    codec: Codec
+    records: int = 0
+    losses: list[str] = field(default_factory=list)
+
+
+class Cancelled(Exception):
+    """The user cancelled a conversion; the target was not touched."""
+
+
+def convert_file(
+    src: str | os.PathLike,
+    dst: str | os.PathLike,
+    *,
+    from_fmt: str | None = None,
+    to_fmt: str | None = None,
+    start_board: int | None = None,
+    progress: ProgressFn | None = None,
+) -> ConvertResult:
+    """Convert ``src`` to ``dst``; raise FormatError (writing nothing) if a board
+    cannot be stored in the target."""
+    src_codec = get(from_fmt) if from_fmt else detect(src)
+    dst_codec = codec_for_output(dst, to_fmt)
+    if not dst_codec.can_write:
+        raise FormatError(f"{dst_codec.title} files can be read but not written", path=str(dst))
+    if src_codec.kind != dst_codec.kind:
+        raise FormatError(f"cannot convert a {src_codec.kind} file to {dst_codec.title}", path=str(dst))
+    wopts = WriteOptions(start_board=start_board)
+    ropts = ReadOptions(start_board=start_board)
+    if src_codec.bulk and dst_codec.bulk and start_board is None:
+        return _convert_bulk(src, dst, src_codec, dst_codec, wopts, progress)
+    doc = read_file(src, src_codec.name, ropts)
+    return write_document(doc, dst, dst_codec, wopts, progress)
+
+
+def write_document(doc, dst, codec: Codec, options: WriteOptions | None = None, progress: ProgressFn | None = None) -> ConvertResult:
+    """Check and write an open document (the GUI's Save As comes here too)."""
+    options = options or WriteOptions()
+    result = ConvertResult(codec)
+    if codec.kind == "bridge":
+        if getattr(doc, "is_lazy", False) and codec.bulk and getattr(doc, "bulk", None) and not doc.edited:
+            return _write_bulk_chunks(doc.bulk(), len(doc), dst, codec, options, progress)
+        report = codec.check(doc, options)
+        if report.errors:
+            raise FormatError(report.errors[0], path=str(dst))
+        result.losses = report.losses
+        result.records = len(doc)
+    save_atomically(dst, lambda f: codec.write(doc, f, options))
+    if progress:
+        progress(result.records, result.records)
+    return result
+
+
+def _convert_bulk(src, dst, src_codec: Codec, dst_codec: Codec, options: WriteOptions, progress) -> ConvertResult:
+    doc = read_file(src, src_codec.name)
+    total = len(doc)
+    chunks = src_codec.read_bulk(src)
+    return _write_bulk_chunks(chunks, total, dst, dst_codec, options, progress)
+
+
+def _write_bulk_chunks(chunks, total: int, dst, codec: Codec, options: WriteOptions, progress) -> ConvertResult:
+    result = ConvertResult(codec)
+    caps = codec.caps
+    dd_dropped = 0
+    numbers_lost = False
+
+    def checked():
+        nonlocal dd_dropped, numbers_lost
+        done = 0
+        for chunk in chunks:
+            if not caps.partial_deals:
+                seat_counts = np.stack([(chunk.owners == s).sum(axis=1) for s in range(4)], axis=1)
+                bad = (chunk.owners == ABSENT).any(axis=1) | (seat_counts != 13).any(axis=1)
+                if bad.any():
+                    i = int(np.argmax(bad))
+                    num = int(chunk.numbers[i]) if chunk.numbers is not None else done + i + 1
+                    raise FormatError(
+                        f"board {num} is not a complete deal; {codec.title} stores only full deals", path=str(dst)
+                    )
+            if caps.max_board is not None and chunk.numbers is not None and (chunk.numbers > caps.max_board).any():
+                i = int(np.argmax(chunk.numbers > caps.max_board))
+                raise FormatError(f"board {int(chunk.numbers[i])}: {codec.title} holds board numbers up to {caps.max_board}", path=str(dst))
+            if chunk.dd is not None and not caps.dd:
+                dd_dropped += int((chunk.dd != DD_UNKNOWN).any(axis=(1, 2)).sum())
+            if chunk.numbers is not None and not caps.board_numbers:
+                expect = np.arange(done + 1, done + len(chunk) + 1)
+                numbers_lost = numbers_lost or bool((chunk.numbers != expect).any())
+            done += len(chunk)
+            if progress and progress(done, total) is False:
+                raise Cancelled()
+            yield chunk
+
+    def write(f):
+        result.records = codec.write_bulk(checked(), f, options)
+
+    if caps.max_records is not None and total > caps.max_records:
+        raise FormatError(f"{codec.title} holds at most {caps.max_records} boards; this set has {total}", path=str(dst))
+    save_atomically(dst, write)
+    if dd_dropped:
+        result.losses.append(f"double-dummy results of {dd_dropped} board{'s' if dd_dropped != 1 else ''}")
+    if numbers_lost:
+        result.losses.append("board numbers (boards will be numbered from 1 when read back)")
+    return result

@@ -1,0 +1,313 @@
+"""The format registry: every codec declares itself here, and the app asks here.
+
+A codec is one object per format (a subclass of :class:`Codec`) listed in its
+module's ``CODECS`` tuple.  Every module of this package that has ``CODECS`` is
+registered on first use, so adding a format means adding one module.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import pkgutil
+import tempfile
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from .errors import FormatError
+
+SNIFF_BYTES = 4096
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a format can hold; the UI and ``convert`` warn about the rest."""
+
+    full_deals: bool = True
+    partial_deals: bool = False
+    board_numbers: bool = False
+    dealer_vul: bool = False  # stored explicitly (not only implied by the number)
+    dd: bool = False
+    auction: bool = False
+    play: bool = False
+    header: bool = False  # event/site/date
+    notes: bool = False  # free-form tags and commentary
+    deals_required: bool = True  # a board without cards cannot be stored
+    max_records: int | None = None
+    max_board: int | None = None
+
+    def holds(self) -> list[str]:
+        """Short names of what the format holds, for ``bridgeview formats``."""
+        names = []
+        if self.full_deals:
+            names.append("deals")
+        if self.partial_deals:
+            names.append("partial deals")
+        if self.board_numbers:
+            names.append("board numbers")
+        if self.dealer_vul:
+            names.append("dealer/vul")
+        if self.dd:
+            names.append("DD")
+        if self.auction:
+            names.append("auction")
+        if self.play:
+            names.append("play")
+        if self.header:
+            names.append("event/site/date")
+        if self.notes:
+            names.append("notes")
+        return names
+
+
+@dataclass
+class ReadOptions:
+    start_board: int | None = None  # first board number for formats that store none
+    encoding: str | None = None
+
+
+@dataclass
+class WriteOptions:
+    start_board: int | None = None
+    encoding: str | None = None  # text formats: None = as read, else e.g. "utf-8"
+    newline: str | None = None  # text formats: None = as read, else "\n" or "\r\n"
+
+
+@dataclass
+class SaveReport:
+    """What saving to a format would lose (warnings) or cannot do (errors)."""
+
+    losses: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+class Codec:
+    """One file format.  Subclasses set the class attributes and override
+    :meth:`read`/:meth:`write`; fixed-record formats may add bulk methods."""
+
+    name: str = ""
+    title: str = ""
+    extensions: tuple[str, ...] = ()
+    kind: str = "bridge"  # "bridge" documents are BoardSets; "cribbage" are CribbageRecords
+    binary: bool = True
+    caps: Capabilities = Capabilities()
+    can_write: bool = True
+
+    def sniff(self, head: bytes, size: int | None = None) -> int:
+        """How sure (0..100) this codec is that a file starting with ``head`` is its own."""
+        return 0
+
+    def read(self, path: str | os.PathLike, options: ReadOptions | None = None) -> Any:
+        raise NotImplementedError
+
+    def write(self, doc: Any, out: IO[bytes], options: WriteOptions | None = None) -> None:
+        raise NotImplementedError
+
+    def check(self, boards, options: WriteOptions | None = None) -> SaveReport:
+        """What writing ``boards`` would lose; codecs extend this with their own limits."""
+        return generic_check(self, boards)
+
+    # -- optional bulk path for fixed-record formats -------------------
+    #: True when read_bulk/write_bulk are implemented
+    bulk: bool = False
+
+    def read_bulk(self, path: str | os.PathLike, chunk: int = 1 << 18) -> Iterator[Any]:
+        """Yield :class:`bridgeview.formats.bulk.BulkChunk` s of the file's records."""
+        raise NotImplementedError
+
+    def write_bulk(self, chunks: Iterable[Any], out: IO[bytes], options: WriteOptions | None = None) -> int:
+        """Write chunks; return the number of records written."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<codec {self.name}>"
+
+
+def generic_check(codec: Codec, boards) -> SaveReport:
+    """Losses and impossibilities that follow from the codec's capabilities alone."""
+    caps = codec.caps
+    rep = SaveReport()
+    n = len(boards)
+    if caps.max_records is not None and n > caps.max_records:
+        rep.errors.append(f"{codec.title} holds at most {caps.max_records} boards; this set has {n}")
+    dd = auction = play = header = notes = 0
+    for i, b in enumerate(boards):
+        where = f"board {b.number}" if b.number is not None else f"record {i + 1}"
+        count = b.deal.card_count
+        if caps.deals_required and count == 0:
+            rep.errors.append(f"{where} has no cards; {codec.title} stores only deals")
+        elif not caps.partial_deals and count and not b.deal.is_complete:
+            rep.errors.append(f"{where} is not a complete deal; {codec.title} stores only full deals")
+        if caps.max_board is not None and b.number is not None and b.number > caps.max_board:
+            rep.errors.append(f"{where}: {codec.title} holds board numbers up to {caps.max_board}")
+        if b.dd is not None and not b.dd.is_empty and not caps.dd:
+            dd += 1
+        if b.auction and not caps.auction:
+            auction += 1
+        if b.play and not caps.play:
+            play += 1
+        if (b.tags or b.notes) and not caps.notes:
+            notes += 1
+    info = getattr(boards, "info", None)
+    if info is not None and (info.event or info.site or info.date) and not caps.header:
+        header = 1
+    for count, what in ((dd, "double-dummy results"), (auction, "auctions"), (play, "play"), (notes, "notes and tags")):
+        if count:
+            rep.losses.append(f"{what} of {count} board{'s' if count != 1 else ''}")
+    if header:
+        rep.losses.append("the event, site and date")
+    if not caps.board_numbers and any(
+        b.number is not None and b.number != i + 1 for i, b in enumerate(boards)
+    ):
+        rep.losses.append("board numbers (boards will be numbered from 1 when read back)")
+    return rep
+
+
+# -- the registry -------------------------------------------------------
+_CODECS: dict[str, Codec] = {}
+_LOADED = False
+
+
+def register(codec: Codec) -> Codec:
+    if not codec.name:
+        raise ValueError("a codec needs a name")
+    _CODECS[codec.name] = codec
+    return codec
+
+
+def _load() -> None:
+    global _LOADED
+    if _LOADED:
+        return
+    _LOADED = True
+    package = importlib.import_module(__package__)
+    for mod in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        if mod.name.startswith("_") or mod.name in ("registry", "errors"):
+            continue
+        module = importlib.import_module(f"{__package__}.{mod.name}")
+        for codec in getattr(module, "CODECS", ()):
+            register(codec)
+
+
+def all_codecs() -> list[Codec]:
+    _load()
+    return list(_CODECS.values())
+
+
+def get(name: str) -> Codec:
+    _load()
+    key = name.lower().lstrip(".")
+    if key in _CODECS:
+        return _CODECS[key]
+    matches = [c for c in _CODECS.values() if key in c.extensions]
+    if len(matches) == 1:
+        return matches[0]
+    raise FormatError(f"unknown format {name!r} (known: {', '.join(sorted(_CODECS))})")
+
+
+def by_extension(path: str | os.PathLike) -> list[Codec]:
+    _load()
+    ext = Path(path).suffix.lower().lstrip(".")
+    return [c for c in _CODECS.values() if ext in c.extensions]
+
+
+def detect(path: str | os.PathLike) -> Codec:
+    """The codec for ``path``: by content among its extension's codecs, else by content alone."""
+    _load()
+    try:
+        size = os.path.getsize(path)
+        with open(path, "rb") as f:
+            head = f.read(SNIFF_BYTES)
+    except OSError as e:
+        raise FormatError(e.strerror or str(e), path=str(path)) from None
+    candidates = by_extension(path)
+    if len(candidates) == 1 and candidates[0].sniff(head, size) > 0:
+        return candidates[0]
+    pool = candidates or list(_CODECS.values())
+    best = max(pool, key=lambda c: c.sniff(head, size), default=None)
+    if best is not None and best.sniff(head, size) > 0:
+        return best
+    if candidates:
+        return candidates[0]
+    raise FormatError("cannot tell what format this file is", path=str(path))
+
+
+def read_file(path: str | os.PathLike, fmt: str | None = None, options: ReadOptions | None = None) -> Any:
+    """Read ``path`` with the named codec or the detected one."""
+    codec = get(fmt) if fmt else detect(path)
+    if not os.path.exists(path):
+        raise FormatError("no such file", path=str(path))
+    try:
+        doc = codec.read(path, options or ReadOptions())
+    except FormatError as e:
+        if e.path is None:
+            e.path = str(path)
+        raise
+    except (OSError, MemoryError) as e:
+        raise FormatError(getattr(e, "strerror", None) or str(e), path=str(path)) from None
+    info = getattr(doc, "info", None)
+    if info is not None:
+        info.format = codec.name
+        info.path = str(path)
+    return doc
+
+
+def save_atomically(path: str | os.PathLike, write) -> None:
+    """Call ``write(fileobj)`` on a temporary file beside ``path``, then rename it
+    over ``path``; on any failure the target is untouched and the temporary removed."""
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        if target.exists():
+            try:
+                os.chmod(tmp, target.stat().st_mode & 0o7777)
+            except OSError:
+                pass
+        else:
+            os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def write_file(doc: Any, path: str | os.PathLike, fmt: str | None = None, options: WriteOptions | None = None) -> Codec:
+    """Write ``doc`` to ``path`` atomically; the codec is named or chosen by extension.
+
+    Raises FormatError when the codec's check reports errors (nothing is written).
+    """
+    codec = get(fmt) if fmt else _codec_for_output(path)
+    if not codec.can_write:
+        raise FormatError(f"{codec.title} files can be read but not written", path=str(path))
+    opts = options or WriteOptions()
+    if codec.kind == "bridge":
+        report = codec.check(doc, opts)
+        if report.errors:
+            raise FormatError(report.errors[0], path=str(path))
+    save_atomically(path, lambda f: codec.write(doc, f, opts))
+    return codec
+
+
+def _codec_for_output(path: str | os.PathLike) -> Codec:
+    cands = by_extension(path)
+    if not cands:
+        raise FormatError("cannot tell the output format from the extension; use --to", path=str(path))
+    return cands[0]
+
+
+def codec_for_output(path: str | os.PathLike, fmt: str | None = None) -> Codec:
+    return get(fmt) if fmt else _codec_for_output(path)

@@ -1,0 +1,120 @@
+"""A board: a deal with everything formats say about it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .auction import Call, Contract, auction_problems, final_contract
+from .cards import Card, Seat
+from .ddtable import DDTable
+from .deal import Deal
+from .play import replay
+from .vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
+
+
+@dataclass(slots=True)
+class Board:
+    """One board.
+
+    ``auction`` runs from the dealer; ``play`` is in play order from the
+    opening lead; ``play_marks`` maps a play index to its punctuation (ZRJ,
+    PBN suffixes).  ``claim`` is the total tricks declarer's side takes after a
+    claim.  ``tags`` keeps free-form name/value data a format carries (PBN
+    tags we do not model, LIN headers) so saving back loses nothing;
+    ``source`` is codec-private data that lets a codec write an unmodified
+    board back byte-for-byte (it is dropped by :meth:`touched`).
+    """
+
+    number: int | None = None
+    dealer: Seat | None = None
+    vulnerability: Vulnerability | None = None
+    deal: Deal = field(default_factory=Deal.empty)
+    dd: DDTable | None = None
+    auction: list[Call] | None = None
+    play: list[Card] | None = None
+    play_marks: dict[int, str] = field(default_factory=dict)
+    contract: Contract | None = None
+    declarer: Seat | None = None
+    result: int | None = None
+    claim: int | None = None
+    tags: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    source: Any = None
+
+    @classmethod
+    def numbered(cls, number: int, deal: Deal | None = None, **kw) -> Board:
+        """A board whose dealer and vulnerability follow from its number."""
+        return cls(
+            number=number,
+            dealer=dealer_for_board(number),
+            vulnerability=vulnerability_for_board(number),
+            deal=deal if deal is not None else Deal.empty(),
+            **kw,
+        )
+
+    def copy(self, **changes) -> Board:
+        """A copy with ``changes`` applied; lists and dicts are copied too."""
+        b = replace(
+            self,
+            auction=list(self.auction) if self.auction is not None else None,
+            play=list(self.play) if self.play is not None else None,
+            play_marks=dict(self.play_marks),
+            tags=dict(self.tags),
+            notes=list(self.notes),
+        )
+        for k, v in changes.items():
+            setattr(b, k, v)
+        return b
+
+    def touched(self, **changes) -> Board:
+        """A copy with ``changes`` that no longer claims to be byte-identical to its source."""
+        b = self.copy(**changes)
+        b.source = None
+        return b
+
+    # -- derived --------------------------------------------------------
+    @property
+    def effective_dealer(self) -> Seat:
+        if self.dealer is not None:
+            return self.dealer
+        return dealer_for_board(self.number) if self.number else Seat.NORTH
+
+    @property
+    def effective_vulnerability(self) -> Vulnerability:
+        if self.vulnerability is not None:
+            return self.vulnerability
+        return vulnerability_for_board(self.number) if self.number else Vulnerability.NONE
+
+    def contract_and_declarer(self) -> tuple[Contract | None, Seat | None]:
+        """Stored contract/declarer, else what the auction reaches."""
+        if self.contract is not None:
+            return self.contract, self.declarer
+        if self.auction:
+            fc = final_contract(self.auction, self.effective_dealer)
+            if fc is not None:
+                return fc
+        return None, self.declarer
+
+    def problems(self) -> list[str]:
+        """Everything wrong with this board, as sentences."""
+        out = list(self.deal.problems())
+        if self.number is not None and self.number < 1:
+            out.append(f"board number {self.number} is not positive")
+        if self.auction:
+            out.extend(auction_problems(self.auction, self.effective_dealer))
+            fc = final_contract(self.auction, self.effective_dealer)
+            if fc is not None and self.contract is not None:
+                c, d = fc
+                if str(c) != str(self.contract) or (self.declarer is not None and d is not None and d != self.declarer):
+                    dtext = f" by {d.letter}" if d is not None else ""
+                    out.append(f"the auction reaches {c}{dtext}, but the contract says {self.contract}")
+        if self.play:
+            contract, declarer = self.contract_and_declarer()
+            if declarer is not None and contract is not None and not contract.is_passed_out and self.deal.card_count:
+                rp = replay(self.deal, self.play, declarer, contract.strain)
+                if rp.problem:
+                    out.append("play: " + rp.problem)
+        if self.result is not None and not 0 <= self.result <= 13:
+            out.append(f"result {self.result} tricks is impossible")
+        return out

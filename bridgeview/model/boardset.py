@@ -1,0 +1,158 @@
+"""Board sets: the boards of one file plus the file's own data.
+
+A :class:`BoardSet` is a mutable sequence.  :class:`LazyBoardSet` decodes
+boards on demand from a fixed-record source (an mmap) and keeps only the
+boards the user edited, so a ten-million-deal file costs a few MB.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, MutableSequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .board import Board
+
+
+@dataclass
+class DupControl:
+    """The control bytes of a Duplimate DUP record (Dealer4 appendix A4)."""
+
+    random: bool = False
+    backwards: bool = False
+    first_board: int = 1
+    copies: int | None = None
+    last_board: int | None = None
+
+
+@dataclass
+class FileInfo:
+    """File-level data: where the boards came from and what the file says of itself."""
+
+    format: str | None = None  # registry name of the codec that read it
+    path: str | None = None
+    event: str | None = None
+    site: str | None = None
+    date: str | None = None
+    dup: DupControl | None = None
+    extra: dict[str, Any] = field(default_factory=dict)  # codec-private (PBN preamble, encoding, ...)
+    record_size: int | None = None  # bytes a record, for fixed-record formats
+    checksum: int | None = None  # Pavlicek checksum of the file as read
+
+
+class BoardSet(MutableSequence[Board]):
+    """An in-memory list of boards with the file's info and any read problems."""
+
+    def __init__(self, boards: list[Board] | None = None, info: FileInfo | None = None) -> None:
+        self._boards: list[Board] = list(boards or [])
+        self.info = info or FileInfo()
+        #: problems the reader found but could survive, as (board index or None, line or None, message)
+        self.problems: list[tuple[int | None, int | None, str]] = []
+
+    def __len__(self) -> int:
+        return len(self._boards)
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        return self._boards[index]
+
+    def __setitem__(self, index, board) -> None:  # type: ignore[override]
+        self._boards[index] = board
+
+    def __delitem__(self, index) -> None:  # type: ignore[override]
+        del self._boards[index]
+
+    def insert(self, index: int, board: Board) -> None:
+        self._boards.insert(index, board)
+
+    def record_offset(self, index: int) -> int | None:
+        """Byte offset of board ``index`` in the file, for fixed-record formats."""
+        return None
+
+    @property
+    def is_lazy(self) -> bool:
+        return False
+
+
+class LazyBoardSet(BoardSet):
+    """Boards decoded on demand by ``decode(index)``; edits are kept aside.
+
+    Structural edits (insert/delete) turn it into a plain list first: they are
+    rare, and a file the user restructures is one they will save anyway.
+    """
+
+    def __init__(
+        self,
+        count: int,
+        decode: Callable[[int], Board],
+        info: FileInfo | None = None,
+        *,
+        header_size: int = 0,
+        keepalive: Any = None,
+        bulk: Any = None,
+    ) -> None:
+        super().__init__([], info)
+        self._count = count
+        self._decode = decode
+        self._edits: dict[int, Board] = {}
+        self._materialised = False
+        self._header_size = header_size
+        #: objects (mmap, file) that must live as long as the set
+        self.keepalive = keepalive
+        #: a callable returning chunks of bulk records for fast conversion, or None
+        self.bulk = bulk
+
+    def __len__(self) -> int:
+        return len(self._boards) if self._materialised else self._count
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if self._materialised:
+            return super().__getitem__(index)
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += self._count
+        if not 0 <= index < self._count:
+            raise IndexError(index)
+        board = self._edits.get(index)
+        return board if board is not None else self._decode(index)
+
+    def __setitem__(self, index, board) -> None:  # type: ignore[override]
+        if self._materialised:
+            super().__setitem__(index, board)
+            return
+        if index < 0:
+            index += self._count
+        self._edits[index] = board
+
+    def _materialise(self) -> None:
+        if not self._materialised:
+            self._boards = [self[i] for i in range(self._count)]
+            self._materialised = True
+            self.bulk = None
+
+    def __delitem__(self, index) -> None:  # type: ignore[override]
+        self._materialise()
+        super().__delitem__(index)
+
+    def insert(self, index: int, board: Board) -> None:
+        self._materialise()
+        super().insert(index, board)
+
+    @property
+    def is_lazy(self) -> bool:
+        return not self._materialised
+
+    @property
+    def edited(self) -> bool:
+        return bool(self._edits) or self._materialised
+
+    def record_offset(self, index: int) -> int | None:
+        if self._materialised or self.info.record_size is None:
+            return None
+        return self._header_size + index * self.info.record_size
+
+    def __iter__(self) -> Iterator[Board]:
+        for i in range(len(self)):
+            yield self[i]

@@ -1,0 +1,187 @@
+"""A deal: up to 52 cards in four hands, stored as four 52-bit masks.
+
+Masks (N, E, S, W) are the cheapest faithful form: partial deals (endings,
+single-suit layouts) are just masks with fewer bits, and the ``.deals`` file
+format is literally these four numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import (
+    CARDS,
+    DISPLAY_SUITS,
+    FULL_MASK,
+    RANK_CHARS,
+    SUIT_LETTERS,
+    Card,
+    Seat,
+    cards_of,
+    hcp_of,
+    ranks_text,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Four hands as 52-bit masks indexed by :class:`Seat` (N, E, S, W)."""
+
+    hands: tuple[int, int, int, int] = (0, 0, 0, 0)
+
+    # -- construction -------------------------------------------------
+    @classmethod
+    def empty(cls) -> Deal:
+        return cls((0, 0, 0, 0))
+
+    @classmethod
+    def from_owners(cls, owners) -> Deal:
+        """From 52 seat codes indexed by card (0-3 = N E S W, anything else = absent)."""
+        hands = [0, 0, 0, 0]
+        for card, seat in enumerate(owners):
+            if 0 <= seat < 4:
+                hands[seat] |= 1 << card
+        return cls(tuple(hands))  # type: ignore[arg-type]
+
+    @classmethod
+    def from_pbn(cls, text: str) -> Deal:
+        """Parse a PBN deal string such as ``N:AKQ.JT9.876.5432 - ...``.
+
+        Hands are dotted S.H.D.C groups given clockwise from the first seat; a
+        ``-`` leaves that hand empty.  Raises ValueError on bad syntax.
+        """
+        text = text.strip()
+        if len(text) < 2 or text[1] != ":":
+            raise ValueError(f"deal must start with a seat and ':' ({text[:10]!r})")
+        first = Seat.from_letter(text[0])
+        parts = text[2:].split()
+        if len(parts) != 4:
+            raise ValueError(f"deal must have 4 hands, found {len(parts)}")
+        hands = [0, 0, 0, 0]
+        for offset, part in enumerate(parts):
+            seat = (first + offset) % 4
+            if part == "-":
+                continue
+            suits = part.split(".")
+            if len(suits) != 4:
+                raise ValueError(f"hand {part!r} must have 4 suits separated by dots")
+            mask = 0
+            for suit, ranks in zip(DISPLAY_SUITS, suits):
+                for ch in ranks.upper():
+                    r = RANK_CHARS.find(ch)
+                    if r < 0:
+                        raise ValueError(f"bad rank {ch!r} in hand {part!r}")
+                    bit = 1 << (13 * suit + r)
+                    if mask & bit:
+                        raise ValueError(f"card {SUIT_LETTERS[suit]}{ch} twice in hand {part!r}")
+                    mask |= bit
+            hands[seat] = mask
+        return cls(tuple(hands))  # type: ignore[arg-type]
+
+    # -- queries --------------------------------------------------------
+    def hand(self, seat: int) -> int:
+        return self.hands[seat]
+
+    def owner(self, card: int) -> Seat | None:
+        bit = 1 << int(card)
+        for seat in range(4):
+            if self.hands[seat] & bit:
+                return Seat(seat)
+        return None
+
+    def owners(self) -> list[int]:
+        """52 seat codes indexed by card, 4 for a card no hand holds."""
+        out = [4] * 52
+        for seat in range(4):
+            m = self.hands[seat]
+            for c in range(52):
+                if m >> c & 1:
+                    out[c] = seat
+        return out
+
+    def cards(self, seat: int) -> list[Card]:
+        """Cards of ``seat``, spades first, honours first."""
+        return cards_of(self.hands[seat])
+
+    def suit_text(self, seat: int, suit: int) -> str:
+        return ranks_text(self.hands[seat], suit)
+
+    def length(self, seat: int) -> int:
+        return self.hands[seat].bit_count()
+
+    def hcp(self, seat: int) -> int:
+        return hcp_of(self.hands[seat])
+
+    @property
+    def card_count(self) -> int:
+        return sum(h.bit_count() for h in self.hands)
+
+    @property
+    def is_complete(self) -> bool:
+        """52 distinct cards, 13 in each hand."""
+        return self.overlap == 0 and all(h.bit_count() == 13 for h in self.hands)
+
+    @property
+    def is_empty(self) -> bool:
+        return not any(self.hands)
+
+    @property
+    def overlap(self) -> int:
+        """Mask of cards held by more than one hand."""
+        seen = 0
+        dup = 0
+        for h in self.hands:
+            dup |= seen & h
+            seen |= h
+        return dup
+
+    def problems(self, *, require_full: bool = False) -> list[str]:
+        """Everything wrong with the deal as sentences; empty when legal."""
+        out: list[str] = []
+        dup = self.overlap
+        if dup:
+            out.append("cards in more than one hand: " + " ".join(str(c) for c in cards_of(dup)))
+        lengths = [h.bit_count() for h in self.hands]
+        if require_full or sum(lengths) >= 52:
+            missing = FULL_MASK & ~(self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3])
+            if missing:
+                out.append("missing cards: " + " ".join(str(c) for c in cards_of(missing)))
+            for seat, n in enumerate(lengths):
+                if n != 13:
+                    out.append(f"{Seat(seat).letter} holds {n} cards, not 13")
+        return out
+
+    def to_pbn(self, first: int = Seat.NORTH) -> str:
+        """PBN deal string from ``first`` clockwise (an empty hand is ``...``)."""
+        parts = []
+        for offset in range(4):
+            seat = (first + offset) % 4
+            parts.append(".".join(ranks_text(self.hands[seat], s) for s in DISPLAY_SUITS))
+        return f"{Seat(first).letter}:" + " ".join(parts)
+
+    # -- edits (return new deals) --------------------------------------
+    def with_card(self, card: int, seat: int | None) -> Deal:
+        """This deal with ``card`` moved to ``seat`` (None removes it)."""
+        bit = 1 << int(card)
+        hands = [h & ~bit for h in self.hands]
+        if seat is not None:
+            hands[seat] |= bit
+        return Deal(tuple(hands))  # type: ignore[arg-type]
+
+    def without(self, cards) -> Deal:
+        """This deal with ``cards`` removed from every hand (played cards)."""
+        m = 0
+        for c in cards:
+            m |= 1 << int(c)
+        return Deal(tuple(h & ~m for h in self.hands))  # type: ignore[arg-type]
+
+    def __str__(self) -> str:
+        return self.to_pbn()
+
+
+def parse_card(text: str) -> Card:
+    """Shorthand for :meth:`Card.parse`."""
+    return Card.parse(text)
+
+
+__all__ = ["Deal", "CARDS", "parse_card"]

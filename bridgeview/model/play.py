@@ -1,0 +1,122 @@
+"""The play of the hand: tricks, who leads, who wins, what is legal.
+
+:func:`replay` walks a card list against a deal and records, after every card,
+the state a viewer needs (the current trick, tricks won, the hands left), and
+stops at the first card that cannot have been played, saying why, instead of
+raising.  Validation and the replay view share it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cards import Card, Seat, Strain, suit_mask
+from .deal import Deal
+
+
+def trick_winner(cards: list[int], leader: int, trump: Strain | None) -> Seat:
+    """The seat that wins a (possibly incomplete) trick led by ``leader``:
+    the highest trump if any was played, else the highest card of the suit led."""
+    trump_suit = int(trump) if trump is not None and trump != Strain.NOTRUMP else -1
+    winning_suit = trump_suit if any(c // 13 == trump_suit for c in cards) else cards[0] // 13
+    best = max((c, i) for i, c in enumerate(cards) if c // 13 == winning_suit)[1]
+    return Seat((leader + best) % 4)
+
+
+@dataclass
+class Trick:
+    leader: Seat
+    cards: list[Card] = field(default_factory=list)
+    winner: Seat | None = None
+
+    def seat_of(self, index: int) -> Seat:
+        return Seat((self.leader + index) % 4)
+
+
+@dataclass
+class PlayReplay:
+    """The play as far as it is legal: completed and current tricks."""
+
+    tricks: list[Trick]
+    played: int  # cards replayed legally
+    ns_tricks: int
+    ew_tricks: int
+    problem: str | None = None  # why the replay stopped early, if it did
+
+    def position(self, deal: Deal, step: int) -> tuple[Deal, Trick | None, int, int, Seat | None]:
+        """After ``step`` cards: the remaining hands, the trick on the table,
+        NS and EW tricks won, and the seat to play next."""
+        step = max(0, min(step, self.played))
+        gone: list[Card] = []
+        ns = ew = 0
+        current: Trick | None = None
+        to_play: Seat | None = self.tricks[0].leader if self.tricks else None
+        remaining = step
+        for t in self.tricks:
+            if remaining <= 0:
+                break
+            take = min(remaining, len(t.cards))
+            gone.extend(t.cards[:take])
+            remaining -= take
+            if take == 4 and t.winner is not None:
+                if t.winner.is_ns:
+                    ns += 1
+                else:
+                    ew += 1
+                current = Trick(t.leader, list(t.cards), t.winner)
+                to_play = t.winner
+            else:
+                current = Trick(t.leader, list(t.cards[:take]))
+                to_play = Seat((t.leader + take) % 4)
+        return deal.without(gone), current, ns, ew, to_play
+
+
+def opening_leader(declarer: int) -> Seat:
+    return Seat((int(declarer) + 1) % 4)
+
+
+def replay(deal: Deal, play: list[int], declarer: int | None, trump: Strain | None) -> PlayReplay:
+    """Replay ``play`` from the opening lead; stop at the first illegal card."""
+    tricks: list[Trick] = []
+    if declarer is None:
+        return PlayReplay([], 0, 0, 0, "no declarer, so the play cannot be replayed" if play else None)
+    hands = list(deal.hands)
+    leader = opening_leader(declarer)
+    ns = ew = 0
+    current = Trick(leader)
+    for i, raw in enumerate(play):
+        card = Card(int(raw))
+        seat = current.seat_of(len(current.cards))
+        bit = 1 << card
+        if not hands[seat] & bit:
+            owner = Deal(tuple(hands)).owner(card)  # type: ignore[arg-type]
+            where = f"{owner.letter} holds it" if owner is not None else "no hand holds it now"
+            if current.cards:
+                tricks.append(current)
+            return PlayReplay(tricks, i, ns, ew, f"card {i + 1} ({card}) is not in {seat.letter}'s hand ({where})")
+        if current.cards:
+            lead_suit = current.cards[0] // 13
+            if card // 13 != lead_suit and hands[seat] & suit_mask(lead_suit):
+                if current.cards:
+                    tricks.append(current)
+                return PlayReplay(
+                    tricks, i, ns, ew,
+                    f"card {i + 1} ({card}) by {seat.letter} revokes: {seat.letter} still holds a card of the suit led",
+                )
+        hands[seat] &= ~bit
+        current.cards.append(card)
+        if len(current.cards) == 4:
+            current.winner = trick_winner(current.cards, current.leader, trump)
+            if current.winner.is_ns:
+                ns += 1
+            else:
+                ew += 1
+            tricks.append(current)
+            current = Trick(current.winner)
+    if current.cards:
+        tricks.append(current)
+    return PlayReplay(tricks, len(play), ns, ew)
+
+
+def declarer_tricks(rp: PlayReplay, declarer: int) -> int:
+    return rp.ns_tricks if Seat(declarer).is_ns else rp.ew_tricks

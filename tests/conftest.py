@@ -1,0 +1,29 @@
+"""Test set-up: offscreen Qt, and paths to the shared real files (skipped when absent)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared"
+REALDATA = SHARED / "realdata"
+SPECS = SHARED / "specs"
+
+
+@pytest.fixture
+def realdata() -> Path:
+    """The shared real-world files; the test is skipped when ../shared is absent."""
+    if not REALDATA.is_dir():
+        pytest.skip("../shared/realdata is not present")
+    return REALDATA
+
+
+def realdata_files(sub: str, pattern: str = "*") -> list[Path]:
+    """Real files for parametrisation (an empty list when ../shared is absent)."""
+    d = REALDATA / sub
+    return sorted(d.glob(pattern)) if d.is_dir() else []
