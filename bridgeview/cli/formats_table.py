@@ -22,7 +22,8 @@ def rows() -> list[tuple[str, str, str, str]]:
         if c.caps.max_board:
             holds += f"; boards up to {c.caps.max_board}"
         mode = "read/write" if c.can_write else "read"
-        out.append((c.name, ", ".join("." + e for e in c.extensions), mode, f"{c.title}: {holds}" if c.kind == "bridge" else c.title))
+        what = f"{c.title}: {holds}" if c.kind == "bridge" else c.title
+        out.append((c.name, ", ".join("." + e for e in c.extensions), mode, what))
     return out
 
 

@@ -55,7 +55,9 @@ def convert_file(
     return write_document(doc, dst, dst_codec, wopts, progress)
 
 
-def write_document(doc, dst, codec: Codec, options: WriteOptions | None = None, progress: ProgressFn | None = None) -> ConvertResult:
+def write_document(
+    doc, dst, codec: Codec, options: WriteOptions | None = None, progress: ProgressFn | None = None
+) -> ConvertResult:
     """Check and write an open document (the GUI's Save As comes here too)."""
     options = options or WriteOptions()
     result = ConvertResult(codec)
@@ -101,7 +103,10 @@ def _write_bulk_chunks(chunks, total: int, dst, codec: Codec, options: WriteOpti
                     )
             if caps.max_board is not None and chunk.numbers is not None and (chunk.numbers > caps.max_board).any():
                 i = int(np.argmax(chunk.numbers > caps.max_board))
-                raise FormatError(f"board {int(chunk.numbers[i])}: {codec.title} holds board numbers up to {caps.max_board}", path=str(dst))
+                raise FormatError(
+                    f"board {int(chunk.numbers[i])}: {codec.title} holds board numbers up to {caps.max_board}",
+                    path=str(dst),
+                )
             if chunk.dd is not None and not caps.dd:
                 dd_dropped += int((chunk.dd != DD_UNKNOWN).any(axis=(1, 2)).sum())
             if chunk.numbers is not None and not caps.board_numbers:

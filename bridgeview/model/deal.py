@@ -66,7 +66,7 @@ class Deal:
             if len(suits) != 4:
                 raise ValueError(f"hand {part!r} must have 4 suits separated by dots")
             mask = 0
-            for suit, ranks in zip(DISPLAY_SUITS, suits):
+            for suit, ranks in zip(DISPLAY_SUITS, suits, strict=True):
                 for ch in ranks.upper():
                     r = RANK_CHARS.find(ch)
                     if r < 0:

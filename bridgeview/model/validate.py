@@ -41,7 +41,8 @@ def validate(boards: BoardSet, *, check_numbering: bool = True) -> list[Problem]
             out.append(Problem(msg, board=num, index=i, line=line))
         if num is not None and check_numbering:
             if num in seen_numbers:
-                out.append(Problem(f"board number {num} also used by record {seen_numbers[num] + 1}", board=num, index=i, line=line))
+                msg = f"board number {num} also used by record {seen_numbers[num] + 1}"
+                out.append(Problem(msg, board=num, index=i, line=line))
             else:
                 seen_numbers[num] = i
             if b.dealer is not None and b.dealer != dealer_for_board(num):

@@ -1,0 +1,152 @@
+"""The format registry, atomic saving, the generic capability check and the CLI frame."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bridgeview.cli.main import main
+from bridgeview.formats import registry
+from bridgeview.formats.checksum import pavlicek_checksum, pavlicek_checksum_bytes
+from bridgeview.formats.errors import FormatError
+from bridgeview.model import Board, BoardSet, DDTable, Deal, LazyBoardSet
+
+SAMPLE = "N:T2.J965.T7532.63 AKQ874.AQ2.J8.A5 J65.743.AK4.KQ82 93.KT8.Q96.JT974"
+
+
+class TinyCodec(registry.Codec):
+    """A test codec: one PBN deal string a line."""
+
+    name = "tinytest"
+    title = "Tiny test"
+    extensions = ("tinytest",)
+    binary = False
+    caps = registry.Capabilities()
+
+    def sniff(self, head, size=None):
+        return 90 if head.startswith(b"N:") else 0
+
+    def read(self, path, options=None):
+        boards = []
+        with open(path, encoding="ascii") as f:
+            for i, line in enumerate(f, 1):
+                try:
+                    boards.append(Board.numbered(i, Deal.from_pbn(line)))
+                except ValueError as e:
+                    raise FormatError(str(e), line=i) from None
+        return BoardSet(boards)
+
+    def write(self, doc, out, options=None):
+        for b in doc:
+            out.write((b.deal.to_pbn() + "\n").encode())
+
+
+@pytest.fixture(autouse=True)
+def tiny():
+    codec = registry.register(TinyCodec())
+    yield codec
+    registry._CODECS.pop("tinytest", None)
+
+
+def test_detect_read_write_round_trip(tmp_path):
+    p = tmp_path / "a.tinytest"
+    p.write_text(SAMPLE + "\n" + SAMPLE + "\n")
+    assert registry.detect(p).name == "tinytest"
+    bs = registry.read_file(p)
+    assert len(bs) == 2 and bs.info.format == "tinytest" and bs[1].number == 2
+    out = tmp_path / "b.tinytest"
+    registry.write_file(bs, out)
+    assert out.read_text() == p.read_text()
+
+
+def test_failed_save_leaves_target_untouched(tmp_path):
+    target = tmp_path / "keep.txt"
+    target.write_text("precious")
+
+    def boom(f):
+        f.write(b"half")
+        raise RuntimeError("disk on fire")
+
+    with pytest.raises(RuntimeError):
+        registry.save_atomically(target, boom)
+    assert target.read_text() == "precious"
+    assert [p.name for p in tmp_path.iterdir()] == ["keep.txt"]
+
+
+def test_generic_check_reports_losses_and_errors(tiny):
+    full = Board.numbered(3, Deal.from_pbn(SAMPLE), dd=DDTable.from_rows([[7] * 5] * 4))
+    partial = Board.numbered(4, Deal.from_pbn("N:AK... - - -"))
+    rep = tiny.check(BoardSet([full]))
+    assert "double-dummy results of 1 board" in rep.losses
+    assert any("board numbers" in loss for loss in rep.losses)
+    rep = tiny.check(BoardSet([full, partial]))
+    assert rep.errors == ["board 4 is not a complete deal; Tiny test stores only full deals"]
+
+
+def test_write_file_refuses_impossible_board_and_writes_nothing(tmp_path):
+    out = tmp_path / "x.tinytest"
+    with pytest.raises(FormatError, match="board 1 is not a complete deal"):
+        registry.write_file(BoardSet([Board.numbered(1, Deal.from_pbn("N:AK... - - -"))]), out)
+    assert not out.exists()
+
+
+def test_lazy_boardset_decodes_on_demand_and_keeps_edits():
+    calls = []
+
+    def decode(i):
+        calls.append(i)
+        return Board.numbered(i + 1, Deal.from_pbn(SAMPLE))
+
+    lazy = LazyBoardSet(10_000_000, decode)
+    assert len(lazy) == 10_000_000 and calls == []
+    assert lazy[9_999_999].number == 10_000_000 and calls == [9_999_999]
+    lazy[5] = Board.numbered(99)
+    assert lazy[5].number == 99 and lazy.edited and lazy.is_lazy
+
+
+def test_checksum_matches_definition(tmp_path):
+    data = bytes(range(256)) * 3 + b"\x01\x02"
+    expected = sum(int.from_bytes(data[i:i + 4].ljust(4, b"\0"), "little") for i in range(0, len(data), 4))
+    assert pavlicek_checksum_bytes(data) == expected
+    p = tmp_path / "f.bin"
+    p.write_bytes(data)
+    assert pavlicek_checksum(p) == expected
+
+
+def test_cli_errors_are_one_line_with_exit_codes(tmp_path, capsys):
+    bad = tmp_path / "bad.tinytest"
+    bad.write_text(SAMPLE + "\nN:QQ... - - -\n")
+    assert main(["dump", str(bad), "--from", "tinytest"]) == 1
+    err = capsys.readouterr().err
+    assert err == f"bridgeview: {bad}: line 2: card SQ twice in hand 'QQ...'\n"
+    with pytest.raises(SystemExit) as e:
+        main(["convert", "only-one-arg"])
+    assert e.value.code == 2
+    assert main(["info", str(tmp_path / "missing.tinytest")]) == 1
+    assert "missing.tinytest" in capsys.readouterr().err
+
+
+def test_cli_dump_json_shape(tmp_path, capsys):
+    p = tmp_path / "a.tinytest"
+    p.write_text(SAMPLE + "\n")
+    assert main(["dump", str(p)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["format"] == "tinytest"
+    assert data["boards"][0] == {
+        "board": 1, "dealer": "N", "vulnerable": "None", "deal": SAMPLE, "dd": None,
+        "auction": [], "play": [], "contract": None, "declarer": None, "result": None,
+    }
+
+
+def test_cli_validate_lists_problems(tmp_path, capsys):
+    p = tmp_path / "a.tinytest"
+    p.write_text(SAMPLE + "\n" + SAMPLE + "\n")
+    assert main(["validate", str(p)]) == 1
+    out = capsys.readouterr().out
+    assert "board 2: same deal as board 1" in out
+
+
+def test_formats_command_lists_registered_codecs(capsys):
+    assert main(["formats"]) == 0
+    assert "tinytest" in capsys.readouterr().out
