@@ -1,0 +1,799 @@
+"""Duplimate / Dealer4 dealing-machine files: BRI, DGE, BRE and DUP.
+
+Layouts follow the Dealer4 manual, appendix A (``shared/specs/003_*``):
+
+* BRI: 128-byte records; 78 ASCII digits (13 two-digit card numbers each for
+  N, E, S; 01 = SA ... 13 = S2, 14 = HA ... 52 = C2; W gets the rest), then
+  32 spaces and 18 NULs.
+* DGE: 128-byte records; N, E, S, W as suit symbol bytes (0x06 spades, 0x03
+  hearts, 0x04 diamonds, 0x05 clubs) each followed by ranks ``AKQJT98765432``
+  high to low (68 bytes), then 60 NULs.
+* BRE: three CRLF text lines (event, site, date), then 68-byte DGE deals each
+  followed by CRLF.
+* DUP: 156-byte records; the BRI 78 bytes, the DGE 68 bytes, then 10 control
+  bytes (random Y/N, backwards Y/N, first board, copies, last board).
+
+None of them stores a board number (DUP stores the first board of the set), so
+boards are numbered by position and dealer/vulnerability follow the number.
+The fixed-record readers map the file and decode boards on demand; whole files
+are converted chunk by chunk with numpy (see :mod:`bridgeview.formats.bulk`).
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import IO, Any
+
+import numpy as np
+
+from ..model.board import Board
+from ..model.boardset import BoardSet, DupControl, FileInfo, LazyBoardSet
+from ..model.cards import CARDS, SEAT_LETTERS
+from ..model.deal import Deal
+from .bulk import ABSENT, BulkChunk
+from .errors import FormatError
+from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
+
+BRI_DEAL = 78
+DGE_DEAL = 68
+CONTROL = 10
+RECORD = 128
+DUP_RECORD = BRI_DEAL + DGE_DEAL + CONTROL
+BRI_FILLER = b" " * 32 + b"\0" * 18
+DGE_FILLER = b"\0" * 60
+#: Suit symbol bytes in the order a DGE hand lists them: spades, hearts, diamonds, clubs.
+SYMBOLS = b"\x06\x03\x04\x05"
+SUIT_NAMES = ("spade", "heart", "diamond", "club")
+RANKS_LOW_FIRST = b"23456789TJQKA"
+#: Files with at most this many records are checked completely when opened;
+#: larger ones are checked record by record as boards are decoded or converted.
+EAGER_LIMIT = 200_000
+CHUNK = 1 << 16
+#: DUP control bytes written when the set has none of its own (see docs/formats.d/30-duplimate.md).
+DEFAULT_DUP = DupControl(random=True, backwards=False, first_board=1, copies=1, last_board=None)
+
+_IS_SYMBOL = np.zeros(256, dtype=bool)
+_IS_SYMBOL[list(SYMBOLS)] = True
+_RANK_INDEX = np.full(256, 255, dtype=np.uint8)
+_RANK_INDEX[list(RANKS_LOW_FIRST)] = np.arange(13, dtype=np.uint8)
+_EXPECTED_SYMBOLS = np.frombuffer(SYMBOLS * 4, dtype=np.uint8)
+_BRI_SEATS = np.repeat(np.arange(3, dtype=np.uint8), 13)
+
+
+def show_bytes(raw: bytes) -> str:
+    """Bytes as a user can read them in an error message: quoted text or hex."""
+    if all(0x20 <= b < 0x7F for b in raw):
+        return repr(raw.decode("ascii"))
+    return " ".join(f"0x{b:02x}" for b in raw)
+
+
+# -- single records (exact error messages) -------------------------------
+def decode_bri(data: bytes, base: int = 0, record: int | None = None) -> list[int]:
+    """52 seat codes from 78 BRI digits; raises FormatError naming the bad pair."""
+    owners = [3] * 52
+    seen = [False] * 52
+    for i in range(39):
+        pair = data[2 * i : 2 * i + 2]
+        where = {"record": record, "offset": base + 2 * i}
+        if len(pair) != 2 or not pair.isdigit():
+            raise FormatError(f"bad card number {show_bytes(pair)}: expected two digits 01-52", **where)
+        code = int(pair)
+        if not 1 <= code <= 52:
+            raise FormatError(f"card number {code:02d} is not 01-52", **where)
+        card = 52 - code
+        if seen[card]:
+            raise FormatError(f"card {CARDS[card]} ({code:02d}) is listed twice", **where)
+        seen[card] = True
+        owners[card] = i // 13
+    return owners
+
+
+def decode_dge(data: bytes, base: int = 0, record: int | None = None) -> list[int]:
+    """52 seat codes from a 68-byte DGE deal; raises FormatError naming the bad byte."""
+    owners = [ABSENT] * 52
+    pos = 0
+    size = min(len(data), DGE_DEAL)
+    for seat in range(4):
+        hand_start = pos
+        count = 0
+        for k, symbol in enumerate(SYMBOLS):
+            if pos >= size or data[pos] != symbol:
+                found = show_bytes(data[pos : pos + 1]) if pos < size else "the end of the deal"
+                raise FormatError(
+                    f"expected the {SUIT_NAMES[k]} symbol 0x{symbol:02x} of {SEAT_LETTERS[seat]}'s hand, found {found}",
+                    record=record, offset=base + pos,
+                )
+            pos += 1
+            suit = 3 - k
+            while pos < size and data[pos] not in SYMBOLS:
+                rank = RANKS_LOW_FIRST.find(data[pos])
+                if rank < 0:
+                    raise FormatError(
+                        f"bad rank {show_bytes(data[pos : pos + 1])} in {SEAT_LETTERS[seat]}'s {SUIT_NAMES[k]}s",
+                        record=record, offset=base + pos,
+                    )
+                card = 13 * suit + rank
+                if owners[card] != ABSENT:
+                    raise FormatError(f"card {CARDS[card]} appears twice", record=record, offset=base + pos)
+                owners[card] = seat
+                pos += 1
+                count += 1
+        if count != 13:
+            raise FormatError(
+                f"{SEAT_LETTERS[seat]} holds {count} cards, not 13", record=record, offset=base + hand_start
+            )
+    if pos != size or size != DGE_DEAL:
+        raise FormatError(f"the deal is {size} bytes, not {DGE_DEAL}", record=record, offset=base)
+    return owners
+
+
+def encode_bri(owners: np.ndarray) -> np.ndarray:
+    """(n, 52) seat codes of full deals -> (n, 78) BRI digit bytes."""
+    n = owners.shape[0]
+    reversed_owners = owners[:, ::-1]  # column j is card 51 - j, whose BRI number is j + 1
+    codes = np.empty((n, 39), dtype=np.uint8)
+    for seat in range(3):
+        _, cols = np.nonzero(reversed_owners == seat)
+        codes[:, 13 * seat : 13 * seat + 13] = (cols + 1).reshape(n, 13)
+    digits = np.empty((n, 39, 2), dtype=np.uint8)
+    digits[..., 0] = codes // 10 + 48
+    digits[..., 1] = codes % 10 + 48
+    return digits.reshape(n, BRI_DEAL)
+
+
+def decode_bri_block(digits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(n, 78) BRI bytes -> (owners (n, 52), bad (n,) rows that decode_bri rejects)."""
+    n = digits.shape[0]
+    d = digits.reshape(n, 39, 2).astype(np.int16) - 48
+    ok = ((d >= 0) & (d <= 9)).all(axis=(1, 2))
+    codes = d[..., 0] * 10 + d[..., 1]
+    in_range = (codes >= 1) & (codes <= 52)
+    ok &= in_range.all(axis=1)
+    cards = np.where(in_range, 52 - codes, 0)
+    ok &= (np.diff(np.sort(cards, axis=1), axis=1) != 0).all(axis=1)
+    owners = np.full((n, 52), 3, dtype=np.uint8)
+    rows = np.repeat(np.arange(n), 39)
+    owners[rows, cards.ravel()] = np.tile(_BRI_SEATS, n)
+    return owners, ~ok
+
+
+def encode_dge(owners: np.ndarray) -> np.ndarray:
+    """(n, 52) seat codes of full deals -> (n, 68) DGE bytes (sorting by hand, suit, rank)."""
+    n = owners.shape[0]
+    cards = np.arange(52)
+    display_suit = 3 - cards // 13
+    card_keys = display_suit * 20 + 1 + (12 - cards % 13)  # after its suit symbol, high ranks first
+    symbol_keys = np.array([hand * 100 + s * 20 for hand in range(4) for s in range(4)], dtype=np.int16)
+    keys = np.concatenate(
+        [np.broadcast_to(symbol_keys, (n, 16)), owners.astype(np.int16) * 100 + card_keys.astype(np.int16)], axis=1
+    )
+    values = np.concatenate([_EXPECTED_SYMBOLS, np.frombuffer(RANKS_LOW_FIRST * 4, dtype=np.uint8)])
+    order = np.argsort(keys, axis=1, kind="stable")
+    return values[order]
+
+
+def decode_dge_block(block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(n, 68) DGE bytes -> (owners (n, 52), bad (n,) rows that decode_dge rejects)."""
+    n = block.shape[0]
+    sym = _IS_SYMBOL[block]
+    ok = (sym.sum(axis=1) == 16) & sym[:, 0]
+    rows = np.nonzero(ok)[0]
+    if rows.size:
+        ok[rows] = (block[rows][sym[rows]].reshape(-1, 16) == _EXPECTED_SYMBOLS).all(axis=1)
+    group = np.cumsum(sym, axis=1) - 1  # which of the 16 suit runs a byte is in
+    rank = _RANK_INDEX[block]
+    is_card = ~sym
+    ok &= ~(is_card & (rank == 255)).any(axis=1)
+    hand = group // 4
+    for h in range(4):
+        ok &= (is_card & (hand == h)).sum(axis=1) == 13
+    valid = is_card & (rank != 255) & (group >= 0)
+    r, c = np.nonzero(valid)
+    card = 13 * (3 - group[r, c] % 4) + rank[r, c]
+    owners = np.full((n, 52), ABSENT, dtype=np.uint8)
+    owners[r, card] = hand[r, c]
+    ok &= (owners != ABSENT).all(axis=1)  # 52 card bytes: a card missing means another is doubled
+    return owners, ~ok
+
+
+def _full_deal_rows(owners: np.ndarray) -> np.ndarray:
+    """Boolean (n,): rows that are complete deals (13 cards a hand, none absent)."""
+    counts = np.stack([(owners == s).sum(axis=1) for s in range(4)], axis=1)
+    return (counts == 13).all(axis=1)
+
+
+def _owner_chunks(boards: Iterable[Board], chunk: int = CHUNK) -> Iterator[np.ndarray]:
+    batch: list[list[int]] = []
+    for b in boards:
+        batch.append(b.deal.owners())
+        if len(batch) >= chunk:
+            yield np.array(batch, dtype=np.uint8)
+            batch = []
+    if batch:
+        yield np.array(batch, dtype=np.uint8)
+
+
+def _require_full(owners: np.ndarray, done: int, title: str) -> None:
+    full = _full_deal_rows(owners)
+    if not full.all():
+        i = int(np.argmin(full))
+        raise FormatError(f"record {done + i + 1} is not a complete deal; {title} stores only full deals")
+
+
+def map_file(path: str | os.PathLike) -> Any:
+    """The file's bytes as a read-only mmap (``b""`` for an empty file)."""
+    with open(path, "rb") as f:
+        if os.fstat(f.fileno()).st_size == 0:
+            return b""
+        return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+
+
+def numbering_losses(boards, start: int) -> list[str]:
+    """The board-number loss for formats that number boards by position from ``start``."""
+    if any(b.number is not None and b.number != start + i for i, b in enumerate(boards)):
+        return [f"board numbers (boards will be numbered from {start} when read back)"]
+    return []
+
+
+def _with_path(e: FormatError, path) -> FormatError:
+    if e.path is None:
+        e.path = str(path)
+    return e
+
+
+# -- fixed-record machinery ----------------------------------------------
+class FixedRecordCodec(Codec):
+    """A format of equal-sized records from byte 0: mapped, decoded lazily, converted in bulk."""
+
+    record_size: int = RECORD
+    binary = True
+    bulk = True
+
+    # subclasses implement these
+    def decode_record(self, rec: bytes, base: int, record: int) -> Deal:
+        """One record's deal; raises FormatError with the exact fault."""
+        raise NotImplementedError
+
+    def decode_block(self, block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(n, record_size) bytes -> (owners (n, 52), bad (n,))."""
+        raise NotImplementedError
+
+    def encode_block(self, owners: np.ndarray) -> np.ndarray:
+        """(n, 52) seat codes -> (n, record_size) bytes."""
+        raise NotImplementedError
+
+    # -- reading
+    def _count(self, buf) -> int:
+        count, rest = divmod(len(buf), self.record_size)
+        if rest:
+            raise FormatError(
+                f"the file ends inside record {count + 1}: {rest} of {self.record_size} bytes "
+                f"(the file is {len(buf)} bytes, not a whole number of records)",
+                record=count + 1, offset=count * self.record_size,
+            )
+        return count
+
+    def _first_number(self, buf, count: int, options: ReadOptions, info: FileInfo, problems: list) -> int:
+        return options.start_board if options.start_board is not None else 1
+
+    def _source(self, rec: bytes) -> Any:
+        return None
+
+    def read(self, path: str | os.PathLike, options: ReadOptions | None = None) -> LazyBoardSet:
+        options = options or ReadOptions()
+        buf = map_file(path)
+        count = self._count(buf)
+        info = FileInfo(record_size=self.record_size)
+        problems: list = []
+        first = self._first_number(buf, count, options, info, problems)
+        if count <= EAGER_LIMIT:
+            for _ in self._chunks(buf, count, first):
+                pass
+        size = self.record_size
+
+        def decode(i: int) -> Board:
+            rec = buf[i * size : (i + 1) * size]
+            try:
+                deal = self.decode_record(rec, i * size, i + 1)
+            except FormatError as e:
+                raise _with_path(e, path) from None
+            return Board.numbered(first + i, deal, source=self._source(rec))
+
+        def bulk() -> Iterator[BulkChunk]:
+            try:
+                yield from self._chunks(buf, count, first)
+            except FormatError as e:
+                raise _with_path(e, path) from None
+
+        doc = LazyBoardSet(count, decode, info, keepalive=buf, bulk=bulk)
+        doc.problems.extend(problems)
+        return doc
+
+    def _make_chunk(self, owners: np.ndarray, numbers: np.ndarray, block: np.ndarray) -> BulkChunk:
+        return BulkChunk(owners, None, numbers)
+
+    def _chunks(self, buf, count: int, first: int, chunk: int = CHUNK) -> Iterator[BulkChunk]:
+        size = self.record_size
+        arr = np.frombuffer(buf, dtype=np.uint8, count=count * size).reshape(count, size) if count else None
+        for start in range(0, count, chunk):
+            block = arr[start : start + chunk]  # type: ignore[index]
+            owners, bad = self.decode_block(block)
+            if bad.any():
+                i = start + int(np.argmax(bad))
+                self.decode_record(bytes(buf[i * size : (i + 1) * size]), i * size, i + 1)
+                raise FormatError("not a valid deal", record=i + 1, offset=i * size)
+            numbers = np.arange(first + start, first + start + len(block), dtype=np.int64)
+            yield self._make_chunk(owners, numbers, block)
+
+    def read_bulk(self, path: str | os.PathLike, chunk: int = 1 << 18) -> Iterator[BulkChunk]:
+        buf = map_file(path)
+        try:
+            count = self._count(buf)
+            first = self._first_number(buf, count, ReadOptions(), FileInfo(), [])
+            yield from self._chunks(buf, count, first, chunk)
+        except FormatError as e:
+            raise _with_path(e, path) from None
+
+    # -- writing
+    def write_bulk(self, chunks: Iterable[BulkChunk], out: IO[bytes], options: WriteOptions | None = None) -> int:
+        done = 0
+        for c in chunks:
+            _require_full(c.owners, done, self.title)
+            out.write(self.encode_block(c.owners).tobytes())
+            done += len(c)
+        return done
+
+    def write(self, doc, out: IO[bytes], options: WriteOptions | None = None) -> None:
+        self.write_bulk((BulkChunk(o) for o in _owner_chunks(doc)), out, options)
+
+    def check(self, boards, options: WriteOptions | None = None) -> SaveReport:
+        rep = super().check(boards, options)
+        start = options.start_board if options and options.start_board is not None else 1
+        rep.losses = [m for m in rep.losses if not m.startswith("board numbers")] + numbering_losses(boards, start)
+        return rep
+
+
+_DEAL_ONLY = Capabilities(full_deals=True, board_numbers=False, deals_required=True)
+
+
+class BriCodec(FixedRecordCodec):
+    name = "bri"
+    title = "Duplimate BRI"
+    extensions = ("bri",)
+    caps = _DEAL_ONLY
+
+    def sniff(self, head: bytes, size: int | None = None) -> int:
+        if size is not None and size % RECORD:
+            return 0
+        if len(head) < BRI_DEAL:
+            return 0
+        if len(head) > BRI_DEAL and head[BRI_DEAL] == SYMBOLS[0]:
+            return 0  # a DUP record
+        try:
+            decode_bri(head[:BRI_DEAL])
+        except FormatError:
+            return 0
+        filler = head[BRI_DEAL:RECORD]
+        return 90 if all(b in (0, 0x20) for b in filler) else 60
+
+    def decode_record(self, rec: bytes, base: int, record: int) -> Deal:
+        return Deal.from_owners(decode_bri(rec[:BRI_DEAL], base, record))
+
+    def decode_block(self, block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return decode_bri_block(block[:, :BRI_DEAL])
+
+    def encode_block(self, owners: np.ndarray) -> np.ndarray:
+        out = np.empty((owners.shape[0], RECORD), dtype=np.uint8)
+        out[:, :BRI_DEAL] = encode_bri(owners)
+        out[:, BRI_DEAL:] = np.frombuffer(BRI_FILLER, dtype=np.uint8)
+        return out
+
+
+class DgeCodec(FixedRecordCodec):
+    name = "dge"
+    title = "Duplimate DGE"
+    extensions = ("dge",)
+    caps = _DEAL_ONLY
+
+    def sniff(self, head: bytes, size: int | None = None) -> int:
+        if size is not None and size % RECORD:
+            return 0
+        if len(head) < DGE_DEAL:
+            return 0
+        try:
+            decode_dge(head[:DGE_DEAL])
+        except FormatError:
+            return 0
+        return 90
+
+    def decode_record(self, rec: bytes, base: int, record: int) -> Deal:
+        return Deal.from_owners(decode_dge(rec[:DGE_DEAL], base, record))
+
+    def decode_block(self, block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return decode_dge_block(block[:, :DGE_DEAL])
+
+    def encode_block(self, owners: np.ndarray) -> np.ndarray:
+        out = np.zeros((owners.shape[0], RECORD), dtype=np.uint8)
+        out[:, :DGE_DEAL] = encode_dge(owners)
+        return out
+
+
+# -- DUP -------------------------------------------------------------------
+@dataclass(frozen=True)
+class DupSource:
+    """``Board.source`` of a DUP record: its control bytes as read, so a set
+    whose later records had none (as most programs write) is saved the same way."""
+
+    control: bytes
+
+
+@dataclass
+class DupChunk(BulkChunk):
+    """A bulk chunk of DUP records that also carries their (n, 10) control bytes."""
+
+    control: np.ndarray | None = None
+
+
+def _blank(raw: bytes) -> bool:
+    return all(b in (0, 0x20) for b in raw)
+
+
+def parse_control(raw: bytes, base: int = 0, record: int = 1, default_first: int = 1) -> DupControl | None:
+    """The control fields of one DUP record; None when all ten bytes are blank."""
+    if _blank(raw):
+        return None
+
+    def flag(i: int, what: str) -> bool:
+        b = raw[i]
+        if b in b"Yy":
+            return True
+        if b in b"Nn\0 ":
+            return False
+        raise FormatError(
+            f"the {what} flag is {show_bytes(raw[i:i + 1])}, not Y or N", record=record, offset=base + i
+        )
+
+    def number(lo: int, hi: int, what: str) -> int | None:
+        text = raw[lo:hi].replace(b"\0", b" ").strip()
+        if not text:
+            return None
+        if not text.isdigit():
+            raise FormatError(
+                f"the {what} field is {show_bytes(raw[lo:hi])}, not a number", record=record, offset=base + lo
+            )
+        return int(text)
+
+    random = flag(0, "random")
+    backwards = flag(1, "backwards")
+    first = number(2, 5, "first board")
+    copies = number(5, 7, "copies")
+    last = number(7, 10, "last board")
+    if first == 0:
+        raise FormatError("the first board number is 0", record=record, offset=base + 2)
+    return DupControl(random, backwards, first if first is not None else default_first, copies, last)
+
+
+def format_control(dup: DupControl, first: int, last: int) -> bytes:
+    """The ten control bytes: flags, then left-aligned space-padded numbers."""
+    copies = "" if dup.copies is None else str(dup.copies)
+    text = ("Y" if dup.random else "N") + ("Y" if dup.backwards else "N")
+    text += f"{first:<3}{copies:<2}{last:<3}"
+    return text.encode("ascii")
+
+
+def control_rows(first: int, count: int, dup: DupControl | None, raws: list[bytes | None]) -> list[bytes]:
+    """Control bytes for each record: computed from the set (with ``dup``'s flags
+    and copies), except that a later record read with blank control bytes stays blank."""
+    computed = format_control(dup or DEFAULT_DUP, first, first + count - 1)
+    return [raw if i > 0 and raw is not None and _blank(raw) else computed for i, raw in enumerate(raws)]
+
+
+class DupCodec(FixedRecordCodec):
+    name = "dup"
+    title = "Duplimate DUP"
+    extensions = ("dup",)
+    record_size = DUP_RECORD
+    caps = Capabilities(full_deals=True, board_numbers=True, deals_required=True, max_records=999, max_board=999)
+
+    def sniff(self, head: bytes, size: int | None = None) -> int:
+        if size is not None and size % DUP_RECORD:
+            return 0
+        if len(head) < BRI_DEAL + DGE_DEAL:
+            return 0
+        try:
+            decode_bri(head[:BRI_DEAL])
+            decode_dge(head[BRI_DEAL : BRI_DEAL + DGE_DEAL])
+        except FormatError:
+            return 0
+        return 95
+
+    def decode_record(self, rec: bytes, base: int, record: int) -> Deal:
+        from_bri = decode_bri(rec[:BRI_DEAL], base, record)
+        from_dge = decode_dge(rec[BRI_DEAL : BRI_DEAL + DGE_DEAL], base + BRI_DEAL, record)
+        if from_bri != from_dge:
+            card = next(c for c in range(51, -1, -1) if from_bri[c] != from_dge[c])
+            raise FormatError(
+                f"the BRI and DGE parts disagree: BRI gives {CARDS[card]} to {SEAT_LETTERS[from_bri[card]]}, "
+                f"DGE to {SEAT_LETTERS[from_dge[card]]}",
+                record=record, offset=base + BRI_DEAL,
+            )
+        return Deal.from_owners(from_bri)
+
+    def decode_block(self, block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        owners, bad = decode_bri_block(block[:, :BRI_DEAL])
+        owners2, bad2 = decode_dge_block(block[:, BRI_DEAL : BRI_DEAL + DGE_DEAL])
+        return owners, bad | bad2 | (owners != owners2).any(axis=1)
+
+    def _source(self, rec: bytes) -> Any:
+        return DupSource(bytes(rec[BRI_DEAL + DGE_DEAL :]))
+
+    def _make_chunk(self, owners: np.ndarray, numbers: np.ndarray, block: np.ndarray) -> BulkChunk:
+        return DupChunk(owners, None, numbers, np.array(block[:, BRI_DEAL + DGE_DEAL :]))
+
+    def _first_number(self, buf, count: int, options: ReadOptions, info: FileInfo, problems: list) -> int:
+        default = options.start_board if options.start_board is not None else 1
+        if not count:
+            return default
+        dup = parse_control(bytes(buf[BRI_DEAL + DGE_DEAL : DUP_RECORD]), BRI_DEAL + DGE_DEAL, 1, default)
+        info.dup = dup
+        if dup is None:
+            return default
+        first = dup.first_board
+        if dup.last_board is not None and dup.last_board != first + count - 1:
+            problems.append((None, None, (
+                f"the control bytes say the last board is {dup.last_board}, "
+                f"but the file's {count} boards run {first}-{first + count - 1}"
+            )))
+        return first
+
+    def encode_block(self, owners: np.ndarray) -> np.ndarray:
+        out = np.zeros((owners.shape[0], DUP_RECORD), dtype=np.uint8)
+        out[:, :BRI_DEAL] = encode_bri(owners)
+        out[:, BRI_DEAL : BRI_DEAL + DGE_DEAL] = encode_dge(owners)
+        return out
+
+    def _write_records(
+        self, owners: np.ndarray, numbers: list[int], dup: DupControl | None, raws: list[bytes | None], out: IO[bytes]
+    ) -> int:
+        if not len(numbers):
+            return 0
+        first = numbers[0]
+        for i, num in enumerate(numbers):
+            if num != first + i:
+                raise FormatError(
+                    f"board {num} at position {i + 1}: DUP numbers boards consecutively from the first "
+                    f"(expected board {first + i})", board=num
+                )
+        if first < 1 or first + len(numbers) - 1 > 999:
+            raise FormatError(f"DUP holds board numbers 1-999, not {first}-{first + len(numbers) - 1}")
+        _require_full(owners, 0, self.title)
+        records = self.encode_block(owners)
+        records[:, BRI_DEAL + DGE_DEAL :] = np.frombuffer(
+            b"".join(control_rows(first, len(numbers), dup, raws)), dtype=np.uint8
+        ).reshape(-1, CONTROL)
+        out.write(records.tobytes())
+        return len(numbers)
+
+    def write_bulk(self, chunks: Iterable[BulkChunk], out: IO[bytes], options: WriteOptions | None = None) -> int:
+        owners_parts: list[np.ndarray] = []
+        numbers: list[int] = []
+        raws: list[bytes | None] = []
+        start = options.start_board if options and options.start_board is not None else 1
+        for c in chunks:
+            owners_parts.append(c.owners)
+            if c.numbers is not None:
+                numbers.extend(int(n) for n in c.numbers)
+            else:
+                numbers.extend(range(start + len(numbers), start + len(numbers) + len(c)))
+            control = c.control if isinstance(c, DupChunk) else None
+            if control is not None:
+                raws.extend(bytes(r) for r in control)
+            else:
+                raws.extend([None] * len(c))
+        if not numbers:
+            return 0
+        dup = parse_control(raws[0]) if raws[0] is not None else None
+        return self._write_records(np.concatenate(owners_parts), numbers, dup, raws, out)
+
+    def write(self, doc, out: IO[bytes], options: WriteOptions | None = None) -> None:
+        boards = list(doc)
+        if not boards:
+            return
+        start = self._start(doc, options)
+        numbers = [b.number if b.number is not None else start + i for i, b in enumerate(boards)]
+        raws = [b.source.control if isinstance(b.source, DupSource) else None for b in boards]
+        owners = np.array([b.deal.owners() for b in boards], dtype=np.uint8)
+        self._write_records(owners, numbers, getattr(getattr(doc, "info", None), "dup", None), raws, out)
+
+    @staticmethod
+    def _start(doc, options: WriteOptions | None) -> int:
+        if options and options.start_board is not None:
+            return options.start_board
+        dup = getattr(getattr(doc, "info", None), "dup", None)
+        return dup.first_board if dup is not None else 1
+
+    def check(self, boards, options: WriteOptions | None = None) -> SaveReport:
+        rep = Codec.check(self, boards, options)
+        start = self._start(boards, options)
+        numbers = [b.number if b.number is not None else start + i for i, b in enumerate(boards)]
+        if numbers:
+            first = numbers[0]
+            bad = next((i for i, n in enumerate(numbers) if n != first + i), None)
+            if bad is not None:
+                rep.errors.append(
+                    f"board {numbers[bad]} at position {bad + 1}: DUP numbers boards consecutively from the first "
+                    f"(expected board {first + bad})"
+                )
+            if first < 1:
+                rep.errors.append(f"board {first}: DUP board numbers start at 1")
+        dup = getattr(getattr(boards, "info", None), "dup", None)
+        if dup is not None and dup.copies is not None and not 0 <= dup.copies <= 99:
+            rep.errors.append(f"DUP holds 0-99 copies a board, not {dup.copies}")
+        return rep
+
+
+# -- BRE -------------------------------------------------------------------
+HEADER_LINES = ("event", "site", "date")
+TRAILING_JUNK = b"\r\n\x1a \0"
+
+
+def _decode_text(raw: bytes, encoding: str | None) -> tuple[str, str]:
+    if encoding:
+        try:
+            return raw.decode(encoding), encoding
+        except (UnicodeDecodeError, LookupError) as e:
+            raise FormatError(f"the header is not valid {encoding}: {e}") from None
+    for enc in ("utf-8", "cp1252", "latin-1"):
+        try:
+            return raw.decode(enc), enc
+        except UnicodeDecodeError:
+            continue
+    raise AssertionError("unreachable: latin-1 decodes any bytes")
+
+
+class BreCodec(Codec):
+    name = "bre"
+    title = "Duplimate BRE"
+    extensions = ("bre",)
+    binary = True
+    caps = Capabilities(full_deals=True, header=True, deals_required=True)
+
+    @staticmethod
+    def _header_end(data: bytes) -> tuple[list[bytes], int, bytes] | None:
+        """The three header lines, where the deals start and the line end used."""
+        lines = []
+        pos = 0
+        newline = b"\r\n"
+        for _ in range(3):
+            end = data.find(b"\n", pos)
+            if end < 0:
+                return None
+            line = data[pos:end]
+            if line.endswith(b"\r"):
+                line = line[:-1]
+            elif not lines:
+                newline = b"\n"
+            lines.append(line)
+            pos = end + 1
+        return lines, pos, newline
+
+    def sniff(self, head: bytes, size: int | None = None) -> int:
+        found = self._header_end(head)
+        if found is None:
+            return 0
+        lines, pos, _ = found
+        if any(b < 0x20 and b != 9 for line in lines for b in line):
+            return 0
+        if pos < len(head):
+            return 90 if head[pos] == SYMBOLS[0] else 0
+        return 30  # a header and no deals
+
+    def read(self, path: str | os.PathLike, options: ReadOptions | None = None) -> BoardSet:
+        options = options or ReadOptions()
+        with open(path, "rb") as f:
+            data = f.read()
+        found = self._header_end(data)
+        if found is None:
+            raise FormatError("a BRE file starts with three lines (event, site, date)", line=data.count(b"\n") + 1)
+        lines, pos, newline = found
+        raw_header = b"\n".join(lines)
+        try:
+            text, encoding = _decode_text(raw_header, options.encoding)
+        except FormatError as e:
+            e.line = 1
+            raise
+        if raw_header.isascii() and not options.encoding:
+            encoding = "ascii"  # nothing to tell: write back in the default
+        texts = text.split("\n")
+        info = FileInfo(event=texts[0] or None, site=texts[1] or None, date=texts[2] or None)
+        info.extra["bre_encoding"] = encoding
+        info.extra["bre_newline"] = newline.decode("ascii")
+        header_size = pos
+        start = options.start_board if options.start_board is not None else 1
+        boards: list[Board] = []
+        board_lines: dict[int, int] = {}
+        while pos < len(data):
+            rest = data[pos:]
+            if len(rest) < DGE_DEAL and all(b in TRAILING_JUNK for b in rest):
+                break
+            index = len(boards)
+            where = {"record": index + 1, "line": index + 4}
+            if len(rest) < DGE_DEAL:
+                raise FormatError(f"the file ends inside a deal: {len(rest)} of {DGE_DEAL} bytes", offset=pos, **where)
+            try:
+                owners = decode_dge(rest[:DGE_DEAL], pos, index + 1)
+            except FormatError as e:
+                e.line = index + 4
+                raise
+            pos += DGE_DEAL
+            if data.startswith(b"\r\n", pos):
+                pos += 2
+            elif data.startswith(b"\n", pos):
+                pos += 1
+            elif pos < len(data):
+                raise FormatError(
+                    f"expected a line end after the deal, found {show_bytes(data[pos:pos + 1])}", offset=pos, **where
+                )
+            board_lines[index] = index + 4
+            boards.append(Board.numbered(start + index, Deal.from_owners(owners)))
+        info.extra["board_lines"] = board_lines
+        info.extra["header_size"] = header_size
+        return BoardSet(boards, info)
+
+    def _encoding(self, doc, options: WriteOptions | None) -> str:
+        if options and options.encoding:
+            return options.encoding
+        info = getattr(doc, "info", None)
+        enc = info.extra.get("bre_encoding") if info is not None else None
+        return enc if enc and enc != "ascii" else "cp1252"
+
+    def _header(self, doc, options: WriteOptions | None) -> list[bytes]:
+        info = getattr(doc, "info", None)
+        enc = self._encoding(doc, options)
+        out = []
+        for key in HEADER_LINES:
+            text = (getattr(info, key, None) or "") if info is not None else ""
+            text = " ".join(text.splitlines())
+            try:
+                out.append(text.encode(enc))
+            except UnicodeEncodeError:
+                raise FormatError(f"the {key} {text!r} cannot be written in {enc}") from None
+        return out
+
+    def check(self, boards, options: WriteOptions | None = None) -> SaveReport:
+        rep = super().check(boards, options)
+        start = options.start_board if options and options.start_board is not None else 1
+        rep.losses = [m for m in rep.losses if not m.startswith("board numbers")] + numbering_losses(boards, start)
+        try:
+            self._header(boards, options)
+        except FormatError as e:
+            rep.errors.append(e.message)
+        info = getattr(boards, "info", None)
+        if info is not None and any("\n" in (getattr(info, k) or "") or "\r" in (getattr(info, k) or "")
+                                    for k in HEADER_LINES):
+            rep.losses.append("line breaks in the event, site or date (they become spaces)")
+        return rep
+
+    def write(self, doc, out: IO[bytes], options: WriteOptions | None = None) -> None:
+        info = getattr(doc, "info", None)
+        newline = (options.newline if options and options.newline else None) or (
+            info.extra.get("bre_newline") if info is not None else None) or "\r\n"
+        nl = newline.encode("ascii")
+        out.write(b"".join(line + nl for line in self._header(doc, options)))
+        done = 0
+        for owners in _owner_chunks(doc):
+            _require_full(owners, done, self.title)
+            deals = encode_dge(owners)
+            out.write(b"".join(row.tobytes() + nl for row in deals))
+            done += len(owners)
+
+
+CODECS: tuple[Codec, ...] = (BriCodec(), DgeCodec(), BreCodec(), DupCodec())
+
+__all__ = [
+    "CODECS", "DupChunk", "DupSource", "FixedRecordCodec", "control_rows", "decode_bri", "decode_bri_block",
+    "decode_dge", "decode_dge_block", "encode_bri", "encode_dge", "format_control", "map_file", "parse_control",
+]
