@@ -27,8 +27,9 @@ def run(args) -> int:
     for p in problems:
         print(f"{args.file}: {p}")
     n = len(doc) if hasattr(doc, "__len__") else 0
+    unit = "boards" if hasattr(doc, "info") else "deals"
     if problems:
-        print(f"{args.file}: {len(problems)} problem{'s' if len(problems) != 1 else ''} in {n} boards", file=sys.stderr)
+        print(f"{args.file}: {len(problems)} problem{'s' if len(problems) != 1 else ''} in {n} {unit}", file=sys.stderr)
         return 1
-    print(f"{args.file}: {n} boards, no problems")
+    print(f"{args.file}: {n} {unit}, no problems")
     return 0

@@ -108,7 +108,8 @@ class Board:
                 c, d = fc
                 if str(c) != str(self.contract) or (self.declarer is not None and d is not None and d != self.declarer):
                     dtext = f" by {d.letter}" if d is not None else ""
-                    out.append(f"the auction reaches {c}{dtext}, but the contract says {self.contract}")
+                    said = f" by {self.declarer.letter}" if self.declarer is not None else ""
+                    out.append(f"the auction reaches {c}{dtext}, but the contract says {self.contract}{said}")
         if self.play:
             contract, declarer = self.contract_and_declarer()
             if declarer is not None and contract is not None and not contract.is_passed_out and self.deal.card_count:

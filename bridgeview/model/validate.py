@@ -31,20 +31,21 @@ def validate(boards: BoardSet, *, check_numbering: bool = True) -> list[Problem]
     play, board numbers out of order or repeated, dealer/vulnerability that
     disagree with the number, duplicate deals."""
     out: list[Problem] = [Problem(msg, index=i, line=line) for i, line, msg in boards.problems]
-    seen_deals: dict[tuple[int, ...], int] = {}
-    seen_numbers: dict[int, int] = {}
+    seen_deals: dict[tuple, int] = {}
+    seen_numbers: dict[tuple, int] = {}
     lines = boards.info.extra.get("board_lines", {}) if boards.info.extra else {}
     for i, b in enumerate(boards):
         line = lines.get(i)
         num = b.number
+        room = b.tags.get("Room")  # team files (LIN vugraph, PBN) repeat a board in each room
         for msg in b.problems():
             out.append(Problem(msg, board=num, index=i, line=line))
         if num is not None and check_numbering:
-            if num in seen_numbers:
-                msg = f"board number {num} also used by record {seen_numbers[num] + 1}"
+            if (num, room) in seen_numbers:
+                msg = f"board number {num} also used by record {seen_numbers[num, room] + 1}"
                 out.append(Problem(msg, board=num, index=i, line=line))
             else:
-                seen_numbers[num] = i
+                seen_numbers[num, room] = i
             if b.dealer is not None and b.dealer != dealer_for_board(num):
                 out.append(Problem(
                     f"dealer {b.dealer.letter} but board {num} is dealt by {dealer_for_board(num).letter}",
@@ -54,7 +55,7 @@ def validate(boards: BoardSet, *, check_numbering: bool = True) -> list[Problem]
                     f"vulnerability {b.vulnerability.text} but board {num} is {vulnerability_for_board(num).text}",
                     board=num, index=i, line=line))
         if b.deal.card_count:
-            key = b.deal.hands
+            key = (b.deal.hands, room)
             if key in seen_deals:
                 j = seen_deals[key]
                 other = boards[j].number

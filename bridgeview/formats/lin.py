@@ -1,0 +1,751 @@
+"""BBO's LIN format: hand records, vugraph files and handviewer links.
+
+LIN is a flat run of ``key|value|`` pairs with two-letter keys; line breaks
+between pairs mean nothing.  A board starts at ``qx`` (vugraph and tournament
+files) or, in files without ``qx``, at the ``pn``/``st`` run before each
+``md``.  What we model goes into :class:`Board`; keys we do not model are kept
+as raw LIN in the ``LinExtra`` tag so saving loses little.  Interpretations
+are documented in ``docs/formats.d/15-lin.md``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import IO
+from urllib.parse import quote, unquote, unquote_plus
+
+from ..model.auction import DOUBLE, PASS, REDOUBLE, Call, Contract
+from ..model.board import Board
+from ..model.boardset import BoardSet, FileInfo
+from ..model.cards import CARDS, DISPLAY_SUITS, RANK_CHARS, SUIT_LETTERS, Card, Seat, Strain, ranks_text
+from ..model.deal import Deal
+from ..model.play import declarer_tricks, replay
+from ..model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
+from .errors import FormatError
+from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
+
+HANDVIEWER = "https://www.bridgebase.com/tools/handviewer.html?lin="
+
+#: LIN lists hands South, West, North, East; the dealer digit counts 1=S 2=W 3=N 4=E.
+LIN_SEATS = (Seat.SOUTH, Seat.WEST, Seat.NORTH, Seat.EAST)
+PLAYER_TAGS = ("South", "West", "North", "East")
+VUL_LETTERS = {Vulnerability.NONE: "o", Vulnerability.NS: "n", Vulnerability.EW: "e", Vulnerability.ALL: "b"}
+#: keys that describe the whole file wherever they appear
+FILE_KEYS = frozenset({"vg", "rs", "pw", "mp", "bn"})
+#: keys that may precede ``md`` at the start of a board in files without ``qx``
+LEAD_KEYS = frozenset({"pn", "st"})
+EXTRA_TAG = "LinExtra"
+ROOM_TAG = "Room"
+TITLE_TAG = "Title"
+#: tags this codec writes itself; any other tag is a loss when saving as LIN
+OWN_TAGS = frozenset({*PLAYER_TAGS, EXTRA_TAG, ROOM_TAG, TITLE_TAG})
+
+_KEY = re.compile(r"[A-Za-z]{2}")
+_BOARD_TITLE = re.compile(r"\s*board\s*(\d+)\s*", re.IGNORECASE)
+_QX = re.compile(r"\s*([A-Za-z]?)\s*(\d+)\s*")
+_RS = re.compile(r"([1-7])(NT|[CDHSN])([NESW]?)(X{0,2})(?:(=)|([+-])(\d{1,2}))?", re.IGNORECASE)
+
+
+@dataclass
+class Token:
+    """One ``key|value|`` pair and the line it starts on."""
+
+    key: str
+    value: str
+    line: int
+
+
+# -- tokenising ---------------------------------------------------------------
+def tokenize(text: str) -> tuple[list[Token], list[str]]:
+    """Split LIN text into tokens; ``%`` lines between pairs are comments (returned apart)."""
+    tokens: list[Token] = []
+    comments: list[str] = []
+    pos, n, line = 0, len(text), 1
+    while True:
+        while pos < n and text[pos] in " \t\r\n\f\v":
+            if text[pos] == "\n":
+                line += 1
+            pos += 1
+        if pos >= n:
+            break
+        if text[pos] == "%":
+            end = text.find("\n", pos)
+            end = n if end < 0 else end
+            comments.append(text[pos:end].rstrip("\r"))
+            pos = end
+            continue
+        bar = text.find("|", pos)
+        if bar < 0:
+            raise FormatError(f"text {_snippet(text[pos:])!r} is not a LIN key|value| pair", line=line)
+        key = text[pos:bar].strip()
+        if not _KEY.fullmatch(key):
+            raise FormatError(f"expected a two-letter LIN key before '|', found {_snippet(key)!r}", line=line)
+        end = text.find("|", bar + 1)
+        if end < 0:
+            raise FormatError(f"the value of {key!r} has no closing '|'", line=line)
+        value = text[bar + 1:end]
+        tokens.append(Token(key.lower(), value, line))
+        line += value.count("\n")
+        pos = end + 1
+    return tokens, comments
+
+
+def _flat(text: str) -> str:
+    """A text value on one line: a line break inside it counts as a space."""
+    return re.sub(r"\s*[\r\n]+\s*", " ", text)
+
+
+def _snippet(text: str, size: int = 24) -> str:
+    text = text.strip().splitlines()[0] if text.strip() else ""
+    return text if len(text) <= size else text[:size] + "…"
+
+
+def split_boards(tokens: list[Token]) -> tuple[list[Token], list[list[Token]]]:
+    """File-level tokens, and the tokens of each board in file order."""
+    header: list[Token] = []
+    groups: list[list[Token]] = []
+    first_qx = next((i for i, t in enumerate(tokens) if t.key == "qx"), None)
+    if first_qx is not None:
+        current: list[Token] | None = None
+        lead = tokens[:first_qx]
+        if any(t.key == "md" for t in lead):  # boards without qx before the first qx'd one
+            current = [t for t in lead if t.key not in FILE_KEYS]
+            groups.append(current)
+            header = [t for t in lead if t.key in FILE_KEYS]
+        else:
+            header = list(lead)
+        for t in tokens[first_qx:]:
+            if t.key == "qx":
+                current = [t]
+                groups.append(current)
+            elif t.key in FILE_KEYS or current is None:
+                header.append(t)
+            else:
+                current.append(t)
+    else:
+        body = [t for t in tokens if t.key not in FILE_KEYS]
+        header = [t for t in tokens if t.key in FILE_KEYS]
+        if body:
+            if not any(t.key == "md" for t in body):
+                raise FormatError("no deal (md) and no board (qx) in this LIN text", line=body[0].line)
+            groups = [body]
+    out: list[list[Token]] = []
+    for g in groups:
+        out.extend(_split_at_deals(g))
+    return header, out
+
+
+def _split_at_deals(group: list[Token]) -> list[list[Token]]:
+    """Split a token run holding several ``md`` into boards; each later board
+    starts at the ``pn``/``st`` tokens just before its ``md``."""
+    cuts = [0]
+    seen_md = False
+    for i, t in enumerate(group):
+        if t.key != "md":
+            continue
+        if seen_md:
+            start = i
+            while start - 1 > cuts[-1] and group[start - 1].key in LEAD_KEYS:
+                start -= 1
+            cuts.append(start)
+        seen_md = True
+    cuts.append(len(group))
+    return [group[a:b] for a, b in zip(cuts, cuts[1:], strict=False) if b > a]
+
+
+# -- values -------------------------------------------------------------------
+def parse_md(value: str) -> tuple[Seat | None, Deal, int]:
+    """``md`` value → (dealer or None, deal, number of hands given).
+
+    Raises ValueError on bad syntax, a card twice, or a hand of more than 13 cards.
+    A fourth hand left out is completed when the other three hold 13 cards each.
+    """
+    text = value.strip()
+    dealer: Seat | None = None
+    if text[:1].isdigit():
+        digit = int(text[0])
+        if digit > 4:
+            raise ValueError(f"dealer digit {digit} is not 1-4")
+        dealer = LIN_SEATS[digit - 1] if digit else None
+        text = text[1:]
+    parts = text.split(",")
+    while len(parts) > 4 and not parts[-1].strip():
+        parts.pop()
+    if len(parts) > 4:
+        raise ValueError(f"md has {len(parts)} hands, at most 4 allowed")
+    hands = [0, 0, 0, 0]
+    seen = 0
+    given = 0
+    for i, part in enumerate(parts):
+        seat = LIN_SEATS[i]
+        mask = _parse_hand(part, seat)
+        if mask & seen:
+            dup = " ".join(str(CARDS[c]) for c in range(52) if (mask & seen) >> c & 1)
+            raise ValueError(f"{dup} in more than one hand")
+        seen |= mask
+        hands[seat] = mask
+        given += 1 if part.strip() else 0
+    counts = [h.bit_count() for h in hands]
+    empty = [s for s in range(4) if counts[s] == 0]
+    if len(empty) == 1 and sum(counts) == 39:
+        hands[empty[0]] = ((1 << 52) - 1) & ~seen
+    return dealer, Deal(tuple(hands)), given  # type: ignore[arg-type]
+
+
+def _parse_hand(text: str, seat: Seat) -> int:
+    mask = 0
+    suit: int | None = None
+    t = text.strip().upper().replace("10", "T")
+    for ch in t:
+        if ch in SUIT_LETTERS:
+            suit = SUIT_LETTERS.index(ch)
+            continue
+        if ch.isspace():
+            continue
+        r = RANK_CHARS.find(ch)
+        if r < 0:
+            raise ValueError(f"bad rank or suit {ch!r} in {seat.name.lower()}'s hand {text.strip()!r}")
+        if suit is None:
+            raise ValueError(f"rank {ch!r} before any suit letter in {seat.name.lower()}'s hand {text.strip()!r}")
+        bit = 1 << (13 * suit + r)
+        if mask & bit:
+            raise ValueError(f"{SUIT_LETTERS[suit]}{ch} twice in {seat.name.lower()}'s hand")
+        mask |= bit
+    if mask.bit_count() > 13:
+        raise ValueError(f"{seat.name.lower()}'s hand has {mask.bit_count()} cards")
+    return mask
+
+
+def parse_call(value: str) -> Call:
+    """``mb`` value → Call; ``!`` marks an alert.  Raises ValueError."""
+    v = value.strip()
+    alert = "!" in v
+    v = v.replace("!", "").strip().upper()
+    if v in ("P", "PASS"):
+        call = PASS
+    elif v in ("D", "X", "DBL"):
+        call = DOUBLE
+    elif v in ("R", "XX", "RDBL"):
+        call = REDOUBLE
+    else:
+        call = Call.parse(v)
+    return call.annotated(alert=True) if alert else call
+
+
+def call_text(call: Call) -> str:
+    """Call → ``mb`` value as BBO writes it (``p``, ``d``, ``r``, ``1N``, ``2H!``)."""
+    if call.kind == PASS.kind:
+        t = "p"
+    elif call.kind == DOUBLE.kind:
+        t = "d"
+    elif call.kind == REDOUBLE.kind:
+        t = "r"
+    else:
+        t = f"{call.level}{'N' if call.strain == Strain.NOTRUMP else Strain(call.strain).letter}"  # type: ignore[arg-type]
+    return t + ("!" if call.alert else "")
+
+
+def parse_rs(text: str) -> tuple[Contract, Seat | None, int | None] | None:
+    """One ``rs`` entry (``4HE=``, ``3NW+1``, ``4SWx-4``, ``P``) → contract, declarer, tricks.
+    None for an empty entry; ValueError when not understood."""
+    t = text.strip()
+    if not t:
+        return None
+    if t.upper() in ("P", "PASS", "AP", "PO", "PASSED", "ALL PASS"):
+        return Contract.passed_out(), None, None
+    m = _RS.fullmatch(t)
+    if not m:
+        raise ValueError(f"result {t!r} not understood")
+    level = int(m.group(1))
+    contract = Contract(level, Strain.from_text(m.group(2)), len(m.group(4)))
+    declarer = Seat.from_letter(m.group(3)) if m.group(3) else None
+    tricks: int | None = None
+    if m.group(5):
+        tricks = 6 + level
+    elif m.group(6):
+        diff = int(m.group(7))
+        tricks = 6 + level + (diff if m.group(6) == "+" else -diff)
+        if not 0 <= tricks <= 13:
+            raise ValueError(f"result {t!r} means {tricks} tricks")
+    return contract, declarer, tricks
+
+
+def rs_text(contract: Contract | None, declarer: Seat | None, result: int | None) -> str:
+    """Contract, declarer and tricks → an ``rs`` entry."""
+    if contract is None:
+        return ""
+    if contract.is_passed_out:
+        return "P"
+    strain = "N" if contract.strain == Strain.NOTRUMP else Strain(contract.strain).letter  # type: ignore[arg-type]
+    text = f"{contract.level}{strain}{declarer.letter if declarer is not None else ''}{'x' * contract.risk}"
+    if result is not None:
+        diff = result - 6 - contract.level
+        text += "=" if diff == 0 else f"{diff:+d}"
+    return text
+
+
+def implied_result(board: Board) -> int | None:
+    """Declarer's tricks as a LIN record implies them: the claim, else a complete legal play."""
+    if board.claim is not None:
+        return board.claim
+    if board.play and len(board.play) == 52:
+        contract, declarer = board.contract_and_declarer()
+        if contract is not None and declarer is not None and not contract.is_passed_out:
+            rp = replay(board.deal, board.play, declarer, contract.strain)
+            if rp.problem is None:
+                return declarer_tricks(rp, declarer)
+    return None
+
+
+def needs_rs(board: Board) -> bool:
+    """True when reading the board back without ``rs`` would give another contract, declarer or result
+    (those a LIN board implies come from its auction, play and claim)."""
+    if board.contract is None and board.declarer is None and board.result is None:
+        return False
+    bare = board.copy(contract=None, declarer=None, result=None)
+    return (board.contract_and_declarer(), board.result) != (bare.contract_and_declarer(), implied_result(bare))
+
+
+# -- reading ------------------------------------------------------------------
+@dataclass
+class _Context:
+    problems: list[tuple[int | None, int | None, str]] = field(default_factory=list)
+    header_players: list[str] | None = None
+    start_board: int | None = None
+
+
+def parse_text(text: str, options: ReadOptions | None = None) -> BoardSet:
+    """LIN text → BoardSet; FormatError (with line and board) on input that cannot be read."""
+    options = options or ReadOptions()
+    tokens, comments = tokenize(text)
+    header, groups = split_boards(tokens)
+    info = FileInfo()
+    ctx = _Context(start_board=options.start_board)
+    if comments:
+        info.extra["lin_comments"] = comments
+    vg: list[str] | None = None
+    rs: list[str] | None = None
+    header_extra: list[tuple[str, str]] = []
+    for t in header:
+        if t.key == "vg":
+            vg = _flat(t.value).split(",")
+            info.extra["lin_vg"] = vg
+            if vg[0].strip():
+                info.event = vg[0].strip()
+        elif t.key == "rs":
+            rs = t.value.split(",")
+            info.extra["lin_rs"] = True
+        elif t.key == "pn":
+            ctx.header_players = _flat(t.value).split(",")
+        elif t.key == "pg" and not t.value.strip():
+            continue
+        else:
+            header_extra.append((t.key, t.value))
+    if header_extra:
+        info.extra["lin_header"] = header_extra
+    boards: list[Board] = []
+    lines: dict[int, int] = {}
+    for index, group in enumerate(groups):
+        lines[index] = group[0].line
+        boards.append(_parse_board(group, index, ctx))
+    info.extra["board_lines"] = lines
+    if not any(b.tags.get(ROOM_TAG) == "Closed" for b in boards):
+        for b in boards:  # with one room only, the room says nothing
+            if b.tags.get(ROOM_TAG) == "Open":
+                del b.tags[ROOM_TAG]
+    if rs is not None:
+        _apply_results(boards, rs, vg, lines, ctx)
+    for b in boards:
+        if b.result is None:
+            b.result = implied_result(b)
+    doc = BoardSet(boards, info)
+    doc.problems.extend(ctx.problems)
+    return doc
+
+
+def _parse_board(tokens: list[Token], index: int, ctx: _Context) -> Board:
+    b = Board()
+    room: str | None = None
+    qx_number: int | None = None
+    title_number: int | None = None
+    has_md = False
+    players: list[str] | None = None
+    extra: list[str] = []
+    played = 0
+    current: Token = tokens[0]
+
+    def problem(message: str) -> None:
+        ctx.problems.append((index, current.line, message))
+
+    def fail(message: str) -> FormatError:
+        number = qx_number if qx_number is not None else title_number
+        return FormatError(message, line=current.line, record=index + 1, board=number)
+
+    for current in tokens:
+        key, value = current.key, current.value
+        try:
+            if key == "qx":
+                m = _QX.fullmatch(value.split(",")[0])
+                if m:
+                    letter = m.group(1).lower()
+                    room = {"o": "Open", "c": "Closed", "": None}.get(letter, m.group(1))
+                    qx_number = int(m.group(2))
+                else:
+                    problem(f"board id qx|{value}| not understood; ignored")
+            elif key == "pn":
+                players = _flat(value).split(",")
+            elif key == "md":
+                if has_md:
+                    raise fail("a second md in one board")
+                dealer, deal, _ = parse_md(value)
+                has_md = True
+                b.deal = deal
+                if dealer is not None:
+                    b.dealer = dealer
+                if deal.card_count != 52 or not deal.is_complete:
+                    count = deal.card_count
+                    problem(f"md gives a partial deal ({count} card{'s' if count != 1 else ''})")
+            elif key == "sv":
+                try:
+                    b.vulnerability = Vulnerability.from_text(value)
+                except ValueError:
+                    problem(f"vulnerability sv|{value}| not understood; taken from the board number")
+            elif key == "ah":
+                value = _flat(value)
+                m = _BOARD_TITLE.fullmatch(value)
+                if m:
+                    title_number = int(m.group(1))
+                elif value.strip():
+                    b.tags[TITLE_TAG] = value.strip()
+                    m2 = re.search(r"board\s*(\d+)", value, re.IGNORECASE)
+                    title_number = int(m2.group(1)) if m2 else None
+            elif key == "mb":
+                if b.auction is None:
+                    b.auction = []
+                b.auction.append(parse_call(value))
+            elif key == "an":
+                if b.auction:
+                    b.auction[-1] = b.auction[-1].annotated(explanation=_flat(value).strip() or None)
+                else:
+                    problem(f"explanation an|{_snippet(value, 40)}| comes before any call; kept as a note")
+                    b.notes.append(_flat(value))
+            elif key == "pc":
+                card = Card.parse(value)
+                if b.play is None:
+                    b.play = []
+                if card in b.play:
+                    problem(f"card {card} is played twice")
+                elif b.deal.owner(card) is None:
+                    problem(f"card {card} is not in the deal")
+                b.play.append(card)
+                played += 1
+            elif key == "mc":
+                try:
+                    claim = int(value.strip())
+                except ValueError:
+                    claim = -1
+                if 0 <= claim <= 13:
+                    b.claim = claim
+                else:
+                    problem(f"claim mc|{value}| is not 0-13 tricks; ignored")
+            elif key == "nt":
+                b.notes.append(_flat(value))
+            elif key in ("pg", "st", "rh") and not value.strip():
+                continue
+            else:
+                extra.append(f"{key}|{value}|")
+        except ValueError as e:
+            raise fail(f"{key}|{_snippet(value, 40)}|: {e}") from None
+    current = tokens[0]
+    if not has_md:
+        problem("no deal (md) in this board")
+    number = qx_number if qx_number is not None else title_number
+    if qx_number is not None and title_number is not None and qx_number != title_number:
+        problem(f"qx says board {qx_number} but the title says board {title_number}; using {qx_number}")
+    if number is None and ctx.start_board is not None:
+        number = ctx.start_board + index
+    b.number = number
+    if number is not None:
+        if b.dealer is None:
+            b.dealer = dealer_for_board(number)
+        if b.vulnerability is None:
+            b.vulnerability = vulnerability_for_board(number)
+    if room is not None:
+        b.tags[ROOM_TAG] = room
+    names = players if players is not None else ctx.header_players
+    if names is not None:
+        base = 4 if len(names) >= 8 and room == "Closed" else 0
+        for tag, name in zip(PLAYER_TAGS, names[base:base + 4], strict=False):
+            if name.strip():
+                b.tags[tag] = name.strip()
+    if extra:
+        b.tags[EXTRA_TAG] = "".join(extra)
+    return b
+
+
+def _apply_results(boards: list[Board], rs: list[str], vg: list[str] | None,
+                   lines: dict[int, int], ctx: _Context) -> None:
+    """Give boards the contract and result of their ``rs`` entries: by board
+    number and room when ``vg`` names the first board (BBO's layout), else in order."""
+    first: int | None = None
+    if vg is not None and len(vg) > 3 and vg[3].strip().isdigit():
+        first = int(vg[3])
+    for i, b in enumerate(boards):
+        if first is not None and b.number is not None and b.number >= first:
+            pos = 2 * (b.number - first) + (1 if b.tags.get(ROOM_TAG) == "Closed" else 0)
+        elif first is None:
+            pos = i
+        else:
+            continue
+        if pos >= len(rs):
+            continue
+        try:
+            entry = parse_rs(rs[pos])
+        except ValueError as e:
+            ctx.problems.append((i, lines.get(i), f"rs: {e}; ignored"))
+            continue
+        if entry is not None:
+            b.contract, b.declarer, b.result = entry
+
+
+# -- writing ------------------------------------------------------------------
+def _clean(text: str, comma: bool = False) -> str:
+    """A value LIN can hold: no '|' or line breaks (and no ',' inside list items)."""
+    text = text.replace("|", "/").replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+    return text.replace(",", ";") if comma else text
+
+
+def md_text(board: Board) -> str:
+    """The ``md`` value: dealer digit, then the hands South, West, North, East."""
+    digit = LIN_SEATS.index(board.effective_dealer) + 1
+    hands = []
+    for seat in LIN_SEATS:
+        mask = board.deal.hands[seat]
+        hands.append("".join(SUIT_LETTERS[s] + ranks_text(mask, s) for s in DISPLAY_SUITS))
+    return f"{digit}" + ",".join(hands)
+
+
+def board_pairs(board: Board) -> list[tuple[str, str]]:
+    """The board as LIN key/value pairs (without ``qx``)."""
+    pairs: list[tuple[str, str]] = []
+    names = [board.tags.get(t, "") for t in PLAYER_TAGS]
+    if any(names):
+        pairs.append(("pn", ",".join(_clean(n, comma=True) for n in names)))
+    pairs += [("st", ""), ("md", md_text(board)), ("rh", "")]
+    title = board.tags.get(TITLE_TAG)
+    if title:
+        pairs.append(("ah", _clean(title)))
+    elif board.number is not None:
+        pairs.append(("ah", f"Board {board.number}"))
+    pairs.append(("sv", VUL_LETTERS[board.effective_vulnerability]))
+    extra = board.tags.get(EXTRA_TAG)
+    if extra:
+        try:
+            extra_tokens, _ = tokenize(extra)
+        except FormatError:
+            extra_tokens = []
+        pairs += [(t.key, t.value) for t in extra_tokens]
+    pairs += [("nt", _clean(note)) for note in board.notes]
+    if board.auction:
+        for call in board.auction:
+            pairs.append(("mb", call_text(call)))
+            if call.explanation:
+                pairs.append(("an", _clean(call.explanation)))
+        pairs.append(("pg", ""))
+    if board.play:
+        for i, card in enumerate(board.play):
+            pairs.append(("pc", str(Card(int(card)))))
+            if i % 4 == 3:
+                pairs.append(("pg", ""))
+    if board.claim is not None:
+        pairs += [("mc", str(board.claim)), ("pg", "")]
+    return pairs
+
+
+def _join(pairs: list[tuple[str, str]]) -> str:
+    return "".join(f"{k}|{v}|" for k, v in pairs)
+
+
+def board_to_lin(board: Board) -> str:
+    """The one-line handviewer form of ``board`` (``pn|…|st||md|…|rh||ah|Board 1|sv|o|…``)."""
+    return _join(board_pairs(board))
+
+
+def handviewer_url(board: Board) -> str:
+    """A BBO handviewer link showing ``board``."""
+    return HANDVIEWER + quote(board_to_lin(board), safe="")
+
+
+def parse_handviewer_url(text: str) -> Board:
+    """The board of a handviewer/myhands link (``…?lin=…``) or of raw LIN text.
+
+    A URL's ``lin`` value is percent-decoded; ``+`` counts as a space only when
+    the value holds neither a space nor ``%20`` (form encoding).  Several boards:
+    the first is returned.  FormatError when nothing readable is there.
+    """
+    raw = text.strip()
+    m = re.search(r"[?&#]lin=", raw, re.IGNORECASE)
+    if m:
+        value = raw[m.end():]
+        nxt = re.search(r"&[A-Za-z_]\w*=", value)
+        if nxt:
+            value = value[:nxt.start()]
+        form_encoded = "+" in value and " " not in value and "%20" not in value
+        raw = unquote_plus(value) if form_encoded else unquote(value)
+    elif re.match(r"[a-z][a-z0-9+.-]*://", raw, re.IGNORECASE):
+        raise FormatError("this link holds no lin= hand")
+    if not raw:
+        raise FormatError("no LIN text to read")
+    doc = parse_text(raw)
+    if not len(doc):
+        raise FormatError("no board in this LIN text")
+    return doc[0]
+
+
+def _rs_layout(boards) -> tuple[int, int] | None:
+    """(first, last) board numbers for BBO's rs layout, or None when the boards do not fit it."""
+    keys = set()
+    for b in boards:
+        if b.number is None or b.number < 1:
+            return None
+        key = (b.number, b.tags.get(ROOM_TAG) == "Closed")
+        if key in keys:
+            return None
+        keys.add(key)
+    if not keys:
+        return None
+    first = min(k[0] for k in keys)
+    last = max(k[0] for k in keys)
+    if last - first + 1 > 4 * len(keys) + 16:
+        return None
+    return first, last
+
+
+def document_text(doc, newline: str = "\n") -> str:
+    """A whole board set as a LIN file: optional header, then one board a line."""
+    info: FileInfo | None = getattr(doc, "info", None)
+    extra = info.extra if info is not None else {}
+    boards = list(doc)
+    lines: list[str] = list(extra.get("lin_comments", ()))
+    want_rs = bool(extra.get("lin_rs")) or any(needs_rs(b) for b in boards)
+    event = info.event if info is not None else None
+    if want_rs or event or extra.get("lin_vg"):
+        vg = [_clean(f, comma=True) for f in extra.get("lin_vg") or ["", "", "I", "", "", "", "", "", ""]]
+        vg += [""] * (9 - len(vg))
+        vg[0] = _clean(event or "", comma=True)
+        layout = _rs_layout(boards) if want_rs else None
+        if want_rs:
+            vg[3], vg[4] = (str(layout[0]), str(layout[1])) if layout else ("", "")
+        lines.append(f"vg|{','.join(vg)}|")
+        if want_rs:
+            if layout:
+                rs = [""] * (2 * (layout[1] - layout[0] + 1))
+                for b in boards:
+                    pos = 2 * (b.number - layout[0]) + (1 if b.tags.get(ROOM_TAG) == "Closed" else 0)
+                    rs[pos] = rs_text(b.contract, b.declarer, b.result)
+            else:
+                rs = [rs_text(b.contract, b.declarer, b.result) for b in boards]
+            lines.append(f"rs|{','.join(rs)}|")
+    for key, value in extra.get("lin_header", ()):
+        lines.append(f"{key}|{value}|")
+    for b in boards:
+        pairs = board_pairs(b)
+        if b.number is not None:
+            room = "c" if b.tags.get(ROOM_TAG) == "Closed" else "o"
+            pairs.insert(0, ("qx", f"{room}{b.number}"))
+        lines.append(_join(pairs))
+    return "".join(line + newline for line in lines)
+
+
+def _decode(data: bytes, encoding: str | None) -> tuple[str, str]:
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+        encoding = encoding or "utf-8"
+    if encoding:
+        try:
+            return data.decode(encoding), encoding
+        except (UnicodeDecodeError, LookupError) as e:
+            raise FormatError(f"cannot decode as {encoding}: {e}") from None
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace"), "cp1252"
+
+
+class LinCodec(Codec):
+    """BBO LIN files: hand records, tournament downloads and vugraph archives."""
+
+    name = "lin"
+    title = "BBO LIN"
+    extensions = ("lin",)
+    binary = False
+    caps = Capabilities(
+        full_deals=True,
+        board_numbers=True,
+        dealer_vul=True,
+        auction=True,
+        play=True,
+        header=True,
+        notes=True,
+    )
+
+    def sniff(self, head: bytes, size: int | None = None) -> int:
+        text = head.decode("latin-1")
+        body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("%"))
+        start = body.lstrip()
+        if re.match(r"(qx|vg|pn|md|st|ah|rs)\|", start, re.IGNORECASE):
+            return 90
+        if re.search(r"(^|\|)md\|\d?[SHDC]", body, re.IGNORECASE):
+            return 60
+        return 0
+
+    def read(self, path: str | os.PathLike, options: ReadOptions | None = None) -> BoardSet:
+        options = options or ReadOptions()
+        with open(path, "rb") as f:
+            data = f.read()
+        text, encoding = _decode(data, options.encoding)
+        try:
+            doc = parse_text(text, options)
+        except FormatError as e:
+            e.path = e.path or str(path)
+            raise
+        doc.info.extra["encoding"] = encoding
+        doc.info.extra["newline"] = "\r\n" if "\r\n" in text else "\n"
+        return doc
+
+    def write(self, doc, out: IO[bytes], options: WriteOptions | None = None) -> None:
+        options = options or WriteOptions()
+        extra = doc.info.extra if getattr(doc, "info", None) is not None else {}
+        newline = options.newline or extra.get("newline") or "\n"
+        encoding = options.encoding or extra.get("encoding") or "utf-8"
+        out.write(document_text(doc, newline).encode(encoding, errors="replace"))
+
+    def check(self, boards, options: WriteOptions | None = None) -> SaveReport:
+        rep = super().check(boards, options)
+        marks = results = tags = 0
+        other_tags: set[str] = set()
+        for b in boards:
+            if b.play_marks or any(c.mark or c.note is not None for c in b.auction or ()):
+                marks += 1
+            if (b.result is not None or b.declarer is not None) and b.contract is None and needs_rs(b):
+                results += 1
+            extra_tags = set(b.tags) - OWN_TAGS
+            if extra_tags:
+                tags += 1
+                other_tags |= extra_tags
+        if marks:
+            rep.losses.append(f"call and card punctuation of {marks} board{'s' if marks != 1 else ''}")
+        if results:
+            rep.losses.append(f"results without a contract on {results} board{'s' if results != 1 else ''}")
+        if tags:
+            names = ", ".join(sorted(other_tags)[:6]) + ("…" if len(other_tags) > 6 else "")
+            rep.losses.append(f"tags LIN has no place for ({names}) on {tags} board{'s' if tags != 1 else ''}")
+        info = getattr(boards, "info", None)
+        if info is not None and (info.site or info.date):
+            rep.losses.append("the site and date (LIN keeps only the event)")
+        return rep
+
+
+CODECS = (LinCodec(),)
