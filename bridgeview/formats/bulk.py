@@ -34,24 +34,42 @@ class BulkChunk:
 
 
 def owners_to_masks(owners: np.ndarray) -> np.ndarray:
-    """(n, 52) seat codes -> (n, 4) uint64 hand masks (N E S W)."""
-    weights = np.left_shift(np.uint64(1), np.arange(52, dtype=np.uint64))
-    out = np.empty((owners.shape[0], 4), dtype=np.uint64)
+    """(n, 52) seat codes -> (n, 4) uint64 hand masks (N E S W), via packbits."""
+    n = owners.shape[0]
+    out = np.zeros((n, 4, 8), dtype=np.uint8)
     for seat in range(4):
-        out[:, seat] = ((owners == seat).astype(np.uint64) * weights).sum(axis=1, dtype=np.uint64)
-    return out
+        out[:, seat, :7] = np.packbits(owners == seat, axis=1, bitorder="little")
+    return out.view("<u8").reshape(n, 4).astype(np.uint64, copy=False)
 
 
 def masks_to_owners(masks: np.ndarray) -> np.ndarray:
-    """(n, 4) uint64 hand masks -> (n, 52) seat codes (4 where no hand, the last
-    hand that holds it where several do)."""
+    """(n, 4) uint64 hand masks -> (n, 52) seat codes, 4 where no hand holds the card.
+
+    Masks must not overlap (check with :func:`overlapping_rows` first): a card in
+    two hands gets a meaningless seat code."""
     n = masks.shape[0]
-    owners = np.full((n, 52), ABSENT, dtype=np.uint8)
-    shifts = np.arange(52, dtype=np.uint64)
-    for seat in range(4):
-        bits = (masks[:, seat : seat + 1] >> shifts) & np.uint64(1)
-        owners[bits.astype(bool)] = seat
-    return owners
+    raw = np.ascontiguousarray(masks, dtype="<u8").view(np.uint8).reshape(n, 4, 8)
+    bits = np.unpackbits(raw, axis=2, bitorder="little")[:, :, :52]
+    owners = bits[:, 1] + 2 * bits[:, 2] + 3 * bits[:, 3]
+    absent = (bits[:, 0] | bits[:, 1] | bits[:, 2] | bits[:, 3]) == 0
+    owners[absent] = ABSENT
+    return np.minimum(owners, 3, out=owners, where=~absent)
+
+
+def complete_rows(owners: np.ndarray) -> np.ndarray:
+    """Boolean (n,): rows that are complete deals (every card held, 13 in each hand).
+
+    Each card adds 16**seat to a 16-bit row sum (an absent card adds 0); the sum
+    is 0xDDDD exactly when every hand has 13 cards, because any other way to
+    reach it needs a nibble carry, i.e. more than 52 cards.  One pass, no
+    per-seat comparisons: this check runs on every row of a bulk conversion.
+    """
+    n = owners.shape[0]
+    weights = np.left_shift(np.ascontiguousarray(owners), np.uint16(2), dtype=np.uint16)
+    np.left_shift(np.uint16(1), weights, out=weights)  # 16**seat; absent (shift 16 or more) gives 0
+    total = np.add.reduce(weights.view(np.uint64).reshape(n, 13), axis=1)
+    total = (total + (total >> 16) + (total >> 32) + (total >> 48)) & np.uint64(0xFFFF)
+    return total == 0xDDDD
 
 
 def overlapping_rows(masks: np.ndarray) -> np.ndarray:
