@@ -27,13 +27,34 @@ def rows() -> list[tuple[str, str, str, str]]:
     return out
 
 
+def markdown() -> str:
+    """The README's format table: one row a codec, one column a capability."""
+    cols = ("full deals", "partial deals", "board numbers", "dealer/vul", "DD", "auction", "play", "event/site/date")
+    lines = [
+        "| format | extensions | what it is | " + " | ".join(cols) + " | limit |",
+        "|---|---|---|" + "---|" * len(cols) + "---|",
+    ]
+    for c in sorted(all_codecs(), key=lambda c: c.name):
+        exts = ", ".join("." + e for e in c.extensions)
+        if c.kind != "bridge":
+            lines.append(f"| `{c.name}` | {exts} | {c.title} |" + " |" * len(cols) + " |")
+            continue
+        k = c.caps
+        flags = (k.full_deals, k.partial_deals, k.board_numbers, k.dealer_vul, k.dd, k.auction, k.play, k.header)
+        limit = []
+        if k.max_records:
+            limit.append(f"{k.max_records} boards")
+        if k.max_board:
+            limit.append(f"boards 1-{k.max_board}")
+        cells = " | ".join("✓" if f else "" for f in flags)
+        lines.append(f"| `{c.name}` | {exts} | {c.title} | {cells} | {', '.join(limit)} |")
+    return "\n".join(lines)
+
+
 def run(args) -> int:
     table = rows()
     if args.markdown:
-        print("| format | extensions | | holds |")
-        print("|---|---|---|---|")
-        for r in table:
-            print("| " + " | ".join(r) + " |")
+        print(markdown())
         return 0
     w = [max(len(r[i]) for r in table) for i in range(3)] if table else [0, 0, 0]
     for r in table:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .bulk import ABSENT, DD_UNKNOWN
+from .bulk import DD_UNKNOWN, complete_rows
 from .errors import FormatError
 from .registry import Codec, ReadOptions, WriteOptions, codec_for_output, detect, get, read_file, save_atomically
 
@@ -92,9 +92,8 @@ def _write_bulk_chunks(chunks, total: int, dst, codec: Codec, options: WriteOpti
         nonlocal dd_dropped, numbers_lost
         done = 0
         for chunk in chunks:
-            if not caps.partial_deals:
-                seat_counts = np.stack([(chunk.owners == s).sum(axis=1) for s in range(4)], axis=1)
-                bad = (chunk.owners == ABSENT).any(axis=1) | (seat_counts != 13).any(axis=1)
+            if caps.full_deals and not caps.partial_deals:
+                bad = ~complete_rows(chunk.owners)
                 if bad.any():
                     i = int(np.argmax(bad))
                     num = int(chunk.numbers[i]) if chunk.numbers is not None else done + i + 1
@@ -123,6 +122,7 @@ def _write_bulk_chunks(chunks, total: int, dst, codec: Codec, options: WriteOpti
     if caps.max_records is not None and total > caps.max_records:
         raise FormatError(f"{codec.title} holds at most {caps.max_records} boards; this set has {total}", path=str(dst))
     save_atomically(dst, write)
+    result.losses.extend(getattr(result.records, "losses", ()))  # what the codec's own bulk writer dropped
     if dd_dropped:
         result.losses.append(f"double-dummy results of {dd_dropped} board{'s' if dd_dropped != 1 else ''}")
     if numbers_lost:

@@ -1,0 +1,556 @@
+"""Richard Pavlicek's fixed-record binary formats: ZBD, ZDD, ZRD and the 16-byte ZRJ.
+
+Guide 7A14 (``/work/shared/specs/000_*`` and ``001_*``).  All four are arrays of
+fixed-size little-endian records, so a file is opened with ``mmap`` and read
+as a :class:`LazyBoardSet` (a board is decoded only when asked for), and whole
+slices of records are turned into numpy :class:`BulkChunk` s by bit arithmetic
+for conversions, with no Python loop per record.
+
+Bit layouts, with seat codes 0=W 1=N 2=E 3=S:
+
+* ZBD (13 bytes): 52 two-bit fields, field ``j`` at bits ``2j..2j+1``; field 0
+  is the spade ace, then spades down to the two, hearts, diamonds, clubs.  Our
+  card index runs the other way (club two = 0), so field ``j`` is card ``51 - j``.
+* ZDD (10 bytes): 20 nibbles, nibble ``4b + h`` = tricks for hand ``h``
+  (W N E S) in strain block ``b`` (NT S H D C, i.e. our strain ``4 - b``); 15 = unknown.
+* ZRD (23 bytes): ZBD + ZDD.
+* zrj16 (16 bytes): ZBD + byte 13 (bits 0-1 target hand, bits 2-3 zero, bits
+  4-7 NT tricks) + bytes 14-15 (nibbles for S, H, D, C) of the target hand.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+from collections.abc import Iterable, Iterator
+
+import numpy as np
+
+from ..model.board import Board
+from ..model.boardset import FileInfo, LazyBoardSet
+from ..model.ddtable import DDTable
+from ..model.deal import Deal
+from .bulk import ABSENT, DD_UNKNOWN, BulkChunk, chunks_from_boards, complete_rows
+from .errors import FormatError
+from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions, generic_check
+
+#: our seat (N0 E1 S2 W3) for a Pavlicek seat code (W0 N1 E2 S3)
+SEAT_FROM_CODE = np.array([3, 0, 1, 2], dtype=np.uint8)
+#: Pavlicek seat code for our seat; index 4 (absent) maps to West, callers check first
+CODE_FROM_SEAT = np.array([1, 2, 3, 0, 0], dtype=np.uint8)
+#: the ZDD strain blocks NT S H D C as our strain indices
+_STRAIN_OF_BLOCK = [4, 3, 2, 1, 0]
+OTHER_HANDS_LOSS = "double-dummy results of hands other than the target hand of {}"
+SCAN_RECORDS = 1 << 16  # records per chunk when scanning for the end-of-list record
+
+
+class BulkCount(int):
+    """A record count that also carries what the bulk writer had to drop."""
+
+    losses: list[str]
+
+    def __new__(cls, value: int, losses: list[str] | None = None) -> BulkCount:
+        obj = super().__new__(cls, value)
+        obj.losses = list(losses or [])
+        return obj
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+# -- bit arithmetic shared by the codecs ---------------------------------------
+# Everything below works on whole arrays with element-wise integer arithmetic on
+# uint32 words that hold four one-byte lanes (no per-element table look-ups,
+# which numpy would run through 8-byte index arrays).
+_LANES_3 = np.uint32(0x03030303)
+_LANES_1 = np.uint32(0x01010101)
+
+
+def _decode_table() -> np.ndarray:
+    """For each ZBD byte, the four owners it holds as a uint32 of four one-byte lanes in card order."""
+    table = np.zeros(256, dtype=np.uint32)
+    for byte in range(256):
+        fields = (byte >> 6 & 3, byte >> 4 & 3, byte >> 2 & 3, byte & 3)  # the lowest card of the four first
+        table[byte] = sum(int(SEAT_FROM_CODE[code]) << (8 * lane) for lane, code in enumerate(fields))
+    return table
+
+
+_DECODE_TABLE = _decode_table()
+
+
+def zbd_decode(raw: np.ndarray) -> np.ndarray:
+    """(n, 13) uint8 ZBD bytes -> (n, 52) owner codes (N0 E1 S2 W3).
+
+    Field ``j`` (bits 2j..2j+1) is card ``51 - j``: reading the bytes backwards
+    and each byte's four fields from the top gives the cards in our order, four
+    at a time through a 256-entry table.
+    """
+    n = raw.shape[0]
+    return np.take(_DECODE_TABLE, raw[:, 12::-1]).view(np.uint8).reshape(n, 52)
+
+
+def zbd_encode(owners: np.ndarray) -> np.ndarray:
+    """(n, 52) owner codes -> (n, 13) uint8 ZBD bytes (every card must be held)."""
+    n = owners.shape[0]
+    words = np.ascontiguousarray(owners, dtype=np.uint8).view(np.uint32).reshape(n, 13)
+    c = words + _LANES_1  # our seat -> Pavlicek code: (seat + 1) mod 4, in each lane
+    c &= _LANES_3
+    packed = c >> 24  # the highest card of the four goes to bits 0-1
+    part = c >> 14
+    part &= 0x0C
+    packed |= part
+    np.right_shift(c, 4, out=part)
+    part &= 0x30
+    packed |= part
+    np.left_shift(c, 6, out=part)
+    part &= 0xC0
+    packed |= part
+    return np.ascontiguousarray(packed[:, ::-1], dtype=np.uint8)
+
+
+def nibbles(raw: np.ndarray) -> np.ndarray:
+    """(n, k) bytes -> (n, 2k) nibbles, low nibble first."""
+    out = np.empty((raw.shape[0], 2 * raw.shape[1]), dtype=np.uint8)
+    out[:, 0::2] = raw & 15
+    out[:, 1::2] = raw >> 4
+    return out
+
+
+def pack_nibbles(nib: np.ndarray) -> np.ndarray:
+    """(n, 2k) nibbles -> (n, k) bytes, the inverse of :func:`nibbles`."""
+    return (nib[:, 0::2] | nib[:, 1::2] << 4).astype(np.uint8)
+
+
+#: ZDD nibble (4 * block + hand) for each cell (seat * 5 + strain) of a (4, 5) DD row
+_ZDD_NIBBLE_OF_CELL = np.array(
+    [4 * (4 - strain) + [1, 2, 3, 0][seat] for seat in range(4) for strain in range(5)], dtype=np.intp
+)
+_ZDD_CELL_OF_NIBBLE = np.argsort(_ZDD_NIBBLE_OF_CELL)
+
+
+def zdd_decode(raw: np.ndarray) -> np.ndarray:
+    """(n, 10) ZDD bytes -> (n, 4, 5) tricks [seat NESW][strain CDHS NT] (15 unknown)."""
+    return nibbles(raw)[:, _ZDD_NIBBLE_OF_CELL].reshape(-1, 4, 5)
+
+
+def zdd_encode(dd: np.ndarray) -> np.ndarray:
+    """(n, 4, 5) tricks -> (n, 10) ZDD bytes."""
+    return pack_nibbles(dd.reshape(dd.shape[0], 20)[:, _ZDD_CELL_OF_NIBBLE])
+
+
+def first_bad_nibble(nib: np.ndarray) -> int | None:
+    """Row index of the first row holding a nibble 14 (neither 0-13 nor unknown)."""
+    bad = nib == 14
+    if not bad.any():
+        return None
+    return int(np.argmax(bad.any(axis=1)))
+
+
+def unknown_dd(n: int) -> np.ndarray:
+    return np.full((n, 4, 5), DD_UNKNOWN, dtype=np.uint8)
+
+
+def ddtable_from_row(row: np.ndarray) -> DDTable | None:
+    """A DDTable from a (4, 5) row, or None when every value is unknown."""
+    if (row == DD_UNKNOWN).all():
+        return None
+    return DDTable.from_rows([[None if v == DD_UNKNOWN else int(v) for v in r] for r in row.tolist()])
+
+
+# -- the mmapped record file -----------------------------------------------------
+class RecordFile:
+    """A file of fixed-size records, mmapped, cut at the end-of-list record.
+
+    The end-of-list record (a record whose first four bytes are zero) is found
+    by reading the file in chunks with ``pread``, so opening a 241 MB file keeps
+    only a small buffer resident; records are then read through the mmap.
+    """
+
+    def __init__(self, path: str | os.PathLike, record_size: int, what: str) -> None:
+        self.path = str(path)
+        self.record_size = rs = record_size
+        self.size = size = os.path.getsize(path)
+        self.problems: list[tuple[int | None, int | None, str]] = []
+        self.mmap: mmap.mmap | None = None
+        full = size // rs
+        with open(path, "rb") as f:
+            if size:
+                self.mmap = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            end = self._find_end(f, full)
+            tail = size - full * rs
+            if end is None and tail:
+                f.seek(full * rs)
+                last = f.read(min(tail, 4))
+                if tail >= 4 and last == b"\0\0\0\0":
+                    end = full  # a bare 32-bit end marker after the last record
+                else:
+                    raise FormatError(
+                        f"{plural(tail, 'trailing byte')} do not fill a {rs}-byte {what} record",
+                        path=self.path, record=full + 1, offset=full * rs,
+                    )
+        self.count = full if end is None else end
+        if end is not None:
+            after = size - (end + 1) * rs
+            if after > 0:
+                self.problems.append(
+                    (None, None, f"{plural(after, 'byte')} after the end-of-list record (record {end + 1}) ignored")
+                )
+
+    def _find_end(self, f, full: int) -> int | None:
+        """Index of the first record whose first 32 bits are zero, or None.
+
+        Reads chunks into one reused buffer and compares each record's first
+        four bytes as an (unaligned, strided) uint32 view: memory speed, and
+        no file pages stay mapped.
+        """
+        rs = self.record_size
+        buf = np.empty(SCAN_RECORDS * rs, dtype=np.uint8)
+        view = memoryview(buf)
+        f.seek(0)
+        for start in range(0, full, SCAN_RECORDS):
+            k = min(SCAN_RECORDS, full - start)
+            got = f.readinto(view[: k * rs])
+            k = min(k, (got or 0) // rs)
+            heads = np.ndarray((k,), dtype="<u4", buffer=buf, strides=(rs,))
+            null = heads == 0
+            if null.any():
+                return start + int(np.argmax(null))
+        return None
+
+    def records(self, start: int, stop: int) -> np.ndarray:
+        """Records ``start..stop-1`` as a read-only (k, record_size) array on the mmap."""
+        stop = min(stop, self.count)
+        k = max(0, stop - start)
+        if k == 0 or self.mmap is None:
+            return np.zeros((0, self.record_size), dtype=np.uint8)
+        rs = self.record_size
+        return np.frombuffer(self.mmap, dtype=np.uint8, count=k * rs, offset=start * rs).reshape(k, rs)
+
+    def error(self, message: str, index: int, byte: int = 0) -> FormatError:
+        """A FormatError for record ``index`` (0-based)."""
+        return FormatError(message, path=self.path, record=index + 1, offset=index * self.record_size + byte)
+
+
+# -- the codecs -------------------------------------------------------------------
+class FixedRecordCodec(Codec):
+    """Shared machinery: lazy mmapped reading, numpy bulk reading and writing."""
+
+    record_size = 0
+    bulk = True
+    #: does a record carry a deal / DD results
+    has_deal = True
+    has_dd = False
+
+    # subclasses implement these two
+    def decode(self, raw: np.ndarray, first: int, rf: RecordFile) -> BulkChunk:
+        """(k, record_size) bytes of records ``first..`` -> a chunk; FormatError on bad data."""
+        raise NotImplementedError
+
+    def encode(self, chunk: BulkChunk) -> np.ndarray:
+        """A chunk -> (k, record_size) bytes; FormatError for what the format cannot hold."""
+        raise NotImplementedError
+
+    # -- sniffing --------------------------------------------------------------
+    def sniff(self, head: bytes, size: int | None = None) -> int:
+        rs = self.record_size
+        n = min(len(head) // rs, 8)
+        if n == 0:
+            return 0
+        data = np.frombuffer(head[: n * rs], dtype=np.uint8).reshape(n, rs)
+        null = (data[:, 0] | data[:, 1] | data[:, 2] | data[:, 3]) == 0
+        if null.any():
+            n = int(np.argmax(null))
+            data = data[:n]
+            if n == 0:
+                return 0
+        elif size is not None and size % rs:
+            return 0
+        try:
+            chunk = self.decode(data, 0, _SNIFF_FILE)
+        except FormatError:
+            return 0
+        if self.has_deal and not complete_rows(chunk.owners).all():
+            return 0
+        return 30 + 5 * n
+
+    # -- reading ---------------------------------------------------------------
+    def read(self, path, options: ReadOptions | None = None) -> LazyBoardSet:
+        options = options or ReadOptions()
+        rf = RecordFile(path, self.record_size, self.title)
+        start = options.start_board or 1
+
+        def decode_one(i: int) -> Board:
+            chunk = self.decode(rf.records(i, i + 1), i, rf)
+            return self.board(chunk, 0, start + i)
+
+        info = FileInfo(record_size=self.record_size)
+        doc = LazyBoardSet(
+            rf.count, decode_one, info, header_size=0, keepalive=rf, bulk=lambda: self.iter_chunks(rf)
+        )
+        doc.problems.extend(rf.problems)
+        return doc
+
+    def board(self, chunk: BulkChunk, row: int, number: int) -> Board:
+        deal = Deal.from_owners(chunk.owners[row].tolist()) if self.has_deal else Deal.empty()
+        dd = ddtable_from_row(chunk.dd[row]) if chunk.dd is not None else None
+        return Board.numbered(number, deal, dd=dd)
+
+    def iter_chunks(self, rf: RecordFile, chunk: int = 1 << 16) -> Iterator[BulkChunk]:
+        for first in range(0, rf.count, chunk):
+            yield self.decode(rf.records(first, first + chunk), first, rf)
+
+    def read_bulk(self, path, chunk: int = 1 << 16) -> Iterator[BulkChunk]:
+        rf = RecordFile(path, self.record_size, self.title)
+        yield from self.iter_chunks(rf, chunk)
+
+    # -- writing ---------------------------------------------------------------
+    def write(self, doc, out, options: WriteOptions | None = None) -> None:
+        self.write_bulk(chunks_from_boards(doc), out, options)
+
+    def write_bulk(self, chunks: Iterable[BulkChunk], out, options: WriteOptions | None = None) -> int:
+        total = 0
+        for chunk in chunks:
+            if len(chunk) == 0:
+                continue
+            out.write(memoryview(self.encode_checked(chunk, total)).cast("B"))
+            total += len(chunk)
+        return BulkCount(total)
+
+    def encode_checked(self, chunk: BulkChunk, done: int) -> np.ndarray:
+        """Encode after checking that every card has a hand (two bits a card cannot say "nowhere").
+
+        Whether each hand has 13 cards is the caller's check (``check()`` and the
+        bulk conversion do it); here only what cannot be encoded at all is refused.
+        """
+        if self.has_deal and chunk.owners.max(initial=0) > 3:
+            bad = ~complete_rows(chunk.owners)
+            if bad.any():
+                i = int(np.argmax(bad))
+                num = int(chunk.numbers[i]) if chunk.numbers is not None else done + i + 1
+                raise FormatError(f"board {num} is not a complete deal; {self.title} stores only full deals")
+        return self.encode(chunk)
+
+
+class _SniffFile:
+    """Stands in for a RecordFile when decoding the first bytes of a file to sniff it."""
+
+    path = None
+    record_size = 1
+
+    def error(self, message: str, index: int, byte: int = 0) -> FormatError:
+        return FormatError(message, record=index + 1)
+
+
+_SNIFF_FILE = _SniffFile()
+
+
+class ZBDCodec(FixedRecordCodec):
+    name = "zbd"
+    title = "ZBD (Pavlicek binary deal)"
+    extensions = ("zbd",)
+    record_size = 13
+    caps = Capabilities(full_deals=True)
+
+    def decode(self, raw, first, rf) -> BulkChunk:
+        return BulkChunk(zbd_decode(raw))
+
+    def encode(self, chunk):
+        return zbd_encode(chunk.owners)
+
+
+class ZDDCodec(FixedRecordCodec):
+    """Double-dummy results only: a ZDD board set has no deals."""
+
+    name = "zdd"
+    title = "ZDD (Pavlicek double-dummy results)"
+    extensions = ("zdd",)
+    record_size = 10
+    has_deal = False
+    has_dd = True
+    caps = Capabilities(full_deals=False, dd=True, deals_required=False)
+
+    def sniff(self, head: bytes, size: int | None = None) -> int:
+        score = super().sniff(head, size)
+        return min(score, 20)  # nibbles alone are weak evidence; prefer the extension
+
+    def decode(self, raw, first, rf) -> BulkChunk:
+        dd = zdd_decode(raw)
+        bad = first_bad_nibble(dd.reshape(len(dd), 20))
+        if bad is not None:
+            raise rf.error("double-dummy value 14 (allowed: 0-13, 15 = unknown)", first + bad)
+        return BulkChunk(np.full((len(raw), 52), ABSENT, dtype=np.uint8), dd)
+
+    def encode(self, chunk):
+        dd = chunk.dd if chunk.dd is not None else unknown_dd(len(chunk))
+        _check_dd_values(dd, chunk)
+        null = (dd[:, :, 4] == 0).all(axis=1)
+        if null.any():
+            i = int(np.argmax(null))
+            num = int(chunk.numbers[i]) if chunk.numbers is not None else i + 1
+            raise FormatError(
+                f"board {num}: every hand making 0 tricks in notrump would read as the ZDD end-of-list record"
+            )
+        return zdd_encode(dd)
+
+    def write_bulk(self, chunks, out, options=None) -> int:
+        total = 0
+        dealt = 0
+        for chunk in chunks:
+            if len(chunk) == 0:
+                continue
+            raw = np.ascontiguousarray(self.encode(chunk))
+            dealt += int((chunk.owners != ABSENT).any(axis=1).sum())
+            out.write(raw.tobytes())
+            total += len(chunk)
+        return BulkCount(total, [f"deals of {plural(dealt, 'board')}"] if dealt else [])
+
+    def check(self, boards, options=None) -> SaveReport:
+        rep = SaveReport()
+        dealt = 0
+        for i, b in enumerate(boards):
+            where = f"board {b.number}" if b.number is not None else f"record {i + 1}"
+            if b.deal.card_count:
+                dealt += 1
+            if b.dd is not None and all(b.dd.tricks[s][4] == 0 for s in range(4)):
+                rep.errors.append(
+                    f"{where}: every hand making 0 tricks in notrump would read as the ZDD end-of-list record"
+                )
+        full = generic_check(self, boards)
+        rep.errors.extend(e for e in full.errors if "complete deal" not in e and "no cards" not in e)
+        rep.losses.extend(full.losses)
+        if dealt:
+            rep.losses.append(f"deals of {plural(dealt, 'board')}")
+        return rep
+
+
+def _check_dd_values(dd: np.ndarray, chunk: BulkChunk) -> None:
+    bad = ((dd > 13) & (dd != DD_UNKNOWN)).any(axis=(1, 2))
+    if bad.any():
+        i = int(np.argmax(bad))
+        num = int(chunk.numbers[i]) if chunk.numbers is not None else i + 1
+        raise FormatError(f"board {num}: double-dummy tricks must be 0-13")
+
+
+class ZRDCodec(FixedRecordCodec):
+    name = "zrd"
+    title = "ZRD (Pavlicek deal + double-dummy results)"
+    extensions = ("zrd",)
+    record_size = 23
+    has_dd = True
+    caps = Capabilities(full_deals=True, dd=True)
+
+    def decode(self, raw, first, rf) -> BulkChunk:
+        dd = zdd_decode(raw[:, 13:])
+        bad = first_bad_nibble(dd.reshape(len(dd), 20))
+        if bad is not None:
+            raise rf.error("double-dummy value 14 (allowed: 0-13, 15 = unknown)", first + bad, 13)
+        return BulkChunk(zbd_decode(raw[:, :13]), dd)
+
+    def encode(self, chunk):
+        dd = chunk.dd if chunk.dd is not None else unknown_dd(len(chunk))
+        _check_dd_values(dd, chunk)
+        return np.concatenate([zbd_encode(chunk.owners), zdd_encode(dd)], axis=1)
+
+
+class ZRJ16Codec(FixedRecordCodec):
+    """ZBD + one target hand's double-dummy tricks (the 16-byte ZRJ of guide revision 000)."""
+
+    name = "zrj16"
+    title = "ZRJ, 16-byte (Pavlicek deal + one hand's makes)"
+    extensions = ("zrj",)
+    record_size = 16
+    has_dd = True
+    caps = Capabilities(full_deals=True, dd=True)
+
+    def decode(self, raw, first, rf) -> BulkChunk:
+        n = len(raw)
+        b13 = raw[:, 13]
+        bad = (b13 & 0x0C) != 0
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise rf.error(f"byte 13 is 0x{int(b13[i]):02x}: bits 2-3 must be zero", first + i, 13)
+        makes = np.stack([b13 >> 4, raw[:, 14] & 15, raw[:, 14] >> 4, raw[:, 15] & 15, raw[:, 15] >> 4], axis=1)
+        bad_row = first_bad_nibble(makes)
+        if bad_row is not None:
+            raise rf.error("double-dummy value 14 (allowed: 0-13, 15 = unknown)", first + bad_row, 13)
+        dd = unknown_dd(n)
+        seats = SEAT_FROM_CODE[b13 & 3]
+        dd[np.arange(n), seats, :] = makes[:, _STRAIN_OF_BLOCK]
+        return BulkChunk(zbd_decode(raw[:, :13]), dd)
+
+    def targets(self, dd: np.ndarray, preferred: np.ndarray | None = None) -> np.ndarray:
+        """The target seat of each row: ``preferred`` where given (>= 0), else the
+        first seat (N E S W) whose row is fully known, else the first with any value, else North."""
+        known = dd != DD_UNKNOWN
+        full = known.all(axis=2)
+        some = known.any(axis=2)
+        fallback = np.where(some.any(axis=1), np.argmax(some, axis=1), 0)
+        target = np.where(full.any(axis=1), np.argmax(full, axis=1), fallback)
+        if preferred is not None:
+            target = np.where(preferred >= 0, preferred, target)
+        return target.astype(np.int64)
+
+    def encode_with(self, chunk: BulkChunk, preferred: np.ndarray | None) -> tuple[np.ndarray, int]:
+        """Bytes of the chunk and the number of boards whose other hands' results were dropped."""
+        n = len(chunk)
+        dd = chunk.dd if chunk.dd is not None else unknown_dd(n)
+        _check_dd_values(dd, chunk)
+        target = self.targets(dd, preferred)
+        rows = dd[np.arange(n), target, :]  # (n, 5) strain C D H S NT
+        others = dd != DD_UNKNOWN
+        others[np.arange(n), target, :] = False
+        dropped = int(others.any(axis=(1, 2)).sum())
+        tail = np.empty((n, 3), dtype=np.uint8)
+        tail[:, 0] = CODE_FROM_SEAT[target] | rows[:, 4] << 4
+        tail[:, 1] = rows[:, 3] | rows[:, 2] << 4
+        tail[:, 2] = rows[:, 1] | rows[:, 0] << 4
+        return np.concatenate([zbd_encode(chunk.owners), tail], axis=1), dropped
+
+    def encode(self, chunk):
+        return self.encode_with(chunk, None)[0]
+
+    def write_bulk(self, chunks, out, options=None, preferred_of=None) -> int:
+        total = dropped = 0
+        for chunk in chunks:
+            if len(chunk) == 0:
+                continue
+            self.encode_checked(chunk, total)
+            pref = preferred_of(total, len(chunk)) if preferred_of is not None else None
+            raw, d = self.encode_with(chunk, pref)
+            dropped += d
+            out.write(raw.tobytes())
+            total += len(chunk)
+        return BulkCount(total, [OTHER_HANDS_LOSS.format(plural(dropped, "board"))] if dropped else [])
+
+    @staticmethod
+    def declarers(boards) -> np.ndarray:
+        out = np.full(len(boards), -1, dtype=np.int64)
+        for i, b in enumerate(boards):
+            _, declarer = b.contract_and_declarer()
+            if declarer is not None:
+                out[i] = int(declarer)
+        return out
+
+    def write(self, doc, out, options=None) -> None:
+        prefs = self.declarers(doc)
+        self.write_bulk(chunks_from_boards(doc), out, options, lambda start, k: prefs[start : start + k])
+
+    def check(self, boards, options=None) -> SaveReport:
+        rep = generic_check(self, boards)
+        prefs = self.declarers(boards)
+        dropped = 0
+        for i, b in enumerate(boards):
+            if b.dd is None or b.dd.is_empty:
+                continue
+            dd = np.array([[DD_UNKNOWN if v is None else v for v in row] for row in b.dd.tricks], dtype=np.uint8)
+            target = int(self.targets(dd[None], prefs[i : i + 1])[0])
+            if any(v is not None for s, row in enumerate(b.dd.tricks) if s != target for v in row):
+                dropped += 1
+        if dropped:
+            rep.losses.append(OTHER_HANDS_LOSS.format(plural(dropped, "board")))
+        return rep
+
+
+# ZRJ16Codec is registered by pavlicek_zrj after the 80-byte ZRJ, so ".zrj" means the 80-byte one on save
+CODECS = (ZBDCodec(), ZDDCodec(), ZRDCodec())

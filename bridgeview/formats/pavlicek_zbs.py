@@ -1,0 +1,168 @@
+"""Pavlicek's ZBS (binary suit): one 32-bit record per suit, grouped into diagrams.
+
+Each little-endian record holds a flag in bit 0 (1 = the next record belongs to
+the same group) and in bits 1-31 a 13-digit base-5 locator, ace the least
+significant digit, digit 0 = unused, 1-4 = W N E S.  A group lists suits in the
+order S H D C; a group of one record is a single spade layout.  An all-zero
+record ends the list.  Each group is one board, numbered by its position, so
+partial deals (endings, single-suit layouts) are stored exactly.
+
+When writing, a group holds the suits from spades down to the last suit that
+has a card: a trailing empty suit would be an all-zero record, which readers
+take for the end of the list.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+
+import numpy as np
+
+from ..model.board import Board
+from ..model.boardset import FileInfo, LazyBoardSet
+from ..model.deal import Deal
+from .errors import FormatError
+from .registry import Capabilities, Codec, ReadOptions, WriteOptions
+
+LOCATOR_LIMIT = 5**13  # 1,220,703,125
+#: our seat (N0 E1 S2 W3) for a locator digit 1-4 (W N E S); digit 0 = unused
+_SEAT_OF_DIGIT = (4, 3, 0, 1, 2)
+#: locator digit for our seat N E S W
+_DIGIT_OF_SEAT = (2, 3, 4, 1)
+_SUIT_OF_POSITION = (3, 2, 1, 0)  # a group's records are S H D C
+
+
+def decode_locator(locator: int, suit: int, owners: list[int]) -> None:
+    """Put the 13 cards of ``suit`` into ``owners`` (52 seat codes) from a locator."""
+    for rank_index in range(12, -1, -1):  # ace first: the least significant digit
+        locator, digit = divmod(locator, 5)
+        owners[13 * suit + rank_index] = _SEAT_OF_DIGIT[digit]
+
+
+def encode_locator(owners: list[int], suit: int) -> int:
+    """The locator of ``suit`` from 52 seat codes (4 = absent), two first as the spec encodes."""
+    value = 0
+    for rank_index in range(13):  # two first, ace last = least significant
+        seat = owners[13 * suit + rank_index]
+        value = value * 5 + (_DIGIT_OF_SEAT[seat] if seat < 4 else 0)
+    return value
+
+
+class ZBSGroups:
+    """The group index of a ZBS file: where each group starts and how many records it has."""
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = str(path)
+        size = os.path.getsize(path)
+        self.problems: list[tuple[int | None, int | None, str]] = []
+        self.mmap: mmap.mmap | None = None
+        with open(path, "rb") as f:
+            if size:
+                self.mmap = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        full = size // 4
+        words = (
+            np.frombuffer(self.mmap, dtype="<u4", count=full) if self.mmap is not None and full else np.zeros(0, "<u4")
+        )
+        nulls = np.flatnonzero(words == 0)
+        if nulls.size:
+            end = int(nulls[0])
+            after = size - 4 * (end + 1)
+            if after:
+                message = f"{after} bytes after the end-of-list record (record {end + 1}) ignored"
+                self.problems.append((None, None, message))
+        else:
+            end = full
+            if size % 4:
+                raise FormatError(
+                    f"{size % 4} trailing bytes do not fill a 4-byte ZBS record",
+                    path=self.path, record=full + 1, offset=4 * full,
+                )
+        words = words[:end]
+        too_big = (words >> 1) >= LOCATOR_LIMIT
+        if too_big.any():
+            i = int(np.argmax(too_big))
+            raise self.error(f"locator {int(words[i]) >> 1} is not below 5^13 = {LOCATOR_LIMIT}", i)
+        ends = np.flatnonzero((words & 1) == 0)
+        if end and (ends.size == 0 or int(ends[-1]) != end - 1):
+            where = "the end-of-list record" if nulls.size else "the end of the file"
+            raise self.error(f"the last group is not closed (flag bit set) before {where}", end - 1)
+        starts = np.concatenate([[0], ends[:-1] + 1]).astype(np.int64) if ends.size else np.zeros(0, np.int64)
+        sizes = ends - starts + 1
+        long = sizes > 4
+        if long.any():
+            g = int(np.argmax(long))
+            raise self.error(f"a group of {int(sizes[g])} records; a deal has at most 4 suits", int(starts[g]) + 4)
+        self.words = words
+        self.starts = starts
+        self.sizes = sizes.astype(np.int64)
+
+    def error(self, message: str, index: int) -> FormatError:
+        return FormatError(message, path=self.path, record=index + 1, offset=4 * index)
+
+    def __len__(self) -> int:
+        return int(self.starts.size)
+
+    def owners(self, group: int) -> list[int]:
+        owners = [4] * 52
+        start = int(self.starts[group])
+        for pos in range(int(self.sizes[group])):
+            decode_locator(int(self.words[start + pos]) >> 1, _SUIT_OF_POSITION[pos], owners)
+        return owners
+
+
+class ZBSCodec(Codec):
+    name = "zbs"
+    title = "ZBS (Pavlicek binary suits)"
+    extensions = ("zbs",)
+    caps = Capabilities(full_deals=True, partial_deals=True)
+
+    def sniff(self, head: bytes, size: int | None = None) -> int:
+        n = len(head) // 4
+        if n == 0 or (size is not None and size % 4 and b"\0\0\0\0" not in head):
+            return 0
+        words = np.frombuffer(head[: 4 * n], dtype="<u4")
+        nulls = np.flatnonzero(words == 0)
+        if nulls.size:
+            words = words[: int(nulls[0])]
+        if words.size == 0 or ((words >> 1) >= LOCATOR_LIMIT).any():
+            return 0
+        run = 0
+        for w in words.tolist():
+            run = run + 1 if w & 1 else 0
+            if run >= 4:
+                return 0
+        return 5  # most binary data passes these checks: the extension decides
+
+    def read(self, path, options: ReadOptions | None = None) -> LazyBoardSet:
+        options = options or ReadOptions()
+        groups = ZBSGroups(path)
+        first = options.start_board or 1
+
+        def decode(i: int) -> Board:
+            return Board.numbered(first + i, Deal.from_owners(groups.owners(i)))
+
+        doc = LazyBoardSet(len(groups), decode, FileInfo(), keepalive=groups)
+        doc.problems.extend(groups.problems)
+        return doc
+
+    def write(self, doc, out, options: WriteOptions | None = None) -> None:
+        buf = bytearray()
+        for i, board in enumerate(doc):
+            owners = board.deal.owners()
+            used = [s for s in range(4) if any(owners[13 * s + r] < 4 for r in range(13))]
+            if not used:
+                where = f"board {board.number}" if board.number is not None else f"record {i + 1}"
+                raise FormatError(f"{where} has no cards; an empty ZBS group would read as the end of the list")
+            count = 4 - min(used)  # spades down to the lowest suit that has a card
+            for pos in range(count):
+                flag = 1 if pos < count - 1 else 0
+                word = encode_locator(owners, _SUIT_OF_POSITION[pos]) << 1 | flag
+                buf += word.to_bytes(4, "little")
+            if len(buf) >= 1 << 20:
+                out.write(bytes(buf))
+                buf.clear()
+        out.write(bytes(buf))
+
+
+CODECS = (ZBSCodec(),)

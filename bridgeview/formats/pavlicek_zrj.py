@@ -1,0 +1,317 @@
+"""Pavlicek's 80-byte ZRJ: deal, board, contract, result, auction and play in one record.
+
+Layout (guide 7A14, revision 001):
+
+* bytes 0-12: two bits a card (W0 N1 E2 S3); card ``k = 4 * (rank - 2) + suit``
+  (C0 D1 H2 S3) at bits ``2k..2k+1``, so byte 0 holds the four twos.
+* byte 13: board - 1 (0-239); 240-255 = no board number, dealer and
+  vulnerability of board ``byte - 239`` (1-16).
+* byte 14: contract, 0 = passed out, else ``5 * level + strain`` (C D H S N = 0-4),
+  +40 doubled, +80 redoubled.
+* byte 15: ``TTTTDDII``: declarer's tricks, declarer (W N E S), passes before
+  the opening bid.
+* bytes 16/17: offsets where the calls end and where the plays end.
+* bytes 18..: calls from the opening bid (``?!LLLSSS``, strain 5/6/7 = P/X/XX),
+  then plays (``?!RRRRSS``, rank 0 = two .. 12 = ace).
+
+The two high bits are punctuation: ``!`` (bit 6), ``?`` (bit 7), both ``*``.
+This revision has no bulk path: auctions and play are per-record data.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..model.auction import PASS, Call, CallKind, Contract
+from ..model.board import Board
+from ..model.boardset import FileInfo, LazyBoardSet
+from ..model.cards import Card, Seat, Strain
+from ..model.deal import Deal
+from ..model.vulnerability import (
+    Vulnerability,
+    board_for,
+    dealer_for_board,
+    vulnerability_for_board,
+)
+from .errors import FormatError
+from .pavlicek import CODE_FROM_SEAT, SEAT_FROM_CODE, RecordFile, ZRJ16Codec, complete_rows, plural
+from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions, generic_check
+
+RECORD = 80
+FIRST_CALL = 18
+MAX_BOARD = 240
+UNKNOWN_TRICKS = 15  # our extension: a contract whose result is not known
+#: ZRJ field k -> our card index (13 * suit + rank - 2)
+CARD_OF_FIELD = np.array([13 * (k % 4) + k // 4 for k in range(52)], dtype=np.int64)
+_SHIFTS = np.array([0, 2, 4, 6], dtype=np.uint8)
+MARK_OF_BITS = {0x40: "!", 0x80: "?", 0xC0: "*"}
+BITS_OF_MARK = {"!": 0x40, "?": 0x80, "*": 0xC0}
+
+
+def decode_deal(raw: np.ndarray) -> np.ndarray:
+    """(n, >=13) ZRJ bytes -> (n, 52) owner codes (N0 E1 S2 W3)."""
+    n = raw.shape[0]
+    fields = ((raw[:, :13, None] >> _SHIFTS) & 3).reshape(n, 52)
+    owners = np.empty((n, 52), dtype=np.uint8)
+    owners[:, CARD_OF_FIELD] = SEAT_FROM_CODE[fields]
+    return owners
+
+
+def encode_deal(owners: list[int]) -> bytes:
+    """52 seat codes (all held) -> the 13 deal bytes."""
+    codes = CODE_FROM_SEAT[np.asarray(owners, dtype=np.int64)[CARD_OF_FIELD]].reshape(13, 4)
+    packed = codes[:, 0] | codes[:, 1] << 2 | codes[:, 2] << 4 | codes[:, 3] << 6
+    return packed.astype(np.uint8).tobytes()
+
+
+def decode_call(byte: int) -> Call | None:
+    """A call byte -> Call (with its mark), or None when the code is impossible."""
+    strain, level, mark = byte & 7, byte >> 3 & 7, MARK_OF_BITS.get(byte & 0xC0, "")
+    if strain <= 4:
+        if level == 0:
+            return None
+        return Call(CallKind.BID, level, Strain(strain), mark=mark)
+    if level:
+        return None
+    kind = (CallKind.PASS, CallKind.DOUBLE, CallKind.REDOUBLE)[strain - 5]
+    return Call(kind, mark=mark)
+
+
+def encode_call(call: Call) -> int:
+    if call.kind == CallKind.BID:
+        code = int(call.level) << 3 | int(call.strain)  # type: ignore[arg-type]
+    else:
+        code = 5 + (CallKind.PASS, CallKind.DOUBLE, CallKind.REDOUBLE).index(call.kind)
+    return code | mark_bits(call.mark, call.alert)
+
+
+def mark_bits(mark: str, alert: bool = False) -> int:
+    """The punctuation bits of a mark; an alert without a mark is ``*``."""
+    if mark in BITS_OF_MARK:
+        return BITS_OF_MARK[mark]
+    return 0xC0 if alert and not mark else 0
+
+
+def decode_contract(byte: int) -> Contract | None:
+    """Byte 14 -> Contract (level 0 = passed out) or None when impossible."""
+    if byte == 0:
+        return Contract.passed_out()
+    risk, code = divmod(byte, 40)
+    if risk > 2 or code < 5:
+        return None
+    level, strain = divmod(code, 5)
+    return Contract(level, Strain(strain), risk)
+
+
+def encode_contract(contract: Contract) -> int:
+    if contract.is_passed_out:
+        return 0
+    return 40 * contract.risk + 5 * contract.level + int(contract.strain)  # type: ignore[arg-type]
+
+
+def decode_record(raw: bytes, index: int, rf) -> Board:
+    """One 80-byte record -> Board; FormatError (record, offset of the bad byte) on impossible codes."""
+    arr = np.frombuffer(raw, dtype=np.uint8)[None, :]
+    deal = Deal.from_owners(decode_deal(arr)[0].tolist())
+    b13, b14, b15, b16, b17 = raw[13], raw[14], raw[15], raw[16], raw[17]
+    if b16 < FIRST_CALL or b17 > RECORD or b16 > b17:
+        raise rf.error(f"call/play end offsets {b16}/{b17} must satisfy 18 <= calls end <= plays end <= 80", index, 16)
+    contract = decode_contract(b14)
+    if contract is None:
+        raise rf.error(f"bad contract code {b14}", index, 14)
+    calls: list[Call] = []
+    for pos in range(FIRST_CALL, b16):
+        call = decode_call(raw[pos])
+        if call is None:
+            raise rf.error(f"bad call code 0x{raw[pos]:02x}", index, pos)
+        calls.append(call)
+    play: list[Card] = []
+    marks: dict[int, str] = {}
+    for pos in range(b16, b17):
+        byte = raw[pos]
+        rank_index = byte >> 2 & 15
+        if rank_index > 12:
+            raise rf.error(f"bad play code 0x{byte:02x} (rank {rank_index})", index, pos)
+        if byte & 0xC0:
+            marks[len(play)] = MARK_OF_BITS[byte & 0xC0]
+        play.append(Card(13 * (byte & 3) + rank_index))
+    initial = b15 & 3
+    auction: list[Call] | None = [PASS] * initial + calls if (initial or calls) else None
+    declarer: Seat | None = None
+    result: int | None = None
+    if contract.is_passed_out:
+        if auction is None or any(c.kind == CallKind.BID for c in auction):
+            contract = None  # no auction stored, or an unfinished one: the contract is not known
+        elif len(auction) < 4:
+            auction += [PASS] * (4 - len(auction))
+    else:
+        declarer = Seat(int(SEAT_FROM_CODE[b15 >> 2 & 3]))
+        tricks = b15 >> 4
+        if tricks == 14:
+            raise rf.error("declarer's tricks 14 (allowed: 0-13, 15 = unknown)", index, 15)
+        result = None if tricks == UNKNOWN_TRICKS else tricks
+    if b13 < MAX_BOARD:
+        board = Board.numbered(b13 + 1, deal)
+    else:
+        cycle = b13 - 239
+        board = Board(dealer=dealer_for_board(cycle), vulnerability=vulnerability_for_board(cycle), deal=deal)
+    board.auction = auction
+    board.play = play or None
+    board.play_marks = marks
+    board.contract = contract
+    board.declarer = declarer
+    board.result = result
+    return board
+
+
+class Plan:
+    """The bytes of one board and what writing it loses or cannot do."""
+
+    def __init__(self) -> None:
+        self.data = b""
+        self.errors: list[str] = []
+        self.losses: set[str] = set()
+
+
+LOSS_CUT = "play cut to fit ZRJ"
+LOSS_MARKS = "marks other than !, ? and * on calls and cards (or any on the initial passes)"
+LOSS_EXPLANATIONS = "call explanations"
+LOSS_DEALER = "dealer and vulnerability that differ from the board number"
+LOSS_CLAIM = "claims"
+
+
+def plan_board(board: Board, index: int) -> Plan:
+    """Encode ``board`` (record ``index``) as far as ZRJ allows."""
+    plan = Plan()
+    where = f"board {board.number}" if board.number is not None else f"record {index + 1}"
+    if board.number is not None:
+        if not 1 <= board.number <= MAX_BOARD:
+            plan.errors.append(f"{where}: ZRJ holds board numbers 1 to {MAX_BOARD}")
+            return plan
+        byte13 = board.number - 1
+        if (board.dealer is not None and board.dealer != dealer_for_board(board.number)) or (
+            board.vulnerability is not None and board.vulnerability != vulnerability_for_board(board.number)
+        ):
+            plan.losses.add(LOSS_DEALER)
+    elif board.dealer is not None:
+        byte13 = 239 + board_for(board.dealer, board.vulnerability or Vulnerability.NONE)
+    else:
+        plan.errors.append(f"{where} has neither a board number nor a dealer; ZRJ needs one of them")
+        return plan
+    if not board.deal.is_complete:
+        plan.errors.append(f"{where} is not a complete deal; ZRJ stores only full deals")
+        return plan
+    contract, declarer = board.contract_and_declarer()
+    auction = list(board.auction or [])
+    byte14 = byte15 = 0
+    if contract is not None and not contract.is_passed_out:
+        if declarer is None:
+            plan.errors.append(f"{where}: the contract {contract} has no declarer; ZRJ needs one")
+            return plan
+        tricks = board.result if board.result is not None else board.claim
+        if tricks is None:
+            tricks = UNKNOWN_TRICKS
+        elif not 0 <= tricks <= 13:
+            plan.errors.append(f"{where}: declarer's tricks {tricks} are not 0-13")
+            return plan
+        byte14 = encode_contract(contract)
+        byte15 = tricks << 4 | int(CODE_FROM_SEAT[int(declarer)]) << 2
+    elif contract is not None and not auction:
+        auction = [PASS] * 4  # a passed-out board: its auction is known
+    if board.claim is not None and board.claim != board.result:
+        plan.losses.add(LOSS_CLAIM)
+    leading = 0
+    while leading < len(auction) and auction[leading].kind == CallKind.PASS:
+        leading += 1
+    initial = min(leading, 3)
+    stored = auction[initial:]
+    if any(c.mark or c.alert for c in auction[:initial]):
+        plan.losses.add(LOSS_MARKS)
+    if any(c.mark and c.mark not in BITS_OF_MARK for c in stored):
+        plan.losses.add(LOSS_MARKS)
+    if any(c.explanation or c.note is not None for c in auction):
+        plan.losses.add(LOSS_EXPLANATIONS)
+    room = RECORD - FIRST_CALL
+    if len(stored) > room:
+        plan.errors.append(f"{where}: an auction of {len(auction)} calls does not fit a ZRJ record")
+        return plan
+    byte15 |= initial
+    play = list(board.play or [])
+    if len(play) > room - len(stored):
+        play = play[: room - len(stored)]
+        plan.losses.add(LOSS_CUT)
+    if any(m not in BITS_OF_MARK for i, m in board.play_marks.items() if i < len(play) and m):
+        plan.losses.add(LOSS_MARKS)
+    calls_end = FIRST_CALL + len(stored)
+    plays_end = calls_end + len(play)
+    body = bytearray(encode_deal(board.deal.owners()))
+    body += bytes([byte13, byte14, byte15, calls_end, plays_end])
+    body += bytes(encode_call(c) for c in stored)
+    for i, card in enumerate(play):
+        c = int(card)
+        body.append((c % 13) << 2 | c // 13 | mark_bits(board.play_marks.get(i, "")))
+    plan.data = bytes(body.ljust(RECORD, b"\0"))
+    return plan
+
+
+class ZRJCodec(Codec):
+    name = "zrj"
+    title = "ZRJ, 80-byte (Pavlicek deal, contract, auction, play)"
+    extensions = ("zrj",)
+    caps = Capabilities(full_deals=True, board_numbers=True, auction=True, play=True, max_board=MAX_BOARD)
+
+    def sniff(self, head: bytes, size: int | None = None) -> int:
+        n = min(len(head) // RECORD, 8)
+        if n == 0:
+            return 0
+        arr = np.frombuffer(head[: n * RECORD], dtype=np.uint8).reshape(n, RECORD)
+        null = (arr[:, 0] | arr[:, 1] | arr[:, 2] | arr[:, 3]) == 0
+        if null.any():
+            n = int(np.argmax(null))
+            arr = arr[:n]
+        elif size is not None and size % RECORD:
+            return 0
+        if n == 0 or not complete_rows(decode_deal(arr)).all():
+            return 0
+        for row in arr.tolist():
+            if not FIRST_CALL <= row[16] <= row[17] <= RECORD or decode_contract(row[14]) is None:
+                return 0
+        return 40 + 5 * n
+
+    def read(self, path, options: ReadOptions | None = None) -> LazyBoardSet:
+        rf = RecordFile(path, RECORD, "ZRJ")
+
+        def decode(i: int) -> Board:
+            return decode_record(bytes(rf.records(i, i + 1)[0]), i, rf)
+
+        doc = LazyBoardSet(rf.count, decode, FileInfo(record_size=RECORD), header_size=0, keepalive=rf)
+        doc.problems.extend(rf.problems)
+        return doc
+
+    def check(self, boards, options: WriteOptions | None = None) -> SaveReport:
+        rep = generic_check(self, boards)
+        counts: dict[str, int] = {}
+        for i, board in enumerate(boards):
+            plan = plan_board(board, i)
+            where = f"board {board.number}" if board.number is not None else f"record {i + 1}"
+            if plan.errors and not any(e.startswith(where + " ") or e.startswith(where + ":") for e in rep.errors):
+                rep.errors.extend(plan.errors)
+            for what in plan.losses:
+                counts[what] = counts.get(what, 0) + 1
+        for what, n in counts.items():
+            if what == LOSS_CUT:
+                rep.losses.append(f"play of {plural(n, 'board')} cut to fit ZRJ")
+            else:
+                rep.losses.append(f"{what} of {plural(n, 'board')}")
+        return rep
+
+    def write(self, doc, out, options: WriteOptions | None = None) -> None:
+        for i, board in enumerate(doc):
+            plan = plan_board(board, i)
+            if plan.errors:
+                raise FormatError(plan.errors[0])
+            out.write(plan.data)
+
+
+#: the 80-byte ZRJ first: it is what ".zrj" means when saving; zrj16 is chosen by name (or by content on reading)
+CODECS = (ZRJCodec(), ZRJ16Codec())

@@ -1,0 +1,25 @@
+"""The Pavlicek benchmarks run end to end with a tiny N (their numbers are in docs/bench-bulk.md)."""
+
+from __future__ import annotations
+
+import sys
+
+from conftest import REPO
+
+sys.path.insert(0, str(REPO / "bench"))
+
+import bench_bigfile  # noqa: E402
+import bench_bulk  # noqa: E402
+
+
+def test_bench_bulk_runs(tmp_path, capsys):
+    results = bench_bulk.main(["--n", "300", "--repeat", "1", "--dir", str(tmp_path)])
+    assert results["n"] == 300 and results["zbd_ratio"] > 0
+    assert "ratio" in capsys.readouterr().out
+
+
+def test_bench_bigfile_runs(tmp_path, capsys):
+    results = bench_bigfile.main(["--n", "40", "--dir", str(tmp_path)])
+    assert results["big"]["boards"] == 40 and results["big"]["index"] == 39
+    assert results["small"]["boards"] == 16 and results["small"]["board_number"] == 16
+    assert "checksum" in capsys.readouterr().out
