@@ -1,0 +1,149 @@
+"""PBN reading speed: our codec against endplay's parser on the same file.
+
+Generates a file of legal random boards with auctions and full play (made
+with our model, written with our codec), then times reading the whole file
+with both readers in one run (CPU time, best of three, interleaved, because
+the machine is shared) and prints the ratio.
+
+    python bench/bench_pbn.py [BOARDS]      # default 10000
+"""
+
+from __future__ import annotations
+
+import io
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bridgeview.formats.pbn import PbnCodec, parse_pbn_text
+from bridgeview.model.auction import DOUBLE, PASS, REDOUBLE, Call, auction_is_complete, final_contract
+from bridgeview.model.board import Board
+from bridgeview.model.boardset import BoardSet, FileInfo
+from bridgeview.model.cards import CARDS, Seat, suit_mask
+from bridgeview.model.deal import Deal
+from bridgeview.model.play import trick_winner
+
+
+def random_deal(rng: random.Random) -> Deal:
+    cards = list(range(52))
+    rng.shuffle(cards)
+    return Deal.from_owners([i // 13 for i in sorted(range(52), key=lambda c: cards[c])])
+
+
+def random_auction(rng: random.Random, dealer: Seat) -> list[Call]:
+    """A legal auction: rising bids, occasional doubles, ending in three passes."""
+    calls: list[Call] = []
+    rank = -1
+    risk = 0
+    last_bidder = None
+    seat = int(dealer)
+    while not auction_is_complete(calls):
+        r = rng.random()
+        if r < 0.35 and rank < 34 and len(calls) < 30:
+            rank = rng.randint(rank + 1, min(34, rank + 4))
+            calls.append(Call.bid(rank // 5 + 1, rank % 5))
+            risk, last_bidder = 0, seat
+        elif r < 0.40 and rank >= 0 and risk == 0 and last_bidder is not None and (last_bidder - seat) % 2:
+            calls.append(DOUBLE)
+            risk = 1
+        elif r < 0.42 and risk == 1 and last_bidder is not None and (last_bidder - seat) % 2 == 0:
+            calls.append(REDOUBLE)
+            risk = 2
+        else:
+            calls.append(PASS)
+        seat = (seat + 1) % 4
+    return calls
+
+
+def random_play(rng: random.Random, deal: Deal, declarer: Seat, trump) -> list:
+    hands = list(deal.hands)
+    leader = Seat((declarer + 1) % 4)
+    play = []
+    for _trick in range(13):
+        trick: list[int] = []
+        for j in range(4):
+            seat = (leader + j) % 4
+            hand = hands[seat]
+            if trick and hand & suit_mask(trick[0] // 13):
+                hand &= suit_mask(trick[0] // 13)
+            choices = [c for c in range(52) if hand >> c & 1]
+            card = rng.choice(choices)
+            hands[seat] &= ~(1 << card)
+            trick.append(card)
+            play.append(CARDS[card])
+        leader = trick_winner(trick, leader, trump)
+    return play
+
+
+def make_boards(n: int, seed: int = 1) -> BoardSet:
+    rng = random.Random(seed)
+    boards = []
+    for i in range(n):
+        b = Board.numbered(i + 1, random_deal(rng))
+        b.auction = random_auction(rng, b.effective_dealer)
+        fc = final_contract(b.auction, b.effective_dealer)
+        if fc is not None and not fc[0].is_passed_out:
+            b.contract, b.declarer = fc
+            b.play = random_play(rng, b.deal, fc[1], fc[0].strain)
+            b.result = rng.randint(0, 13)
+        elif fc is not None:
+            b.contract = fc[0]
+        b.tags = {"Event": "Bench", "Site": "Here", "Date": "2026.11.22", "West": "w", "North": "n", "East": "e",
+                  "South": "s", "Scoring": "IMP"}
+        boards.append(b)
+    return BoardSet(boards, FileInfo(event="Bench"))
+
+
+def write_file(n: int, path: Path, seed: int = 1) -> None:
+    buf = io.BytesIO()
+    PbnCodec().write(make_boards(n, seed), buf)
+    path.write_bytes(buf.getvalue())
+
+
+def time_ours(path: Path) -> tuple[float, int]:
+    t = time.process_time()
+    doc = PbnCodec().read(path)
+    return time.process_time() - t, len(doc)
+
+
+def time_endplay(path: Path) -> tuple[float, int]:
+    from endplay.parsers import pbn as endplay_pbn
+
+    t = time.process_time()
+    with open(path, encoding="utf-8") as f:
+        boards = endplay_pbn.load(f)
+    return time.process_time() - t, len(boards)
+
+
+def run(n: int = 10_000, *, echo: bool = True, repeat: int = 3) -> dict:
+    """Write an ``n``-board file, read it with both readers (CPU time, best of
+    ``repeat``), return the timings."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "bench.pbn"
+        write_file(n, path)
+        size = path.stat().st_size
+        ours = theirs = float("inf")
+        for _ in range(repeat):  # interleaved, best of ``repeat``: the machine is shared
+            t, count = time_ours(path)
+            ours = min(ours, t)
+            t, their_count = time_endplay(path)
+            theirs = min(theirs, t)
+        check = parse_pbn_text(path.read_text(encoding="utf-8"))
+    result = {
+        "boards": n, "bytes": size, "ours_s": ours, "endplay_s": theirs,
+        "ours_ms_per_board": 1000 * ours / n, "endplay_ms_per_board": 1000 * theirs / n,
+        "ratio": theirs / ours if ours else float("inf"), "counts": (count, their_count),
+        "problems": len(check.problems),
+    }
+    if echo:
+        print(f"{n} boards, {size / 1e6:.1f} MB")
+        print(f"bridgeview: {ours:.2f} s ({result['ours_ms_per_board']:.3f} ms/board)")
+        print(f"endplay:    {theirs:.2f} s ({result['endplay_ms_per_board']:.3f} ms/board)")
+        print(f"ratio: {result['ratio']:.1f}x faster")
+    return result
+
+
+if __name__ == "__main__":
+    run(int(sys.argv[1]) if len(sys.argv) > 1 else 10_000)

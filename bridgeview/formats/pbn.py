@@ -1,0 +1,225 @@
+"""PBN (Portable Bridge Notation 2.1): the codec, with byte-exact write-back.
+
+Each board keeps its game's raw text in ``Board.source`` together with a
+fingerprint of the model as read; a board whose model still matches its
+fingerprint is written back verbatim (so a file opened and saved unchanged is
+identical, commentary, ``%`` lines and unknown tags included), any other board
+is generated from the model by :mod:`pbn_write`.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import IO
+
+from ..model.board import Board
+from ..model.boardset import BoardSet, FileInfo
+from .errors import FormatError
+from .pbn_lex import decode, detect_newline, split_games
+from .pbn_read import Context, read_game
+from .pbn_write import board_text
+from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
+
+DEFAULT_PREAMBLE = "% PBN 2.1\n% EXPORT\n"
+
+
+@dataclass(frozen=True, slots=True)
+class PbnSource:
+    """A board's raw game text (original line ends) and the model it was read as."""
+
+    text: str
+    key: tuple
+
+
+def board_key(b: Board) -> tuple:
+    """Everything the model says about a board, hashable, to notice edits."""
+    return (
+        b.number, b.dealer, b.vulnerability, b.deal.hands, b.dd,
+        tuple(b.auction) if b.auction is not None else None,
+        tuple(b.play) if b.play is not None else None,
+        tuple(b.play_marks.items()), b.contract, b.declarer, b.result, b.claim,
+        tuple(b.tags.items()), tuple(b.notes),
+    )
+
+
+def unchanged_source(b: Board) -> str | None:
+    """The raw text of a board still exactly as read, else None."""
+    src = b.source
+    if isinstance(src, PbnSource) and src.key == board_key(b):
+        return src.text
+    return None
+
+
+def parse_pbn_text(text: str, *, encoding: str = "utf-8") -> BoardSet:
+    """Boards from PBN text (any line ends); recoverable problems go to ``.problems``."""
+    layout = split_games(text)
+    ctx = Context()
+    boards: list[Board] = []
+    problems: list[tuple[int | None, int | None, str]] = []
+    board_lines: dict[int, int] = {}
+    for i, game in enumerate(layout.games):
+        board, probs, line = read_game(game, ctx)
+        board.source = PbnSource(game.raw, board_key(board))
+        boards.append(board)
+        board_lines[i] = line
+        problems.extend((i, ln if ln else line, msg) for ln, msg in probs)
+    info = FileInfo(format="pbn")
+    if boards:
+        first = boards[0].tags
+        info.event = first.get("Event") or None
+        info.site = first.get("Site") or None
+        info.date = first.get("Date") or None
+    info.extra.update(
+        header=(info.event, info.site, info.date),  # as read, to notice edits of the file info
+        encoding=encoding,
+        newline=detect_newline(text),
+        preamble=layout.preamble,
+        trailer=layout.trailer,
+        board_lines=board_lines,
+    )
+    doc = BoardSet(boards, info)
+    doc.problems = problems
+    return doc
+
+
+def board_to_pbn_text(board: Board, info: FileInfo | None = None) -> str:
+    """One board as PBN text with LF line ends, e.g. for "Copy deal as PBN"."""
+    src = unchanged_source(board)
+    if src is not None:
+        return src.replace("\r\n", "\n").rstrip("\n") + "\n"
+    return board_text(board, info, foreign=not isinstance(board.source, PbnSource) and not board.tags)
+
+
+def document_text(doc, options: WriteOptions | None = None) -> tuple[str, str, str]:
+    """The whole file as text, its encoding and its newline."""
+    options = options or WriteOptions()
+    info: FileInfo = getattr(doc, "info", None) or FileInfo()
+    from_pbn = info.format == "pbn" and "preamble" in info.extra
+    extra = info.extra if from_pbn else {}
+    original = extra.get("newline") or "\n"
+    newline = options.newline or original
+    encoding = options.encoding or extra.get("encoding") or "utf-8"
+
+    def own(text: str) -> str:  # raw text in the output's line ends
+        return text if newline == original else _lf(text).replace("\n", newline)
+
+    def made(text: str) -> str:  # generated (LF) text in the output's line ends
+        return text if newline == "\n" else text.replace("\n", newline)
+
+    parts: list[str] = [own(extra["preamble"]) if from_pbn else made(DEFAULT_PREAMBLE)]
+    foreign = not from_pbn
+    renamed = _header_edits(info) if from_pbn else {}
+    for i, b in enumerate(doc):
+        if renamed:
+            b = _with_header(b, renamed)
+        raw = unchanged_source(b)
+        text = own(raw) if raw is not None else made(board_text(b, info, foreign=foreign) + "\n")
+        if i and not _ends_with_blank_line(_lf(parts[-1])):
+            parts.append(made("\n" if _lf(parts[-1]).endswith("\n") else "\n\n"))
+        parts.append(text)
+    if from_pbn and extra.get("trailer"):
+        parts.append(own(extra["trailer"]))
+    return "".join(parts), encoding, newline
+
+
+def _header_edits(info: FileInfo) -> dict[str, tuple[str | None, str]]:
+    """``{"Event": (old, new)}`` for file-info fields changed since the file was read."""
+    before = info.extra.get("header")
+    if not before:
+        return {}
+    out = {}
+    for name, old, new in zip(("Event", "Site", "Date"), before, (info.event, info.site, info.date), strict=True):
+        if new != old and new is not None:
+            out[name] = (old, new)
+    return out
+
+
+def _with_header(b: Board, renamed: dict[str, tuple[str | None, str]]) -> Board:
+    """The board with an edited event/site/date wherever it carried the old value (or none)."""
+    changed = {name: new for name, (old, new) in renamed.items() if (b.tags.get(name) or None) == old}
+    if not changed:
+        return b
+    return b.touched(tags={**b.tags, **changed})
+
+
+def _lf(text: str) -> str:
+    return text.replace("\r\n", "\n")
+
+
+def _ends_with_blank_line(text: str) -> bool:
+    stripped = text.rstrip(" \t")
+    return stripped.endswith("\n\n") or stripped.endswith("\n \n") or stripped.endswith("\n\t\n")
+
+
+class PbnCodec(Codec):
+    name = "pbn"
+    title = "PBN (Portable Bridge Notation)"
+    extensions = ("pbn",)
+    binary = False
+    caps = Capabilities(
+        full_deals=True, partial_deals=True, board_numbers=True, dealer_vul=True, dd=True, auction=True,
+        play=True, header=True, notes=True, deals_required=False,
+    )
+
+    def sniff(self, head: bytes, size: int | None = None) -> int:
+        text = head.lstrip(b"\xef\xbb\xbf").lstrip()
+        if text.startswith(b"% PBN") or text.startswith(b"%PBN"):
+            return 100
+        for line in text.splitlines()[:60]:
+            line = line.strip()
+            if line.startswith(b"[") and b'"' in line and line.endswith(b"]"):
+                return 90
+            if line and not line.startswith((b"%", b"{", b";")):
+                return 0
+        return 0
+
+    def read(self, path: str | os.PathLike, options: ReadOptions | None = None) -> BoardSet:
+        with open(path, "rb") as f:
+            data = f.read()
+        if b"\x00" in data[:4096]:
+            at = data.index(b"\x00")
+            raise FormatError("a NUL byte: this is a binary file, not PBN text", offset=at,
+                              line=data.count(b"\n", 0, at) + 1)
+        text, encoding = decode(data)
+        if options is not None and options.encoding:
+            try:
+                text, encoding = data.decode(options.encoding), options.encoding
+            except (UnicodeDecodeError, LookupError) as e:
+                raise FormatError(f"cannot decode as {options.encoding}: {e}") from None
+        doc = parse_pbn_text(text, encoding=encoding)
+        doc.info.path = str(path)
+        return doc
+
+    def write(self, doc, out: IO[bytes], options: WriteOptions | None = None) -> None:
+        text, encoding, _newline = document_text(doc, options)
+        out.write(text.encode(_codec_name(encoding), errors="replace"))
+
+    def check(self, boards, options: WriteOptions | None = None) -> SaveReport:
+        rep = super().check(boards, options)
+        info = getattr(boards, "info", None)
+        encoding = (options.encoding if options else None) or (
+            info.extra.get("encoding") if info is not None and info.format == "pbn" else None) or "utf-8"
+        no_play = bare_alerts = 0
+        for b in boards:
+            if b.play and b.contract_and_declarer()[1] is None:
+                no_play += 1
+            if b.auction and any(c.alert and not c.explanation for c in b.auction):
+                bare_alerts += 1
+        if no_play:
+            rep.losses.append(f"the play of {no_play} board(s) with no declarer")
+        if bare_alerts:
+            rep.losses.append(f"alerts without an explanation on {bare_alerts} board(s) (PBN has only notes)")
+        if _codec_name(encoding) != "utf-8":
+            try:
+                document_text(boards, options)[0].encode(_codec_name(encoding))
+            except UnicodeEncodeError:
+                rep.losses.append(f"characters that {encoding} cannot hold (written as '?')")
+        return rep
+
+
+def _codec_name(encoding: str) -> str:
+    return "utf-8" if encoding.lower().replace("_", "-") in ("utf-8", "utf8") else encoding
+
+
+CODECS = (PbnCodec(),)

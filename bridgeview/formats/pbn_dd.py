@@ -1,0 +1,76 @@
+"""The three ways PBN files carry double-dummy tables.
+
+* ``[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]`` (PBN 2.1):
+  rows ``N NT 7`` in any order, columns found by name.
+* ``[DoubleDummyTricks "746b5747b55862758627"]`` (Bridge Composer): 20 hex
+  digits, declarers N S E W, strains NT S H D C within each.
+* ``%%!R 75974684697597468469`` lines (PSBridge, hidden in comments): 20 hex
+  digits, declarers **E N W S**, strains NT S H D C.  We worked the order out
+  from the 32 boards of ``zdenecek_psbridge_bigdeal12.pbn`` by solving each
+  deal double-dummy: all 640 digits agree with this order and no other.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..model.cards import Seat, Strain
+from ..model.ddtable import DDTable
+
+_HEX20 = re.compile(r"[0-9A-Fa-f]{20}")
+_STRAINS_NT_FIRST = (Strain.NOTRUMP, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS)
+BC_SEATS = (Seat.NORTH, Seat.SOUTH, Seat.EAST, Seat.WEST)
+PSBRIDGE_SEATS = (Seat.EAST, Seat.NORTH, Seat.WEST, Seat.SOUTH)
+_STRAIN_TOKENS = {"NT": Strain.NOTRUMP, "N": Strain.NOTRUMP, "S": Strain.SPADES, "H": Strain.HEARTS,
+                  "D": Strain.DIAMONDS, "C": Strain.CLUBS}
+ORT_HEADER = "Declarer;Denomination\\2R;Result\\2R"
+
+
+def parse_hex20(text: str, seats: tuple[Seat, ...]) -> DDTable | None:
+    """A 20-hex-digit table with ``seats`` in that order, NT S H D C each; None if malformed."""
+    text = text.strip()
+    if not _HEX20.fullmatch(text):
+        return None
+    rows: list[list[int | None]] = [[None] * 5 for _ in range(4)]
+    for i, seat in enumerate(seats):
+        for j, strain in enumerate(_STRAINS_NT_FIRST):
+            v = int(text[5 * i + j], 16)
+            rows[seat][strain] = v if v <= 13 else None
+    return DDTable.from_rows(rows)
+
+
+def to_hex20(dd: DDTable, seats: tuple[Seat, ...] = BC_SEATS) -> str | None:
+    """The 20-digit form of a complete table (None when a cell is unknown)."""
+    if not dd.is_complete:
+        return None
+    return "".join(f"{dd.tricks[seat][strain]:x}" for seat in seats for strain in _STRAINS_NT_FIRST)
+
+
+def parse_result_table(header: str, tokens: list[str]) -> tuple[DDTable | None, str | None]:
+    """An OptimumResultTable from its column header and cell tokens; (table, problem)."""
+    names = [c.split("\\")[0].lstrip("+-") for c in header.split(";")]
+    try:
+        di, si, ri = names.index("Declarer"), names.index("Denomination"), names.index("Result")
+    except ValueError:
+        return None, f"OptimumResultTable needs Declarer, Denomination and Result columns, not {header!r}"
+    width = len(names)
+    if len(tokens) % width:
+        return None, f"OptimumResultTable has {len(tokens)} entries, not a multiple of its {width} columns"
+    rows: list[list[int | None]] = [[None] * 5 for _ in range(4)]
+    for k in range(0, len(tokens), width):
+        d, s, r = tokens[k + di], tokens[k + si].upper(), tokens[k + ri]
+        if d not in ("N", "E", "S", "W") or s not in _STRAIN_TOKENS or not r.isdigit() or int(r) > 13:
+            return None, f"bad OptimumResultTable row: {' '.join(tokens[k:k + width])}"
+        rows[Seat.from_letter(d)][_STRAIN_TOKENS[s]] = int(r)
+    return DDTable.from_rows(rows), None
+
+
+def result_table_rows(dd: DDTable) -> list[str]:
+    """Rows ``N NT  7`` for the known cells, declarers N S E W, strains NT S H D C."""
+    out = []
+    for seat in BC_SEATS:
+        for strain in _STRAINS_NT_FIRST:
+            v = dd.tricks[seat][strain]
+            if v is not None:
+                out.append(f"{seat.letter} {strain.letter:>2} {v:>2}")
+    return out

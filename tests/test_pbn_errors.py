@@ -1,0 +1,124 @@
+"""PBN problems reported with file line numbers by ``bridgeview validate``.
+
+The two ``pbnj_veugen_errors_*`` files are Tis Veugen's negative tests for his
+PBN verifier; every defect they hold is listed here with its line.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bridgeview.cli.main import main
+from bridgeview.formats.pbn import parse_pbn_text
+
+# (line, words the message must contain), read off the file by hand
+ERRORS_20 = [
+    (7, "Scoring 'IMP;??' has a bad method '??'"),  # game 1: unknown scoring method
+    (10, "Scoring ';' has a bad method ''"),  # game 2: empty methods
+    (15, "Vulnerable is All but ScoreRubberHistory makes it NS"),  # game 3: only NS won a game
+    (18, "Vulnerable is All but ScoreRubberHistory makes it NS"),  # game 4: same, tags swapped
+    (23, "Vulnerable is None but ScoreRubberHistory makes it All"),  # game 5: both sides won a game
+    (26, "Vulnerable is None but ScoreRubberHistory makes it All"),  # game 6: same, tags swapped
+    (40, "'+' appears more than once in the play"),  # game 7: double '+'
+    (53, "card S7 after '+'"),  # game 8: card after '+'
+    (66, "call + after '+'"),  # game 9: a second '+' after '+'
+    (79, "call Pass after '+'"),  # game 10: call after '+'
+    (92, "call 6S after '+'"),  # game 11: calls after '+'
+    (97, 'malformed tag: [ActionTable "Rank;Call\\"]'),  # game 12: the value's quote is escaped
+    (100, 'malformed tag: [ActionTable "Rank;Call\\ ]'),  # game 13: no closing quote
+    (103, "ActionTable column 'Call\\\\L'"),  # game 14: width specifier without a width
+    (108, "commentary inside the ActionTable section"),  # game 15: comment in a table row
+    (113, "ActionTable entry '%' holds a character PBN forbids"),  # game 16
+    (117, "malformed tag: ["),  # game 17: '[' as a table entry
+    (121, "stray ']'"),  # game 18
+    (125, "a { comment is not closed"),  # game 19: '{' as a table entry
+    (129, "stray '}'"),  # game 20
+    (133, "ActionTable has 49 entries, not a multiple of its 5 columns"),  # game 21: missing entry
+    (163, "board number 1 also used by record 22"),  # game 23 repeats game 22's board ...
+    (163, "same deal as board 1"),  # ... and its deal
+]
+
+ERRORS_21 = [
+    (7, "OptimumScore '100' must be 'NS <points>' or 'EW <points>'"),  # game 1: no side
+    (11, "OptimumScore 'EW' must be 'NS <points>' or 'EW <points>'"),  # game 2: no number
+]
+
+
+def validate_lines(path, capsys) -> tuple[int, list[str]]:
+    code = main(["validate", str(path)])
+    out = capsys.readouterr().out
+    return code, [line for line in out.splitlines() if line.startswith(str(path))]
+
+
+@pytest.mark.parametrize(("name", "expected"), [("pbnj_veugen_errors_20.pbn", ERRORS_20),
+                                                ("pbnj_veugen_errors_21.pbn", ERRORS_21)])
+def test_every_problem_of_the_errors_files_is_named(realdata, capsys, name, expected):
+    path = realdata / "pbn" / name
+    code, lines = validate_lines(path, capsys)
+    assert code == 1
+    for line, words in expected:
+        hits = [x for x in lines if f": line {line}," in x and words in x]
+        assert hits, f"line {line}: {words!r} not reported; got:\n" + "\n".join(lines)
+
+
+def test_every_game_of_errors_20_has_a_problem(realdata):
+    from bridgeview.formats.registry import read_file
+    from bridgeview.model.validate import validate
+
+    doc = read_file(realdata / "pbn" / "pbnj_veugen_errors_20.pbn")
+    assert len(doc) == 23
+    flagged = {p.index for p in validate(doc)}
+    # game 22 is the (valid) original that game 23 repeats; game 7 is the original of 8-11
+    assert flagged >= set(range(23)) - {21}
+
+
+def test_correct_files_have_no_syntax_problems(realdata):
+    from bridgeview.formats.registry import read_file
+
+    for name in ("pbnj_veugen_correct_21.pbn", "pbnj_veugen_correct_20.pbn", "pbnj_veugen_basic_10.pbn",
+                 "dealconvert_test_16boards.pbn", "zdenecek_bridgecomposer_latin1.pbn"):
+        assert read_file(realdata / "pbn" / name).problems == [], name
+
+
+def test_validate_names_lines_of_bad_values(tmp_path, capsys):
+    p = tmp_path / "bad.pbn"
+    p.write_text(
+        '% PBN 2.1\n'
+        '[Board "x1"]\n'
+        '[Dealer "Q"]\n'
+        '[Vulnerable "Sometimes"]\n'
+        '[Deal "N:AKQ.JT9.876.5432 - - ZZ"]\n'
+        '[Contract "9NT"]\n'
+        '[Auction "N"]\n'
+        '1S 1C Pass Pass\n'
+        'Pass\n'
+        '\n'
+        '[Board "2"]\n'
+        '[Deal "N:AKQJT98765432... - - -"]\n'
+        '[Declarer "N"]\n'
+        '[Contract "1S"]\n'
+        '[Play "E"]\n'
+        'SA S2 S3 S4\n'
+    )
+    code, lines = validate_lines(p, capsys)
+    assert code == 1
+    text = "\n".join(lines)
+    for line, words in [(2, "board number 'x1' is not a number"), (3, "dealer 'Q'"), (4, "vulnerability 'Sometimes'"),
+                        (5, "deal: "), (6, "contract '9NT'"), (2, "insufficient")]:
+        assert f"line {line}," in text and words in text, (line, words, text)
+    assert "play: card 1 (SA) is not in E's hand" in text
+
+
+def test_reader_never_raises_on_nonsense():
+    for text in ["[", "]", "{", "}", '[Deal "', "\x00\x01", "[Auction \"N\"]\n=x= $ ^ AP AP\n",
+                 '[Play "N"]\n* * SA\n', '[Note "x"]', '[Event "#"]', '[OptimumResultTable "Declarer"]\nN NT 99\n',
+                 '[Result "NS 14"]', '[DoubleDummyTricks "zz"]', "%%!R 12", '[Deal "N:AKA... - - -"]']:
+        doc = parse_pbn_text(text)
+        assert isinstance(doc.problems, list)
+
+
+def test_board_lines_point_at_the_board_tag(realdata):
+    from bridgeview.formats.registry import read_file
+
+    doc = read_file(realdata / "pbn" / "endplay_example1_eyc1998.pbn")
+    assert doc.info.extra["board_lines"] == {0: 6, 1: 37}
