@@ -2,8 +2,20 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
+
+
+def board_number(text: str) -> int:
+    """argparse type for ``--start-board``: a board number is 1 or more (else a usage error, exit 2)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid board number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"board numbers start at 1, not {value}")
+    return value
 
 
 class Progress:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from ..formats.convert import convert_file
-from .common import Progress
+from .common import Progress, board_number
 
 NAME = "convert"
 ORDER = 10
@@ -17,7 +17,8 @@ def add_arguments(p) -> None:
     p.add_argument("output", metavar="OUT")
     p.add_argument("--from", dest="from_fmt", metavar="FMT", help="input format (default: detect)")
     p.add_argument("--to", dest="to_fmt", metavar="FMT", help="output format or variant (default: from the extension)")
-    p.add_argument("--start-board", type=int, metavar="N", help="number of the first board for formats that store none")
+    p.add_argument("--start-board", type=board_number, metavar="N",
+                   help="number of the first board for formats that store none")
 
 
 def run(args) -> int:

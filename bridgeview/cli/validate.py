@@ -6,6 +6,7 @@ import sys
 
 from ..formats.registry import ReadOptions, read_file
 from ..model.validate import validate
+from .common import board_number
 
 NAME = "validate"
 ORDER = 30
@@ -15,7 +16,8 @@ HELP = "check every board (deals, numbers, dealer/vul, auction, play, duplicates
 def add_arguments(p) -> None:
     p.add_argument("file", metavar="FILE")
     p.add_argument("--from", dest="from_fmt", metavar="FMT", help="input format (default: detect)")
-    p.add_argument("--start-board", type=int, metavar="N", help="number of the first board for formats that store none")
+    p.add_argument("--start-board", type=board_number, metavar="N",
+                   help="number of the first board for formats that store none")
 
 
 def run(args) -> int:

@@ -263,7 +263,10 @@ def save_atomically(path: str | os.PathLike, write) -> None:
     over ``path``; on any failure the target is untouched and the temporary removed."""
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=directory)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=directory)
+    except OSError as e:  # name the target, not the temporary file the user never asked for
+        raise FormatError(e.strerror or str(e), path=str(path)) from None
     try:
         with os.fdopen(fd, "wb") as f:
             write(f)
@@ -277,11 +280,13 @@ def save_atomically(path: str | os.PathLike, write) -> None:
         else:
             os.chmod(tmp, 0o644)
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as e:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(e, OSError) and not isinstance(e, BrokenPipeError):
+            raise FormatError(e.strerror or str(e), path=str(path)) from None
         raise
 
 

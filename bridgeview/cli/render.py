@@ -1,0 +1,172 @@
+"""``bridgeview render``: draw a board (or the whole window) offscreen to a PNG."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+
+from ..formats.errors import FormatError
+
+NAME = "render"
+ORDER = 60
+HELP = "draw a board's diagram (or the whole window) to a PNG image"
+DESCRIPTION = (
+    "Draw board N of FILE offscreen: the hand diagram with its double-dummy grid, or with --window the "
+    "whole main window. --step K shows the position after K cards of the play. For cribbage files use "
+    "--deal N instead of --board."
+)
+
+
+def add_arguments(p) -> None:
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--board", type=int, metavar="N", help="board number to draw (default: the first board)")
+    p.add_argument("--deal", type=int, metavar="N", help="cribbage files: the deal to draw (1-based)")
+    p.add_argument("--step", type=int, default=0, metavar="K", help="show the position after K cards")
+    p.add_argument("--window", action="store_true", help="draw the whole main window with FILE open")
+    p.add_argument("--width", type=int, metavar="W", help="image width in pixels")
+    p.add_argument("--height", type=int, metavar="H", help="image height in pixels")
+    p.add_argument("--from", dest="from_fmt", metavar="FMT", help="input format (default: detect)")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.png", help="the PNG to write")
+
+
+def _quiet_qt():
+    """Drop the offscreen platform's harmless chatter so only real errors reach stderr;
+    returns the handler it replaced (restored when the command ends)."""
+    from PySide6.QtCore import QtMsgType, qInstallMessageHandler
+
+    def handler(kind, _context, message: str) -> None:
+        if "propagateSizeHints" in message or kind == QtMsgType.QtDebugMsg:
+            return
+        sys.stderr.write(message + "\n")
+
+    return qInstallMessageHandler(handler)
+
+
+def run(args) -> int:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import qInstallMessageHandler
+
+    previous = _quiet_qt()
+    try:
+        return _run(args)
+    finally:
+        qInstallMessageHandler(previous)
+
+
+def _run(args) -> int:
+    from ..formats.registry import detect, get, read_file
+
+    codec = get(args.from_fmt) if args.from_fmt else detect(args.file)
+    if args.step < 0:
+        raise FormatError("--step must be 0 or more", path=args.file)
+    for name in ("width", "height"):
+        value = getattr(args, name)
+        if value is not None and not 50 <= value <= 10000:
+            raise FormatError(f"--{name} must be between 50 and 10000 pixels", path=args.file)
+    doc = read_file(args.file, codec.name)
+    from ..ui.app import application
+
+    application()
+    if codec.kind == "cribbage":
+        from ..ui.cribbage_view import render_cribbage
+
+        deal = args.deal if args.deal is not None else (args.board if args.board is not None else 1)
+        render_cribbage(doc, deal - 1, args.step, args.output, args.width or 900, args.height or 600)
+        return 0
+    if not len(doc):
+        raise FormatError("the file holds no boards", path=args.file)
+    index = _board_index(doc, args.board, args.file)
+    if args.window:
+        return _render_window(args, index)
+    return _render_diagram(args, doc, index, codec.name)
+
+
+def _board_index(doc, number: int | None, path: str) -> int:
+    from ..ui.board_model import BoardSetModel
+
+    if number is None:
+        return 0
+    i = BoardSetModel(doc).find_number(number)
+    if i is None:
+        raise FormatError(f"no board {number} in the file", path=path)
+    return i
+
+
+def _step(diagram, board, step: int, fmt: str, path: str) -> None:
+    from ..ui.render_widget import show_step
+
+    if step and not board.play:
+        raise FormatError(f"board {board.number} has no play to step through", path=path)
+    if step:
+        shown = show_step(diagram, board, step, fmt)
+        if shown < step:
+            raise FormatError(f"board {board.number}: the play has only {shown} cards", path=path)
+
+
+def _render_diagram(args, doc, index: int, fmt: str) -> int:
+    from PySide6.QtWidgets import QApplication
+
+    from ..ui.render_widget import DiagramWithGrid
+
+    board = doc[index]
+    widget = DiagramWithGrid()
+    widget.set_board(board)
+    _step(widget.diagram, board, args.step, fmt, args.file)
+    widget.resize(args.width or 900, args.height or 560)
+    widget.show()
+    QApplication.processEvents()
+    return _save(widget.grab(), args.output)
+
+
+def _render_window(args, index: int) -> int:
+    from PySide6.QtCore import QSettings
+
+    from ..ui import dialogs
+    from ..ui.mainwindow import MainWindow
+
+    errors: list[str] = []
+
+    def record(kind, parent, title, text, *rest, **kw):  # no dialogs offscreen: collect instead
+        errors.append(text.replace("\n\n", " ").replace("\n", " "))
+        return dialogs.Button.Cancel
+
+    saved_message = dialogs.message
+    dialogs.message = record
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            window = MainWindow(QSettings(os.path.join(tmp, "render.ini"), QSettings.Format.IniFormat))
+            try:
+                return _grab_window(window, args, index, errors)
+            finally:
+                window.close()
+                window.deleteLater()
+    finally:
+        dialogs.message = saved_message
+
+
+def _grab_window(window, args, index: int, errors: list[str]) -> int:
+    from PySide6.QtWidgets import QApplication
+
+    window.resize(args.width or 1280, args.height or 800)
+    window.show()
+    if not window.open_file(args.file):
+        raise FormatError(errors[0] if errors else "cannot open the file", path=args.file)
+    view = window.current_view()
+    view.select_board(index)
+    QApplication.processEvents()
+    if args.step:
+        board = view.current_board()
+        controller = getattr(view, "replay_controller", None) or getattr(view, "replay", None)
+        if controller is not None and hasattr(controller, "go"):
+            controller.go(args.step)
+        else:
+            _step(view.diagram, board, args.step, view.format_name or "", args.file)
+    QApplication.processEvents()
+    return _save(window.grab(), args.output)
+
+
+def _save(pixmap, out: str) -> int:
+    if not pixmap.save(out, "PNG"):
+        raise FormatError("cannot write the image", path=out)
+    return 0

@@ -1,0 +1,39 @@
+"""Double-dummy analysis: DD tables, par and per-card trick counts (DDS via endplay).
+
+Importing this package does not import endplay (it is slow to import); the
+solving functions import it on first use.
+"""
+
+from __future__ import annotations
+
+from .dds import (
+    MAX_TABLES,
+    ParContract,
+    SolveCancelled,
+    costly_cards,
+    from_endplay,
+    par,
+    par_contracts,
+    par_text,
+    solve_position,
+    solve_table,
+    solve_tables,
+    to_endplay,
+    unsolvable_reason,
+)
+
+__all__ = [
+    "MAX_TABLES",
+    "ParContract",
+    "SolveCancelled",
+    "costly_cards",
+    "from_endplay",
+    "par",
+    "par_contracts",
+    "par_text",
+    "solve_position",
+    "solve_table",
+    "solve_tables",
+    "to_endplay",
+    "unsolvable_reason",
+]

@@ -1,0 +1,77 @@
+"""Start the GUI: fonts, settings names, the crash dialog, the main window."""
+
+from __future__ import annotations
+
+import sys
+import traceback
+
+from PySide6.QtGui import QFont, QFontDatabase, QIcon
+from PySide6.QtWidgets import QApplication
+
+from ..resources import resource
+
+ORGANISATION = "bridgeview"
+APPLICATION = "bridgeview"
+FONT_FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf")
+_fonts_loaded = False
+
+
+def load_fonts() -> None:
+    """Register the bundled DejaVu fonts once, so suit symbols look the same everywhere."""
+    global _fonts_loaded
+    if _fonts_loaded:
+        return
+    for name in FONT_FILES:
+        path = resource("fonts", name)
+        if path.exists():
+            QFontDatabase.addApplicationFont(str(path))
+    _fonts_loaded = True
+
+
+def application(argv: list[str] | None = None) -> QApplication:
+    """The QApplication (created if needed) with our names and fonts."""
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication(argv if argv is not None else [sys.argv[0] if sys.argv else "bridgeview"])
+    app.setOrganizationName(ORGANISATION)
+    app.setApplicationName(APPLICATION)
+    app.setApplicationDisplayName("bridgeview")
+    app.setDesktopFileName("bridgeview")  # Wayland/taskbars match windows to bridgeview.desktop
+    app.setWindowIcon(QIcon(str(resource("icons", "bridgeview.svg"))))
+    load_fonts()
+    font = QFont("DejaVu Sans")
+    font.setPointSizeF(max(9.0, app.font().pointSizeF()))
+    app.setFont(font)
+    return app  # type: ignore[return-value]
+
+
+def excepthook(exc_type, exc, tb) -> None:
+    """Show an unexpected error in a dialog instead of letting the app die."""
+    text = "".join(traceback.format_exception(exc_type, exc, tb))
+    sys.stderr.write(text)
+    if issubclass(exc_type, KeyboardInterrupt):
+        QApplication.quit()
+        return
+    from . import dialogs
+
+    try:
+        dialogs.message("error", QApplication.activeWindow(), "Unexpected error",
+                        f"Something went wrong: {exc}\n\nThe program keeps running; please report this.",
+                        details=text)
+    except Exception:  # the dialog itself failed; stderr has the details
+        pass
+
+
+def run_gui(files: list[str]) -> int:
+    """Open ``files`` (or the bundled sample) in the main window and run the event loop."""
+    app = application()
+    sys.excepthook = excepthook
+    from .mainwindow import MainWindow, sample_path
+
+    window = MainWindow()
+    window.show()
+    if files:
+        window.open_files(files)
+    elif sample_path().exists():
+        window.open_file(str(sample_path()))
+    return int(app.exec())

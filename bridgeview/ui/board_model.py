@@ -1,0 +1,159 @@
+"""The board list's table model: one row per board, decoded only when Qt asks for it.
+
+``rowCount`` is ``len(boards)`` and nothing is computed per row in advance, so
+a ten-million-deal lazy set costs no more to list than a small file; a small
+cache keeps the rows on screen from being decoded once per column.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtGui import QColor
+
+from ..model.board import Board
+from ..model.cards import Seat
+
+COLUMNS = ("Board", "Dlr", "Vul", "Contract", "Result", "N", "E", "S", "W", "")
+COL_BOARD, COL_DEALER, COL_VUL, COL_CONTRACT, COL_RESULT = range(5)
+COL_HCP = 5
+COL_PROBLEM = 9
+TOOLTIPS = ("Board number", "Dealer", "Vulnerability", "Contract and declarer", "Declarer's tricks",
+            "North's HCP", "East's HCP", "South's HCP", "West's HCP", "Problems with the board")
+CACHE_ROWS = 512
+_DISPLAY = Qt.ItemDataRole.DisplayRole.value
+_ALIGN = Qt.ItemDataRole.TextAlignmentRole.value
+_FOREGROUND = Qt.ItemDataRole.ForegroundRole.value
+_TOOLTIP = Qt.ItemDataRole.ToolTipRole.value
+_LEFT = (Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter).value
+_CENTRE = Qt.AlignmentFlag.AlignCenter.value
+_RED = QColor("#c8102e")
+
+
+class BoardSetModel(QAbstractTableModel):
+    """A read/write view of a BoardSet (lazy or not) for a QTableView."""
+
+    #: a board was replaced (its index)
+    boardChanged = Signal(int)
+
+    def __init__(self, boards, parent=None) -> None:
+        super().__init__(parent)
+        self.boards = boards
+        self._cache: OrderedDict[int, tuple[Board, list[str]]] = OrderedDict()
+        self._text_cache: OrderedDict[int, tuple[str, ...]] = OrderedDict()
+
+    # -- Qt model API ----------------------------------------------------------
+    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
+        return 0 if parent.isValid() else len(self.boards)
+
+    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if orientation == Qt.Orientation.Horizontal:
+            if role == Qt.ItemDataRole.DisplayRole:
+                return COLUMNS[section]
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return TOOLTIPS[section]
+        return None
+
+    def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
+        # a repaint calls this for every cell and role: plain int comparisons keep it cheap
+        if not index.isValid():
+            return None
+        role = int(role.value) if hasattr(role, "value") else int(role)
+        col = index.column()
+        if role == _DISPLAY:
+            return self._texts(index.row())[col]
+        if role == _ALIGN:
+            return _LEFT if col == COL_CONTRACT else _CENTRE
+        if role == _FOREGROUND:
+            if col == COL_PROBLEM:
+                return _RED if self._texts(index.row())[col] else None
+            if col == COL_VUL:
+                return _RED if self._texts(index.row())[col] not in ("None", "") else None
+            return None
+        if role == _TOOLTIP and col == COL_PROBLEM:
+            problems = self.row(index.row())[1]
+            return "\n".join(problems) if problems else None
+        return None
+
+    @staticmethod
+    def cell_text(board: Board, problems: list[str], col: int) -> str:
+        if col == COL_BOARD:
+            return "" if board.number is None else str(board.number)
+        if col == COL_DEALER:
+            return board.effective_dealer.letter
+        if col == COL_VUL:
+            return board.effective_vulnerability.text
+        if col == COL_CONTRACT:
+            contract, declarer = board.contract_and_declarer()
+            if contract is None:
+                return ""
+            if contract.is_passed_out or declarer is None:
+                return contract.symbol_text()
+            return f"{contract.symbol_text()} {declarer.letter}"
+        if col == COL_RESULT:
+            return "" if board.result is None else str(board.result)
+        if COL_HCP <= col < COL_HCP + 4:
+            seat = Seat(col - COL_HCP)
+            return str(board.deal.hcp(seat)) if board.deal.hands[seat] else ""
+        if col == COL_PROBLEM:
+            return "⚠" if problems else ""
+        return ""
+
+    # -- rows --------------------------------------------------------------------
+    def row(self, i: int) -> tuple[Board, list[str]]:
+        """Board ``i`` and its problems, decoded on first use and cached briefly."""
+        hit = self._cache.get(i)
+        if hit is not None:
+            self._cache.move_to_end(i)
+            return hit
+        board = self.boards[i]
+        entry = (board, board.problems())
+        self._cache[i] = entry
+        if len(self._cache) > CACHE_ROWS:
+            self._cache.popitem(last=False)
+        return entry
+
+    def _texts(self, i: int) -> tuple[str, ...]:
+        """All cell texts of row ``i``, computed once per cached row (a repaint asks for each cell)."""
+        texts = self._text_cache.get(i)
+        if texts is None:
+            board, problems = self.row(i)
+            texts = tuple(self.cell_text(board, problems, c) for c in range(len(COLUMNS)))
+            self._text_cache[i] = texts
+            if len(self._text_cache) > CACHE_ROWS:
+                self._text_cache.popitem(last=False)
+        return texts
+
+    def board(self, i: int) -> Board:
+        return self.row(i)[0]
+
+    def set_board(self, i: int, board: Board) -> None:
+        """Replace board ``i`` (callers pass ``Board.touched()`` copies) and refresh its row."""
+        self.boards[i] = board
+        self._cache.pop(i, None)
+        self._text_cache.pop(i, None)
+        self.dataChanged.emit(self.index(i, 0), self.index(i, len(COLUMNS) - 1))
+        self.boardChanged.emit(i)
+
+    def find_number(self, number: int) -> int | None:
+        """Index of the board numbered ``number``; cheap guesses first, so big lazy sets stay fast."""
+        n = len(self.boards)
+        if n == 0:
+            return None
+        guesses = [number - 1]
+        first = self.board(0).number
+        if first is not None:
+            guesses.append(number - first)
+        for g in guesses:
+            if 0 <= g < n and self.board(g).number == number:
+                return g
+        if getattr(self.boards, "is_lazy", False) and n > 200_000:
+            return None  # a full scan of millions of records is not a "jump"
+        for i, b in enumerate(self.boards):
+            if b.number == number:
+                return i
+        return None

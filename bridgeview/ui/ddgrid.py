@@ -1,0 +1,135 @@
+"""The double-dummy grid: tricks for N S E W in NT S H D C, makeable contracts highlighted."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QSizePolicy,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..model.cards import DISPLAY_STRAINS, Seat, Strain
+from ..model.ddtable import DDTable
+
+ROW_SEATS = (Seat.NORTH, Seat.SOUTH, Seat.EAST, Seat.WEST)
+UNKNOWN_TEXT = "—"
+MAKE_BG = QColor("#d9f0dc")
+MAKE_FG = QColor("#14532d")
+SUIT_FG = {
+    Strain.NOTRUMP: QColor("#1b1b1b"),
+    Strain.SPADES: QColor("#1b1b1b"),
+    Strain.HEARTS: QColor("#c8102e"),
+    Strain.DIAMONDS: QColor("#c8102e"),
+    Strain.CLUBS: QColor("#1b1b1b"),
+}
+
+
+class DDGrid(QWidget):
+    """A 4 x 5 table of double-dummy tricks with a note line and the par score."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._table: DDTable | None = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
+        self.title = QLabel("<b>Double dummy</b>")
+        layout.addWidget(self.title)
+        self.grid = QTableWidget(4, 5, self)
+        self.grid.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.grid.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.grid.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.grid.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.grid.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.grid.setShowGrid(True)
+        for col, strain in enumerate(DISPLAY_STRAINS):
+            item = QTableWidgetItem(strain.symbol)
+            item.setForeground(SUIT_FG[strain])
+            f = QFont()
+            f.setBold(True)
+            item.setFont(f)
+            self.grid.setHorizontalHeaderItem(col, item)
+        for row, seat in enumerate(ROW_SEATS):
+            item = QTableWidgetItem(seat.letter)
+            self.grid.setVerticalHeaderItem(row, item)
+        hh = self.grid.horizontalHeader()
+        hh.setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        hh.setMinimumSectionSize(28)
+        vh = self.grid.verticalHeader()
+        vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        vh.setDefaultSectionSize(26)
+        self.grid.setFixedHeight(26 * 4 + hh.sizeHint().height() + 4)
+        self.grid.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        layout.addWidget(self.grid)
+        self.note = QLabel("")
+        self.note.setWordWrap(True)
+        self.note.setStyleSheet("color: #6b6b6b;")
+        layout.addWidget(self.note)
+        self.par = QLabel("")
+        self.par.setWordWrap(True)
+        self.par.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.par)
+        self.set_table(None)
+
+    def set_table(self, table: DDTable | None, note: str = "") -> None:
+        """Show ``table`` (None or empty = nothing known) with an explanatory ``note``."""
+        self._table = table
+        bold = QFont()
+        bold.setBold(True)
+        for row, seat in enumerate(ROW_SEATS):
+            for col, strain in enumerate(DISPLAY_STRAINS):
+                value = table.get(seat, strain) if table is not None else None
+                item = QTableWidgetItem(UNKNOWN_TEXT if value is None else str(value))
+                item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                if value is not None and value >= 7:
+                    item.setBackground(MAKE_BG)
+                    item.setForeground(MAKE_FG)
+                    item.setFont(bold)
+                    item.setToolTip(f"{value - 6}{strain.letter} makes for {seat.letter}")
+                elif value is None:
+                    item.setForeground(QColor("#9a9a9a"))
+                self.grid.setItem(row, col, item)
+        if not note and (table is None or table.is_empty):
+            note = "No double-dummy results in the file."
+        self.note.setText(note)
+        self.note.setVisible(bool(note))
+
+    def set_four_colour(self, on: bool) -> None:
+        """Diamonds orange and clubs green in the header, matching the diagram's four-colour suits."""
+        colours = dict(SUIT_FG)
+        if on:
+            colours[Strain.DIAMONDS] = QColor("#e07000")
+            colours[Strain.CLUBS] = QColor("#11803a")
+        for col, strain in enumerate(DISPLAY_STRAINS):
+            item = self.grid.horizontalHeaderItem(col)
+            if item is not None:
+                item.setForeground(colours[strain])
+
+    def set_par(self, text: str) -> None:
+        """Show the par contract/score line (filled by the solver)."""
+        self.par.setText(text)
+        self.par.setVisible(bool(text))
+
+    def table(self) -> DDTable | None:
+        return self._table
+
+    def cell_text(self, seat: Seat, strain: Strain) -> str:
+        """The text shown for ``seat`` declaring in ``strain`` (for tests)."""
+        row = ROW_SEATS.index(seat)
+        col = DISPLAY_STRAINS.index(strain)
+        item = self.grid.item(row, col)
+        return item.text() if item is not None else ""
+
+    def is_highlighted(self, seat: Seat, strain: Strain) -> bool:
+        item = self.grid.item(ROW_SEATS.index(seat), DISPLAY_STRAINS.index(strain))
+        return item is not None and item.background().color() == MAKE_BG
+
+    def par_text(self) -> str:
+        return self.par.text()

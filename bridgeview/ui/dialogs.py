@@ -1,0 +1,65 @@
+"""Every message box and simple input dialog goes through here, so tests can patch one place."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QInputDialog, QMessageBox, QWidget
+
+Button = QMessageBox.StandardButton
+
+
+def message(
+    kind: str,
+    parent: QWidget | None,
+    title: str,
+    text: str,
+    buttons: Button = Button.Ok,
+    default: Button = Button.NoButton,
+    details: str | None = None,
+) -> Button:
+    """Show a message box of ``kind`` ("info", "warning", "error", "question"); return the button pressed."""
+    icon = {
+        "info": QMessageBox.Icon.Information,
+        "warning": QMessageBox.Icon.Warning,
+        "error": QMessageBox.Icon.Critical,
+        "question": QMessageBox.Icon.Question,
+    }[kind]
+    box = QMessageBox(icon, title, text, buttons, parent)
+    if default != Button.NoButton:
+        box.setDefaultButton(default)
+    if details:
+        box.setDetailedText(details)
+    return Button(box.exec())
+
+
+def get_int(parent: QWidget | None, title: str, label: str, value: int, low: int, high: int) -> int | None:
+    """Ask for a whole number; None when cancelled."""
+    number, ok = QInputDialog.getInt(parent, title, label, value, low, high)
+    return int(number) if ok else None
+
+
+def get_open_files(parent: QWidget | None, title: str, directory: str, filters: str) -> list[str]:
+    """Ask for files to open; an empty list when cancelled."""
+    from PySide6.QtWidgets import QFileDialog
+
+    paths, _ = QFileDialog.getOpenFileNames(parent, title, directory, filters)
+    return list(paths)
+
+
+def get_save_file(
+    parent: QWidget | None, title: str, directory: str, filters: str, selected: str = ""
+) -> tuple[str, str]:
+    """Ask where to save: (path, chosen filter), or ("", "") when cancelled."""
+    from PySide6.QtWidgets import QFileDialog
+
+    path, chosen = QFileDialog.getSaveFileName(parent, title, directory, filters, selected)
+    return path, chosen
+
+
+def edit_board_header(parent: QWidget | None, number: int | None, dealer: int, vulnerability: int):
+    """Ask for a board's number, dealer and vulnerability; None when cancelled."""
+    from .header_dialog import BoardHeaderDialog
+
+    dlg = BoardHeaderDialog(parent, number, dealer, vulnerability)
+    if dlg.exec() != BoardHeaderDialog.DialogCode.Accepted:
+        return None
+    return dlg.values()

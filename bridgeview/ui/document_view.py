@@ -1,0 +1,198 @@
+"""One open bridge file: board list | diagram | DD grid and side tabs."""
+
+from __future__ import annotations
+
+import os
+
+from PySide6.QtCore import QItemSelectionModel, Qt, Signal
+from PySide6.QtGui import QUndoStack
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..model.board import Board
+from .board_model import COL_HCP, COLUMNS, BoardSetModel
+from .commands import header_command, move_card_command
+from .ddgrid import DDGrid
+from .details import DetailsPanel
+from .diagram import HandDiagram
+
+COLUMN_WIDTHS = (56, 34, 42, 70, 48, 30, 30, 30, 30, 24)
+ROW_HEIGHT = 22
+
+
+class DocumentView(QWidget):
+    """The view of one bridge board set, with its own undo stack."""
+
+    currentBoardChanged = Signal(int)
+    modifiedChanged = Signal(bool)
+
+    def __init__(self, boards, path: str | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.boards = boards
+        self.path = path
+        info = getattr(boards, "info", None)
+        self.format_name: str | None = info.format if info is not None else None
+        self.model = BoardSetModel(boards, self)
+        self.undo_stack = QUndoStack(self)
+        self.undo_stack.cleanChanged.connect(self._clean_changed)
+        self.model.boardChanged.connect(self._board_edited)
+        self._current = -1
+
+        self.board_list = QTableView(self)
+        self.board_list.setModel(self.model)
+        self.board_list.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.board_list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.board_list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.board_list.setAlternatingRowColors(True)
+        self.board_list.setWordWrap(False)
+        self.board_list.setShowGrid(False)
+        self.board_list.setTabKeyNavigation(False)
+        vh = self.board_list.verticalHeader()
+        vh.setVisible(False)
+        vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        vh.setDefaultSectionSize(ROW_HEIGHT)
+        hh = self.board_list.horizontalHeader()
+        hh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        hh.setStretchLastSection(False)
+        hh.setHighlightSections(False)
+        for col, width in enumerate(COLUMN_WIDTHS):
+            self.board_list.setColumnWidth(col, width)
+        for col in range(COL_HCP, COL_HCP + 4):
+            self.board_list.setColumnWidth(col, COLUMN_WIDTHS[col])
+        self.board_list.setMinimumWidth(160)
+        self.board_list.selectionModel().currentRowChanged.connect(lambda cur, _prev: self._on_row(cur.row()))
+
+        self.diagram = HandDiagram(self)
+        self.diagram.set_editable(True)
+        self.diagram.cardMoveRequested.connect(self.move_card)
+        centre = QWidget(self)
+        self.diagram_column = QVBoxLayout(centre)
+        self.diagram_column.setContentsMargins(0, 0, 0, 0)
+        self.diagram_column.setSpacing(4)
+        self.diagram_column.addWidget(self.diagram, 1)
+
+        right = QWidget(self)
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(4, 0, 0, 0)
+        self.dd_grid = DDGrid(right)
+        right_layout.addWidget(self.dd_grid)
+        self.side_tabs = QTabWidget(right)
+        self.details = DetailsPanel(boards, path, self.side_tabs)
+        self.side_tabs.addTab(self.details, "Details")
+        right_layout.addWidget(self.side_tabs, 1)
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.setObjectName("documentSplitter")
+        self.splitter.addWidget(self.board_list)
+        self.splitter.addWidget(centre)
+        self.splitter.addWidget(right)
+        self.splitter.setStretchFactor(0, 0)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setStretchFactor(2, 0)
+        self.splitter.setCollapsible(1, False)
+        self.splitter.setSizes([sum(COLUMN_WIDTHS) + 24, 620, 300])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.splitter)
+        self.setFocusProxy(self.board_list)
+        if len(boards):
+            self.select_board(0)
+        else:
+            self._show(-1)
+        from .replay import install_replay; self.replay = install_replay(self)  # noqa: E702, I001
+        from .solver import install_solver; self.solver = install_solver(self)  # noqa: E702, I001
+
+    # -- API ----------------------------------------------------------------------
+    def current_index(self) -> int:
+        return self._current
+
+    def current_board(self) -> Board | None:
+        return self.model.board(self._current) if 0 <= self._current < len(self.boards) else None
+
+    def select_board(self, i: int) -> None:
+        """Make board ``i`` current: select its row, scroll to it and show it."""
+        if not 0 <= i < len(self.boards):
+            return
+        index = self.model.index(i, 0)
+        self.board_list.selectionModel().setCurrentIndex(
+            index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+        )
+        self.board_list.scrollTo(index, QAbstractItemView.ScrollHint.EnsureVisible)
+        if self._current != i:
+            self._on_row(i)
+
+    def go_to_number(self, number: int) -> bool:
+        """Select the board numbered ``number``; False when there is none."""
+        i = self.model.find_number(number)
+        if i is None:
+            return False
+        self.select_board(i)
+        return True
+
+    def is_modified(self) -> bool:
+        return not self.undo_stack.isClean()
+
+    def title(self) -> str:
+        name = os.path.basename(self.path) if self.path else "Untitled"
+        return name + (" *" if self.is_modified() else "")
+
+    # -- edits (undoable) ----------------------------------------------------------
+    def move_card(self, card: int, seat: int) -> None:
+        """Move ``card`` of the current board to ``seat``'s hand (undoable)."""
+        if self.current_board() is None:
+            return
+        self.undo_stack.push(move_card_command(self.model, self._current, card, seat))
+
+    def set_board_header(self, number, dealer, vulnerability) -> None:
+        """Change the current board's number, dealer and vulnerability (undoable)."""
+        if self.current_board() is None:
+            return
+        self.undo_stack.push(header_command(self.model, self._current, number, dealer, vulnerability))
+
+    def shutdown(self) -> None:
+        """Stop background work attached to this view (solver threads, replay timers) before it goes."""
+        for name in ("solver", "replay"):
+            helper = getattr(self, name, None)
+            stop = getattr(helper, "shutdown", None) or getattr(helper, "stop", None)
+            if callable(stop):
+                stop()
+
+    def mark_saved(self, path: str, format_name: str) -> None:
+        """After a save: the document now lives at ``path`` in ``format_name``."""
+        self.path = path
+        self.format_name = format_name
+        self.undo_stack.setClean()
+        self.modifiedChanged.emit(False)
+
+    # -- internals ---------------------------------------------------------------
+    def _clean_changed(self, clean: bool) -> None:
+        self.modifiedChanged.emit(not clean)
+
+    def _on_row(self, i: int) -> None:
+        if i < 0 or i == self._current:
+            return
+        self._show(i)
+
+    def _show(self, i: int) -> None:
+        self._current = i
+        board = self.current_board()
+        self.diagram.set_board(board)
+        self.dd_grid.set_table(board.dd if board is not None else None)
+        self.dd_grid.set_par("")
+        self.details.show_board(board, i)
+        if i >= 0:
+            self.currentBoardChanged.emit(i)
+
+    def _board_edited(self, i: int) -> None:
+        if i == self._current:
+            self._show(i)
+
+
+__all__ = ["DocumentView", "COLUMNS"]

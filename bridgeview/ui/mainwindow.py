@@ -1,0 +1,549 @@
+"""The main window: tabs of open files, menus, recent files, Save As, drag and drop."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QUrl
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QUndoGroup
+from PySide6.QtWidgets import QLabel, QMainWindow, QTabWidget, QWidget
+
+from ..formats.errors import FormatError
+from ..formats.registry import all_codecs, detect, get, read_file, write_file
+from ..resources import resource
+from . import dialogs
+from .document_view import DocumentView
+from .export import save_png, save_svg
+from .saving import THREAD_THRESHOLD, codec_from_filter, filter_for, save_document, with_extension, writable_codecs
+
+MAX_RECENT = 10
+APP_TITLE = "bridgeview"
+
+
+def sample_path() -> Path:
+    """The bundled sample board set shown when the app starts without files."""
+    return resource("sample.pbn")
+
+
+def open_filter() -> str:
+    """"All bridge files" first, then one filter per format, then "All files" (detected by content)."""
+    codecs = sorted(all_codecs(), key=lambda c: c.title.lower())
+    every = " ".join(sorted({f"*.{e}" for c in codecs for e in c.extensions}))
+    parts = [f"All supported files ({every})"] if every else []
+    parts += [filter_for(c) for c in codecs]
+    parts.append("All files (*)")
+    return ";;".join(parts)
+
+
+class MainWindow(QMainWindow):
+    """Open files in tabs; menus act on the current tab."""
+
+    def __init__(self, settings: QSettings | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.settings = settings if settings is not None else QSettings()
+        self.thread_threshold = THREAD_THRESHOLD
+        self.setWindowTitle(APP_TITLE)
+        self.setAcceptDrops(True)
+        self.resize(1280, 800)
+        self.undo_group = QUndoGroup(self)
+        self.tabs = QTabWidget(self)
+        self.tabs.setDocumentMode(True)
+        self.tabs.setTabsClosable(True)
+        self.tabs.setMovable(True)
+        self.tabs.tabCloseRequested.connect(self.close_tab)
+        self.tabs.currentChanged.connect(self._tab_changed)
+        self.setCentralWidget(self.tabs)
+        self.status_format = QLabel("")
+        self.status_board = QLabel("")
+        self.statusBar().addPermanentWidget(self.status_board)
+        self.statusBar().addPermanentWidget(self.status_format)
+        self._build_menus()
+        self._restore_window()
+        self._update_actions()
+
+    # -- menus --------------------------------------------------------------------
+    def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
+        act = QAction(text, self)
+        if shortcut is not None:
+            act.setShortcut(QKeySequence(shortcut))
+        if tip:
+            act.setStatusTip(tip)
+        act.triggered.connect(lambda _checked=False: slot())
+        return act
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        m = bar.addMenu("&File")
+        self.act_open = self._action("&Open…", self.open_dialog, QKeySequence.StandardKey.Open)
+        m.addAction(self.act_open)
+        self.recent_menu = m.addMenu("Open &Recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        self.act_sample = self._action("Open &Sample Boards", lambda: self.open_file(str(sample_path())))
+        m.addAction(self.act_sample)
+        m.addSeparator()
+        self.act_save = self._action("&Save", self.save, QKeySequence.StandardKey.Save)
+        self.act_save_as = self._action("Save &As…", self.save_as, QKeySequence.StandardKey.SaveAs)
+        m.addAction(self.act_save)
+        m.addAction(self.act_save_as)
+        m.addSeparator()
+        self.act_export_png = self._action("Export Diagram as &PNG…", lambda: self.export_diagram("png"))
+        self.act_export_svg = self._action("Export Diagram as S&VG…", lambda: self.export_diagram("svg"))
+        m.addAction(self.act_export_png)
+        m.addAction(self.act_export_svg)
+        m.addSeparator()
+        self.act_close = self._action("&Close", lambda: self.close_tab(self.tabs.currentIndex()),
+                                      QKeySequence.StandardKey.Close)
+        m.addAction(self.act_close)
+        self.act_quit = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
+        m.addAction(self.act_quit)
+
+        e = bar.addMenu("&Edit")
+        self.act_undo = self.undo_group.createUndoAction(self, "&Undo")
+        self.act_undo.setShortcut(QKeySequence.StandardKey.Undo)
+        self.act_redo = self.undo_group.createRedoAction(self, "&Redo")
+        self.act_redo.setShortcut(QKeySequence.StandardKey.Redo)
+        e.addAction(self.act_undo)
+        e.addAction(self.act_redo)
+        e.addSeparator()
+        self.act_copy_pbn = self._action("&Copy Deal as PBN", self.copy_pbn, "Ctrl+Shift+C",
+                                         "Copy the current board as PBN text")
+        e.addAction(self.act_copy_pbn)
+        self.act_edit_header = self._action("Edit Board &Number, Dealer, Vulnerability…", self.edit_header, "Ctrl+E")
+        e.addAction(self.act_edit_header)
+
+        v = bar.addMenu("&View")
+        self.act_four_colour = QAction("&Four-Colour Suits", self)
+        self.act_four_colour.setCheckable(True)
+        self.act_four_colour.setChecked(self.settings.value("view/fourColour", False, type=bool))
+        self.act_four_colour.toggled.connect(self.set_four_colour)
+        v.addAction(self.act_four_colour)
+
+        g = bar.addMenu("&Go")
+        self.act_goto = self._action("&Go to Board…", self.go_to_board, "Ctrl+G")
+        self.act_next = self._action("&Next Board", lambda: self._step(1), "Ctrl+Down")
+        self.act_prev = self._action("&Previous Board", lambda: self._step(-1), "Ctrl+Up")
+        self.act_first = self._action("&First Board", lambda: self._jump(0), "Ctrl+Home")
+        self.act_last = self._action("&Last Board", lambda: self._jump(-1), "Ctrl+End")
+        for act in (self.act_goto, self.act_next, self.act_prev, self.act_first, self.act_last):
+            g.addAction(act)
+
+        h = bar.addMenu("&Help")
+        h.addAction(self._action("&About bridgeview", self.about))
+
+    def _update_actions(self) -> None:
+        view = self.current_view()
+        has_board = view is not None and view.current_board() is not None
+        for act in (self.act_save, self.act_save_as, self.act_close):
+            act.setEnabled(self.tabs.count() > 0)
+        for act in (self.act_export_png, self.act_export_svg, self.act_copy_pbn, self.act_edit_header,
+                    self.act_goto, self.act_next, self.act_prev, self.act_first, self.act_last):
+            act.setEnabled(has_board)
+        self._update_status()
+
+    def _update_status(self) -> None:
+        view = self.current_view()
+        widget = self.tabs.currentWidget()
+        if view is None:
+            fmt = getattr(widget, "format_title", "") if widget is not None else ""
+            self.status_format.setText(fmt)
+            self.status_board.setText("")
+            self.setWindowTitle(APP_TITLE)
+            return
+        n = len(view.boards)
+        title = ""
+        if view.format_name:
+            try:
+                title = get(view.format_name).title
+            except FormatError:
+                title = view.format_name
+        self.status_format.setText(f"{title} · {n:,} board{'s' if n != 1 else ''}")
+        i = view.current_index()
+        board = view.current_board()
+        if board is not None:
+            num = f"board {board.number}" if board.number is not None else "unnumbered board"
+            self.status_board.setText(f"{num} (record {i + 1:,} of {n:,})")
+        else:
+            self.status_board.setText("")
+        self.setWindowTitle(f"{view.title()} — {APP_TITLE}")
+
+    # -- documents ----------------------------------------------------------------
+    def current_view(self) -> DocumentView | None:
+        w = self.tabs.currentWidget()
+        return w if isinstance(w, DocumentView) else None
+
+    def views(self) -> list[QWidget]:
+        return [self.tabs.widget(i) for i in range(self.tabs.count())]
+
+    def open_files(self, paths: list[str]) -> int:
+        """Open each of ``paths``; returns how many opened."""
+        return sum(1 for p in paths if self.open_file(p))
+
+    def open_file(self, path: str) -> bool:
+        """Open ``path`` in a new tab (or show its tab); a file that cannot be read gets a dialog."""
+        path = os.path.abspath(path)
+        for i, w in enumerate(self.views()):
+            if getattr(w, "path", None) == path:
+                self.tabs.setCurrentIndex(i)
+                return True
+        try:
+            codec = detect(path)
+            doc = read_file(path, codec.name)
+        except FormatError as e:
+            if e.path is None:
+                e.path = path
+            dialogs.message("error", self, "Cannot open file", f"Cannot open {os.path.basename(path)}:\n\n{e.full()}")
+            return False
+        except (OSError, ValueError, MemoryError) as e:
+            dialogs.message("error", self, "Cannot open file", f"Cannot open {path}:\n\n{e}")
+            return False
+        if codec.kind == "cribbage":
+            from .cribbage_view import CribbageView
+
+            widget = CribbageView(doc)
+            widget.path = path  # type: ignore[attr-defined]
+            widget.format_title = codec.title  # type: ignore[attr-defined]
+            index = self.tabs.addTab(widget, os.path.basename(path))
+        else:
+            widget = self._make_view(doc, path)
+            index = self.tabs.addTab(widget, widget.title())
+        self.tabs.setTabToolTip(index, path)
+        self.tabs.setCurrentIndex(index)
+        if path != str(sample_path()):
+            self.add_recent(path)
+        problems = getattr(doc, "problems", None)
+        if isinstance(problems, list) and problems:
+            self.statusBar().showMessage(
+                f"{os.path.basename(path)}: {len(problems)} problem{'s' if len(problems) != 1 else ''} "
+                "found while reading (see Details)", 8000)
+        return True
+
+    def _make_view(self, doc, path: str | None) -> DocumentView:
+        view = DocumentView(doc, path, self)
+        view.diagram.set_four_colour(self.act_four_colour.isChecked())
+        view.dd_grid.set_four_colour(self.act_four_colour.isChecked())
+        state = self.settings.value("layout/documentSplitter")
+        if isinstance(state, QByteArray | bytes):
+            view.splitter.restoreState(QByteArray(state))
+        self.undo_group.addStack(view.undo_stack)
+        view.currentBoardChanged.connect(lambda _i: self._update_actions())
+        view.modifiedChanged.connect(lambda _m, v=view: self._retitle(v))
+        view.model.boardChanged.connect(lambda _i: self._update_status())
+        return view
+
+    def _retitle(self, view: DocumentView) -> None:
+        i = self.tabs.indexOf(view)
+        if i >= 0:
+            self.tabs.setTabText(i, view.title())
+        self._update_status()
+
+    def _tab_changed(self, _index: int) -> None:
+        view = self.current_view()
+        self.undo_group.setActiveStack(view.undo_stack if view is not None else None)
+        self._update_actions()
+
+    def close_tab(self, index: int) -> bool:
+        """Close tab ``index``, asking to save a modified file first; False when the user cancelled."""
+        if index < 0:
+            return False
+        widget = self.tabs.widget(index)
+        if isinstance(widget, DocumentView):
+            if not self._maybe_save(widget):
+                return False
+            self.settings.setValue("layout/documentSplitter", widget.splitter.saveState())
+            self.undo_group.removeStack(widget.undo_stack)
+            widget.shutdown()
+        self.tabs.removeTab(index)
+        widget.deleteLater()
+        self._update_actions()
+        return True
+
+    def _maybe_save(self, view: DocumentView) -> bool:
+        if not view.is_modified():
+            return True
+        self.tabs.setCurrentWidget(view)
+        name = os.path.basename(view.path) if view.path else "Untitled"
+        answer = dialogs.message(
+            "question", self, "Unsaved changes", f"{name} has unsaved changes. Save them?",
+            dialogs.Button.Save | dialogs.Button.Discard | dialogs.Button.Cancel, dialogs.Button.Save)
+        if answer == dialogs.Button.Save:
+            return self.save()
+        return answer == dialogs.Button.Discard
+
+    # -- open / recent -------------------------------------------------------------
+    def open_dialog(self) -> None:
+        start = self.settings.value("paths/lastOpenDir", str(Path.home()))
+        paths = dialogs.get_open_files(self, "Open board files", str(start), open_filter())
+        if paths:
+            self.settings.setValue("paths/lastOpenDir", os.path.dirname(paths[0]))
+            self.open_files(paths)
+
+    def recent_files(self) -> list[str]:
+        value = self.settings.value("recentFiles", [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in (value or [])]
+
+    def add_recent(self, path: str) -> None:
+        files = [p for p in self.recent_files() if p != path]
+        files.insert(0, path)
+        self.settings.setValue("recentFiles", files[:MAX_RECENT])
+
+    def _fill_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        files = self.recent_files()
+        for n, path in enumerate(files, 1):
+            act = self.recent_menu.addAction(f"&{n % 10} {os.path.basename(path)}")
+            act.setToolTip(path)
+            act.setStatusTip(path)
+            act.setEnabled(os.path.exists(path))
+            act.triggered.connect(lambda _=False, p=path: self.open_file(p))
+        if files:
+            self.recent_menu.addSeparator()
+            self.recent_menu.addAction("Clear Menu").triggered.connect(
+                lambda: self.settings.setValue("recentFiles", []))
+        else:
+            self.recent_menu.addAction("(none)").setEnabled(False)
+
+    # -- drag and drop ----------------------------------------------------------------
+    def dragEnterEvent(self, event) -> None:  # noqa: N802
+        if event.mimeData().hasUrls() and any(u.isLocalFile() for u in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dragMoveEvent(self, event) -> None:  # noqa: N802
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:  # noqa: N802
+        urls: list[QUrl] = event.mimeData().urls()
+        paths = [u.toLocalFile() for u in urls if u.isLocalFile()]
+        if paths:
+            event.acceptProposedAction()
+            self.open_files(paths)
+
+    # -- saving --------------------------------------------------------------------------
+    def save(self) -> bool:
+        """Save the current file in its own format (Save As when that format cannot be written)."""
+        view = self.current_view()
+        if view is None:
+            return self._save_other_as(None, None)
+        codec = None
+        if view.path and view.format_name:
+            try:
+                codec = get(view.format_name)
+            except FormatError:
+                codec = None
+        if codec is None or not codec.can_write or view.path == str(sample_path()):
+            return self.save_as()
+        return self.save_to(view, view.path, codec)
+
+    def save_as(self, path: str | None = None, format_name: str | None = None) -> bool:
+        """Save the current file under a new name in any writable format."""
+        view = self.current_view()
+        if view is None:
+            return self._save_other_as(path, format_name)
+        if path is None:
+            codecs = writable_codecs("bridge")
+            if not codecs:
+                dialogs.message("error", self, "Save As", "No format can be written.")
+                return False
+            filters = ";;".join(filter_for(c) for c in codecs)
+            current = None
+            if view.format_name:
+                current = next((c for c in codecs if c.name == view.format_name), None)
+            start = self.settings.value("paths/lastSaveDir", os.path.dirname(view.path or str(Path.home())))
+            base = os.path.splitext(os.path.basename(view.path or "boards"))[0]
+            chosen_path, chosen = dialogs.get_save_file(
+                self, "Save board set as", os.path.join(str(start), base), filters,
+                filter_for(current) if current else "")
+            if not chosen_path:
+                return False
+            codec = codec_from_filter(chosen, chosen_path)
+            if codec is None:
+                dialogs.message("error", self, "Save As", f"Cannot tell which format to use for {chosen_path}.")
+                return False
+            path = with_extension(chosen_path, codec)
+            self.settings.setValue("paths/lastSaveDir", os.path.dirname(path))
+        else:
+            try:
+                codec = get(format_name) if format_name else None
+                if codec is None:
+                    codec = codec_from_filter("", path)
+            except FormatError as e:
+                dialogs.message("error", self, "Save As", str(e))
+                return False
+            if codec is None:
+                dialogs.message("error", self, "Save As", f"Cannot tell which format to use for {path}.")
+                return False
+        return self.save_to(view, path, codec)
+
+    def _save_other_as(self, path: str | None, format_name: str | None) -> bool:
+        """Save As for a non-bridge tab (a cribbage game): its own kind of format only."""
+        widget = self.tabs.currentWidget()
+        record = getattr(widget, "record", None)
+        if record is None:
+            return False
+        codecs = writable_codecs("cribbage")
+        if not codecs:
+            return False
+        if path is None:
+            chosen_path, chosen = dialogs.get_save_file(
+                self, "Save game as", os.path.dirname(getattr(widget, "path", "") or str(Path.home())),
+                ";;".join(filter_for(c) for c in codecs))
+            if not chosen_path:
+                return False
+            codec = codec_from_filter(chosen, chosen_path, "cribbage") or codecs[0]
+            path = with_extension(chosen_path, codec)
+        else:
+            codec = get(format_name) if format_name else (codec_from_filter("", path, "cribbage") or codecs[0])
+        try:
+            write_file(record, path, codec.name)
+        except (FormatError, OSError, ValueError) as e:
+            text = e.full() if isinstance(e, FormatError) else f"{path}: {e}"
+            dialogs.message("error", self, "Cannot save", f"{text}\n\nNothing was written.")
+            return False
+        self.add_recent(os.path.abspath(path))
+        self.statusBar().showMessage(f"Saved {os.path.basename(path)} as {codec.title}", 5000)
+        return True
+
+    def save_to(self, view: DocumentView, path: str, codec) -> bool:
+        if not save_document(self, view.boards, path, codec, self.thread_threshold):
+            return False
+        view.mark_saved(os.path.abspath(path), codec.name)
+        view.details.path = os.path.abspath(path)
+        self._retitle(view)
+        self.tabs.setTabToolTip(self.tabs.indexOf(view), os.path.abspath(path))
+        self.add_recent(os.path.abspath(path))
+        self.statusBar().showMessage(f"Saved {os.path.basename(path)} as {codec.title}", 5000)
+        return True
+
+    # -- board actions ----------------------------------------------------------------------
+    def copy_pbn(self) -> str | None:
+        """Put the current board on the clipboard as PBN text; returns the text."""
+        view = self.current_view()
+        board = view.current_board() if view is not None else None
+        if board is None:
+            return None
+        from ..formats.pbn import board_to_pbn_text
+
+        text = board_to_pbn_text(board)
+        QGuiApplication.clipboard().setText(text)
+        self.statusBar().showMessage("Copied the deal as PBN", 3000)
+        return text
+
+    def export_diagram(self, kind: str, path: str | None = None) -> bool:
+        """Export the current diagram as PNG or SVG."""
+        view = self.current_view()
+        if view is None or view.current_board() is None:
+            return False
+        if path is None:
+            board = view.current_board()
+            start = self.settings.value("paths/lastExportDir", str(Path.home()))
+            name = f"board-{board.number if board and board.number is not None else view.current_index() + 1}.{kind}"
+            filt = "PNG image (*.png)" if kind == "png" else "SVG drawing (*.svg)"
+            path, _ = dialogs.get_save_file(self, "Export diagram", os.path.join(str(start), name), filt)
+            if not path:
+                return False
+            if not path.lower().endswith("." + kind):
+                path += "." + kind
+            self.settings.setValue("paths/lastExportDir", os.path.dirname(path))
+        size = view.diagram.size()
+        if size.width() < 200 or size.height() < 180:
+            size = QSize(620, 560)
+        if kind == "png":
+            ok = save_png(view.diagram, path, size)
+        else:
+            save_svg(view.diagram, path, size)
+            ok = os.path.exists(path)
+        if not ok:
+            dialogs.message("error", self, "Export", f"Could not write {path}.")
+        return ok
+
+    def edit_header(self) -> bool:
+        view = self.current_view()
+        board = view.current_board() if view is not None else None
+        if board is None:
+            return False
+        values = dialogs.edit_board_header(self, board.number, board.effective_dealer,
+                                           board.effective_vulnerability)
+        if values is None:
+            return False
+        view.set_board_header(*values)
+        return True
+
+    def go_to_board(self) -> bool:
+        view = self.current_view()
+        board = view.current_board() if view is not None else None
+        if view is None:
+            return False
+        current = board.number if board is not None and board.number is not None else view.current_index() + 1
+        number = dialogs.get_int(self, "Go to board", "Board number:", current, 0, 2_000_000_000)
+        if number is None:
+            return False
+        if view.go_to_number(number):
+            return True
+        dialogs.message("info", self, "Go to board", f"There is no board {number} in this file.")
+        return False
+
+    def _step(self, delta: int) -> None:
+        view = self.current_view()
+        if view is not None:
+            view.select_board(max(0, min(len(view.boards) - 1, view.current_index() + delta)))
+
+    def _jump(self, where: int) -> None:
+        view = self.current_view()
+        if view is not None and len(view.boards):
+            view.select_board(where if where >= 0 else len(view.boards) - 1)
+
+    def set_four_colour(self, on: bool) -> None:
+        self.settings.setValue("view/fourColour", bool(on))
+        for w in self.views():
+            if isinstance(w, DocumentView):
+                w.diagram.set_four_colour(on)
+                w.dd_grid.set_four_colour(on)
+
+    def about(self) -> None:
+        from .. import __version__
+
+        dialogs.message("info", self, "About bridgeview",
+                        f"bridgeview {__version__}\n\nView, check, replay, edit and convert bridge deal files.\n"
+                        f"Formats: {', '.join(sorted(c.name for c in all_codecs()))}")
+
+    # -- window state -----------------------------------------------------------------------
+    def _restore_window(self) -> None:
+        geometry = self.settings.value("layout/geometry")
+        if isinstance(geometry, QByteArray | bytes):
+            self.restoreGeometry(QByteArray(geometry))
+        state = self.settings.value("layout/windowState")
+        if isinstance(state, QByteArray | bytes):
+            self.restoreState(QByteArray(state))
+
+    def save_layout(self) -> None:
+        self.settings.setValue("layout/geometry", self.saveGeometry())
+        self.settings.setValue("layout/windowState", self.saveState())
+        view = self.current_view()
+        if view is not None:
+            self.settings.setValue("layout/documentSplitter", view.splitter.saveState())
+        self.settings.sync()
+
+    def closeEvent(self, event) -> None:  # noqa: N802
+        for w in self.views():
+            if isinstance(w, DocumentView) and not self._maybe_save(w):
+                event.ignore()
+                return
+        self.save_layout()
+        for w in self.views():
+            if isinstance(w, DocumentView):
+                w.shutdown()
+        event.accept()
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802
+        # arrows and page keys reach the board list even when another pane has the focus
+        view = self.current_view()
+        keys = (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown, Qt.Key.Key_Home,
+                Qt.Key.Key_End)
+        if view is not None and event.key() in keys and not view.board_list.hasFocus():
+            view.board_list.setFocus()
+            QGuiApplication.sendEvent(view.board_list, event)
+            return
+        super().keyPressEvent(event)

@@ -1,0 +1,47 @@
+"""A small composite for ``bridgeview render``: the diagram with its DD grid beside it."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
+
+from ..model.board import Board
+from ..model.replay_state import ReplayState
+from .ddgrid import DDGrid
+from .diagram import HandDiagram
+
+
+def show_step(diagram: HandDiagram, board: Board, step: int, fmt: str | None = None) -> int:
+    """Put the position after ``step`` cards of ``board``'s play on ``diagram``; returns the step shown."""
+    state = ReplayState(board, fmt)
+    pos = state.position(step)
+    diagram.set_play_state(pos.remaining, pos.trick, pos.ns_tricks, pos.ew_tricks, pos.to_play,
+                           played=pos.played, claim_text=pos.claim_text, stop_text=pos.stop_text)
+    return pos.step
+
+
+class DiagramWithGrid(QWidget):
+    """The hand diagram with the double-dummy grid in a column on its right."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setAutoFillBackground(True)
+        pal = self.palette()
+        pal.setColor(QPalette.ColorRole.Window, QColor("white"))
+        self.setPalette(pal)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 8, 0)
+        layout.setSpacing(8)
+        self.diagram = HandDiagram(self)
+        layout.addWidget(self.diagram, 1)
+        column = QVBoxLayout()
+        column.setContentsMargins(0, 8, 0, 8)
+        self.dd_grid = DDGrid(self)
+        self.dd_grid.setFixedWidth(230)
+        column.addWidget(self.dd_grid)
+        column.addStretch(1)
+        layout.addLayout(column)
+
+    def set_board(self, board: Board | None) -> None:
+        self.diagram.set_board(board)
+        self.dd_grid.set_table(board.dd if board is not None else None)

@@ -1,0 +1,215 @@
+"""Save As: check what the target format cannot hold, ask, then write (off the GUI thread when big)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import QEventLoop, QObject, Qt, Signal
+from PySide6.QtWidgets import QProgressDialog, QWidget
+
+from ..formats.bulk import DD_UNKNOWN
+from ..formats.convert import Cancelled, write_document
+from ..formats.errors import FormatError
+from ..formats.registry import Codec, SaveReport, WriteOptions, all_codecs
+from . import dialogs
+
+#: documents with more boards than this are checked and written in a worker thread
+THREAD_THRESHOLD = 20_000
+
+
+def writable_codecs(kind: str = "bridge") -> list[Codec]:
+    return sorted((c for c in all_codecs() if c.can_write and c.kind == kind), key=lambda c: c.title.lower())
+
+
+def filter_for(codec: Codec) -> str:
+    return f"{codec.title} ({' '.join('*.' + e for e in codec.extensions)})"
+
+
+def codec_from_filter(chosen: str, path: str, kind: str = "bridge") -> Codec | None:
+    """The codec the user picked in the dialog, else the one the extension names."""
+    codecs = writable_codecs(kind)
+    for c in codecs:
+        if filter_for(c) == chosen:
+            return c
+    ext = Path(path).suffix.lower().lstrip(".")
+    for c in codecs:
+        if ext in c.extensions:
+            return c
+    return None
+
+
+def with_extension(path: str, codec: Codec) -> str:
+    """``path`` with the codec's first extension added when it has none of the codec's."""
+    ext = Path(path).suffix.lower().lstrip(".")
+    if codec.extensions and ext not in codec.extensions:
+        return f"{path}.{codec.extensions[0]}"
+    return path
+
+
+class _Progressed:
+    """A board sequence that reports iteration progress (so ``codec.check`` can be cancelled)."""
+
+    def __init__(self, boards, progress: Callable[[int, int], bool]) -> None:
+        self._boards = boards
+        self._progress = progress
+
+    def __len__(self) -> int:
+        return len(self._boards)
+
+    def __getitem__(self, i):
+        return self._boards[i]
+
+    def __iter__(self):
+        total = len(self._boards)
+        for i, b in enumerate(self._boards):
+            if i % 2048 == 0 and self._progress(i, total) is False:
+                raise Cancelled()
+            yield b
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._boards, name)
+
+
+class _Bridge(QObject):
+    progress = Signal(int, int)
+    finished = Signal()
+
+
+def run_with_progress(parent: QWidget | None, label: str, fn: Callable[[Callable[[int, int], bool]], Any]) -> Any:
+    """Run ``fn(progress)`` in a worker thread behind a modal progress dialog with Cancel.
+
+    Returns what ``fn`` returns; re-raises its exception (``Cancelled`` when the user cancelled).
+    """
+    dlg = QProgressDialog(label, "Cancel", 0, 1000, parent)
+    dlg.setWindowModality(Qt.WindowModality.WindowModal)
+    dlg.setMinimumDuration(300)
+    dlg.setAutoClose(False)
+    dlg.setAutoReset(False)
+    cancelled = threading.Event()
+    dlg.canceled.connect(cancelled.set)
+    bridge = _Bridge()
+    loop = QEventLoop()
+
+    def on_progress(done: int, total: int) -> None:
+        dlg.setValue(int(1000 * done / total) if total else 0)
+        dlg.setLabelText(f"{label}\n{done:,} of {total:,} boards")
+
+    bridge.progress.connect(on_progress, Qt.ConnectionType.QueuedConnection)
+    bridge.finished.connect(loop.quit, Qt.ConnectionType.QueuedConnection)
+    outcome: dict[str, Any] = {}
+
+    def progress(done: int, total: int) -> bool:
+        bridge.progress.emit(done, total)
+        return not cancelled.is_set()
+
+    def work() -> None:
+        try:
+            outcome["value"] = fn(progress)
+        except BaseException as e:  # handed to the GUI thread below
+            outcome["error"] = e
+        finally:
+            bridge.finished.emit()
+
+    thread = threading.Thread(target=work, name="bridgeview-save", daemon=True)
+    thread.start()
+    loop.exec()
+    thread.join()
+    dlg.close()
+    dlg.deleteLater()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome.get("value")
+
+
+def bulk_report(doc, codec: Codec, progress: Callable[[int, int], bool]) -> SaveReport:
+    """Losses of writing an unedited lazy set through the bulk path, found with numpy over its chunks.
+
+    Boards the target cannot hold at all are left to the bulk writer, which
+    raises before anything is renamed into place.
+    """
+    caps = codec.caps
+    report = SaveReport()
+    info = doc.info
+    if (info.event or info.site or info.date) and not caps.header:
+        report.losses.append("the event, site and date")
+    if caps.dd and caps.board_numbers:
+        return report
+    dd_rows = 0
+    numbers_lost = False
+    done = 0
+    total = len(doc)
+    for chunk in doc.bulk():
+        if chunk.dd is not None and not caps.dd:
+            dd_rows += int((chunk.dd != DD_UNKNOWN).any(axis=(1, 2)).sum())
+        if chunk.numbers is not None and not caps.board_numbers and not numbers_lost:
+            numbers_lost = bool((chunk.numbers != np.arange(done + 1, done + len(chunk) + 1)).any())
+        done += len(chunk)
+        if progress(done, total) is False:
+            raise Cancelled()
+    if dd_rows:
+        report.losses.append(f"double-dummy results of {dd_rows} board{'s' if dd_rows != 1 else ''}")
+    if numbers_lost:
+        report.losses.append("board numbers (boards will be numbered from 1 when read back)")
+    return report
+
+
+def check_document(parent: QWidget | None, doc, codec: Codec, threaded: bool) -> SaveReport | None:
+    """What ``codec`` cannot hold of ``doc``; None when the user cancelled the check."""
+    if getattr(doc, "is_lazy", False) and codec.bulk and getattr(doc, "bulk", None) and not doc.edited:
+        if not threaded:
+            return bulk_report(doc, codec, lambda done, total: True)
+        try:
+            return run_with_progress(parent, f"Checking for {codec.title}…",
+                                     lambda progress: bulk_report(doc, codec, progress))
+        except Cancelled:
+            return None
+    if not threaded:
+        return codec.check(doc, WriteOptions())
+    try:
+        return run_with_progress(parent, f"Checking for {codec.title}…",
+                                 lambda progress: codec.check(_Progressed(doc, progress), WriteOptions()))
+    except Cancelled:
+        return None
+
+
+def save_document(parent: QWidget | None, doc, path: str, codec: Codec, threshold: int = THREAD_THRESHOLD) -> bool:
+    """Check, ask about losses, and write ``doc`` to ``path``; True when written."""
+    threaded = len(doc) > threshold
+    if codec.kind == "bridge":
+        report = check_document(parent, doc, codec, threaded)
+        if report is None:
+            return False
+        if report.errors:
+            more = f"\n\n({len(report.errors) - 1} more problems like this)" if len(report.errors) > 1 else ""
+            dialogs.message("error", parent, "Cannot save",
+                            f"{codec.title} cannot hold this board set:\n\n{report.errors[0]}{more}\n\n"
+                            "Nothing was written.", details="\n".join(report.errors[:200]))
+            return False
+        if report.losses:
+            text = (f"{codec.title} cannot hold everything in this board set. Saving will lose:\n\n• "
+                    + "\n• ".join(report.losses) + "\n\nSave anyway?")
+            answer = dialogs.message("warning", parent, "Save As " + codec.title, text,
+                                     dialogs.Button.Save | dialogs.Button.Cancel, dialogs.Button.Cancel)
+            if answer != dialogs.Button.Save:
+                return False
+    try:
+        if threaded:
+            def write(progress):
+                return write_document(_Progressed(doc, progress), path, codec, WriteOptions(), progress)
+
+            run_with_progress(parent, f"Saving {Path(path).name}…", write)
+        else:
+            write_document(doc, path, codec, WriteOptions())
+    except Cancelled:
+        return False
+    except FormatError as e:
+        dialogs.message("error", parent, "Cannot save", f"{e.full()}\n\nNothing was written.")
+        return False
+    except OSError as e:
+        dialogs.message("error", parent, "Cannot save", f"{path}: {e.strerror or e}\n\nNothing was written.")
+        return False
+    return True

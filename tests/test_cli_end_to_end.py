@@ -1,0 +1,814 @@
+"""The issue-2 command-line contract, end to end, across the formats that exist.
+
+``convert`` (format by extension, by sniffing, ``--from``/``--to``,
+``--start-board``, what it drops, what it refuses without touching the target),
+``info`` (format, boards, Pavlicek checksum, file fields), ``validate`` (exit
+codes, one problem a line), ``dump`` (the JSON shape of the issue),
+``formats``, usage errors and every ``--help``.  A test that needs a format
+that is not registered yet is skipped.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import REALDATA, realdata_files
+
+from bridgeview.cli.main import build_parser, main
+from bridgeview.formats.errors import FormatError
+from bridgeview.formats.registry import WriteOptions, all_codecs, by_extension, detect, get, read_file, write_file
+from bridgeview.model.auction import Call
+from bridgeview.model.board import Board
+from bridgeview.model.boardset import BoardSet, FileInfo
+from bridgeview.model.cards import Card, Seat, Strain
+from bridgeview.model.ddtable import DDTable
+from bridgeview.model.deal import Deal
+from bridgeview.model.play import trick_winner
+
+NAMES = {c.name for c in all_codecs()}
+BRIDGE = sorted(c.name for c in all_codecs() if c.kind == "bridge" and c.can_write)
+SIXTEEN = {ext: REALDATA / ext / f"dealconvert_test_16boards.{ext}" for ext in ("bri", "dge", "dup", "pbn")}
+BOARD_KEYS = ["board", "dealer", "vulnerable", "deal", "dd", "auction", "play", "contract", "declarer", "result"]
+
+
+def need(*names: str) -> None:
+    missing = [n for n in names if n not in NAMES]
+    if missing:
+        pytest.skip(f"format(s) not registered yet: {', '.join(missing)}")
+
+
+def need_real(*exts: str) -> None:
+    for ext in exts:
+        if not SIXTEEN[ext].is_file():
+            pytest.skip(f"../shared/realdata has no {SIXTEEN[ext].name}")
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    rc = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def one_error_line(err: str) -> str:
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("bridgeview: "), err
+    assert "Traceback" not in err
+    return lines[0]
+
+
+# -- generated boards ---------------------------------------------------------------
+def full_deal(rng: random.Random) -> Deal:
+    cards = list(range(52))
+    rng.shuffle(cards)
+    owners = [0] * 52
+    for i, c in enumerate(cards):
+        owners[c] = i // 13
+    return Deal.from_owners(owners)
+
+
+def legal_play(deal: Deal, declarer: Seat, count: int) -> list[Card]:
+    """``count`` legal cards of a notrump contract (lowest card, following suit)."""
+    hands = list(deal.hands)
+    play, trick, leader = [], [], int(declarer.next)
+    while len(play) < count:
+        seat = (leader + len(trick)) % 4
+        own = [c for c in range(52) if hands[seat] >> c & 1]
+        follow = [c for c in own if trick and c // 13 == trick[0] // 13]
+        card = min(follow or own)
+        hands[seat] &= ~(1 << card)
+        trick.append(card)
+        play.append(Card(card))
+        if len(trick) == 4:
+            leader, trick = int(trick_winner(trick, leader, Strain.NOTRUMP)), []
+    return play
+
+
+def boards(n: int = 4, *, dd: bool = False, auction: bool = False, first: int = 1, seed: int = 7) -> BoardSet:
+    rng = random.Random(seed)
+    out = BoardSet([], FileInfo())
+    for number in range(first, first + n):
+        b = Board.numbered(number, full_deal(rng))
+        if dd:
+            b.dd = DDTable.from_rows([[rng.randint(0, 13) for _ in range(5)] for _ in range(4)])
+        if auction:
+            b.auction = [Call.parse(t) for t in ("1NT", "P", "3NT", "P", "P", "X", "XX", "P", "P", "P")]
+            b.play = legal_play(b.deal, b.effective_dealer, 5)
+        out.append(b)
+    return out
+
+
+def deals_of(path: Path, fmt: str | None = None) -> list[Deal]:
+    return [b.deal for b in read_file(path, fmt)]
+
+
+def pavlicek(data: bytes) -> int:
+    """The checksum, computed independently of the program: sum of little-endian 32-bit words."""
+    padded = data + b"\0" * (-len(data) % 4)
+    return sum(struct.unpack(f"<{len(padded) // 4}I", padded)) % (1 << 64)
+
+
+def info_fields(out: str) -> dict[str, str]:
+    fields = {}
+    for line in out.splitlines():
+        key, _, value = line.partition(":")
+        fields[key.strip()] = value.strip()
+    return fields
+
+
+# -- convert ------------------------------------------------------------------------
+@pytest.mark.parametrize("src_ext,dst_ext", [("bri", "pbn"), ("dge", "bri"), ("dup", "dge"), ("pbn", "dup")])
+def test_convert_real_files_by_extension_keeps_the_16_deals(capsys, tmp_path, src_ext, dst_ext):
+    need(src_ext, dst_ext)
+    need_real(src_ext, "pbn")
+    out = tmp_path / f"out.{dst_ext}"
+    rc, stdout, err = run(capsys, "convert", SIXTEEN[src_ext], out)
+    assert rc == 0, err
+    assert stdout == ""
+    assert "Traceback" not in err and all(line.startswith("bridgeview: ") for line in err.splitlines())
+    assert detect(out).name == dst_ext
+    assert deals_of(out) == deals_of(SIXTEEN["pbn"])
+    assert [b.number for b in read_file(out)] == list(range(1, 17))
+
+
+@pytest.mark.parametrize("fmt", BRIDGE)
+def test_convert_round_trip_through_every_format_by_extension(capsys, tmp_path, fmt):
+    need("deals")
+    src = tmp_path / "src.deals"
+    write_file(boards(5), src, "deals")
+    codec = get(fmt)
+    mid = tmp_path / f"mid.{codec.extensions[0]}"
+    back = tmp_path / "back.deals"
+    to = ["--to", fmt] if len(by_extension(mid)) > 1 else []  # .zrj has two variants
+    rc, _, err = run(capsys, "convert", src, mid, *to)
+    if not codec.caps.full_deals:  # ZDD holds DD results only: no deals to bring back
+        assert rc in (0, 1), err
+        return
+    assert rc == 0, err
+    assert read_file(mid).info.format == fmt
+    rc, _, err = run(capsys, "convert", mid, back)
+    assert rc == 0, err
+    assert deals_of(back) == deals_of(src)
+
+
+@pytest.mark.parametrize("fmt", BRIDGE)
+def test_convert_sniffs_a_file_without_extension(capsys, tmp_path, fmt):
+    need("deals")
+    codec = get(fmt)
+    rich = boards(3, dd=codec.caps.dd, auction=codec.caps.auction)
+    src = tmp_path / "noext"
+    try:
+        write_file(rich, src, fmt)
+    except FormatError:  # a format that cannot hold these boards has nothing to sniff here
+        pytest.skip(f"{fmt} cannot hold the generated boards")
+    assert detect(src).name == fmt
+    out = tmp_path / "out.deals"
+    rc, _, err = run(capsys, "convert", src, out)
+    assert rc == 0, err
+    if codec.caps.full_deals:
+        assert deals_of(out) == [b.deal for b in rich]
+
+
+def test_from_overrides_a_misleading_extension(capsys, tmp_path):
+    need("pbn", "bri", "deals")
+    src = tmp_path / "really_pbn.bri"
+    write_file(boards(3), src, "pbn")
+    out = tmp_path / "out.deals"
+    rc, _, err = run(capsys, "convert", "--from", "pbn", src, out)
+    assert rc == 0, err
+    assert deals_of(out) == [b.deal for b in boards(3)]
+
+
+def test_to_picks_the_zrj_variant(capsys, tmp_path):
+    need("zrj", "zrj16", "zrd")
+    src = tmp_path / "src.zrd"
+    write_file(boards(3, dd=True), src, "zrd")
+    for variant, size in (("zrj16", 16), ("zrj", 80)):
+        out = tmp_path / f"{variant}.zrj"
+        rc, _, err = run(capsys, "convert", src, out, "--to", variant)
+        assert rc == 0, err
+        assert out.stat().st_size == 3 * size or out.stat().st_size == 4 * size  # with or without a null record
+        assert detect(out).name == variant
+        assert deals_of(out) == [b.deal for b in boards(3, dd=True)]
+    rc, out, _ = run(capsys, "info", tmp_path / "zrj16.zrj")
+    assert rc == 0 and info_fields(out)["format"].split()[0] == "zrj16"
+
+
+def test_to_unknown_format_is_a_one_line_error_and_writes_nothing(capsys, tmp_path):
+    need("deals")
+    src = tmp_path / "src.deals"
+    write_file(boards(2), src, "deals")
+    for argv in (["convert", src, tmp_path / "out.xyz"], ["convert", src, tmp_path / "out.pbn", "--to", "nosuch"],
+                 ["convert", src, tmp_path / "out.deals", "--from", "nosuch"]):
+        rc, _, err = run(capsys, *argv)
+        assert rc == 1, err
+        one_error_line(err)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["src.deals"]
+
+
+def test_start_board_numbers_boards_of_formats_that_store_none(capsys, tmp_path):
+    need("bri", "pbn")
+    src = tmp_path / "src.bri"
+    write_file(boards(3), src, "bri")
+    out = tmp_path / "out.pbn"
+    rc, _, err = run(capsys, "convert", src, out, "--start-board", "17")
+    assert rc == 0, err
+    got = read_file(out)
+    assert [b.number for b in got] == [17, 18, 19]
+    # dealer and vulnerability follow the new numbers (board 17 is dealt like board 1)
+    assert [(b.effective_dealer, b.effective_vulnerability.text) for b in got] == [
+        (Seat.NORTH, "None"), (Seat.EAST, "NS"), (Seat.SOUTH, "EW")]
+    rc, out_json, _ = run(capsys, "dump", src, "--start-board", "5")
+    assert rc == 0 and [b["board"] for b in json.loads(out_json)["boards"]] == [5, 6, 7]
+
+
+def test_start_board_goes_into_a_dup_target(capsys, tmp_path):
+    need("bri", "dup")
+    src = tmp_path / "src.bri"
+    write_file(boards(3), src, "bri")
+    out = tmp_path / "out.dup"
+    rc, _, err = run(capsys, "convert", src, out, "--start-board", "9")
+    assert rc == 0, err
+    assert [b.number for b in read_file(out)] == [9, 10, 11]
+    rc, info, _ = run(capsys, "info", out)
+    assert info_fields(info)["dup first board"] == "9"
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "x"])
+def test_start_board_must_be_a_positive_number(capsys, tmp_path, value):
+    need("bri")
+    src = tmp_path / "src.bri"
+    write_file(boards(2), src, "bri")
+    with pytest.raises(SystemExit) as e:
+        main(["convert", str(src), str(tmp_path / "out.pbn"), "--start-board", value])
+    assert e.value.code == 2
+    assert "--start-board" in capsys.readouterr().err
+    assert not (tmp_path / "out.pbn").exists()
+
+
+@pytest.mark.parametrize("src_fmt,dst", [("zrd", "out.zbd"), ("zrd", "out.bri"), ("pbn", "out.dge"),
+                                         ("zrd", "out.deals")])
+def test_convert_says_what_dd_results_it_drops(capsys, tmp_path, src_fmt, dst):
+    need(src_fmt, dst.split(".")[1])
+    src = tmp_path / f"src.{src_fmt}"
+    write_file(boards(5, dd=True), src, src_fmt)
+    rc, stdout, err = run(capsys, "convert", src, tmp_path / dst)
+    assert rc == 0, err
+    assert stdout == ""
+    assert "bridgeview: dropped: double-dummy results of 5 boards" in err.splitlines()
+
+
+def test_convert_says_nothing_when_nothing_is_dropped(capsys, tmp_path):
+    need("zrd", "pbn")
+    src = tmp_path / "src.zrd"
+    write_file(boards(3, dd=True), src, "zrd")
+    rc, _, err = run(capsys, "convert", src, tmp_path / "out.pbn")
+    assert rc == 0 and "dropped" not in err, err
+    assert [b.dd for b in read_file(tmp_path / "out.pbn")] == [b.dd for b in boards(3, dd=True)]
+
+
+def test_convert_says_it_drops_auctions_and_play(capsys, tmp_path):
+    need("pbn", "zbd")
+    src = tmp_path / "src.pbn"
+    write_file(boards(2, auction=True), src, "pbn")
+    rc, _, err = run(capsys, "convert", src, tmp_path / "out.zbd")
+    assert rc == 0, err
+    assert "bridgeview: dropped: auctions of 2 boards" in err.splitlines()
+    assert "bridgeview: dropped: play of 2 boards" in err.splitlines()
+
+
+def _partial_source(tmp_path: Path, fmt: str) -> Path:
+    """Boards 1 and 2 full, board 3 an ending of three cards a hand."""
+    bs = boards(3)
+    ending = Deal.from_pbn("N:AKQ... JT9... 876... 543...")
+    bs[2] = Board.numbered(3, ending)
+    src = tmp_path / f"src.{get(fmt).extensions[0]}"
+    write_file(bs, src, fmt)
+    return src
+
+
+@pytest.mark.parametrize("src_fmt", ["pbn", "deals", "zbs"])
+@pytest.mark.parametrize("dst_fmt", ["zbd", "bri", "dge", "bre", "dup", "zrd", "zrj", "zrj16", "lin"])
+def test_partial_deal_to_a_full_deal_format_names_the_board_and_writes_nothing(capsys, tmp_path, src_fmt, dst_fmt):
+    need(src_fmt, dst_fmt)
+    codec = get(dst_fmt)
+    if codec.caps.partial_deals:
+        pytest.skip(f"{dst_fmt} holds partial deals")
+    src = _partial_source(tmp_path, src_fmt)
+    target = tmp_path / f"new.{codec.extensions[0]}"
+    to = ["--to", dst_fmt]
+    rc, stdout, err = run(capsys, "convert", src, target, *to)
+    assert rc == 1
+    line = one_error_line(err)
+    assert "board 3" in line or "record 3" in line, line
+    assert "complete" in line or "full" in line or "partial" in line, line
+    assert not target.exists()
+    assert stdout == ""
+    # an existing target is left exactly as it was, and no temporary file stays behind
+    existing = tmp_path / f"old.{codec.extensions[0]}"
+    existing.write_bytes(b"precious bytes")
+    rc, _, err = run(capsys, "convert", src, existing, *to)
+    assert rc == 1
+    one_error_line(err)
+    assert existing.read_bytes() == b"precious bytes"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([src.name, existing.name])
+
+
+def test_board_241_in_zrj_is_an_error_naming_the_board(capsys, tmp_path):
+    need("pbn", "zrj")
+    src = tmp_path / "src.pbn"
+    write_file(boards(3, first=239), src, "pbn")
+    target = tmp_path / "out.zrj"
+    target.write_bytes(b"keep me")
+    rc, _, err = run(capsys, "convert", src, target, "--to", "zrj")
+    assert rc == 1
+    assert "board 241" in one_error_line(err)
+    assert target.read_bytes() == b"keep me"
+
+
+def test_too_many_boards_for_dup_is_an_error(capsys, tmp_path):
+    need("deals", "dup")
+    src = tmp_path / "src.deals"
+    write_file(boards(3), src, "deals")
+    rc, _, err = run(capsys, "convert", src, tmp_path / "out.dup", "--start-board", "998")
+    assert rc == 1
+    assert "1000" in one_error_line(err)
+    assert not (tmp_path / "out.dup").exists()
+
+
+def test_convert_of_a_broken_file_is_one_located_line(capsys, tmp_path):
+    need("zbd", "pbn")
+    src = tmp_path / "cut.zbd"
+    write_file(boards(3), src, "zbd")
+    src.write_bytes(src.read_bytes()[:31])  # two records and 5 stray bytes
+    rc, _, err = run(capsys, "convert", src, tmp_path / "out.pbn")
+    assert rc == 1
+    line = one_error_line(err)
+    assert line.startswith(f"bridgeview: {src}: record 3 (offset 26): "), line
+    assert not (tmp_path / "out.pbn").exists()
+
+
+# -- info -----------------------------------------------------------------------------
+@pytest.mark.parametrize("fmt", BRIDGE)
+def test_info_prints_format_boards_and_pavlicek_checksum(capsys, tmp_path, fmt):
+    codec = get(fmt)
+    bs = boards(4, dd=codec.caps.dd, auction=codec.caps.auction)
+    path = tmp_path / f"f.{codec.extensions[0]}"
+    write_file(bs, path, fmt)
+    rc, out, err = run(capsys, "info", path)
+    assert rc == 0 and err == ""
+    fields = info_fields(out)
+    assert fields["format"].split()[0] == fmt
+    assert int(fields["boards"]) == 4
+    assert int(fields["checksum"], 16) == pavlicek(path.read_bytes())
+    assert fields["file"] == str(path)
+
+
+def test_info_checksum_of_the_real_files(capsys):
+    need("bri", "dge", "dup", "pbn")
+    for ext, path in SIXTEEN.items():
+        if not path.is_file():
+            continue
+        rc, out, _ = run(capsys, "info", path)
+        fields = info_fields(out)
+        assert rc == 0
+        assert fields["format"].split()[0] == ext
+        assert fields["boards"] == "16"
+        assert int(fields["checksum"], 16) == pavlicek(path.read_bytes())
+
+
+def test_info_shows_the_file_level_fields(capsys, tmp_path):
+    need("bre", "pbn")
+    bs = boards(2)
+    bs.info.event, bs.info.site, bs.info.date = "Spring Pairs", "Oslo", "2024.04.01"
+    for fmt in ("bre", "pbn"):
+        path = tmp_path / f"f.{fmt}"
+        write_file(bs, path, fmt)
+        rc, out, _ = run(capsys, "info", path)
+        fields = info_fields(out)
+        assert rc == 0
+        assert (fields["event"], fields["site"], fields["date"]) == ("Spring Pairs", "Oslo", "2024.04.01")
+
+
+def test_info_shows_dup_control_fields(capsys):
+    need("dup")
+    need_real("dup")
+    rc, out, _ = run(capsys, "info", SIXTEEN["dup"])
+    fields = info_fields(out)
+    assert rc == 0
+    assert fields["dup random"] == "yes"
+    assert fields["dup backwards"] == "no"
+    assert fields["dup first board"] == "1"
+    assert fields["dup last board"] == "16"
+    assert fields["board numbers"] == "1-16"
+
+
+def test_info_of_an_empty_file_says_what_is_wrong(capsys, tmp_path):
+    path = tmp_path / "empty.zbd"
+    path.write_bytes(b"")
+    rc, _, err = run(capsys, "info", path)
+    assert rc in (0, 1)
+    if rc:
+        one_error_line(err)
+
+
+# -- validate -------------------------------------------------------------------------
+BAD_PBN = """\
+[Event "Club night"]
+[Board "1"]
+[Dealer "E"]
+[Vulnerable "None"]
+[Deal "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"]
+[Auction "E"]
+1H 1S 1H Pass
+Pass Pass
+
+[Board "2"]
+[Dealer "E"]
+[Vulnerable "NS"]
+[Deal "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"]
+
+[Board "3"]
+[Dealer "S"]
+[Vulnerable "EW"]
+[Deal "N:AKQJ.T98.765.43 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.7652"]
+"""
+
+
+def test_validate_clean_file_exits_0(capsys, tmp_path):
+    need("pbn")
+    path = tmp_path / "good.pbn"
+    write_file(boards(4, dd=True, auction=True), path, "pbn")
+    rc, out, err = run(capsys, "validate", path)
+    assert rc == 0, out + err
+    assert out.strip() == f"{path}: 4 boards, no problems"
+    assert err == ""
+
+
+def test_validate_lists_every_problem_and_exits_1(capsys, tmp_path):
+    need("pbn")
+    path = tmp_path / "bad.pbn"
+    path.write_text(BAD_PBN)
+    rc, out, err = run(capsys, "validate", path)
+    assert rc == 1
+    lines = out.splitlines()
+    assert all(line.startswith(f"{path}: ") for line in lines), lines
+    text = "\n".join(lines)
+    assert "board 1" in text and "insufficient" in text  # 1H after 1S
+    assert "dealer E but board 1 is dealt by N" in text
+    assert "board 2" in text and "same deal as board 1" in text
+    assert "board 3" in text and ("12 cards" in text or "14 cards" in text)  # N has 12, W 14
+    assert err.strip().endswith("problems in 3 boards")
+
+
+def test_validate_binary_duplicate_deals_exit_1(capsys, tmp_path):
+    need("zbd")
+    bs = boards(3)
+    bs[2] = bs[2].copy(deal=bs[0].deal)
+    path = tmp_path / "dup.zbd"
+    write_file(bs, path, "zbd")
+    rc, out, _ = run(capsys, "validate", path)
+    assert rc == 1
+    assert f"{path}: board 3: same deal as board 1" in out.splitlines()
+
+
+def test_validate_of_an_unreadable_file_is_one_error_line(capsys, tmp_path):
+    need("zbd")
+    path = tmp_path / "cut.zbd"
+    path.write_bytes(b"\x01" * 20)
+    rc, out, err = run(capsys, "validate", path)
+    assert rc == 1
+    one_error_line(err)
+
+
+# -- dump -----------------------------------------------------------------------------
+def test_dump_json_shape(capsys, tmp_path):
+    need("pbn")
+    bs = boards(2, dd=True, auction=True)
+    path = tmp_path / "f.pbn"
+    write_file(bs, path, "pbn")
+    rc, out, err = run(capsys, "dump", path)
+    assert rc == 0 and err == ""
+    data = json.loads(out)
+    assert list(data)[:2] == ["format", "boards"] and set(data) <= {"format", "boards", "event", "site", "date"}
+    assert data["format"] == "pbn"
+    assert len(data["boards"]) == 2
+    for b, src in zip(data["boards"], bs, strict=True):
+        assert list(b) == BOARD_KEYS
+        assert b["board"] == src.number
+        assert b["dealer"] == src.effective_dealer.letter
+        assert b["vulnerable"] == src.effective_vulnerability.text
+        assert b["vulnerable"] in ("None", "NS", "EW", "All")
+        assert b["deal"] == src.deal.to_pbn() and b["deal"].startswith("N:")
+        assert list(b["dd"]) == ["N", "E", "S", "W"]
+        for seat in "NESW":
+            assert list(b["dd"][seat]) == ["NT", "S", "H", "D", "C"]
+            assert all(isinstance(v, int) for v in b["dd"][seat].values())
+        assert b["dd"]["N"]["NT"] == src.dd.get(Seat.NORTH, Strain.NOTRUMP)
+        assert b["dd"]["W"]["C"] == src.dd.get(Seat.WEST, Strain.CLUBS)
+        assert b["auction"] == ["1NT", "P", "3NT", "P", "P", "X", "XX", "P", "P", "P"]
+        assert b["play"] == [str(c) for c in src.play]
+        assert all(len(c) == 2 and c[0] in "SHDC" and c[1] in "23456789TJQKA" for c in b["play"])
+        assert b["contract"] == "3NTXX"
+        assert b["declarer"] == src.effective_dealer.letter  # the dealer opened 1NT
+        assert b["result"] is None
+
+
+def test_dump_of_a_deal_only_file_has_nulls(capsys, tmp_path):
+    need("zbd")
+    path = tmp_path / "f.zbd"
+    write_file(boards(2), path, "zbd")
+    rc, out, _ = run(capsys, "dump", path)
+    assert rc == 0
+    data = json.loads(out)
+    assert data["format"] == "zbd"
+    b = data["boards"][1]
+    assert list(b) == BOARD_KEYS
+    assert (b["board"], b["dealer"], b["vulnerable"]) == (2, "E", "NS")
+    assert b["dd"] is None and b["contract"] is None and b["declarer"] is None and b["result"] is None
+    assert b["auction"] in ([], None) and b["play"] in ([], None)
+
+
+def test_dump_of_real_lin_with_result(capsys):
+    need("lin")
+    path = REALDATA / "lin" / "endplay_example1.lin"
+    if not path.is_file():
+        pytest.skip("no real LIN file")
+    rc, out, _ = run(capsys, "dump", path)
+    assert rc == 0
+    b = json.loads(out)["boards"][0]
+    assert list(b) == BOARD_KEYS
+    assert b["contract"] == "5H" and b["declarer"] == "S" and b["result"] == 12
+    assert len(b["play"]) == 52 and b["play"][0] == "C9"
+
+
+def test_dump_of_the_dd_only_format(capsys, tmp_path):
+    need("zdd")
+    path = tmp_path / "f.zdd"
+    bs = boards(2, dd=True)
+    write_file(bs, path, "zdd")
+    rc, out, _ = run(capsys, "dump", path)
+    assert rc == 0
+    data = json.loads(out)
+    assert [b["dd"]["S"]["H"] for b in data["boards"]] == [b.dd.get(Seat.SOUTH, Strain.HEARTS) for b in bs]
+    assert all(b["deal"].startswith("N:") for b in data["boards"])
+
+
+# -- formats, usage, help ---------------------------------------------------------------
+def test_formats_table_lists_every_codec(capsys):
+    rc, out, _ = run(capsys, "formats")
+    assert rc == 0
+    lines = out.splitlines()
+    assert len(lines) == len(all_codecs())
+    for c in all_codecs():
+        row = next(line for line in lines if line.split()[0] == c.name)
+        for ext in c.extensions:
+            assert f".{ext}" in row
+        assert ("read/write" if c.can_write else "read") in row
+        assert c.title in row
+    zbs = next(line for line in lines if line.split()[0] == "zbs") if "zbs" in NAMES else "partial deals"
+    assert "partial deals" in zbs
+
+
+def test_formats_markdown_table(capsys):
+    rc, out, _ = run(capsys, "formats", "--markdown")
+    assert rc == 0
+    rows = [line for line in out.splitlines() if line.startswith("| `")]
+    assert len(rows) == len(all_codecs())
+
+
+@pytest.mark.parametrize("argv", [
+    ["convert"], ["convert", "a.pbn"], ["convert", "a.pbn", "b.bri", "--start-board", "x"],
+    ["info"], ["validate"], ["dump"], ["info", "a.pbn", "--bogus"], ["--bogus"], ["formats", "extra"],
+    ["convert", "a", "b", "--to"],
+])
+def test_usage_errors_exit_2(capsys, argv):
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "usage: bridgeview" in err and "Traceback" not in err
+
+
+def test_help_of_bridgeview_and_every_command(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["--help"])
+    assert e.value.code == 0
+    top = capsys.readouterr().out
+    assert top.startswith("usage: bridgeview")
+    _, commands = build_parser()
+    for name in ("convert", "info", "validate", "dump", "formats"):
+        assert name in commands and name in top
+    for name in commands:
+        with pytest.raises(SystemExit) as e:
+            main([name, "--help"])
+        assert e.value.code == 0, name
+        assert capsys.readouterr().out.startswith(f"usage: bridgeview {name}")
+
+
+def test_console_script_and_module_run():
+    """The installed entry points, once each as real processes."""
+    for cmd in (["bridgeview", "--help"], [sys.executable, "-m", "bridgeview", "formats"]):
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout and proc.stderr == ""
+    proc = subprocess.run(["bridgeview", "info", "/nonexistent/x.pbn"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("bridgeview: ") and len(proc.stderr.splitlines()) == 1
+    assert "Traceback" not in proc.stderr
+
+
+def test_write_options_start_board_reaches_the_writer(tmp_path):
+    """``--start-board`` on output of a format that stores its first board (DUP) via the API too."""
+    need("dup")
+    path = tmp_path / "f.dup"
+    write_file(boards(2, first=5), path, "dup", WriteOptions(start_board=5))
+    assert [b.number for b in read_file(path)] == [5, 6]
+
+
+REAL_BY_CONTENT = [p for ext in ("bri", "dge", "dup", "pbn", "lin") for p in realdata_files(ext, f"*.{ext}")[:2]]
+
+
+@pytest.mark.parametrize("path", REAL_BY_CONTENT, ids=lambda p: p.name)
+def test_real_files_are_sniffed_without_their_extension(capsys, tmp_path, path):
+    fmt = path.suffix[1:]
+    need(fmt, "deals")
+    bare = tmp_path / path.stem
+    bare.write_bytes(path.read_bytes())
+    rc, out, err = run(capsys, "info", bare)
+    assert rc == 0, err
+    assert info_fields(out)["format"].split()[0] == fmt
+    rc, _, err = run(capsys, "convert", bare, tmp_path / "out.pbn" if fmt != "pbn" else tmp_path / "out.lin")
+    assert rc == 0, err
+
+
+def test_output_into_a_missing_directory_or_onto_a_directory_names_the_target(capsys, tmp_path):
+    need("deals", "pbn")
+    src = tmp_path / "src.deals"
+    write_file(boards(2), src, "deals")
+    (tmp_path / "taken.pbn").mkdir()
+    for target, reason in ((tmp_path / "missing" / "out.pbn", "No such file or directory"),
+                           (tmp_path / "taken.pbn", "Is a directory")):
+        rc, _, err = run(capsys, "convert", src, target)
+        assert rc == 1
+        assert one_error_line(err) == f"bridgeview: {target}: {reason}"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["src.deals", "taken.pbn"]  # no temporary left
+
+
+def test_pbn_placeholders_are_not_reported_as_dropped(capsys, tmp_path):
+    """PBN's "?" (unknown) in Event/Site/Date and the seat tags carries nothing a target could lose:
+    boards without a header, written to PBN and converted on, must not be said to drop anything."""
+    need("pbn", "deals")
+    src = tmp_path / "plain.pbn"
+    write_file(boards(3), src, "pbn")
+    rc, _, err = run(capsys, "convert", src, tmp_path / "out.deals")
+    assert rc == 0, err
+    assert err == ""
+
+
+def test_info_does_not_show_pbn_placeholders_as_file_fields(capsys, tmp_path):
+    need("pbn")
+    src = tmp_path / "plain.pbn"
+    write_file(boards(2), src, "pbn")
+    rc, out, _ = run(capsys, "info", src)
+    assert rc == 0
+    fields = info_fields(out)
+    assert all(fields.get(key) in (None, "") for key in ("event", "site", "date")), out
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bar_only_on_a_terminal_and_only_after_the_delay():
+    from bridgeview.cli.common import Progress
+
+    tty = _Terminal()
+    bar = Progress("converting", delay=0.0, stream=tty)
+    bar(5, 10)
+    bar.close()
+    assert "converting [" in tty.getvalue() and "5/10" in tty.getvalue() and tty.getvalue().endswith("\n")
+    slow = _Terminal()
+    quiet = Progress("converting", delay=3600, stream=slow)
+    quiet(5, 10)
+    quiet.close()
+    assert slow.getvalue() == ""
+    pipe = io.StringIO()
+    never = Progress("converting", delay=0.0, stream=pipe)
+    never(5, 10)
+    never.close()
+    assert pipe.getvalue() == ""
+
+
+REVOKE_PBN = """\
+[Board "4"]
+[Dealer "W"]
+[Vulnerable "All"]
+[Deal "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"]
+[Declarer "S"]
+[Contract "3NT"]
+[Auction "W"]
+Pass Pass Pass 3NT
+Pass Pass Pass
+[Play "W"]
+S2 SA S8 S5
+HA HT CA H4
+
+[Board "4"]
+[Dealer "W"]
+[Vulnerable "All"]
+[Deal "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.76"]
+"""
+
+
+def test_validate_reports_illegal_play_and_repeated_board_numbers(capsys, tmp_path):
+    need("pbn")
+    path = tmp_path / "revoke.pbn"
+    path.write_text(REVOKE_PBN)
+    rc, out, err = run(capsys, "validate", path)
+    assert rc == 1
+    lines = out.splitlines()
+    assert any("board 4" in line and "revokes" in line and "CA" in line for line in lines), lines
+    assert any("board number 4 also used by record 1" in line for line in lines), lines
+    assert err.strip() == f"{path}: {len(lines)} problems in 2 boards"
+
+
+@pytest.mark.parametrize("via", ["zbd", "bri", "pbn"])
+def test_convert_says_board_numbers_are_dropped(capsys, tmp_path, via):
+    """Boards 9-11 in DUP (which stores numbers) to ZBD/BRI (which do not): said on both the bulk and the
+    board-by-board path."""
+    need("dup", "zbd", "bri", via)
+    src = tmp_path / "src.dup"
+    write_file(boards(3, first=9), src, "dup")
+    mid = tmp_path / f"mid.{via}"
+    if via == "pbn":  # a board-by-board source
+        assert run(capsys, "convert", src, mid)[0] == 0
+        src, mid = mid, tmp_path / "out.zbd"
+    rc, _, err = run(capsys, "convert", src, mid)
+    assert rc == 0, err
+    assert "bridgeview: dropped: board numbers (boards will be numbered from 1 when read back)" in err.splitlines()
+    assert [b.number for b in read_file(mid)] == [1, 2, 3]
+
+
+def test_event_site_date_survive_pbn_to_bre_and_back(capsys, tmp_path):
+    need("pbn", "bre")
+    bs = boards(2)
+    bs.info.event, bs.info.site, bs.info.date = "Spring Pairs", "Oslo", "2024.04.01"
+    src = tmp_path / "src.pbn"
+    write_file(bs, src, "pbn")
+    rc, _, err = run(capsys, "convert", src, tmp_path / "mid.bre")
+    assert rc == 0 and "event" not in err, err
+    rc, _, err = run(capsys, "convert", tmp_path / "mid.bre", tmp_path / "back.pbn")
+    assert rc == 0, err
+    info = read_file(tmp_path / "back.pbn").info
+    assert (info.event, info.site, info.date) == ("Spring Pairs", "Oslo", "2024.04.01")
+
+
+@pytest.mark.parametrize("dst", ["keep.zbd", "keep.zdd", "keep.pbn"])
+def test_a_bad_record_mid_file_stops_the_conversion_and_keeps_the_target(capsys, tmp_path, dst):
+    """Record 2 of a ZRD holds a DD value of 14: found while converting (bulk or not), reported with
+    its record and offset, and the existing target is left alone."""
+    need("zrd", dst.split(".")[1])
+    src = tmp_path / "src.zrd"
+    write_file(boards(3, dd=True), src, "zrd")
+    data = bytearray(src.read_bytes())
+    data[23 + 13 : 23 + 23] = b"\xee" * 10  # every nibble 14
+    src.write_bytes(bytes(data))
+    target = tmp_path / dst
+    target.write_bytes(b"keep")
+    rc, _, err = run(capsys, "convert", src, target)
+    assert rc == 1
+    line = one_error_line(err)
+    m = re.match(rf"bridgeview: {re.escape(str(src))}: record 2 \(offset (\d+)\): ", line)
+    assert m and 23 <= int(m.group(1)) < 46, line  # an offset inside record 2
+    assert target.read_bytes() == b"keep"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["src.zrd", dst])
+
+
+def test_cribbage_file_through_every_command(capsys, tmp_path):
+    need("halscrib", "pbn")
+    from conftest import REPO
+
+    sample = REPO / "resources" / "sample_game.crib"
+    if not sample.is_file():
+        pytest.skip("no bundled cribbage sample")
+    rc, out, _ = run(capsys, "info", sample)
+    assert rc == 0 and info_fields(out)["format"].split()[0] == "halscrib"
+    rc, out, _ = run(capsys, "validate", sample)
+    assert rc == 0 and out.strip().endswith("no problems")
+    rc, out, _ = run(capsys, "dump", sample)
+    assert rc == 0 and json.loads(out)["format"] == "halscrib"
+    rc, _, err = run(capsys, "convert", sample, tmp_path / "copy.crib")
+    assert rc == 0, err
+    assert read_file(tmp_path / "copy.crib").to_json() == read_file(sample).to_json()
+    rc, _, err = run(capsys, "convert", sample, tmp_path / "out.pbn")
+    assert rc == 1 and "cribbage" in one_error_line(err)
+    assert not (tmp_path / "out.pbn").exists()

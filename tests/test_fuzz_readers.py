@@ -1,0 +1,329 @@
+"""Robustness: every registered reader, fed damaged files, fails only with FormatError.
+
+For each codec in the registry (so codecs added later are covered without
+touching this file) we build small valid seed files (generated boards written by
+the codec itself, plus any real or bundled files with its extension), damage
+them with hypothesis (truncation, flipped bytes, inserted garbage, an empty
+file, a wrong or missing extension) and check that reading, iterating every
+board, validating, the ``dump``/``info``/``validate`` commands and ``convert``
+(to ``.deals`` and back into the codec's own format, read again) raise nothing but :class:`FormatError` and that the CLI answers with exit code
+0 or 1 and, on failure, one ``bridgeview: ...`` line on stderr.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import random
+import shutil
+import tempfile
+from functools import cache
+from pathlib import Path
+
+import pytest
+from conftest import REALDATA, REPO
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bridgeview.cli.dump import board_to_json
+from bridgeview.cli.main import main
+from bridgeview.formats.errors import FormatError
+from bridgeview.formats.registry import Codec, all_codecs, detect, get, read_file
+from bridgeview.model.auction import Call
+from bridgeview.model.board import Board
+from bridgeview.model.boardset import BoardSet, FileInfo
+from bridgeview.model.cards import Card, Seat, Strain
+from bridgeview.model.ddtable import DDTable
+from bridgeview.model.deal import Deal
+from bridgeview.model.play import trick_winner
+from bridgeview.model.validate import validate
+
+CODECS = sorted(all_codecs(), key=lambda c: c.name)
+SEED_BOARDS = 3
+MAX_REAL_SEED_BYTES = 20_000
+EXAMPLES = int(os.environ.get("BRIDGEVIEW_FUZZ_EXAMPLES", "12"))  # raise it for a long local run
+
+
+# -- seed files -----------------------------------------------------------------
+def _legal_play(deal: Deal, declarer: Seat, cards: int) -> list[Card]:
+    """``cards`` legal cards of a notrump contract: follow suit with the lowest card."""
+    hands = list(deal.hands)
+    play: list[Card] = []
+    leader = int(declarer.next)
+    trick: list[int] = []
+    while len(play) < cards:
+        seat = (leader + len(trick)) % 4
+        mask = hands[seat]
+        if trick:
+            suit_cards = [c for c in range(52) if mask >> c & 1 and c // 13 == trick[0] // 13]
+            pool = suit_cards or [c for c in range(52) if mask >> c & 1]
+        else:
+            pool = [c for c in range(52) if mask >> c & 1]
+        card = min(pool)
+        hands[seat] &= ~(1 << card)
+        trick.append(card)
+        play.append(Card(card))
+        if len(trick) == 4:
+            leader = int(trick_winner(trick, leader, Strain.NOTRUMP))
+            trick = []
+    return play
+
+
+def _board(rng: random.Random, number: int, rich: bool) -> Board:
+    cards = list(range(52))
+    rng.shuffle(cards)
+    owners = [0] * 52
+    for i, c in enumerate(cards):
+        owners[c] = i // 13
+    deal = Deal.from_owners(owners)
+    board = Board.numbered(number, deal)
+    if rich:
+        board.dd = DDTable.from_rows([[rng.randint(0, 13) for _ in range(5)] for _ in range(4)])
+        board.auction = [Call.parse(t) for t in ("1NT", "P", "P", "P")]
+        board.play = _legal_play(deal, board.effective_dealer, 6)
+    return board
+
+
+def generated_seed(codec: Codec, directory: Path) -> Path | None:
+    """A small file of generated boards written by ``codec`` (None if it cannot write bridge boards)."""
+    if codec.kind != "bridge" or not codec.can_write:
+        return None
+    rng = random.Random(f"seed-{codec.name}")
+    for rich in (True, False):
+        boards = BoardSet([_board(rng, n, rich) for n in range(1, SEED_BOARDS + 1)], FileInfo())
+        if rich:
+            boards.info.event, boards.info.site, boards.info.date = "Fuzz Cup", "Nowhere", "2024.01.02"
+        if codec.check(boards).errors:
+            continue
+        out = io.BytesIO()
+        codec.write(boards, out)
+        path = directory / f"generated.{codec.extensions[0]}"
+        path.write_bytes(out.getvalue())
+        return path
+    return None
+
+
+def existing_seeds(codec: Codec) -> list[Path]:
+    """Real files (../shared/realdata) and bundled resources with the codec's extensions."""
+    found: list[Path] = []
+    for root in (REALDATA, REPO / "resources", REPO / "tests" / "fixtures"):
+        if root.is_dir():
+            for ext in codec.extensions:
+                found.extend(p for p in root.rglob(f"*.{ext}") if p.stat().st_size <= MAX_REAL_SEED_BYTES)
+    return sorted(set(found))[:3]
+
+
+_SEED_DIR = Path(tempfile.mkdtemp(prefix="bv-fuzz-seeds-"))
+
+
+@cache
+def seeds(name: str) -> tuple[bytes, ...]:
+    codec = next(c for c in CODECS if c.name == name)
+    out: list[bytes] = []
+    d = _SEED_DIR / name
+    d.mkdir(exist_ok=True)
+    gen = generated_seed(codec, d)
+    if gen is not None:
+        out.append(gen.read_bytes())
+    out.extend(p.read_bytes() for p in existing_seeds(codec))
+    return tuple(out)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _remove_seed_dir():
+    yield
+    shutil.rmtree(_SEED_DIR, ignore_errors=True)
+
+
+@pytest.mark.parametrize("codec", CODECS, ids=lambda c: c.name)
+def test_every_codec_has_a_seed_it_reads_cleanly(codec: Codec, tmp_path: Path) -> None:
+    """The undamaged seeds must read without error, or the fuzzing below proves little."""
+    data = seeds(codec.name)
+    assert data, f"no seed file for {codec.name}: it cannot write bridge boards and no sample has its extension"
+    for i, blob in enumerate(data):
+        path = tmp_path / f"seed{i}.{codec.extensions[0]}"
+        path.write_bytes(blob)
+        doc = read_file(path, codec.name)
+        if codec.kind == "bridge":
+            assert len(doc) > 0
+            for b in doc:
+                board_to_json(b)
+
+
+# -- damage ---------------------------------------------------------------------
+GARBAGE = st.one_of(
+    st.binary(min_size=1, max_size=24),
+    st.sampled_from([b"\x00" * 8, b"\xff" * 8, b"[Deal \"N:", b"|md|", b"\r\n\r\n", b"\xc3\x28", b"-" * 5,
+                     b"99999999999999999999", b"AKQJT98765432", b"\t\x1a", b"}{][", b"=="]),
+)
+
+
+@st.composite
+def damaged(draw, name: str) -> tuple[bytes, str]:
+    """(damaged bytes, extension mode) from one of the codec's seeds."""
+    blobs = seeds(name)
+    data = bytearray(draw(st.sampled_from(blobs)))
+    kind = draw(st.sampled_from(["truncate", "flip", "insert", "overwrite", "empty", "mixed", "chunk-repeat"]))
+    n = len(data)
+    if kind == "empty":
+        data = bytearray()
+    elif kind == "truncate":
+        data = data[: draw(st.integers(0, max(0, n - 1)))]
+    elif kind == "flip":
+        for _ in range(draw(st.integers(1, 8))):
+            if data:
+                i = draw(st.integers(0, len(data) - 1))
+                data[i] ^= 1 << draw(st.integers(0, 7))
+    elif kind == "insert":
+        i = draw(st.integers(0, n))
+        data[i:i] = draw(GARBAGE)
+    elif kind == "overwrite":
+        if data:
+            i = draw(st.integers(0, len(data) - 1))
+            junk = draw(GARBAGE)
+            data[i : i + len(junk)] = junk
+    elif kind == "chunk-repeat":
+        if data:
+            i = draw(st.integers(0, len(data) - 1))
+            j = draw(st.integers(i, min(len(data), i + 64)))
+            data[j:j] = data[i:j]
+    else:  # several of the above at random points
+        for _ in range(draw(st.integers(2, 5))):
+            if not data:
+                break
+            i = draw(st.integers(0, len(data) - 1))
+            op = draw(st.integers(0, 2))
+            if op == 0:
+                data[i] = draw(st.integers(0, 255))
+            elif op == 1:
+                del data[i : i + draw(st.integers(1, 16))]
+            else:
+                data[i:i] = draw(GARBAGE)
+    ext = draw(st.sampled_from(["own", "own", "own", "none", "wrong"]))
+    return bytes(data), ext
+
+
+def _path_for(codec: Codec, directory: Path, ext_mode: str) -> Path:
+    if ext_mode == "own":
+        return directory / f"damaged.{codec.extensions[0]}"
+    if ext_mode == "none":
+        return directory / "damaged"
+    others = [e for c in CODECS for e in c.extensions if e not in codec.extensions]
+    return directory / f"damaged.{others[sum(codec.name.encode()) % len(others)] if others else 'xyz'}"
+
+
+# -- what must hold -------------------------------------------------------------
+def _read_everything(path: Path, fmt: str | None) -> None:
+    """Read, touch every board, validate; only FormatError may escape."""
+    try:
+        doc = read_file(path, fmt)
+        if hasattr(doc, "info"):
+            for b in doc:
+                board_to_json(b)
+                b.problems()
+            validate(doc)
+        else:
+            doc.to_json()
+            doc.problems()
+    except FormatError as e:
+        text = e.full()
+        assert text and "\n" not in text, f"error message is not one line: {text!r}"
+
+
+def _cli(argv: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = main(argv)
+    return rc, out.getvalue(), err.getvalue()
+
+
+def _assert_clean_failure(argv: list[str], rc: int, err: str) -> None:
+    assert rc in (0, 1), f"{argv}: exit code {rc}"
+    assert "Traceback" not in err, f"{argv}: {err}"
+    lines = err.splitlines()
+    if rc == 1 and argv[0] == "validate" and lines and not lines[0].startswith("bridgeview: "):
+        return  # validate lists problems on stdout and ends with a count on stderr
+    if rc == 1:
+        assert len(lines) == 1, f"{argv}: stderr is not one line: {err!r}"
+    for line in lines:
+        assert line.startswith("bridgeview: "), f"{argv}: stderr line {line!r}"
+
+
+def _check_cli(path: Path, fmt: str | None, directory: Path) -> None:
+    base = [str(path)] + (["--from", fmt] if fmt else [])
+    for cmd in ("info", "validate", "dump"):
+        argv = [cmd, *base]
+        rc, out, err = _cli(argv)
+        _assert_clean_failure(argv, rc, err)
+        if cmd == "dump" and rc == 0:
+            json.loads(out)
+    codec = get(fmt) if fmt else detect(path) if rc == 0 else None
+    targets = [(directory / "converted.deals", None)]
+    if codec is not None and codec.can_write:  # write back what was read, then read that
+        targets.append((directory / f"written.{codec.extensions[0]}", codec.name))
+    for target, to in targets:
+        argv = ["convert", *base, str(target)] + (["--to", to] if to else [])
+        rc, _out, err = _cli(argv)
+        if "cannot convert a " in err:
+            continue
+        _assert_clean_failure(argv, rc, err)
+        if rc == 0:
+            _read_everything(target, to)
+
+
+def _fuzz_one(codec: Codec, sample: tuple[bytes, str]) -> None:
+    data, ext_mode = sample
+    with tempfile.TemporaryDirectory(prefix="bv-fuzz-") as tmp:
+        d = Path(tmp)
+        path = _path_for(codec, d, ext_mode)
+        path.write_bytes(data)
+        _read_everything(path, codec.name)
+        _read_everything(path, None)
+        _check_cli(path, codec.name if ext_mode != "own" else None, d)
+
+
+@pytest.mark.parametrize("codec", CODECS, ids=lambda c: c.name)
+def test_damaged_files_raise_only_format_error(codec: Codec) -> None:
+    if not seeds(codec.name):
+        pytest.skip(f"no seed file for {codec.name}")
+
+    @settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @given(damaged(codec.name))
+    def run(sample: tuple[bytes, str]) -> None:
+        _fuzz_one(codec, sample)
+
+    run()
+
+
+@pytest.mark.parametrize("codec", CODECS, ids=lambda c: c.name)
+@pytest.mark.parametrize("ext_mode", ["own", "none", "wrong"])
+def test_empty_file(codec: Codec, ext_mode: str) -> None:
+    _fuzz_one(codec, (b"", ext_mode))
+
+
+@pytest.mark.parametrize("codec", CODECS, ids=lambda c: c.name)
+def test_every_truncation_of_a_seed(codec: Codec) -> None:
+    """Cut the first seed at a spread of points (record edges and mid-record)."""
+    blobs = seeds(codec.name)
+    if not blobs:
+        pytest.skip(f"no seed file for {codec.name}")
+    data = blobs[0]
+    points = sorted({*range(0, min(len(data), 40)), *range(0, len(data), max(1, len(data) // 25))})
+    with tempfile.TemporaryDirectory(prefix="bv-fuzz-") as tmp:
+        path = Path(tmp) / f"cut.{codec.extensions[0]}"
+        for k in points:
+            path.write_bytes(data[:k])
+            _read_everything(path, codec.name)
+            _read_everything(path, None)
+
+
+def test_missing_file_and_directory_are_one_line_errors(tmp_path: Path) -> None:
+    for target in (tmp_path / "absent.pbn", tmp_path):
+        for cmd in ("info", "validate", "dump"):
+            argv = [cmd, str(target)]
+            rc, _out, err = _cli(argv)
+            assert rc == 1, argv
+            _assert_clean_failure(argv, rc, err)

@@ -1,0 +1,165 @@
+"""Save As from the GUI: round trips, warnings for lossy targets, errors, the threaded path."""
+
+from __future__ import annotations
+
+import pytest
+from test_ui_support import main_window, make_boards, make_file, need
+
+from bridgeview.formats.convert import Cancelled
+from bridgeview.formats.registry import read_file, write_file
+from bridgeview.model.deal import Deal
+from bridgeview.ui import dialogs, saving
+
+
+class Messages:
+    def __init__(self, answer=dialogs.Button.Ok) -> None:
+        self.calls: list[tuple[str, str, str]] = []
+        self.answer = answer
+
+    def __call__(self, kind, parent, title, text, *rest, **kw):
+        self.calls.append((kind, title, text))
+        return self.answer
+
+
+@pytest.fixture
+def messages(monkeypatch) -> Messages:
+    m = Messages()
+    monkeypatch.setattr(dialogs, "message", m)
+    return m
+
+
+@pytest.mark.parametrize(("src", "dst"), [("deals", "pbn"), ("deals", "dx"), ("bri", "deals"), ("pbn", "lin"),
+                                          ("dx", "bri"), ("deals", "zbd")])
+def test_save_as_round_trip(qtbot, tmp_path, messages, src, dst):
+    need(dst)
+    messages.answer = dialogs.Button.Save  # accept whatever the target cannot hold
+    path, boards = make_file(tmp_path, src, n=4)
+    w = main_window(qtbot, tmp_path)
+    w.open_file(str(path))
+    out = tmp_path / f"out.{dst}"
+    assert w.save_as(str(out), dst), messages.calls
+    back = read_file(out)
+    assert [b.deal for b in back] == [b.deal for b in boards]
+    view = w.current_view()
+    assert view.path == str(out) and view.format_name == dst and not view.is_modified()
+    assert w.recent_files()[0] == str(out)
+
+
+def test_lossy_target_asks_first(qtbot, tmp_path, messages):
+    path, boards = make_file(tmp_path, "zrd", n=3)  # ZRD holds DD results; .deals does not
+    w = main_window(qtbot, tmp_path)
+    w.open_file(str(path))
+    out = tmp_path / "out.deals"
+    messages.answer = dialogs.Button.Cancel
+    assert not w.save_as(str(out), "deals")
+    assert not out.exists()
+    kind, _title, text = messages.calls[-1]
+    assert kind == "warning" and "double-dummy" in text
+    messages.answer = dialogs.Button.Save
+    assert w.save_as(str(out), "deals")
+    assert [b.deal for b in read_file(out)] == [b.deal for b in boards]
+
+
+def test_board_the_target_cannot_hold_is_an_error(qtbot, tmp_path, messages):
+    need("bri")
+    path, _ = make_file(tmp_path, "deals", n=2)
+    w = main_window(qtbot, tmp_path)
+    w.open_file(str(path))
+    view = w.current_view()
+    card = view.current_board().deal.cards(0)[0]
+    view.move_card(card, 1)  # now not a legal full deal
+    out = tmp_path / "out.bri"
+    assert not w.save_as(str(out), "bri")
+    assert not out.exists()
+    assert messages.calls[-1][0] == "error"
+    assert view.is_modified()
+
+
+def test_save_in_own_format_after_edit(qtbot, tmp_path, messages):
+    path, boards = make_file(tmp_path, "deals", n=2)
+    w = main_window(qtbot, tmp_path)
+    w.open_file(str(path))
+    view = w.current_view()
+    card = view.current_board().deal.cards(0)[0]
+    view.move_card(card, 1)
+    view.move_card(card, 0)  # back where it was, still an edit
+    assert view.is_modified()
+    assert w.save()
+    assert not view.is_modified()
+    assert [b.deal for b in read_file(path)] == [b.deal for b in boards]
+
+
+def test_save_as_dialog_picks_codec_from_filter(qtbot, tmp_path, messages, monkeypatch):
+    path, boards = make_file(tmp_path, "deals", n=2)
+    w = main_window(qtbot, tmp_path)
+    w.open_file(str(path))
+    dx = next(c for c in saving.writable_codecs() if c.name == "dx")
+    monkeypatch.setattr(dialogs, "get_save_file", lambda *a: (str(tmp_path / "chosen"), saving.filter_for(dx)))
+    assert w.save_as()
+    assert (tmp_path / "chosen.dx").exists()
+    assert [b.deal for b in read_file(tmp_path / "chosen.dx")] == [b.deal for b in boards]
+    monkeypatch.setattr(dialogs, "get_save_file", lambda *a: ("", ""))
+    assert not w.save_as()
+
+
+def test_threaded_save_with_progress(qtbot, tmp_path, messages):
+    path, boards = make_file(tmp_path, "zrd", n=50)
+    w = main_window(qtbot, tmp_path)
+    w.thread_threshold = 10
+    w.open_file(str(path))
+    out = tmp_path / "copy.zrd"
+    assert w.save_as(str(out), "zrd"), messages.calls  # the bulk path, nothing lost, nothing asked
+    assert not messages.calls
+    assert [(b.deal, b.dd) for b in read_file(out)] == [(b.deal, b.dd) for b in boards]
+    need("zbd")
+    messages.answer = dialogs.Button.Save
+    assert w.save_as(str(tmp_path / "big.zbd"), "zbd")
+    assert "double-dummy results of 50 boards" in messages.calls[-1][2]
+    assert [b.deal for b in read_file(tmp_path / "big.zbd")] == [b.deal for b in boards]
+    # an edited lazy set goes through check + write with progress in the thread too
+    view = w.current_view()
+    view.move_card(view.current_board().deal.cards(0)[0], 0)
+    out2 = tmp_path / "big.deals"
+    messages.answer = dialogs.Button.Save
+    assert w.save_as(str(out2), "deals")
+    assert len(read_file(out2)) == 50
+
+
+def test_run_with_progress_reports_cancel_and_errors(qtbot):
+    assert saving.run_with_progress(None, "x", lambda progress: progress(1, 2) and 7) == 7
+
+    def cancels(progress):
+        raise Cancelled()
+
+    with pytest.raises(Cancelled):
+        saving.run_with_progress(None, "x", cancels)
+
+    def fails(progress):
+        raise ValueError("boom")
+
+    with pytest.raises(ValueError):
+        saving.run_with_progress(None, "x", fails)
+
+
+def test_progressed_sequence_cancels():
+    boards = make_boards(3000)
+    seq = saving._Progressed(boards, lambda done, total: done < 2048)
+    assert len(seq) == 3000 and seq[0] is boards[0] and seq.info is boards.info
+    with pytest.raises(Cancelled):
+        list(seq)
+
+
+def test_with_extension_and_filters():
+    codec = next(c for c in saving.writable_codecs() if c.name == "deals")
+    assert saving.with_extension("/x/a", codec) == "/x/a.deals"
+    assert saving.with_extension("/x/a.deals", codec) == "/x/a.deals"
+    assert saving.codec_from_filter("", "/x/a.deals") is codec
+    assert saving.codec_from_filter(saving.filter_for(codec), "/x/a") is codec
+    assert saving.codec_from_filter("", "/x/a.unknown") is None
+
+
+def test_write_file_helper_matches_gui(tmp_path):
+    boards = make_boards(2)
+    write_file(boards, tmp_path / "a.deals", "deals")
+    assert read_file(tmp_path / "a.deals")[0].deal == boards[0].deal
+    assert isinstance(boards[0].deal, Deal)
