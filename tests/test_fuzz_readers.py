@@ -6,8 +6,9 @@ the codec itself, plus any real or bundled files with its extension), damage
 them with hypothesis (truncation, flipped bytes, inserted garbage, an empty
 file, a wrong or missing extension) and check that reading, iterating every
 board, validating, the ``dump``/``info``/``validate`` commands and ``convert``
-(to ``.deals`` and back into the codec's own format, read again) raise nothing but :class:`FormatError` and that the CLI answers with exit code
-0 or 1 and, on failure, one ``bridgeview: ...`` line on stderr.
+(to ``.deals`` and back into the codec's own format, read again) raise nothing
+but :class:`FormatError`, and that the CLI answers with exit code 0 or 1 and,
+on failure, one ``bridgeview: ...`` line on stderr.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from bridgeview.model.validate import validate
 CODECS = sorted(all_codecs(), key=lambda c: c.name)
 SEED_BOARDS = 3
 MAX_REAL_SEED_BYTES = 20_000
-EXAMPLES = int(os.environ.get("BRIDGEVIEW_FUZZ_EXAMPLES", "12"))  # raise it for a long local run
+EXAMPLES = int(os.environ.get("BRIDGEVIEW_FUZZ_EXAMPLES", "20"))  # raise it for a long local run
 
 
 # -- seed files -----------------------------------------------------------------
@@ -259,7 +260,9 @@ def _check_cli(path: Path, fmt: str | None, directory: Path) -> None:
         _assert_clean_failure(argv, rc, err)
         if cmd == "dump" and rc == 0:
             json.loads(out)
-    codec = get(fmt) if fmt else detect(path) if rc == 0 else None
+    codec = get(fmt) if fmt else None
+    if codec is None and rc == 0:  # dump read it, so detection works
+        codec = detect(path)
     targets = [(directory / "converted.deals", None)]
     if codec is not None and codec.can_write:  # write back what was read, then read that
         targets.append((directory / f"written.{codec.extensions[0]}", codec.name))

@@ -99,11 +99,10 @@ def test_checksum_in_background(qtbot, tmp_path, monkeypatch):
 
 def test_none_survives_many_void_qt_calls(qapp):
     """PySide6 6.12 on CPython 3.11 drops a reference to None per void call; the ui package guards it."""
+    import PySide6
     from PySide6.QtCore import QObject
 
     import bridgeview.ui as ui
-
-    import PySide6
 
     obj = QObject()
     before = sys.getrefcount(None)

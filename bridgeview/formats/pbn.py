@@ -67,9 +67,7 @@ def parse_pbn_text(text: str, *, encoding: str = "utf-8") -> BoardSet:
     info = FileInfo(format="pbn")
     if boards:
         first = boards[0].tags
-        info.event = first.get("Event") or None
-        info.site = first.get("Site") or None
-        info.date = first.get("Date") or None
+        info.event, info.site, info.date = (_known(first.get(tag)) for tag in ("Event", "Site", "Date"))
     info.extra.update(
         header=(info.event, info.site, info.date),  # as read, to notice edits of the file info
         encoding=encoding,
@@ -121,6 +119,11 @@ def document_text(doc, options: WriteOptions | None = None) -> tuple[str, str, s
     if from_pbn and extra.get("trailer"):
         parts.append(own(extra["trailer"]))
     return "".join(parts), encoding, newline
+
+
+def _known(value: str | None) -> str | None:
+    """A file-level field, or None for PBN's "unknown" placeholders (``?``, ``#``, ``????.??.??``)."""
+    return value if value and value.strip("?.#- ") else None
 
 
 def _header_edits(info: FileInfo) -> dict[str, tuple[str | None, str]]:

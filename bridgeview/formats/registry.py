@@ -152,10 +152,10 @@ def generic_check(codec: Codec, boards) -> SaveReport:
             auction += 1
         if b.play and not caps.play:
             play += 1
-        if (b.tags or b.notes) and not caps.notes:
+        if (b.notes or any(_meaningful(v) for v in b.tags.values())) and not caps.notes:
             notes += 1
     info = getattr(boards, "info", None)
-    if info is not None and (info.event or info.site or info.date) and not caps.header:
+    if info is not None and any(_meaningful(v) for v in (info.event, info.site, info.date)) and not caps.header:
         header = 1
     for count, what in ((dd, "double-dummy results"), (auction, "auctions"), (play, "play"), (notes, "notes and tags")):
         if count:
@@ -167,6 +167,11 @@ def generic_check(codec: Codec, boards) -> SaveReport:
     ):
         rep.losses.append("board numbers (boards will be numbered from 1 when read back)")
     return rep
+
+
+def _meaningful(value: str | None) -> bool:
+    """False for empty values and PBN's placeholders for "unknown" (``?``, ``#``, ``????.??.??``)."""
+    return bool(value) and bool(str(value).strip("?.#- "))
 
 
 # -- the registry -------------------------------------------------------
