@@ -162,8 +162,36 @@ def _grab_window(window, args, index: int, errors: list[str]) -> int:
             controller.go(args.step)
         else:
             _step(view.diagram, board, args.step, view.format_name or "", args.file)
-    QApplication.processEvents()
+    _wait_for_analysis(view, bool(args.step))
     return _save(window.grab(), args.output)
+
+
+def _wait_for_analysis(view, stepping: bool, timeout: float = 20.0) -> None:
+    """Let the background solver fill the shown board's DD grid (and, mid-play, the
+    per-card trick counts) so a screenshot shows what a user sees a moment later."""
+    import time
+
+    from PySide6.QtWidgets import QApplication
+
+    solver = getattr(view, "solver", None)
+    board = view.current_board()
+    if solver is None or board is None or not board.deal.is_complete:
+        QApplication.processEvents()
+        return
+
+    def done() -> bool:
+        table = view.dd_grid.table()
+        if table is None or not table.is_complete:
+            return False
+        return not stepping or bool(getattr(view.diagram, "_annotations", None))
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        QApplication.processEvents()
+        if done():
+            break
+        time.sleep(0.02)
+    QApplication.processEvents()
 
 
 def _save(pixmap, out: str) -> int:
