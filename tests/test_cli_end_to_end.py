@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
 import re
 import struct
@@ -241,13 +242,16 @@ def test_start_board_goes_into_a_dup_target(capsys, tmp_path):
     assert info_fields(info)["dup first board"] == "9"
 
 
-@pytest.mark.parametrize("value", ["0", "-3", "x"])
-def test_start_board_must_be_a_positive_number(capsys, tmp_path, value):
+@pytest.mark.parametrize("value", ["0", "-3", "x", "99999999999999999999999"])
+@pytest.mark.parametrize("command", ["convert", "dump", "validate"])
+def test_start_board_must_be_a_sensible_board_number(capsys, tmp_path, value, command):
+    """A usage error (exit 2), not boards numbered 0 or -3, nor a numpy overflow traceback."""
     need("bri")
     src = tmp_path / "src.bri"
     write_file(boards(2), src, "bri")
+    argv = [command, str(src)] + ([str(tmp_path / "out.pbn")] if command == "convert" else [])
     with pytest.raises(SystemExit) as e:
-        main(["convert", str(src), str(tmp_path / "out.pbn"), "--start-board", value])
+        main([*argv, "--start-board", value])
     assert e.value.code == 2
     assert "--start-board" in capsys.readouterr().err
     assert not (tmp_path / "out.pbn").exists()
@@ -815,3 +819,27 @@ def test_cribbage_file_through_every_command(capsys, tmp_path):
     rc, _, err = run(capsys, "convert", sample, tmp_path / "out.pbn")
     assert rc == 1 and "cribbage" in one_error_line(err)
     assert not (tmp_path / "out.pbn").exists()
+
+
+def test_output_a_console_cannot_encode_is_escaped_not_a_traceback(tmp_path):
+    """An ASCII-only stdout (C locale, a Windows code page) and a file name that is not UTF-8."""
+    need("pbn", "zbd")
+    bs = boards(1)
+    bs.info.event = "Zürich ♠ Cup"
+    src = tmp_path / "u.pbn"
+    write_file(bs, src, "pbn")
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    for cmd in ("info", "validate", "dump"):
+        proc = subprocess.run([sys.executable, "-m", "bridgeview", cmd, str(src)], capture_output=True, env=env,
+                              timeout=60)
+        assert proc.returncode == 0 and b"Traceback" not in proc.stderr, proc.stderr
+        if cmd == "dump":
+            assert json.loads(proc.stdout)["event"] == "Zürich ♠ Cup"
+        if cmd == "info":
+            assert b"Z\\xfcrich \\u2660 Cup" in proc.stdout
+    odd = tmp_path / "n\udcffame.zbd"  # the byte 0xFF, as Python names it on Linux
+    write_file(boards(1), odd, "zbd")
+    for path in (odd, odd.with_name("m\udcffissing.zbd")):
+        proc = subprocess.run([sys.executable, "-m", "bridgeview", "info", str(path)], capture_output=True, timeout=60)
+        assert b"Traceback" not in proc.stderr, proc.stderr
+        assert proc.returncode == (0 if path == odd else 1)

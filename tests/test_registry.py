@@ -150,3 +150,9 @@ def test_cli_validate_lists_problems(tmp_path, capsys):
 def test_formats_command_lists_registered_codecs(capsys):
     assert main(["formats"]) == 0
     assert "tinytest" in capsys.readouterr().out
+
+
+def test_misnamed_file_is_recognised_by_content(tmp_path, tiny):
+    p = tmp_path / "deals.pbn_but_really.zbd"
+    p.write_text(SAMPLE + "\n")
+    assert registry.detect(p).name == "tinytest"

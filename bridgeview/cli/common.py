@@ -6,15 +6,19 @@ import argparse
 import sys
 import time
 
+MAX_START_BOARD = 10**9  # far above any format's limit, far below numpy's int64 board-number arrays
+
 
 def board_number(text: str) -> int:
-    """argparse type for ``--start-board``: a board number is 1 or more (else a usage error, exit 2)."""
+    """argparse type for ``--start-board``: 1 to MAX_START_BOARD (else a usage error, exit 2)."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"invalid board number: {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"board numbers start at 1, not {value}")
+    if value > MAX_START_BOARD:
+        raise argparse.ArgumentTypeError(f"board numbers go up to {MAX_START_BOARD}, not {value}")
     return value
 
 

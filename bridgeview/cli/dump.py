@@ -47,6 +47,8 @@ def run(args) -> int:
             if getattr(doc.info, key):
                 data[key] = getattr(doc.info, key)
         data["boards"] = [board_to_json(b) for b in doc]
-    json.dump(data, sys.stdout, ensure_ascii=False, indent=1)
+    encoding = (getattr(sys.stdout, "encoding", None) or "utf-8").lower().replace("-", "").replace("_", "")
+    # JSON's own \u escapes where stdout is not UTF-8, so the output stays valid JSON and loses nothing
+    json.dump(data, sys.stdout, ensure_ascii=not encoding.startswith("utf"), indent=1)
     sys.stdout.write("\n")
     return 0

@@ -57,8 +57,18 @@ def _gui(files: list[str]) -> int:
     return run_gui(files)
 
 
+def _tolerant_output() -> None:
+    """Names and events a console cannot encode (a C locale, a Windows code page) print as
+    escapes instead of ending the command with a UnicodeEncodeError traceback."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    _tolerant_output()
     parser, commands = build_parser()
     if not argv or (argv[0] not in commands and not argv[0].startswith("-")):
         return _gui(argv)

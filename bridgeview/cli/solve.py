@@ -7,7 +7,7 @@ import sys
 from ..formats.convert import write_document
 from ..formats.errors import FormatError
 from ..formats.registry import ReadOptions, WriteOptions, codec_for_output, read_file
-from .common import Progress
+from .common import Progress, board_number
 
 NAME = "solve"
 ORDER = 20
@@ -28,7 +28,9 @@ def add_arguments(p) -> None:
     p.add_argument("--to", dest="to_fmt", metavar="FMT", help="output format (default: from the extension)")
     p.add_argument("--jobs", type=int, metavar="N", help="DDS threads (default: one per core)")
     p.add_argument("--again", action="store_true", help="re-solve boards that already carry a table")
-    p.add_argument("--start-board", type=int, metavar="N", help="number of the first board for formats that store none")
+    p.add_argument(
+        "--start-board", type=board_number, metavar="N", help="number of the first board for formats that store none"
+    )
 
 
 def run(args) -> int:

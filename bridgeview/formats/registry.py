@@ -234,10 +234,13 @@ def detect(path: str | os.PathLike) -> Codec:
     candidates = by_extension(path)
     if len(candidates) == 1 and candidates[0].sniff(head, size) > 0:
         return candidates[0]
-    pool = candidates or list(_CODECS.values())
-    best = max(pool, key=lambda c: c.sniff(head, size), default=None)
-    if best is not None and best.sniff(head, size) > 0:
-        return best
+    # among the extension's codecs first; then every codec by content, but a file
+    # whose extension names another format must be recognised with confidence
+    sure = 50 if candidates else 1
+    for pool, threshold in ((candidates, 1), (list(_CODECS.values()), sure)):
+        best = max(pool, key=lambda c: c.sniff(head, size), default=None)
+        if best is not None and best.sniff(head, size) >= threshold:
+            return best
     if candidates:
         return candidates[0]
     raise FormatError("cannot tell what format this file is", path=str(path))

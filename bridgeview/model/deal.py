@@ -142,7 +142,9 @@ class Deal:
         if dup:
             out.append("cards in more than one hand: " + " ".join(str(c) for c in cards_of(dup)))
         lengths = [h.bit_count() for h in self.hands]
-        if require_full or sum(lengths) >= 52:
+        # more than 48 cards can only be a full deal with a card astray (an ending
+        # has at most 12 cards a hand once a trick is played)
+        if require_full or sum(lengths) > 48:
             missing = FULL_MASK & ~(self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3])
             if missing:
                 out.append("missing cards: " + " ".join(str(c) for c in cards_of(missing)))

@@ -1,0 +1,1 @@
+"""The ``bridgeview`` command line: one module per sub-command, found by ``main``."""
