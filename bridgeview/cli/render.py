@@ -22,7 +22,8 @@ def add_arguments(p) -> None:
     p.add_argument("file", metavar="FILE")
     p.add_argument("--board", type=int, metavar="N", help="board number to draw (default: the first board)")
     p.add_argument("--deal", type=int, metavar="N", help="cribbage files: the deal to draw (1-based)")
-    p.add_argument("--step", type=int, default=0, metavar="K", help="show the position after K cards")
+    p.add_argument("--step", type=int, default=0, metavar="K",
+                   help="show the position after K cards (cribbage: step K of the deal's movie, 0 = the cards dealt)")
     p.add_argument("--window", action="store_true", help="draw the whole main window with FILE open")
     p.add_argument("--width", type=int, metavar="W", help="image width in pixels")
     p.add_argument("--height", type=int, metavar="H", help="image height in pixels")
@@ -111,7 +112,7 @@ def _render_diagram(args, doc, index: int, fmt: str) -> int:
 
     board = doc[index]
     widget = DiagramWithGrid()
-    widget.set_board(board)
+    widget.set_board(board, solve=True)
     _step(widget.diagram, board, args.step, fmt, args.file)
     widget.resize(args.width or 900, args.height or 560)
     widget.show()
@@ -181,7 +182,7 @@ def _wait_for_analysis(view, stepping: bool, timeout: float = 20.0) -> None:
 
     def done() -> bool:
         table = view.dd_grid.table()
-        if table is None or not table.is_complete:
+        if table is None or not table.is_complete or not view.dd_grid.par_text():
             return False
         return not stepping or bool(getattr(view.diagram, "_annotations", None))
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import html
+import re
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
@@ -31,12 +34,29 @@ SUIT_FG = {
 }
 
 
+_CONTRACT = re.compile(r"\b([1-7])([SHDC])(?=[x+\-=\s;,.)]|X|$)")
+_SUIT_HTML = {"S": ("♠", "#1b1b1b", "#1b1b1b"), "H": ("♥", "#c8102e", "#c8102e"),
+              "D": ("♦", "#c8102e", "#e07000"), "C": ("♣", "#1b1b1b", "#11803a")}
+
+
+def contracts_html(text: str, four_colour: bool = False) -> str:
+    """``text`` as rich text with "4S" written 4♠ (hearts and diamonds red), for the par line."""
+    def symbol(m: re.Match) -> str:
+        sym, two, four = _SUIT_HTML[m.group(2)]
+        return f"{m.group(1)}<span style='color:{four if four_colour else two}'>{sym}</span>"
+
+    lines = [_CONTRACT.sub(symbol, html.escape(line)) for line in text.splitlines()]
+    return "<br>".join(lines)
+
+
 class DDGrid(QWidget):
     """A 4 x 5 table of double-dummy tricks with a note line and the par score."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._table: DDTable | None = None
+        self._par_plain = ""
+        self._four_colour = False
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
@@ -54,6 +74,8 @@ class DDGrid(QWidget):
             item.setForeground(SUIT_FG[strain])
             f = QFont()
             f.setBold(True)
+            if strain != Strain.NOTRUMP:  # the symbols are small beside "NT" at the same size
+                f.setPointSizeF(f.pointSizeF() * 1.3)
             item.setFont(f)
             self.grid.setHorizontalHeaderItem(col, item)
         for row, seat in enumerate(ROW_SEATS):
@@ -74,6 +96,7 @@ class DDGrid(QWidget):
         layout.addWidget(self.note)
         self.par = QLabel("")
         self.par.setWordWrap(True)
+        self.par.setTextFormat(Qt.TextFormat.RichText)
         self.par.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.par)
         self.set_table(None)
@@ -103,6 +126,8 @@ class DDGrid(QWidget):
 
     def set_four_colour(self, on: bool) -> None:
         """Diamonds orange and clubs green in the header, matching the diagram's four-colour suits."""
+        self._four_colour = bool(on)
+        self.set_par(self._par_plain)
         colours = dict(SUIT_FG)
         if on:
             colours[Strain.DIAMONDS] = QColor("#e07000")
@@ -113,8 +138,9 @@ class DDGrid(QWidget):
                 item.setForeground(colours[strain])
 
     def set_par(self, text: str) -> None:
-        """Show the par contract/score line (filled by the solver)."""
-        self.par.setText(text)
+        """Show the par contract/score line (filled by the solver), contracts with suit symbols."""
+        self._par_plain = text
+        self.par.setText(contracts_html(text, self._four_colour))
         self.par.setVisible(bool(text))
 
     def table(self) -> DDTable | None:
@@ -132,4 +158,5 @@ class DDGrid(QWidget):
         return item is not None and item.background().color() == MAKE_BG
 
     def par_text(self) -> str:
-        return self.par.text()
+        """The par line as plain text ("Par EW 420: EW 4S")."""
+        return self._par_plain

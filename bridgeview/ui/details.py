@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import os
+import re
 import threading
 
 from PySide6.QtCore import QObject, Signal
@@ -19,6 +20,16 @@ SYNC_CHECKSUM_BYTES = 8 << 20
 
 class _ChecksumDone(QObject):
     done = Signal(object)  # a 64-bit checksum overflows a Qt int
+
+
+_SUIT_CODE = re.compile(r"[@!]([SHDCshdc])(?![a-z])")
+_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def suit_symbols(text: str) -> str:
+    """Commentary as a player reads it: BBO's ``@H5`` and PBN's ``\\H``/``!H`` suit codes as ♥5."""
+    text = _SUIT_CODE.sub(lambda m: _SYMBOLS[m.group(1).upper()], text)
+    return re.sub(r"\\([SHDC])", lambda m: _SYMBOLS[m.group(1)], text)
 
 
 def board_rows(board: Board | None, index: int, boards) -> list[tuple[str, str]]:
@@ -37,7 +48,8 @@ def board_rows(board: Board | None, index: int, boards) -> list[tuple[str, str]]
     rows.append(("cards", str(board.deal.card_count)))
     contract, declarer = board.contract_and_declarer()
     if contract is not None:
-        rows.append(("contract", str(contract) + (f" by {declarer.letter}" if declarer is not None else "")))
+        by = f" by {declarer.letter}" if declarer is not None and not contract.is_passed_out else ""
+        rows.append(("contract", contract.symbol_text() + by))
     if board.result is not None:
         rows.append(("result", f"{board.result} tricks"))
     if board.claim is not None:
@@ -45,9 +57,9 @@ def board_rows(board: Board | None, index: int, boards) -> list[tuple[str, str]]
     if board.play:
         rows.append(("cards played", str(len(board.play))))
     for key, value in board.tags.items():
-        rows.append((key, value))
+        rows.append((key, suit_symbols(value)))
     for note in board.notes:
-        rows.append(("note", note))
+        rows.append(("note", suit_symbols(note)))
     for problem in board.problems():
         rows.append(("problem", problem))
     return rows

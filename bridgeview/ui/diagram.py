@@ -94,6 +94,8 @@ class HandDiagram(QWidget):
         self._editable = False
         self._hits: list[_Hit] = []
         self._hit_sink: list[_Hit] = []
+        self._boxes: dict[Seat, QRectF] = {}  # the hand panels as last painted on screen
+        self._box_sink: dict[Seat, QRectF] = {}
 
     # -- API ----------------------------------------------------------------
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt naming)
@@ -175,6 +177,15 @@ class HandDiagram(QWidget):
         grey = tuple(full.hands[s] & ~self._remaining.hands[s] for s in range(4))
         return self._remaining.hands, grey
 
+    def empty_note(self) -> str | None:
+        """What the diagram says instead of four empty hands when the board holds no cards."""
+        b = self._board
+        if b is None or b.deal.card_count:
+            return None
+        if b.dd is not None and not b.dd.is_empty:
+            return "No cards for this board: the file holds only its double-dummy results."
+        return "No cards for this board."
+
     def suit_colour(self, suit: int) -> QColor:
         if suit == Suit.HEARTS:
             return RED
@@ -214,6 +225,7 @@ class HandDiagram(QWidget):
             "claim": self._claim_text,
             "stop": self._stop_text,
             "four_colour": self._four_colour,
+            "note": self.empty_note(),
         }
 
     def _contract_text(self, plain: bool = False) -> str | None:
@@ -229,6 +241,14 @@ class HandDiagram(QWidget):
         return f"{text} {declarer.letter}" if plain else f"{text} by {declarer.letter}"
 
     # -- events ------------------------------------------------------------------
+    def hand_box(self, seat: Seat) -> QRectF | None:
+        """Where ``seat``'s hand panel was last painted on screen (None before the first paint)."""
+        return self._boxes.get(seat)
+
+    def card_rects(self) -> dict[int, QRectF]:
+        """Each clickable card's rectangle as last painted on screen."""
+        return {hit.card: hit.rect for hit in self._hits}
+
     def card_at(self, pos: QPointF) -> int | None:
         for hit in self._hits:
             if hit.rect.contains(pos):
@@ -292,15 +312,25 @@ class HandDiagram(QWidget):
         g.spread_x = min(10.0, max(0.0, (area.width() / scale - CANVAS_W) / 2 - 1.0))
         hits: list[_Hit] = []
         self._hit_sink = hits
+        self._box_sink: dict[Seat, QRectF] = {}
         self._paint_info(painter, g)
         self._paint_tray(painter, g)
         shown, grey = self._shown_hands()
-        for seat in Seat:
-            self._paint_hand(painter, g, seat, shown[seat], grey[seat])
+        note = self.empty_note()
+        if note is None:
+            for seat in Seat:
+                self._paint_hand(painter, g, seat, shown[seat], grey[seat])
+        else:
+            painter.setPen(QColor("#f4f1e6"))
+            painter.setFont(self._font(g, 2.8))
+            painter.drawText(g.rect(15, CENTRE.y() + TRAY / 2 + 4, 70, 14),
+                             Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap,
+                             note)
         if self._trick is not None and self._trick.cards:
             self._paint_trick(painter, g, self._trick)
         if record_hits:
             self._hits = hits
+            self._boxes = dict(self._box_sink)
 
     def _font(self, g: _Geometry, units: float, bold: bool = False) -> QFont:
         f = QFont(FONT_FAMILY)
@@ -429,6 +459,7 @@ class HandDiagram(QWidget):
         x += {Seat.WEST: -g.spread_x, Seat.EAST: g.spread_x}.get(seat, 0.0)
         y += {Seat.NORTH: -g.spread_y, Seat.SOUTH: g.spread_y}.get(seat, 0.0)
         box = g.rect(x, y, w, h)
+        self._box_sink[seat] = box
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(QColor(0, 0, 0, 55))
         p.drawRoundedRect(box.translated(0.35 * g.s, 0.45 * g.s), 1.4 * g.s, 1.4 * g.s)
@@ -444,23 +475,28 @@ class HandDiagram(QWidget):
         head = g.rect(x + 1.6, y + 0.6, w - 3.2, 3.8)
         name = SEAT_NAMES[seat]
         p.drawText(head, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, name)
-        if to_play:
-            # a small "to play" pill after the name
-            name_w = QFontMetricsF(p.font()).horizontalAdvance(name) / g.s
-            pill_font = self._font(g, 1.7, True)
-            pill_w = QFontMetricsF(pill_font).horizontalAdvance("to play") / g.s + 1.6
-            pill = g.rect(x + 1.6 + name_w + 1.2, y + 1.35, pill_w, 2.4)
+        full = self._full_deal().hands[seat]
+        hcp_font = self._font(g, 2.3)
+        pill_font = self._font(g, 1.7, True)
+        layout = header_layout(QFontMetricsF(p.font()).horizontalAdvance(name) / g.s,
+                               QFontMetricsF(hcp_font).horizontalAdvance,
+                               QFontMetricsF(pill_font).horizontalAdvance("to play") / g.s,
+                               hcp_of(full) if full else None, to_play, (w - 3.2) * g.s, g.s)
+        if layout.pill is not None:
+            # a small "to play" pill after the name (just a dot when the header is too narrow)
+            px, pw = layout.pill
+            pill = g.rect(x + 1.6 + px, y + 1.35, pw, 2.4)
             p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(HILITE)
             p.drawRoundedRect(pill, 1.2 * g.s, 1.2 * g.s)
-            p.setFont(pill_font)
-            p.setPen(INK)
-            p.drawText(pill, Qt.AlignmentFlag.AlignCenter, "to play")
-        full = self._full_deal().hands[seat]
-        if full:
-            p.setFont(self._font(g, 2.3))
+            if layout.pill_text:
+                p.setFont(pill_font)
+                p.setPen(INK)
+                p.drawText(pill, Qt.AlignmentFlag.AlignCenter, "to play")
+        if layout.hcp_text:
+            p.setFont(hcp_font)
             p.setPen(MUTED)
-            p.drawText(head, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"{hcp_of(full)} HCP")
+            p.drawText(head, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, layout.hcp_text)
         p.setPen(QPen(QColor("#dedbd0"), max(0.5, 0.12 * g.s)))
         p.drawLine(g.pt(x + 1.4, y + 4.6), g.pt(x + w - 1.4, y + 4.6))
         line_h = 4.2
@@ -483,26 +519,39 @@ class HandDiagram(QWidget):
                 p.drawText(g.rect(x + 5.6, ly, 8, line_h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                            "—")
                 continue
-            ann_fm = QFontMetricsF(ann_font)
-            anns = [self._annotations.get(c) if to_play and not grey >> c & 1 else None for c in cards]
-            rank_ws = [fm.horizontalAdvance(rank_label(c)) for c in cards]
-            # an annotation sits beside its card as a small subscript ("A₃"), so lines keep their height
-            widths = [rw + (ann_fm.horizontalAdvance(a[0]) + 0.15 * g.s if a else 0.0)
-                      for rw, a in zip(rank_ws, anns, strict=True)]
+            all_anns = [self._annotations.get(c) if to_play and not grey >> c & 1 else None for c in cards]
             avail = (w - 7.0) * g.s
+            row_rank = rank_font
+            # a long annotated suit first writes a run of equal figures once ("J109₁₁"), then shrinks,
+            # rather than overflow its hand
+            attempts = [(1.0, False)] + [(f, True) for f in (1.0, 0.9, 0.8, 0.7, 0.6, 0.5)]
+            for factor, grouped in attempts:
+                anns = grouped_annotations(all_anns) if grouped else all_anns
+                if factor < 1.0:
+                    row_rank = self._font(g, 3.1 * factor, True)
+                    ann_font = self._font(g, 1.8 * factor, True)
+                fm = QFontMetricsF(row_rank)
+                ann_fm = QFontMetricsF(ann_font)
+                rank_ws = [fm.horizontalAdvance(rank_label(c)) for c in cards]
+                # an annotation sits beside its card as a small subscript ("A₃"), so lines keep their height
+                widths = [rw + (ann_fm.horizontalAdvance(a[0]) + 0.15 * g.s if a else 0.0)
+                          for rw, a in zip(rank_ws, anns, strict=True)]
+                if sum(widths) + 0.5 * g.s * (len(cards) - 1) <= avail:
+                    break
             total = sum(widths) + gap * (len(cards) - 1)
             squeeze = gap if total <= avail else max(0.0, (avail - sum(widths)) / max(1, len(cards) - 1))
             cx = g.x(x + 5.6)
             for c, rw, cw, ann in zip(cards, rank_ws, widths, anns, strict=True):
                 is_grey = bool(grey >> c & 1)
                 r = QRectF(cx, g.y(ly), cw, line_h * g.s)
-                if ann is not None and ann[1]:
+                costly = self._annotations.get(c) if to_play and not is_grey else None
+                if costly is not None and costly[1]:
                     p.setPen(Qt.PenStyle.NoPen)
                     p.setBrush(QColor(200, 16, 46, 36))
                     p.drawRoundedRect(r.adjusted(-0.3 * g.s, 0.35 * g.s, 0.3 * g.s, -0.35 * g.s),
                                       0.5 * g.s, 0.5 * g.s)
                 p.setPen(GREY if is_grey else colour)
-                p.setFont(rank_font)
+                p.setFont(row_rank)
                 p.drawText(QRectF(cx, r.y(), rw, r.height()), Qt.AlignmentFlag.AlignCenter, rank_label(c))
                 if ann is not None:
                     p.setFont(ann_font)
@@ -539,6 +588,51 @@ class HandDiagram(QWidget):
                 p.setPen(Qt.PenStyle.NoPen)
                 p.setBrush(BLUE)
                 p.drawEllipse(g.pt(cx - CARD_W / 2 + 1.1, cy - CARD_H / 2 + 1.1), 0.55 * g.s, 0.55 * g.s)
+
+
+def grouped_annotations(anns: list[tuple[str, bool] | None]) -> list[tuple[str, bool] | None]:
+    """Each run of neighbouring cards with the same figure keeps it only on its last card."""
+    out: list[tuple[str, bool] | None] = []
+    for i, ann in enumerate(anns):
+        nxt = anns[i + 1] if i + 1 < len(anns) else None
+        out.append(None if ann is not None and ann == nxt else ann)
+    return out
+
+
+@dataclass
+class HeaderLayout:
+    """Where a hand's header puts the "to play" pill (x, width in canvas units) and what HCP text it shows."""
+
+    pill: tuple[float, float] | None
+    pill_text: bool
+    hcp_text: str
+
+
+def header_layout(name_w: float, text_px, pill_text_w: float, hcp: int | None, to_play: bool,
+                  room_px: float, scale: float) -> HeaderLayout:
+    """Fit name, "to play" pill and HCP on one line without overlap.
+
+    Widths are in canvas units except ``room_px``; ``text_px(str)`` measures the
+    HCP font in pixels.  When space runs out "12 HCP" becomes "12", then the
+    pill loses its words and stays as a yellow dot.
+    """
+    room = room_px / scale
+    gap = 1.0
+    choices = [f"{hcp} HCP", str(hcp)] if hcp is not None else [""]
+    pill_w = pill_text_w + 1.6
+    pill_x = name_w + 1.2
+    if not to_play:
+        return HeaderLayout(None, False, choices[0])
+    for text in choices:
+        hcp_w = text_px(text) / scale if text else 0.0
+        if pill_x + pill_w + (gap + hcp_w if text else 0.0) <= room:
+            return HeaderLayout((pill_x, pill_w), True, text)
+    dot = 2.4
+    text = choices[-1]
+    hcp_w = text_px(text) / scale if text else 0.0
+    if pill_x + dot + (gap + hcp_w if text else 0.0) <= room:
+        return HeaderLayout((pill_x, dot), False, text)
+    return HeaderLayout((pill_x, dot), False, "")
 
 
 class _Geometry:

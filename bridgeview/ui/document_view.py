@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..model.board import Board
-from .board_model import COL_HCP, COLUMNS, BoardSetModel
+from .board_model import COLUMNS, BoardSetModel
 from .commands import header_command, move_card_command
 from .ddgrid import DDGrid
 from .details import DetailsPanel
@@ -44,6 +44,8 @@ class DocumentView(QWidget):
         self.undo_stack.cleanChanged.connect(self._clean_changed)
         self.model.boardChanged.connect(self._board_edited)
         self._current = -1
+        #: the tab title of a document that has no file yet (e.g. pasted boards)
+        self.untitled_name = "Untitled"
 
         self.board_list = QTableView(self)
         self.board_list.setModel(self.model)
@@ -64,8 +66,7 @@ class DocumentView(QWidget):
         hh.setHighlightSections(False)
         for col, width in enumerate(COLUMN_WIDTHS):
             self.board_list.setColumnWidth(col, width)
-        for col in range(COL_HCP, COL_HCP + 4):
-            self.board_list.setColumnWidth(col, COLUMN_WIDTHS[col])
+        self.board_list.setColumnWidth(0, self._board_column_width())
         self.board_list.setMinimumWidth(160)
         self.board_list.selectionModel().currentRowChanged.connect(lambda cur, _prev: self._on_row(cur.row()))
 
@@ -97,7 +98,8 @@ class DocumentView(QWidget):
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setStretchFactor(2, 0)
         self.splitter.setCollapsible(1, False)
-        self.splitter.setSizes([sum(COLUMN_WIDTHS) + 24, 620, 300])
+        list_width = sum(COLUMN_WIDTHS[1:]) + self.board_list.columnWidth(0) + 24
+        self.splitter.setSizes([list_width, 620, 300])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.splitter)
@@ -140,7 +142,7 @@ class DocumentView(QWidget):
         return not self.undo_stack.isClean()
 
     def title(self) -> str:
-        name = os.path.basename(self.path) if self.path else "Untitled"
+        name = os.path.basename(self.path) if self.path else self.untitled_name
         return name + (" *" if self.is_modified() else "")
 
     # -- edits (undoable) ----------------------------------------------------------
@@ -172,6 +174,18 @@ class DocumentView(QWidget):
         self.modifiedChanged.emit(False)
 
     # -- internals ---------------------------------------------------------------
+    def _board_column_width(self) -> int:
+        """Wide enough for the file's biggest board number (10,000,000 in a big ZRD), never elided."""
+        n = len(self.boards)
+        biggest = n
+        if n:
+            for i in {0, n - 1}:  # two decodes, whatever the size of the file
+                number = self.model.board(i).number
+                biggest = max(biggest, number or 0)
+        digits = len(str(biggest))
+        fm = self.board_list.fontMetrics()
+        return max(COLUMN_WIDTHS[0], fm.horizontalAdvance("8" * digits) + 18)
+
     def _clean_changed(self, clean: bool) -> None:
         self.modifiedChanged.emit(not clean)
 

@@ -109,6 +109,14 @@ class MainWindow(QMainWindow):
         self.act_copy_pbn = self._action("&Copy Deal as PBN", self.copy_pbn, "Ctrl+Shift+C",
                                          "Copy the current board as PBN text")
         e.addAction(self.act_copy_pbn)
+        self.act_copy_link = self._action("Copy as BBO Handviewer &Link", self.copy_link, "Ctrl+Alt+C",
+                                          "Copy a bridgebase.com handviewer link showing the current board")
+        e.addAction(self.act_copy_link)
+        self.act_paste = self._action("&Paste Board (Link, LIN or PBN)", self.paste_boards,
+                                      QKeySequence.StandardKey.Paste,
+                                      "Open the handviewer link, LIN or PBN text on the clipboard in a new tab")
+        e.addAction(self.act_paste)
+        e.addSeparator()
         self.act_edit_header = self._action("Edit Board &Number, Dealer, Vulnerability…", self.edit_header, "Ctrl+E")
         e.addAction(self.act_edit_header)
 
@@ -118,6 +126,10 @@ class MainWindow(QMainWindow):
         self.act_four_colour.setChecked(self.settings.value("view/fourColour", False, type=bool))
         self.act_four_colour.toggled.connect(self.set_four_colour)
         v.addAction(self.act_four_colour)
+
+        # the current tab's solver actions (Solve all, Solve again, Cancel), refilled on tab change
+        self.tools_menu = bar.addMenu("&Analysis")
+        self._sync_tools_menu()
 
         g = bar.addMenu("&Go")
         self.act_goto = self._action("&Go to Board…", self.go_to_board, "Ctrl+G")
@@ -136,9 +148,13 @@ class MainWindow(QMainWindow):
         has_board = view is not None and view.current_board() is not None
         for act in (self.act_save, self.act_save_as, self.act_close):
             act.setEnabled(self.tabs.count() > 0)
-        for act in (self.act_export_png, self.act_export_svg, self.act_copy_pbn, self.act_edit_header,
-                    self.act_goto, self.act_next, self.act_prev, self.act_first, self.act_last):
+        for act in (self.act_export_png, self.act_export_svg, self.act_copy_pbn, self.act_copy_link,
+                    self.act_edit_header, self.act_goto, self.act_next, self.act_prev, self.act_first, self.act_last):
             act.setEnabled(has_board)
+        solver = getattr(view, "solver", None)
+        again = getattr(solver, "solve_again_action", None)
+        if isinstance(again, QAction):  # nothing to solve on a board without cards (a ZDD file)
+            again.setEnabled(has_board and view.current_board().deal.card_count > 0)
         self._update_status()
 
     def _update_status(self) -> None:
@@ -240,7 +256,26 @@ class MainWindow(QMainWindow):
     def _tab_changed(self, _index: int) -> None:
         view = self.current_view()
         self.undo_group.setActiveStack(view.undo_stack if view is not None else None)
+        self._sync_tools_menu()
         self._update_actions()
+
+    def solver_actions(self) -> list[QAction]:
+        """The current tab's double-dummy actions (what the Analysis menu shows)."""
+        solver = getattr(self.current_view(), "solver", None)
+        names = ("solve_again_action", "solve_all_action", "cancel_action")
+        return [a for a in (getattr(solver, n, None) for n in names) if isinstance(a, QAction)]
+
+    def _sync_tools_menu(self) -> None:
+        menu = self.tools_menu
+        for act in menu.actions():
+            menu.removeAction(act)  # the view owns its actions; a placeholder is deleted below
+            if act.parent() is menu:
+                act.deleteLater()
+        actions = self.solver_actions()
+        for act in actions:
+            menu.addAction(act)
+        if not actions:
+            menu.addAction("(nothing to analyse in this tab)").setEnabled(False)
 
     def close_tab(self, index: int) -> bool:
         """Close tab ``index``, asking to save a modified file first; False when the user cancelled."""
@@ -307,19 +342,24 @@ class MainWindow(QMainWindow):
 
     # -- drag and drop ----------------------------------------------------------------
     def dragEnterEvent(self, event) -> None:  # noqa: N802
-        if event.mimeData().hasUrls() and any(u.isLocalFile() for u in event.mimeData().urls()):
+        if event.mimeData().hasUrls() or event.mimeData().hasText():
             event.acceptProposedAction()
 
     def dragMoveEvent(self, event) -> None:  # noqa: N802
-        if event.mimeData().hasUrls():
+        if event.mimeData().hasUrls() or event.mimeData().hasText():
             event.acceptProposedAction()
 
     def dropEvent(self, event) -> None:  # noqa: N802
-        urls: list[QUrl] = event.mimeData().urls()
+        mime = event.mimeData()
+        urls: list[QUrl] = mime.urls()
         paths = [u.toLocalFile() for u in urls if u.isLocalFile()]
         if paths:
             event.acceptProposedAction()
             self.open_files(paths)
+        elif urls or mime.hasText():
+            # a handviewer link dragged from a browser, or LIN/PBN text
+            event.acceptProposedAction()
+            self.paste_boards(mime.text() or urls[0].toString())
 
     # -- saving --------------------------------------------------------------------------
     def save(self) -> bool:
@@ -375,6 +415,11 @@ class MainWindow(QMainWindow):
             if codec is None:
                 dialogs.message("error", self, "Save As", f"Cannot tell which format to use for {path}.")
                 return False
+        if codec.kind != "bridge":
+            dialogs.message("error", self, "Save As",
+                            f"{codec.title} holds {codec.kind} games, not bridge boards: saving would lose "
+                            "every board.\n\nNothing was written.")
+            return False
         return self.save_to(view, path, codec)
 
     def _save_other_as(self, path: str | None, format_name: str | None) -> bool:
@@ -388,20 +433,34 @@ class MainWindow(QMainWindow):
             return False
         if path is None:
             chosen_path, chosen = dialogs.get_save_file(
-                self, "Save game as", os.path.dirname(getattr(widget, "path", "") or str(Path.home())),
+                self, "Save game as", os.path.splitext(getattr(widget, "path", "") or str(Path.home() / "game"))[0],
                 ";;".join(filter_for(c) for c in codecs))
             if not chosen_path:
                 return False
             codec = codec_from_filter(chosen, chosen_path, "cribbage") or codecs[0]
             path = with_extension(chosen_path, codec)
         else:
-            codec = get(format_name) if format_name else (codec_from_filter("", path, "cribbage") or codecs[0])
+            try:
+                codec = get(format_name) if format_name else (codec_from_filter("", path, "cribbage") or codecs[0])
+            except FormatError as e:
+                dialogs.message("error", self, "Save As", str(e))
+                return False
+        if codec.kind != "cribbage":
+            names = ", ".join(c.title for c in codecs)
+            dialogs.message("error", self, "Save As",
+                            f"{codec.title} holds bridge boards: a cribbage game saved in it would lose every "
+                            f"deal, score and peg. Save it as {names}.\n\nNothing was written.")
+            return False
         try:
             write_file(record, path, codec.name)
         except (FormatError, OSError, ValueError) as e:
             text = e.full() if isinstance(e, FormatError) else f"{path}: {e}"
             dialogs.message("error", self, "Cannot save", f"{text}\n\nNothing was written.")
             return False
+        widget.path = os.path.abspath(path)  # the tab now shows the saved file, as a bridge tab does
+        index = self.tabs.indexOf(widget)
+        self.tabs.setTabText(index, os.path.basename(path))
+        self.tabs.setTabToolTip(index, widget.path)
         self.add_recent(os.path.abspath(path))
         self.statusBar().showMessage(f"Saved {os.path.basename(path)} as {codec.title}", 5000)
         return True
@@ -430,6 +489,42 @@ class MainWindow(QMainWindow):
         QGuiApplication.clipboard().setText(text)
         self.statusBar().showMessage("Copied the deal as PBN", 3000)
         return text
+
+    def copy_link(self) -> str | None:
+        """Put a BBO handviewer link to the current board on the clipboard; returns the link."""
+        view = self.current_view()
+        board = view.current_board() if view is not None else None
+        if board is None:
+            return None
+        from .clipboard import link_for
+
+        try:
+            url = link_for(board)
+        except (FormatError, ValueError) as e:
+            dialogs.message("error", self, "Copy link", f"Cannot make a handviewer link for this board:\n\n{e}")
+            return None
+        QGuiApplication.clipboard().setText(url)
+        self.statusBar().showMessage("Copied a BBO handviewer link to the board", 3000)
+        return url
+
+    def paste_boards(self, text: str | None = None) -> bool:
+        """Open the boards of a handviewer link, LIN or PBN text (default: the clipboard's) in a new tab."""
+        from .clipboard import boards_from_text
+
+        if text is None:
+            text = QGuiApplication.clipboard().text()
+        try:
+            doc = boards_from_text(text)
+        except FormatError as e:
+            dialogs.message("error", self, "Paste board",
+                            f"The clipboard holds no board to open:\n\n{e.full() if e.path else e}")
+            return False
+        view = self._make_view(doc, None)
+        view.untitled_name = "Pasted board" if len(doc) == 1 else "Pasted boards"
+        index = self.tabs.addTab(view, view.title())
+        self.tabs.setTabToolTip(index, f"{len(doc)} board{'s' if len(doc) != 1 else ''} from the clipboard")
+        self.tabs.setCurrentIndex(index)
+        return True
 
     def export_diagram(self, kind: str, path: str | None = None) -> bool:
         """Export the current diagram as PNG or SVG."""
@@ -507,7 +602,9 @@ class MainWindow(QMainWindow):
 
         dialogs.message("info", self, "About bridgeview",
                         f"bridgeview {__version__}\n\nView, check, replay, edit and convert bridge deal files.\n"
-                        f"Formats: {', '.join(sorted(c.name for c in all_codecs()))}")
+                        f"Formats: {', '.join(sorted(c.name for c in all_codecs()))}\n\n"
+                        "Double-dummy analysis by DDS 2.9.0 (Bo Haglund, Soren Hein; Apache License 2.0) "
+                        "through endplay (Dominic Price; MIT). Licence texts: resources/licenses.")
 
     # -- window state -----------------------------------------------------------------------
     def _restore_window(self) -> None:

@@ -42,6 +42,28 @@ class DiagramWithGrid(QWidget):
         column.addStretch(1)
         layout.addLayout(column)
 
-    def set_board(self, board: Board | None) -> None:
+    def set_board(self, board: Board | None, solve: bool = False) -> None:
+        """Show ``board``; with ``solve`` a missing DD table is worked out (as the window's solver does)."""
         self.diagram.set_board(board)
-        self.dd_grid.set_table(board.dd if board is not None else None)
+        table = board.dd if board is not None else None
+        if solve and board is not None:
+            table = solved_table(board)
+        self.dd_grid.set_table(table)
+        if board is not None and table is not None and table.is_complete:
+            from ..solve.boards import makeable_line, par_line
+
+            self.dd_grid.set_par("\n".join(t for t in (par_line(board, table), makeable_line(table)) if t))
+
+
+def solved_table(board: Board):
+    """The board's DD table, filled in by DDS when it lacks one and its deal can be solved."""
+    try:
+        from ..solve.boards import merged, needs_solving
+        from ..solve.dds import solve_table
+
+        if not needs_solving(board):
+            return board.dd
+        table = solve_table(board.deal)
+    except (ImportError, OSError):  # no DDS library: show what the file holds
+        return board.dd
+    return merged(board.dd, table) if table is not None else board.dd

@@ -1,0 +1,47 @@
+"""Boards from pasted or dropped text: a BBO handviewer link, LIN text or PBN text."""
+
+from __future__ import annotations
+
+import re
+
+from ..formats.errors import FormatError
+from ..formats.lin import handviewer_url, parse_handviewer_url, parse_text
+from ..formats.pbn import parse_pbn_text
+from ..model.board import Board
+from ..model.boardset import BoardSet, FileInfo
+
+_PBN_TAG = re.compile(r'^\s*\[[A-Za-z][A-Za-z0-9_]*\s+"', re.MULTILINE)
+_URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
+
+
+def boards_from_text(text: str) -> BoardSet:
+    """The boards ``text`` describes; FormatError with a one-line reason when it holds none.
+
+    A link (handviewer, myhands) gives its one board; text with PBN tags is read
+    as PBN; anything else as LIN (every board it holds).
+    """
+    raw = (text or "").strip()
+    if not raw:
+        raise FormatError("the clipboard holds no text")
+    if _URL.match(raw) or re.search(r"[?&#]lin=", raw, re.IGNORECASE):
+        board = parse_handviewer_url(raw)
+        return BoardSet([board], FileInfo(format="lin"))
+    if _PBN_TAG.search(raw):
+        doc = parse_pbn_text(raw)
+        fmt = "pbn"
+    else:
+        if "|" not in raw:
+            raise FormatError("the text is neither a handviewer link, LIN nor PBN")
+        doc = parse_text(raw)
+        fmt = "lin"
+    if not len(doc):
+        raise FormatError(f"no board in this {fmt.upper()} text")
+    if doc.info is None:
+        doc.info = FileInfo()
+    doc.info.format = doc.info.format or fmt
+    return doc
+
+
+def link_for(board: Board) -> str:
+    """The BBO handviewer link that shows ``board``."""
+    return handviewer_url(board)
