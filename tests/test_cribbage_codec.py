@@ -174,11 +174,11 @@ def test_cli_dump_info_validate(tmp_path: Path, capsys) -> None:
     out = capsys.readouterr().out
     assert "player 1: HAL" in out and "deals:    1" in out
     assert main(["validate", str(path)]) == 0
-    assert "no problems" in capsys.readouterr().out
+    assert capsys.readouterr().out.endswith(": 1 deal, no problems\n")
     bad = write(tmp_path, pack(header_bits() + deal_bits(**dict(ONE_DEAL, s0=3))), "bad.crib")
     assert main(["validate", str(bad)]) == 1
     out = capsys.readouterr().out
-    assert "deal 1: scores after the pegging recorded as 3-6, the rules give 1-6 (player 0 +2)" in out
+    assert "deal 1: scores after the pegging recorded as 3-6, the rules give 1-6 (Ann +2)" in out
 
 
 def test_read_options_are_accepted(tmp_path: Path) -> None:
@@ -199,3 +199,46 @@ def test_codec_round_trip(cs, n_plays, s0, s1, dealer, last, name) -> None:
     rec = CribbageRecord(CribHeader(players=(name.rstrip(" "), "HAL"), year=4095, second=59), [deal, deal])
     back = decode_record(decode_base64(wrap_base64(encode_record(rec), 64)))
     assert back.to_json() == rec.to_json()
+
+
+def test_bad_base64_names_the_deal(tmp_path: Path, capsys) -> None:
+    text = pack(header_bits(n_deals=2) + deal_bits(**ONE_DEAL) + deal_bits(**dict(ONE_DEAL, dealer=0)))
+    compact = text.replace(b"\n", b"")
+    in_deal_2 = (HEADER_BITS + 150 + 30) // 6  # a character carrying bits of deal 2
+    err = cli_error(tmp_path, compact[:in_deal_2] + b"*" + compact[in_deal_2 + 1:], capsys)
+    assert f"offset {in_deal_2}: bad Base64 in deal 2: character '*' is not in the Base64 alphabet" in err
+    err = cli_error(tmp_path, b"#" + text[1:], capsys)
+    assert "line 1, offset 0: bad Base64 in the header: character '#'" in err
+    err = cli_error(tmp_path, text[:20] + "\u00e9".encode() + text[21:], capsys)
+    assert "bad Base64 in the header: byte 0xc3 is not in the Base64 alphabet" in err
+    err = cli_error(tmp_path, text[:100] + b"=" + text[101:], capsys)
+    assert "line 2, offset 100: bad Base64 in deal 1: '=' padding before the end of the text" in err
+    one = one_deal_text()
+    assert one.rstrip().endswith(b"=") and not one.rstrip().endswith(b"==")  # 733 bits: 92 bytes
+    err = cli_error(tmp_path, one.rstrip() + b"=\n", capsys)
+    assert "bad Base64 in the text after the last deal: the '=' padding does not fill out" in err
+    err = cli_error(tmp_path, one.rstrip() + b"QUJD\n", capsys)
+    assert "bad Base64 in the text after the last deal: '=' padding before the end of the text" in err
+
+
+def test_zero_padding_and_whitespace() -> None:
+    rec = decode_record(decode_base64(one_deal_text()))
+    data = encode_record(rec)
+    assert len(data) == (HEADER_BITS + 150 + 7) // 8 == 92 and data[-1] & 0b111 == 0  # 733 bits + 3 zero bits
+    text = base64.b64encode(data)
+    assert text.endswith(b"=") and wrap_base64(data, 0, final_newline=False) == text
+    spaced = b"\t".join(text[i:i + 7] for i in range(0, len(text), 7)) + b" \r\n\r\n"
+    assert decode_record(decode_base64(spaced)).to_json() == rec.to_json()
+    odd_pad = base64.b64encode(data[:-1] + bytes([data[-1] | 0b101]))  # non-zero padding bits are ignored
+    assert decode_record(decode_base64(odd_pad)).to_json() == rec.to_json()
+
+
+def test_dump_keys_come_in_the_issues_order(tmp_path: Path, capsys) -> None:
+    assert main(["dump", str(write(tmp_path, one_deal_text()))]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert list(data) == ["format", "header", "deals"]
+    assert list(data["header"]) == ["author", "program", "players", "comments", "date", "games"]
+    deal = data["deals"][0]
+    assert list(deal) == ["dealer", "hands", "discards", "starter", "pegging", "scores", "last"]
+    assert deal["hands"][0] == ["S5", "H5", "CT", "DK"] and deal["starter"] == "SJ"
+    assert list(deal["pegging"][0]) == ["player", "card"]

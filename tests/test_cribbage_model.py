@@ -12,6 +12,7 @@ from bridgeview.model.cribbage import (
     CribHeader,
     PegPlay,
     analyse_deal,
+    deal_steps,
     peg_plays,
     pegging_points,
     score_hand,
@@ -174,9 +175,10 @@ def test_movie_steps_of_one_deal() -> None:
     assert [len(h) for h in steps[1].hands] == [4, 4] and len(steps[1].crib) == 4
     assert steps[2].caption == "Starter J\u2660: his heels, 2 for HAL" and steps[2].scores == (0, 2)
     peg5 = steps[7]
-    assert peg5.count == 30 and peg5.scores == (1, 5) and peg5.back == (0, 5) and "go 1" in peg5.caption
+    assert peg5.count == 30 and peg5.scores == (1, 5) and peg5.back == (0, 5)
+    assert peg5.caption.endswith("30 \u2013 go for 1")
     assert [str(p.card) for p in steps[8].pile] == ["H7"] and len(steps[8].played) == 6
-    assert steps[10].caption.endswith("last card 1 (1)") and steps[10].scores == (1, 6)
+    assert steps[10].caption.endswith("last card for 1") and steps[10].scores == (1, 6)
     assert steps[11].problem is None and steps[11].pile == ()
     assert steps[12].caption.startswith("Ann's hand") and steps[12].scores == (15, 6)
     assert steps[14].crib_shown and steps[14].caption.startswith("HAL's crib")
@@ -198,3 +200,68 @@ def test_json_shape() -> None:
     assert d["discards"] == [["C2", "C3"], ["S9", "HQ"]] and d["starter"] == "SJ"
     assert d["pegging"][0] == {"player": 0, "card": "CT"} and d["scores"] == [1, 6]
     assert d["dealer"] == 1 and d["last"] is False
+
+
+def test_plays_after_the_game_is_won_are_flagged() -> None:
+    # HAL (dealer) starts at 117: his heels make 119, the run of 3 on the fourth card makes 121
+    d = deal_from(dict(ONE_DEAL, s0=100, s1=121, last=True))
+    a = analyse_deal(d, (99, 117))
+    assert a.expected == (100, 121) and a.score_problem is None
+    assert a.peg_problem == "pegging play 5 (5\u2660) comes after player 1 reached 121"
+    peg4 = [s for s in deal_steps(record_of(d), 0, a) if s.kind == "peg"][3]
+    assert "HAL reaches 121: the game ends here" in peg4.details
+
+
+def test_a_pegging_cut_short_without_a_winner_is_flagged() -> None:
+    d = deal_from(dict(ONE_DEAL, plays=ONE_DEAL["plays"][:3], s0=0, s1=2, last=True))
+    a = analyse_deal(d, (0, 0))
+    assert a.score_problem is None and a.ended_in_pegging and a.shows == []
+    assert a.peg_problem == "the pegging stops after 3 cards, but nobody has reached 121"
+    rec = record_of(d)
+    assert "deal 1: the pegging stops after 3 cards, but nobody has reached 121" in rec.problems()
+    pegged = next(s for s in rec.movie() if s.kind == "pegged")
+    assert pegged.problem == a.peg_problem
+
+
+def test_his_heels_can_end_the_game_at_the_cut() -> None:
+    d = deal_from(dict(ONE_DEAL, plays=[], s0=50, s1=121, last=True))
+    a = analyse_deal(d, (50, 119))
+    assert a.winner == 1 and a.ended_in_pegging and a.peg_problem is None and a.score_problem is None
+    steps = deal_steps(record_of(d), 0, a)
+    assert [s.kind for s in steps] == ["deal", "discard", "starter", "pegged", "game"]
+    assert "HAL reaches 121: the game ends here" in steps[2].details
+    assert steps[-1].caption == "Game 1 over: HAL wins 121-50 (a double skunk)"
+    assert steps[-1].details == ("the game ended with his heels, at the cut",)
+
+
+def test_pegging_captions_announce_each_score() -> None:
+    hands = (cards("S5 H5 C2 C3"), cards("D5 S9 H9 D9"))
+    plays = [PegPlay(0, card("S5")), PegPlay(1, card("D5")), PegPlay(0, card("H5"))]
+    d = CribDeal(hands, (cards("CA C4"), cards("HA H4")), card("SK"), plays, (8, 2), 1, True, 5)
+    steps = [s for s in record_of(d).movie() if s.kind == "peg"]
+    assert steps[1].caption == "HAL plays 5\u2666: 10 \u2013 pair for 2"
+    assert steps[2].caption == "Ann plays 5\u2665: 15 \u2013 fifteen for 2, pair royal for 6: 8"
+
+
+def test_the_show_step_carries_its_breakdown() -> None:
+    d = deal_from(dict(ONE_DEAL, h0="S5 H5 D5 CJ", d0="C2 C3", starter="C5", plays=[
+        (0, "CJ"), (1, "D4"), (0, "S5"), (1, "S6"), (0, "H5"), (1, "H7"), (0, "D5"), (1, "C8")], s0=1, s1=4))
+    rec = record_of(d)
+    assert rec.problems() == []
+    show = next(s for s in rec.movie() if s.kind == "show")
+    assert show.caption == "Ann's hand: 5\u2660 5\u2665 5\u2666 J\u2663 + 5\u2663 = 29" and show.points == 29
+    assert sum(i.points for i in show.items) == 29 and len(show.items) == 8 + 6 + 1
+    assert show.details[0] == "fifteens 16, pairs 12, nobs 1 = 29" and show.details[-1] == "scores 30-4"
+
+
+def test_the_pegging_steps_say_go_and_thirty_one() -> None:
+    plays = [(1, "S3"), (0, "D3"), (1, "C9"), (0, "D9"), (1, "D6"), (1, "CA"), (0, "D4"), (0, "H2")]
+    d = deal_from(dict(h0="D9 H2 D3 D4", h1="S3 CA C9 D6", d0="S8 D7", d1="DK SQ", starter="DQ", plays=plays,
+                       s0=5, s1=4, dealer=0, last=False))
+    rec = record_of(d)
+    assert rec.problems() == []
+    pegs = [s for s in rec.movie() if s.kind == "peg"]
+    assert pegs[4].details == ("count 30", "Ann says go; HAL plays on", "scores 4-2")
+    assert pegs[5].caption.endswith("31 \u2013 thirty-one for 2")
+    assert "thirty-one: the count starts again" in pegs[5].details
+    assert pegs[7].caption.endswith("6 \u2013 last card for 1") and pegs[7].scores == (5, 4)

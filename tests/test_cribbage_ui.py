@@ -129,3 +129,67 @@ def test_render_command(qtbot, tmp_path: Path, capsys) -> None:
     assert QImage(str(out)).size().width() == 640
     assert main(["render", str(SAMPLE), "--deal", "40", "-o", str(out)]) == 1
     assert "deal 40 is not in this game record" in capsys.readouterr().err
+
+
+def test_the_step_controls_match_the_bridge_replay(qtbot, one_deal_view: CribbageView) -> None:
+    from bridgeview.ui.replay import DEFAULT_INTERVAL_MS, SPEEDS
+
+    view = one_deal_view
+    assert list(view.buttons) == ["start", "prev_deal", "prev", "next", "next_deal", "end"]
+    assert all(not b.icon().isNull() for b in view.buttons.values()) and not view.movie_button.icon().isNull()
+    assert [view.speed.itemData(i) for i in range(view.speed.count())] == [ms for _, ms in SPEEDS]
+    assert view.timer.interval() == DEFAULT_INTERVAL_MS == view.speed.currentData()
+    view.speed.setCurrentIndex(0)
+    assert view.timer.interval() == SPEEDS[0][1]
+    view.buttons["next"].click()
+    view.buttons["next"].click()
+    assert view.view_model()["kind"] == "starter"
+    view.buttons["end"].click()
+    assert view.view_model()["position"] == len(view.steps) - 1
+    view.buttons["start"].click()
+    assert view.view_model()["position"] == 0
+
+
+def test_the_show_breakdown_is_a_table(qtbot) -> None:
+    deal = {"h0": "S5 H5 D5 CJ", "h1": "D4 S6 H7 C8", "d0": "C2 C3", "d1": "S9 HQ", "starter": "C5",
+            "plays": [(0, "CJ"), (1, "D4"), (0, "S5"), (1, "S6"), (0, "H5"), (1, "H7"), (0, "D5"), (1, "C8")],
+            "s0": 1, "s1": 4, "dealer": 1, "last": False}
+    view = CribbageView(decode_record(decode_base64(pack(header_bits() + deal_bits(**deal)))))
+    qtbot.addWidget(view)
+    view.go(12)
+    assert view.view_model()["kind"] == "show"
+    html_text = view.breakdown.toHtml()
+    assert "<table" in html_text and "#c8102e" in html_text  # red suits in the breakdown
+    text = view.breakdown_text()
+    assert "fifteens 16, pairs 12, nobs 1 = 29" in text and "nobs" in text and text.count("fifteen") == 9
+
+
+def test_open_and_save_as_from_the_main_window(qtbot, tmp_path: Path, monkeypatch) -> None:
+    from test_ui_support import main_window
+
+    from bridgeview.ui import dialogs
+
+    src = tmp_path / "game.crib"
+    src.write_bytes(SAMPLE.read_bytes())
+    messages: list[tuple] = []
+    monkeypatch.setattr(dialogs, "message", lambda *a, **k: messages.append(a))
+    asked: list[tuple] = []
+
+    def save_file(parent, title, directory, filters, selected=""):
+        asked.append((title, directory, filters))
+        return str(tmp_path / "copy"), filters.split(";;")[0]
+
+    monkeypatch.setattr(dialogs, "get_save_file", save_file)
+    w = main_window(qtbot, tmp_path)
+    assert w.open_file(str(src)) and messages == []
+    assert isinstance(w.tabs.currentWidget(), CribbageView)
+    assert w.save_as()
+    assert asked == [("Save game as", str(tmp_path / "game"), "HALSCRIB Base64 cribbage game (*.crib *.hal *.cb64)")]
+    assert (tmp_path / "copy.crib").read_bytes() == src.read_bytes()  # unchanged: byte for byte
+    assert w.tabs.tabText(0) == "copy.crib" and w.tabs.currentWidget().path == str(tmp_path / "copy.crib")
+    bad = tmp_path / "bad.crib"
+    bad.write_bytes(pack(header_bits() + deal_bits(**{
+        "h0": "S5 H5 CT DK", "h1": "D4 S6 H7 S5", "d0": "C2 C3", "d1": "S9 HQ", "starter": "SJ", "plays": [],
+        "s0": 0, "s1": 2, "dealer": 1, "last": True})))
+    assert not w.open_file(str(bad))
+    assert "deal 1: duplicate card 5\u2660" in messages[-1][3]

@@ -44,7 +44,7 @@ from bridgeview.model.validate import validate
 CODECS = sorted(all_codecs(), key=lambda c: c.name)
 SEED_BOARDS = 3
 MAX_REAL_SEED_BYTES = 20_000
-VALIDATE_SUMMARY = re.compile(r".+: \d+ problems? in \d+ (boards|deals)")
+VALIDATE_SUMMARY = re.compile(r".+: \d+ problems? in \d+ (boards?|deals?)")
 EXAMPLES = int(os.environ.get("BRIDGEVIEW_FUZZ_EXAMPLES", "20"))  # raise it for a long local run
 
 

@@ -29,7 +29,7 @@ def run(args) -> int:
     for p in problems:
         print(f"{args.file}: {p}")
     n = len(doc) if hasattr(doc, "__len__") else 0
-    unit = "boards" if hasattr(doc, "info") else "deals"
+    unit = ("board" if hasattr(doc, "info") else "deal") + ("s" if n != 1 else "")
     if problems:
         print(f"{args.file}: {len(problems)} problem{'s' if len(problems) != 1 else ''} in {n} {unit}", file=sys.stderr)
         return 1

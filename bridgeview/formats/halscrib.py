@@ -73,21 +73,63 @@ class BitWriter:
 
 
 # -- decoding ----------------------------------------------------------------
+def where_in_record(char_index: int, n_deals: int | None = None) -> str:
+    """The field a Base64 character carries bits of: ``'the header'``, ``'deal 3'``
+    or, when the header's deal count ``n_deals`` is known, ``'the text after the last deal'``."""
+    bit = 6 * char_index
+    if bit < HEADER_BITS:
+        return "the header"
+    deal = (bit - HEADER_BITS) // DEAL_BITS + 1
+    return "the text after the last deal" if n_deals is not None and deal > n_deals else f"deal {deal}"
+
+
+def _deals_in_header(compact: bytes, upto: int) -> int | None:
+    """The header's deal count when the Base64 before character ``upto`` holds the whole header."""
+    chars = upto - upto % 4
+    if 6 * chars < HEADER_BITS:
+        return None
+    try:
+        head = base64.b64decode(compact[:chars], validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    r = BitReader(head)
+    r.take(HEADER_BITS - 8)
+    return r.take(8) + 1
+
+
+def _char_text(b: int) -> str:
+    return f"character {chr(b)!r}" if 32 <= b < 127 else f"byte {b:#04x}"
+
+
 def decode_base64(text: bytes) -> bytes:
-    """Standard Base64, whitespace and line breaks ignored; a clear error otherwise."""
-    for m in re.finditer(rb"[^A-Za-z0-9+/=\s]", text):
-        line = text.count(b"\n", 0, m.start()) + 1
-        ch = m.group().decode("latin-1")
-        raise FormatError(f"bad Base64: character {ch!r} is not in the Base64 alphabet", line=line, offset=m.start())
-    compact = bytes(b for b in text if b not in WHITESPACE)
+    """Standard Base64, whitespace and line breaks ignored; a clear error naming the deal otherwise."""
+    offsets = [i for i, b in enumerate(text) if b not in WHITESPACE]
+    compact = bytes(text[i] for i in offsets)
+
+    def fail(k: int, what: str) -> FormatError:
+        off = offsets[k]
+        line = text.count(b"\n", 0, off) + 1 if b"\n" in text else text.count(b"\r", 0, off) + 1
+        where = where_in_record(k, _deals_in_header(compact, k))
+        return FormatError(f"bad Base64 in {where}: {what}", line=line, offset=off)
+
+    for k, b in enumerate(compact):
+        if not B64_CHARS.match(compact, k):
+            raise fail(k, f"{_char_text(b)} is not in the Base64 alphabet")
     if not compact:
         raise FormatError("the file holds no Base64 text")
-    if b"=" not in compact and len(compact) % 4:  # a file cut short: decode what is there
+    first_pad = compact.find(b"=")
+    if first_pad >= 0:
+        stray = next((k for k in range(first_pad, len(compact)) if compact[k] != ord("=")), None)
+        if stray is not None:
+            raise fail(first_pad, "'=' padding before the end of the text")
+        if len(compact) - first_pad > 2 or len(compact) % 4:
+            raise fail(first_pad, "the '=' padding does not fill out the last group of four characters")
+    elif len(compact) % 4:  # a file cut short: decode what is there; the record reports it truncated
         compact = compact[: len(compact) - len(compact) % 4] if len(compact) % 4 == 1 else \
             compact + b"=" * (-len(compact) % 4)
     try:
         return base64.b64decode(compact, validate=True)
-    except (binascii.Error, ValueError) as e:
+    except (binascii.Error, ValueError) as e:  # pragma: no cover - the checks above catch what validate refuses
         raise FormatError(f"bad Base64: {e}") from None
 
 

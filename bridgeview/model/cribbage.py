@@ -209,7 +209,8 @@ class PegEvent:
         return sum(p for _, p in self.points)
 
 
-def peg_plays(plays: Sequence[PegPlay], hands: Sequence[Sequence[CribCard]], dealer: int) -> list[PegEvent]:
+def peg_plays(plays: Sequence[PegPlay], hands: Sequence[Sequence[CribCard]], dealer: int,
+              names: tuple[str, str] = ("player 0", "player 1")) -> list[PegEvent]:
     """Score a recorded pegging sequence.  The record holds only the cards, so the
     go is inferred from the hands: a series ends at 31 or when neither player holds
     a card that fits (or the next recorded card would pass 31); its last player
@@ -225,11 +226,11 @@ def peg_plays(plays: Sequence[PegPlay], hands: Sequence[Sequence[CribCard]], dea
         if play.card in left[play.player]:
             left[play.player].remove(play.card)
         else:
-            problem = f"player {play.player} plays {play.card.symbol_text()}, which is not in the hand"
+            problem = f"{names[play.player]} plays {play.card.symbol_text()}, which is not in the hand"
         count_before = sum(p.card.value for p in series)
         if problem is None and play.player != to_play:
             if any(count_before + c.value <= 31 for c in left[to_play]):
-                problem = f"player {play.player} plays out of turn (player {to_play} could play)"
+                problem = f"{names[play.player]} plays out of turn ({names[to_play]} could play)"
         series.append(play)
         count = count_before + play.card.value
         points = pegging_points([p.card for p in series])
@@ -345,6 +346,7 @@ class MovieStep:
     points: int = 0
     problem: str | None = None
     winner: int | None = None
+    items: tuple[ScoreItem, ...] = ()  # the show's breakdown, one scoring combination each
 
 
 @dataclass
@@ -373,7 +375,7 @@ class CribbageRecord:
         start = (0, 0)
         game = 1
         for i, d in enumerate(self.deals):
-            a = analyse_deal(d, start, game, i)
+            a = analyse_deal(d, start, game, i, (self.player_name(0), self.player_name(1)))
             out.append(a)
             if d.last:
                 start, game = (0, 0), game + 1
@@ -391,6 +393,8 @@ class CribbageRecord:
                     probs.append(f"deal {i + 1}: {ev.problem}")
             if a.score_problem:
                 probs.append(f"deal {i + 1}: {a.score_problem}")
+            if a.peg_problem:
+                probs.append(f"deal {i + 1}: {a.peg_problem}")
             if d.last and max(a.final) < GAME_POINTS and i != len(self.deals) - 1:
                 probs.append(f"deal {i + 1}: marked the last of its game, but nobody reached {GAME_POINTS}")
             if not d.last and max(a.final) >= GAME_POINTS:
@@ -479,6 +483,7 @@ class DealAnalysis:
     winner: int | None
     ended_in_pegging: bool
     score_problem: str | None
+    peg_problem: str | None = None  # plays after the game was won, or a pegging cut short with nobody at 121
 
 
 def _add(scores: tuple[int, int], player: int, pts: int) -> tuple[int, int]:
@@ -487,19 +492,28 @@ def _add(scores: tuple[int, int], player: int, pts: int) -> tuple[int, int]:
     return s[0], s[1]
 
 
-def analyse_deal(d: CribDeal, start: tuple[int, int], game: int = 1, index: int = 0) -> DealAnalysis:
+def analyse_deal(d: CribDeal, start: tuple[int, int], game: int = 1, index: int = 0,
+                 names: tuple[str, str] = ("player 0", "player 1")) -> DealAnalysis:
     """Expected after-pegging scores = ``start`` + his heels + pegging points; the
     show is then counted from the recorded after-pegging scores (pone, dealer, crib)."""
     heels = 2 if d.starter.rank == JACK else 0
     running = _add(start, d.dealer, heels)
     complete = d.unplayed == 0
-    events = peg_plays(d.pegging, d.hands, d.dealer)
-    for ev in events:
+    events = peg_plays(d.pegging, d.hands, d.dealer, names)
+    peg_problem = None
+    for n, ev in enumerate(events, 1):
+        if max(running) >= GAME_POINTS and peg_problem is None:
+            won = 0 if running[0] >= GAME_POINTS else 1
+            peg_problem = (f"pegging play {n} ({ev.card.symbol_text()}) comes after {names[won]} "
+                           f"reached {GAME_POINTS}")
         running = _add(running, ev.player, ev.total)
     expected = running
+    if not complete and max(expected) < GAME_POINTS and max(d.scores) < GAME_POINTS:
+        peg_problem = (f"the pegging stops after {len(d.pegging)} card{'s' if len(d.pegging) != 1 else ''}, "
+                       f"but nobody has reached {GAME_POINTS}")
     problem = None
     if tuple(d.scores) != expected:
-        diffs = [f"player {p} {d.scores[p] - expected[p]:+d}" for p in (0, 1) if d.scores[p] != expected[p]]
+        diffs = [f"{names[p]} {d.scores[p] - expected[p]:+d}" for p in (0, 1) if d.scores[p] != expected[p]]
         problem = (f"scores after the pegging recorded as {d.scores[0]}-{d.scores[1]}, the rules give "
                    f"{expected[0]}-{expected[1]} ({', '.join(diffs)})")
     final = (d.scores[0], d.scores[1])
@@ -515,11 +529,14 @@ def analyse_deal(d: CribDeal, start: tuple[int, int], game: int = 1, index: int 
             if max(final) >= GAME_POINTS:
                 break
     winner = next((p for p in (0, 1) if final[p] >= GAME_POINTS), None)
-    return DealAnalysis(game, start, heels, events, expected, shows, final, winner, ended_in_pegging, problem)
+    return DealAnalysis(game, start, heels, events, expected, shows, final, winner, ended_in_pegging, problem,
+                        peg_problem)
 
 
 def _points_text(points: Sequence[tuple[str, int]]) -> str:
-    return ", ".join(f"{name} {pts}" for name, pts in points)
+    """``'run of 3 for 3'``, ``'fifteen for 2, pair royal for 6: 8'``, as the pegger announces it."""
+    text = ", ".join(f"{name} for {pts}" for name, pts in points)
+    return text + (f": {sum(p for _, p in points)}" if len(points) > 1 else "")
 
 
 def deal_steps(record: CribbageRecord, i: int, a: DealAnalysis) -> list[MovieStep]:
@@ -543,17 +560,21 @@ def deal_steps(record: CribbageRecord, i: int, a: DealAnalysis) -> list[MovieSte
     add("discard", f"The discards go to {name(d.dealer)}'s crib",
         [f"{name(p)} throws {cards_text(d.discards[p])}, keeps {cards_text(d.hands[p])}" for p in (0, 1)],
         hands=d.hands, crib=d.crib, crib_shown=False, starter=None, pile=(), played=(), count=None)
+    winner = None
     if a.heels:
         back, scores = scores, _add(scores, d.dealer, a.heels)
+        details = [f"scores {scores[0]}-{scores[1]}"]
+        if scores[d.dealer] >= GAME_POINTS:
+            winner = d.dealer
+            details.append(f"{name(d.dealer)} reaches {GAME_POINTS}: the game ends here")
         add("starter", f"Starter {d.starter.symbol_text()}: his heels, 2 for {name(d.dealer)}",
-            [f"scores {scores[0]}-{scores[1]}"], hands=d.hands, crib=d.crib, crib_shown=False,
+            details, hands=d.hands, crib=d.crib, crib_shown=False,
             starter=d.starter, pile=(), played=(), count=None, highlight=(d.starter,), scorer=d.dealer, points=2)
     else:
         add("starter", f"Starter {d.starter.symbol_text()}", (), hands=d.hands, crib=d.crib, crib_shown=False,
             starter=d.starter, pile=(), played=(), count=None, highlight=(d.starter,))
     held = [list(d.hands[0]), list(d.hands[1])]
     played: list[PegPlay] = []
-    winner = None
     for ev in a.events:
         if ev.card in held[ev.player]:
             held[ev.player].remove(ev.card)
@@ -562,13 +583,19 @@ def deal_steps(record: CribbageRecord, i: int, a: DealAnalysis) -> list[MovieSte
             back, scores = scores, _add(scores, ev.player, ev.total)
         caption = f"{name(ev.player)} plays {ev.card.symbol_text()}: {ev.count}"
         if ev.points:
-            caption += f" \u2013 {_points_text(ev.points)} ({ev.total})"
+            caption += f" \u2013 {_points_text(ev.points)}"
         details = [f"count {ev.count}"]
+        opp = held[1 - ev.player]
         if ev.ends_series and ev.count != 31 and len(played) < 8:
             details.append("go: neither player can play; the count starts again")
+        elif ev.ends_series and len(played) < 8:
+            details.append("thirty-one: the count starts again")
+        elif opp and all(ev.count + c.value > 31 for c in opp):
+            details.append(f"{name(1 - ev.player)} says go; {name(ev.player)} plays on")
         details.append(f"scores {scores[0]}-{scores[1]}")
         if max(scores) >= GAME_POINTS and winner is None:
             winner = 0 if scores[0] >= GAME_POINTS else 1
+            details.append(f"{name(winner)} reaches {GAME_POINTS}: the game ends here")
         add("peg", caption, details, hands=(tuple(held[0]), tuple(held[1])), crib=d.crib, crib_shown=False,
             starter=d.starter, pile=ev.series, played=tuple(played), count=ev.count, highlight=(ev.card,),
             scorer=ev.player if ev.total else None, points=ev.total, problem=ev.problem)
@@ -584,8 +611,9 @@ def deal_steps(record: CribbageRecord, i: int, a: DealAnalysis) -> list[MovieSte
     if a.ended_in_pegging:  # the cards never played stay in the hands, the last series on the table
         kept = (tuple(held[0]), tuple(held[1]))
         last_pile = a.events[-1].series if a.events and not a.events[-1].ends_series else ()
+    problem = "; ".join(p for p in (a.score_problem, a.peg_problem) if p) or None
     add("pegged", caption, details, hands=kept, crib=d.crib, crib_shown=False, starter=d.starter, pile=last_pile,
-        played=tuple(played), count=None, problem=a.score_problem)
+        played=tuple(played), count=None, problem=problem)
     if a.ended_in_pegging:
         winner = next((p for p in (0, 1) if scores[p] >= GAME_POINTS), winner)
     for player, what, hs in a.shows:
@@ -596,16 +624,18 @@ def deal_steps(record: CribbageRecord, i: int, a: DealAnalysis) -> list[MovieSte
         add("show", f"{whose}: {cards_text(cards)} + {d.starter.symbol_text()} = {hs.total}",
             [hs.summary()] + [item.text() for item in hs.items] + [f"scores {scores[0]}-{scores[1]}"],
             hands=kept, crib=d.crib, crib_shown=what == "crib", starter=d.starter, pile=(), played=tuple(played),
-            count=None, highlight=tuple(cards) + (d.starter,), scorer=player if hs.total else None, points=hs.total)
+            count=None, highlight=tuple(cards) + (d.starter,), scorer=player if hs.total else None, points=hs.total,
+            items=hs.items)
     if a.winner is not None or d.last:
         win = a.winner if a.winner is not None else winner
         if win is not None:
             loser = 1 - win
-            skunk = " (a skunk)" if scores[loser] < 91 else ""
+            skunk = " (a double skunk)" if scores[loser] < 61 else " (a skunk)" if scores[loser] < 91 else ""
             caption = f"Game {a.game} over: {name(win)} wins {scores[win]}-{scores[loser]}{skunk}"
         else:
             caption = f"Game {a.game} ends unfinished at {scores[0]}-{scores[1]}"
-        where = "during the pegging" if a.ended_in_pegging else "in the show"
+        where = "in the show" if not a.ended_in_pegging else \
+            "with his heels, at the cut" if a.heels and not d.pegging else "during the pegging"
         add("game", caption, [f"the game ended {where}" if win is not None else "nobody reached 121"],
             hands=kept, crib=d.crib, crib_shown=any(w == "crib" for _, w, _ in a.shows), starter=d.starter,
             pile=last_pile, played=tuple(played), count=None, winner=win)

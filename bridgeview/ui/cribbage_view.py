@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import os
+from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QTimer, Signal
@@ -33,6 +34,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QSizePolicy,
     QSlider,
+    QStyle,
     QTextBrowser,
     QToolButton,
     QVBoxLayout,
@@ -42,14 +44,20 @@ from PySide6.QtWidgets import (
 from ..formats.errors import FormatError
 from ..model.cribbage import GAME_POINTS, SUIT_SYMBOLS, CribbageRecord, CribCard, MovieStep
 from ..resources import resource
+from .replay import DEFAULT_INTERVAL_MS, SPEEDS
 
 FONT_FAMILY = "DejaVu Sans"
 PLAYER_COLOURS = (QColor("#2f7de1"), QColor("#e0493a"))
 RED = QColor("#c8102e")
 BLACK = QColor("#1a1a1a")
 HIGHLIGHT = QColor("#ffd23f")
-SPEEDS = (("0.5 s", 500), ("1 s", 1000), ("1.5 s", 1500), ("2 s", 2000), ("3 s", 3000))
 MONTHS = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
+
+
+def cards_html(cards: Sequence[CribCard]) -> str:
+    """Cards as rich text, hearts and diamonds in red."""
+    return " ".join(f"<span style='color:{(RED if c.is_red else BLACK).name()}'>{html.escape(c.symbol_text())}</span>"
+                    for c in cards)
 
 
 def ensure_fonts() -> None:
@@ -149,7 +157,8 @@ class CribbageTable(QWidget):
         if turned > 0:
             for k in range(turned):
                 self._paint_back(p, QRectF(x + k * 2, mid_y - k * 2, cw * 0.8, ch * 0.8).translated(0, ch * 0.1))
-            self._label(p, QRectF(x - cw * 0.3, mid_y + ch * 0.92, cw * 1.4, ch * 0.2), f"{turned} played", ch * 0.1)
+            top = mid_y + ch * 0.1 - 2 * turned - ch * 0.2  # above the stack, clear of a warning below it
+            self._label(p, QRectF(x - cw * 0.3, top, cw * 1.4, ch * 0.2), f"{turned} played", ch * 0.1)
             x += cw * 1.25
         for k, play in enumerate(s.pile):
             dy = -ch * 0.1 if play.player == 1 else ch * 0.1
@@ -396,7 +405,6 @@ class CribbageView(QWidget):
         self.starts = record.deal_starts(self.steps)
         self.pos = 0
         self.timer = QTimer(self)
-        self.timer.setInterval(1500)
         self.timer.timeout.connect(self._tick)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
 
@@ -421,16 +429,20 @@ class CribbageView(QWidget):
 
         self.buttons: dict[str, QToolButton] = {}
         controls = QHBoxLayout()
-        for name, text, tip, slot in (
-            ("start", "|\u25c0", "Start of the record (Home)", self.to_start),
-            ("prev_deal", "\u25c0\u25c0", "Previous deal (Up, Page Up)", self.prev_deal),
-            ("prev", "\u25c0", "Previous step (Left)", self.prev_step),
-            ("next", "\u25b6", "Next step (Right, click on the table)", self.next_step),
-            ("next_deal", "\u25b6\u25b6", "Next deal (Down, Page Down)", self.next_deal),
-            ("end", "\u25b6|", "End of the record (End)", self.to_end),
+        icons = QStyle.StandardPixmap
+        # the bridge replay's bar: the same icons, keys and movie speeds; a step here is a card or a count
+        for name, text, icon, tip, slot in (
+            ("start", "\u23ee", icons.SP_MediaSkipBackward, "Start of the record (Home)", self.to_start),
+            ("prev_deal", "\u25c0\u25c0", icons.SP_MediaSeekBackward, "Previous deal (Up, Page Up)",
+             self.prev_deal),
+            ("prev", "\u25c0", icons.SP_ArrowLeft, "Previous step (Left, right click on the table)", self.prev_step),
+            ("next", "\u25b6", icons.SP_ArrowRight, "Next step (Right, click on the table)", self.next_step),
+            ("next_deal", "\u25b6\u25b6", icons.SP_MediaSeekForward, "Next deal (Down, Page Down)", self.next_deal),
+            ("end", "\u23ed", icons.SP_MediaSkipForward, "End of the record (End)", self.to_end),
         ):
             b = QToolButton()
             b.setText(text)
+            b.setIcon(self.style().standardIcon(icon))
             b.setToolTip(tip)
             b.setAutoRaise(True)
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -438,8 +450,9 @@ class CribbageView(QWidget):
             controls.addWidget(b)
             self.buttons[name] = b
         self.movie_button = QToolButton()
-        self.movie_button.setText("Play")
-        self.movie_button.setToolTip("Play the movie (Space)")
+        self.movie_button.setText("\u23ef")
+        self.movie_button.setIcon(self.style().standardIcon(icons.SP_MediaPlay))
+        self.movie_button.setToolTip("Play the movie step by step (Space)")
         self.movie_button.setCheckable(True)
         self.movie_button.setAutoRaise(True)
         self.movie_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -450,11 +463,13 @@ class CribbageView(QWidget):
         self.speed.setToolTip("Time between steps in the movie")
         for label, ms in SPEEDS:
             self.speed.addItem(label, ms)
-        self.speed.setCurrentIndex(2)
+        self.speed.setCurrentIndex(next(i for i, (_, ms) in enumerate(SPEEDS) if ms == DEFAULT_INTERVAL_MS))
+        self.timer.setInterval(DEFAULT_INTERVAL_MS)
         self.speed.currentIndexChanged.connect(lambda i: self.timer.setInterval(int(self.speed.itemData(i))))
         controls.addWidget(self.speed)
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.slider.setToolTip("Steps of the whole record")
         self.slider.setRange(0, max(0, len(self.steps) - 1))
         self.slider.valueChanged.connect(self.go)
         controls.addWidget(self.slider, 1)
@@ -571,7 +586,8 @@ class CribbageView(QWidget):
             self.timer.stop()
         self.movie_button.blockSignals(True)
         self.movie_button.setChecked(self.timer.isActive())
-        self.movie_button.setText("Pause" if self.timer.isActive() else "Play")
+        icon = QStyle.StandardPixmap.SP_MediaPause if self.timer.isActive() else QStyle.StandardPixmap.SP_MediaPlay
+        self.movie_button.setIcon(self.style().standardIcon(icon))
         self.movie_button.blockSignals(False)
 
     def _tick(self) -> None:
@@ -626,8 +642,16 @@ class CribbageView(QWidget):
     def _breakdown_html(self, s: MovieStep) -> str:
         e = html.escape
         rows = [f"<p style='color:#777'>Game {s.game}, deal {s.deal + 1}</p>", f"<h3>{e(s.caption)}</h3>"]
-        if s.details:
-            rows.append("<ul>" + "".join(f"<li>{e(d)}</li>" for d in s.details) + "</ul>")
+        if s.kind == "show":  # the count as a table: what scores, with which cards, for how much
+            rows.append(f"<p><b>{e(s.details[0])}</b></p>")
+            if s.items:
+                rows.append("<table cellspacing='0' cellpadding='1'>" + "".join(
+                    f"<tr><td>{e(item.kind)}&nbsp;</td><td>{cards_html(item.cards)}&nbsp;</td>"
+                    f"<td align='right'>{item.points}</td></tr>" for item in s.items) + "</table>")
+            rows.append(f"<p>{e(s.details[-1])}</p>")
+        elif s.details:
+            rows.append("<ul style='margin-left:0; -qt-list-indent:1'>"
+                        + "".join(f"<li>{e(d)}</li>" for d in s.details) + "</ul>")
         if s.problem:
             rows.append(f"<p style='color:#b3261e'><b>\u26a0 {e(s.problem)}</b></p>")
         names = [e(self.record.player_name(p)) for p in (0, 1)]
@@ -665,7 +689,8 @@ def render_cribbage(record: CribbageRecord, deal_index: int, step: int | None, o
                     width: int = 1000, height: int = 700) -> None:
     """Draw step ``step`` (0 = the cards dealt) of deal ``deal_index`` (0-based) to a PNG."""
     if not 0 <= deal_index < len(record.deals):
-        raise FormatError(f"deal {deal_index + 1} is not in this game record (it has {len(record.deals)} deals)")
+        raise FormatError(f"deal {deal_index + 1} is not in this game record (it has {len(record.deals)} deals)",
+                          path=record.path)
     if QApplication.instance() is None:
         if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
             os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -674,7 +699,7 @@ def render_cribbage(record: CribbageRecord, deal_index: int, step: int | None, o
     count = view._deal_len(deal_index)
     k = step or 0
     if not 0 <= k < count:
-        raise FormatError(f"deal {deal_index + 1} has steps 0 to {count - 1}, not {k}")
+        raise FormatError(f"deal {deal_index + 1} has steps 0 to {count - 1}, not {k}", path=record.path)
     view.go_deal(deal_index, k)
     view.resize(width, height)
     view.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
