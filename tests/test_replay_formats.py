@@ -62,8 +62,9 @@ def test_lin_full_play(qtbot, realdata, settings):
     vm = view.diagram.view_model()
     assert vm["tricks"] == {"NS": 6, "EW": 7}
     auction = c.auction_view
-    assert auction.cells()[0] == ["", "", "", "Pass"] and auction.cells()[1][:2] == ["1♥", "2NT"]
-    assert auction.tooltip_at(1, 1) == "Unusual No Trump: 2 5card minors"
+    assert auction.column_letters() == ["S", "W", "N", "E"]
+    assert auction.cells()[0] == ["Pass", "1♥", "2NT", "Pass"]
+    assert auction.tooltip_at(0, 2) == "Unusual No Trump: 2 5card minors"
     assert auction.summary_text() == "3NT by N, 6 tricks, -300 NS"
 
 
@@ -128,9 +129,11 @@ def test_zrj_round_trip_stops_at_the_record_limit(tmp_path):
     doc = read_file(path, "zrj")
     assert doc.info.format == "zrj"
     cut = ReplayState(doc[0], doc.info.format)
-    assert cut.steps == 62 - 14 and cut.replay.problem is None
-    assert cut.stop_text == "play stops after 48 cards (ZRJ holds no more)"
-    assert cut.position(48).stop_text == cut.stop_text
+    assert len(doc[0].play) == 62 - 14 and cut.replay.problem is None
+    # the 49th-52nd cards are forced, so the replay plays them out and says so
+    assert cut.steps == 52 and cut.trick_rows() == ReplayState(long).trick_rows()
+    assert cut.stop_text == "ZRJ holds 48 cards; the last trick is forced and played out"
+    assert cut.position(52).stop_text == cut.stop_text
     full = ReplayState(doc[1], doc.info.format)
     assert full.steps == 52 and full.stop_text is None
     assert full.trick_rows() == ReplayState(short).trick_rows()
@@ -192,4 +195,23 @@ def test_main_window_keys_replay_on_the_diagram_and_move_boards_in_the_list(qtbo
     qtbot.keyClick(view.board_list, Qt.Key.Key_Down)
     assert view.current_index() == 2 and c.step == 0 and c.steps == 44
     assert c.auction_view.summary_text() == "2♥ by S, 9 tricks, +140 NS"
+    view.shutdown()
+
+
+def test_replay_options_live_in_the_main_windows_settings(qtbot, realdata, settings, tmp_path):
+    """The window's settings (render's scratch file, a test's file) hold the replay options, not the user's."""
+    codec_or_skip("lin")
+    from bridgeview.ui.mainwindow import MainWindow
+
+    settings.setValue(replay_module.SETTING_GREY, True)  # what the app-wide settings say
+    own = QSettings(str(tmp_path / "window.ini"), QSettings.Format.IniFormat)
+    own.setValue(replay_module.SETTING_INTERVAL, 500)
+    window = MainWindow(own)
+    qtbot.addWidget(window)
+    assert window.open_file(str(realdata / "lin" / "endplay_example1.lin"))
+    view = window.current_view()
+    c = view.replay
+    assert c.settings is own and not c.grey_played and c.timer.interval() == 500
+    c.bar.grey.setChecked(True)
+    assert own.value(replay_module.SETTING_GREY, type=bool) is True
     view.shutdown()

@@ -112,12 +112,43 @@ def test_claim_before_any_card():
 
 
 def test_zrj_limit_is_explained():
-    board = played_board(calls="1C 1D 1H 1S 1N 2C 2D 2H 2S 2N 3C P P P", cards=48)  # 14 calls + 48 cards = 62
-    assert ReplayState(board, "zrj").stop_text == "play stops after 48 cards (ZRJ holds no more)"
-    assert ReplayState(board).stop_text == "play stops after 48 cards (the file records no more)"
+    board = played_board(calls="1C 1D 1H 1S 1N 2C 2D 2H 2S 2N 3C X P P P", cards=47)  # 15 calls + 47 cards = 62
+    assert ReplayState(board, "zrj").stop_text == "play stops after 47 cards (ZRJ holds no more)"
+    assert ReplayState(board).stop_text == "play stops after 47 cards (the file records no more)"
     rs = ReplayState(board, "zrj")
-    assert rs.position(47).stop_text is None and rs.position(48).stop_text == rs.stop_text
-    assert result_summary(board, rs) == "3♣ by N"
+    assert rs.position(46).stop_text is None and rs.position(47).stop_text == rs.stop_text
+    assert result_summary(board, rs) == "3♣X by N"
+
+
+def test_forced_last_trick_is_played_out():
+    full = played_board(calls="1C 1D 1H 1S 1N 2C 2D 2H 2S 2N 3C P P P", cards=52)
+    board = played_board(calls="1C 1D 1H 1S 1N 2C 2D 2H 2S 2N 3C P P P", cards=48)  # 14 calls + 48 cards = 62
+    rs = ReplayState(board, "zrj")
+    assert rs.steps == 52 and rs.forced == 4 and rs.replay.problem is None
+    assert rs.trick_rows() == ReplayState(full).trick_rows()
+    assert rs.stop_text == "ZRJ holds 48 cards; the last trick is forced and played out"
+    assert ReplayState(board).stop_text == "the file records 48 cards; the last trick is forced and played out"
+    assert rs.position(51).stop_text is None and rs.position(52).stop_text == rs.stop_text
+    assert result_tricks(board, rs) == result_tricks(full)
+    # a claim, or an illegal card among the 48, leaves the play as recorded
+    claimed = played_board(cards=48, claim=9)
+    assert ReplayState(claimed).steps == 48
+    bad = played_board(cards=48)
+    bad.play = bad.play[:-1] + [bad.play[0]]
+    assert ReplayState(bad).steps == 47 and ReplayState(bad).forced == 0
+
+
+def test_nobody_is_to_play_after_the_last_card():
+    rs = ReplayState(played_board())
+    assert rs.position(51).to_play is not None and rs.position(52).to_play is None
+    forced = ReplayState(played_board(calls="1C 1D 1H 1S 1N 2C 2D 2H 2S 2N 3C P P P", cards=48), "zrj")
+    assert forced.position(52).to_play is None and forced.position(52).remaining.card_count == 0
+
+
+def test_one_card_stop_reads_well():
+    board = played_board()
+    board.play = [board.play[0], board.play[0]]
+    assert ReplayState(board).stop_text.startswith("play stops after 1 card: card 2 ")
 
 
 def test_short_play_without_claim():
@@ -195,6 +226,8 @@ def test_summary_without_contract_or_declarer():
 def test_step_arithmetic_properties(seed, cards, strain):
     board = played_board(seed, calls=f"1{strain} P P P", cards=cards)
     rs = ReplayState(board)
+    if cards == 48:  # the forced last trick is played out
+        cards = 52
     assert rs.steps == cards and rs.replay.problem is None
     ends = {s for s in range(1, cards + 1) if s % 4 == 0} | {cards}
     for step in range(cards + 1):

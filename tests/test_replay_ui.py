@@ -130,7 +130,11 @@ def test_bar_buttons_and_slider(qtbot, settings):
     assert c.step == 17 and view.diagram.view_model()["tricks"]["NS"] + view.diagram.view_model()["tricks"]["EW"] == 4
     tabs = [view.side_tabs.tabText(i) for i in range(view.side_tabs.count())]
     assert tabs[-2:] == ["Auction", "Play"]
+    assert c.auction_view.cells()[0] == ["1NT", "Pass", "Pass", "Pass"]
+    assert c.auction_view.column_letters() == ["N", "E", "S", "W"]
+    c.auction_view.dealer_first_action.trigger()  # W N E S instead; remembered
     assert c.auction_view.cells()[0] == ["", "1NT", "Pass", "Pass"]
+    assert settings.value(replay_module.SETTING_DEALER_FIRST, type=bool) is False
 
 
 def test_movie_runs_to_the_end_and_stops(qtbot, settings):
@@ -172,7 +176,7 @@ def test_speed_and_grey_options_are_remembered(qtbot, settings):
 
 def test_claim_and_stop_reach_the_diagram(qtbot, settings):
     claimed = played_board(cards=36, claim=9)
-    short = played_board(2, calls="1C 1D 1H 1S 1N 2C 2D 2H 2S 2N 3C P P P", cards=48)
+    short = played_board(2, calls="1C 1D 1H 1S 1N 2C 2D 2H 2S 2N 3C X P P P", cards=47)
     view = make_view(qtbot, [claimed, short], fmt="zrj")
     c = view.replay
     c.to_end()
@@ -183,7 +187,7 @@ def test_claim_and_stop_reach_the_diagram(qtbot, settings):
     assert view.diagram.view_model()["claim"] is None
     view.select_board(1)
     c.to_end()
-    assert view.diagram.view_model()["stop"] == "play stops after 48 cards (ZRJ holds no more)"
+    assert view.diagram.view_model()["stop"] == "play stops after 47 cards (ZRJ holds no more)"
 
 
 def test_illegal_play_is_marked_not_crashed_on(qtbot, settings):

@@ -342,5 +342,8 @@ def test_licences_are_shipped():
 
     dds_text = open(resource("licenses", "DDS-Apache-2.0.txt"), encoding="utf-8").read()
     assert "Apache License" in dds_text and "Version 2.0" in dds_text and "Haglund" in dds_text
+    # DDS's own LICENSE file (endplay's wheel lacks it): its filled-in notice, not the template's
+    assert "Copyright 2014 by Bo Haglund / Soren Hein as of version 2.8.0." in dds_text
+    assert "[yyyy]" not in dds_text and "END OF TERMS AND CONDITIONS" in dds_text
     endplay_text = open(resource("licenses", "endplay-MIT.txt"), encoding="utf-8").read()
     assert "Permission is hereby granted" in endplay_text and "Dominic Price" in endplay_text

@@ -217,3 +217,36 @@ def test_big_files_solve_only_what_is_viewed(qtbot, monkeypatch):
     qtbot.wait(300)
     assert [b.dd is not None for b in view.boards] == [True, False, True, False, False]
     view.solver.shutdown()
+
+
+@pytest.mark.parametrize("fmt", ["pbn", "zrd", "zdd", "zrj16"])
+def test_save_as_after_solving_keeps_the_tables(qtbot, monkeypatch, tmp_path, fmt):
+    """Tables the GUI solved go into every format that holds DD results (Save As from the window)."""
+    from PySide6.QtCore import QSettings
+
+    from bridgeview.formats.registry import read_file, write_file
+    from bridgeview.ui import dialogs
+    from bridgeview.ui.mainwindow import MainWindow
+
+    monkeypatch.setattr(solver_module, "AUTO_DELAY_MS", 50)
+    monkeypatch.setattr(solver_module, "SETTLE_MS", 10)
+    monkeypatch.setattr(dialogs, "message", lambda *a, **k: dialogs.Button.Save)  # accept the loss warnings
+    src = tmp_path / "in.pbn"
+    write_file(BoardSet([Board.numbered(i + 1, Deal.from_pbn(d)) for i, d in enumerate(DEALS[:2])], FileInfo()),
+               src, "pbn")
+    window = MainWindow(QSettings(str(tmp_path / "w.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(window)
+    assert window.open_file(str(src))
+    view = window.current_view()
+    qtbot.waitUntil(lambda: all(b.dd is not None and b.dd.is_complete for b in view.boards), timeout=30_000)
+    out = tmp_path / f"out.{'zrj' if fmt == 'zrj16' else fmt}"
+    assert window.save_as(str(out), fmt)
+    back = read_file(out, fmt)
+    if fmt == "zrj16":  # one hand's makes per board: the target hand's row
+        for board, table in zip(back, (TABLE_1, TABLE_2), strict=True):
+            assert board.dd is not None and not board.dd.is_empty
+            assert all(v is None or v == table.tricks[s][st] for s, row in enumerate(board.dd.tricks)
+                       for st, v in enumerate(row))
+    else:
+        assert [b.dd for b in back] == [TABLE_1, TABLE_2]
+    view.shutdown()

@@ -64,6 +64,12 @@ class ReplayState:
             self.replay = PlayReplay([], 0, 0, 0, "the board was passed out, so the play cannot be replayed")
         else:
             self.replay = replay(board.deal, play, declarer, self.trump)
+        #: cards after the recorded ones that the replay adds: the forced last trick
+        self.forced = 0
+        if self._last_trick_is_forced():
+            tail = self._forced_tail()
+            self.replay = replay(board.deal, [*play, *tail], declarer, self.trump)
+            self.forced = len(tail)
         #: step numbers at which a trick is complete (4, 8, ...)
         self._trick_ends: list[int] = []
         count = 0
@@ -133,8 +139,8 @@ class ReplayState:
             trick_number, card_in_trick = number, take
             left -= take
         at_end = step == self.steps
-        if at_end and self.claim_text is not None:
-            to_play = None
+        if (at_end and self.claim_text is not None) or not remaining.card_count:
+            to_play = None  # a claim ends the play; so does the last card
         return ReplayPosition(
             step=step,
             remaining=remaining,
@@ -150,17 +156,42 @@ class ReplayState:
             stop_text=self.stop_text if at_end else None,
         )
 
+    # -- the forced last trick ------------------------------------------------
+    def _last_trick_is_forced(self) -> bool:
+        """48 legal cards of a full deal and no claim: each hand has one card left, so the
+        last trick can be played out (ZRJ's 62 bytes often end just there)."""
+        rp = self.replay
+        return (
+            self.recorded == 48 and rp.played == 48 and not rp.problem and self.board.claim is None
+            and self.board.deal.is_complete and self.declarer is not None
+        )
+
+    def _forced_tail(self) -> list[int]:
+        remaining, _trick, _ns, _ew, to_play = self.replay.position(self.board.deal, 48)
+        seat = to_play if to_play is not None else self.replay.tricks[-1].winner
+        tail: list[int] = []
+        for _ in range(4):
+            tail.append(int(remaining.cards(seat)[0]))
+            seat = seat.next
+        return tail
+
     # -- texts --------------------------------------------------------------
     def _stop_text(self) -> str | None:
         """Why the replay ends before all 52 cards, when a claim does not explain it."""
         rp = self.replay
         if rp.problem:
-            return f"play stops after {rp.played} cards: {rp.problem}"
+            return f"play stops after {_cards(rp.played)}: {rp.problem}"
+        if self.forced:
+            holds = "ZRJ holds" if self._zrj_full() else "the file records"
+            return f"{holds} {self.recorded} cards; the last trick is forced and played out"
         if not self.recorded or self.recorded >= 52 or self.board.claim is not None:
             return None
-        if self.fmt == "zrj" and len(self.board.auction or []) + self.recorded >= ZRJ_CALL_PLAY_BYTES:
-            return f"play stops after {self.recorded} cards (ZRJ holds no more)"
-        return f"play stops after {self.recorded} cards (the file records no more)"
+        if self._zrj_full():
+            return f"play stops after {_cards(self.recorded)} (ZRJ holds no more)"
+        return f"play stops after {_cards(self.recorded)} (the file records no more)"
+
+    def _zrj_full(self) -> bool:
+        return self.fmt == "zrj" and len(self.board.auction or []) + self.recorded >= ZRJ_CALL_PLAY_BYTES
 
     def _claim_text(self) -> str | None:
         claim = self.board.claim
@@ -178,6 +209,10 @@ class ReplayState:
     def trick_rows(self) -> list[tuple[int, Seat, list[str], Seat | None]]:
         """(number, leader, cards in play order, winner or None) of every trick replayed."""
         return [(n, t.leader, [str(c) for c in t.cards], t.winner) for n, t in enumerate(self.replay.tricks, 1)]
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
 
 
 def result_tricks(board: Board, rs: ReplayState | None = None) -> int | None:

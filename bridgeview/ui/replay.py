@@ -34,6 +34,7 @@ from .auction_view import COLUMN_SEATS, RED, AuctionView, column_of
 
 SETTING_GREY = "replay/grey_played"
 SETTING_INTERVAL = "replay/interval_ms"
+SETTING_DEALER_FIRST = "auction/dealer_first"
 DEFAULT_INTERVAL_MS = 1000
 #: movie speeds offered: (label, milliseconds a card)
 SPEEDS = (("0.25 s", 250), ("0.5 s", 500), ("1 s", 1000), ("1.5 s", 1500), ("2 s", 2000), ("3 s", 3000))
@@ -387,9 +388,18 @@ def show_position(diagram, controller: ReplayController, pos: ReplayPosition | N
 
 
 def install_replay(document_view, settings: QSettings | None = None) -> ReplayController:
-    """Add the auction tab and the replay bar to ``document_view`` and keep them on its current board."""
+    """Add the auction tab and the replay bar to ``document_view`` and keep them on its current board.
+
+    The options are kept in ``settings``, else in the settings of the main window holding the
+    view (so ``render --window``'s scratch settings and a test's own file are honoured), else
+    in the app's settings.
+    """
+    if settings is None:
+        settings = _window_settings(document_view)
     controller = ReplayController(document_view, settings)
-    auction = AuctionView()
+    auction = AuctionView(dealer_first=bool(controller.settings.value(SETTING_DEALER_FIRST, True, type=bool)))
+    auction.dealer_first_action.toggled.connect(
+        lambda on: controller.settings.setValue(SETTING_DEALER_FIRST, bool(on)))
     document_view.side_tabs.addTab(auction, "Auction")
     tricks = TrickTable(controller)
     document_view.side_tabs.addTab(tricks, "Play")
@@ -419,6 +429,17 @@ def install_replay(document_view, settings: QSettings | None = None) -> ReplayCo
     document_view.currentBoardChanged.connect(board_changed)
     board_changed()
     return controller
+
+
+def _window_settings(widget) -> QSettings | None:
+    """The ``settings`` of the nearest parent (the main window) that has a QSettings, if any."""
+    w = widget.parent() if widget is not None else None
+    while w is not None:
+        s = getattr(w, "settings", None)
+        if isinstance(s, QSettings):
+            return s
+        w = w.parent()
+    return None
 
 
 def _format_of(document_view) -> str | None:

@@ -269,6 +269,7 @@ class DocumentSolver(QObject):
         self._settle.setInterval(SETTLE_MS)
         self._settle.timeout.connect(self._send_pending)
         self._requested: dict[int, Deal] = {}  # boards asked for, with the deal asked about
+        self._requested_lock = threading.Lock()  # the worker thread adds to ``_requested`` too
         self._again: dict[int, Deal] = {}  # "Solve again" requests
         self._checked: dict[int, tuple[Deal, DDTable]] = {}  # DDS tables of boards solved again
         self._position_key: object = None
@@ -375,7 +376,8 @@ class DocumentSolver(QObject):
             return None
         if not needs_solving(board):
             return None
-        self._requested[i] = board.deal
+        with self._requested_lock:
+            self._requested[i] = board.deal
         return board.deal
 
     # -- results (GUI thread) -------------------------------------------------------
@@ -428,7 +430,8 @@ class DocumentSolver(QObject):
         if cancelled:
             # forget deals of boards that will never be answered now
             cur = self.view.current_index()
-            self._requested = {k: v for k, v in self._requested.items() if k == cur or k in self._again}
+            with self._requested_lock:
+                self._requested = {k: v for k, v in self._requested.items() if k == cur or k in self._again}
 
     def _failed(self, text: str) -> None:
         board = self.view.current_board()
