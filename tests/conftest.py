@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# Keep the tests' QSettings (recent files, window state, replay options) away from the user's own.
+_CONFIG = tempfile.mkdtemp(prefix="bridgeview-test-config-")
+os.environ["XDG_CONFIG_HOME"] = _CONFIG
+atexit.register(shutil.rmtree, _CONFIG, ignore_errors=True)
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
