@@ -193,3 +193,20 @@ def test_open_and_save_as_from_the_main_window(qtbot, tmp_path: Path, monkeypatc
         "s0": 0, "s1": 2, "dealer": 1, "last": True})))
     assert not w.open_file(str(bad))
     assert "deal 1: duplicate card 5\u2660" in messages[-1][3]
+
+
+def test_save_writes_a_game_in_place_and_the_title_names_it(qtbot, tmp_path: Path, monkeypatch) -> None:
+    from test_ui_support import main_window
+
+    from bridgeview.ui import dialogs
+
+    src = tmp_path / "game.crib"
+    src.write_bytes(SAMPLE.read_bytes())
+    asked: list = []
+    monkeypatch.setattr(dialogs, "get_save_file", lambda *a, **k: asked.append(a) or ("", ""))
+    w = main_window(qtbot, tmp_path)
+    assert w.open_file(str(src))
+    assert w.windowTitle().startswith("game.crib")
+    src.write_bytes(b"")  # Save must write the game back, not ask where
+    assert w.save() and asked == []
+    assert src.read_bytes() == SAMPLE.read_bytes()

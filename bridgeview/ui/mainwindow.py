@@ -26,6 +26,11 @@ def sample_path() -> Path:
     return resource("sample.pbn")
 
 
+def _is_bundled(path: str) -> bool:
+    """Files shipped in resources/ are never overwritten by Save."""
+    return Path(path).resolve().parent == sample_path().resolve().parent
+
+
 def open_filter() -> str:
     """"All bridge files" first, then one filter per format, then "All files" (detected by content)."""
     codecs = sorted(all_codecs(), key=lambda c: c.title.lower())
@@ -164,7 +169,8 @@ class MainWindow(QMainWindow):
             fmt = getattr(widget, "format_title", "") if widget is not None else ""
             self.status_format.setText(fmt)
             self.status_board.setText("")
-            self.setWindowTitle(APP_TITLE)
+            own = getattr(widget, "path", None) if widget is not None else None
+            self.setWindowTitle(f"{os.path.basename(own)} — {APP_TITLE}" if own else APP_TITLE)
             return
         n = len(view.boards)
         title = ""
@@ -366,6 +372,10 @@ class MainWindow(QMainWindow):
         """Save the current file in its own format (Save As when that format cannot be written)."""
         view = self.current_view()
         if view is None:
+            widget = self.tabs.currentWidget()
+            own = getattr(widget, "path", None)
+            if own and getattr(widget, "record", None) is not None and not _is_bundled(own):
+                return self._save_other_as(own, None)  # a game saves in place, in its own format
             return self._save_other_as(None, None)
         codec = None
         if view.path and view.format_name:
