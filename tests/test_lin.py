@@ -17,6 +17,7 @@ from bridgeview.formats.lin import (
     LinCodec,
     board_to_lin,
     document_text,
+    handviewer_boards,
     handviewer_url,
     implied_result,
     parse_handviewer_url,
@@ -224,6 +225,15 @@ def test_handviewer_url_round_trip() -> None:
     assert parse_handviewer_url("  " + other + "\n").number == 2
 
 
+def test_pasted_lin_text_gives_every_board() -> None:
+    lines = "\n".join(board_to_lin(Board.numbered(n, full_deal())) for n in (4, 5, 6))
+    assert [b.number for b in handviewer_boards(lines)] == [4, 5, 6]
+    assert parse_handviewer_url(lines).number == 4
+    url = handviewer_url(Board.numbered(9, full_deal(), auction=[Call.parse("2C"), PASS, PASS, PASS]))
+    (one,) = handviewer_boards(url)
+    assert one.number == 9 and str(one.auction[0]) == "2C"
+
+
 @pytest.mark.parametrize("text", [
     "https://www.bridgebase.com/tools/handviewer.html?board=1",
     "hello world",
@@ -233,6 +243,8 @@ def test_handviewer_url_round_trip() -> None:
 def test_handviewer_url_errors(text: str) -> None:
     with pytest.raises(FormatError):
         parse_handviewer_url(text)
+    with pytest.raises(FormatError):
+        handviewer_boards(text)
 
 
 # -- writing -------------------------------------------------------------------------
@@ -439,25 +451,29 @@ def _pbn_codec():
         pytest.skip("the PBN codec is not registered yet")
 
 
-@pytest.mark.parametrize("name", ["bridgebots_sample.pbn", "pbnj_veugen_correct_20.pbn"])
-def test_pbn_to_lin_to_pbn(realdata, tmp_path: Path, name: str) -> None:
+@pytest.mark.parametrize("path", realdata_files("pbn", "*.pbn"), ids=lambda p: p.name)
+def test_pbn_to_lin_to_pbn(tmp_path: Path, path: Path) -> None:
     pbn = _pbn_codec()
-    src = registry.read_file(realdata / "pbn" / name, "pbn")
-    complete = BoardSet([b for b in src if b.deal.is_complete], src.info)
-    assert len(complete)
+    src = registry.read_file(path, "pbn")
+    complete = BoardSet([b for b in src if b.deal.is_complete], src.info)  # LIN holds whole deals only
+    if not len(complete):
+        pytest.skip("no complete deal in this file")
     lin_path = tmp_path / "mid.lin"
     registry.write_file(complete, lin_path, "lin")
     mid = registry.read_file(lin_path)
+    assert mid.problems == []
     out = tmp_path / "out.pbn"
     registry.write_file(mid, out, pbn.name)
     back = registry.read_file(out, "pbn")
     assert len(back) == len(complete)
     for a, b in zip(complete, back, strict=True):
         assert b.deal == a.deal
-        assert b.number == a.number
+        assert (b.number, b.dealer, b.vulnerability) == (a.number, a.dealer, a.vulnerability)
         assert [c.plain() for c in b.auction or []] == [c.plain() for c in a.auction or []]
+        assert [(c.alert, c.explanation) for c in b.auction or []] == [(c.alert, c.explanation)
+                                                                       for c in a.auction or []]
         assert list(b.play or []) == list(a.play or [])
-        assert b.claim == a.claim
+        assert (b.claim, b.result) == (a.claim, a.result)
         assert b.contract_and_declarer() == a.contract_and_declarer()
 
 

@@ -7,6 +7,8 @@ import json
 
 import pytest
 from conftest import realdata_files
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bridgeview.cli.main import main
 from bridgeview.formats import registry
@@ -47,6 +49,50 @@ def test_real_file_saved_unchanged_is_identical(path, tmp_path):
     out = tmp_path / path.name
     write_file(doc, out)
     assert out.read_bytes() == path.read_bytes()
+
+
+@pytest.mark.parametrize("path", PBN_FILES, ids=lambda p: p.name)
+def test_fast_reader_agrees_with_the_tokenizer(path, monkeypatch):
+    """Simple games take the regular-expression path; forcing every game through the tokenizer gives the same."""
+    from bridgeview.formats import pbn_read
+
+    text = path.read_bytes().decode(read_file(path).info.extra["encoding"])
+    fast = parse_pbn_text(text)
+    monkeypatch.setattr(pbn_read, "simple_entries", lambda *args: None)
+    slow = parse_pbn_text(text)
+    assert [board_key(b) for b in fast] == [board_key(b) for b in slow]
+    assert fast.problems == slow.problems
+    assert fast.info.extra["board_lines"] == slow.info.extra["board_lines"]
+
+
+GAME = '[Board "1"]\n[Dealer "N"]\n[Deal "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"]\n'
+
+
+@pytest.mark.parametrize("text", [
+    GAME + '[Auction "N"]\n1S {a comment} Pass\n2S AP\n{after}\n',
+    "{before the tags}\r\n" + GAME.replace("\n", "\r\n") + "{two\r\nlines} [Event \"x\"]\r\n",
+    GAME + '{holds [Hidden "#"] ; and % and \\ and "quotes"}\n',
+    GAME + "{nested {braces} here}\n",
+    GAME + "{not closed\n",
+    GAME + "} stray\n",
+    GAME + '[ScoreTable "Rank;Score"]\n1 {c} 500\n',
+    GAME + '[Auction "N"]\n1S =1= Pass\n2S AP\n[Note "1:{in a note}"]\n{x}\n',
+])
+def test_fast_reader_comments_agree_with_the_tokenizer(text, monkeypatch):
+    from bridgeview.formats import pbn_read
+
+    fast = parse_pbn_text(text)
+    monkeypatch.setattr(pbn_read, "simple_entries", lambda *args: None)
+    slow = parse_pbn_text(text)
+    assert [board_key(b) for b in fast] == [board_key(b) for b in slow]
+    assert fast.problems == slow.problems
+    assert fast.info.extra["board_lines"] == slow.info.extra["board_lines"]
+
+
+def test_stray_closing_brace_in_a_simple_game_is_reported():
+    doc = parse_pbn_text(GAME + '[Auction "N"]\n1S Pass } 2S AP\n')
+    assert [(line, msg) for _i, line, msg in doc.problems] == [(5, "stray '}'")]
+    assert [str(c) for c in doc[0].auction][:3] == ["1S", "P", "2S"]
 
 
 @pytest.mark.parametrize("path", PBN_FILES, ids=lambda p: p.name)
@@ -226,6 +272,49 @@ def test_hash_copies_the_previous_board(realdata):
     assert [b.tags["Event"] for b in doc] == ["TestingPBN", "TestingPBN"]
     assert doc[1].tags["Date"] == "2021.08.23"
     assert doc[1].contract == Contract.passed_out()
+
+
+def test_editing_a_board_that_a_hash_copies_does_not_change_the_next(realdata):
+    doc = read_file(realdata / "pbn" / "endplay_sample_optimumresulttable.pbn")  # board 2: [Event "#"]
+    doc[0] = doc[0].touched(tags={**doc[0].tags, "Event": "Changed"})
+    text = write_bytes(doc).decode()
+    again = parse_pbn_text(text)
+    assert [b.tags["Event"] for b in again] == ["Changed", "TestingPBN"]
+    assert '[Event "#"]' not in text  # the second board is written out with its own values
+
+
+@pytest.mark.parametrize("change", ["delete first", "reverse", "delete the ## game"])
+def test_hash_boards_keep_their_values_when_boards_move(realdata, change):
+    doc = read_file(realdata / "pbn" / "pbnj_veugen_correct_20.pbn")  # '#' and '##' defaults from game 1 on
+    boards = list(doc)
+    if change == "delete first":
+        boards = boards[1:]
+    elif change == "reverse":
+        boards = boards[::-1]
+    else:
+        boards = boards[:0] + boards[1:15] + boards[16:]
+    out = BoardSet(boards, doc.info)
+    again = parse_pbn_text(write_bytes(out).decode(doc.info.extra["encoding"]))
+    assert again.problems == [] or all("earlier game" not in msg for _i, _l, msg in again.problems)
+    assert [model(b) for b in again] == [model(b) for b in boards]
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(order=st.permutations(range(46)), keep=st.integers(1, 46), edit=st.integers(0, 45))
+def test_hash_boards_survive_any_reordering_deletion_and_edit(realdata, order, keep, edit):
+    doc = read_file(realdata / "pbn" / "pbnj_veugen_correct_20.pbn")
+    boards = [doc[i] for i in order[:keep]]
+    e = edit % keep
+    boards[e] = boards[e].touched(tags={**boards[e].tags, "Event": "Edited", "West": "Someone"})
+    again = parse_pbn_text(write_bytes(BoardSet(boards, doc.info)).decode(doc.info.extra["encoding"]))
+    assert [model(b) for b in again] == [model(b) for b in boards]
+
+
+def test_copying_a_hash_board_as_pbn_writes_its_values(realdata):
+    doc = read_file(realdata / "pbn" / "endplay_sample_optimumresulttable.pbn")
+    text = board_to_pbn_text(doc[1])
+    assert '"#"' not in text and '[Event "TestingPBN"]' in text
+    assert model(parse_pbn_text(text)[0]) == model(doc[1])
 
 
 def test_double_hash_sets_a_default_until_a_single_hash(realdata):

@@ -147,6 +147,21 @@ def test_generated_file_round_trips_and_rewrites_identically(bs, newline):
     assert document_text(doc)[0] == text
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(boards(), min_size=1, max_size=3))
+def test_fast_reader_agrees_with_the_tokenizer_on_generated_files(bs):
+    from unittest import mock
+
+    from bridgeview.formats import pbn_read
+
+    text = document_text(BoardSet(bs))[0]
+    fast = parse_pbn_text(text)
+    with mock.patch.object(pbn_read, "simple_entries", lambda *args: None):
+        slow = parse_pbn_text(text)
+    assert [board_key(b) for b in fast] == [board_key(b) for b in slow]
+    assert fast.problems == slow.problems
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list('[]{}";%#*+-=$!?\\ \n\r\tABCDHSNTWEXP0123456789:.')), max_size=200))
 def test_parser_survives_any_text(text):
@@ -163,3 +178,6 @@ def test_bench_runs_with_a_tiny_board_count():
     assert result["counts"] == (40, 40)
     assert result["problems"] == 0
     assert result["ours_s"] > 0 and result["endplay_s"] > 0
+    rich = result["annotated"]
+    assert rich["counts"] == (40, 40) and rich["problems"] == 0
+    assert rich["comments"] == 40 and rich["notes"] > 0  # the annotated file really takes the careful path

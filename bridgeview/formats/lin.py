@@ -581,9 +581,18 @@ def handviewer_url(board: Board) -> str:
 def parse_handviewer_url(text: str) -> Board:
     """The board of a handviewer/myhands link (``…?lin=…``) or of raw LIN text.
 
+    Several boards: the first is returned (``handviewer_boards`` gives them all).
+    FormatError when nothing readable is there.
+    """
+    return handviewer_boards(text)[0]
+
+
+def handviewer_boards(text: str) -> BoardSet:
+    """Every board of a handviewer/myhands link (``…?lin=…``) or of pasted LIN text.
+
     A URL's ``lin`` value is percent-decoded; ``+`` counts as a space only when
-    the value holds neither a space nor ``%20`` (form encoding).  Several boards:
-    the first is returned.  FormatError when nothing readable is there.
+    the value holds neither a space nor ``%20`` (form encoding).  FormatError
+    when nothing readable is there; the result always holds at least one board.
     """
     raw = text.strip()
     m = re.search(r"[?&#]lin=", raw, re.IGNORECASE)
@@ -601,7 +610,7 @@ def parse_handviewer_url(text: str) -> Board:
     doc = parse_text(raw)
     if not len(doc):
         raise FormatError("no board in this LIN text")
-    return doc[0]
+    return doc
 
 
 def _rs_layout(boards) -> tuple[int, int] | None:

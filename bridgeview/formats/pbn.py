@@ -26,10 +26,15 @@ DEFAULT_PREAMBLE = "% PBN 2.1\n% EXPORT\n"
 
 @dataclass(frozen=True, slots=True)
 class PbnSource:
-    """A board's raw game text (original line ends) and the model it was read as."""
+    """A board's raw game text (original line ends) and the model it was read as.
+
+    ``inherits``: the text takes or sets ``#``/``##`` values, so it means the
+    same only after the same games as in the file it came from.
+    """
 
     text: str
     key: tuple
+    inherits: bool = False
 
 
 def board_key(b: Board) -> tuple:
@@ -60,7 +65,8 @@ def parse_pbn_text(text: str, *, encoding: str = "utf-8") -> BoardSet:
     board_lines: dict[int, int] = {}
     for i, game in enumerate(layout.games):
         board, probs, line = read_game(game, ctx)
-        board.source = PbnSource(game.raw, board_key(board))
+        board.source = PbnSource(game.raw, board_key(board), ctx.inherits)
+        ctx.inherits = False
         boards.append(board)
         board_lines[i] = line
         problems.extend((i, ln if ln else line, msg) for ln, msg in probs)
@@ -84,13 +90,46 @@ def parse_pbn_text(text: str, *, encoding: str = "utf-8") -> BoardSet:
 def board_to_pbn_text(board: Board, info: FileInfo | None = None) -> str:
     """One board as PBN text with LF line ends, e.g. for "Copy deal as PBN"."""
     src = unchanged_source(board)
-    if src is not None:
+    if src is not None and not board.source.inherits:  # a lone "#" would mean nothing on the clipboard
         return src.replace("\r\n", "\n").rstrip("\n") + "\n"
     return board_text(board, info, foreign=not isinstance(board.source, PbnSource) and not board.tags)
 
 
 def document_text(doc, options: WriteOptions | None = None) -> tuple[str, str, str]:
-    """The whole file as text, its encoding and its newline."""
+    """The whole file as text, its encoding and its newline.
+
+    Unchanged boards are written as read.  When some of them take or set
+    ``#``/``##`` values, the text is read back: a board written as read that
+    would now mean something else (an earlier board was edited, deleted or
+    moved) is generated with its values written out instead, until every one
+    holds; if a generated board picks up a ``##`` default it did not have,
+    every board is generated.
+    """
+    force: set[int] = set()
+    text, encoding, newline, expected, raw = _document_text(doc, options, force)
+    rounds = 0
+    while expected:
+        again = parse_pbn_text(text)
+        if len(again) != len(doc):
+            bad = set(range(len(doc)))
+        else:
+            bad = {i for i, key in expected.items() if board_key(again[i]) != key}
+        if not bad:
+            break
+        rounds += 1
+        force |= bad if rounds < 4 and bad <= raw else set(range(len(doc)))
+        text, encoding, newline, expected, raw = _document_text(doc, options, force)
+    return text, encoding, newline
+
+
+def _document_text(doc, options: WriteOptions | None,
+                   force: set[int]) -> tuple[str, str, str, dict[int, tuple], set[int]]:
+    """The file text; boards in ``force`` are generated even when unchanged.
+
+    When some board written as read takes or sets ``#`` values, also returns what
+    each board must read back as (``{index: model key}``: the key as read for those
+    written as read, the key of the generated text on its own for the others) and
+    the indices written as read; otherwise ``{}`` and an empty set."""
     options = options or WriteOptions()
     info: FileInfo = getattr(doc, "info", None) or FileInfo()
     from_pbn = info.format == "pbn" and "preamble" in info.extra
@@ -108,17 +147,33 @@ def document_text(doc, options: WriteOptions | None = None) -> tuple[str, str, s
     parts: list[str] = [own(extra["preamble"]) if from_pbn else made(DEFAULT_PREAMBLE)]
     foreign = not from_pbn
     renamed = _header_edits(info) if from_pbn else {}
+    expected: dict[int, tuple] = {}
+    raw_keys: dict[int, tuple] = {}
+    generated: dict[int, str] = {}
+    inheriting = False
     for i, b in enumerate(doc):
         if renamed:
             b = _with_header(b, renamed)
-        raw = unchanged_source(b)
-        text = own(raw) if raw is not None else made(board_text(b, info, foreign=foreign) + "\n")
+        raw = unchanged_source(b) if i not in force else None
+        if raw is not None:
+            raw_keys[i] = b.source.key
+            inheriting = inheriting or b.source.inherits
+            text = own(raw)
+        else:
+            body = board_text(b, info, foreign=foreign) + "\n"
+            generated[i] = body
+            text = made(body)
         if i and not _ends_with_blank_line(_lf(parts[-1])):
             parts.append(made("\n" if _lf(parts[-1]).endswith("\n") else "\n\n"))
         parts.append(text)
     if from_pbn and extra.get("trailer"):
         parts.append(own(extra["trailer"]))
-    return "".join(parts), encoding, newline
+    if inheriting:
+        expected.update(raw_keys)
+        for i, body in generated.items():
+            alone = parse_pbn_text(body)
+            expected[i] = board_key(alone[0]) if len(alone) == 1 else ()
+    return "".join(parts), encoding, newline, expected, set(raw_keys) if inheriting else set()
 
 
 def _known(value: str | None) -> str | None:

@@ -33,21 +33,59 @@ def check_tag(e: Entry, problem: Callable[[int | None, str], None]) -> Vulnerabi
 
 
 def check_table(e: Entry, problem: Callable[[int | None, str], None]) -> None:
-    """Column specs, forbidden characters and the entry count of a table section."""
+    """Column specs, forbidden characters, the entry count and the +/- sort marks of a table section."""
     if e.value in ("", "?"):
         return
     columns = e.value.split(";")
     for col in columns:
         if not _COLUMN.fullmatch(col):
-            problem(e.line, f"{e.name} column {col!r} is not 'Name' or 'Name\\<width>[L|R]'")
+            problem(e.line, f"{e.name} column '{col}' is not 'Name' or 'Name\\<width>[L|R]'")
             return
     for tok, line in zip(e.words, e.wlines, strict=True):
         if tok[0] != '"' and any(ch in tok for ch in "%[]{}"):
             problem(line, f"{e.name} entry {tok!r} holds a character PBN forbids in tables")
-    n = len(e.words)
-    if n % len(columns):
-        problem(e.line, f"{e.name} has {n} entries, not a multiple of its {len(columns)} columns "
-                "(an entry is missing)")
+    n, width = len(e.words), len(columns)
+    if n % width:
+        short = _short_row(e.wlines, width)
+        where = f": this row has {short[1]}" if short is not None else " (an entry is missing)"
+        problem(short[0] if short is not None else e.line,
+                f"{e.name} has {n} {'entry' if n == 1 else 'entries'}, not a multiple of its {width} columns{where}")
+        return
+    for k, col in enumerate(columns):
+        if col[0] in "+-":
+            _check_order(e, col, e.words[k::width], e.wlines[k::width], problem)
+
+
+def _short_row(wlines: list[int], width: int) -> tuple[int, int] | None:
+    """(line, entries) of the first line whose entry count does not fit the columns, when rows are one a line."""
+    counts: dict[int, int] = {}
+    for line in wlines:
+        counts[line] = counts.get(line, 0) + 1
+    return next(((line, c) for line, c in counts.items() if c % width), None)
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def _check_order(e: Entry, col: str, values: list[str], lines: list[int],
+                 problem: Callable[[int | None, str], None]) -> None:
+    """A column marked '+' runs from high to low down the table, '-' from low to high (as Veugen's
+    correct files use the marks: '-Rank' 1, 2, 3 and '+Percentage' 72.49, 70.38); ties and
+    entries that are not numbers ('-' for a shared rank) are skipped."""
+    last: tuple[float, str] | None = None
+    for text, line in zip(values, lines, strict=True):
+        v = _number(text)
+        if v is None:
+            continue
+        if last is not None and (v > last[0] if col[0] == "+" else v < last[0]):
+            order = "high to low" if col[0] == "+" else "low to high"
+            problem(line, f"{e.name} column '{col}' is marked to run {order}, but {last[1]} is followed by {text}")
+            return
+        last = (v, text)
 
 
 def check_rubber(e: Entry, problem: Callable[[int | None, str], None]) -> Vulnerability | None:

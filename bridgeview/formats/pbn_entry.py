@@ -73,8 +73,9 @@ _SIMPLE_TAG = re.compile(r'\[([A-Za-z0-9_]+) "([^"\\]*)"\]([^\[\]"]*)')
 
 def simple_entries(text: str, first_line: int) -> list[Entry] | None:
     """Entries of a game with no commentary, escapes or quoted strings, read with
-    two regular-expression passes; None when the game needs the tokenizer."""
-    if "{" in text or ";" in text or "%" in text or not _SIMPLE_GAME.fullmatch(text):
+    two regular-expression passes; None when the game needs the tokenizer (which
+    also reports a stray ``}``)."""
+    if "{" in text or "}" in text or ";" in text or "%" in text or not _SIMPLE_GAME.fullmatch(text):
         return None
     return [Entry(name, value, None, section.split(), None, False, text, first_line)
             for name, value, section in _SIMPLE_TAG.findall(text)]

@@ -99,6 +99,8 @@ class Context:
 
     previous: dict[str, tuple[str, list]] = field(default_factory=dict)
     persistent: dict[str, tuple[str, list]] = field(default_factory=dict)
+    #: the game just read took or set a ``#``/``##`` value (its raw text depends on the games before it)
+    inherits: bool = False
 
 
 class GameReader:
@@ -160,6 +162,8 @@ class GameReader:
             if len(names) == len(entries):  # no inheritance, no repeats (nor Notes): nothing to do
                 ctx.previous.update({e.name: (e.value, e.words) for e in entries})
                 return entries
+        if ctx.persistent or any(e.value[:1] == "#" for e in entries):
+            ctx.inherits = True
         seen: set[str] = set()
         out: list[Entry] = []
         for e in entries:
@@ -372,6 +376,7 @@ class GameReader:
         leading = 0
         plus = after_plus = False
         gap = False
+        unknown_notes: set[int] = set()  # each missing note is reported once, at its first reference
         for i, tok in enumerate(e.words):
             if tok[0] == "=" and _NOTE_REF.match(tok):
                 n = int(tok[1:-1])
@@ -381,7 +386,8 @@ class GameReader:
                         calls[-1] = last.annotated(note=n, explanation=notes.get(n))
                     else:
                         calls[-1] = last.annotated(mark=_join(last.mark, tok))
-                if n not in notes:
+                if n not in notes and n not in unknown_notes:
+                    unknown_notes.add(n)
                     self.problem(e.wlines[i], f"note {n} is referred to but there is no [Note \"{n}:...\"]")
                 continue
             if tok[0] == "$" or tok[0] == "^" or tok in ("!", "?", "!!", "??", "!?", "?!"):
