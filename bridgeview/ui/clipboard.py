@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..formats.errors import FormatError
-from ..formats.lin import handviewer_url, parse_handviewer_url, parse_text
+from ..formats.lin import handviewer_boards, handviewer_url, parse_text
 from ..formats.pbn import parse_pbn_text
 from ..model.board import Board
 from ..model.boardset import BoardSet, FileInfo
@@ -17,15 +17,17 @@ _URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
 def boards_from_text(text: str) -> BoardSet:
     """The boards ``text`` describes; FormatError with a one-line reason when it holds none.
 
-    A link (handviewer, myhands) gives its one board; text with PBN tags is read
-    as PBN; anything else as LIN (every board it holds).
+    A link (handviewer, myhands) gives every board its ``lin=`` value holds; text
+    with PBN tags is read as PBN; anything else as LIN (every board it holds).
     """
     raw = (text or "").strip()
     if not raw:
         raise FormatError("the clipboard holds no text")
     if _URL.match(raw) or re.search(r"[?&#]lin=", raw, re.IGNORECASE):
-        board = parse_handviewer_url(raw)
-        return BoardSet([board], FileInfo(format="lin"))
+        doc = handviewer_boards(raw)
+        doc.info = doc.info or FileInfo()
+        doc.info.format = "lin"
+        return doc
     if _PBN_TAG.search(raw):
         doc = parse_pbn_text(raw)
         fmt = "pbn"
