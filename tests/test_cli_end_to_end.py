@@ -480,7 +480,7 @@ def test_validate_binary_duplicate_deals_exit_1(capsys, tmp_path):
     write_file(bs, path, "zbd")
     rc, out, _ = run(capsys, "validate", path)
     assert rc == 1
-    assert f"{path}: board 3: same deal as board 1" in out.splitlines()
+    assert f"{path}: record 3 (offset 26), board 3: same deal as board 1" in out.splitlines()
 
 
 def test_validate_of_an_unreadable_file_is_one_error_line(capsys, tmp_path):
@@ -715,6 +715,49 @@ def test_progress_bar_only_on_a_terminal_and_only_after_the_delay():
     assert pipe.getvalue() == ""
 
 
+def test_progress_bar_ticks_while_nothing_is_counted():
+    """A slow step that reports no counts (reading a big text file) still shows the bar after the delay."""
+    import time
+
+    from bridgeview.cli.common import Progress
+
+    tty = _Terminal()
+    bar = Progress("converting", delay=0.05, stream=tty, counts=False)
+    deadline = time.monotonic() + 5  # a busy machine may schedule the ticker late
+    while not tty.getvalue() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    shown = tty.getvalue()
+    assert shown.startswith("\rconverting [") and "###" in shown and shown.rstrip().endswith("s"), shown
+    bar(3, 4)
+    bar(4, 4)  # the last count is always drawn, however soon after the one before
+    bar.close()
+    out = tty.getvalue()
+    assert " 100.0%" in out and "4/4" not in out and out.endswith("\n")
+    assert not bar._ticker.is_alive()
+    after = len(tty.getvalue())
+    time.sleep(0.3)
+    assert len(tty.getvalue()) == after  # nothing drawn after close
+
+
+def test_slow_conversion_reports_boards_through_check_and_write(tmp_path):
+    """The per-board path (here ZRD -> PBN) tells the progress bar how far it got, not only that it ended."""
+    from bridgeview.formats.convert import Cancelled, convert_file
+
+    if not {"zrd", "pbn"} <= NAMES:
+        pytest.skip("needs zrd and pbn")
+    src = tmp_path / "in.zrd"
+    write_file(boards(300), src, "zrd")
+    seen: list[tuple[int, int]] = []
+    convert_file(src, tmp_path / "out.pbn", progress=lambda done, total: seen.append((done, total)) or True)
+    assert {t for _, t in seen} == {600}
+    assert seen[-1] == (600, 600)
+    assert any(0 < d < 300 for d, _ in seen) and any(300 < d < 600 for d, _ in seen), seen
+    assert len(read_file(tmp_path / "out.pbn")) == 300
+    with pytest.raises(Cancelled):
+        convert_file(src, tmp_path / "gone.pbn", progress=lambda done, total: done < 400)
+    assert not (tmp_path / "gone.pbn").exists() and not list(tmp_path.glob(".gone.pbn.*"))
+
+
 REVOKE_PBN = """\
 [Board "4"]
 [Dealer "W"]
@@ -843,3 +886,28 @@ def test_output_a_console_cannot_encode_is_escaped_not_a_traceback(tmp_path):
         proc = subprocess.run([sys.executable, "-m", "bridgeview", "info", str(path)], capture_output=True, timeout=60)
         assert b"Traceback" not in proc.stderr, proc.stderr
         assert proc.returncode == (0 if path == odd else 1)
+
+
+def test_validate_locates_problems_in_fixed_record_files_and_survives_bad_records(capsys, tmp_path):
+    """Every problem in a binary file names its record and byte offset; an undecodable record is one
+    problem among the others, not the end of the listing; info still describes the file."""
+    need("zrd")
+    path = tmp_path / "t.zrd"
+    write_file(boards(4, dd=True), path, "zrd")
+    data = bytearray(path.read_bytes())
+    data[23:46] = data[0:23]  # record 2 repeats record 1
+    data[2 * 23 + 15] = 0xEE  # record 3: a double-dummy nibble 14
+    data[3 * 23 : 3 * 23 + 13] = b"\x55" * 13  # record 4: every card in North's hand
+    path.write_bytes(bytes(data))
+    rc, out, err = run(capsys, "validate", str(path))
+    assert rc == 1
+    lines = out.splitlines()
+    assert f"{path}: record 2 (offset 23), board 2: same deal as board 1" in lines
+    located = "record 3 (offset 61): double-dummy value 14 (allowed: 0-13, 15 = unknown)"
+    assert f"{path}: {located}" in lines
+    assert f"{path}: record 4 (offset 69), board 4: N holds 52 cards, not 13" in lines
+    rc, out, err = run(capsys, "info", str(path))
+    assert rc == 0 and info_fields(out)["boards"] == "4" and "checksum" in info_fields(out)
+    rc, out, err = run(capsys, "dump", str(path))
+    assert rc == 1
+    assert one_error_line(err) == f"bridgeview: {path}: {located}"

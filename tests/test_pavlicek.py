@@ -288,14 +288,14 @@ def test_zdd_and_zrd_nibble_14(tmp):
     doc[0]
     with pytest.raises(FormatError, match="value 14") as e:
         doc[1]
-    assert (e.value.record, e.value.offset, e.value.path) == (2, 10, str(path))
+    assert (e.value.record, e.value.offset, e.value.path) == (2, 13, str(path))  # the byte holding the 14
     with pytest.raises(FormatError, match="value 14"):
         list(get("zdd").read_bulk(path))
     zrd = tmp / "bad.zrd"
     zrd.write_bytes(SUITS_ZBD + b"\xff" * 9 + b"\xef")
     with pytest.raises(FormatError, match="value 14") as e:
         read_file(zrd)[0]
-    assert (e.value.record, e.value.offset) == (1, 13)
+    assert (e.value.record, e.value.offset) == (1, 22)
 
 
 def test_zrj16_bad_byte13(tmp):
@@ -331,3 +331,39 @@ def test_start_board_option(tmp):
     path.write_bytes(SUITS_ZBD * 2)
     doc = read_file(path, options=ReadOptions(start_board=17))
     assert [b.number for b in doc] == [17, 18] and doc[1].dealer == Seat.EAST
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.binary(min_size=13 * 1, max_size=13 * 40).filter(lambda b: len(b) % 13 == 0))
+def test_zbd_masks_straight_from_bytes_agree_with_owners(data):
+    """The .deals fast path (masks from ZBD bytes) is the owners path, bit for bit, for any bytes."""
+    from bridgeview.formats.bulk import owners_to_masks
+    from bridgeview.formats.pavlicek import zbd_chunk, zbd_decode, zbd_masks
+
+    raw = np.frombuffer(data, dtype=np.uint8).reshape(-1, 13)
+    expected = owners_to_masks(zbd_decode(raw))
+    assert (zbd_masks(raw) == expected).all()
+    wide = np.zeros((len(raw), 23), dtype=np.uint8)  # a strided slice, as ZRD decoding passes it
+    wide[:, :13] = raw
+    chunk = zbd_chunk(wide[:, :13])
+    assert callable(chunk.masks)
+    assert (chunk.hand_masks() == expected).all() and not callable(chunk.masks)
+
+
+def test_zbs_problems_name_the_record_and_offset_where_the_group_starts(tmp, capsys):
+    """A ZBS board is a group of 4-byte records, so its record is not its index: validate says which."""
+    from bridgeview.cli.main import main
+
+    spade_layout = (4, 3, 2, 1) * 3 + (4,)  # one suit: W N E S W N E S ... (digits 1-4)
+    locator = 0
+    for digit in spade_layout:
+        locator = locator * 5 + digit
+    one = (locator << 1).to_bytes(4, "little")  # a group of one record: spades only
+    two = ((locator << 1) | 1).to_bytes(4, "little") + (locator << 1).to_bytes(4, "little")  # spades + hearts
+    path = tmp / "groups.zbs"
+    path.write_bytes(two + one + one)
+    doc = read_file(path)
+    assert [doc.record_offset(i) for i in range(3)] == [0, 8, 12]
+    assert [doc.record_number(i) for i in range(3)] == [1, 3, 4]
+    assert main(["validate", str(path)]) == 1
+    assert f"{path}: record 4 (offset 12), board 3: same deal as board 2" in capsys.readouterr().out.splitlines()

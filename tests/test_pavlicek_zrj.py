@@ -219,7 +219,8 @@ def good_record() -> bytearray:
     [
         (16, 81, 16, "end offsets"),
         (16, 17, 16, "end offsets"),
-        (17, 81, 16, "end offsets"),
+        (17, 81, 17, "end offsets"),  # plays end past the record
+        (17, 255, 17, "end offsets"),
         (16, 24, 16, "end offsets"),  # calls end after plays end
         (14, 40, 14, "bad contract code 40"),
         (14, 120, 14, "bad contract code"),

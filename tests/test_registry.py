@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bridgeview.cli.main import main
 from bridgeview.formats import registry
@@ -112,6 +116,39 @@ def test_checksum_matches_definition(tmp_path):
     p = tmp_path / "f.bin"
     p.write_bytes(data)
     assert pavlicek_checksum(p) == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.binary(max_size=70), st.integers(0, 3), st.sampled_from([0, 1, 0xFFFFFFFF]))
+def test_checksum_across_chunks_and_tails(data, tail, fill):
+    """Chunk edges and odd tails: a tiny chunk stands in for the 1 MiB one."""
+    import bridgeview.formats.checksum as checksum
+
+    blob = fill.to_bytes(4, "little") * 9 + data + b"\xff" * tail
+    words = sum(int.from_bytes(blob[i:i + 4].ljust(4, b"\0"), "little") for i in range(0, len(blob), 4))
+    expected = words & (2**64 - 1)
+    saved = checksum.CHUNK
+    checksum.CHUNK = 16
+    try:
+        assert checksum.pavlicek_checksum_bytes(blob) == expected
+        with tempfile.NamedTemporaryFile(suffix=".bin", delete=False) as f:
+            f.write(blob)
+        try:
+            assert checksum.pavlicek_checksum(f.name) == expected
+        finally:
+            os.unlink(f.name)
+    finally:
+        checksum.CHUNK = saved
+
+
+def test_checksum_wraps_at_64_bits():
+    """The 64-bit sum of the chunk's u64 words wraps; the split into halves must still be exact."""
+    import numpy as np
+
+    import bridgeview.formats.checksum as checksum
+
+    buf = np.full(1 << 12, 0xFF, dtype=np.uint8)  # 512 words of 2**64 - 1 as u64
+    assert checksum._sum_words(buf) == 1024 * 0xFFFFFFFF
 
 
 def test_cli_errors_are_one_line_with_exit_codes(tmp_path, capsys):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import threading
 import time
 
 MAX_START_BOARD = 10**9  # far above any format's limit, far below numpy's int64 board-number arrays
@@ -24,34 +25,87 @@ def board_number(text: str) -> int:
 
 class Progress:
     """A progress bar on stderr, shown only on a terminal and only once work
-    has taken longer than ``delay`` seconds."""
+    has taken longer than ``delay`` seconds.
 
-    def __init__(self, label: str, delay: float = 1.0, stream=None) -> None:
+    A background ticker redraws it, so the bar appears (and the elapsed time moves)
+    even while a step that reports no counts runs -- reading a big text file,
+    say; until the first count arrives the bar shows activity without a percentage.
+    """
+
+    TICK = 0.25  # seconds between redraws by the ticker
+
+    def __init__(self, label: str, delay: float = 1.0, stream=None, counts: bool = True) -> None:
         self.label = label
         self.stream = stream or sys.stderr
         self.start = time.monotonic()
         self.delay = delay
+        self.counts = counts  # show "done/total" (else only the percentage)
         self.shown = False
         self.last = 0.0
+        self.done: int | None = None
+        self.total = 0
+        self._width = 0
+        self._counted = False  # has a count been drawn yet (the first one is drawn at once)
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
         self.enabled = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self._ticker: threading.Thread | None = None
+        if self.enabled:
+            self._ticker = threading.Thread(target=self._tick, name="bridgeview-progress", daemon=True)
+            self._ticker.start()
 
     def __call__(self, done: int, total: int) -> bool:
-        """Report progress; returns False never (no cancel on the terminal)."""
+        """Report progress; never asks to cancel (True), as a terminal has Ctrl-C for that."""
         if not self.enabled:
             return True
+        self.done, self.total = max(done, self.done or 0), total
         now = time.monotonic()
-        if now - self.start < self.delay or now - self.last < 0.1:
-            return True
-        self.last = now
-        self.shown = True
-        frac = done / total if total else 1.0
-        width = 30
-        bar = "#" * int(frac * width)
-        self.stream.write(f"\r{self.label} [{bar:<{width}}] {done}/{total} {frac:6.1%}")
-        self.stream.flush()
+        if now - self.start >= self.delay and (
+            not self._counted or now - self.last >= 0.1 or done >= total
+        ):
+            self._draw(now)
         return True
 
-    def close(self) -> None:
-        if self.shown:
-            self.stream.write("\n")
+    def _tick(self) -> None:
+        if self._stop.wait(self.delay):
+            return
+        while not self._stop.is_set():
+            now = time.monotonic()
+            if now - self.last >= self.TICK:
+                self._draw(now)
+            self._stop.wait(self.TICK)
+
+    def _draw(self, now: float) -> None:
+        with self._lock:
+            if self._stop.is_set() and self.shown:
+                return
+            self.last = now
+            self.shown = True
+            width = 30
+            elapsed = f"{now - self.start:5.1f} s"
+            if self.done is None:  # no count yet: a block sweeping across the bar
+                pos = int((now - self.start) / self.TICK) % (2 * (width - 3))
+                pos = pos if pos < width - 3 else 2 * (width - 3) - pos
+                bar = " " * pos + "###"
+                text = f"{self.label} [{bar:<{width}}] {elapsed}"
+            else:
+                self._counted = True
+                frac = min(1.0, self.done / self.total) if self.total else 1.0
+                bar = "#" * int(frac * width)
+                count = f" {self.done}/{self.total}" if self.counts else ""
+                text = f"{self.label} [{bar:<{width}}]{count} {frac:6.1%} {elapsed}"
+            pad = " " * max(0, self._width - len(text))
+            self._width = len(text)
+            self.stream.write(f"\r{text}{pad}")
             self.stream.flush()
+
+    def close(self) -> None:
+        """Stop the ticker and end the bar's line (if it was shown)."""
+        self._stop.set()
+        if self._ticker is not None:
+            self._ticker.join()
+        with self._lock:
+            if self.shown:
+                self.stream.write("\n")
+                self.stream.flush()
+                self.shown = False

@@ -22,7 +22,7 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    progress = Progress("converting")
+    progress = Progress("converting", counts=False)  # the count of a check-then-write pass means little
     try:
         result = convert_file(
             args.input, args.output, from_fmt=args.from_fmt, to_fmt=args.to_fmt,

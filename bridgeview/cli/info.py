@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 from ..formats.checksum import pavlicek_checksum
+from ..formats.errors import FormatError
 from ..formats.registry import ReadOptions, get, read_file
 
 NAME = "info"
@@ -42,9 +43,13 @@ def info_lines(path: str, doc) -> list[tuple[str, str]]:
         rows.append(("dup copies", "-" if d.copies is None else str(d.copies)))
         rows.append(("dup last board", "-" if d.last_board is None else str(d.last_board)))
     if n:
-        first, last = doc[0].number, doc[n - 1].number
-        if first is not None and last is not None:
-            rows.append(("board numbers", f"{first}-{last}"))
+        try:  # decoding the two ends of a lazily read file can meet a bad record: info still shows the rest
+            first, last = doc[0].number, doc[n - 1].number
+        except FormatError as e:
+            rows.append(("problem", f"{e} (see bridgeview validate)"))
+        else:
+            if first is not None and last is not None:
+                rows.append(("board numbers", f"{first}-{last}"))
     return rows
 
 

@@ -10,7 +10,7 @@ makes ten million Python objects.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,9 +28,18 @@ class BulkChunk:
     owners: np.ndarray  # (n, 52) uint8
     dd: np.ndarray | None = None  # (n, 4, 5) uint8
     numbers: np.ndarray | None = None  # (n,) int64
+    #: (n, 4) uint64 hand masks N E S W, or a function computing them, when the source can
+    #: produce them more cheaply than :func:`owners_to_masks` (they must agree with ``owners``)
+    masks: np.ndarray | Callable[[], np.ndarray] | None = None
 
     def __len__(self) -> int:
         return int(self.owners.shape[0])
+
+    def hand_masks(self) -> np.ndarray:
+        """(n, 4) uint64 hand masks N E S W: the source's own, else from the owners."""
+        if callable(self.masks):
+            self.masks = self.masks()
+        return self.masks if self.masks is not None else owners_to_masks(self.owners)
 
 
 def owners_to_masks(owners: np.ndarray) -> np.ndarray:

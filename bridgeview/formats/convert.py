@@ -52,26 +52,73 @@ def convert_file(
     if src_codec.bulk and dst_codec.bulk and start_board is None:
         return _convert_bulk(src, dst, src_codec, dst_codec, wopts, progress)
     doc = read_file(src, src_codec.name, ropts)
-    return write_document(doc, dst, dst_codec, wopts, progress)
+    return write_document(doc, dst, dst_codec, wopts, progress, count_boards=True)
+
+
+class CountedBoards:
+    """A view of a board set that reports how far a codec's check or writer has got.
+
+    Board ``i`` taken counts as step ``base + i + 1`` of ``total``; a False from the
+    progress function cancels.  Everything else is the set's own."""
+
+    EVERY = 64  # boards between reports
+
+    def __init__(self, boards, progress: ProgressFn, base: int, total: int) -> None:
+        self._boards = boards
+        self._progress = progress
+        self._base = base
+        self._total = total
+
+    def _report(self, done: int) -> None:
+        if self._progress(self._base + done, self._total) is False:
+            raise Cancelled()
+
+    def __len__(self) -> int:
+        return len(self._boards)
+
+    def __getitem__(self, index):
+        if isinstance(index, int) and index % self.EVERY == 0:
+            self._report(index if index >= 0 else len(self._boards) + index)
+        return self._boards[index]
+
+    def __iter__(self):
+        for i, board in enumerate(self._boards):
+            if i % self.EVERY == 0:
+                self._report(i)
+            yield board
+
+    def __getattr__(self, name: str):
+        return getattr(self._boards, name)
 
 
 def write_document(
-    doc, dst, codec: Codec, options: WriteOptions | None = None, progress: ProgressFn | None = None
+    doc, dst, codec: Codec, options: WriteOptions | None = None, progress: ProgressFn | None = None,
+    *, count_boards: bool = False,
 ) -> ConvertResult:
-    """Check and write an open document (the GUI's Save As comes here too)."""
+    """Check and write an open document (the GUI's Save As comes here too).
+
+    With ``count_boards`` the progress function hears how far the check (the first
+    half) and the writer (the second half) have got, board by board; callers that
+    wrap the document themselves (the GUI) leave it off."""
     options = options or WriteOptions()
     result = ConvertResult(codec)
+    checked, written = doc, doc
     if codec.kind == "bridge":
         if getattr(doc, "is_lazy", False) and codec.bulk and getattr(doc, "bulk", None) and not doc.edited:
             return _write_bulk_chunks(doc.bulk(), len(doc), dst, codec, options, progress)
-        report = codec.check(doc, options)
+        if progress and count_boards:
+            n = len(doc)
+            checked = CountedBoards(doc, progress, 0, 2 * n)
+            written = CountedBoards(doc, progress, n, 2 * n)
+        report = codec.check(checked, options)
         if report.errors:
             raise FormatError(report.errors[0], path=str(dst))
         result.losses = report.losses
         result.records = len(doc)
-    save_atomically(dst, lambda f: codec.write(doc, f, options))
+    save_atomically(dst, lambda f: codec.write(written, f, options))
     if progress:
-        progress(result.records, result.records)
+        total = 2 * result.records if count_boards else result.records
+        progress(total, total)
     return result
 
 

@@ -87,12 +87,16 @@ class DealsCodec(FixedRecordCodec):
         return masks_to_owners(masks), bad
 
     def encode_block(self, owners: np.ndarray) -> np.ndarray:
-        return owners_to_masks(owners).astype("<u8").view(np.uint8).reshape(-1, DEAL_SIZE)
+        return self.encode_masks(owners_to_masks(owners))
+
+    @staticmethod
+    def encode_masks(masks: np.ndarray) -> np.ndarray:
+        return masks.astype("<u8", copy=False).view(np.uint8).reshape(-1, DEAL_SIZE)
 
     def write_bulk(self, chunks: Iterable[BulkChunk], out: IO[bytes], options: WriteOptions | None = None) -> int:
         done = 0
         for c in chunks:
-            out.write(self.encode_block(c.owners).tobytes())
+            out.write(self.encode_masks(c.hand_masks()).tobytes())  # the source's masks when it has them
             done += len(c)
         return done
 

@@ -531,7 +531,7 @@ class DupCodec(FixedRecordCodec):
         return DupSource(bytes(rec[BRI_DEAL + DGE_DEAL :]))
 
     def _make_chunk(self, owners: np.ndarray, numbers: np.ndarray, block: np.ndarray) -> BulkChunk:
-        return DupChunk(owners, None, numbers, np.array(block[:, BRI_DEAL + DGE_DEAL :]))
+        return DupChunk(owners, None, numbers, control=np.array(block[:, BRI_DEAL + DGE_DEAL :]))
 
     def _first_number(self, buf, count: int, options: ReadOptions, info: FileInfo, problems: list) -> int:
         default = options.start_board if options.start_board is not None else 1

@@ -42,6 +42,9 @@ CODE_FROM_SEAT = np.array([1, 2, 3, 0, 0], dtype=np.uint8)
 _STRAIN_OF_BLOCK = [4, 3, 2, 1, 0]
 OTHER_HANDS_LOSS = "double-dummy results of hands other than the target hand of {}"
 SCAN_RECORDS = 1 << 16  # records per chunk when scanning for the end-of-list record
+#: records per bulk chunk: 16 Ki records keep a chunk's arrays in cache through decoding,
+#: checking and encoding (a third faster than 64 Ki on the benchmark's conversions)
+BULK_RECORDS = 1 << 14
 
 
 class BulkCount(int):
@@ -90,6 +93,40 @@ def zbd_decode(raw: np.ndarray) -> np.ndarray:
     return np.take(_DECODE_TABLE, raw[:, 12::-1]).view(np.uint8).reshape(n, 52)
 
 
+def _mask_table() -> np.ndarray:
+    """For each ZBD byte, a uint32 whose byte lane ``s`` holds seat ``s``'s nibble of the byte's
+    four cards (bit ``i`` = the ``i``-th lowest card of the four)."""
+    table = np.zeros(256, dtype=np.uint32)
+    for byte in range(256):
+        for k in range(4):  # field k (bits 2k..2k+1) is the (3 - k)-th lowest card of the four
+            seat = int(SEAT_FROM_CODE[byte >> (2 * k) & 3])
+            table[byte] |= 1 << (8 * seat + 3 - k)
+    return table
+
+
+_MASK_TABLE = _mask_table()
+_FOUR = np.uint32(4)
+
+
+def zbd_masks(raw: np.ndarray) -> np.ndarray:
+    """(n, 13) uint8 ZBD bytes -> (n, 4) uint64 hand masks N E S W, straight from the bytes.
+
+    Twice as fast as decoding owners and packing them (``.deals`` conversions use it): one
+    table look-up a byte gives every seat's nibble, and nibble pairs make the mask bytes."""
+    n = raw.shape[0]
+    lanes = np.take(_MASK_TABLE, raw[:, 12::-1])  # (n, 13): column r = cards 4r..4r+3
+    out = np.zeros((n, 8, 4), dtype=np.uint8)  # [mask byte][seat]
+    pairs = lanes[:, 0:12:2] | (lanes[:, 1:12:2] << _FOUR)
+    out[:, :6, :] = pairs.view(np.uint8).reshape(n, 6, 4)
+    out[:, 6, :] = np.ascontiguousarray(lanes[:, 12]).view(np.uint8).reshape(n, 4)
+    return np.ascontiguousarray(out.transpose(0, 2, 1)).view("<u8").reshape(n, 4).astype(np.uint64, copy=False)
+
+
+def zbd_chunk(raw: np.ndarray, dd: np.ndarray | None = None) -> BulkChunk:
+    """A chunk of ZBD-coded deals (``raw`` (n, 13)) whose masks are computed only if a writer asks."""
+    return BulkChunk(zbd_decode(raw), dd, masks=lambda: zbd_masks(raw))
+
+
 def zbd_encode(owners: np.ndarray) -> np.ndarray:
     """(n, 52) owner codes -> (n, 13) uint8 ZBD bytes (every card must be held)."""
     n = owners.shape[0]
@@ -129,9 +166,11 @@ _ZDD_NIBBLE_OF_CELL = np.array(
 _ZDD_CELL_OF_NIBBLE = np.argsort(_ZDD_NIBBLE_OF_CELL)
 
 
-def zdd_decode(raw: np.ndarray) -> np.ndarray:
-    """(n, 10) ZDD bytes -> (n, 4, 5) tricks [seat NESW][strain CDHS NT] (15 unknown)."""
-    return nibbles(raw)[:, _ZDD_NIBBLE_OF_CELL].reshape(-1, 4, 5)
+def zdd_decode(raw: np.ndarray, nib: np.ndarray | None = None) -> np.ndarray:
+    """(n, 10) ZDD bytes (or their nibbles, when already split) -> (n, 4, 5) tricks
+    [seat NESW][strain CDHS NT] (15 unknown)."""
+    nib = nibbles(raw) if nib is None else nib
+    return nib[:, _ZDD_NIBBLE_OF_CELL].reshape(-1, 4, 5)
 
 
 def zdd_encode(dd: np.ndarray) -> np.ndarray:
@@ -139,12 +178,20 @@ def zdd_encode(dd: np.ndarray) -> np.ndarray:
     return pack_nibbles(dd.reshape(dd.shape[0], 20)[:, _ZDD_CELL_OF_NIBBLE])
 
 
-def first_bad_nibble(nib: np.ndarray) -> int | None:
-    """Row index of the first row holding a nibble 14 (neither 0-13 nor unknown)."""
+def bad_nibble_byte(nib: np.ndarray, skip_low_first: bool = False) -> tuple[int, int] | None:
+    """(row, byte column) of the first 14 in ``nib``, the (n, 2k) nibbles of k bytes of tricks, or None.
+
+    ``skip_low_first`` ignores the low nibble of byte 0 (zrj16's target-hand bits)."""
     bad = nib == 14
-    if not bad.any():
+    if skip_low_first:
+        bad[:, 0] = False
+    if not bad.any():  # the usual case, decided in one pass
         return None
-    return int(np.argmax(bad.any(axis=1)))
+    rows = bad.any(axis=1)
+    if not rows.any():
+        return None
+    row = int(np.argmax(rows))
+    return row, int(np.argmax(bad[row])) // 2
 
 
 def unknown_dd(n: int) -> np.ndarray:
@@ -296,11 +343,11 @@ class FixedRecordCodec(Codec):
         dd = ddtable_from_row(chunk.dd[row]) if chunk.dd is not None else None
         return Board.numbered(number, deal, dd=dd)
 
-    def iter_chunks(self, rf: RecordFile, chunk: int = 1 << 16) -> Iterator[BulkChunk]:
+    def iter_chunks(self, rf: RecordFile, chunk: int = BULK_RECORDS) -> Iterator[BulkChunk]:
         for first in range(0, rf.count, chunk):
             yield self.decode(rf.records(first, first + chunk), first, rf)
 
-    def read_bulk(self, path, chunk: int = 1 << 16) -> Iterator[BulkChunk]:
+    def read_bulk(self, path, chunk: int = BULK_RECORDS) -> Iterator[BulkChunk]:
         rf = RecordFile(path, self.record_size, self.title)
         yield from self.iter_chunks(rf, chunk)
 
@@ -353,7 +400,7 @@ class ZBDCodec(FixedRecordCodec):
     caps = Capabilities(full_deals=True)
 
     def decode(self, raw, first, rf) -> BulkChunk:
-        return BulkChunk(zbd_decode(raw))
+        return zbd_chunk(raw)
 
     def encode(self, chunk):
         return zbd_encode(chunk.owners)
@@ -375,10 +422,11 @@ class ZDDCodec(FixedRecordCodec):
         return min(score, 20)  # nibbles alone are weak evidence; prefer the extension
 
     def decode(self, raw, first, rf) -> BulkChunk:
-        dd = zdd_decode(raw)
-        bad = first_bad_nibble(dd.reshape(len(dd), 20))
+        nib = nibbles(raw)
+        bad = bad_nibble_byte(nib)
         if bad is not None:
-            raise rf.error("double-dummy value 14 (allowed: 0-13, 15 = unknown)", first + bad)
+            raise rf.error("double-dummy value 14 (allowed: 0-13, 15 = unknown)", first + bad[0], bad[1])
+        dd = zdd_decode(raw, nib)
         return BulkChunk(np.full((len(raw), 52), ABSENT, dtype=np.uint8), dd)
 
     def encode(self, chunk):
@@ -441,11 +489,12 @@ class ZRDCodec(FixedRecordCodec):
     caps = Capabilities(full_deals=True, dd=True)
 
     def decode(self, raw, first, rf) -> BulkChunk:
-        dd = zdd_decode(raw[:, 13:])
-        bad = first_bad_nibble(dd.reshape(len(dd), 20))
+        nib = nibbles(raw[:, 13:])
+        bad = bad_nibble_byte(nib)
         if bad is not None:
-            raise rf.error("double-dummy value 14 (allowed: 0-13, 15 = unknown)", first + bad, 13)
-        return BulkChunk(zbd_decode(raw[:, :13]), dd)
+            raise rf.error("double-dummy value 14 (allowed: 0-13, 15 = unknown)", first + bad[0], 13 + bad[1])
+        dd = zdd_decode(raw[:, 13:], nib)
+        return zbd_chunk(raw[:, :13], dd)
 
     def encode(self, chunk):
         dd = chunk.dd if chunk.dd is not None else unknown_dd(len(chunk))
@@ -471,13 +520,13 @@ class ZRJ16Codec(FixedRecordCodec):
             i = int(np.argmax(bad))
             raise rf.error(f"byte 13 is 0x{int(b13[i]):02x}: bits 2-3 must be zero", first + i, 13)
         makes = np.stack([b13 >> 4, raw[:, 14] & 15, raw[:, 14] >> 4, raw[:, 15] & 15, raw[:, 15] >> 4], axis=1)
-        bad_row = first_bad_nibble(makes)
-        if bad_row is not None:
-            raise rf.error("double-dummy value 14 (allowed: 0-13, 15 = unknown)", first + bad_row, 13)
+        bad_at = bad_nibble_byte(nibbles(raw[:, 13:16]), skip_low_first=True)
+        if bad_at is not None:
+            raise rf.error("double-dummy value 14 (allowed: 0-13, 15 = unknown)", first + bad_at[0], 13 + bad_at[1])
         dd = unknown_dd(n)
         seats = SEAT_FROM_CODE[b13 & 3]
         dd[np.arange(n), seats, :] = makes[:, _STRAIN_OF_BLOCK]
-        return BulkChunk(zbd_decode(raw[:, :13]), dd)
+        return zbd_chunk(raw[:, :13], dd)
 
     def targets(self, dd: np.ndarray, preferred: np.ndarray | None = None) -> np.ndarray:
         """The target seat of each row: ``preferred`` where given (>= 0), else the

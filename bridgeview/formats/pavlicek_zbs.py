@@ -142,7 +142,8 @@ class ZBSCodec(Codec):
         def decode(i: int) -> Board:
             return Board.numbered(first + i, Deal.from_owners(groups.owners(i)))
 
-        doc = LazyBoardSet(len(groups), decode, FileInfo(), keepalive=groups)
+        doc = LazyBoardSet(len(groups), decode, FileInfo(record_size=4), keepalive=groups,
+                           offsets=lambda i: 4 * int(groups.starts[i]))  # a board is a group of records
         doc.problems.extend(groups.problems)
         return doc
 

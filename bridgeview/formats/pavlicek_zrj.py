@@ -115,7 +115,8 @@ def decode_record(raw: bytes, index: int, rf) -> Board:
     deal = Deal.from_owners(decode_deal(arr)[0].tolist())
     b13, b14, b15, b16, b17 = raw[13], raw[14], raw[15], raw[16], raw[17]
     if b16 < FIRST_CALL or b17 > RECORD or b16 > b17:
-        raise rf.error(f"call/play end offsets {b16}/{b17} must satisfy 18 <= calls end <= plays end <= 80", index, 16)
+        at = 17 if b17 > RECORD and FIRST_CALL <= b16 <= RECORD else 16  # point at the byte that is wrong
+        raise rf.error(f"call/play end offsets {b16}/{b17} must satisfy 18 <= calls end <= plays end <= 80", index, at)
     contract = decode_contract(b14)
     if contract is None:
         raise rf.error(f"bad contract code {b14}", index, 14)

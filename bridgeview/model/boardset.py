@@ -70,6 +70,15 @@ class BoardSet(MutableSequence[Board]):
         """Byte offset of board ``index`` in the file, for fixed-record formats."""
         return None
 
+    def record_number(self, index: int) -> int | None:
+        """1-based number of the record where board ``index`` starts, for fixed-record formats
+        (not ``index + 1`` where a board spans several records, as in ZBS)."""
+        offset = self.record_offset(index)
+        size = self.info.record_size
+        if offset is None or not size:
+            return None
+        return (offset - getattr(self, "_header_size", 0)) // size + 1
+
     @property
     def is_lazy(self) -> bool:
         return False
@@ -91,6 +100,7 @@ class LazyBoardSet(BoardSet):
         header_size: int = 0,
         keepalive: Any = None,
         bulk: Any = None,
+        offsets: Callable[[int], int] | None = None,
     ) -> None:
         super().__init__([], info)
         self._count = count
@@ -102,6 +112,8 @@ class LazyBoardSet(BoardSet):
         self.keepalive = keepalive
         #: a callable returning chunks of bulk records for fast conversion, or None
         self.bulk = bulk
+        #: byte offset of board i where boards are not one record each (ZBS groups), else None
+        self._offsets = offsets
 
     def __len__(self) -> int:
         return len(self._boards) if self._materialised else self._count
@@ -151,6 +163,8 @@ class LazyBoardSet(BoardSet):
     def record_offset(self, index: int) -> int | None:
         if self._materialised or self.info.record_size is None:
             return None
+        if self._offsets is not None:
+            return self._offsets(index)
         return self._header_size + index * self.info.record_size
 
     def __iter__(self) -> Iterator[Board]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..formats.errors import FormatError
 from .boardset import BoardSet, LazyBoardSet
 from .vulnerability import dealer_for_board, vulnerability_for_board
 
@@ -14,14 +15,18 @@ class Problem:
     board: int | None = None  # board number
     index: int | None = None  # 0-based position in the set
     line: int | None = None  # 1-based line in a text file
+    offset: int | None = None  # byte offset of the record in a fixed-record file
+    record: int | None = None  # its 1-based record number, when not index + 1 (ZBS groups)
 
     def __str__(self) -> str:
         where = []
         if self.line is not None:
             where.append(f"line {self.line}")
+        if self.offset is not None and self.index is not None:
+            where.append(f"record {self.record or self.index + 1} (offset {self.offset})")
         if self.board is not None:
             where.append(f"board {self.board}")
-        elif self.index is not None:
+        elif self.index is not None and self.offset is None:
             where.append(f"record {self.index + 1}")
         return (", ".join(where) + ": " if where else "") + self.message
 
@@ -43,33 +48,40 @@ def validate(boards: BoardSet, *, check_numbering: bool = True) -> list[Problem]
     seen_deals: dict[tuple, int] = {}
     seen_numbers: dict[tuple, int] = {}
     lines = boards.info.extra.get("board_lines", {}) if boards.info.extra else {}
-    for i, b in enumerate(boards):
+    for i in range(len(boards)):
         line = lines.get(i)
+        offset, record = boards.record_offset(i), boards.record_number(i)
+        try:
+            b = boards[i]
+        except FormatError as e:  # a record decoded on demand is unreadable: say so and go on
+            out.append(Problem(e.message, board=e.board, index=i, line=e.line or line,
+                               offset=e.offset if e.offset is not None else offset, record=e.record or record))
+            continue
         num = b.number
         room = b.tags.get("Room")  # team files (LIN vugraph, PBN) repeat a board in each room
         for msg in b.problems():
-            out.append(Problem(msg, board=num, index=i, line=line))
+            out.append(Problem(msg, board=num, index=i, line=line, offset=offset, record=record))
         if num is not None and check_numbering:
             if (num, room) in seen_numbers:
                 msg = f"board number {num} also used by record {seen_numbers[num, room] + 1}"
-                out.append(Problem(msg, board=num, index=i, line=line))
+                out.append(Problem(msg, board=num, index=i, line=line, offset=offset, record=record))
             else:
                 seen_numbers[num, room] = i
             if b.dealer is not None and b.dealer != dealer_for_board(num):
                 out.append(Problem(
                     f"dealer {b.dealer.letter} but board {num} is dealt by {dealer_for_board(num).letter}",
-                    board=num, index=i, line=line))
+                    board=num, index=i, line=line, offset=offset, record=record))
             if b.vulnerability is not None and b.vulnerability != vulnerability_for_board(num):
                 out.append(Problem(
                     f"vulnerability {b.vulnerability.text} but board {num} is {vulnerability_for_board(num).text}",
-                    board=num, index=i, line=line))
+                    board=num, index=i, line=line, offset=offset, record=record))
         if b.deal.card_count:
             key = (b.deal.hands, room)
             if key in seen_deals:
                 j = seen_deals[key]
                 other = boards[j].number
                 what = f"board {other}" if other is not None else f"record {j + 1}"
-                out.append(Problem(f"same deal as {what}", board=num, index=i, line=line))
+                out.append(Problem(f"same deal as {what}", board=num, index=i, line=line, offset=offset, record=record))
             else:
                 seen_deals[key] = i
     return out
@@ -95,7 +107,7 @@ def _validate_bulk(boards: LazyBoardSet) -> list[Problem]:
     deals in seconds, not the half hour a board-by-board pass would take)."""
     import numpy as np
 
-    from ..formats.bulk import ABSENT, complete_rows, owners_to_masks
+    from ..formats.bulk import ABSENT, complete_rows
 
     out: list[Problem] = []
     masks_parts = []
@@ -108,8 +120,9 @@ def _validate_bulk(boards: LazyBoardSet) -> list[Problem]:
             i = done + int(idx)
             b = boards[i]
             for msg in b.problems():
-                out.append(Problem(msg, board=b.number, index=i))
-        masks_parts.append(owners_to_masks(owners))
+                out.append(Problem(msg, board=b.number, index=i, offset=boards.record_offset(i),
+                                   record=boards.record_number(i)))
+        masks_parts.append(chunk.hand_masks())
         done += len(chunk)
     if not masks_parts:
         return out
@@ -132,7 +145,8 @@ def _validate_bulk(boards: LazyBoardSet) -> list[Problem]:
         other = boards[first].number
         what = f"board {other}" if other is not None else f"record {first + 1}"
         number = boards[b].number
-        out.append(Problem(f"same deal as {what}", board=number, index=b))
+        out.append(Problem(f"same deal as {what}", board=number, index=b, offset=boards.record_offset(b),
+                           record=boards.record_number(b)))
         reported += 1
     out.sort(key=lambda p: p.index if p.index is not None else -1)
     return out
