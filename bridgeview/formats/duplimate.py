@@ -52,7 +52,7 @@ RANKS_LOW_FIRST = b"23456789TJQKA"
 #: larger ones are checked record by record as boards are decoded or converted.
 EAGER_LIMIT = 200_000
 CHUNK = 1 << 16
-#: DUP control bytes written when the set has none of its own (see docs/formats.d/30-duplimate.md).
+#: DUP control bytes written when the set has none of its own (see docs/formats.md, "Duplimate").
 DEFAULT_DUP = DupControl(random=True, backwards=False, first_board=1, copies=1, last_board=None)
 
 _IS_SYMBOL = np.zeros(256, dtype=bool)

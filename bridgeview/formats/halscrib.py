@@ -2,7 +2,7 @@
 
 The record is one bit stream (fields in the spec's order, each as wide as its
 "bits" column, most significant bit first), padded with zero bits to whole
-bytes and Base64-encoded.  See ``docs/formats.d/60-halscrib.md``.
+bytes and Base64-encoded.  See ``docs/formats.md`` (HALSCRIB).
 """
 
 from __future__ import annotations

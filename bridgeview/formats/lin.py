@@ -5,7 +5,7 @@ between pairs mean nothing.  A board starts at ``qx`` (vugraph and tournament
 files) or, in files without ``qx``, at the ``pn``/``st`` run before each
 ``md``.  What we model goes into :class:`Board`; keys we do not model are kept
 as raw LIN in the ``LinExtra`` tag so saving loses little.  Interpretations
-are documented in ``docs/formats.d/15-lin.md``.
+are documented in ``docs/formats.md`` (BBO LIN).
 """
 
 from __future__ import annotations
