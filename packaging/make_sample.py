@@ -32,13 +32,7 @@ FULL_PLAY = {1, 2, 4, 7, 10, 13}
 CLAIM_AFTER = {3: 6, 5: 9, 8: 4, 11: 7, 14: 10, 16: 8}
 
 
-def random_deal(rng: random.Random) -> Deal:
-    cards = list(range(52))
-    rng.shuffle(cards)
-    owners = [0] * 52
-    for i, c in enumerate(cards):
-        owners[c] = i // 13
-    return Deal.from_owners(owners)
+random_deal = Deal.shuffled
 
 
 def suit_length(deal: Deal, seat: int, suit: int) -> int:

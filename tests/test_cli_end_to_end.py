@@ -66,13 +66,7 @@ def one_error_line(err: str) -> str:
 
 
 # -- generated boards ---------------------------------------------------------------
-def full_deal(rng: random.Random) -> Deal:
-    cards = list(range(52))
-    rng.shuffle(cards)
-    owners = [0] * 52
-    for i, c in enumerate(cards):
-        owners[c] = i // 13
-    return Deal.from_owners(owners)
+full_deal = Deal.shuffled
 
 
 def legal_play(deal: Deal, declarer: Seat, count: int) -> list[Card]:

@@ -18,13 +18,7 @@ from bridgeview.model.deal import Deal
 UI_FORMATS = ("deals", "dx", "zrd", "bri", "pbn", "lin", "dup", "zbd")
 
 
-def random_deal(rng: random.Random) -> Deal:
-    cards = list(range(52))
-    rng.shuffle(cards)
-    owners = [0] * 52
-    for i, c in enumerate(cards):
-        owners[c] = i // 13
-    return Deal.from_owners(owners)
+random_deal = Deal.shuffled
 
 
 def make_boards(n: int = 5, seed: int = 7, dd: bool = False, auction: bool = False) -> BoardSet:

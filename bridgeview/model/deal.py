@@ -44,6 +44,16 @@ class Deal:
         return cls(tuple(hands))  # type: ignore[arg-type]
 
     @classmethod
+    def shuffled(cls, rng) -> Deal:
+        """A random full deal from ``rng`` (a ``random.Random``): the sample maker and tests share it."""
+        cards = list(range(52))
+        rng.shuffle(cards)
+        owners = [0] * 52
+        for i, c in enumerate(cards):
+            owners[c] = i // 13
+        return cls.from_owners(owners)
+
+    @classmethod
     def from_pbn(cls, text: str) -> Deal:
         """Parse a PBN deal string such as ``N:AKQ.JT9.876.5432 - ...``.
 
