@@ -286,8 +286,8 @@ def test_check_partial_deal_and_numbering():
         assert get(fmt).check(doc).errors, fmt
     doc = sample_set()
     doc.info = FileInfo()
-    for b in doc:
-        b.number += 4
+    for i, b in enumerate(doc):  # renumbered 5.., with the dealer and vulnerability that go with 5..
+        doc[i] = Board.numbered(b.number + 4, b.deal)
     for fmt in ("bri", "dge", "bre"):
         assert any("numbered from 1" in m for m in get(fmt).check(doc).losses)
         assert not get(fmt).check(doc, WriteOptions(start_board=5)).losses

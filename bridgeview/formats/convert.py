@@ -134,6 +134,7 @@ def _write_bulk_chunks(chunks, total: int, dst, codec: Codec, options: WriteOpti
     caps = codec.caps
     dd_dropped = 0
     numbers_lost = False
+    start = options.start_board if options.start_board is not None else 1
 
     def checked():
         nonlocal dd_dropped, numbers_lost
@@ -156,7 +157,7 @@ def _write_bulk_chunks(chunks, total: int, dst, codec: Codec, options: WriteOpti
             if chunk.dd is not None and not caps.dd:
                 dd_dropped += int((chunk.dd != DD_UNKNOWN).any(axis=(1, 2)).sum())
             if chunk.numbers is not None and not caps.board_numbers:
-                expect = np.arange(done + 1, done + len(chunk) + 1)
+                expect = np.arange(start + done, start + done + len(chunk))
                 numbers_lost = numbers_lost or bool((chunk.numbers != expect).any())
             done += len(chunk)
             if progress and progress(done, total) is False:
@@ -173,5 +174,5 @@ def _write_bulk_chunks(chunks, total: int, dst, codec: Codec, options: WriteOpti
     if dd_dropped:
         result.losses.append(f"double-dummy results of {dd_dropped} board{'s' if dd_dropped != 1 else ''}")
     if numbers_lost:
-        result.losses.append("board numbers (boards will be numbered from 1 when read back)")
+        result.losses.append(f"board numbers (boards will be numbered from {start} when read back)")
     return result

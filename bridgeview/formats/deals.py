@@ -250,7 +250,7 @@ class DxCodec(Codec):
     def check(self, boards, options: WriteOptions | None = None) -> SaveReport:
         rep = super().check(boards, options)
         rep.errors.extend(deal_problems_for_write(boards))
-        contracts = results = annotations = dealer_vul = 0
+        contracts = results = annotations = 0
         for i, b in enumerate(boards):
             where = f"board {b.number}" if b.number is not None else f"record {i + 1}"
             if b.number is not None and b.number < 0:
@@ -267,16 +267,10 @@ class DxCodec(Codec):
                 results += 1
             if b.play_marks or any(c.alert or c.explanation or c.mark or c.note for c in b.auction or ()):
                 annotations += 1
-            implied = Board.numbered(b.number) if b.number else Board()
-            if (b.dealer is not None and b.dealer != implied.effective_dealer) or (
-                b.vulnerability is not None and b.vulnerability != implied.effective_vulnerability
-            ):
-                dealer_vul += 1
         for count, what in (
             (contracts, "contracts the auction does not reach"),
             (results, "results and claims the play does not show"),
             (annotations, "alerts, explanations and play marks"),
-            (dealer_vul, "dealer and vulnerability (they follow the board number)"),
         ):
             if count:
                 rep.losses.append(f"{what} of {count} board{'s' if count != 1 else ''}")

@@ -24,7 +24,7 @@ from ..model.deal import Deal
 from ..model.play import declarer_tricks, replay
 from ..model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
 from .errors import FormatError
-from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
+from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions, _meaningful, board_tags
 
 HANDVIEWER = "https://www.bridgebase.com/tools/handviewer.html?lin="
 
@@ -735,12 +735,13 @@ class LinCodec(Codec):
         rep = super().check(boards, options)
         marks = results = tags = 0
         other_tags: set[str] = set()
+        info = getattr(boards, "info", None)
         for b in boards:
             if b.play_marks or any(c.mark or c.note is not None for c in b.auction or ()):
                 marks += 1
             if (b.result is not None or b.declarer is not None) and b.contract is None and needs_rs(b):
                 results += 1
-            extra_tags = set(b.tags) - OWN_TAGS
+            extra_tags = set(board_tags(b, info)) - OWN_TAGS  # the header has its own line below
             if extra_tags:
                 tags += 1
                 other_tags |= extra_tags
@@ -751,8 +752,7 @@ class LinCodec(Codec):
         if tags:
             names = ", ".join(sorted(other_tags)[:6]) + ("…" if len(other_tags) > 6 else "")
             rep.losses.append(f"tags LIN has no place for ({names}) on {tags} board{'s' if tags != 1 else ''}")
-        info = getattr(boards, "info", None)
-        if info is not None and (info.site or info.date):
+        if info is not None and (_meaningful(info.site) or _meaningful(info.date)):
             rep.losses.append("the site and date (LIN keeps only the event)")
         return rep
 

@@ -32,7 +32,7 @@ from ..model.ddtable import DDTable
 from ..model.deal import Deal
 from .bulk import ABSENT, DD_UNKNOWN, BulkChunk, chunks_from_boards, complete_rows
 from .errors import FormatError
-from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions, generic_check
+from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
 
 #: our seat (N0 E1 S2 W3) for a Pavlicek seat code (W0 N1 E2 S3)
 SEAT_FROM_CODE = np.array([3, 0, 1, 2], dtype=np.uint8)
@@ -464,7 +464,7 @@ class ZDDCodec(FixedRecordCodec):
                 rep.errors.append(
                     f"{where}: every hand making 0 tricks in notrump would read as the ZDD end-of-list record"
                 )
-        full = generic_check(self, boards)
+        full = Codec.check(self, boards, options)  # the generic losses, numbered from --start-board
         rep.errors.extend(e for e in full.errors if "complete deal" not in e and "no cards" not in e)
         rep.losses.extend(full.losses)
         if dealt:
@@ -586,7 +586,7 @@ class ZRJ16Codec(FixedRecordCodec):
         self.write_bulk(chunks_from_boards(doc), out, options, lambda start, k: prefs[start : start + k])
 
     def check(self, boards, options=None) -> SaveReport:
-        rep = generic_check(self, boards)
+        rep = Codec.check(self, boards, options)  # the generic losses, numbered from --start-board
         prefs = self.declarers(boards)
         dropped = 0
         for i, b in enumerate(boards):

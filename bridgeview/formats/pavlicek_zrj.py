@@ -290,7 +290,7 @@ class ZRJCodec(Codec):
         return doc
 
     def check(self, boards, options: WriteOptions | None = None) -> SaveReport:
-        rep = generic_check(self, boards)
+        rep = generic_check(self, boards, dealer_vul=False)  # unnumbered boards keep theirs in ZRJ
         counts: dict[str, int] = {}
         for i, board in enumerate(boards):
             plan = plan_board(board, i)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from ..model.vulnerability import dealer_for_board, vulnerability_for_board
 from .errors import FormatError
 
 SNIFF_BYTES = 4096
@@ -111,7 +112,8 @@ class Codec:
 
     def check(self, boards, options: WriteOptions | None = None) -> SaveReport:
         """What writing ``boards`` would lose; codecs extend this with their own limits."""
-        return generic_check(self, boards)
+        start = options.start_board if options is not None and options.start_board is not None else 1
+        return generic_check(self, boards, start=start)
 
     # -- optional bulk path for fixed-record formats -------------------
     #: True when read_bulk/write_bulk are implemented
@@ -129,14 +131,18 @@ class Codec:
         return f"<codec {self.name}>"
 
 
-def generic_check(codec: Codec, boards) -> SaveReport:
-    """Losses and impossibilities that follow from the codec's capabilities alone."""
+def generic_check(codec: Codec, boards, *, dealer_vul: bool = True, start: int = 1) -> SaveReport:
+    """Losses and impossibilities that follow from the codec's capabilities alone
+    (``dealer_vul=False``: the codec reports dealer/vulnerability losses itself; ``start``:
+    the number a reader gives the first board of a format that stores none)."""
     caps = codec.caps
     rep = SaveReport()
     n = len(boards)
+    moved = 0  # boards whose dealer or vulnerability the number (read back) will not give
     if caps.max_records is not None and n > caps.max_records:
         rep.errors.append(f"{codec.title} holds at most {caps.max_records} boards; this set has {n}")
     dd = auction = play = header = notes = 0
+    info = getattr(boards, "info", None)
     for i, b in enumerate(boards):
         where = f"board {b.number}" if b.number is not None else f"record {i + 1}"
         count = b.deal.card_count
@@ -146,27 +152,46 @@ def generic_check(codec: Codec, boards) -> SaveReport:
             rep.errors.append(f"{where} is not a complete deal; {codec.title} stores only full deals")
         if caps.max_board is not None and b.number is not None and b.number > caps.max_board:
             rep.errors.append(f"{where}: {codec.title} holds board numbers up to {caps.max_board}")
+        if dealer_vul and not caps.dealer_vul and not _follows_number(b, start + i):
+            moved += 1
         if b.dd is not None and not b.dd.is_empty and not caps.dd:
             dd += 1
         if b.auction and not caps.auction:
             auction += 1
         if b.play and not caps.play:
             play += 1
-        if (b.notes or any(_meaningful(v) for v in b.tags.values())) and not caps.notes:
+        if (b.notes or board_tags(b, info)) and not caps.notes:
             notes += 1
-    info = getattr(boards, "info", None)
     if info is not None and any(_meaningful(v) for v in (info.event, info.site, info.date)) and not caps.header:
         header = 1
     for count, what in ((dd, "double-dummy results"), (auction, "auctions"), (play, "play"), (notes, "notes and tags")):
         if count:
             rep.losses.append(f"{what} of {count} board{'s' if count != 1 else ''}")
+    if moved:
+        rep.losses.append(f"dealer and vulnerability that differ from the board number of {moved} board"
+                          f"{'s' if moved != 1 else ''}")
     if header:
         rep.losses.append("the event, site and date")
     if not caps.board_numbers and any(
-        b.number is not None and b.number != i + 1 for i, b in enumerate(boards)
+        b.number is not None and b.number != start + i for i, b in enumerate(boards)
     ):
-        rep.losses.append("board numbers (boards will be numbered from 1 when read back)")
+        rep.losses.append(f"board numbers (boards will be numbered from {start} when read back)")
     return rep
+
+
+def _follows_number(board, position: int) -> bool:
+    """True when the board's dealer and vulnerability are what its number (else its position) implies."""
+    number = board.number if board.number is not None and board.number > 0 else position
+    return (board.dealer is None or board.dealer == dealer_for_board(number)) and (
+        board.vulnerability is None or board.vulnerability == vulnerability_for_board(number)
+    )
+
+
+def board_tags(board, info) -> dict[str, str]:
+    """The board's tags worth reporting as lost: not placeholders, and not an Event/Site/Date
+    that only repeats the file's header (PBN copies it onto every board; the header has its own line)."""
+    header = {k: getattr(info, k.lower(), None) for k in ("Event", "Site", "Date")} if info is not None else {}
+    return {k: v for k, v in board.tags.items() if _meaningful(v) and header.get(k) != v}
 
 
 def _meaningful(value: str | None) -> bool:
