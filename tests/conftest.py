@@ -34,3 +34,27 @@ def realdata_files(sub: str, pattern: str = "*") -> list[Path]:
     """Real files for parametrisation (an empty list when ../shared is absent)."""
     d = REALDATA / sub
     return sorted(d.glob(pattern)) if d.is_dir() else []
+
+
+class Messages:
+    """Stands in for ``bridgeview.ui.dialogs.message``: records calls, answers with ``answer``."""
+
+    def __init__(self, answer=None) -> None:
+        from bridgeview.ui import dialogs
+
+        self.calls: list[tuple[str, str, str]] = []
+        self.answer = dialogs.Button.Ok if answer is None else answer
+
+    def __call__(self, kind, parent, title, text, *rest, **kw):
+        self.calls.append((kind, title, text))
+        return self.answer
+
+
+@pytest.fixture
+def messages(monkeypatch) -> Messages:
+    """Message boxes recorded instead of shown (they would block an offscreen test)."""
+    from bridgeview.ui import dialogs
+
+    m = Messages()
+    monkeypatch.setattr(dialogs, "message", m)
+    return m

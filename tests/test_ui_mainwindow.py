@@ -17,25 +17,6 @@ from bridgeview.ui import dialogs
 from bridgeview.ui.document_view import DocumentView
 
 
-class Messages:
-    """Stands in for dialogs.message: records calls, answers with ``answer``."""
-
-    def __init__(self, answer=dialogs.Button.Ok) -> None:
-        self.calls: list[tuple[str, str, str]] = []
-        self.answer = answer
-
-    def __call__(self, kind, parent, title, text, *rest, **kw):
-        self.calls.append((kind, title, text))
-        return self.answer
-
-
-@pytest.fixture
-def messages(monkeypatch) -> Messages:
-    m = Messages()
-    monkeypatch.setattr(dialogs, "message", m)
-    return m
-
-
 def hands_of(deal: Deal) -> dict:
     return {Seat(s).letter: {Suit(su).letter: deal.suit_text(s, su) for su in DISPLAY_SUITS} for s in range(4)}
 

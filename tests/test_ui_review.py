@@ -23,21 +23,6 @@ from bridgeview.ui.diagram import HandDiagram, header_layout
 PBN = "N:AKQJ.T98.765.432 T987.AKQ.J9.8765 6543.J76.AKQ.AKQ 2.5432.T8432.JT9"
 
 
-class Messages:
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, str, str]] = []
-        self.answer = dialogs.Button.Ok
-
-    def __call__(self, kind, parent, title, text, *rest, **kw):
-        self.calls.append((kind, title, text))
-        return self.answer
-
-
-@pytest.fixture
-def messages(monkeypatch) -> Messages:
-    m = Messages()
-    monkeypatch.setattr(dialogs, "message", m)
-    return m
 
 
 def test_analysis_menu_holds_the_current_tabs_solver_actions(qtbot, tmp_path, messages):

@@ -11,23 +11,6 @@ from bridgeview.model.deal import Deal
 from bridgeview.ui import dialogs, saving
 
 
-class Messages:
-    def __init__(self, answer=dialogs.Button.Ok) -> None:
-        self.calls: list[tuple[str, str, str]] = []
-        self.answer = answer
-
-    def __call__(self, kind, parent, title, text, *rest, **kw):
-        self.calls.append((kind, title, text))
-        return self.answer
-
-
-@pytest.fixture
-def messages(monkeypatch) -> Messages:
-    m = Messages()
-    monkeypatch.setattr(dialogs, "message", m)
-    return m
-
-
 @pytest.mark.parametrize(("src", "dst"), [("deals", "pbn"), ("deals", "dx"), ("bri", "deals"), ("pbn", "lin"),
                                           ("dx", "bri"), ("deals", "zbd")])
 def test_save_as_round_trip(qtbot, tmp_path, messages, src, dst):
