@@ -15,6 +15,7 @@ from bridgeview.model.deal import Deal
 from bridgeview.model.vulnerability import Vulnerability
 from bridgeview.ui import dialogs
 from bridgeview.ui.document_view import DocumentView
+from bridgeview.ui.plaintext import tooltip_text
 
 
 def hands_of(deal: Deal) -> dict:
@@ -194,7 +195,7 @@ def test_recent_files_persist(qtbot, tmp_path, messages):
     qtbot.addWidget(w2)
     assert w2.recent_files() == [str(p1)]
     w2._fill_recent_menu()
-    acts = [a for a in w2.recent_menu.actions() if a.toolTip() == str(p1)]
+    acts = [a for a in w2.recent_menu.actions() if tooltip_text(a.toolTip()) == str(p1)]
     assert acts
     acts[0].trigger()
     assert w2.tabs.count() == 1 and w2.current_view().path == str(p1)

@@ -28,6 +28,7 @@ from ..model.auction import Call, CallKind, auction_problems
 from ..model.board import Board
 from ..model.cards import Seat, Strain
 from ..model.replay_state import ReplayState, result_summary
+from .plaintext import plain_label, plain_tooltip, set_plain_text, tooltip_text
 
 #: fixed column order (the trick table, and the auction when not dealer-first): West first
 COLUMN_SEATS = (Seat.WEST, Seat.NORTH, Seat.EAST, Seat.SOUTH)
@@ -111,7 +112,7 @@ class AuctionView(QWidget):
         self._board: Board | None = None
         self._replay_state: ReplayState | None = None
         self.dealer_first = dealer_first
-        self.heading = QLabel()
+        self.heading = plain_label(QLabel())
         self.table = QTableWidget(0, 4)
         self.table.setHorizontalHeaderLabels([s.letter for s in COLUMN_SEATS])
         self.table.verticalHeader().setVisible(False)
@@ -127,10 +128,10 @@ class AuctionView(QWidget):
         for widget in (self.table, self.table.horizontalHeader()):
             widget.addAction(self.dealer_first_action)
             widget.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
-        self.notes_label = QLabel()
+        self.notes_label = plain_label(QLabel())  # explanations come from the file: never render them
         self.notes_label.setWordWrap(True)
         self.notes_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.summary = QLabel()
+        self.summary = plain_label(QLabel())
         self.summary.setWordWrap(True)
         font = self.summary.font()
         font.setBold(True)
@@ -177,13 +178,13 @@ class AuctionView(QWidget):
                 item.setForeground(RED)
             tip = call_tooltip(call, notes)
             if tip:
-                item.setToolTip(tip)
+                item.setToolTip(plain_tooltip(tip))
                 if call.alert or call.explanation:
                     font = item.font()
                     font.setBold(True)
                     item.setFont(font)
             self.table.setItem(row, column, item)
-        self.notes_label.setText(self._notes_text(board, calls, notes))
+        set_plain_text(self.notes_label, self._notes_text(board, calls, notes))
         self.notes_label.setVisible(bool(self.notes_label.text()))
         summary = result_summary(board, replay_state)
         if not calls:
@@ -236,7 +237,7 @@ class AuctionView(QWidget):
 
     def tooltip_at(self, row: int, column: int) -> str:
         item = self.table.item(row, column)
-        return item.toolTip() if item is not None else ""
+        return tooltip_text(item.toolTip()) if item is not None else ""
 
     def summary_text(self) -> str:
         return self.summary.text()

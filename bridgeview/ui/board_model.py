@@ -14,6 +14,7 @@ from PySide6.QtGui import QColor
 
 from ..model.board import Board
 from ..model.cards import Seat
+from .plaintext import plain_tooltip
 
 COLUMNS = ("Board", "Dlr", "Vul", "Contract", "Result", "N", "E", "S", "W", "")
 COL_BOARD, COL_DEALER, COL_VUL, COL_CONTRACT, COL_RESULT = range(5)
@@ -76,7 +77,7 @@ class BoardSetModel(QAbstractTableModel):
             return None
         if role == _TOOLTIP and col == COL_PROBLEM:
             problems = self.row(index.row())[1]
-            return "\n".join(problems) if problems else None
+            return plain_tooltip("\n".join(problems)) if problems else None
         return None
 
     @staticmethod

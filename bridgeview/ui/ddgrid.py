@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from ..model.cards import DISPLAY_STRAINS, Seat, Strain
 from ..model.ddtable import DDTable
+from .plaintext import plain_label
 
 ROW_SEATS = (Seat.NORTH, Seat.SOUTH, Seat.EAST, Seat.WEST)
 UNKNOWN_TEXT = "—"
@@ -90,7 +91,7 @@ class DDGrid(QWidget):
         self.grid.setFixedHeight(26 * 4 + hh.sizeHint().height() + 4)
         self.grid.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         layout.addWidget(self.grid)
-        self.note = QLabel("")
+        self.note = plain_label(QLabel(""))
         self.note.setWordWrap(True)
         self.note.setStyleSheet("color: #6b6b6b;")
         layout.addWidget(self.note)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QInputDialog, QMessageBox, QWidget
 
 Button = QMessageBox.StandardButton
@@ -24,6 +25,7 @@ def message(
         "question": QMessageBox.Icon.Question,
     }[kind]
     box = QMessageBox(icon, title, text, buttons, parent)
+    box.setTextFormat(Qt.TextFormat.PlainText)  # messages quote files; a quoted <img> must not render
     if default != Button.NoButton:
         box.setDefaultButton(default)
     if details:

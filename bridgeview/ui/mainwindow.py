@@ -15,6 +15,7 @@ from ..resources import resource
 from . import dialogs
 from .document_view import DocumentView
 from .export import save_png, save_svg
+from .plaintext import plain_tooltip
 from .saving import THREAD_THRESHOLD, codec_from_filter, filter_for, save_document, with_extension, writable_codecs
 
 MAX_RECENT = 10
@@ -335,7 +336,7 @@ class MainWindow(QMainWindow):
         files = self.recent_files()
         for n, path in enumerate(files, 1):
             act = self.recent_menu.addAction(f"&{n % 10} {os.path.basename(path)}")
-            act.setToolTip(path)
+            act.setToolTip(plain_tooltip(path))  # a file name may look like HTML
             act.setStatusTip(path)
             act.setEnabled(os.path.exists(path))
             act.triggered.connect(lambda _=False, p=path: self.open_file(p))

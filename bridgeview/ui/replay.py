@@ -31,6 +31,7 @@ from ..model.board import Board
 from ..model.cards import Card, Suit
 from ..model.replay_state import ReplayPosition, ReplayState
 from .auction_view import COLUMN_SEATS, RED, AuctionView, column_of
+from .plaintext import plain_label
 
 SETTING_GREY = "replay/grey_played"
 SETTING_INTERVAL = "replay/interval_ms"
@@ -220,8 +221,8 @@ class ReplayBar(QWidget):
         self.grey.setChecked(c.grey_played)
         self.grey.toggled.connect(c.set_grey_played)
         row.addWidget(self.grey)
-        self.label = QLabel()
-        self.info = QLabel()
+        self.label = plain_label(QLabel())
+        self.info = plain_label(QLabel())  # claim and stop notes quote the file
         self.info.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
