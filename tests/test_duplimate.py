@@ -379,6 +379,27 @@ def test_block_decoder_rejects_what_scalar_rejects(owner_row, fmt, pos, value):
 
 # -- bad input -------------------------------------------------------------------
 def _bad(tmp_path, fmt: str, data: bytes, match: str, record: int, offset: int | None = None) -> None:
+    """The fault is located.  Fixed-record files: the bulk reader (convert) stops at it with the
+    record and offset, and opening marks that one board unreadable with the same reason (unless
+    the whole file depends on the bytes, like DUP's first control field: then opening fails too)."""
+    codec = get(fmt)
+    if codec.bulk:
+        path = tmp_path / f"t.{fmt}"
+        path.write_bytes(data)
+        with pytest.raises(FormatError, match=match) as info:
+            list(codec.read_bulk(path))
+        assert info.value.record == record and info.value.path is not None, str(info.value)
+        if offset is not None:
+            assert info.value.offset == offset, str(info.value)
+        try:
+            board = read_file(path, fmt)[record - 1]
+        except FormatError as e:
+            assert re.search(match, str(e)) and e.record == record, str(e)
+            return
+        assert board.unreadable and re.search(match, board.unreadable), board.unreadable
+        if offset is not None:
+            assert board.unreadable.endswith(f"(at offset {offset})"), board.unreadable
+        return
     with pytest.raises(FormatError, match=match) as info:
         list(read_bytes(tmp_path, fmt, data))
     assert info.value.record == record, str(info.value)
@@ -448,9 +469,7 @@ def test_large_files_are_checked_lazily(tmp_path, monkeypatch):
     data = _patched("bri", 128 + 6, b"4x")
     doc = read_bytes(tmp_path, "bri", data)  # opens: too big to check up front
     assert doc.is_lazy and len(doc) == 2 and doc[0].deal.is_complete
-    with pytest.raises(FormatError, match="bad card number") as info:
-        doc[1]
-    assert (info.value.record, info.value.offset, info.value.path) == (2, 134, str(tmp_path / "t.bri"))
+    assert "bad card number" in doc[1].unreadable and doc[1].unreadable.endswith("(at offset 134)")
     with pytest.raises(FormatError, match="bad card number") as info:
         list(doc.bulk())
     assert info.value.record == 2
@@ -462,7 +481,10 @@ def test_large_files_are_checked_lazily(tmp_path, monkeypatch):
 def test_cli_reports_bad_record(tmp_path, capsys):
     path = tmp_path / "bad.dge"
     path.write_bytes(_patched("dge", 128 + 1, b"X"))
-    assert main(["info", str(path)]) == 1
+    assert main(["info", str(path)]) == 0  # one bad record: the file opens
+    assert main(["validate", str(path)]) == 1
+    assert "record 2 (offset 128), board 2: unreadable record: bad rank 'X'" in capsys.readouterr().out
+    assert main(["convert", str(path), str(tmp_path / "x.bri")]) == 1
     assert "record 2 (offset 129): bad rank 'X'" in capsys.readouterr().err
 
 

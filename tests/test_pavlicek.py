@@ -267,43 +267,45 @@ def test_truncated_record(tmp, fmt, size):
 
 def test_zbs_bad_input(tmp):
     path = tmp / "bad.zbs"
+    # a bad group is an unreadable board; the others open
     path.write_bytes((4).to_bytes(4, "little") + (5**13 << 1).to_bytes(4, "little"))
-    with pytest.raises(FormatError, match="not below 5\\^13") as e:
-        read_file(path)
-    assert (e.value.record, e.value.offset) == (2, 4)
+    doc = read_file(path)
+    assert len(doc) == 2 and doc[0].unreadable is None and doc[0].deal.card_count == 1
+    assert "not below 5^13" in doc[1].unreadable and doc[1].unreadable.endswith("(at offset 4)")
+    path.write_bytes((4).to_bytes(4, "little") + (5).to_bytes(4, "little"))
+    doc = read_file(path)
+    assert len(doc) == 2 and "not closed" in doc[1].unreadable and doc[1].unreadable.endswith("(at offset 4)")
+    # nothing readable at all: not a ZBS file, and the error says why
     path.write_bytes((5).to_bytes(4, "little") * 5 + (4).to_bytes(4, "little"))
     with pytest.raises(FormatError, match="group of 6 records") as e:
         read_file(path)
     assert e.value.record == 5
-    path.write_bytes((4).to_bytes(4, "little") + (5).to_bytes(4, "little"))
-    with pytest.raises(FormatError, match="not closed") as e:
+    path.write_bytes((5**13 << 1).to_bytes(4, "little"))
+    with pytest.raises(FormatError, match="not below 5\\^13") as e:
         read_file(path)
-    assert (e.value.record, e.value.offset) == (2, 4)
+    assert (e.value.record, e.value.offset) == (1, 0)
 
 
 def test_zdd_and_zrd_nibble_14(tmp):
     path = tmp / "bad.zdd"
     path.write_bytes(b"\xff" * 10 + b"\xff\xff\xff\xe1" + b"\xff" * 6)
     doc = read_file(path)
-    doc[0]
+    assert doc[0].unreadable is None
+    assert "value 14" in doc[1].unreadable and doc[1].unreadable.endswith("(at offset 13)")  # the byte holding 14
     with pytest.raises(FormatError, match="value 14") as e:
-        doc[1]
-    assert (e.value.record, e.value.offset, e.value.path) == (2, 13, str(path))  # the byte holding the 14
-    with pytest.raises(FormatError, match="value 14"):
         list(get("zdd").read_bulk(path))
+    assert (e.value.record, e.value.offset, e.value.path) == (2, 13, str(path))
     zrd = tmp / "bad.zrd"
     zrd.write_bytes(SUITS_ZBD + b"\xff" * 9 + b"\xef")
-    with pytest.raises(FormatError, match="value 14") as e:
-        read_file(zrd)[0]
-    assert (e.value.record, e.value.offset) == (1, 22)
+    bad = read_file(zrd)[0]
+    assert "value 14" in bad.unreadable and bad.unreadable.endswith("(at offset 22)") and bad.number == 1
 
 
 def test_zrj16_bad_byte13(tmp):
     path = tmp / "bad.zrj"
     path.write_bytes(SUITS_ZBD + b"\x75\xff\xff")
-    with pytest.raises(FormatError, match="bits 2-3") as e:
-        read_file(path, "zrj16")[0]
-    assert (e.value.record, e.value.offset) == (1, 13)
+    bad = read_file(path, "zrj16")[0]
+    assert "bits 2-3" in bad.unreadable and bad.unreadable.endswith("(at offset 13)")
 
 
 def test_full_deals_required(tmp):

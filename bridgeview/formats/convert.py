@@ -14,7 +14,17 @@ import numpy as np
 
 from .bulk import DD_UNKNOWN, complete_rows
 from .errors import FormatError
-from .registry import Codec, ReadOptions, WriteOptions, codec_for_output, detect, get, read_file, save_atomically
+from .registry import (
+    Codec,
+    ReadOptions,
+    WriteOptions,
+    check_error,
+    codec_for_output,
+    detect,
+    get,
+    read_file,
+    save_atomically,
+)
 
 ProgressFn = Callable[[int, int], bool]
 
@@ -112,7 +122,7 @@ def write_document(
             written = CountedBoards(doc, progress, n, 2 * n)
         report = codec.check(checked, options)
         if report.errors:
-            raise FormatError(report.errors[0], path=str(dst))
+            raise check_error(doc, dst, report.errors[0])
         result.losses = report.losses
         result.records = len(doc)
     save_atomically(dst, lambda f: codec.write(written, f, options))

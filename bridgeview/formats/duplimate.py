@@ -290,8 +290,10 @@ class FixedRecordCodec(Codec):
         problems: list = []
         first = self._first_number(buf, count, options, info, problems)
         if count <= EAGER_LIMIT:
-            for _ in self._chunks(buf, count, first):
-                pass
+            try:
+                self._require_a_readable_record(buf, count)
+            except FormatError as e:
+                raise _with_path(e, path) from None
         size = self.record_size
 
         def decode(i: int) -> Board:
@@ -308,9 +310,23 @@ class FixedRecordCodec(Codec):
             except FormatError as e:
                 raise _with_path(e, path) from None
 
-        doc = LazyBoardSet(count, decode, info, keepalive=buf, bulk=bulk)
+        doc = LazyBoardSet(count, decode, info, keepalive=buf, bulk=bulk, first_number=first)
         doc.problems.extend(problems)
         return doc
+
+    def _require_a_readable_record(self, buf, count: int) -> None:
+        """A file in which no record is a valid deal is not this format: say why record 1 fails.
+        Single bad records do not stop the file opening; their boards are marked unreadable."""
+        size = self.record_size
+        if not count:
+            return
+        arr = np.frombuffer(buf, dtype=np.uint8, count=count * size).reshape(count, size)
+        for start in range(0, count, CHUNK):
+            _owners, bad = self.decode_block(arr[start : start + CHUNK])
+            if not bad.all():
+                return
+        self.decode_record(bytes(buf[:size]), 0, 1)
+        raise FormatError("not a valid deal", record=1, offset=0)
 
     def _make_chunk(self, owners: np.ndarray, numbers: np.ndarray, block: np.ndarray) -> BulkChunk:
         return BulkChunk(owners, None, numbers)

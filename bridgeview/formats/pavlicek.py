@@ -205,6 +205,12 @@ def ddtable_from_row(row: np.ndarray) -> DDTable | None:
     return DDTable.from_rows([[None if v == DD_UNKNOWN else int(v) for v in r] for r in row.tolist()])
 
 
+def tolerable(bad: int, rows: int) -> bool:
+    """Whether ``bad`` undecodable records among the first ``rows`` still let a sniffer claim the
+    file: none, or one among at least four (a damaged record is not a different format)."""
+    return bad == 0 or (bad == 1 and rows >= 4)
+
+
 # -- the mmapped record file -----------------------------------------------------
 class RecordFile:
     """A file of fixed-size records, mmapped, cut at the end-of-list record.
@@ -313,13 +319,17 @@ class FixedRecordCodec(Codec):
                 return 0
         elif size is not None and size % rs:
             return 0
-        try:
-            chunk = self.decode(data, 0, _SNIFF_FILE)
-        except FormatError:
+        good = 0
+        for row in range(n):  # row by row: one bad record must not hide what the file is
+            try:
+                chunk = self.decode(data[row : row + 1], 0, _SNIFF_FILE)
+            except FormatError:
+                continue
+            if not self.has_deal or complete_rows(chunk.owners).all():
+                good += 1
+        if not tolerable(n - good, n):
             return 0
-        if self.has_deal and not complete_rows(chunk.owners).all():
-            return 0
-        return 30 + 5 * n
+        return 30 + 5 * good
 
     # -- reading ---------------------------------------------------------------
     def read(self, path, options: ReadOptions | None = None) -> LazyBoardSet:
@@ -333,7 +343,8 @@ class FixedRecordCodec(Codec):
 
         info = FileInfo(record_size=self.record_size)
         doc = LazyBoardSet(
-            rf.count, decode_one, info, header_size=0, keepalive=rf, bulk=lambda: self.iter_chunks(rf)
+            rf.count, decode_one, info, header_size=0, keepalive=rf, bulk=lambda: self.iter_chunks(rf),
+            first_number=start,
         )
         doc.problems.extend(rf.problems)
         return doc

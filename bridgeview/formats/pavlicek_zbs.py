@@ -79,20 +79,27 @@ class ZBSGroups:
                     path=self.path, record=full + 1, offset=4 * full,
                 )
         words = words[:end]
-        too_big = (words >> 1) >= LOCATOR_LIMIT
-        if too_big.any():
-            i = int(np.argmax(too_big))
-            raise self.error(f"locator {int(words[i]) >> 1} is not below 5^13 = {LOCATOR_LIMIT}", i)
         ends = np.flatnonzero((words & 1) == 0)
-        if end and (ends.size == 0 or int(ends[-1]) != end - 1):
-            where = "the end-of-list record" if nulls.size else "the end of the file"
-            raise self.error(f"the last group is not closed (flag bit set) before {where}", end - 1)
+        unclosed = bool(end) and (ends.size == 0 or int(ends[-1]) != end - 1)
+        if unclosed:
+            ends = np.append(ends, end - 1)
         starts = np.concatenate([[0], ends[:-1] + 1]).astype(np.int64) if ends.size else np.zeros(0, np.int64)
         sizes = ends - starts + 1
-        long = sizes > 4
-        if long.any():
-            g = int(np.argmax(long))
-            raise self.error(f"a group of {int(sizes[g])} records; a deal has at most 4 suits", int(starts[g]) + 4)
+        #: groups that cannot be decoded, with why: their boards are marked unreadable, the rest open
+        self.bad: dict[int, FormatError] = {}
+        too_big = np.flatnonzero((words >> 1) >= LOCATOR_LIMIT)
+        for g, i in zip(np.searchsorted(ends, too_big).tolist(), too_big.tolist(), strict=True):
+            if g not in self.bad:
+                self.bad[g] = self.error(f"locator {int(words[i]) >> 1} is not below 5^13 = {LOCATOR_LIMIT}", i)
+        for g in np.flatnonzero(sizes > 4).tolist():
+            self.bad.setdefault(
+                g, self.error(f"a group of {int(sizes[g])} records; a deal has at most 4 suits", int(starts[g]) + 4))
+        if unclosed:
+            where = "the end-of-list record" if nulls.size else "the end of the file"
+            self.bad.setdefault(
+                len(ends) - 1, self.error(f"the last group is not closed (flag bit set) before {where}", end - 1))
+        if self.bad and len(self.bad) == len(ends):  # nothing readable: not a ZBS file, say why
+            raise self.bad[min(self.bad)]
         self.words = words
         self.starts = starts
         self.sizes = sizes.astype(np.int64)
@@ -104,6 +111,8 @@ class ZBSGroups:
         return int(self.starts.size)
 
     def owners(self, group: int) -> list[int]:
+        if group in self.bad:
+            raise self.bad[group]
         owners = [4] * 52
         start = int(self.starts[group])
         for pos in range(int(self.sizes[group])):
@@ -142,8 +151,9 @@ class ZBSCodec(Codec):
         def decode(i: int) -> Board:
             return Board.numbered(first + i, Deal.from_owners(groups.owners(i)))
 
+        # a board is a group of records
         doc = LazyBoardSet(len(groups), decode, FileInfo(record_size=4), keepalive=groups,
-                           offsets=lambda i: 4 * int(groups.starts[i]))  # a board is a group of records
+                           offsets=lambda i: 4 * int(groups.starts[i]), first_number=first)
         doc.problems.extend(groups.problems)
         return doc
 

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..model.auction import PASS, Call, CallKind, Contract
 from ..model.board import Board
-from ..model.boardset import FileInfo, LazyBoardSet
+from ..model.boardset import FileInfo, LazyBoardSet, unreadable_message
 from ..model.cards import Card, Seat, Strain
 from ..model.deal import Deal
 from ..model.vulnerability import (
@@ -34,7 +34,7 @@ from ..model.vulnerability import (
     vulnerability_for_board,
 )
 from .errors import FormatError
-from .pavlicek import CODE_FROM_SEAT, SEAT_FROM_CODE, RecordFile, ZRJ16Codec, complete_rows, plural
+from .pavlicek import CODE_FROM_SEAT, SEAT_FROM_CODE, RecordFile, ZRJ16Codec, complete_rows, plural, tolerable
 from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions, generic_check
 
 RECORD = 80
@@ -107,6 +107,17 @@ def encode_contract(contract: Contract) -> int:
     if contract.is_passed_out:
         return 0
     return 40 * contract.risk + 5 * contract.level + int(contract.strain)  # type: ignore[arg-type]
+
+
+def salvage_record(raw: bytes, problem: str) -> Board:
+    """The deal and board number of a record whose contract, auction or play bytes are
+    impossible, marked ``unreadable`` with the reason (bytes 0-13 always decode)."""
+    deal = Deal.from_owners(decode_deal(np.frombuffer(raw, dtype=np.uint8)[None, :])[0].tolist())
+    if raw[13] < MAX_BOARD:
+        return Board.numbered(raw[13] + 1, deal, unreadable=problem)
+    cycle = raw[13] - 239
+    return Board(dealer=dealer_for_board(cycle), vulnerability=vulnerability_for_board(cycle), deal=deal,
+                 unreadable=problem)
 
 
 def decode_record(raw: bytes, index: int, rf) -> Board:
@@ -272,18 +283,26 @@ class ZRJCodec(Codec):
             arr = arr[:n]
         elif size is not None and size % RECORD:
             return 0
-        if n == 0 or not complete_rows(decode_deal(arr)).all():
+        if n == 0:
             return 0
-        for row in arr.tolist():
-            if not FIRST_CALL <= row[16] <= row[17] <= RECORD or decode_contract(row[14]) is None:
-                return 0
-        return 40 + 5 * n
+        complete = complete_rows(decode_deal(arr)).tolist()
+        bad = sum(
+            1 for row, ok in zip(arr.tolist(), complete, strict=True)
+            if not ok or not FIRST_CALL <= row[16] <= row[17] <= RECORD or decode_contract(row[14]) is None
+        )
+        if not tolerable(bad, n):
+            return 0
+        return 40 + 5 * (n - bad)
 
     def read(self, path, options: ReadOptions | None = None) -> LazyBoardSet:
         rf = RecordFile(path, RECORD, "ZRJ")
 
         def decode(i: int) -> Board:
-            return decode_record(bytes(rf.records(i, i + 1)[0]), i, rf)
+            raw = bytes(rf.records(i, i + 1)[0])
+            try:
+                return decode_record(raw, i, rf)
+            except FormatError as e:  # keep what the record's first bytes still say: the deal and number
+                return salvage_record(raw, unreadable_message(e))
 
         doc = LazyBoardSet(rf.count, decode, FileInfo(record_size=RECORD), header_size=0, keepalive=rf)
         doc.problems.extend(rf.problems)

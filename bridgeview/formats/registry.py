@@ -144,6 +144,9 @@ def generic_check(codec: Codec, boards, *, dealer_vul: bool = True, start: int =
     dd = auction = play = header = notes = 0
     info = getattr(boards, "info", None)
     for i, b in enumerate(boards):
+        if b.unreadable:  # a stand-in for a record that could not be read: writing it would lose the record
+            rep.errors.append(unreadable_error(boards, i, b.unreadable))
+            continue
         where = f"board {b.number}" if b.number is not None else f"record {i + 1}"
         count = b.deal.card_count
         if caps.deals_required and count == 0:
@@ -177,6 +180,25 @@ def generic_check(codec: Codec, boards, *, dealer_vul: bool = True, start: int =
     ):
         rep.losses.append(f"board numbers (boards will be numbered from {start} when read back)")
     return rep
+
+
+#: what a save error about a stand-in for an unreadable record says (it names the source file, not the target)
+UNREADABLE = "cannot be read"
+
+
+def unreadable_error(boards, index: int, why: str) -> str:
+    """The save error for board ``index``, which stands in for a record that could not be read."""
+    offset = boards.record_offset(index) if hasattr(boards, "record_offset") else None
+    record = boards.record_number(index) if hasattr(boards, "record_number") else None
+    where = f"record {record or index + 1}" + (f" (offset {offset})" if offset is not None else "")
+    return f"{where}: {UNREADABLE}: {why}; fix or delete that board first"
+
+
+def check_error(doc: Any, target: str | os.PathLike, message: str) -> FormatError:
+    """The error for a save that ``check`` refuses: located in the target, or in the source file
+    when the trouble is a record of the source that could not be read."""
+    source = getattr(getattr(doc, "info", None), "path", None)
+    return FormatError(message, path=source if source and f": {UNREADABLE}: " in message else str(target))
 
 
 def _follows_number(board, position: int) -> bool:
@@ -335,7 +357,7 @@ def write_file(doc: Any, path: str | os.PathLike, fmt: str | None = None, option
     if codec.kind == "bridge":
         report = codec.check(doc, opts)
         if report.errors:
-            raise FormatError(report.errors[0], path=str(path))
+            raise check_error(doc, path, report.errors[0])
     save_atomically(path, lambda f: codec.write(doc, f, opts))
     return codec
 

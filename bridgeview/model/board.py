@@ -24,6 +24,9 @@ class Board:
     tags we do not model, LIN headers) so saving back loses nothing;
     ``source`` is codec-private data that lets a codec write an unmodified
     board back byte-for-byte (it is dropped by :meth:`touched`).
+    ``unreadable`` says why the file's record for this board could not be
+    decoded: the board stands in for it (numbered, no cards) so one bad record
+    does not stop the rest of the file from opening.
     """
 
     number: int | None = None
@@ -41,6 +44,7 @@ class Board:
     tags: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     source: Any = None
+    unreadable: str | None = None
 
     @classmethod
     def numbered(cls, number: int, deal: Deal | None = None, **kw) -> Board:
@@ -71,6 +75,8 @@ class Board:
         """A copy with ``changes`` that no longer claims to be byte-identical to its source."""
         b = self.copy(**changes)
         b.source = None
+        if "unreadable" not in changes:
+            b.unreadable = None  # edited: it now stands for what the user made, not the bad record
         return b
 
     # -- derived --------------------------------------------------------
@@ -98,7 +104,8 @@ class Board:
 
     def problems(self) -> list[str]:
         """Everything wrong with this board, as sentences."""
-        out = list(self.deal.problems())
+        out = [f"unreadable record: {self.unreadable}"] if self.unreadable else []
+        out.extend(self.deal.problems())
         if self.number is not None and self.number < 1:
             out.append(f"board number {self.number} is not positive")
         if self.auction:

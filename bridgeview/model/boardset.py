@@ -40,6 +40,14 @@ class FileInfo:
     checksum: int | None = None  # Pavlicek checksum of the file as read
 
 
+def unreadable_message(error: Exception) -> str:
+    """Why a record could not be decoded, with the offset of the bad byte when the error names it
+    (the record itself is located by whoever shows the board)."""
+    message = getattr(error, "message", None) or f"{type(error).__name__}: {error}"
+    offset = getattr(error, "offset", None)
+    return f"{message} (at offset {offset})" if offset is not None else message
+
+
 class BoardSet(MutableSequence[Board]):
     """An in-memory list of boards with the file's info and any read problems."""
 
@@ -101,6 +109,7 @@ class LazyBoardSet(BoardSet):
         keepalive: Any = None,
         bulk: Any = None,
         offsets: Callable[[int], int] | None = None,
+        first_number: int | None = None,
     ) -> None:
         super().__init__([], info)
         self._count = count
@@ -114,6 +123,8 @@ class LazyBoardSet(BoardSet):
         self.bulk = bulk
         #: byte offset of board i where boards are not one record each (ZBS groups), else None
         self._offsets = offsets
+        #: the number of board 0 where the format numbers boards by position (for unreadable records)
+        self._first_number = first_number
 
     def __len__(self) -> int:
         return len(self._boards) if self._materialised else self._count
@@ -128,7 +139,20 @@ class LazyBoardSet(BoardSet):
         if not 0 <= index < self._count:
             raise IndexError(index)
         board = self._edits.get(index)
-        return board if board is not None else self._decode(index)
+        if board is not None:
+            return board
+        try:
+            return self._decode(index)
+        except Exception as e:  # noqa: BLE001 -- one bad record must not stop a paint, a selection or a save check
+            return self.unreadable_board(index, e)
+
+    def unreadable_board(self, index: int, error: Exception) -> Board:
+        """The stand-in for record ``index`` that failed to decode: numbered, no cards, and
+        marked with the reason, which the board list, ``validate`` and the Details tab show."""
+        message = unreadable_message(error)
+        if self._first_number is None:
+            return Board(unreadable=message)
+        return Board.numbered(self._first_number + index, unreadable=message)
 
     def __setitem__(self, index, board) -> None:  # type: ignore[override]
         if self._materialised:

@@ -43,7 +43,10 @@ def validate(boards: BoardSet, *, check_numbering: bool = True) -> list[Problem]
     play, board numbers out of order or repeated, dealer/vulnerability that
     disagree with the number, duplicate deals."""
     if _can_check_in_bulk(boards):
-        return _validate_bulk(boards)
+        try:
+            return _validate_bulk(boards)
+        except FormatError:
+            pass  # a record the bulk decoder rejects: board by board below reports it and checks the rest
     out: list[Problem] = [Problem(msg, index=i, line=line) for i, line, msg in boards.problems]
     seen_deals: dict[tuple, int] = {}
     seen_numbers: dict[tuple, int] = {}
