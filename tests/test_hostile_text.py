@@ -89,11 +89,11 @@ def test_lin_markup_in_every_field_is_shown_literally(qtbot, tmp_path: Path, mes
         f"vg|{fields['vg']},seg,I,1,16,A,0,B,0|rs|3N{m},|pn|{fields['pn']},e,s,w|st||"
         "md|1SQ982HQ82DKQ763CT,SJ643HKJ7653DCAQ4,SK5HADAJT52CJ9762,|rh||"
         f"ah|{fields['ah']}|sv|n|mb|p|mb|1H|an|{fields['an']}|mb|2N!|an|{fields['alert']}|mb|p|mb|3N|mb|p|mb|p|mb|p|"
-        f"nt|{fields['nt']}|pc|H4|pc|H2|pc|HJ|pc|HA|mc|1{m}|"
+        f"nt|{fields['nt']}|pc|H4|pc|H2|pc|HJ|pc|HA|mc|1<b>x</b>|"
     )
     path = tmp_path / "hostile.lin"
     path.write_text(lin)
-    markers = [fields[k] for k in ("an", "alert", "nt", "pn", "vg", "ah")] + [f"1{m}"]
+    markers = [fields[k] for k in ("an", "alert", "nt", "pn", "vg", "ah")] + ["mc|1<b>x</b>|"]
     _open_and_check(qtbot, tmp_path, messages, path, markers)
 
 

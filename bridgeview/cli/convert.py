@@ -19,6 +19,7 @@ def add_arguments(p) -> None:
     p.add_argument("--to", dest="to_fmt", metavar="FMT", help="output format or variant (default: from the extension)")
     p.add_argument("--start-board", type=board_number, metavar="N",
                    help="number of the first board for formats that store none")
+    p.add_argument("--force", action="store_true", help="replace OUT even if it is write-protected")
 
 
 def run(args) -> int:
@@ -26,7 +27,7 @@ def run(args) -> int:
     try:
         result = convert_file(
             args.input, args.output, from_fmt=args.from_fmt, to_fmt=args.to_fmt,
-            start_board=args.start_board, progress=progress,
+            start_board=args.start_board, progress=progress, force=args.force,
         )
     finally:
         progress.close()

@@ -24,9 +24,10 @@ def info_lines(path: str, doc) -> list[tuple[str, str]]:
     rows: list[tuple[str, str]] = [("file", path)]
     if codec is not None:
         rows.append(("format", f"{codec.name} ({codec.title})"))
-    rows.append(("size", f"{os.path.getsize(path)} bytes"))
+    size = os.path.getsize(path)
+    rows.append(("size", f"{size} bytes"))
     n = len(doc)
-    rows.append(("boards", str(n)))
+    rows.append(("boards", str(n) if n or size else "0 (the file is empty)"))
     info = doc.info
     if info.record_size:
         rows.append(("record size", f"{info.record_size} bytes"))

@@ -6,7 +6,7 @@ import sys
 
 from ..formats.convert import write_document
 from ..formats.errors import FormatError
-from ..formats.registry import ReadOptions, WriteOptions, codec_for_output, read_file
+from ..formats.registry import ReadOptions, WriteOptions, check_target, codec_for_output, read_file
 from .common import Progress, board_number
 
 NAME = "solve"
@@ -31,6 +31,7 @@ def add_arguments(p) -> None:
     p.add_argument(
         "--start-board", type=board_number, metavar="N", help="number of the first board for formats that store none"
     )
+    p.add_argument("--force", action="store_true", help="replace OUT even if it is write-protected")
 
 
 def run(args) -> int:
@@ -44,6 +45,7 @@ def run(args) -> int:
                           path=args.output)
     if args.jobs is not None and args.jobs < 1:
         raise FormatError("--jobs must be at least 1")
+    check_target(args.output, args.force)  # before the solving, not after it
     doc = read_file(args.input, args.from_fmt, ReadOptions(start_board=args.start_board))
     if getattr(doc, "info", None) is None:
         raise FormatError("this file holds no bridge deals", path=args.input)
@@ -83,7 +85,7 @@ def run(args) -> int:
             if tags and any(doc[i].tags.get(k) != v for k, v in tags.items()):
                 board = doc[i]
                 doc[i] = board.touched(tags={**board.tags, **tags})
-    result = write_document(doc, args.output, codec, WriteOptions(start_board=args.start_board))
+    result = write_document(doc, args.output, codec, WriteOptions(start_board=args.start_board), force=args.force)
     for loss in result.losses:
         print(f"bridgeview: dropped: {loss}", file=sys.stderr)
     print(f"bridgeview: solved {solved} of {total} board{'s' if total != 1 else ''}", file=sys.stderr)

@@ -19,6 +19,7 @@ from .registry import (
     ReadOptions,
     WriteOptions,
     check_error,
+    check_target,
     codec_for_output,
     detect,
     get,
@@ -48,9 +49,11 @@ def convert_file(
     to_fmt: str | None = None,
     start_board: int | None = None,
     progress: ProgressFn | None = None,
+    force: bool = False,
 ) -> ConvertResult:
     """Convert ``src`` to ``dst``; raise FormatError (writing nothing) if a board
-    cannot be stored in the target."""
+    cannot be stored in the target, or if ``dst`` is write-protected and not ``force``."""
+    check_target(dst, force)
     src_codec = get(from_fmt) if from_fmt else detect(src)
     dst_codec = codec_for_output(dst, to_fmt)
     if not dst_codec.can_write:
@@ -60,9 +63,9 @@ def convert_file(
     wopts = WriteOptions(start_board=start_board)
     ropts = ReadOptions(start_board=start_board)
     if src_codec.bulk and dst_codec.bulk and start_board is None:
-        return _convert_bulk(src, dst, src_codec, dst_codec, wopts, progress)
+        return _convert_bulk(src, dst, src_codec, dst_codec, wopts, progress, force)
     doc = read_file(src, src_codec.name, ropts)
-    return write_document(doc, dst, dst_codec, wopts, progress, count_boards=True)
+    return write_document(doc, dst, dst_codec, wopts, progress, count_boards=True, force=force)
 
 
 class CountedBoards:
@@ -103,7 +106,7 @@ class CountedBoards:
 
 def write_document(
     doc, dst, codec: Codec, options: WriteOptions | None = None, progress: ProgressFn | None = None,
-    *, count_boards: bool = False,
+    *, count_boards: bool = False, force: bool = False,
 ) -> ConvertResult:
     """Check and write an open document (the GUI's Save As comes here too).
 
@@ -115,7 +118,7 @@ def write_document(
     checked, written = doc, doc
     if codec.kind == "bridge":
         if getattr(doc, "is_lazy", False) and codec.bulk and getattr(doc, "bulk", None) and not doc.edited:
-            return _write_bulk_chunks(doc.bulk(), len(doc), dst, codec, options, progress)
+            return _write_bulk_chunks(doc.bulk(), len(doc), dst, codec, options, progress, force)
         if progress and count_boards:
             n = len(doc)
             checked = CountedBoards(doc, progress, 0, 2 * n)
@@ -125,21 +128,23 @@ def write_document(
             raise check_error(doc, dst, report.errors[0])
         result.losses = report.losses
         result.records = len(doc)
-    save_atomically(dst, lambda f: codec.write(written, f, options))
+    save_atomically(dst, lambda f: codec.write(written, f, options), force=force)
     if progress:
         total = 2 * result.records if count_boards else result.records
         progress(total, total)
     return result
 
 
-def _convert_bulk(src, dst, src_codec: Codec, dst_codec: Codec, options: WriteOptions, progress) -> ConvertResult:
+def _convert_bulk(src, dst, src_codec: Codec, dst_codec: Codec, options: WriteOptions, progress,
+                  force: bool = False) -> ConvertResult:
     doc = read_file(src, src_codec.name)
     total = len(doc)
     chunks = src_codec.read_bulk(src)
-    return _write_bulk_chunks(chunks, total, dst, dst_codec, options, progress)
+    return _write_bulk_chunks(chunks, total, dst, dst_codec, options, progress, force)
 
 
-def _write_bulk_chunks(chunks, total: int, dst, codec: Codec, options: WriteOptions, progress) -> ConvertResult:
+def _write_bulk_chunks(chunks, total: int, dst, codec: Codec, options: WriteOptions, progress,
+                       force: bool = False) -> ConvertResult:
     result = ConvertResult(codec)
     caps = codec.caps
     dd_dropped = 0
@@ -179,7 +184,7 @@ def _write_bulk_chunks(chunks, total: int, dst, codec: Codec, options: WriteOpti
 
     if caps.max_records is not None and total > caps.max_records:
         raise FormatError(f"{codec.title} holds at most {caps.max_records} boards; this set has {total}", path=str(dst))
-    save_atomically(dst, write)
+    save_atomically(dst, write, force=force)
     result.losses.extend(getattr(result.records, "losses", ()))  # what the codec's own bulk writer dropped
     if dd_dropped:
         result.losses.append(f"double-dummy results of {dd_dropped} board{'s' if dd_dropped != 1 else ''}")

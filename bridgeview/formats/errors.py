@@ -2,6 +2,37 @@
 
 from __future__ import annotations
 
+import re
+
+#: an error message longer than this is cut in the middle: it may quote a 5,000-character token
+MESSAGE_LIMIT = 300
+
+
+def clip_message(message: str) -> str:
+    """``message`` cut to about :data:`MESSAGE_LIMIT` characters, keeping its start and end."""
+    if len(message) <= MESSAGE_LIMIT:
+        return message
+    return message[: MESSAGE_LIMIT - 80] + " … " + message[-60:]
+
+
+_DIGITS = re.compile(r"Exceeds the limit \(\d+ digits\) for integer string conversion(?:: value has (\d+) digits)?")
+
+
+def explain(error: Exception) -> str:
+    """``error`` as a reader's message: Python's own wording where it means something to users, else
+    plain ``str(error)`` (a 5,000-digit number is "a number of 5000 digits", not a limit on ints)."""
+    text = str(error)
+    m = _DIGITS.search(text)
+    if m:
+        return f"a number of {m.group(1) or 'thousands of'} digits, far too long"
+    return text
+
+
+def describe(error: Exception) -> str:
+    """Like :func:`explain`, naming the exception type when Python's wording is kept (an unexpected error)."""
+    text = explain(error)
+    return text if text != str(error) else f"{type(error).__name__}: {error}"
+
 
 class FormatError(Exception):
     """Bad input, located: ``record 17 (offset 2176): bad card code 0x3f``.
@@ -20,6 +51,7 @@ class FormatError(Exception):
         line: int | None = None,
         board: int | None = None,
     ) -> None:
+        message = clip_message(message)
         super().__init__(message)
         self.message = message
         self.path = path

@@ -23,8 +23,9 @@ from ..model.cards import CARDS, DISPLAY_SUITS, RANK_CHARS, SUIT_LETTERS, Card, 
 from ..model.deal import Deal
 from ..model.play import declarer_tricks, replay
 from ..model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
-from .errors import FormatError
+from .errors import FormatError, explain
 from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions, _meaningful, board_tags
+from .textcheck import UTF16_MESSAGE, utf16_text
 
 HANDVIEWER = "https://www.bridgebase.com/tools/handviewer.html?lin="
 
@@ -43,8 +44,10 @@ TITLE_TAG = "Title"
 OWN_TAGS = frozenset({*PLAYER_TAGS, EXTRA_TAG, ROOM_TAG, TITLE_TAG})
 
 _KEY = re.compile(r"[A-Za-z]{2}")
-_BOARD_TITLE = re.compile(r"\s*board\s*(\d+)\s*", re.IGNORECASE)
-_QX = re.compile(r"\s*([A-Za-z]?)\s*(\d+)\s*")
+# board numbers of at most nine digits: longer ones are not numbers a user means (and Python
+# refuses to convert a 5,000-digit string), so they read as text not understood
+_BOARD_TITLE = re.compile(r"\s*board\s*(\d{1,9})\s*", re.IGNORECASE)
+_QX = re.compile(r"\s*([A-Za-z]?)\s*(\d{1,9})\s*")
 _RS = re.compile(r"([1-7])(NT|[CDHSN])([NESW]?)(X{0,2})(?:(=)|([+-])(\d{1,2}))?", re.IGNORECASE)
 
 
@@ -393,7 +396,7 @@ def _parse_board(tokens: list[Token], index: int, ctx: _Context) -> Board:
                     room = {"o": "Open", "c": "Closed", "": None}.get(letter, m.group(1))
                     qx_number = int(m.group(2))
                 else:
-                    problem(f"board id qx|{value}| not understood; ignored")
+                    problem(f"board id qx|{_snippet(value, 40)}| not understood; ignored")
             elif key == "pn":
                 players = _flat(value).split(",")
             elif key == "md":
@@ -411,7 +414,7 @@ def _parse_board(tokens: list[Token], index: int, ctx: _Context) -> Board:
                 try:
                     b.vulnerability = Vulnerability.from_text(value)
                 except ValueError:
-                    problem(f"vulnerability sv|{value}| not understood; taken from the board number")
+                    problem(f"vulnerability sv|{_snippet(value, 40)}| not understood; taken from the board number")
             elif key == "ah":
                 value = _flat(value)
                 m = _BOARD_TITLE.fullmatch(value)
@@ -419,7 +422,7 @@ def _parse_board(tokens: list[Token], index: int, ctx: _Context) -> Board:
                     title_number = int(m.group(1))
                 elif value.strip():
                     b.tags[TITLE_TAG] = value.strip()
-                    m2 = re.search(r"board\s*(\d+)", value, re.IGNORECASE)
+                    m2 = re.search(r"board\s*(\d{1,9})(?!\d)", value, re.IGNORECASE)
                     title_number = int(m2.group(1)) if m2 else None
             elif key == "mb":
                 if b.auction is None:
@@ -443,13 +446,13 @@ def _parse_board(tokens: list[Token], index: int, ctx: _Context) -> Board:
                 played += 1
             elif key == "mc":
                 try:
-                    claim = int(value.strip())
+                    claim = int(value.strip()) if len(value.strip()) <= 9 else -1
                 except ValueError:
                     claim = -1
                 if 0 <= claim <= 13:
                     b.claim = claim
                 else:
-                    problem(f"claim mc|{value}| is not 0-13 tricks; ignored")
+                    problem(f"claim mc|{_snippet(value, 40)}| is not 0-13 tricks; ignored")
             elif key == "nt":
                 b.notes.append(_flat(value))
             elif key in ("pg", "st", "rh") and not value.strip():
@@ -457,7 +460,7 @@ def _parse_board(tokens: list[Token], index: int, ctx: _Context) -> Board:
             else:
                 extra.append(f"{key}|{value}|")
         except ValueError as e:
-            raise fail(f"{key}|{_snippet(value, 40)}|: {e}") from None
+            raise fail(f"{key}|{_snippet(value, 40)}|: {explain(e)}") from None
     current = tokens[0]
     if not has_md:
         problem("no deal (md) in this board")
@@ -490,7 +493,7 @@ def _apply_results(boards: list[Board], rs: list[str], vg: list[str] | None,
     """Give boards the contract and result of their ``rs`` entries: by board
     number and room when ``vg`` names the first board (BBO's layout), else in order."""
     first: int | None = None
-    if vg is not None and len(vg) > 3 and vg[3].strip().isdigit():
+    if vg is not None and len(vg) > 3 and vg[3].strip().isdigit() and len(vg[3].strip()) <= 9:
         first = int(vg[3])
     for i, b in enumerate(boards):
         if first is not None and b.number is not None and b.number >= first:
@@ -714,6 +717,8 @@ class LinCodec(Codec):
         options = options or ReadOptions()
         with open(path, "rb") as f:
             data = f.read()
+        if not options.encoding and utf16_text(data):
+            raise FormatError(UTF16_MESSAGE)
         text, encoding = _decode(data, options.encoding)
         try:
             doc = parse_text(text, options)

@@ -20,6 +20,7 @@ from .pbn_lex import decode, detect_newline, split_games
 from .pbn_read import Context, read_game
 from .pbn_write import board_text
 from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
+from .textcheck import UTF16_MESSAGE, utf16_text
 
 DEFAULT_PREAMBLE = "% PBN 2.1\n% EXPORT\n"
 
@@ -235,6 +236,8 @@ class PbnCodec(Codec):
     def read(self, path: str | os.PathLike, options: ReadOptions | None = None) -> BoardSet:
         with open(path, "rb") as f:
             data = f.read()
+        if utf16_text(data):
+            raise FormatError(UTF16_MESSAGE)
         if b"\x00" in data[:4096]:
             at = data.index(b"\x00")
             raise FormatError("a NUL byte: this is a binary file, not PBN text", offset=at,

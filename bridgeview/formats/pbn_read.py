@@ -19,6 +19,7 @@ from ..model.deal import Deal
 from ..model.play import trick_winner
 from ..model.vulnerability import Vulnerability
 from . import pbn_dd
+from .errors import describe
 from .pbn_checks import check_tag
 from .pbn_entry import Entry, section_text, simple_entries
 from .pbn_lex import BAD, COMMENT, DATA, PERCENT, TAG, Game, tokenize, unescape
@@ -596,5 +597,5 @@ def read_game(game: Game, ctx: Context) -> tuple[Board, list[tuple[int | None, s
         r.finish()
     except Exception as e:  # a reader bug must not lose the file: keep the raw text, say what failed
         board = r.board
-        r.problem(r.line, f"could not read this game ({type(e).__name__}: {e})")
+        r.problem(r.line, f"could not read this game ({describe(e)})")
     return board, r.problems, r.line

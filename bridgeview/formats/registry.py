@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import os
 import pkgutil
+import re
 import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -310,31 +311,120 @@ def read_file(path: str | os.PathLike, fmt: str | None = None, options: ReadOpti
     if info is not None:
         info.format = codec.name
         info.path = str(path)
+    problems = getattr(doc, "problems", None)
+    if isinstance(problems, list) and not len(doc) and _empty(path):  # opens, but not without a word
+        problems.insert(0, (None, None, EMPTY_FILE))
     return doc
 
 
-def save_atomically(path: str | os.PathLike, write) -> None:
-    """Call ``write(fileobj)`` on a temporary file beside ``path``, then rename it
-    over ``path``; on any failure the target is untouched and the temporary removed."""
-    target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
+#: the reader's problem for a file of 0 bytes (it opens as an empty set, to which boards can be added)
+EMPTY_FILE = "the file is empty (0 bytes)"
+
+
+def _empty(path: str | os.PathLike) -> bool:
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=directory)
+        return os.path.getsize(path) == 0
+    except OSError:
+        return False
+
+
+def write_protected(path: str | os.PathLike) -> bool:
+    """True when ``path`` (through any symlinks) is an existing file its owner marked read-only
+    (no write bit) or that we may not write: a rename would replace it all the same."""
+    real = os.path.realpath(path)
+    try:
+        mode = os.stat(real).st_mode
+    except OSError:
+        return False
+    return not mode & 0o222 or not os.access(real, os.W_OK)
+
+
+def check_target(path: str | os.PathLike, force: bool = False) -> None:
+    """Refuse (FormatError) to replace a write-protected ``path`` unless ``force``; call it before
+    long work too, so a conversion or a solve does not run only to be refused at the end."""
+    if not force and write_protected(path):
+        raise FormatError("the file is write-protected; not replaced (--force replaces it)", path=str(path))
+
+
+#: how our temporary files are named: ``.NAME.`` + mkstemp's eight characters + ``.part``
+_PART_SUFFIX = ".part"
+
+
+def _part_pattern(name: str) -> re.Pattern[str]:
+    return re.compile(rf"\.{re.escape(name)}\.[a-z0-9_]{{8}}{re.escape(_PART_SUFFIX)}")
+
+
+def _lock(fd: int) -> bool:
+    """Take an exclusive lock on ``fd`` without waiting; True when taken (or locks are unavailable)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: an open file cannot be deleted there anyway
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
+
+
+def clean_stale_parts(target: Path) -> list[str]:
+    """Delete temporary files a killed save to ``target`` left behind (``.NAME.XXXXXXXX.part``).
+
+    A save holds a lock on its temporary file until the file is renamed, so a part file we can
+    lock belongs to no running save.  Returns the names removed."""
+    directory = target.parent if str(target.parent) else Path(".")
+    pattern = _part_pattern(target.name)
+    removed = []
+    try:
+        names = [n for n in os.listdir(directory) if pattern.fullmatch(n)]
+    except OSError:
+        return removed
+    for name in names:
+        part = directory / name
+        try:
+            fd = os.open(part, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        except OSError:
+            continue
+        try:
+            if _lock(fd) and os.path.isfile(part):
+                os.unlink(part)
+                removed.append(name)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+    return removed
+
+
+def save_atomically(path: str | os.PathLike, write, *, force: bool = False) -> None:
+    """Call ``write(fileobj)`` on a temporary file beside ``path``, then rename it
+    over ``path``; on any failure the target is untouched and the temporary removed.
+
+    A symlink is followed: the file it points to is replaced and the link stays a link.
+    A write-protected target is refused unless ``force``.  Part files a killed earlier
+    save to the same target left behind are removed first."""
+    target = Path(os.path.realpath(path))
+    check_target(target, force)
+    directory = target.parent
+    clean_stale_parts(target)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=_PART_SUFFIX, dir=directory)
     except OSError as e:  # name the target, not the temporary file the user never asked for
         raise FormatError(e.strerror or str(e), path=str(path)) from None
     try:
+        _lock(fd)  # held until the rename: another save's clean-up leaves this file alone
         with os.fdopen(fd, "wb") as f:
             write(f)
             f.flush()
             os.fsync(f.fileno())
-        if target.exists():
-            try:
-                os.chmod(tmp, target.stat().st_mode & 0o7777)
-            except OSError:
-                pass
-        else:
-            os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
+            if target.exists():
+                try:
+                    os.chmod(tmp, target.stat().st_mode & 0o7777)
+                except OSError:
+                    pass
+            else:
+                os.chmod(tmp, 0o644)
+            os.replace(tmp, target)
     except BaseException as e:
         try:
             os.unlink(tmp)
@@ -345,20 +435,23 @@ def save_atomically(path: str | os.PathLike, write) -> None:
         raise
 
 
-def write_file(doc: Any, path: str | os.PathLike, fmt: str | None = None, options: WriteOptions | None = None) -> Codec:
+def write_file(doc: Any, path: str | os.PathLike, fmt: str | None = None, options: WriteOptions | None = None,
+               *, force: bool = False) -> Codec:
     """Write ``doc`` to ``path`` atomically; the codec is named or chosen by extension.
 
-    Raises FormatError when the codec's check reports errors (nothing is written).
+    Raises FormatError when the codec's check reports errors (nothing is written), or when
+    ``path`` is write-protected and not ``force``.
     """
     codec = get(fmt) if fmt else _codec_for_output(path)
     if not codec.can_write:
         raise FormatError(f"{codec.title} files can be read but not written", path=str(path))
     opts = options or WriteOptions()
+    check_target(path, force)
     if codec.kind == "bridge":
         report = codec.check(doc, opts)
         if report.errors:
             raise check_error(doc, path, report.errors[0])
-    save_atomically(path, lambda f: codec.write(doc, f, opts))
+    save_atomically(path, lambda f: codec.write(doc, f, opts), force=force)
     return codec
 
 

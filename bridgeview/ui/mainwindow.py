@@ -32,6 +32,18 @@ def _is_bundled(path: str) -> bool:
     return Path(path).resolve().parent == sample_path().resolve().parent
 
 
+def same_file(a: str | None, b: str) -> bool:
+    """Whether paths ``a`` and ``b`` name one file (a symlink and its target do)."""
+    if not a:
+        return False
+    if a == b:
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
 def open_filter() -> str:
     """"All bridge files" first, then one filter per format, then "All files" (detected by content)."""
     codecs = sorted(all_codecs(), key=lambda c: c.title.lower())
@@ -206,7 +218,7 @@ class MainWindow(QMainWindow):
         """Open ``path`` in a new tab (or show its tab); a file that cannot be read gets a dialog."""
         path = os.path.abspath(path)
         for i, w in enumerate(self.views()):
-            if getattr(w, "path", None) == path:
+            if same_file(getattr(w, "path", None), path):  # through a symlink too: one file, one tab
                 self.tabs.setCurrentIndex(i)
                 return True
         try:
@@ -235,7 +247,9 @@ class MainWindow(QMainWindow):
         if path != str(sample_path()):
             self.add_recent(path)
         problems = getattr(doc, "problems", None)
-        if isinstance(problems, list) and problems:
+        if isinstance(problems, list) and len(problems) == 1:  # one problem (an empty file, say): say which
+            self.statusBar().showMessage(f"{os.path.basename(path)}: {problems[0][2]}", 8000)
+        elif isinstance(problems, list) and problems:
             self.statusBar().showMessage(
                 f"{os.path.basename(path)}: {len(problems)} problem{'s' if len(problems) != 1 else ''} "
                 "found while reading (see Details)", 8000)
@@ -462,8 +476,13 @@ class MainWindow(QMainWindow):
                             f"{codec.title} holds bridge boards: a cribbage game saved in it would lose every "
                             f"deal, score and peg. Save it as {names}.\n\nNothing was written.")
             return False
+        from .saving import may_replace
+
+        force = may_replace(self, path)
+        if force is None:
+            return False
         try:
-            write_file(record, path, codec.name)
+            write_file(record, path, codec.name, force=force)
         except (FormatError, OSError, ValueError) as e:
             text = e.full() if isinstance(e, FormatError) else f"{path}: {e}"
             dialogs.message("error", self, "Cannot save", f"{text}\n\nNothing was written.")

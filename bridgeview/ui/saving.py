@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QProgressDialog, QWidget
 from ..formats.bulk import DD_UNKNOWN
 from ..formats.convert import Cancelled, write_document
 from ..formats.errors import FormatError
-from ..formats.registry import Codec, SaveReport, WriteOptions, all_codecs
+from ..formats.registry import Codec, SaveReport, WriteOptions, all_codecs, write_protected
 from . import dialogs
 
 #: documents with more boards than this are checked and written in a worker thread
@@ -176,9 +176,23 @@ def check_document(parent: QWidget | None, doc, codec: Codec, threaded: bool) ->
         return None
 
 
+def may_replace(parent: QWidget | None, path: str) -> bool | None:
+    """Whether saving to ``path`` must force past write protection: False when it is not protected,
+    True when the user agrees to replace it anyway, None when they decline."""
+    if not write_protected(path):
+        return False
+    answer = dialogs.message("question", parent, "Write-protected file",
+                             f"{path} is write-protected.\n\nReplace it anyway?",
+                             dialogs.Button.Yes | dialogs.Button.Cancel, dialogs.Button.Cancel)
+    return True if answer == dialogs.Button.Yes else None
+
+
 def save_document(parent: QWidget | None, doc, path: str, codec: Codec, threshold: int = THREAD_THRESHOLD) -> bool:
-    """Check, ask about losses, and write ``doc`` to ``path``; True when written."""
+    """Check, ask about losses and write protection, and write ``doc`` to ``path``; True when written."""
     threaded = len(doc) > threshold
+    force = may_replace(parent, path)
+    if force is None:
+        return False
     if codec.kind == "bridge":
         report = check_document(parent, doc, codec, threaded)
         if report is None:
@@ -199,11 +213,11 @@ def save_document(parent: QWidget | None, doc, path: str, codec: Codec, threshol
     try:
         if threaded:
             def write(progress):
-                return write_document(_Progressed(doc, progress), path, codec, WriteOptions(), progress)
+                return write_document(_Progressed(doc, progress), path, codec, WriteOptions(), progress, force=force)
 
             run_with_progress(parent, f"Saving {Path(path).name}…", write)
         else:
-            write_document(doc, path, codec, WriteOptions())
+            write_document(doc, path, codec, WriteOptions(), force=force)
     except Cancelled:
         return False
     except FormatError as e:

@@ -1,0 +1,22 @@
+"""Checks on the bytes of a text format before decoding: what the file is when it is not our text."""
+
+from __future__ import annotations
+
+_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def utf16_text(data: bytes) -> bool:
+    """True for UTF-16 text: a UTF-16 byte-order mark (UTF-32's is left to the NUL check), or
+    no mark and mostly NUL bytes at every other position, as Latin text in UTF-16 has."""
+    if data.startswith(_BOMS) and not data.startswith(b"\xff\xfe\x00\x00"):
+        return True
+    head = data[:4096]
+    pairs = len(head) // 2
+    if pairs < 4:
+        return False
+    even_nul = head[0 : 2 * pairs : 2].count(0)
+    odd_nul = head[1 : 2 * pairs : 2].count(0)
+    return max(even_nul, odd_nul) >= 0.9 * pairs and min(even_nul, odd_nul) <= 0.1 * pairs
+
+
+UTF16_MESSAGE = "UTF-16 text: not supported; save the file as UTF-8"

@@ -1,0 +1,175 @@
+"""Saving on hostile file systems: symlinks are followed, write-protected files are not
+replaced unless forced, part files a killed save left behind are cleaned, and a file
+opened through a link and through its real path is one tab."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from test_ui_support import main_window, make_boards
+
+from bridgeview.cli.main import main
+from bridgeview.formats.errors import FormatError
+from bridgeview.formats.registry import clean_stale_parts, read_file, save_atomically, write_file, write_protected
+from bridgeview.ui import dialogs
+
+
+def _cli(*argv) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = main([str(a) for a in argv])
+    return rc, out.getvalue(), err.getvalue()
+
+
+def _numbers(path: Path) -> list[int | None]:
+    return [b.number for b in read_file(path)]
+
+
+@pytest.fixture
+def linked(tmp_path: Path) -> tuple[Path, Path]:
+    """``real/t.pbn`` (boards 1-2) and ``t.pbn``, a symlink to it from another directory."""
+    (tmp_path / "real").mkdir()
+    real = tmp_path / "real" / "t.pbn"
+    write_file(make_boards(2), real)
+    link = tmp_path / "t.pbn"
+    link.symlink_to(real)
+    return real, link
+
+
+# -- symlinks -------------------------------------------------------------------------------
+def test_saving_through_a_symlink_replaces_the_real_file(linked, tmp_path: Path) -> None:
+    real, link = linked
+    write_file(make_boards(5), link)
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert _numbers(real) == [1, 2, 3, 4, 5]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["real", "t.pbn"]  # no part file left anywhere
+    assert sorted(p.name for p in real.parent.iterdir()) == ["t.pbn"]
+
+
+@pytest.mark.parametrize("src_fmt", ["pbn", "zrd"])  # the board-by-board and the bulk path
+def test_cli_convert_through_a_symlink(linked, tmp_path: Path, src_fmt: str) -> None:
+    real, _ = linked
+    src = tmp_path / f"src.{src_fmt}"
+    write_file(make_boards(4, dd=True), src)
+    link = tmp_path / "out.pbn"
+    link.symlink_to(real)
+    rc, _out, err = _cli("convert", src, link)
+    assert rc == 0, err
+    assert link.is_symlink() and _numbers(real) == [1, 2, 3, 4]
+
+
+def test_gui_save_through_a_symlink_and_one_tab_per_file(qtbot, linked, tmp_path: Path, messages) -> None:
+    real, link = linked
+    w = main_window(qtbot, tmp_path)
+    assert w.open_file(str(link)) and w.open_file(str(real))
+    assert len(w.views()) == 1, "the link and its target opened in two tabs"
+    view = w.current_view()
+    view.boards[0] = view.boards[0].touched(number=7)
+    assert w.save() and not messages.calls
+    assert link.is_symlink() and _numbers(real) == [7, 2]
+
+
+# -- write-protected targets ----------------------------------------------------------------
+@pytest.fixture
+def protected(tmp_path: Path) -> Path:
+    path = tmp_path / "t.pbn"
+    write_file(make_boards(2), path)
+    path.chmod(0o444)
+    yield path
+    path.chmod(0o644)
+
+
+def test_write_protected_is_seen_for_root_too(protected: Path, tmp_path: Path) -> None:
+    assert write_protected(protected)
+    assert not write_protected(tmp_path / "absent.pbn")
+    link = tmp_path / "link.pbn"
+    link.symlink_to(protected)
+    assert write_protected(link)
+
+
+def test_convert_refuses_a_write_protected_target_unless_forced(protected: Path, tmp_path: Path) -> None:
+    src = tmp_path / "src.zrd"
+    write_file(make_boards(4, dd=True), src)
+    before = protected.read_bytes()
+    rc, _out, err = _cli("convert", src, protected)
+    assert rc == 1 and err.count("\n") == 1
+    assert err == f"bridgeview: {protected}: the file is write-protected; not replaced (--force replaces it)\n"
+    assert protected.read_bytes() == before
+    rc, _out, err = _cli("convert", src, protected, "--force")
+    assert rc == 0, err
+    assert _numbers(protected) == [1, 2, 3, 4]
+    assert stat.S_IMODE(protected.stat().st_mode) == 0o444  # still protected
+
+
+def test_write_file_and_save_atomically_refuse_too(protected: Path) -> None:
+    with pytest.raises(FormatError, match="write-protected"):
+        write_file(make_boards(3), protected)
+    with pytest.raises(FormatError, match="write-protected"):
+        save_atomically(protected, lambda f: f.write(b"x"))
+    assert _numbers(protected) == [1, 2]
+    write_file(make_boards(3), protected, force=True)
+    assert _numbers(protected) == [1, 2, 3]
+
+
+def test_solve_refuses_before_solving(protected: Path, tmp_path: Path) -> None:
+    src = tmp_path / "src.pbn"
+    write_file(make_boards(2), src)
+    rc, _out, err = _cli("solve", src, protected)
+    assert rc == 1 and "write-protected" in err and "solved" not in err
+
+
+@pytest.mark.parametrize("answer", [dialogs.Button.Cancel, dialogs.Button.Yes])
+def test_the_gui_asks_before_replacing_a_write_protected_file(qtbot, protected: Path, tmp_path: Path, messages,
+                                                              answer) -> None:
+    messages.answer = answer
+    w = main_window(qtbot, tmp_path)
+    assert w.open_file(str(protected))
+    view = w.current_view()
+    view.boards[0] = view.boards[0].touched(number=9)
+    saved = w.save()
+    assert [(kind, title) for kind, title, _ in messages.calls] == [("question", "Write-protected file")]
+    assert "write-protected" in messages.calls[0][2]
+    assert saved == (answer == dialogs.Button.Yes)
+    assert _numbers(protected) == ([9, 2] if saved else [1, 2])
+
+
+# -- stale part files -----------------------------------------------------------------------
+def test_stale_part_files_of_the_target_are_cleaned(tmp_path: Path) -> None:
+    target = tmp_path / "t.pbn"
+    stale = tmp_path / ".t.pbn.k2j_9x0a.part"  # what a save killed by kill -9 leaves behind
+    others = [tmp_path / ".t.pbn.mine.part", tmp_path / ".u.pbn.k2j_9x0a.part", tmp_path / "t.pbn.k2j_9x0a.part"]
+    for p in [stale, *others]:
+        p.write_bytes(b"half a file")
+    write_file(make_boards(2), target)
+    assert not stale.exists()
+    assert all(p.exists() for p in others), "a file not of our own naming for this target was removed"
+    assert _numbers(target) == [1, 2]
+
+
+def test_a_part_file_of_a_running_save_is_left_alone(tmp_path: Path) -> None:
+    fcntl = pytest.importorskip("fcntl")
+    target = tmp_path / "t.pbn"
+    busy = tmp_path / ".t.pbn.abcdefgh.part"
+    busy.write_bytes(b"being written")
+    with open(busy, "rb") as f:
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX)  # as save_atomically holds it while writing
+        assert clean_stale_parts(target) == []
+        assert busy.exists()
+    assert clean_stale_parts(target) == [busy.name]
+
+
+def test_a_failed_save_leaves_no_part_file(tmp_path: Path) -> None:
+    target = tmp_path / "t.pbn"
+
+    def boom(f) -> None:
+        f.write(b"partial")
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(FormatError, match="No space left"):
+        save_atomically(target, boom)
+    assert list(tmp_path.iterdir()) == []
