@@ -8,6 +8,7 @@ lets an unmodified board be written back byte-for-byte.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 # token kinds
@@ -16,12 +17,16 @@ DATA = 1  # (DATA, [words], line); a quoted string is one word, quotes included
 COMMENT = 3  # (COMMENT, text without delimiters, line); same_line_data set separately
 PERCENT = 4  # (PERCENT, whole line, line)
 BAD = 5  # (BAD, message, line)
+#: problems kept one by one per game (and per file); past this they are counted
+PROBLEM_LIMIT = 100
 
-_TAG_LINE = re.compile(r'\[([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*')
-_TAG_AT = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
-_SLOW = re.compile(r'\s*(?:(\[)|(\{)|(;.*)|("(?:[^"\\]|\\.)*"?)|([^\s\[\]{};"]+)|(\S))')
+# quoted values as possessive runs: linear time and no backtracking stack on a megabyte quote
+_TAG_LINE = re.compile(r'\[([A-Za-z0-9_]+)\s+"((?:[^"\\]++|\\.)*+)"\s*\]\s*')
+_TAG_AT = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]++|\\.)*+)"\s*\]')
+_SLOW = re.compile(r'\s*(?:(\[)|(\{)|(;.*)|("(?:[^"\\]++|\\.)*+"?)|([^\s\[\]{};"]+)|(\S))')
 _BLANKS = re.compile(r"\n(?:[ \t\r\f\v]*\n)+")
 _SPECIAL = re.compile(r'[\[\]{};"]')
+_NONBLANK = re.compile(r"\S")
 
 
 def decode(data: bytes) -> tuple[str, str]:
@@ -135,6 +140,18 @@ def _all_percent(body: str) -> bool:
     return all(not ln.strip() or ln.startswith("%") for ln in body.split("\n"))
 
 
+def iter_lines(game: Game) -> Iterator[str]:
+    """:attr:`Game.lines` one at a time: a game of a million short lines is not held twice as a list."""
+    text, end, pos = game.raw, game.content_end, 0
+    while pos < end:
+        nl = text.find("\n", pos, end)
+        if nl < 0:
+            line, pos = text[pos:end], end
+        else:
+            line, pos = text[pos:nl], nl + 1
+        yield line[:-1] if line.endswith("\r") else line
+
+
 def tokenize(game: Game, with_comments: bool = True) -> list[tuple]:
     """Tokens of a game as ``(kind, value, line)`` with 1-based file lines.
 
@@ -143,10 +160,11 @@ def tokenize(game: Game, with_comments: bool = True) -> list[tuple]:
     """
     out: list[tuple] = []
     append = out.append
+    bad = [0]  # BAD tokens seen: past PROBLEM_LIMIT they are counted, not kept
     brace: list[str] | None = None
     brace_line = 0
     lineno = game.first_line
-    for line in game.lines:
+    for line in iter_lines(game):
         lineno += 1
         if brace is not None:
             k = line.find("}")
@@ -180,14 +198,30 @@ def tokenize(game: Game, with_comments: bool = True) -> list[tuple]:
             if words:
                 append((DATA, words, lineno))
             continue
-        brace, brace_line = _slow_line(line, lineno, out)
+        brace, brace_line = _slow_line(line, lineno, out, bad)
+    if bad[0] > PROBLEM_LIMIT:
+        append((BAD, f"… and {bad[0] - PROBLEM_LIMIT:,} more problems like these", lineno))
     if brace is not None:
         append((BAD, "a { comment is not closed before the end of the game", brace_line))
         append((COMMENT, ("\n".join(brace), False), brace_line))
     return out
 
 
-def _slow_line(line: str, lineno: int, out: list[tuple]) -> tuple[list[str] | None, int]:
+def _bad(out: list[tuple], bad: list[int] | None, message: str, lineno: int) -> None:
+    """Add a BAD token, unless ``bad`` (a one-item counter) has passed PROBLEM_LIMIT: then count it."""
+    if bad is not None:
+        bad[0] += 1
+        if bad[0] > PROBLEM_LIMIT:
+            return
+    out.append((BAD, message, lineno))
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    """Quoted bad text, cut short: a problem message quotes, it does not copy a megabyte line."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _slow_line(line: str, lineno: int, out: list[tuple], bad: list[int] | None = None) -> tuple[list[str] | None, int]:
     """Tokenise one line with comments, quoted strings or brackets; return an
     open ``{`` comment's text so far, if the line leaves one open."""
     pos = 0
@@ -201,7 +235,7 @@ def _slow_line(line: str, lineno: int, out: list[tuple]) -> tuple[list[str] | No
             start = m.start(1)
             t = _TAG_AT.match(line, start)
             if t is None:
-                out.append((BAD, f"malformed tag: {line[start:].strip()}", lineno))
+                _bad(out, bad, f"malformed tag: {_clip(line[start:].strip())}", lineno)
                 return None, lineno
             out.append((TAG, (t.group(1), t.group(2)), lineno))
             pos = t.end()
@@ -212,7 +246,8 @@ def _slow_line(line: str, lineno: int, out: list[tuple]) -> tuple[list[str] | No
             k = line.find("}", start)
             if k < 0:
                 return [line[start:]], lineno
-            out.append((COMMENT, (line[start:k], had_data or bool(line[k + 1 :].strip())), lineno))
+            more = had_data or _NONBLANK.search(line, k + 1) is not None  # not line[k + 1:]: O(n) a comment
+            out.append((COMMENT, (line[start:k], more), lineno))
             pos = k + 1
             continue
         if m.group(3) is not None and m.group(3):
@@ -221,14 +256,20 @@ def _slow_line(line: str, lineno: int, out: list[tuple]) -> tuple[list[str] | No
         if m.group(4):
             s = m.group(4)
             if len(s) < 2 or not s.endswith('"') or s.endswith('\\"') and not s.endswith('\\\\"'):
-                out.append((BAD, f"a quoted string is not closed: {s}", lineno))
+                _bad(out, bad, f"a quoted string is not closed: {_clip(s)}", lineno)
                 break
             out.append((DATA, [s], lineno))
             had_data = True
         elif m.group(5):
             out.append((DATA, [m.group(5)], lineno))
             had_data = True
-        elif m.group(6):
-            out.append((BAD, f"stray {m.group(6)!r}", lineno))
+        elif m.group(6):  # a run of one stray character (a million '}') is one problem
+            ch = m.group(6)
+            run = re.compile(rf"[ \t{re.escape(ch)}]*").match(line, m.end())
+            end = m.end() + len(run.group().rstrip(" \t")) if run else m.end()
+            count = line.count(ch, m.start(6), end)
+            _bad(out, bad, f"stray {ch!r}" + (f" ({count:,} times)" if count > 1 else ""), lineno)
+            pos = end
+            continue
         pos = m.end()
     return None, lineno

@@ -22,7 +22,7 @@ from . import pbn_dd
 from .errors import describe
 from .pbn_checks import check_tag
 from .pbn_entry import Entry, section_text, simple_entries
-from .pbn_lex import BAD, COMMENT, DATA, PERCENT, TAG, Game, tokenize, unescape
+from .pbn_lex import BAD, COMMENT, DATA, PERCENT, PROBLEM_LIMIT, TAG, Game, tokenize, unescape
 
 # -- fast lookup tables -------------------------------------------------
 CALL_TOKENS: dict[str, Call] = {"PASS": PASS, "P": PASS, "X": Call(CallKind.DOUBLE), "XX": Call(CallKind.REDOUBLE)}
@@ -119,9 +119,13 @@ class GameReader:
         self.claimed = False  # the play ended with '*'
         self.rubber_vul: Vulnerability | None = None  # what ScoreRubberHistory implies
         self.rubber_line = 0
+        self.more_problems = 0  # problems past PROBLEM_LIMIT: counted, not kept
 
     def problem(self, line: int | None, message: str) -> None:
-        self.problems.append((line, message))
+        if len(self.problems) < PROBLEM_LIMIT:
+            self.problems.append((line, message))
+        else:  # a pathological game (a million stray braces) must not cost memory per problem
+            self.more_problems += 1
 
     # -- grouping ---------------------------------------------------------
     def entries(self) -> list[Entry]:
@@ -598,4 +602,6 @@ def read_game(game: Game, ctx: Context) -> tuple[Board, list[tuple[int | None, s
     except Exception as e:  # a reader bug must not lose the file: keep the raw text, say what failed
         board = r.board
         r.problem(r.line, f"could not read this game ({describe(e)})")
+    if r.more_problems:
+        r.problems.append((r.line, f"… and {r.more_problems:,} more problems in this game"))
     return board, r.problems, r.line

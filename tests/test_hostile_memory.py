@@ -1,0 +1,68 @@
+"""Pathological PBN text costs memory in proportion to the file, with a small constant, and
+its problems are listed up to a hundred a game and counted past that.
+
+Memory is measured with tracemalloc (Python allocations while reading and validating),
+which does not depend on the machine's speed or load."""
+
+from __future__ import annotations
+
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from bridgeview.formats.pbn_lex import PROBLEM_LIMIT
+from bridgeview.formats.registry import all_codecs, read_file
+from bridgeview.model.validate import validate
+
+MB = 1 << 20
+CASES = {
+    "one line of }": "}" * MB,
+    "} and spaces": "} " * (MB // 2),
+    "lines of stray }": "} }\n" * (MB // 16),
+    "unclosed {": "{" * MB,
+    "unclosed quote": '[Event "x"]\n"' + "x" * MB,
+    "a long malformed tag": "[Event " + "x" * MB,
+}
+
+
+def _peak(path: Path) -> tuple[int, list]:
+    all_codecs()  # codecs are imported on first use: not the file's cost
+    validate(read_file(path))  # nor are lazily imported helpers
+    tracemalloc.start()
+    try:
+        doc = read_file(path)
+        problems = validate(doc)
+        return tracemalloc.get_traced_memory()[1], problems
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_memory_is_a_small_multiple_of_the_file(tmp_path: Path, name: str) -> None:
+    path = tmp_path / "hostile.pbn"
+    path.write_text(CASES[name])
+    size = path.stat().st_size
+    peak, problems = _peak(path)
+    assert peak <= 10 * size, f"{name}: {peak / MB:.1f} MB for a {size / MB:.1f} MB file"
+    assert len(problems) <= PROBLEM_LIMIT + 2
+    assert all(len(str(p)) < 400 for p in problems)
+
+
+def test_a_million_stray_braces_are_one_problem_with_a_count(tmp_path: Path) -> None:
+    path = tmp_path / "braces.pbn"
+    path.write_text("}" * 1_000_000)
+    messages = [p.message for p in validate(read_file(path))]
+    assert "stray '}' (1,000,000 times)" in messages
+
+
+def test_problems_past_the_first_hundred_are_counted(tmp_path: Path) -> None:
+    path = tmp_path / "boards.pbn"
+    path.write_text('[Board "1"]\n' * 5000)
+    doc = read_file(path)
+    assert len(doc.problems) == PROBLEM_LIMIT + 1
+    assert doc.problems[-1][2] == f"… and {4999 - PROBLEM_LIMIT:,} more problems in this game"
+    many = tmp_path / "lines.pbn"
+    many.write_text("}\n" * 5000)
+    messages = [p[2] for p in read_file(many).problems]
+    assert len(messages) <= PROBLEM_LIMIT + 2 and any("more problems" in m for m in messages)
