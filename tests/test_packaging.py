@@ -6,6 +6,7 @@ from __future__ import annotations
 import configparser
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -299,3 +300,129 @@ def test_pyinstaller_spec_bundles_resources(monkeypatch):
 
     proc = subprocess.run([sys.executable, str(script), "--version"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and proc.stdout.startswith("bridgeview "), proc.stderr
+
+
+# -- macOS Info.plist and the Windows installer ---------------------------------
+def test_committed_platform_files_match_the_registry(gen, tmp_path):
+    written = gen.write_platform_files(tmp_path)
+    assert [p.relative_to(tmp_path).as_posix() for p in written] == ["macos/Info.plist", "windows/bridgeview.iss"]
+    for path in written:
+        committed = PACKAGING / path.relative_to(tmp_path)
+        assert committed.read_bytes() == path.read_bytes(), (
+            f"{committed} is stale: run python packaging/make_desktop_files.py")
+    assert gen.stale_platform_files() == []
+    check = subprocess.run([sys.executable, str(PACKAGING / "make_desktop_files.py"), "--check"],
+                           capture_output=True, text=True, timeout=60)
+    assert check.returncode == 0, check.stderr
+
+
+def _plist() -> dict:
+    import plistlib
+
+    with open(PACKAGING / "macos" / "Info.plist", "rb") as f:
+        return plistlib.load(f)
+
+
+def test_info_plist_exports_a_type_for_every_extension():
+    from bridgeview import __version__
+
+    plist = _plist()
+    assert plist["CFBundleIdentifier"] == "org.bridgeview.bridgeview"
+    assert plist["CFBundleShortVersionString"] == __version__
+    exported = {d["UTTypeIdentifier"]: d for d in plist["UTExportedTypeDeclarations"]}
+    extensions = [e for d in exported.values() for e in d["UTTypeTagSpecification"]["public.filename-extension"]]
+    assert sorted(extensions) == sorted({e for codec in all_codecs() for e in codec.extensions})  # each once
+    mimes = {m for d in exported.values() for m in d["UTTypeTagSpecification"]["public.mime-type"]}
+    assert mimes == set(_mime_types())  # the same families as on Linux
+    pbn = exported["org.bridgeview.pbn"]
+    assert pbn["UTTypeTagSpecification"]["public.filename-extension"] == ["pbn"]
+    assert pbn["UTTypeConformsTo"] == ["public.text"]
+    assert exported["org.bridgeview.pavlicek-zrd"]["UTTypeConformsTo"] == ["public.data"]
+    documents = plist["CFBundleDocumentTypes"]
+    assert sorted(u for d in documents for u in d["LSItemContentTypes"]) == sorted(exported)
+    for d in documents:
+        assert d["CFBundleTypeRole"] == "Editor" and d["CFBundleTypeName"], d
+
+
+_INNO_FIELD = re.compile(r'(\w+): ("(?:[^"]|"")*"|[^;]*)')
+
+
+def _inno() -> tuple[dict[str, str], list[dict[str, str]]]:
+    """The [Setup] keys and the [Registry] entries (quotes undone) of the Inno Setup script."""
+    setup, registry, section = {}, [], None
+    for line in (PACKAGING / "windows" / "bridgeview.iss").read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith(";"):
+            continue
+        if line.startswith("["):
+            section = line.strip("[]")
+        elif section == "Setup":
+            key, _, value = line.partition("=")
+            setup[key] = value
+        elif section == "Registry":
+            fields = {}
+            for key, value in _INNO_FIELD.findall(line):
+                value = value.strip()
+                if value.startswith('"'):
+                    value = value[1:-1].replace('""', '"')
+                fields[key] = value
+            registry.append(fields)
+    return setup, registry
+
+
+def test_inno_script_registers_every_extension():
+    from bridgeview import __version__
+
+    setup, registry = _inno()
+    assert setup["ChangesAssociations"] == "yes"
+    assert setup["AppVersion"] == __version__
+    assert setup["AppId"].startswith("{{")
+    assert all(e["Root"] == "HKA" for e in registry)  # per-user or all users, as the installing user chooses
+    keys = {(e["Subkey"], e["ValueName"]): e for e in registry}
+    commands = {e["Subkey"].split("\\")[2]: e["ValueData"] for e in registry if e["Subkey"].endswith("open\\command")}
+    assert set(commands.values()) == {'"{app}\\bridgeview.exe" "%1"'}
+    assert all(len(prog) <= 39 for prog in commands)  # Windows' ProgID limit
+    extensions = {e for codec in all_codecs() for e in codec.extensions}
+    for ext in extensions:
+        listed = [e["ValueName"] for e in registry if e["Subkey"] == f"Software\\Classes\\.{ext}\\OpenWithProgids"]
+        assert len(listed) == 1 and listed[0] in commands, ext
+        default = keys[(f"Software\\Classes\\.{ext}", "")]
+        assert default["ValueData"] == listed[0] and default["Tasks"] == "associate", ext  # only if ticked
+        assert ("Software\\Classes\\Applications\\bridgeview.exe\\SupportedTypes", f".{ext}") in keys
+    assert keys[("Software\\Classes\\.pbn", "Content Type")]["ValueData"] == "application/x-pbn"
+    assert commands.keys() == {"bridgeview." + name.split("/")[1].removeprefix("x-") for name in _mime_types()}
+
+
+def test_a_new_codec_reaches_macos_and_windows(gen, monkeypatch):
+    class TabCodec(Codec):
+        name = "tabdeal"
+        title = "Tab-separated deals"
+        extensions = ("tabd",)
+        binary = False
+
+    all_codecs()
+    monkeypatch.setitem(registry._CODECS, "tabdeal", TabCodec())
+    files = gen.platform_files()
+    assert "<string>org.bridgeview.tabdeal</string>" in files["macos/Info.plist"]
+    inno = files["windows/bridgeview.iss"]
+    assert ('Subkey: "Software\\Classes\\.tabd\\OpenWithProgids"; ValueType: string; '
+            'ValueName: "bridgeview.tabdeal"') in inno
+
+
+def test_pyinstaller_spec_gives_the_mac_app_its_document_types(monkeypatch):
+    hooks = types.ModuleType("PyInstaller.utils.hooks")
+    hooks.collect_data_files = hooks.collect_dynamic_libs = lambda package: []
+    hooks.collect_submodules = lambda package: [package]
+    for name, module in (("PyInstaller", types.ModuleType("PyInstaller")),
+                         ("PyInstaller.utils", types.ModuleType("PyInstaller.utils")),
+                         ("PyInstaller.utils.hooks", hooks)):
+        monkeypatch.setitem(sys.modules, name, module)
+    monkeypatch.setattr(sys, "platform", "darwin")
+    kinds = {name: type(name, (_Recorder,), {}) for name in ("Analysis", "PYZ", "EXE", "COLLECT", "BUNDLE")}
+    _Recorder.made = []
+    spec = PACKAGING / "bridgeview.spec"
+    exec(compile(spec.read_text(encoding="utf-8"), str(spec), "exec"), {"SPECPATH": str(PACKAGING), **kinds})
+    bundle = next(r for r in _Recorder.made if type(r).__name__ == "BUNDLE")
+    info = bundle.kwargs["info_plist"]
+    assert info["CFBundleDocumentTypes"] == _plist()["CFBundleDocumentTypes"]
+    assert info["UTExportedTypeDeclarations"] == _plist()["UTExportedTypeDeclarations"]
+    assert "CFBundleExecutable" not in info  # PyInstaller names the executable

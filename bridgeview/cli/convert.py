@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 
-from ..formats.convert import convert_file
 from .common import Progress, board_number
 
 NAME = "convert"
@@ -23,6 +22,8 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    from ..formats.convert import convert_file  # numpy: only when converting (keeps `bridgeview info` fast)
+
     progress = Progress("converting", counts=False)  # the count of a check-then-write pass means little
     try:
         result = convert_file(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 
-from ..formats.convert import write_document
 from ..formats.errors import FormatError
 from ..formats.registry import ReadOptions, WriteOptions, check_target, codec_for_output, read_file
 from .common import Progress, board_number
@@ -35,6 +34,7 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    from ..formats.convert import write_document  # numpy: only when solving (keeps `bridgeview info` fast)
     from ..solve.boards import difference_note, has_table, merged, par_tags, solve_boards
 
     codec = codec_for_output(args.output, args.to_fmt)

@@ -244,6 +244,7 @@ class MainWindow(QMainWindow):
             index = self.tabs.addTab(widget, widget.title())
         self.tabs.setTabToolTip(index, path)
         self.tabs.setCurrentIndex(index)
+        widget.setFocus()  # the board list (or the cribbage movie): arrows work at once, not on the tab bar
         if path != str(sample_path()):
             self.add_recent(path)
         problems = getattr(doc, "problems", None)
