@@ -285,7 +285,10 @@ class ZRJCodec(Codec):
         def decode(i: int) -> Board:
             return decode_record(bytes(rf.records(i, i + 1)[0]), i, rf)
 
-        doc = LazyBoardSet(rf.count, decode, FileInfo(record_size=RECORD), header_size=0, keepalive=rf)
+        info = FileInfo(record_size=RECORD)
+        if rf.broken_tail:
+            info.extra["broken_tail"] = rf.broken_tail
+        doc = LazyBoardSet(rf.count, decode, info, header_size=0, keepalive=rf)
         doc.problems.extend(rf.problems)
         return doc
 
