@@ -288,7 +288,7 @@ class FixedRecordCodec(Codec):
         if not rest:
             return None
         return (f"the file ends inside record {count + 1} (offset {self.header_size + count * self.record_size}): "
-                f"{rest} of {self.record_size} bytes, not read; saving drops them")
+                f"{rest} of {self.record_size} bytes, not read")
 
     def _first_number(self, buf, count: int, options: ReadOptions, info: FileInfo, problems: list) -> int:
         return options.start_board if options.start_board is not None else 1

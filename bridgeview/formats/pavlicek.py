@@ -236,7 +236,7 @@ class RecordFile:
                 elif full:  # a truncated copy: open the complete records, report the rest
                     self.broken_tail = (
                         f"the file ends inside record {full + 1} (offset {full * rs}): {plural(tail, 'byte')} "
-                        f"of a {rs}-byte {what} record, not read; saving drops them"
+                        f"of a {rs}-byte {what} record, not read"
                     )
                     self.problems.append((None, None, self.broken_tail))
                 else:
