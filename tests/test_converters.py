@@ -268,3 +268,42 @@ def test_real_files_save_back_byte_identical(path, tmp_path):
     out = tmp_path / path.name
     write_file(doc, out, doc.info.format)
     assert out.read_bytes() == path.read_bytes()
+
+
+# -- the app ------------------------------------------------------------------------------------
+def test_open_filter_and_save_as_offer_the_new_formats():
+    from bridgeview.ui.mainwindow import open_filter
+    from bridgeview.ui.saving import filter_for, writable_codecs
+
+    offered = open_filter()
+    writable = [filter_for(c) for c in writable_codecs()]
+    for fmt in (*FORMATS, "dlm"):
+        codec = get(fmt)
+        assert f"*.{fmt}" in offered.split(";;")[0] and filter_for(codec) in offered
+        assert filter_for(codec) in writable
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_app_opens_the_sample_and_saves_it_as_pbn(qtbot, realdata, tmp_path, messages, fmt):
+    from test_ui_support import main_window
+
+    from bridgeview.ui import dialogs
+
+    w = main_window(qtbot, tmp_path)
+    assert w.open_file(str(sample(realdata, fmt))), messages.calls
+    view = w.current_view()
+    assert len(view.boards) == 16 and view.format_name == fmt
+    messages.answer = dialogs.Button.Save
+    out = tmp_path / "out.pbn"
+    assert w.save_as(str(out), "pbn"), messages.calls
+    assert [b.deal for b in read_file(out)] == [b.deal for b in twin(realdata)]
+
+
+def test_ber_with_a_line_end_after_the_last_deal(tmp_path):
+    path = tmp_path / "nl.ber"
+    path.write_bytes(encode("ber", boardset([SUITS, SUITS])) + b"\r\n")
+    doc = read_file(path)
+    assert len(doc) == 2 and not doc.problems
+    renamed = tmp_path / "nl"
+    renamed.write_bytes(path.read_bytes())
+    assert detect(renamed).name == "ber"

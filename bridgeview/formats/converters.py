@@ -112,7 +112,15 @@ class BerCodec(_DealRecords):
     record_size = 52
 
     def sniff(self, head: bytes, size: int | None = None) -> int:
+        if size is not None and 0 < size % 52 <= 2:  # a line end after the last deal
+            size -= size % 52
         return 92 if self._sniff_records(head, size) else 0
+
+    def _broken_tail(self, buf, count: int) -> str | None:
+        """A line end (or Ctrl-Z) after the last deal is not a broken record."""
+        if all(b in b"\r\n\x1a \t\0" for b in bytes(buf[count * self.record_size :])):
+            return None
+        return super()._broken_tail(buf, count)
 
     def decode_record(self, rec: bytes, base: int, record: int) -> Deal:
         rec = bytes(rec)
@@ -129,9 +137,10 @@ class BerCodec(_DealRecords):
         return Deal.from_owners(owners)
 
     def decode_block(self, block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        owners = (block[:, ::-1] - np.uint8(0x31)).astype(np.uint8)
-        bad = (owners > 3).any(axis=1)
-        owners[owners > 3] = 4
+        owners = np.subtract(block[:, ::-1], np.uint8(0x31), dtype=np.uint8)  # bytes below '1' wrap above 3
+        bad = owners.max(axis=1, initial=0) > 3
+        if bad.any():
+            owners[owners > 3] = 4
         return owners, bad | ~complete_rows(owners)
 
     def encode_block(self, owners: np.ndarray) -> np.ndarray:
