@@ -117,7 +117,8 @@ def main(argv: list[str] | None = None) -> dict:
     with tempfile.TemporaryDirectory() as d:
         results = run(args.n, Path(d), args.repeat)
     print(f"machine: {results['machine']}")
-    print(f"N = {results['n']} deals; best of {3 * results['repeat']} vectorised runs and {results['repeat']} loop runs")
+    runs = results["repeat"]
+    print(f"N = {results['n']} deals; best of {3 * runs} vectorised runs and {runs} loop runs")
     for key in ("zrd_ber", "zrd_rzd", "ber_zbd"):
         if f"{key}_ratio" in results:
             print(f"{key.replace('_', ' -> ')}: vectorised {results[f'{key}_vectorised_s']:.3f} s, "

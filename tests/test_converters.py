@@ -307,3 +307,17 @@ def test_ber_with_a_line_end_after_the_last_deal(tmp_path):
     renamed = tmp_path / "nl"
     renamed.write_bytes(path.read_bytes())
     assert detect(renamed).name == "ber"
+
+
+def test_bench_converters_runs_and_its_loops_agree(capsys):
+    """The benchmark's loops write the same bytes as the codecs (its numbers: docs/bench-converters.md)."""
+    import sys
+
+    from conftest import REPO
+
+    sys.path.insert(0, str(REPO / "bench"))
+    import bench_converters
+
+    results = bench_converters.main(["--n", "300", "--repeat", "1"])
+    assert {"zrd_ber_ratio", "zrd_rzd_ratio", "ber_zbd_ratio"} <= set(results)
+    assert "ratio" in capsys.readouterr().out
