@@ -135,6 +135,17 @@ def test_fewer_boards_update_range_and_checksum(realdata, tmp_path):
     assert len(back) == 23 and back.info.event == "Club night" and not back.problems
 
 
+def test_an_event_given_to_a_file_without_headline_is_kept(tmp_path):
+    text = encode(BoardSet([Board.numbered(1, SUITS)])).decode("ascii").replace("Headline=\r\n", "")
+    doc = read_bytes(tmp_path, text.encode("ascii"))
+    assert doc.info.event is None
+    doc.info.event = "Pairs"
+    out = tmp_path / "named.dlm"
+    write_file(doc, out)
+    assert out.read_bytes().startswith(b"[Document]\r\nHeadline=Pairs\r\nStatus=Show\r\n")
+    assert read_file(out).info.event == "Pairs"
+
+
 def test_checks():
     deals = [Deal.shuffled(random.Random(i)) for i in range(3)]
     codec = get("dlm")

@@ -308,6 +308,9 @@ class DlmCodec(Codec):
                     width = len(old.strip()) if old.strip().startswith("0") else 0
                     line = head + f"{value:0{width}d}"
             out.append(line)
+        if headline and not any(kv and kv[0].lower() == "headline" for kv in map(_key, lines[:end])):
+            out.insert(1, f"Headline={headline}")  # an event given to a file that had no headline
+            end += 1
         missing: list[str] = []
         for n in sorted(set(deals) - seen):  # a board the file had no line for, at the end of [Document]
             missing.append(f"Duplicates {n:02d}=0")
