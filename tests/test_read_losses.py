@@ -88,6 +88,9 @@ def test_cli_names_the_broken_tail(tmp_path, capsys, fmt):
     assert main(["validate", str(path)]) == 1
     out = capsys.readouterr().out
     assert "ends inside record 3" in out
+    assert main(["info", str(path)]) == 0
+    info = [" ".join(line.split()) for line in capsys.readouterr().out.splitlines()]
+    assert "boards: 2" in info and any(line.startswith("warning: the file ends inside record 3") for line in info)
     target = tmp_path / "whole.pbn"
     assert main(["convert", str(path), str(target)]) == 0
     err = capsys.readouterr().err
