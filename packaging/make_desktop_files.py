@@ -37,7 +37,9 @@ SMI_NAMESPACE = "http://www.freedesktop.org/standards/shared-mime-info"
 #: codec module -> the program or author the MIME subtype is named after; a
 #: module not listed here (and pbn, halscrib) gets ``application/x-<codec name>``
 VENDORS = {
+    "converters": "bridge",  # BER, BHG, CDS, CSV, RZD: "x-ber" alone would claim ASN.1 BER, "x-csv" every CSV
     "deals": "swiftbridge",
+    "dlm": "duplimate",
     "duplimate": "duplimate",
     "lin": "bbo",
     "pavlicek": "pavlicek",
@@ -53,6 +55,14 @@ VENDORS = {
 MAGIC = {
     "pbn": (60, [("% PBN", "0:3"), ("%PBN", "0:3"), ("[Event", "0:256")]),
     "lin": (40, [(tag + "|", "0:3") for tag in ("qx", "vg", "pn", "md", "st", "ah", "rs")]),
+    "dlm": (60, [("[Document]", "0:3"), ("[DOCUMENT]", "0:3"), ("[document]", "0:3")]),
+}
+
+
+#: codec name -> (glob weight, parent type) for an extension that a common type already owns:
+#: the lower weight leaves ``*.csv`` to spreadsheets, and bridgeview is offered for the parent type too
+SHARED_EXTENSION = {
+    "csv": (10, "text/csv"),
 }
 
 
@@ -65,6 +75,7 @@ class MimeType:
     extensions: list[str]
     text: bool
     magic: tuple[int, list[tuple[str, str]]] | None
+    shared: tuple[int, str] | None = None  # (glob weight, parent type) when a common type owns the extension
 
 
 def _codecs():
@@ -104,6 +115,7 @@ def mime_types() -> list[MimeType]:
             extensions=extensions,
             text=all(not c.binary for c in group),
             magic=magics[0] if magics else None,
+            shared=next((SHARED_EXTENSION[c.name] for c in group if c.name in SHARED_EXTENSION), None),
         ))
     return sorted(types, key=lambda t: t.name)
 
@@ -115,11 +127,14 @@ def mime_xml(types: list[MimeType] | None = None) -> str:
     for t in types:
         node = ET.SubElement(root, "mime-type", {"type": t.name})
         ET.SubElement(node, "comment").text = t.comment
-        if t.text:
+        if t.shared:
+            ET.SubElement(node, "sub-class-of", {"type": t.shared[1]})
+        elif t.text:
             ET.SubElement(node, "sub-class-of", {"type": "text/plain"})
         ET.SubElement(node, "icon", {"name": ICON})
         for ext in t.extensions:
-            ET.SubElement(node, "glob", {"pattern": f"*.{ext}"})
+            glob = {"pattern": f"*.{ext}"} | ({"weight": str(t.shared[0])} if t.shared else {})
+            ET.SubElement(node, "glob", glob)
         if t.magic:
             priority, matches = t.magic
             magic = ET.SubElement(node, "magic", {"priority": str(priority)})
@@ -135,7 +150,8 @@ def mime_xml(types: list[MimeType] | None = None) -> str:
 def desktop_entry(types: list[MimeType] | None = None) -> str:
     """The launcher; ``%F`` passes every selected file, each opens in its own tab."""
     types = mime_types() if types is None else types
-    mimes = "".join(f"{t.name};" for t in types)
+    mimes = "".join(f"{t.name};" for t in types) + "".join(
+        sorted({f"{t.shared[1]};" for t in types if t.shared}))
     keywords = "bridge;deal;hand record;double dummy;cribbage;" + "".join(
         f"{e.upper()};" for e in sorted({e for t in types for e in t.extensions}))
     lines = [

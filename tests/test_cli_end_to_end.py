@@ -345,12 +345,18 @@ def test_convert_of_a_broken_file_is_one_located_line(capsys, tmp_path):
     need("zbd", "pbn")
     src = tmp_path / "cut.zbd"
     write_file(boards(3), src, "zbd")
-    src.write_bytes(src.read_bytes()[:31])  # two records and 5 stray bytes
+    src.write_bytes(src.read_bytes()[:31])  # two records and 5 stray bytes: a truncated copy
     rc, _, err = run(capsys, "convert", src, tmp_path / "out.pbn")
+    assert rc == 0
+    assert err.splitlines() == ["bridgeview: dropped: the unreadable end of the file (the file ends inside record 3 "
+                                "(offset 26): 5 bytes of a 13-byte ZBD (Pavlicek binary deal) record, not read)"]
+    assert len(read_file(tmp_path / "out.pbn")) == 2
+    src.write_bytes(src.read_bytes()[:5])  # not even one record
+    rc, _, err = run(capsys, "convert", src, tmp_path / "out2.pbn")
     assert rc == 1
     line = one_error_line(err)
-    assert line.startswith(f"bridgeview: {src}: record 3 (offset 26): "), line
-    assert not (tmp_path / "out.pbn").exists()
+    assert line.startswith(f"bridgeview: {src}: record 1 (offset 0): "), line
+    assert not (tmp_path / "out2.pbn").exists()
 
 
 # -- info -----------------------------------------------------------------------------
@@ -480,7 +486,7 @@ def test_validate_binary_duplicate_deals_exit_1(capsys, tmp_path):
 def test_validate_of_an_unreadable_file_is_one_error_line(capsys, tmp_path):
     need("zbd")
     path = tmp_path / "cut.zbd"
-    path.write_bytes(b"\x01" * 20)
+    path.write_bytes(b"\x01" * 10)  # not even one record (a longer cut file opens its whole records)
     rc, out, err = run(capsys, "validate", path)
     assert rc == 1
     one_error_line(err)

@@ -92,9 +92,13 @@ def test_deals_round_trip_partial(tmp_path_factory, deals):
 
 def test_deals_bad_input(tmp_path):
     good = masks(SAMPLE)
-    with pytest.raises(FormatError, match="ends inside record 2") as e:
-        read_bytes(tmp_path, "deals", good + good[:31])
-    assert (e.value.record, e.value.offset) == (2, 32)
+    cut = read_bytes(tmp_path, "deals", good + good[:31])  # a truncated copy opens its whole records
+    assert len(cut) == 1 and "ends inside record 2 (offset 32): 31 of 32 bytes" in cut.problems[0][2]
+    del cut
+    (tmp_path / "short").mkdir()
+    with pytest.raises(FormatError, match="ends inside record 1") as e:
+        read_bytes(tmp_path / "short", "deals", good[:31])
+    assert (e.value.record, e.value.offset) == (1, 0)
     # a bad record opens as an unreadable board, located; the bulk reader (convert) stops at it
     high = good + struct.pack("<4Q", 0, 0, 1 << 52, 0)
     bad = read_bytes(tmp_path, "deals", high)[1]

@@ -415,11 +415,21 @@ def _patched(fmt: str, offset: int, new: bytes) -> bytes:
 
 
 @pytest.mark.parametrize("fmt", FIXED)
-def test_truncated_file(fmt, tmp_path):
+def test_truncated_file_opens_its_complete_records(fmt, tmp_path):
+    """A cut-off copy opens the records before the cut and names the broken tail as a problem."""
     data = fixture(fmt).read_bytes()
     size = 156 if fmt == "dup" else 128
-    _bad(tmp_path, fmt, data[:-1], "ends inside record 2", 2, size)
-    _bad(tmp_path, fmt, data + b"\0" * 10, "ends inside record 3", 3, 2 * size)
+    full = [b.deal for b in read_file(fixture(fmt), fmt)]
+    for k, (cut, whole, tail) in enumerate(((data[:-1], 1, size - 1), (data + b"\0" * 10, 2, 10))):
+        (tmp_path / str(k)).mkdir()
+        doc = read_bytes(tmp_path / str(k), fmt, cut)
+        assert len(doc) == whole
+        assert [b.deal for b in doc] == full[:whole]
+        message = doc.problems[0][2]  # DUP adds that the control bytes' last board is missing
+        assert f"ends inside record {whole + 1} (offset {whole * size}): {tail} of {size} bytes" in message
+        assert doc.info.extra["broken_tail"] == message
+        assert any(message in p.message for p in validate(doc))
+    _bad(tmp_path, fmt, data[: size - 1], "ends inside record 1", 1, 0)
 
 
 def test_bad_bri_records(tmp_path):

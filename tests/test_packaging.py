@@ -82,7 +82,7 @@ def test_every_codec_extension_has_a_mime_type_in_the_launcher():
     assert globs == {f"*.{ext}" for codec in all_codecs() for ext in codec.extensions}
     listed = _desktop()["MimeType"]
     assert listed.endswith(";")
-    assert set(listed.rstrip(";").split(";")) == set(types_)
+    assert set(listed.rstrip(";").split(";")) == set(types_) | {"text/csv"}  # bridgeview is offered for any CSV
 
 
 def test_one_mime_type_per_format_family():
@@ -102,6 +102,12 @@ def test_one_mime_type_per_format_family():
         "application/x-swiftbridge-deals": {"*.deals"},
         "application/x-swiftbridge-dx": {"*.dx"},
         "application/x-halscrib": {"*.crib", "*.hal", "*.cb64"},
+        "application/x-duplimate-dlm": {"*.dlm"},
+        "application/x-bridge-ber": {"*.ber"},
+        "application/x-bridge-bhg": {"*.bhg"},
+        "application/x-bridge-cds": {"*.cds"},
+        "application/x-bridge-csv": {"*.csv"},
+        "application/x-bridge-rzd": {"*.rzd"},
     }
     for name, globs in expected.items():
         assert _globs(types_[name]) == globs, name
@@ -113,7 +119,12 @@ def test_mime_xml_details():
         assert (node.findtext(f"{SMI}comment") or "").strip(), name
         assert node.find(f"{SMI}icon").get("name") == "bridgeview"
         parents = {p.get("type") for p in node.findall(f"{SMI}sub-class-of")}
-        text = name in ("application/x-pbn", "application/x-bbo-lin", "application/x-halscrib")
+        text = name in ("application/x-pbn", "application/x-bbo-lin", "application/x-halscrib",
+                        "application/x-duplimate-dlm", "application/x-bridge-bhg")
+        if name == "application/x-bridge-csv":  # spreadsheets keep *.csv: a lower glob weight, a text/csv child
+            assert parents == {"text/csv"}
+            assert [g.get("weight") for g in node.findall(f"{SMI}glob")] == ["10"]
+            continue
         assert parents == ({"text/plain"} if text else set()), name
     pbn = {m.get("value") for m in types_["application/x-pbn"].iter(f"{SMI}match")}
     assert {"% PBN", "[Event"} <= pbn

@@ -255,14 +255,34 @@ def test_zbs_terminator(tmp):
 
 
 # -- bad input -----------------------------------------------------------------------------------
-@pytest.mark.parametrize("fmt,size", [("zbd", 13), ("zrd", 23), ("zdd", 10), ("zrj16", 16), ("zbs", 4)])
+@pytest.mark.parametrize("fmt,size", [("zbs", 4)])
 def test_truncated_record(tmp, fmt, size):
     path = tmp / f"trunc.{fmt}"
-    good = b"\xff" * size if fmt != "zbs" else (2).to_bytes(4, "little")
+    good = (2).to_bytes(4, "little")
     path.write_bytes(good * 2 + b"\xff\x01")
     with pytest.raises(FormatError) as e:
         read_file(path, fmt)
     assert e.value.record == 3 and e.value.offset == 2 * size and "trailing" in str(e.value)
+
+
+@pytest.mark.parametrize("fmt,size", [("zbd", 13), ("zrd", 23), ("zdd", 10), ("zrj16", 16)])
+def test_truncated_copy_opens_its_complete_records(tmp, fmt, size):
+    """A cut-off copy opens the whole records before the cut; the broken tail is a problem."""
+    path = tmp / f"cut.{fmt}"
+    src = io.BytesIO()
+    get(fmt).write([Board.numbered(n, SUITS_DEAL, dd=DDTable.from_rows([[7] * 5] * 4)) for n in (1, 2)], src)
+    path.write_bytes(src.getvalue() + b"\xff\x01")
+    doc = read_file(path, fmt)
+    assert len(doc) == 2
+    assert [b.deal for b in doc] == [Deal.empty() if fmt == "zdd" else SUITS_DEAL] * 2
+    assert [b.dd for b in doc] == [None if fmt == "zbd" else b.dd for b in doc]  # decodes without error
+    message = doc.problems[-1][2]
+    assert f"ends inside record 3 (offset {2 * size}): 2 bytes" in message
+    assert doc.info.extra["broken_tail"] == message
+    path.write_bytes(b"\xff\x01")
+    with pytest.raises(FormatError) as e:
+        read_file(path, fmt)
+    assert e.value.record == 1 and "trailing" in str(e.value)
 
 
 def test_zbs_bad_input(tmp):

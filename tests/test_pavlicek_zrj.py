@@ -248,9 +248,13 @@ def test_truncated_and_terminated(tmp):
     path.write_bytes(bytes(good_record()) * 2 + bytes(30))
     assert len(read_file(path, "zrj")) == 2  # 30 zero bytes: a bare end marker
     path.write_bytes(bytes(good_record()) * 2 + b"\x01" * 30)
+    doc = read_file(path, "zrj")  # a truncated copy: the whole records open, the tail is a problem
+    assert len(doc) == 2 and "ends inside record 3 (offset 160): 30 bytes" in doc.problems[-1][2]
+    assert doc.info.extra["broken_tail"] == doc.problems[-1][2]
+    path.write_bytes(b"\x01" * 30)
     with pytest.raises(FormatError, match="trailing") as e:
         read_file(path, "zrj")
-    assert (e.value.record, e.value.offset) == (3, 160)
+    assert (e.value.record, e.value.offset) == (1, 0)
 
 
 # -- the command line ---------------------------------------------------------------------------

@@ -50,6 +50,29 @@ def test_bulk_and_board_by_board_validation_agree(tmp_path, monkeypatch, capsys)
     assert "board 2501: same deal as board 18" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("fmt", ["deals", "zrd", "ber"])
+def test_a_truncated_copy_is_still_validated_in_bulk(tmp_path, monkeypatch, fmt):
+    """The cut-off tail is a reader problem; it must not send a huge file down the board-by-board pass."""
+    masks = random_masks(1200)
+    masks[1100] = masks[5]
+    src = tmp_path / "big.deals"
+    masks.astype("<u8").tofile(src)
+    path = tmp_path / f"cut.{fmt}"
+    if fmt != "deals":
+        registry.write_file(registry.read_file(src), path, fmt)
+    else:
+        path.write_bytes(src.read_bytes())
+    path.write_bytes(path.read_bytes()[:-7])
+    monkeypatch.setattr(validate_module, "BULK_THRESHOLD", 1000)
+    doc = registry.read_file(path)
+    assert len(doc) == 1199 and validate_module._can_check_in_bulk(doc)
+    bulk = [str(p) for p in validate(doc)]
+    assert "ends inside record 1200" in bulk[0]
+    assert any(p.endswith("board 1101: same deal as board 6") for p in bulk)
+    monkeypatch.setattr(validate_module, "BULK_THRESHOLD", 10**9)
+    assert bulk == [str(p) for p in validate(registry.read_file(path))]
+
+
 # -- the vectorised conversion path against the board-by-board one, every pair of bulk codecs --------
 BULK_CODECS = sorted(c.name for c in registry.all_codecs() if c.bulk and c.can_write and c.caps.full_deals)
 

@@ -60,6 +60,12 @@ def run(args) -> int:
         rows = doc.info_lines()
     else:
         rows = info_lines(args.file, doc)
+        # what the reader survived (a truncated copy's tail, a DLM checksum), as the GUI's details show it
+        problems = getattr(doc, "problems", None)
+        if isinstance(problems, list):
+            rows += [("warning", message) for _index, _line, message in problems[:5]]
+            if len(problems) > 5:
+                rows.append(("warning", f"… and {len(problems) - 5} more (see bridgeview validate)"))
     width = max(len(k) for k, _ in rows)
     for k, v in rows:
         print(f"{k + ':':<{width + 1}} {v}")

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..model.boardset import BoardSet
 from .bulk import DD_UNKNOWN, complete_rows
 from .errors import FormatError
 from .registry import (
@@ -68,6 +69,43 @@ def convert_file(
     return write_document(doc, dst, dst_codec, wopts, progress, count_boards=True, force=force)
 
 
+def without_empty_games(doc, codec: Codec) -> tuple[object, int]:
+    """``doc`` without its games that hold no cards (a PBN game with only a ``[Scoring]`` tag), and how
+    many were left out, when ``codec`` stores only deals; such games are skipped with a notice rather
+    than failing the whole save.  A set where no game has cards is left as it is (the check refuses it)."""
+    if codec.kind != "bridge" or not codec.caps.deals_required:
+        return doc, 0
+    if getattr(doc, "is_lazy", False) and not getattr(doc, "edited", True):
+        return doc, 0  # fixed records: every record is a deal (or, in ZDD, none is)
+    keep = [b for b in doc if b.deal.card_count]
+    dropped = len(doc) - len(keep)
+    if not dropped or not keep:
+        return doc, 0
+    view = BoardSet(keep, getattr(doc, "info", None))
+    view.problems = list(getattr(doc, "problems", []))
+    return view, dropped
+
+
+def empty_games_loss(count: int) -> str:
+    return f"{count} game{'s' if count != 1 else ''} without cards"
+
+
+def read_losses(doc) -> list[str]:
+    """What a save cannot keep because reading could not take it: a truncated copy's broken last record."""
+    info = getattr(doc, "info", None)
+    tail = info.extra.get("broken_tail") if info is not None else None
+    return [f"the unreadable end of the file ({tail})"] if tail else []
+
+
+def forget_read_losses(doc) -> None:
+    """After a save the document is the file just written, whose end is whole."""
+    info = getattr(doc, "info", None)
+    tail = info.extra.pop("broken_tail", None) if info is not None else None
+    problems = getattr(doc, "problems", None)
+    if tail and isinstance(problems, list):
+        problems[:] = [p for p in problems if p[2] != tail]
+
+
 class CountedBoards:
     """A view of a board set that reports how far a codec's check or writer has got.
 
@@ -115,10 +153,13 @@ def write_document(
     wrap the document themselves (the GUI) leave it off."""
     options = options or WriteOptions()
     result = ConvertResult(codec)
+    doc, dropped = without_empty_games(doc, codec)
     checked, written = doc, doc
     if codec.kind == "bridge":
         if getattr(doc, "is_lazy", False) and codec.bulk and getattr(doc, "bulk", None) and not doc.edited:
-            return _write_bulk_chunks(doc.bulk(), len(doc), dst, codec, options, progress, force)
+            result = _write_bulk_chunks(doc.bulk(), len(doc), dst, codec, options, progress, force)
+            result.losses[:0] = read_losses(doc)
+            return result
         if progress and count_boards:
             n = len(doc)
             checked = CountedBoards(doc, progress, 0, 2 * n)
@@ -126,7 +167,7 @@ def write_document(
         report = codec.check(checked, options)
         if report.errors:
             raise check_error(doc, dst, report.errors[0])
-        result.losses = report.losses
+        result.losses = read_losses(doc) + ([empty_games_loss(dropped)] if dropped else []) + report.losses
         result.records = len(doc)
     save_atomically(dst, lambda f: codec.write(written, f, options), force=force)
     if progress:
@@ -140,7 +181,9 @@ def _convert_bulk(src, dst, src_codec: Codec, dst_codec: Codec, options: WriteOp
     doc = read_file(src, src_codec.name)
     total = len(doc)
     chunks = src_codec.read_bulk(src)
-    return _write_bulk_chunks(chunks, total, dst, dst_codec, options, progress, force)
+    result = _write_bulk_chunks(chunks, total, dst, dst_codec, options, progress, force)
+    result.losses[:0] = read_losses(doc)
+    return result
 
 
 def _write_bulk_chunks(chunks, total: int, dst, codec: Codec, options: WriteOptions, progress,

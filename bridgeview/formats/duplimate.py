@@ -266,15 +266,29 @@ class FixedRecordCodec(Codec):
         raise NotImplementedError
 
     # -- reading
+    #: bytes before the first record (a format's own header, which ``_map`` skips)
+    header_size: int = 0
+
+    def _map(self, path: str | os.PathLike) -> Any:
+        """The records' bytes: the whole file mapped, or a view past the format's header."""
+        return map_file(path)
+
     def _count(self, buf) -> int:
+        """Complete records in ``buf``; a broken tail after them is reported by :meth:`_broken_tail`."""
         count, rest = divmod(len(buf), self.record_size)
-        if rest:
+        if rest and not count:
             raise FormatError(
-                f"the file ends inside record {count + 1}: {rest} of {self.record_size} bytes "
-                f"(the file is {len(buf)} bytes, not a whole number of records)",
-                record=count + 1, offset=count * self.record_size,
+                f"the file ends inside record 1: {rest} of {self.record_size} bytes", record=1, offset=self.header_size
             )
         return count
+
+    def _broken_tail(self, buf, count: int) -> str | None:
+        """The problem a truncated last record makes (the complete records before it still open)."""
+        rest = len(buf) - count * self.record_size
+        if not rest:
+            return None
+        return (f"the file ends inside record {count + 1} (offset {self.header_size + count * self.record_size}): "
+                f"{rest} of {self.record_size} bytes, not read")
 
     def _first_number(self, buf, count: int, options: ReadOptions, info: FileInfo, problems: list) -> int:
         return options.start_board if options.start_board is not None else 1
@@ -282,12 +296,20 @@ class FixedRecordCodec(Codec):
     def _source(self, rec: bytes) -> Any:
         return None
 
+    def _record_number(self, rec: bytes, position: int) -> int:
+        """The board number of a record: its position, unless the format stores one."""
+        return position
+
     def read(self, path: str | os.PathLike, options: ReadOptions | None = None) -> LazyBoardSet:
         options = options or ReadOptions()
-        buf = map_file(path)
+        buf = self._map(path)
         count = self._count(buf)
         info = FileInfo(record_size=self.record_size)
         problems: list = []
+        tail = self._broken_tail(buf, count)
+        if tail:
+            problems.append((None, None, tail))
+            info.extra["broken_tail"] = tail
         first = self._first_number(buf, count, options, info, problems)
         if count <= EAGER_LIMIT:
             try:
@@ -299,10 +321,10 @@ class FixedRecordCodec(Codec):
         def decode(i: int) -> Board:
             rec = buf[i * size : (i + 1) * size]
             try:
-                deal = self.decode_record(rec, i * size, i + 1)
+                deal = self.decode_record(rec, self.header_size + i * size, i + 1)
             except FormatError as e:
                 raise _with_path(e, path) from None
-            return Board.numbered(first + i, deal, source=self._source(rec))
+            return Board.numbered(self._record_number(rec, first + i), deal, source=self._source(rec))
 
         def bulk() -> Iterator[BulkChunk]:
             try:
@@ -310,7 +332,8 @@ class FixedRecordCodec(Codec):
             except FormatError as e:
                 raise _with_path(e, path) from None
 
-        doc = LazyBoardSet(count, decode, info, keepalive=buf, bulk=bulk, first_number=first)
+        doc = LazyBoardSet(count, decode, info, header_size=self.header_size, keepalive=buf, bulk=bulk,
+                           first_number=first)
         doc.problems.extend(problems)
         return doc
 
@@ -339,13 +362,14 @@ class FixedRecordCodec(Codec):
             owners, bad = self.decode_block(block)
             if bad.any():
                 i = start + int(np.argmax(bad))
-                self.decode_record(bytes(buf[i * size : (i + 1) * size]), i * size, i + 1)
-                raise FormatError("not a valid deal", record=i + 1, offset=i * size)
+                base = self.header_size + i * size
+                self.decode_record(bytes(buf[i * size : (i + 1) * size]), base, i + 1)
+                raise FormatError("not a valid deal", record=i + 1, offset=base)
             numbers = np.arange(first + start, first + start + len(block), dtype=np.int64)
             yield self._make_chunk(owners, numbers, block)
 
     def read_bulk(self, path: str | os.PathLike, chunk: int = 1 << 18) -> Iterator[BulkChunk]:
-        buf = map_file(path)
+        buf = self._map(path)
         try:
             count = self._count(buf)
             first = self._first_number(buf, count, ReadOptions(), FileInfo(), [])

@@ -225,6 +225,8 @@ class RecordFile:
         self.record_size = rs = record_size
         self.size = size = os.path.getsize(path)
         self.problems: list[tuple[int | None, int | None, str]] = []
+        #: the problem a truncated last record makes, or None
+        self.broken_tail: str | None = None
         self.mmap: mmap.mmap | None = None
         full = size // rs
         with open(path, "rb") as f:
@@ -237,6 +239,12 @@ class RecordFile:
                 last = f.read(min(tail, 4))
                 if tail >= 4 and last == b"\0\0\0\0":
                     end = full  # a bare 32-bit end marker after the last record
+                elif full:  # a truncated copy: open the complete records, report the rest
+                    self.broken_tail = (
+                        f"the file ends inside record {full + 1} (offset {full * rs}): {plural(tail, 'byte')} "
+                        f"of a {rs}-byte {what} record, not read"
+                    )
+                    self.problems.append((None, None, self.broken_tail))
                 else:
                     raise FormatError(
                         f"{plural(tail, 'trailing byte')} do not fill a {rs}-byte {what} record",
@@ -342,6 +350,8 @@ class FixedRecordCodec(Codec):
             return self.board(chunk, 0, start + i)
 
         info = FileInfo(record_size=self.record_size)
+        if rf.broken_tail:
+            info.extra["broken_tail"] = rf.broken_tail
         doc = LazyBoardSet(
             rf.count, decode_one, info, header_size=0, keepalive=rf, bulk=lambda: self.iter_chunks(rf),
             first_number=start,

@@ -304,7 +304,10 @@ class ZRJCodec(Codec):
             except FormatError as e:  # keep what the record's first bytes still say: the deal and number
                 return salvage_record(raw, unreadable_message(e))
 
-        doc = LazyBoardSet(rf.count, decode, FileInfo(record_size=RECORD), header_size=0, keepalive=rf)
+        info = FileInfo(record_size=RECORD)
+        if rf.broken_tail:
+            info.extra["broken_tail"] = rf.broken_tail
+        doc = LazyBoardSet(rf.count, decode, info, header_size=0, keepalive=rf)
         doc.problems.extend(rf.problems)
         return doc
 

@@ -42,12 +42,12 @@ def validate(boards: BoardSet, *, check_numbering: bool = True) -> list[Problem]
     """Every problem in ``boards``: reader problems, illegal deals, auctions and
     play, board numbers out of order or repeated, dealer/vulnerability that
     disagree with the number, duplicate deals."""
+    out: list[Problem] = [Problem(msg, index=i, line=line) for i, line, msg in boards.problems]
     if _can_check_in_bulk(boards):
         try:
-            return _validate_bulk(boards)
+            return out + _validate_bulk(boards)  # reader problems (a truncated copy's tail) first
         except FormatError:
             pass  # a record the bulk decoder rejects: board by board below reports it and checks the rest
-    out: list[Problem] = [Problem(msg, index=i, line=line) for i, line, msg in boards.problems]
     seen_deals: dict[tuple, int] = {}
     seen_numbers: dict[tuple, int] = {}
     lines = boards.info.extra.get("board_lines", {}) if boards.info.extra else {}
@@ -94,7 +94,7 @@ def _can_check_in_bulk(boards: BoardSet) -> bool:
     """Bulk chunks carry deals and DD only, so they suffice for formats that hold nothing else."""
     if not (isinstance(boards, LazyBoardSet) and boards.is_lazy and not boards.edited and boards.bulk):
         return False
-    if len(boards) < BULK_THRESHOLD or boards.problems:
+    if len(boards) < BULK_THRESHOLD:
         return False
     from ..formats.registry import get
 

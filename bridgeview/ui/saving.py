@@ -12,7 +12,14 @@ from PySide6.QtCore import QEventLoop, QObject, Qt, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
 from ..formats.bulk import DD_UNKNOWN
-from ..formats.convert import Cancelled, write_document
+from ..formats.convert import (
+    Cancelled,
+    empty_games_loss,
+    forget_read_losses,
+    read_losses,
+    without_empty_games,
+    write_document,
+)
 from ..formats.errors import FormatError
 from ..formats.registry import Codec, SaveReport, WriteOptions, all_codecs, write_protected
 from . import dialogs
@@ -158,7 +165,15 @@ def bulk_report(doc, codec: Codec, progress: Callable[[int, int], bool]) -> Save
 
 
 def check_document(parent: QWidget | None, doc, codec: Codec, threaded: bool) -> SaveReport | None:
-    """What ``codec`` cannot hold of ``doc``; None when the user cancelled the check."""
+    """What ``codec`` cannot hold of ``doc`` (and what reading it already lost); None when cancelled."""
+    kept, dropped = without_empty_games(doc, codec)
+    report = _check_document(parent, kept, codec, threaded)
+    if report is not None:
+        report.losses[:0] = read_losses(doc) + ([empty_games_loss(dropped)] if dropped else [])
+    return report
+
+
+def _check_document(parent: QWidget | None, doc, codec: Codec, threaded: bool) -> SaveReport | None:
     if getattr(doc, "is_lazy", False) and codec.bulk and getattr(doc, "bulk", None) and not doc.edited:
         if not threaded:
             return bulk_report(doc, codec, lambda done, total: True)
@@ -226,4 +241,5 @@ def save_document(parent: QWidget | None, doc, path: str, codec: Codec, threshol
     except OSError as e:
         dialogs.message("error", parent, "Cannot save", f"{path}: {e.strerror or e}\n\nNothing was written.")
         return False
+    forget_read_losses(doc)
     return True
