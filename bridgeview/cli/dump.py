@@ -23,7 +23,7 @@ def add_arguments(p) -> None:
 
 def board_to_json(b: Board) -> dict:
     contract, declarer = b.contract_and_declarer()
-    return {
+    out = {
         "board": b.number,
         "dealer": b.dealer.letter if b.dealer is not None else None,
         "vulnerable": b.vulnerability.text if b.vulnerability is not None else None,
@@ -35,6 +35,10 @@ def board_to_json(b: Board) -> dict:
         "declarer": declarer.letter if declarer is not None else None,
         "result": b.result,
     }
+    unread = b.tags.get("Auction:rest")
+    if unread:  # the auction stopped at a token that is not a call (see validate)
+        out["auction_unread"] = unread
+    return out
 
 
 def run(args) -> int:

@@ -24,6 +24,7 @@ from ..model.deal import Deal
 from ..model.play import declarer_tricks, replay
 from ..model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
 from .errors import FormatError
+from .pbn import board_key
 from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions, _meaningful, board_tags
 
 HANDVIEWER = "https://www.bridgebase.com/tools/handviewer.html?lin="
@@ -81,7 +82,12 @@ def tokenize(text: str) -> tuple[list[Token], list[str]]:
             raise FormatError(f"text {_snippet(text[pos:])!r} is not a LIN key|value| pair", line=line)
         key = text[pos:bar].strip()
         if not _KEY.fullmatch(key):
-            raise FormatError(f"expected a two-letter LIN key before '|', found {_snippet(key)!r}", line=line)
+            # text between bars that is not a key (BBO lesson colour tables: ``cb|30 |jasno czerwony|``):
+            # kept as a keyless token so the boards around it are read and it is written back
+            tokens.append(Token("", text[pos:bar], line))
+            line += text.count("\n", pos, bar)
+            pos = bar + 1
+            continue
         end = text.find("|", bar + 1)
         if end < 0:
             raise FormatError(f"the value of {key!r} has no closing '|'", line=line)
@@ -118,7 +124,13 @@ def split_boards(tokens: list[Token]) -> tuple[list[Token], list[list[Token]]]:
             header = list(lead)
         for t in tokens[first_qx:]:
             if t.key == "qx":
-                current = [t]
+                # a pn/st after the previous board's deal belongs to the board that follows it
+                # (GIB match records write ``pn|…|qx|…|md|…``)
+                moved: list[Token] = []
+                if current is not None and any(x.key == "md" for x in current):
+                    while current and current[-1].key in LEAD_KEYS:
+                        moved.insert(0, current.pop())
+                current = [t, *moved]
                 groups.append(current)
             elif t.key in FILE_KEYS or current is None:
                 header.append(t)
@@ -232,6 +244,22 @@ def parse_call(value: str) -> Call:
     else:
         call = Call.parse(v)
     return call.annotated(alert=True) if alert else call
+
+
+_PACKED = re.compile(r"(?:[1-7](?:NT|[CDHSN])|[PDRX])!?", re.IGNORECASE)
+_PACKED_RUN = re.compile(rf"(?:{_PACKED.pattern})+", re.IGNORECASE)
+
+
+def parse_calls(value: str) -> list[Call]:
+    """``mb`` value → its calls: one call, or several packed together as some BBO
+    lesson files write them (``1nppp`` = 1NT, pass, pass, pass).  Raises ValueError."""
+    try:
+        return [parse_call(value)]
+    except ValueError:
+        v = value.strip()
+        if not _PACKED_RUN.fullmatch(v):
+            raise
+        return [parse_call(m.group(0)) for m in _PACKED.finditer(v)]
 
 
 def call_text(call: Call) -> str:
@@ -424,7 +452,10 @@ def _parse_board(tokens: list[Token], index: int, ctx: _Context) -> Board:
             elif key == "mb":
                 if b.auction is None:
                     b.auction = []
-                b.auction.append(parse_call(value))
+                b.auction.extend(parse_calls(value))
+            elif not key:
+                problem(f"text {_snippet(value, 40)!r} between '|' is not a LIN key; kept as it is")
+                extra.append(f"{value}|")
             elif key == "an":
                 if b.auction:
                     b.auction[-1] = b.auction[-1].annotated(explanation=_flat(value).strip() or None)
@@ -565,7 +596,7 @@ def board_pairs(board: Board) -> list[tuple[str, str]]:
 
 
 def _join(pairs: list[tuple[str, str]]) -> str:
-    return "".join(f"{k}|{v}|" for k, v in pairs)
+    return "".join(f"{k}|{v}|" if k else f"{v}|" for k, v in pairs)
 
 
 def board_to_lin(board: Board) -> str:
@@ -658,7 +689,7 @@ def document_text(doc, newline: str = "\n") -> str:
                 rs = [rs_text(b.contract, b.declarer, b.result) for b in boards]
             lines.append(f"rs|{','.join(rs)}|")
     for key, value in extra.get("lin_header", ()):
-        lines.append(f"{key}|{value}|")
+        lines.append(_join([(key, value)]))
     for b in boards:
         pairs = board_pairs(b)
         if b.number is not None:
@@ -681,6 +712,42 @@ def _decode(data: bytes, encoding: str | None) -> tuple[str, str]:
         return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
         return data.decode("cp1252", errors="replace"), "cp1252"
+
+
+@dataclass(frozen=True, slots=True)
+class LinSource:
+    """``Board.source`` of a LIN board: its place in the file and the model it was read as,
+    so a file saved with nothing changed is written back byte for byte."""
+
+    index: int
+    key: tuple
+
+
+def _file_key(doc) -> tuple:
+    """What a LIN file says outside its boards, to notice edits of the file info."""
+    info = doc.info
+    extra = info.extra
+    return (info.event, info.site, info.date, repr(extra.get("lin_vg")), repr(extra.get("lin_header")),
+            repr(extra.get("lin_comments")), bool(extra.get("lin_rs")), len(doc))
+
+
+def _unchanged_original(doc, options: WriteOptions) -> bytes | None:
+    """The file's bytes as read when nothing in ``doc`` changed since, else None."""
+    info = getattr(doc, "info", None)
+    original = info.extra.get("lin_original") if info is not None else None
+    if original is None or info.format not in (None, "lin"):
+        return None
+    data, key = original
+    if key != _file_key(doc):
+        return None
+    if options.newline not in (None, info.extra.get("newline")) or options.encoding not in (
+            None, info.extra.get("encoding")):
+        return None
+    for i, b in enumerate(doc):
+        src = b.source
+        if not isinstance(src, LinSource) or src.index != i or src.key != board_key(b):
+            return None
+    return data
 
 
 class LinCodec(Codec):
@@ -722,10 +789,17 @@ class LinCodec(Codec):
             raise
         doc.info.extra["encoding"] = encoding
         doc.info.extra["newline"] = "\r\n" if "\r\n" in text else "\n"
+        for i, b in enumerate(doc):
+            b.source = LinSource(i, board_key(b))
+        doc.info.extra["lin_original"] = (data, _file_key(doc))
         return doc
 
     def write(self, doc, out: IO[bytes], options: WriteOptions | None = None) -> None:
         options = options or WriteOptions()
+        original = _unchanged_original(doc, options)
+        if original is not None:  # nothing changed: the file as it was (token and card order, nt places)
+            out.write(original)
+            return
         extra = doc.info.extra if getattr(doc, "info", None) is not None else {}
         newline = options.newline or extra.get("newline") or "\n"
         encoding = options.encoding or extra.get("encoding") or "utf-8"

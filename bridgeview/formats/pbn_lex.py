@@ -17,9 +17,11 @@ COMMENT = 3  # (COMMENT, text without delimiters, line); same_line_data set sepa
 PERCENT = 4  # (PERCENT, whole line, line)
 BAD = 5  # (BAD, message, line)
 
-_TAG_LINE = re.compile(r'\[([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*')
-_TAG_AT = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+_TAG_LINE = re.compile(r'\[([A-Za-z0-9_]+)(\s*)"((?:[^"\\]|\\.)*)"\s*\]\s*')
+_TAG_AT = re.compile(r'\[\s*([A-Za-z0-9_]+)(\s*)"((?:[^"\\]|\\.)*)"\s*\]')
 _SLOW = re.compile(r'\s*(?:(\[)|(\{)|(;.*)|("(?:[^"\\]|\\.)*"?)|([^\s\[\]{};"]+)|(\S))')
+#: the problem for ``[Dealer"N"]``: read (nothing is ambiguous) but not PBN
+_NO_SPACE = "no space between the tag name {} and its value; read anyway"
 _BLANKS = re.compile(r"\n(?:[ \t\r\f\v]*\n)+")
 _SPECIAL = re.compile(r'[\[\]{};"]')
 
@@ -173,7 +175,9 @@ def tokenize(game: Game, with_comments: bool = True) -> list[tuple]:
         if c0 == "[" and line.endswith("]") and "{" not in line and ";" not in line:
             m = _TAG_LINE.fullmatch(line)
             if m is not None:
-                append((TAG, (m.group(1), m.group(2)), lineno))
+                append((TAG, (m.group(1), m.group(3)), lineno))
+                if not m.group(2):
+                    append((BAD, _NO_SPACE.format(m.group(1)), lineno))
                 continue
         elif _SPECIAL.search(line) is None:
             words = line.split()
@@ -203,7 +207,9 @@ def _slow_line(line: str, lineno: int, out: list[tuple]) -> tuple[list[str] | No
             if t is None:
                 out.append((BAD, f"malformed tag: {line[start:].strip()}", lineno))
                 return None, lineno
-            out.append((TAG, (t.group(1), t.group(2)), lineno))
+            out.append((TAG, (t.group(1), t.group(3)), lineno))
+            if not t.group(2):
+                out.append((BAD, _NO_SPACE.format(t.group(1)), lineno))
             pos = t.end()
             had_data = False
             continue

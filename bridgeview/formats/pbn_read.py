@@ -46,6 +46,8 @@ _RESULT_SIDE = re.compile(r"(NS|EW)\s+(\d+)")
 MODELLED = frozenset(("Board", "Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Result", "Auction",
                       "Play", "Note", "OptimumResultTable", "DoubleDummyTricks"))
 _SUIT_CACHE: dict[str, int] = {}
+#: board tag holding the auction words from the first one that is not a call (written back by PBN only)
+AUCTION_REST = "Auction:rest"
 
 
 def suit_bits(ranks: str) -> int:
@@ -296,10 +298,12 @@ class GameReader:
             try:
                 contract = _CONTRACTS.get(e.value)
                 if contract is None:
-                    contract = Contract.parse(e.value)
+                    contract = _parse_contract(e.value)
                     if len(_CONTRACTS) < 1000:
                         _CONTRACTS[e.value] = contract
                 b.contract = contract
+                if e.value.rstrip().upper().endswith("R"):
+                    self.problem(e.line, f"contract {e.value!r} writes R for redoubled; read as {contract}")
             except ValueError:
                 self.problem(e.line, f"contract {e.value!r} is not a contract")
                 b.tags["Contract"] = e.value
@@ -425,8 +429,12 @@ class GameReader:
                     suffix = m.group(0)
                     call = CALL_TOKENS.get(up[: m.start()])
             if call is None:
-                self.problem(e.wlines[i], f"{tok!r} is not a call")
-                continue
+                # Dropping the token would hand every later call to the wrong player: stop here,
+                # and keep the unread rest so PBN writes it back and conversions report it.
+                self.problem(e.wlines[i], f"{tok!r} is not a call; the auction is read up to it "
+                                          f"({len(calls)} call{'s' if len(calls) != 1 else ''})")
+                b.tags[AUCTION_REST] = " ".join(e.words[i:])
+                break
             if gap:
                 self.problem(e.wlines[i], f"call {tok} after a '-' (no call) in the auction")
                 gap = False
@@ -569,6 +577,14 @@ class GameReader:
         if self.rubber_vul is not None and b.vulnerability is not None and self.rubber_vul != b.vulnerability:
             self.problem(self.rubber_line, f"Vulnerable is {b.vulnerability.text} but ScoreRubberHistory makes it "
                          f"{self.rubber_vul.text}")
+
+
+def _parse_contract(text: str) -> Contract:
+    """A Contract tag value; ``4SR`` (R for redoubled, as some programs write) is ``4SXX``."""
+    t = text.strip()
+    if len(t) > 2 and t[-1] in "Rr" and t[-2] not in "Xx":
+        t = t[:-1] + "XX"
+    return Contract.parse(t)
 
 
 def play_trump(b: Board) -> Strain:

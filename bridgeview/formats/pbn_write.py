@@ -11,7 +11,7 @@ from ..model.deal import Deal
 from ..model.play import trick_winner
 from . import pbn_dd
 from .pbn_lex import escape
-from .pbn_read import play_trump
+from .pbn_read import AUCTION_REST, play_trump
 
 ROSTER = ("Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer", "Vulnerable", "Deal",
           "Scoring", "Declarer", "Contract", "Result")
@@ -72,6 +72,9 @@ def auction_section(board: Board) -> str:
             if c.explanation is not None:
                 notes.append((n, c.explanation))
     out.extend(_lines_of_calls(calls, words))
+    rest = board.tags.get(AUCTION_REST)
+    if rest:  # the words from one that is not a call on, as the file had them
+        out.append(rest + "\n")
     for n, text in notes:
         out.append(tag("Note", f"{n}:{text}"))
     return "".join(out)
@@ -145,7 +148,8 @@ def board_text(board: Board, info: FileInfo | None = None, *, foreign: bool = Fa
     elif any(k.startswith("Note:") for k in tags):
         out.extend(tag("Note", f"{k[5:]}:{v}") for k, v in tags.items() if k.startswith("Note:"))
     if board.dd is not None and not board.dd.is_empty:
-        out.append(tag("OptimumResultTable", pbn_dd.ORT_HEADER))
+        # one backslash, as every real file and every other program writes it (not tag()'s escaped form)
+        out.append(f'[OptimumResultTable "{pbn_dd.ORT_HEADER}"]\n')
         out.extend(row + "\n" for row in pbn_dd.result_table_rows(board.dd))
     for name, value in tags.items():
         if name in _HANDLED or ":" in name:

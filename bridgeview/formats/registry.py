@@ -141,7 +141,7 @@ def generic_check(codec: Codec, boards, *, dealer_vul: bool = True, start: int =
     moved = 0  # boards whose dealer or vulnerability the number (read back) will not give
     if caps.max_records is not None and n > caps.max_records:
         rep.errors.append(f"{codec.title} holds at most {caps.max_records} boards; this set has {n}")
-    dd = auction = play = header = notes = 0
+    dd = auction = play = header = notes = unread = 0
     info = getattr(boards, "info", None)
     for i, b in enumerate(boards):
         where = f"board {b.number}" if b.number is not None else f"record {i + 1}"
@@ -158,6 +158,8 @@ def generic_check(codec: Codec, boards, *, dealer_vul: bool = True, start: int =
             dd += 1
         if b.auction and not caps.auction:
             auction += 1
+        elif codec.name != "pbn" and b.tags.get("Auction:rest"):
+            unread += 1
         if b.play and not caps.play:
             play += 1
         if (b.notes or board_tags(b, info)) and not caps.notes:
@@ -167,6 +169,8 @@ def generic_check(codec: Codec, boards, *, dealer_vul: bool = True, start: int =
     for count, what in ((dd, "double-dummy results"), (auction, "auctions"), (play, "play"), (notes, "notes and tags")):
         if count:
             rep.losses.append(f"{what} of {count} board{'s' if count != 1 else ''}")
+    if unread:
+        rep.losses.append(f"the auction from a token that is not a call on {unread} board{'s' if unread != 1 else ''}")
     if moved:
         rep.losses.append(f"dealer and vulnerability that differ from the board number of {moved} board"
                           f"{'s' if moved != 1 else ''}")
@@ -191,7 +195,8 @@ def board_tags(board, info) -> dict[str, str]:
     """The board's tags worth reporting as lost: not placeholders, and not an Event/Site/Date
     that only repeats the file's header (PBN copies it onto every board; the header has its own line)."""
     header = {k: getattr(info, k.lower(), None) for k in ("Event", "Site", "Date")} if info is not None else {}
-    return {k: v for k, v in board.tags.items() if _meaningful(v) and header.get(k) != v}
+    return {k: v for k, v in board.tags.items()
+            if _meaningful(v) and header.get(k) != v and k != "Auction:rest"}  # reported on its own
 
 
 def _meaningful(value: str | None) -> bool:

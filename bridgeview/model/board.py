@@ -40,7 +40,7 @@ class Board:
     claim: int | None = None
     tags: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
-    source: Any = None
+    source: Any = field(default=None, compare=False)  # codec-private; not part of what the board says
 
     @classmethod
     def numbered(cls, number: int, deal: Deal | None = None, **kw) -> Board:
@@ -110,6 +110,8 @@ class Board:
                     dtext = f" by {d.letter}" if d is not None else ""
                     said = f" by {self.declarer.letter}" if self.declarer is not None else ""
                     out.append(f"the auction reaches {c}{dtext}, but the contract says {self.contract}{said}")
+            elif fc is not None and self.declarer is not None and fc[1] is not None and fc[1] != self.declarer:
+                out.append(f"the auction's declarer is {fc[1].letter}, but the declarer says {self.declarer.letter}")
         if self.play:
             contract, declarer = self.contract_and_declarer()
             if declarer is not None and contract is not None and not contract.is_passed_out and self.deal.card_count:

@@ -1,0 +1,162 @@
+"""Files written by other programs (issue 13): each test builds a small file of the kind
+a trial on real files from other projects turned up, and checks what a user sees."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bridgeview.cli.main import main
+from bridgeview.formats.registry import read_file, write_file
+from bridgeview.model.auction import Contract
+from bridgeview.model.cards import Seat
+
+DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+MD = "SAKQJHT98D765C432,S432HAKQJDT98C765,ST98H765D432CAKQJ"  # S, W, N hands of DEAL's deal
+MD2 = "S765H432DAKQJCT98,S432HAKQJDT98C765,SAKQJHT98D765C432"  # another deal
+
+
+def pbn(tmp_path: Path, body: str, name: str = "t.pbn") -> Path:
+    path = tmp_path / name
+    path.write_text(body, encoding="utf-8")
+    return path
+
+
+def game(number: int = 1, dealer: str = "N", extra: str = "", deal: str = DEAL) -> str:
+    return (f'[Board "{number}"]\n[Dealer "{dealer}"]\n[Vulnerable "None"]\n[Deal "{deal}"]\n{extra}')
+
+
+def save_bytes(doc, fmt: str, tmp_path: Path) -> bytes:
+    out = tmp_path / f"again.{fmt}"
+    write_file(doc, out, fmt)
+    return out.read_bytes()
+
+
+# -- 1: tokens that are not calls keep every later call in its seat ----------------------
+def test_unknown_call_token_stops_the_auction_and_no_call_changes_seat(tmp_path, capsys):
+    path = pbn(tmp_path, game(extra='[Auction "N"]\nAC 4S AC Pass\n'))
+    doc = read_file(path)
+    b = doc[0]
+    assert b.auction == []  # never "North 4S"
+    assert any("'AC' is not a call" in msg for _, _, msg in doc.problems)
+    # PBN keeps the file as it was, unchanged or edited
+    assert save_bytes(doc, "pbn", tmp_path) == path.read_bytes()
+    edited = b.touched(number=2)
+    doc[0] = edited
+    assert "AC 4S AC Pass" in save_bytes(doc, "pbn", tmp_path).decode()
+    # conversion says what it drops
+    assert main(["convert", str(path), str(tmp_path / "out.lin")]) == 0
+    err = capsys.readouterr().err
+    assert "the auction from a token that is not a call on 1 board" in err
+    assert "mb|" not in (tmp_path / "out.lin").read_text()
+
+
+def test_calls_before_an_unknown_token_keep_their_seats(tmp_path):
+    path = pbn(tmp_path, game(dealer="E", extra='[Auction "E"]\n1H Pass ZZ 4S\n'))
+    b = read_file(path)[0]
+    assert [str(c) for c in b.auction] == ["1H", "P"]
+    assert b.dealer == Seat.EAST
+
+
+# -- 3 and 8: LIN lesson files -------------------------------------------------------------
+LESSON = (
+    f"pn|Ann,Bob,Cy,Di|st||md|3{MD}|rh||ah|Board 1|sv|o|mb|1nppp|pg||\n"
+    "cr|255|cb|30 |jasno czerwony|\n"
+    f"pn|Ann,Bob,Cy,Di|st||md|4{MD2}|rh||ah|Board 2|sv|n|mb|p|mb|1S|nt|hello|mb|p|pg||\n"
+)
+
+
+def test_lesson_colour_lines_are_kept_and_the_boards_around_them_read(tmp_path):
+    path = tmp_path / "lesson.lin"
+    path.write_text(LESSON)
+    doc = read_file(path)
+    assert [b.number for b in doc] == [1, 2]
+    assert any("jasno czerwony" in msg and "kept" in msg for _, _, msg in doc.problems)
+    assert save_bytes(doc, "lin", tmp_path) == path.read_bytes()
+    doc[0] = doc[0].touched(number=1)  # regenerated, still with the colour segment
+    again = save_bytes(doc, "lin", tmp_path).decode()
+    assert "cb|30 |jasno czerwony|" in again
+    assert [b.number for b in read_file(tmp_path / "again.lin")] == [1, 2]
+
+
+def test_packed_calls_in_one_mb_are_read(tmp_path):
+    path = tmp_path / "lesson.lin"
+    path.write_text(LESSON)
+    b = read_file(path)[0]
+    assert [str(c) for c in b.auction] == ["1NT", "P", "P", "P"]
+    assert b.contract_and_declarer() == (Contract.parse("1NT"), Seat.NORTH)
+
+
+# -- 5 (LIN part): unchanged LIN files are saved byte for byte -------------------------------
+def test_unchanged_lin_file_resaves_byte_identical_and_edits_are_regenerated(tmp_path):
+    text = (f"qx|o1|md|3{MD}|sv|o|nt|before the auction|mb|1S|nt|after 1S|mb|p|mb|p|mb|p|"
+            "pc|C2|nt|after the lead|pc|CA|\r\n")
+    path = tmp_path / "vugraph.lin"
+    path.write_bytes(text.encode())
+    doc = read_file(path)
+    assert save_bytes(doc, "lin", tmp_path) == text.encode()
+    doc[0] = doc[0].touched(result=7)
+    assert save_bytes(doc, "lin", tmp_path) != text.encode()
+
+
+# -- 6: pn before qx --------------------------------------------------------------------------
+@pytest.mark.parametrize("pn_first", [True, False])
+def test_player_names_belong_to_the_board_that_follows_them(tmp_path, pn_first):
+    rooms = [("o1", "A1,B1,C1,D1", MD), ("c1", "A2,B2,C2,D2", MD), ("o2", "A3,B3,C3,D3", MD2)]
+    parts = []
+    for qx, names, md in rooms:
+        if pn_first:
+            parts.append(f"pn|{names}|qx|{qx}|md|3{md}|sv|o|mb|p|mb|p|mb|p|mb|p|pg||\n")
+        else:
+            parts.append(f"qx|{qx}|pn|{names}|md|3{md}|sv|o|mb|p|mb|p|mb|p|mb|p|pg||\n")
+    path = tmp_path / "match.lin"
+    path.write_text("".join(parts))
+    doc = read_file(path)
+    assert [b.tags.get("South") for b in doc] == ["A1", "A2", "A3"]
+    assert [b.tags.get("East") for b in doc] == ["D1", "D2", "D3"]
+
+
+# -- 11: R for redoubled, and the Declarer tag ----------------------------------------------
+def test_contract_with_r_is_redoubled_with_a_warning_and_the_declarer_is_kept(tmp_path):
+    path = pbn(tmp_path, game(extra='[Declarer "E"]\n[Contract "4SR"]\n[Result "10"]\n'))
+    doc = read_file(path)
+    b = doc[0]
+    assert b.contract == Contract.parse("4SXX")
+    assert b.contract_and_declarer() == (Contract.parse("4SXX"), Seat.EAST)
+    assert any("R for redoubled" in msg for _, _, msg in doc.problems)
+    assert save_bytes(doc, "pbn", tmp_path) == path.read_bytes()
+
+
+def test_a_declarer_the_auction_contradicts_is_reported(tmp_path):
+    path = pbn(tmp_path, game(extra='[Declarer "E"]\n[Auction "N"]\n1S Pass Pass Pass\n'))
+    assert main(["validate", str(path)]) == 1
+
+
+# -- 12: [Dealer"N"] --------------------------------------------------------------------------
+def test_tag_without_a_space_is_read_with_a_warning(tmp_path):
+    path = pbn(tmp_path, '[Board "3"]\n[Dealer"S"]\n[Vulnerable "EW"]\n' f'[Deal "{DEAL}"]\n')
+    doc = read_file(path)
+    assert doc[0].dealer == Seat.SOUTH
+    assert any("no space between the tag name Dealer" in msg for _, _, msg in doc.problems)
+
+
+# -- 13: OptimumResultTable header -----------------------------------------------------------
+def test_optimum_result_table_header_is_written_with_one_backslash(tmp_path):
+    rows = "".join(f"{s} {t} 7\n" for s in "NSEW" for t in ("NT", "S", "H", "D", "C"))
+    for header in ("Declarer;Denomination\\2R;Result\\2R", "Declarer;Denomination\\\\2R;Result\\\\2R"):
+        path = pbn(tmp_path, game(extra=f'[OptimumResultTable "{header}"]\n{rows}'))
+        doc = read_file(path)
+        assert doc[0].dd is not None and not doc[0].dd.is_empty
+        doc[0] = doc[0].touched(number=2)
+        text = save_bytes(doc, "pbn", tmp_path).decode()
+        assert '[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]' in text
+
+
+def test_dump_shows_the_unread_auction(tmp_path, capsys):
+    path = pbn(tmp_path, game(extra='[Auction "N"]\nAC 4S AC Pass\n'))
+    assert main(["dump", str(path)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["boards"][0]["auction"] == []
+    assert data["boards"][0]["auction_unread"] == "AC 4S AC Pass"
