@@ -4,6 +4,7 @@ a trial on real files from other projects turned up, and checks what a user sees
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from bridgeview.cli.main import main
 from bridgeview.formats.registry import read_file, write_file
 from bridgeview.model.auction import Contract
 from bridgeview.model.cards import Seat
+from bridgeview.model.deal import Deal
 
 DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
 MD = "SAKQJHT98D765C432,S432HAKQJDT98C765,ST98H765D432CAKQJ"  # S, W, N hands of DEAL's deal
@@ -160,3 +162,70 @@ def test_dump_shows_the_unread_auction(tmp_path, capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["boards"][0]["auction"] == []
     assert data["boards"][0]["auction_unread"] == "AC 4S AC Pass"
+
+
+# -- 4: traveller files ---------------------------------------------------------------------
+def traveller(tmp_path: Path, second_deal: str = DEAL) -> Path:
+    tables = [("N", "4S", "10"), ("S", "3NT", "9"), ("E", "5DX", "8")]
+    games = []
+    for n, (declarer, contract, result) in enumerate(tables):
+        deal = second_deal if n == 2 else DEAL
+        games.append(game(1, deal=deal, extra=f'[Declarer "{declarer}"]\n[Contract "{contract}"]\n'
+                                               f'[Result "{result}"]\n'))
+    return pbn(tmp_path, "\n".join(games), "traveller.pbn")
+
+
+def test_a_traveller_file_is_clean(tmp_path, capsys):
+    path = traveller(tmp_path)
+    assert main(["validate", str(path)]) == 0
+    assert capsys.readouterr().out.strip() == f"{path}: 3 boards, no problems"
+
+
+def test_a_repeated_board_number_with_another_deal_is_still_an_error(tmp_path, capsys):
+    path = traveller(tmp_path, second_deal="N:T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765 AKQJ.T98.765.432")
+    assert main(["validate", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "board number 1 also used by record 1, with a different deal" in out
+    assert out.count("board number") == 1
+
+
+# -- 10: severity and grouping ----------------------------------------------------------------
+def generated(tmp_path: Path, count: int = 12) -> Path:
+    """A generated file: every board dealt by North at love, whatever its number."""
+    rng = random.Random(13)
+    games = [game(n, deal=Deal.shuffled(rng).to_pbn()) for n in range(1, count + 1)]
+    return pbn(tmp_path, "\n".join(games), "generated.pbn")
+
+
+def test_warnings_are_grouped_by_kind_and_exit_0(tmp_path, capsys):
+    path = generated(tmp_path)
+    assert main(["validate", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    dealer = [line for line in out if "dealer" in line]
+    assert dealer == [f"{path}: 9 warnings: dealer does not follow the board number: "
+                      "board 2, board 3, board 4, board 6, board 7, … (--all lists every one)"]
+    assert out[-1] == f"{path}: 12 boards, 18 warnings, no errors"
+
+
+def test_all_lists_every_problem_and_strict_fails_on_warnings(tmp_path, capsys):
+    path = generated(tmp_path)
+    assert main(["validate", "--all", "--strict", str(path)]) == 1
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert len(lines) == 18 and all(line.startswith(f"{path}: warning: line ") for line in lines)
+    assert captured.err.strip() == f"{path}: 18 problems in 12 boards"
+
+
+def test_optimum_score_in_another_form_is_a_warning(tmp_path, capsys):
+    path = pbn(tmp_path, game(extra='[OptimumScore "NS 4S; 420"]\n'))
+    assert main(["validate", str(path)]) == 0
+    assert "warning: line 5, record 1: OptimumScore" in capsys.readouterr().out
+    assert main(["validate", "--strict", str(path)]) == 1
+
+
+def test_errors_exit_1_among_warnings(tmp_path, capsys):
+    path = pbn(tmp_path, game(2, extra='[Auction "N"]\n1S 1H\n'))
+    assert main(["validate", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "warning: line 1, board 2: dealer N but board 2 is dealt by E" in out
+    assert "insufficient" in out and "warning: line 1, board 2: call 2" not in out

@@ -22,6 +22,7 @@ from ..model.boardset import BoardSet, FileInfo
 from ..model.cards import CARDS, DISPLAY_SUITS, RANK_CHARS, SUIT_LETTERS, Card, Seat, Strain, ranks_text
 from ..model.deal import Deal
 from ..model.play import declarer_tricks, replay
+from ..model.severity import warning
 from ..model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
 from .errors import FormatError
 from .pbn import board_key
@@ -454,7 +455,7 @@ def _parse_board(tokens: list[Token], index: int, ctx: _Context) -> Board:
                     b.auction = []
                 b.auction.extend(parse_calls(value))
             elif not key:
-                problem(f"text {_snippet(value, 40)!r} between '|' is not a LIN key; kept as it is")
+                problem(warning(f"text {_snippet(value, 40)!r} between '|' is not a LIN key; kept as it is"))
                 extra.append(f"{value}|")
             elif key == "an":
                 if b.auction:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..model.severity import warning
+
 # token kinds
 TAG = 0  # (TAG, (name, value), line)
 DATA = 1  # (DATA, [words], line); a quoted string is one word, quotes included
@@ -177,7 +179,7 @@ def tokenize(game: Game, with_comments: bool = True) -> list[tuple]:
             if m is not None:
                 append((TAG, (m.group(1), m.group(3)), lineno))
                 if not m.group(2):
-                    append((BAD, _NO_SPACE.format(m.group(1)), lineno))
+                    append((BAD, warning(_NO_SPACE.format(m.group(1))), lineno))
                 continue
         elif _SPECIAL.search(line) is None:
             words = line.split()
@@ -209,7 +211,7 @@ def _slow_line(line: str, lineno: int, out: list[tuple]) -> tuple[list[str] | No
                 return None, lineno
             out.append((TAG, (t.group(1), t.group(3)), lineno))
             if not t.group(2):
-                out.append((BAD, _NO_SPACE.format(t.group(1)), lineno))
+                out.append((BAD, warning(_NO_SPACE.format(t.group(1))), lineno))
             pos = t.end()
             had_data = False
             continue

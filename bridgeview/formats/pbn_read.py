@@ -17,6 +17,7 @@ from ..model.cards import CARDS, RANK_CHARS, Card, Seat, Strain
 from ..model.ddtable import DDTable
 from ..model.deal import Deal
 from ..model.play import trick_winner
+from ..model.severity import warning
 from ..model.vulnerability import Vulnerability
 from . import pbn_dd
 from .pbn_checks import check_tag
@@ -303,7 +304,7 @@ class GameReader:
                         _CONTRACTS[e.value] = contract
                 b.contract = contract
                 if e.value.rstrip().upper().endswith("R"):
-                    self.problem(e.line, f"contract {e.value!r} writes R for redoubled; read as {contract}")
+                    self.problem(e.line, warning(f"contract {e.value!r} writes R for redoubled; read as {contract}"))
             except ValueError:
                 self.problem(e.line, f"contract {e.value!r} is not a contract")
                 b.tags["Contract"] = e.value
@@ -567,7 +568,7 @@ class GameReader:
         return True
 
     def check_tag(self, e: Entry) -> None:
-        rubber = check_tag(e, self.problem)
+        rubber = check_tag(e, lambda line, message: self.problem(line, warning(message)))  # tags we do not model
         if rubber is not None:
             self.rubber_vul, self.rubber_line = rubber, e.line
 
