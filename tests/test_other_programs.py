@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from bridgeview.cli.main import main
-from bridgeview.formats.registry import read_file, write_file
+from bridgeview.formats.registry import all_codecs, read_file, write_file
 from bridgeview.model.auction import Contract
+from bridgeview.model.board import Board
+from bridgeview.model.boardset import BoardSet
 from bridgeview.model.cards import Seat
 from bridgeview.model.deal import Deal
 
@@ -229,3 +231,82 @@ def test_errors_exit_1_among_warnings(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "warning: line 1, board 2: dealer N but board 2 is dealt by E" in out
     assert "insufficient" in out and "warning: line 1, board 2: call 2" not in out
+
+
+# -- 5: unchanged binary files are saved byte for byte --------------------------------------------
+def deals_set(count: int = 4, first: int = 1) -> BoardSet:
+    rng = random.Random(5)
+    return BoardSet([Board.numbered(first + i, Deal.shuffled(rng)) for i in range(count)])
+
+
+BINARY = [c.name for c in all_codecs() if c.binary and c.kind == "bridge" and c.can_write]
+
+
+@pytest.mark.parametrize("fmt", BINARY)
+def test_every_binary_format_saves_an_unchanged_file_byte_identical(tmp_path, fmt):
+    path = tmp_path / f"src.{fmt}"
+    write_file(deals_set(), path, fmt)
+    data = path.read_bytes()
+    doc = read_file(path, fmt)
+    assert save_bytes(doc, fmt, tmp_path) == data
+    doc[1] = doc[1].touched(deal=doc[0].deal)  # an edited set is written from the model
+    write_file(doc, tmp_path / f"edited.{fmt}", fmt)
+    assert read_file(tmp_path / f"edited.{fmt}", fmt)[1].deal == doc[0].deal
+
+
+def test_dup_control_fields_are_kept_exactly_as_read(tmp_path, capsys):
+    path = tmp_path / "set.dup"
+    write_file(deals_set(2), path, "dup")
+    data = bytearray(path.read_bytes())
+    control = 78 + 68
+    data[control:control + 10] = b"YN1  1 02 "  # last board written "02 " by another program
+    path.write_bytes(bytes(data))
+    doc = read_file(path)
+    assert save_bytes(doc, "dup", tmp_path) == bytes(data)
+    assert main(["convert", str(path), str(tmp_path / "copy.dup")]) == 0
+    assert (tmp_path / "copy.dup").read_bytes() == bytes(data)
+    doc[1] = doc[1].touched(deal=deals_set(3)[2].deal)  # edited: the control bytes still say the same
+    again = save_bytes(doc, "dup", tmp_path)
+    assert again[control:control + 10] == b"YN1  1 02 "
+    assert again[:control] == bytes(data[:control])
+
+
+def test_bri_filler_of_another_writer_is_kept(tmp_path):
+    path = tmp_path / "set.bri"
+    write_file(deals_set(3), path, "bri")
+    data = bytearray(path.read_bytes())
+    for r in range(3):
+        data[r * 128 + 78:(r + 1) * 128] = b"\0" * 50  # NULs where bridgeview writes spaces
+    path.write_bytes(bytes(data))
+    assert save_bytes(read_file(path), "bri", tmp_path) == bytes(data)
+
+
+# -- 12: bare 78-byte BRI records -------------------------------------------------------------------
+def test_bare_bri_records_are_read_with_a_warning(tmp_path, capsys):
+    padded = tmp_path / "padded.bri"
+    source = deals_set(3)
+    write_file(source, padded, "bri")
+    data = padded.read_bytes()
+    bare = tmp_path / "bare.bri"
+    bare.write_bytes(b"".join(data[r * 128:r * 128 + 78] for r in range(3)))
+    doc = read_file(bare)
+    assert doc.info.format == "bri"
+    assert [b.deal for b in doc] == [b.deal for b in source]
+    assert main(["validate", str(bare)]) == 0
+    assert "warning: bare 78-byte BRI records" in capsys.readouterr().out
+    assert save_bytes(doc, "bri", tmp_path) == bare.read_bytes()
+    doc[0] = doc[0].touched(deal=source[1].deal)
+    assert len(save_bytes(doc, "bri", tmp_path)) == 3 * 128  # rewritten records get the padding
+
+
+# -- 14: --start-board on DUP input --------------------------------------------------------------------
+@pytest.mark.parametrize("command", ["dump", "validate", "convert"])
+def test_start_board_on_dup_input_is_said_to_be_ignored(tmp_path, capsys, command):
+    path = tmp_path / "set.dup"
+    write_file(deals_set(2, first=5), path, "dup")
+    args = [command, str(path), "--start-board", "20"]
+    if command == "convert":
+        args.insert(2, str(tmp_path / "out.pbn"))
+    assert main(args) == 0
+    err = capsys.readouterr().err
+    assert "bridgeview: the start board 20 is ignored: this DUP file numbers its boards from 5 itself" in err

@@ -23,6 +23,14 @@ def board_number(text: str) -> int:
     return value
 
 
+def say_ignored_options(doc) -> None:
+    """Tell the user on stderr about read options the file overrode (``--start-board`` on DUP)."""
+    from ..formats.convert import ignored_options
+
+    for note in ignored_options(doc):
+        print(f"bridgeview: {note}", file=sys.stderr)
+
+
 class Progress:
     """A progress bar on stderr, shown only on a terminal and only once work
     has taken longer than ``delay`` seconds.

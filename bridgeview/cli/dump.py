@@ -7,7 +7,7 @@ import sys
 
 from ..formats.registry import ReadOptions, read_file
 from ..model.board import Board
-from .common import board_number
+from .common import board_number, say_ignored_options
 
 NAME = "dump"
 ORDER = 40
@@ -43,6 +43,7 @@ def board_to_json(b: Board) -> dict:
 
 def run(args) -> int:
     doc = read_file(args.file, args.from_fmt, ReadOptions(start_board=args.start_board))
+    say_ignored_options(doc)
     if hasattr(doc, "to_json"):
         data = doc.to_json()
     else:

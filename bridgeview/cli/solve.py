@@ -7,7 +7,7 @@ import sys
 from ..formats.convert import write_document
 from ..formats.errors import FormatError
 from ..formats.registry import ReadOptions, WriteOptions, codec_for_output, read_file
-from .common import Progress, board_number
+from .common import Progress, board_number, say_ignored_options
 
 NAME = "solve"
 ORDER = 20
@@ -45,6 +45,7 @@ def run(args) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise FormatError("--jobs must be at least 1")
     doc = read_file(args.input, args.from_fmt, ReadOptions(start_board=args.start_board))
+    say_ignored_options(doc)
     if getattr(doc, "info", None) is None:
         raise FormatError("this file holds no bridge deals", path=args.input)
     total = len(doc)

@@ -13,7 +13,7 @@ import sys
 
 from ..formats.registry import ReadOptions, read_file
 from ..model.validate import Problem, validate
-from .common import board_number
+from .common import board_number, say_ignored_options
 
 NAME = "validate"
 ORDER = 30
@@ -61,6 +61,7 @@ def problem_lines(problems: list[Problem], every: bool = False) -> list[str]:
 
 def run(args) -> int:
     doc = read_file(args.file, args.from_fmt, ReadOptions(start_board=args.start_board))
+    say_ignored_options(doc)
     if not hasattr(doc, "info"):  # a cribbage record: its reader already checked it
         found = [Problem(str(p)) for p in getattr(doc, "problems", lambda: [])()]
     else:

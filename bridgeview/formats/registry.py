@@ -293,6 +293,9 @@ def read_file(path: str | os.PathLike, fmt: str | None = None, options: ReadOpti
     if info is not None:
         info.format = codec.name
         info.path = str(path)
+        from . import verbatim
+
+        verbatim.remember(doc, codec, path)
     return doc
 
 
@@ -341,7 +344,9 @@ def write_file(doc: Any, path: str | os.PathLike, fmt: str | None = None, option
         report = codec.check(doc, opts)
         if report.errors:
             raise FormatError(report.errors[0], path=str(path))
-    save_atomically(path, lambda f: codec.write(doc, f, opts))
+    from . import verbatim
+
+    save_atomically(path, verbatim.original_writer(doc, codec, opts) or (lambda f: codec.write(doc, f, opts)))
     return codec
 
 
