@@ -310,3 +310,50 @@ def test_start_board_on_dup_input_is_said_to_be_ignored(tmp_path, capsys, comman
     assert main(args) == 0
     err = capsys.readouterr().err
     assert "bridgeview: the start board 20 is ignored: this DUP file numbers its boards from 5 itself" in err
+
+
+# -- 2: strict sniffing of ZBS and BRE -----------------------------------------------------------
+def ber_bytes(deals: int, base: int, seed: int) -> bytes:
+    """A BER-like file: one byte a card naming its hand (``base`` + 0-3), 52 bytes a deal."""
+    rng = random.Random(seed)
+    out = bytearray()
+    for _ in range(deals):
+        cards = [base + i // 13 for i in range(52)]
+        rng.shuffle(cards)
+        out += bytes(cards)
+    return bytes(out)
+
+
+def bhg_bytes(deals: int, seed: int = 2) -> bytes:
+    """A BHG-like file: an empty first line, then each deal as 52 letters, one a card."""
+    rng = random.Random(seed)
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+    lines = [""]
+    for _ in range(deals):
+        cards = list(letters)
+        rng.shuffle(cards)
+        lines.append("".join("".join(sorted(cards[13 * h:13 * h + 13])) for h in range(4)))
+    return ("\r\n".join(lines) + "\r\n").encode()
+
+
+@pytest.mark.parametrize(("data", "name"), [
+    (ber_bytes(16, 0, 8), "binary_ber"),  # passed the old ZBS sniff: groups, a null word, then more data
+    (ber_bytes(16, 0x31, 3), "text_ber"),
+    (bhg_bytes(2), "two_board_bhg"),  # three lines: the old BRE sniff took the card lines for site and date
+    (bhg_bytes(16), "bhg"),
+])
+def test_files_of_other_formats_are_not_taken_for_zbs_or_bre(tmp_path, capsys, data, name):
+    path = tmp_path / name
+    path.write_bytes(data)
+    assert main(["info", str(path)]) == 1
+    assert capsys.readouterr().err.strip() == f"bridgeview: {path}: cannot tell what format this file is"
+
+
+def test_real_zbs_and_bre_files_are_still_recognised(tmp_path):
+    source = deals_set(3)
+    for fmt in ("zbs", "bre"):
+        path = tmp_path / f"set.{fmt}"
+        write_file(source, path, fmt)
+        plain = tmp_path / f"set_{fmt}"  # no extension: content alone
+        plain.write_bytes(path.read_bytes())
+        assert read_file(plain).info.format == fmt

@@ -743,9 +743,21 @@ class BreCodec(Codec):
         lines, pos, _ = found
         if any(b < 0x20 and b != 9 for line in lines for b in line):
             return 0
-        if pos < len(head):
-            return 90 if head[pos] == SYMBOLS[0] else 0
-        return 30  # a header and no deals
+        if pos < len(head):  # strict: a whole 68-byte DGE deal, then a line end (when the head holds it)
+            record = head[pos : pos + DGE_DEAL]
+            if record[:1] != SYMBOLS[:1]:
+                return 0
+            if len(record) == DGE_DEAL:
+                try:
+                    decode_dge(record)
+                except FormatError:
+                    return 0
+                after = head[pos + DGE_DEAL : pos + DGE_DEAL + 1]
+                if after and after not in (b"\r", b"\n"):
+                    return 0
+            return 90
+        # three lines and no deals (a two-board BHG file looks like that): only the .bre extension says BRE
+        return 0
 
     def read(self, path: str | os.PathLike, options: ReadOptions | None = None) -> BoardSet:
         options = options or ReadOptions()
