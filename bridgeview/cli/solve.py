@@ -7,7 +7,8 @@ import sys
 from ..formats.convert import write_document
 from ..formats.errors import FormatError
 from ..formats.registry import ReadOptions, WriteOptions, codec_for_output, read_file
-from .common import Progress, board_number, say_ignored_options
+from ..solve.timed import DEFAULT_TIMEOUT as DD_TIMEOUT
+from .common import Progress, board_number, say_ignored_options, seconds
 
 NAME = "solve"
 ORDER = 20
@@ -28,13 +29,17 @@ def add_arguments(p) -> None:
     p.add_argument("--to", dest="to_fmt", metavar="FMT", help="output format (default: from the extension)")
     p.add_argument("--jobs", type=int, metavar="N", help="DDS threads (default: one per core)")
     p.add_argument("--again", action="store_true", help="re-solve boards that already carry a table")
+    p.add_argument("--dd-timeout", type=seconds, default=DD_TIMEOUT, metavar="S",
+                   help=f"seconds DDS may spend on a batch, then on one deal, before that deal is left "
+                        f"without a table (default {DD_TIMEOUT:g})")
     p.add_argument(
         "--start-board", type=board_number, metavar="N", help="number of the first board for formats that store none"
     )
 
 
 def run(args) -> int:
-    from ..solve.boards import difference_note, has_table, merged, par_tags, solve_boards
+    from ..solve.boards import difference_note, has_table, merged, par_tags
+    from ..solve.timed import SolverUnavailable, solve_within
 
     codec = codec_for_output(args.output, args.to_fmt)
     if codec.kind != "bridge":
@@ -55,6 +60,7 @@ def run(args) -> int:
     progress = Progress("solving")
     solved = differing = 0
     unsolvable: list[int] = []
+    slow: list[int] = []
     try:
         for start in range(0, len(todo), WINDOW):
             window = todo[start : start + WINDOW]
@@ -63,12 +69,23 @@ def run(args) -> int:
             def report(done: int, _total: int, base: int = base) -> bool:
                 return progress(base + done, len(todo))
 
-            tables = solve_boards(doc, window, jobs=args.jobs, progress=report)
-            for i in window:
-                table = tables.get(i)
+            def gave_up(k: int, window: list[int] = window) -> None:
+                i = window[k]
+                progress.note(f"{_label(doc[i], i)}: DDS took longer than {args.dd_timeout:g} s; "
+                              "left without a table (slow), the rest goes on")
+
+            try:
+                result = solve_within([doc[i].deal for i in window], args.dd_timeout, jobs=args.jobs,
+                                      progress=report, on_slow=gave_up)
+            except SolverUnavailable as e:
+                raise FormatError(f"the double-dummy solver failed: {e}") from None
+            slow.extend(window[k] for k in result.slow)
+            for k, i in enumerate(window):
+                table = result.tables[k]
                 board = doc[i]
                 if table is None:
-                    unsolvable.append(i)
+                    if k not in result.slow:
+                        unsolvable.append(i)
                     continue
                 if difference_note(board.dd, table)[0]:
                     differing += 1
@@ -92,6 +109,10 @@ def run(args) -> int:
         shown = ", ".join(_label(doc[i], i) for i in unsolvable[:10]) + (" ..." if len(unsolvable) > 10 else "")
         print(f"bridgeview: {len(unsolvable)} board(s) could not be solved (hands of unequal length, "
               f"cards in two hands or no cards): {shown}", file=sys.stderr)
+    if slow:
+        shown = ", ".join(_label(doc[i], i) for i in slow[:10]) + (" ..." if len(slow) > 10 else "")
+        print(f"bridgeview: {len(slow)} board(s) took DDS longer than {args.dd_timeout:g} s and have no table: "
+              f"{shown}", file=sys.stderr)
     if args.again and differing:
         print(f"bridgeview: {differing} stored table(s) differ from DDS; OUT has the DDS tables", file=sys.stderr)
     return 0
