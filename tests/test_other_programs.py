@@ -357,3 +357,33 @@ def test_real_zbs_and_bre_files_are_still_recognised(tmp_path):
         plain = tmp_path / f"set_{fmt}"  # no extension: content alone
         plain.write_bytes(path.read_bytes())
         assert read_file(plain).info.format == fmt
+
+
+def test_traveller_tab_lists_every_tables_result(tmp_path, qtbot):
+    from bridgeview.ui.document_view import DocumentView
+
+    path = traveller(tmp_path)
+    view = DocumentView(read_file(path), str(path))
+    qtbot.addWidget(view)
+    view.show()
+    tab = view.traveller
+    tabs = view.side_tabs
+    assert tabs.tabText(tabs.indexOf(tab)) == "Traveller (3)"
+    rows = [[tab.table.item(r, c).text() for c in range(6)] for r in range(tab.table.rowCount())]
+    assert rows == [["1", "4♠", "N", "10", "=", "+420"],
+                    ["2", "3NT", "S", "9", "=", "+400"],
+                    ["3", "5♦X", "E", "8", "-3", "+500"]]
+    tab._open(2, 0)
+    assert view.current_index() == 2
+    view.solver.shutdown()
+
+
+def test_traveller_tab_of_a_board_played_once(tmp_path, qtbot):
+    from bridgeview.ui.document_view import DocumentView
+
+    view = DocumentView(read_file(generated(tmp_path, 2)))
+    qtbot.addWidget(view)
+    tabs = view.side_tabs
+    assert tabs.tabText(tabs.indexOf(view.traveller)) == "Traveller"
+    assert view.traveller.table.rowCount() == 1
+    view.solver.shutdown()
