@@ -387,3 +387,23 @@ def test_traveller_tab_of_a_board_played_once(tmp_path, qtbot):
     assert tabs.tabText(tabs.indexOf(view.traveller)) == "Traveller"
     assert view.traveller.table.rowCount() == 1
     view.solver.shutdown()
+
+
+# -- 7: LIN commentary keeps its place -------------------------------------------------------------
+def test_lin_commentary_stays_at_its_place_in_the_auction_and_play(tmp_path):
+    text = (f"qx|o1|md|3{MD}|sv|o|nt|before the auction|mb|1S|nt|after 1S|mb|p|mb|p|mb|p|pg||"
+            "pc|C2|nt|after the lead|pc|CA|\n")
+    path = tmp_path / "vugraph.lin"
+    path.write_text(text)
+    doc = read_file(path)
+    assert doc[0].notes == ["before the auction", "after 1S", "after the lead"]
+    doc[0] = doc[0].touched(result=7)  # edited: written from the model, not copied
+    again = save_bytes(doc, "lin", tmp_path).decode()
+    assert "nt|before the auction|mb|1S|nt|after 1S|mb|p|" in again
+    assert "pc|C2|nt|after the lead|pc|CA|" in again
+    back = read_file(tmp_path / "again.lin")[0]
+    assert back.notes == doc[0].notes
+    # a note added in the app: the places no longer fit the notes, so every note goes at the start
+    doc[0] = back.touched(notes=[*back.notes, "added"])
+    again = save_bytes(doc, "lin", tmp_path).decode()
+    assert "nt|before the auction|nt|after 1S|nt|after the lead|nt|added|" in again

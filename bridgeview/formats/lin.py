@@ -41,8 +41,10 @@ LEAD_KEYS = frozenset({"pn", "st"})
 EXTRA_TAG = "LinExtra"
 ROOM_TAG = "Room"
 TITLE_TAG = "Title"
+#: where each ``nt`` comment stood: "calls,cards" before it, one entry per note, ";"-separated
+NOTE_AT_TAG = "LinNoteAt"
 #: tags this codec writes itself; any other tag is a loss when saving as LIN
-OWN_TAGS = frozenset({*PLAYER_TAGS, EXTRA_TAG, ROOM_TAG, TITLE_TAG})
+OWN_TAGS = frozenset({*PLAYER_TAGS, EXTRA_TAG, ROOM_TAG, TITLE_TAG, NOTE_AT_TAG})
 
 _KEY = re.compile(r"[A-Za-z]{2}")
 _BOARD_TITLE = re.compile(r"\s*board\s*(\d+)\s*", re.IGNORECASE)
@@ -402,6 +404,7 @@ def _parse_board(tokens: list[Token], index: int, ctx: _Context) -> Board:
     has_md = False
     players: list[str] | None = None
     extra: list[str] = []
+    note_at: list[tuple[int, int]] = []
     played = 0
     current: Token = tokens[0]
 
@@ -484,6 +487,7 @@ def _parse_board(tokens: list[Token], index: int, ctx: _Context) -> Board:
                     problem(f"claim mc|{value}| is not 0-13 tricks; ignored")
             elif key == "nt":
                 b.notes.append(_flat(value))
+                note_at.append((len(b.auction or ()), len(b.play or ())))
             elif key in ("pg", "st", "rh") and not value.strip():
                 continue
             else:
@@ -514,7 +518,20 @@ def _parse_board(tokens: list[Token], index: int, ctx: _Context) -> Board:
                 b.tags[tag] = name.strip()
     if extra:
         b.tags[EXTRA_TAG] = "".join(extra)
+    if any(calls or cards for calls, cards in note_at):  # commentary inside the auction or play (vugraph): keep its place
+        b.tags[NOTE_AT_TAG] = ";".join(f"{calls},{cards}" for calls, cards in note_at)
     return b
+
+
+def _note_places(board: Board) -> list[tuple[int, int]]:
+    """Where each note goes as (calls, cards) before it: from ``LinNoteAt`` when it still fits
+    the notes, else all at the start of the board."""
+    text = board.tags.get(NOTE_AT_TAG, "")
+    try:
+        places = [(int(a), int(b)) for a, b in (p.split(",") for p in text.split(";"))] if text else []
+    except ValueError:
+        places = []
+    return places if len(places) == len(board.notes) else [(0, 0)] * len(board.notes)
 
 
 def _apply_results(boards: list[Board], rs: list[str], vg: list[str] | None,
@@ -579,18 +596,28 @@ def board_pairs(board: Board) -> list[tuple[str, str]]:
         except FormatError:
             extra_tokens = []
         pairs += [(t.key, t.value) for t in extra_tokens]
-    pairs += [("nt", _clean(note)) for note in board.notes]
+    notes = list(zip(_note_places(board), board.notes, strict=True))
+
+    def notes_at(calls: int, cards: int, last: bool = False) -> None:
+        while notes and (notes[0][0] <= (calls, cards) or last):
+            pairs.append(("nt", _clean(notes.pop(0)[1])))
+
+    notes_at(0, 0)
+    calls = len(board.auction or ())
     if board.auction:
-        for call in board.auction:
+        for k, call in enumerate(board.auction, 1):
             pairs.append(("mb", call_text(call)))
             if call.explanation:
                 pairs.append(("an", _clean(call.explanation)))
+            notes_at(k, 0)
         pairs.append(("pg", ""))
     if board.play:
         for i, card in enumerate(board.play):
             pairs.append(("pc", str(Card(int(card)))))
+            notes_at(calls, i + 1)
             if i % 4 == 3:
                 pairs.append(("pg", ""))
+    notes_at(calls, len(board.play or ()), last=True)
     if board.claim is not None:
         pairs += [("mc", str(board.claim)), ("pg", "")]
     return pairs
