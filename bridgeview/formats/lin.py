@@ -518,7 +518,7 @@ def _parse_board(tokens: list[Token], index: int, ctx: _Context) -> Board:
                 b.tags[tag] = name.strip()
     if extra:
         b.tags[EXTRA_TAG] = "".join(extra)
-    if any(calls or cards for calls, cards in note_at):  # commentary inside the auction or play (vugraph): keep its place
+    if any(calls or cards for calls, cards in note_at):  # commentary inside the auction or play: keep its place
         b.tags[NOTE_AT_TAG] = ";".join(f"{calls},{cards}" for calls, cards in note_at)
     return b
 
