@@ -45,6 +45,9 @@ def test_unknown_call_token_stops_the_auction_and_no_call_changes_seat(tmp_path,
     b = doc[0]
     assert b.auction == []  # never "North 4S"
     assert any("'AC' is not a call" in msg for _, _, msg in doc.problems)
+    assert "'AC' is not a call; the auction is read up to it (0 calls)" in b.problems()  # the GUI marks it
+    assert main(["validate", str(path)]) == 1
+    assert capsys.readouterr().out.count("is not a call") == 1  # said once, with its line
     # PBN keeps the file as it was, unchanged or edited
     assert save_bytes(doc, "pbn", tmp_path) == path.read_bytes()
     edited = b.touched(number=2)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..model.auction import PASS, Call, CallKind, Contract, auction_is_complete
+from ..model.auction import AUCTION_REST, PASS, Call, CallKind, Contract, auction_is_complete, unread_auction_problem
 from ..model.board import Board
 from ..model.cards import CARDS, RANK_CHARS, Card, Seat, Strain
 from ..model.ddtable import DDTable
@@ -47,8 +47,6 @@ _RESULT_SIDE = re.compile(r"(NS|EW)\s+(\d+)")
 MODELLED = frozenset(("Board", "Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Result", "Auction",
                       "Play", "Note", "OptimumResultTable", "DoubleDummyTricks"))
 _SUIT_CACHE: dict[str, int] = {}
-#: board tag holding the auction words from the first one that is not a call (written back by PBN only)
-AUCTION_REST = "Auction:rest"
 
 
 def suit_bits(ranks: str) -> int:
@@ -432,8 +430,7 @@ class GameReader:
             if call is None:
                 # Dropping the token would hand every later call to the wrong player: stop here,
                 # and keep the unread rest so PBN writes it back and conversions report it.
-                self.problem(e.wlines[i], f"{tok!r} is not a call; the auction is read up to it "
-                                          f"({len(calls)} call{'s' if len(calls) != 1 else ''})")
+                self.problem(e.wlines[i], unread_auction_problem(tok, len(calls)))
                 b.tags[AUCTION_REST] = " ".join(e.words[i:])
                 break
             if gap:

@@ -3,7 +3,7 @@ came from another format); unmodified PBN boards are written from their source."
 
 from __future__ import annotations
 
-from ..model.auction import Call, CallKind
+from ..model.auction import AUCTION_REST, Call, CallKind
 from ..model.board import Board
 from ..model.boardset import FileInfo
 from ..model.cards import DISPLAY_SUITS, Seat, ranks_text
@@ -11,7 +11,7 @@ from ..model.deal import Deal
 from ..model.play import trick_winner
 from . import pbn_dd
 from .pbn_lex import escape
-from .pbn_read import AUCTION_REST, play_trump
+from .pbn_read import play_trump
 
 ROSTER = ("Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer", "Vulnerable", "Deal",
           "Scoring", "Declarer", "Contract", "Result")

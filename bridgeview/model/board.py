@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .auction import Call, Contract, auction_problems, final_contract
+from .auction import AUCTION_REST, Call, Contract, auction_problems, final_contract, unread_auction_problem
 from .cards import Card, Seat
 from .ddtable import DDTable
 from .deal import Deal
@@ -101,6 +101,9 @@ class Board:
         out = list(self.deal.problems())
         if self.number is not None and self.number < 1:
             out.append(f"board number {self.number} is not positive")
+        rest = self.tags.get(AUCTION_REST)
+        if rest and rest.split():
+            out.append(unread_auction_problem(rest.split()[0], len(self.auction or ())))
         if self.auction:
             out.extend(auction_problems(self.auction, self.effective_dealer))
             fc = final_contract(self.auction, self.effective_dealer)

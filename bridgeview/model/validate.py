@@ -81,6 +81,10 @@ def validate(boards: BoardSet, *, check_numbering: bool = True) -> list[Problem]
     if _can_check_in_bulk(boards):
         return _validate_bulk(boards)
     out: list[Problem] = [Problem(msg, index=i, line=line) for i, line, msg in boards.problems]
+    read_here: dict[int, set[str]] = {}
+    for i, _line, msg in boards.problems:
+        if i is not None:
+            read_here.setdefault(i, set()).add(msg)
     seen_deals: dict[tuple, tuple[int, int | None]] = {}  # deal and room -> first index, its number
     seen_numbers: dict[tuple, tuple[int, tuple]] = {}  # number and room -> first index, its hands
     lines = boards.info.extra.get("board_lines", {}) if boards.info.extra else {}
@@ -96,6 +100,8 @@ def validate(boards: BoardSet, *, check_numbering: bool = True) -> list[Problem]
         num = b.number
         room = b.tags.get("Room")  # team files (LIN vugraph, PBN) repeat a board in each room
         for msg in b.problems():
+            if msg in read_here.get(i, ()):
+                continue  # the reader said it already, with its line
             out.append(Problem(msg, board=num, index=i, line=line, offset=offset, record=record))
         if num is not None and check_numbering:
             if (num, room) in seen_numbers:
