@@ -121,7 +121,7 @@ def dump(capsys, path, fmt: str | None = None, start: int | None = None) -> dict
 
 
 def problems(capsys, path, fmt: str | None = None, start: int | None = None) -> set[str]:
-    args = ["validate", path] + (["--from", fmt] if fmt else []) + (["--start-board", start] if start else [])
+    args = ["validate", "--all", path] + (["--from", fmt] if fmt else []) + (["--start-board", start] if start else [])
     _, out, _ = cli(capsys, *args)
     found = set()
     for line in out.splitlines():

@@ -107,7 +107,11 @@ def test_an_empty_file_says_it_is_empty(tmp_path: Path, fmt: str) -> None:
 
     path = tmp_path / f"empty.{get(fmt).extensions[0]}"
     path.write_bytes(b"")
-    doc = read_file(path, fmt)
+    try:
+        doc = read_file(path, fmt)
+    except FormatError as e:  # a format whose files always hold a header (BHG, CSV, DLM, RZD) refuses, saying why
+        assert "empty" in str(e)
+        return
     assert len(doc) == 0 and doc.problems[0][2] == EMPTY_FILE
     rc, out, err = _cli("validate", path, "--from", fmt)
     assert rc == 1 and f"{path}: {EMPTY_FILE}" in out.splitlines()

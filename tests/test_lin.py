@@ -317,7 +317,6 @@ def test_write_keeps_newline_and_extra_keys(tmp_path: Path) -> None:
     ("pn|a,b,c,d|md|1SA,,,|\nmb|1Z|", 2, "mb|1Z|"),
     ("md|1SA,,,|\n\npc|Z9|", 3, "pc|Z9|"),
     ("md|1SA,,,|sv|o|\nhello world\n", 2, "not a LIN key"),
-    ("md|1SA,,,|sv|o|\nxyz|1|", 2, "two-letter"),
     ("md|1SA,,,|sv|o|mb|p", 1, "no closing"),
     ("pn|a,b,c,d|st||\nsv|o|", 1, "no deal"),
 ])

@@ -23,6 +23,25 @@ def board_number(text: str) -> int:
     return value
 
 
+def seconds(text: str) -> float:
+    """argparse type for ``--dd-timeout``: a positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value <= 86400:
+        raise argparse.ArgumentTypeError(f"the time limit must be above 0 and at most a day, not {value:g}")
+    return value
+
+
+def say_ignored_options(doc) -> None:
+    """Tell the user on stderr about read options the file overrode (``--start-board`` on DUP)."""
+    from ..formats.convert import ignored_options
+
+    for note in ignored_options(doc):
+        print(f"bridgeview: {note}", file=sys.stderr)
+
+
 class Progress:
     """A progress bar on stderr, shown only on a terminal and only once work
     has taken longer than ``delay`` seconds.
@@ -98,6 +117,17 @@ class Progress:
             self._width = len(text)
             self.stream.write(f"\r{text}{pad}")
             self.stream.flush()
+
+    def note(self, text: str) -> None:
+        """A line of news on the stream (``bridgeview: board 7 is slow ...``), above the bar if it is shown."""
+        with self._lock:
+            if self.shown:
+                self.stream.write("\r" + " " * self._width + "\r")
+                self._width = 0
+            self.stream.write(f"bridgeview: {text}\n")
+            self.stream.flush()
+        if self.shown:
+            self._draw(time.monotonic())
 
     def close(self) -> None:
         """Stop the ticker and end the bar's line (if it was shown)."""

@@ -32,6 +32,8 @@ def run(args) -> int:
         )
     finally:
         progress.close()
+    for notice in result.notices:
+        print(f"bridgeview: {notice}", file=sys.stderr)
     for loss in result.losses:
         print(f"bridgeview: dropped: {loss}", file=sys.stderr)
     return 0

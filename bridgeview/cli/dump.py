@@ -7,7 +7,7 @@ import sys
 
 from ..formats.registry import ReadOptions, read_file
 from ..model.board import Board
-from .common import board_number
+from .common import board_number, say_ignored_options
 
 NAME = "dump"
 ORDER = 40
@@ -37,11 +37,15 @@ def board_to_json(b: Board) -> dict:
     }
     if b.unreadable:  # a record that could not be decoded stands in as an empty board: say why
         out["unreadable"] = b.unreadable
+    unread = b.tags.get("Auction:rest")
+    if unread:  # the auction stopped at a token that is not a call (see validate)
+        out["auction_unread"] = unread
     return out
 
 
 def run(args) -> int:
     doc = read_file(args.file, args.from_fmt, ReadOptions(start_board=args.start_board))
+    say_ignored_options(doc)
     if hasattr(doc, "to_json"):
         data = doc.to_json()
     else:

@@ -7,6 +7,8 @@ import sys
 import tempfile
 
 from ..formats.errors import FormatError
+from ..solve.timed import DEFAULT_TIMEOUT as DD_TIMEOUT
+from .common import seconds
 
 NAME = "render"
 ORDER = 60
@@ -29,6 +31,9 @@ def add_arguments(p) -> None:
     p.add_argument("--height", type=int, metavar="H", help="image height in pixels")
     p.add_argument("--from", dest="from_fmt", metavar="FMT", help="input format (default: detect)")
     p.add_argument("-o", "--output", required=True, metavar="OUT.png", help="the PNG to write")
+    p.add_argument("--dd-timeout", type=seconds, default=DD_TIMEOUT, metavar="S",
+                   help=f"seconds to let the double-dummy solver work before drawing without its table "
+                        f"(default {DD_TIMEOUT:g})")
 
 
 def _quiet_qt():
@@ -53,6 +58,12 @@ def run(args) -> int:
         return _run(args)
     finally:
         qInstallMessageHandler(previous)
+
+
+def _say_slow(board, seconds: float) -> None:
+    label = f"board {board.number}" if board.number is not None else "the board"
+    print(f"bridgeview: {label}: the double-dummy solver took longer than {seconds:g} s; "
+          "drawn without its table", file=sys.stderr)
 
 
 def _run(args) -> int:
@@ -112,7 +123,8 @@ def _render_diagram(args, doc, index: int, fmt: str) -> int:
 
     board = doc[index]
     widget = DiagramWithGrid()
-    widget.set_board(board, solve=True)
+    if not widget.set_board(board, solve=True, timeout=args.dd_timeout):
+        _say_slow(board, args.dd_timeout)
     _step(widget.diagram, board, args.step, fmt, args.file)
     widget.resize(args.width or 900, args.height or 560)
     widget.show()
@@ -123,7 +135,7 @@ def _render_diagram(args, doc, index: int, fmt: str) -> int:
 def _render_window(args, index: int) -> int:
     from PySide6.QtCore import QSettings
 
-    from ..ui import dialogs
+    from ..ui import dialogs, solver
     from ..ui.mainwindow import MainWindow
 
     errors: list[str] = []
@@ -134,6 +146,7 @@ def _render_window(args, index: int) -> int:
 
     saved_message = dialogs.message
     dialogs.message = record
+    solver.DD_TIMEOUT = args.dd_timeout
     try:
         with tempfile.TemporaryDirectory() as tmp:
             window = MainWindow(QSettings(os.path.join(tmp, "render.ini"), QSettings.Format.IniFormat))
@@ -163,11 +176,12 @@ def _grab_window(window, args, index: int, errors: list[str]) -> int:
             controller.go(args.step)
         else:
             _step(view.diagram, board, args.step, view.format_name or "", args.file)
-    _wait_for_analysis(view, bool(args.step))
+    if not _wait_for_analysis(view, bool(args.step), args.dd_timeout + 10):
+        _say_slow(view.current_board(), args.dd_timeout)
     return _save(window.grab(), args.output)
 
 
-def _wait_for_analysis(view, stepping: bool, timeout: float = 20.0) -> None:
+def _wait_for_analysis(view, stepping: bool, timeout: float = 20.0) -> bool:
     """Let the background solver fill the shown board's DD grid (and, mid-play, the
     per-card trick counts) so a screenshot shows what a user sees a moment later."""
     import time
@@ -178,7 +192,10 @@ def _wait_for_analysis(view, stepping: bool, timeout: float = 20.0) -> None:
     board = view.current_board()
     if solver is None or board is None or not board.deal.is_complete:
         QApplication.processEvents()
-        return
+        return True
+
+    def slow() -> bool:
+        return board.deal.hands in getattr(solver, "_slow_deals", ())
 
     def done() -> bool:
         table = view.dd_grid.table()
@@ -191,8 +208,12 @@ def _wait_for_analysis(view, stepping: bool, timeout: float = 20.0) -> None:
         QApplication.processEvents()
         if done():
             break
+        if slow():
+            QApplication.processEvents()
+            return False
         time.sleep(0.02)
     QApplication.processEvents()
+    return not slow()
 
 
 def _save(pixmap, out: str) -> int:

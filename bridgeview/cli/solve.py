@@ -6,7 +6,8 @@ import sys
 
 from ..formats.errors import FormatError
 from ..formats.registry import ReadOptions, WriteOptions, check_target, codec_for_output, read_file
-from .common import Progress, board_number
+from ..solve.timed import DEFAULT_TIMEOUT as DD_TIMEOUT
+from .common import Progress, board_number, say_ignored_options, seconds
 
 NAME = "solve"
 ORDER = 20
@@ -27,6 +28,9 @@ def add_arguments(p) -> None:
     p.add_argument("--to", dest="to_fmt", metavar="FMT", help="output format (default: from the extension)")
     p.add_argument("--jobs", type=int, metavar="N", help="DDS threads (default: one per core)")
     p.add_argument("--again", action="store_true", help="re-solve boards that already carry a table")
+    p.add_argument("--dd-timeout", type=seconds, default=DD_TIMEOUT, metavar="S",
+                   help=f"seconds DDS may spend on a batch, then on one deal, before that deal is left "
+                        f"without a table (default {DD_TIMEOUT:g})")
     p.add_argument(
         "--start-board", type=board_number, metavar="N", help="number of the first board for formats that store none"
     )
@@ -35,7 +39,8 @@ def add_arguments(p) -> None:
 
 def run(args) -> int:
     from ..formats.convert import write_document  # numpy: only when solving (keeps `bridgeview info` fast)
-    from ..solve.boards import difference_note, has_table, merged, par_tags, solve_boards
+    from ..solve.boards import difference_note, has_table, merged, par_tags
+    from ..solve.timed import SolverUnavailable, solve_within
 
     codec = codec_for_output(args.output, args.to_fmt)
     if codec.kind != "bridge":
@@ -47,6 +52,7 @@ def run(args) -> int:
         raise FormatError("--jobs must be at least 1")
     check_target(args.output, args.force)  # before the solving, not after it
     doc = read_file(args.input, args.from_fmt, ReadOptions(start_board=args.start_board))
+    say_ignored_options(doc)
     if getattr(doc, "info", None) is None:
         raise FormatError("this file holds no bridge deals", path=args.input)
     total = len(doc)
@@ -56,6 +62,7 @@ def run(args) -> int:
     progress = Progress("solving")
     solved = differing = 0
     unsolvable: list[int] = []
+    slow: list[int] = []
     try:
         for start in range(0, len(todo), WINDOW):
             window = todo[start : start + WINDOW]
@@ -64,12 +71,23 @@ def run(args) -> int:
             def report(done: int, _total: int, base: int = base) -> bool:
                 return progress(base + done, len(todo))
 
-            tables = solve_boards(doc, window, jobs=args.jobs, progress=report)
-            for i in window:
-                table = tables.get(i)
+            def gave_up(k: int, window: list[int] = window) -> None:
+                i = window[k]
+                progress.note(f"{_label(doc[i], i)}: DDS took longer than {args.dd_timeout:g} s; "
+                              "left without a table (slow), the rest goes on")
+
+            try:
+                result = solve_within([doc[i].deal for i in window], args.dd_timeout, jobs=args.jobs,
+                                      progress=report, on_slow=gave_up)
+            except SolverUnavailable as e:
+                raise FormatError(f"the double-dummy solver failed: {e}") from None
+            slow.extend(window[k] for k in result.slow)
+            for k, i in enumerate(window):
+                table = result.tables[k]
                 board = doc[i]
                 if table is None:
-                    unsolvable.append(i)
+                    if k not in result.slow:
+                        unsolvable.append(i)
                     continue
                 if difference_note(board.dd, table)[0]:
                     differing += 1
@@ -93,6 +111,10 @@ def run(args) -> int:
         shown = ", ".join(_label(doc[i], i) for i in unsolvable[:10]) + (" ..." if len(unsolvable) > 10 else "")
         print(f"bridgeview: {len(unsolvable)} board(s) could not be solved (hands of unequal length, "
               f"cards in two hands or no cards): {shown}", file=sys.stderr)
+    if slow:
+        shown = ", ".join(_label(doc[i], i) for i in slow[:10]) + (" ..." if len(slow) > 10 else "")
+        print(f"bridgeview: {len(slow)} board(s) took DDS longer than {args.dd_timeout:g} s and have no table: "
+              f"{shown}", file=sys.stderr)
     if args.again and differing:
         print(f"bridgeview: {differing} stored table(s) differ from DDS; OUT has the DDS tables", file=sys.stderr)
     return 0

@@ -1,16 +1,27 @@
-"""``bridgeview validate FILE``: every problem in a file, one a line."""
+"""``bridgeview validate FILE``: the problems in a file, repeated kinds grouped.
+
+Errors (the deal, auction or play is wrong) make the exit status 1; warnings
+(non-standard but harmless, such as dealer and vulnerability that do not follow
+the board number in a generated file) do not, unless ``--strict``.  A kind of
+problem found more than ``GROUP_AFTER`` times is one line with its count and
+first boards; ``--all`` lists every one.
+"""
 
 from __future__ import annotations
 
 import sys
 
 from ..formats.registry import ReadOptions, read_file
-from ..model.validate import validate
-from .common import board_number
+from ..model.validate import Problem, validate
+from .common import board_number, say_ignored_options
 
 NAME = "validate"
 ORDER = 30
 HELP = "check every board (deals, numbers, dealer/vul, auction, play, duplicates)"
+#: a kind of problem seen more often than this is listed as one line (without --all)
+GROUP_AFTER = 3
+#: how many places a grouped line names
+FIRST_PLACES = 5
 
 
 def add_arguments(p) -> None:
@@ -18,20 +29,54 @@ def add_arguments(p) -> None:
     p.add_argument("--from", dest="from_fmt", metavar="FMT", help="input format (default: detect)")
     p.add_argument("--start-board", type=board_number, metavar="N",
                    help="number of the first board for formats that store none")
+    p.add_argument("--all", action="store_true", help="list every problem, not one line per repeated kind")
+    p.add_argument("--strict", action="store_true", help="warnings also make the exit status 1")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def problem_lines(problems: list[Problem], every: bool = False) -> list[str]:
+    """The listing: one line a problem (warnings marked), or one line for each kind seen
+    more than ``GROUP_AFTER`` times, in the order each kind first occurs."""
+    def one(p: Problem) -> str:
+        return f"warning: {p}" if not p.is_error else str(p)
+
+    if every:
+        return [one(p) for p in problems]
+    groups: dict[tuple, list[Problem]] = {}
+    for p in problems:
+        groups.setdefault((p.severity, p.kind), []).append(p)
+    lines: list[str] = []
+    for (severity, kind), group in groups.items():
+        if len(group) <= GROUP_AFTER:
+            lines.extend(one(p) for p in group)
+            continue
+        places = ", ".join(p.location() for p in group[:FIRST_PLACES])
+        label = "warning" if severity != "error" else "error"
+        lines.append(f"{_plural(len(group), label)}: {kind}: {places}, … (--all lists every one)")
+    return lines
 
 
 def run(args) -> int:
     doc = read_file(args.file, args.from_fmt, ReadOptions(start_board=args.start_board))
+    say_ignored_options(doc)
     if not hasattr(doc, "info"):  # a cribbage record: its reader already checked it
-        problems = [str(p) for p in getattr(doc, "problems", lambda: [])()]
+        found = [Problem(str(p)) for p in getattr(doc, "problems", lambda: [])()]
     else:
-        problems = [str(p) for p in validate(doc)]
-    for p in problems:
-        print(f"{args.file}: {p}")
+        found = validate(doc)
+    for line in problem_lines(found, args.all):
+        print(f"{args.file}: {line}")
     n = len(doc) if hasattr(doc, "__len__") else 0
     unit = ("board" if hasattr(doc, "info") else "deal") + ("s" if n != 1 else "")
-    if problems:
-        print(f"{args.file}: {len(problems)} problem{'s' if len(problems) != 1 else ''} in {n} {unit}", file=sys.stderr)
+    errors = sum(p.is_error for p in found)
+    warnings = len(found) - errors
+    if errors or (warnings and args.strict):
+        print(f"{args.file}: {_plural(len(found), 'problem')} in {n} {unit}", file=sys.stderr)
         return 1
+    if warnings:
+        print(f"{args.file}: {n} {unit}, {_plural(warnings, 'warning')}, no errors")
+        return 0
     print(f"{args.file}: {n} {unit}, no problems")
     return 0

@@ -27,6 +27,7 @@ from .registry import (
     read_file,
     save_atomically,
 )
+from .verbatim import original_writer
 
 ProgressFn = Callable[[int, int], bool]
 
@@ -36,6 +37,8 @@ class ConvertResult:
     codec: Codec
     records: int = 0
     losses: list[str] = field(default_factory=list)
+    #: things the user asked for that the input made impossible (a DUP file's own first board)
+    notices: list[str] = field(default_factory=list)
 
 
 class Cancelled(Exception):
@@ -63,10 +66,19 @@ def convert_file(
         raise FormatError(f"cannot convert a {src_codec.kind} file to {dst_codec.title}", path=str(dst))
     wopts = WriteOptions(start_board=start_board)
     ropts = ReadOptions(start_board=start_board)
-    if src_codec.bulk and dst_codec.bulk and start_board is None:
+    if src_codec.bulk and dst_codec.bulk and start_board is None and src_codec.name != dst_codec.name:
         return _convert_bulk(src, dst, src_codec, dst_codec, wopts, progress, force)
     doc = read_file(src, src_codec.name, ropts)
-    return write_document(doc, dst, dst_codec, wopts, progress, count_boards=True, force=force)
+    result = write_document(doc, dst, dst_codec, wopts, progress, count_boards=True, force=force)
+    result.notices.extend(ignored_options(doc))
+    return result
+
+
+def ignored_options(doc) -> list[str]:
+    """Sentences saying which read options the file overrode (``--start-board`` on a DUP file)."""
+    info = getattr(doc, "info", None)
+    note = info.extra.get("start_board_ignored") if info is not None and info.extra else None
+    return [note] if note else []
 
 
 def without_empty_games(doc, codec: Codec) -> tuple[object, int]:
@@ -155,6 +167,13 @@ def write_document(
     result = ConvertResult(codec)
     doc, dropped = without_empty_games(doc, codec)
     checked, written = doc, doc
+    unchanged = original_writer(doc, codec, options)
+    if unchanged is not None:  # an unchanged binary file back to its own format: the bytes as read
+        save_atomically(dst, unchanged, force=force)
+        result.records = len(doc)
+        if progress:
+            progress(result.records, result.records)
+        return result
     if codec.kind == "bridge":
         if getattr(doc, "is_lazy", False) and codec.bulk and getattr(doc, "bulk", None) and not doc.edited:
             result = _write_bulk_chunks(doc.bulk(), len(doc), dst, codec, options, progress, force)

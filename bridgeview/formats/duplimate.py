@@ -33,6 +33,7 @@ from ..model.board import Board
 from ..model.boardset import BoardSet, DupControl, FileInfo, LazyBoardSet
 from ..model.cards import CARDS, SEAT_LETTERS
 from ..model.deal import Deal
+from ..model.severity import warning
 from .bulk import ABSENT, BulkChunk
 from .errors import FormatError
 from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
@@ -53,6 +54,8 @@ RANKS_LOW_FIRST = b"23456789TJQKA"
 EAGER_LIMIT = 200_000
 CHUNK = 1 << 16
 #: DUP control bytes written when the set has none of its own (see docs/formats.md, "Duplimate").
+#: ``FileInfo.extra`` key of the sentence saying a requested first board number was not used
+START_IGNORED = "start_board_ignored"
 DEFAULT_DUP = DupControl(random=True, backwards=False, first_board=1, copies=1, last_board=None)
 
 _IS_SYMBOL = np.zeros(256, dtype=bool)
@@ -406,8 +409,6 @@ class BriCodec(FixedRecordCodec):
     caps = _DEAL_ONLY
 
     def sniff(self, head: bytes, size: int | None = None) -> int:
-        if size is not None and size % RECORD:
-            return 0
         if len(head) < BRI_DEAL:
             return 0
         if len(head) > BRI_DEAL and head[BRI_DEAL] == SYMBOLS[0]:
@@ -416,8 +417,23 @@ class BriCodec(FixedRecordCodec):
             decode_bri(head[:BRI_DEAL])
         except FormatError:
             return 0
+        if _bare_bri(head, size):
+            return 70
+        if size is not None and size % RECORD:
+            return 0
         filler = head[BRI_DEAL:RECORD]
         return 90 if all(b in (0, 0x20) for b in filler) else 60
+
+    def read(self, path: str | os.PathLike, options: ReadOptions | None = None) -> LazyBoardSet:
+        with open(path, "rb") as f:
+            head = f.read(2 * BRI_DEAL)
+        size = os.path.getsize(path)
+        if not _bare_bri(head, size):
+            return super().read(path, options)
+        doc = _BARE_BRI.read(path, options)  # records of the 78 digits alone: nothing is ambiguous
+        doc.problems.append((None, None, warning(
+            f"bare {BRI_DEAL}-byte BRI records without the 50 bytes of padding; read anyway")))
+        return doc
 
     def decode_record(self, rec: bytes, base: int, record: int) -> Deal:
         return Deal.from_owners(decode_bri(rec[:BRI_DEAL], base, record))
@@ -430,6 +446,29 @@ class BriCodec(FixedRecordCodec):
         out[:, :BRI_DEAL] = encode_bri(owners)
         out[:, BRI_DEAL:] = np.frombuffer(BRI_FILLER, dtype=np.uint8)
         return out
+
+
+class _BareBriCodec(BriCodec):
+    """BRI records of the 78 digits alone, as some programs write them (read only, via BriCodec)."""
+
+    record_size = BRI_DEAL
+
+    def read(self, path: str | os.PathLike, options: ReadOptions | None = None) -> LazyBoardSet:
+        return FixedRecordCodec.read(self, path, options)
+
+
+_BARE_BRI = _BareBriCodec()
+
+
+def _bare_bri(head: bytes, size: int | None) -> bool:
+    """True for a file of unpadded 78-byte BRI records: its size a multiple of 78 and, when
+    there are two records, the second one starting right after the first's 78 digits."""
+    if size is None or size % BRI_DEAL or not head[:BRI_DEAL].isdigit():
+        return False
+    if size == BRI_DEAL:
+        return True
+    second = head[BRI_DEAL : 2 * BRI_DEAL]
+    return len(second) == BRI_DEAL and second.isdigit()
 
 
 class DgeCodec(FixedRecordCodec):
@@ -526,9 +565,23 @@ def format_control(dup: DupControl, first: int, last: int) -> bytes:
 
 def control_rows(first: int, count: int, dup: DupControl | None, raws: list[bytes | None]) -> list[bytes]:
     """Control bytes for each record: computed from the set (with ``dup``'s flags
-    and copies), except that a later record read with blank control bytes stays blank."""
+    and copies), except that a later record read with blank control bytes stays blank and
+    bytes read that mean what would be written (``02 `` for ``2  ``) stay exactly as read."""
     computed = format_control(dup or DEFAULT_DUP, first, first + count - 1)
-    return [raw if i > 0 and raw is not None and _blank(raw) else computed for i, raw in enumerate(raws)]
+    meaning = parse_control(computed)
+    out = []
+    for i, raw in enumerate(raws):
+        keep = raw is not None and ((i > 0 and _blank(raw)) or _means(raw, meaning))
+        out.append(raw if keep else computed)  # type: ignore[arg-type]
+    return out
+
+
+def _means(raw: bytes, control: DupControl | None) -> bool:
+    """True when control bytes read from a file say exactly ``control``."""
+    try:
+        return not _blank(raw) and parse_control(raw) == control
+    except FormatError:
+        return False
 
 
 class DupCodec(FixedRecordCodec):
@@ -582,6 +635,9 @@ class DupCodec(FixedRecordCodec):
         if dup is None:
             return default
         first = dup.first_board
+        if options.start_board is not None and options.start_board != first:
+            info.extra[START_IGNORED] = (f"the start board {options.start_board} is ignored: "
+                                         f"this DUP file numbers its boards from {first} itself")
         if dup.last_board is not None and dup.last_board != first + count - 1:
             problems.append((None, None, (
                 f"the control bytes say the last board is {dup.last_board}, "
@@ -727,9 +783,21 @@ class BreCodec(Codec):
         lines, pos, _ = found
         if any(b < 0x20 and b != 9 for line in lines for b in line):
             return 0
-        if pos < len(head):
-            return 90 if head[pos] == SYMBOLS[0] else 0
-        return 30  # a header and no deals
+        if pos < len(head):  # strict: a whole 68-byte DGE deal, then a line end (when the head holds it)
+            record = head[pos : pos + DGE_DEAL]
+            if record[:1] != SYMBOLS[:1]:
+                return 0
+            if len(record) == DGE_DEAL:
+                try:
+                    decode_dge(record)
+                except FormatError:
+                    return 0
+                after = head[pos + DGE_DEAL : pos + DGE_DEAL + 1]
+                if after and after not in (b"\r", b"\n"):
+                    return 0
+            return 90
+        # three lines and no deals (a two-board BHG file looks like that): only the .bre extension says BRE
+        return 0
 
     def read(self, path: str | os.PathLike, options: ReadOptions | None = None) -> BoardSet:
         options = options or ReadOptions()

@@ -22,8 +22,10 @@ from ..model.boardset import BoardSet, FileInfo
 from ..model.cards import CARDS, DISPLAY_SUITS, RANK_CHARS, SUIT_LETTERS, Card, Seat, Strain, ranks_text
 from ..model.deal import Deal
 from ..model.play import declarer_tricks, replay
+from ..model.severity import warning
 from ..model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
 from .errors import FormatError, explain
+from .pbn import board_key
 from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions, _meaningful, board_tags
 from .textcheck import UTF16_MESSAGE, utf16_text
 
@@ -40,8 +42,10 @@ LEAD_KEYS = frozenset({"pn", "st"})
 EXTRA_TAG = "LinExtra"
 ROOM_TAG = "Room"
 TITLE_TAG = "Title"
+#: where each ``nt`` comment stood: "calls,cards" before it, one entry per note, ";"-separated
+NOTE_AT_TAG = "LinNoteAt"
 #: tags this codec writes itself; any other tag is a loss when saving as LIN
-OWN_TAGS = frozenset({*PLAYER_TAGS, EXTRA_TAG, ROOM_TAG, TITLE_TAG})
+OWN_TAGS = frozenset({*PLAYER_TAGS, EXTRA_TAG, ROOM_TAG, TITLE_TAG, NOTE_AT_TAG})
 
 _KEY = re.compile(r"[A-Za-z]{2}")
 # board numbers of at most nine digits: longer ones are not numbers a user means (and Python
@@ -84,7 +88,12 @@ def tokenize(text: str) -> tuple[list[Token], list[str]]:
             raise FormatError(f"text {_snippet(text[pos:])!r} is not a LIN key|value| pair", line=line)
         key = text[pos:bar].strip()
         if not _KEY.fullmatch(key):
-            raise FormatError(f"expected a two-letter LIN key before '|', found {_snippet(key)!r}", line=line)
+            # text between bars that is not a key (BBO lesson colour tables: ``cb|30 |jasno czerwony|``):
+            # kept as a keyless token so the boards around it are read and it is written back
+            tokens.append(Token("", text[pos:bar], line))
+            line += text.count("\n", pos, bar)
+            pos = bar + 1
+            continue
         end = text.find("|", bar + 1)
         if end < 0:
             raise FormatError(f"the value of {key!r} has no closing '|'", line=line)
@@ -121,7 +130,13 @@ def split_boards(tokens: list[Token]) -> tuple[list[Token], list[list[Token]]]:
             header = list(lead)
         for t in tokens[first_qx:]:
             if t.key == "qx":
-                current = [t]
+                # a pn/st after the previous board's deal belongs to the board that follows it
+                # (GIB match records write ``pn|…|qx|…|md|…``)
+                moved: list[Token] = []
+                if current is not None and any(x.key == "md" for x in current):
+                    while current and current[-1].key in LEAD_KEYS:
+                        moved.insert(0, current.pop())
+                current = [t, *moved]
                 groups.append(current)
             elif t.key in FILE_KEYS or current is None:
                 header.append(t)
@@ -235,6 +250,22 @@ def parse_call(value: str) -> Call:
     else:
         call = Call.parse(v)
     return call.annotated(alert=True) if alert else call
+
+
+_PACKED = re.compile(r"(?:[1-7](?:NT|[CDHSN])|[PDRX])!?", re.IGNORECASE)
+_PACKED_RUN = re.compile(rf"(?:{_PACKED.pattern})+", re.IGNORECASE)
+
+
+def parse_calls(value: str) -> list[Call]:
+    """``mb`` value → its calls: one call, or several packed together as some BBO
+    lesson files write them (``1nppp`` = 1NT, pass, pass, pass).  Raises ValueError."""
+    try:
+        return [parse_call(value)]
+    except ValueError:
+        v = value.strip()
+        if not _PACKED_RUN.fullmatch(v):
+            raise
+        return [parse_call(m.group(0)) for m in _PACKED.finditer(v)]
 
 
 def call_text(call: Call) -> str:
@@ -376,6 +407,7 @@ def _parse_board(tokens: list[Token], index: int, ctx: _Context) -> Board:
     has_md = False
     players: list[str] | None = None
     extra: list[str] = []
+    note_at: list[tuple[int, int]] = []
     played = 0
     current: Token = tokens[0]
 
@@ -427,7 +459,10 @@ def _parse_board(tokens: list[Token], index: int, ctx: _Context) -> Board:
             elif key == "mb":
                 if b.auction is None:
                     b.auction = []
-                b.auction.append(parse_call(value))
+                b.auction.extend(parse_calls(value))
+            elif not key:
+                problem(warning(f"text {_snippet(value, 40)!r} between '|' is not a LIN key; kept as it is"))
+                extra.append(f"{value}|")
             elif key == "an":
                 if b.auction:
                     b.auction[-1] = b.auction[-1].annotated(explanation=_flat(value).strip() or None)
@@ -455,6 +490,7 @@ def _parse_board(tokens: list[Token], index: int, ctx: _Context) -> Board:
                     problem(f"claim mc|{_snippet(value, 40)}| is not 0-13 tricks; ignored")
             elif key == "nt":
                 b.notes.append(_flat(value))
+                note_at.append((len(b.auction or ()), len(b.play or ())))
             elif key in ("pg", "st", "rh") and not value.strip():
                 continue
             else:
@@ -485,7 +521,20 @@ def _parse_board(tokens: list[Token], index: int, ctx: _Context) -> Board:
                 b.tags[tag] = name.strip()
     if extra:
         b.tags[EXTRA_TAG] = "".join(extra)
+    if any(calls or cards for calls, cards in note_at):  # commentary inside the auction or play: keep its place
+        b.tags[NOTE_AT_TAG] = ";".join(f"{calls},{cards}" for calls, cards in note_at)
     return b
+
+
+def _note_places(board: Board) -> list[tuple[int, int]]:
+    """Where each note goes as (calls, cards) before it: from ``LinNoteAt`` when it still fits
+    the notes, else all at the start of the board."""
+    text = board.tags.get(NOTE_AT_TAG, "")
+    try:
+        places = [(int(a), int(b)) for a, b in (p.split(",") for p in text.split(";"))] if text else []
+    except ValueError:
+        places = []
+    return places if len(places) == len(board.notes) else [(0, 0)] * len(board.notes)
 
 
 def _apply_results(boards: list[Board], rs: list[str], vg: list[str] | None,
@@ -550,25 +599,35 @@ def board_pairs(board: Board) -> list[tuple[str, str]]:
         except FormatError:
             extra_tokens = []
         pairs += [(t.key, t.value) for t in extra_tokens]
-    pairs += [("nt", _clean(note)) for note in board.notes]
+    notes = list(zip(_note_places(board), board.notes, strict=True))
+
+    def notes_at(calls: int, cards: int, last: bool = False) -> None:
+        while notes and (notes[0][0] <= (calls, cards) or last):
+            pairs.append(("nt", _clean(notes.pop(0)[1])))
+
+    notes_at(0, 0)
+    calls = len(board.auction or ())
     if board.auction:
-        for call in board.auction:
+        for k, call in enumerate(board.auction, 1):
             pairs.append(("mb", call_text(call)))
             if call.explanation:
                 pairs.append(("an", _clean(call.explanation)))
+            notes_at(k, 0)
         pairs.append(("pg", ""))
     if board.play:
         for i, card in enumerate(board.play):
             pairs.append(("pc", str(Card(int(card)))))
+            notes_at(calls, i + 1)
             if i % 4 == 3:
                 pairs.append(("pg", ""))
+    notes_at(calls, len(board.play or ()), last=True)
     if board.claim is not None:
         pairs += [("mc", str(board.claim)), ("pg", "")]
     return pairs
 
 
 def _join(pairs: list[tuple[str, str]]) -> str:
-    return "".join(f"{k}|{v}|" for k, v in pairs)
+    return "".join(f"{k}|{v}|" if k else f"{v}|" for k, v in pairs)
 
 
 def board_to_lin(board: Board) -> str:
@@ -661,7 +720,7 @@ def document_text(doc, newline: str = "\n") -> str:
                 rs = [rs_text(b.contract, b.declarer, b.result) for b in boards]
             lines.append(f"rs|{','.join(rs)}|")
     for key, value in extra.get("lin_header", ()):
-        lines.append(f"{key}|{value}|")
+        lines.append(_join([(key, value)]))
     for b in boards:
         pairs = board_pairs(b)
         if b.number is not None:
@@ -684,6 +743,42 @@ def _decode(data: bytes, encoding: str | None) -> tuple[str, str]:
         return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
         return data.decode("cp1252", errors="replace"), "cp1252"
+
+
+@dataclass(frozen=True, slots=True)
+class LinSource:
+    """``Board.source`` of a LIN board: its place in the file and the model it was read as,
+    so a file saved with nothing changed is written back byte for byte."""
+
+    index: int
+    key: tuple
+
+
+def _file_key(doc) -> tuple:
+    """What a LIN file says outside its boards, to notice edits of the file info."""
+    info = doc.info
+    extra = info.extra
+    return (info.event, info.site, info.date, repr(extra.get("lin_vg")), repr(extra.get("lin_header")),
+            repr(extra.get("lin_comments")), bool(extra.get("lin_rs")), len(doc))
+
+
+def _unchanged_original(doc, options: WriteOptions) -> bytes | None:
+    """The file's bytes as read when nothing in ``doc`` changed since, else None."""
+    info = getattr(doc, "info", None)
+    original = info.extra.get("lin_original") if info is not None else None
+    if original is None or info.format not in (None, "lin"):
+        return None
+    data, key = original
+    if key != _file_key(doc):
+        return None
+    if options.newline not in (None, info.extra.get("newline")) or options.encoding not in (
+            None, info.extra.get("encoding")):
+        return None
+    for i, b in enumerate(doc):
+        src = b.source
+        if not isinstance(src, LinSource) or src.index != i or src.key != board_key(b):
+            return None
+    return data
 
 
 class LinCodec(Codec):
@@ -727,10 +822,17 @@ class LinCodec(Codec):
             raise
         doc.info.extra["encoding"] = encoding
         doc.info.extra["newline"] = "\r\n" if "\r\n" in text else "\n"
+        for i, b in enumerate(doc):
+            b.source = LinSource(i, board_key(b))
+        doc.info.extra["lin_original"] = (data, _file_key(doc))
         return doc
 
     def write(self, doc, out: IO[bytes], options: WriteOptions | None = None) -> None:
         options = options or WriteOptions()
+        original = _unchanged_original(doc, options)
+        if original is not None:  # nothing changed: the file as it was (token and card order, nt places)
+            out.write(original)
+            return
         extra = doc.info.extra if getattr(doc, "info", None) is not None else {}
         newline = options.newline or extra.get("newline") or "\n"
         encoding = options.encoding or extra.get("encoding") or "utf-8"

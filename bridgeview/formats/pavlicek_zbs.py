@@ -120,6 +120,17 @@ class ZBSGroups:
         return owners
 
 
+def _possible_deal(group: list[int]) -> bool:
+    """True when a group's records give no hand more than 13 cards and its last suit a card
+    (the writer stops at the last suit that has one)."""
+    owners = [4] * 52
+    for pos, word in enumerate(group):
+        decode_locator(word >> 1, _SUIT_OF_POSITION[pos], owners)
+    if all(o == 4 for o in owners[13 * _SUIT_OF_POSITION[len(group) - 1]:][:13]):
+        return False
+    return all(owners.count(seat) <= 13 for seat in range(4))
+
+
 class ZBSCodec(Codec):
     name = "zbs"
     title = "ZBS (Pavlicek binary suits)"
@@ -127,21 +138,35 @@ class ZBSCodec(Codec):
     caps = Capabilities(full_deals=True, partial_deals=True)
 
     def sniff(self, head: bytes, size: int | None = None) -> int:
+        """Strict: the records seen must form groups of at most four suits, each a possible
+        (partial) deal, closed where the file ends; text (digits of a BER file) is never ZBS."""
         n = len(head) // 4
         if n == 0 or (size is not None and size % 4 and b"\0\0\0\0" not in head):
             return 0
+        if all(32 <= b < 127 or b in b"\r\n\t" for b in head):
+            return 0  # ASCII text: locators would need bytes above 0x7f or below 0x20
         words = np.frombuffer(head[: 4 * n], dtype="<u4")
         nulls = np.flatnonzero(words == 0)
+        whole = size is not None and size <= len(head)
         if nulls.size:
+            if any(head[4 * int(nulls[0]):]):
+                return 0  # data after the end-of-list record: not a ZBS list
             words = words[: int(nulls[0])]
+            whole = True
         if words.size == 0 or ((words >> 1) >= LOCATOR_LIMIT).any():
             return 0
-        run = 0
+        group: list[int] = []
         for w in words.tolist():
-            run = run + 1 if w & 1 else 0
-            if run >= 4:
+            group.append(w)
+            if len(group) > 4:
                 return 0
-        return 5  # most binary data passes these checks: the extension decides
+            if not w & 1:
+                if not _possible_deal(group):
+                    return 0
+                group = []
+        if whole and group:
+            return 0  # the last group is not closed
+        return 5  # binary data can still pass these checks: the extension decides
 
     def read(self, path, options: ReadOptions | None = None) -> LazyBoardSet:
         options = options or ReadOptions()

@@ -1,7 +1,9 @@
 """The three ways PBN files carry double-dummy tables.
 
 * ``[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]`` (PBN 2.1):
-  rows ``N NT 7`` in any order, columns found by name.
+  rows ``N NT 7`` in any order, columns found by name.  Written with one
+  backslash (``\2R``, as real files and other programs have it, not PBN-escaped);
+  the escaped ``\\2R`` reads the same.
 * ``[DoubleDummyTricks "746b5747b55862758627"]`` (Bridge Composer): 20 hex
   digits, declarers N S E W, strains NT S H D C within each.
 * ``%%!R 75974684697597468469`` lines (PSBridge, hidden in comments): 20 hex

@@ -11,6 +11,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ..model.severity import warning
+
 # token kinds
 TAG = 0  # (TAG, (name, value), line)
 DATA = 1  # (DATA, [words], line); a quoted string is one word, quotes included
@@ -21,9 +23,11 @@ BAD = 5  # (BAD, message, line)
 PROBLEM_LIMIT = 100
 
 # quoted values as possessive runs: linear time and no backtracking stack on a megabyte quote
-_TAG_LINE = re.compile(r'\[([A-Za-z0-9_]+)\s+"((?:[^"\\]++|\\.)*+)"\s*\]\s*')
-_TAG_AT = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]++|\\.)*+)"\s*\]')
+_TAG_LINE = re.compile(r'\[([A-Za-z0-9_]+)(\s*)"((?:[^"\\]++|\\.)*+)"\s*\]\s*')
+_TAG_AT = re.compile(r'\[\s*([A-Za-z0-9_]+)(\s*)"((?:[^"\\]++|\\.)*+)"\s*\]')
 _SLOW = re.compile(r'\s*(?:(\[)|(\{)|(;.*)|("(?:[^"\\]++|\\.)*+"?)|([^\s\[\]{};"]+)|(\S))')
+#: the problem for ``[Dealer"N"]``: read (nothing is ambiguous) but not PBN
+_NO_SPACE = "no space between the tag name {} and its value; read anyway"
 _BLANKS = re.compile(r"\n(?:[ \t\r\f\v]*\n)+")
 _SPECIAL = re.compile(r'[\[\]{};"]')
 _NONBLANK = re.compile(r"\S")
@@ -191,7 +195,9 @@ def tokenize(game: Game, with_comments: bool = True) -> list[tuple]:
         if c0 == "[" and line.endswith("]") and "{" not in line and ";" not in line:
             m = _TAG_LINE.fullmatch(line)
             if m is not None:
-                append((TAG, (m.group(1), m.group(2)), lineno))
+                append((TAG, (m.group(1), m.group(3)), lineno))
+                if not m.group(2):
+                    append((BAD, warning(_NO_SPACE.format(m.group(1))), lineno))
                 continue
         elif _SPECIAL.search(line) is None:
             words = line.split()
@@ -237,7 +243,9 @@ def _slow_line(line: str, lineno: int, out: list[tuple], bad: list[int] | None =
             if t is None:
                 _bad(out, bad, f"malformed tag: {_clip(line[start:].strip())}", lineno)
                 return None, lineno
-            out.append((TAG, (t.group(1), t.group(2)), lineno))
+            out.append((TAG, (t.group(1), t.group(3)), lineno))
+            if not t.group(2):
+                out.append((BAD, warning(_NO_SPACE.format(t.group(1))), lineno))
             pos = t.end()
             had_data = False
             continue

@@ -11,12 +11,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..model.auction import PASS, Call, CallKind, Contract, auction_is_complete
+from ..model.auction import AUCTION_REST, PASS, Call, CallKind, Contract, auction_is_complete, unread_auction_problem
 from ..model.board import Board
 from ..model.cards import CARDS, RANK_CHARS, Card, Seat, Strain
 from ..model.ddtable import DDTable
 from ..model.deal import Deal
 from ..model.play import trick_winner
+from ..model.severity import warning
 from ..model.vulnerability import Vulnerability
 from . import pbn_dd
 from .errors import describe
@@ -301,10 +302,12 @@ class GameReader:
             try:
                 contract = _CONTRACTS.get(e.value)
                 if contract is None:
-                    contract = Contract.parse(e.value)
+                    contract = _parse_contract(e.value)
                     if len(_CONTRACTS) < 1000:
                         _CONTRACTS[e.value] = contract
                 b.contract = contract
+                if e.value.rstrip().upper().endswith("R"):
+                    self.problem(e.line, warning(f"contract {e.value!r} writes R for redoubled; read as {contract}"))
             except ValueError:
                 self.problem(e.line, f"contract {e.value!r} is not a contract")
                 b.tags["Contract"] = e.value
@@ -430,8 +433,11 @@ class GameReader:
                     suffix = m.group(0)
                     call = CALL_TOKENS.get(up[: m.start()])
             if call is None:
-                self.problem(e.wlines[i], f"{tok!r} is not a call")
-                continue
+                # Dropping the token would hand every later call to the wrong player: stop here,
+                # and keep the unread rest so PBN writes it back and conversions report it.
+                self.problem(e.wlines[i], unread_auction_problem(tok, len(calls)))
+                b.tags[AUCTION_REST] = " ".join(e.words[i:])
+                break
             if gap:
                 self.problem(e.wlines[i], f"call {tok} after a '-' (no call) in the auction")
                 gap = False
@@ -564,7 +570,7 @@ class GameReader:
         return True
 
     def check_tag(self, e: Entry) -> None:
-        rubber = check_tag(e, self.problem)
+        rubber = check_tag(e, lambda line, message: self.problem(line, warning(message)))  # tags we do not model
         if rubber is not None:
             self.rubber_vul, self.rubber_line = rubber, e.line
 
@@ -574,6 +580,14 @@ class GameReader:
         if self.rubber_vul is not None and b.vulnerability is not None and self.rubber_vul != b.vulnerability:
             self.problem(self.rubber_line, f"Vulnerable is {b.vulnerability.text} but ScoreRubberHistory makes it "
                          f"{self.rubber_vul.text}")
+
+
+def _parse_contract(text: str) -> Contract:
+    """A Contract tag value; ``4SR`` (R for redoubled, as some programs write) is ``4SXX``."""
+    t = text.strip()
+    if len(t) > 2 and t[-1] in "Rr" and t[-2] not in "Xx":
+        t = t[:-1] + "XX"
+    return Contract.parse(t)
 
 
 def play_trump(b: Board) -> Strain:

@@ -3,7 +3,7 @@ came from another format); unmodified PBN boards are written from their source."
 
 from __future__ import annotations
 
-from ..model.auction import Call, CallKind
+from ..model.auction import AUCTION_REST, Call, CallKind
 from ..model.board import Board
 from ..model.boardset import FileInfo
 from ..model.cards import DISPLAY_SUITS, Seat, ranks_text
@@ -72,6 +72,9 @@ def auction_section(board: Board) -> str:
             if c.explanation is not None:
                 notes.append((n, c.explanation))
     out.extend(_lines_of_calls(calls, words))
+    rest = board.tags.get(AUCTION_REST)
+    if rest:  # the words from one that is not a call on, as the file had them
+        out.append(rest + "\n")
     for n, text in notes:
         out.append(tag("Note", f"{n}:{text}"))
     return "".join(out)
@@ -145,7 +148,8 @@ def board_text(board: Board, info: FileInfo | None = None, *, foreign: bool = Fa
     elif any(k.startswith("Note:") for k in tags):
         out.extend(tag("Note", f"{k[5:]}:{v}") for k, v in tags.items() if k.startswith("Note:"))
     if board.dd is not None and not board.dd.is_empty:
-        out.append(tag("OptimumResultTable", pbn_dd.ORT_HEADER))
+        # one backslash, as every real file and every other program writes it (not tag()'s escaped form)
+        out.append(f'[OptimumResultTable "{pbn_dd.ORT_HEADER}"]\n')
         out.extend(row + "\n" for row in pbn_dd.result_table_rows(board.dd))
     for name, value in tags.items():
         if name in _HANDLED or ":" in name:

@@ -142,7 +142,7 @@ def generic_check(codec: Codec, boards, *, dealer_vul: bool = True, start: int =
     moved = 0  # boards whose dealer or vulnerability the number (read back) will not give
     if caps.max_records is not None and n > caps.max_records:
         rep.errors.append(f"{codec.title} holds at most {caps.max_records} boards; this set has {n}")
-    dd = auction = play = header = notes = 0
+    dd = auction = play = header = notes = unread = 0
     info = getattr(boards, "info", None)
     for i, b in enumerate(boards):
         if b.unreadable:  # a stand-in for a record that could not be read: writing it would lose the record
@@ -162,6 +162,8 @@ def generic_check(codec: Codec, boards, *, dealer_vul: bool = True, start: int =
             dd += 1
         if b.auction and not caps.auction:
             auction += 1
+        elif codec.name != "pbn" and b.tags.get("Auction:rest"):
+            unread += 1
         if b.play and not caps.play:
             play += 1
         if (b.notes or board_tags(b, info)) and not caps.notes:
@@ -171,6 +173,8 @@ def generic_check(codec: Codec, boards, *, dealer_vul: bool = True, start: int =
     for count, what in ((dd, "double-dummy results"), (auction, "auctions"), (play, "play"), (notes, "notes and tags")):
         if count:
             rep.losses.append(f"{what} of {count} board{'s' if count != 1 else ''}")
+    if unread:
+        rep.losses.append(f"the auction from a token that is not a call on {unread} board{'s' if unread != 1 else ''}")
     if moved:
         rep.losses.append(f"dealer and vulnerability that differ from the board number of {moved} board"
                           f"{'s' if moved != 1 else ''}")
@@ -214,7 +218,8 @@ def board_tags(board, info) -> dict[str, str]:
     """The board's tags worth reporting as lost: not placeholders, and not an Event/Site/Date
     that only repeats the file's header (PBN copies it onto every board; the header has its own line)."""
     header = {k: getattr(info, k.lower(), None) for k in ("Event", "Site", "Date")} if info is not None else {}
-    return {k: v for k, v in board.tags.items() if _meaningful(v) and header.get(k) != v}
+    return {k: v for k, v in board.tags.items()
+            if _meaningful(v) and header.get(k) != v and k != "Auction:rest"}  # reported on its own
 
 
 def _meaningful(value: str | None) -> bool:
@@ -302,6 +307,8 @@ def read_file(path: str | os.PathLike, fmt: str | None = None, options: ReadOpti
     try:
         doc = codec.read(path, options or ReadOptions())
     except FormatError as e:
+        if _empty(path) and "empty" not in e.message:  # a format that needs a header: say the plain reason
+            raise FormatError(f"{EMPTY_FILE}; {codec.title} files are never empty", path=str(path)) from None
         if e.path is None:
             e.path = str(path)
         raise
@@ -311,6 +318,9 @@ def read_file(path: str | os.PathLike, fmt: str | None = None, options: ReadOpti
     if info is not None:
         info.format = codec.name
         info.path = str(path)
+        from . import verbatim
+
+        verbatim.remember(doc, codec, path)
     problems = getattr(doc, "problems", None)
     if isinstance(problems, list) and not len(doc) and _empty(path):  # opens, but not without a word
         problems.insert(0, (None, None, EMPTY_FILE))
@@ -451,7 +461,10 @@ def write_file(doc: Any, path: str | os.PathLike, fmt: str | None = None, option
         report = codec.check(doc, opts)
         if report.errors:
             raise check_error(doc, path, report.errors[0])
-    save_atomically(path, lambda f: codec.write(doc, f, opts), force=force)
+    from . import verbatim
+
+    save_atomically(path, verbatim.original_writer(doc, codec, opts) or (lambda f: codec.write(doc, f, opts)),
+                    force=force)
     return codec
 
 

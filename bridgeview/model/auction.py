@@ -177,6 +177,16 @@ def auction_problems(calls: list[Call], dealer: int = Seat.NORTH) -> list[str]:
     return out
 
 
+#: ``Board.tags`` key of the auction words from the first one that is not a call (PBN writes them back)
+AUCTION_REST = "Auction:rest"
+
+
+def unread_auction_problem(token: str, calls: int) -> str:
+    """The problem of an auction read only up to ``token``, which is not a call (the same
+    sentence from the reader, with its line, and from the board, for the GUI)."""
+    return f"{token!r} is not a call; the auction is read up to it ({calls} call{'s' if calls != 1 else ''})"
+
+
 def auction_is_complete(calls: list[Call]) -> bool:
     passes = 0
     any_bid = False

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .auction import Call, Contract, auction_problems, final_contract
+from .auction import AUCTION_REST, Call, Contract, auction_problems, final_contract, unread_auction_problem
 from .cards import Card, Seat
 from .ddtable import DDTable
 from .deal import Deal
@@ -43,7 +43,7 @@ class Board:
     claim: int | None = None
     tags: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
-    source: Any = None
+    source: Any = field(default=None, compare=False)  # codec-private; not part of what the board says
     unreadable: str | None = None
 
     @classmethod
@@ -108,6 +108,9 @@ class Board:
         out.extend(self.deal.problems())
         if self.number is not None and self.number < 1:
             out.append(f"board number {self.number} is not positive")
+        rest = self.tags.get(AUCTION_REST)
+        if rest and rest.split():
+            out.append(unread_auction_problem(rest.split()[0], len(self.auction or ())))
         if self.auction:
             out.extend(auction_problems(self.auction, self.effective_dealer))
             fc = final_contract(self.auction, self.effective_dealer)
@@ -117,6 +120,8 @@ class Board:
                     dtext = f" by {d.letter}" if d is not None else ""
                     said = f" by {self.declarer.letter}" if self.declarer is not None else ""
                     out.append(f"the auction reaches {c}{dtext}, but the contract says {self.contract}{said}")
+            elif fc is not None and self.declarer is not None and fc[1] is not None and fc[1] != self.declarer:
+                out.append(f"the auction's declarer is {fc[1].letter}, but the declarer says {self.declarer.letter}")
         if self.play:
             contract, declarer = self.contract_and_declarer()
             if declarer is not None and contract is not None and not contract.is_passed_out and self.deal.card_count:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..formats.errors import FormatError
 from .boardset import BoardSet, LazyBoardSet
+from .severity import ERROR, WARNING, severity_of
 from .vulnerability import dealer_for_board, vulnerability_for_board
 
 
@@ -17,6 +19,29 @@ class Problem:
     line: int | None = None  # 1-based line in a text file
     offset: int | None = None  # byte offset of the record in a fixed-record file
     record: int | None = None  # its 1-based record number, when not index + 1 (ZBS groups)
+    #: "error" (the deal, auction or play is wrong) or "warning" (non-standard but harmless);
+    #: None takes it from the message (readers mark warnings with ``severity.warning``)
+    severity: str | None = None
+    #: what kind of problem this is, to group repeats of it; None: the message without its numbers
+    kind: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.severity is None:
+            self.severity = severity_of(self.message)
+        if self.kind is None:
+            self.kind = _NUMBERS.sub("#", _QUOTED.sub("'…'", str(self.message)))
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == ERROR
+
+    def location(self) -> str:
+        """Where the problem is, for listing the boards a group of problems is on."""
+        if self.board is not None:
+            return f"board {self.board}"
+        if self.index is not None:
+            return f"record {self.record or self.index + 1}"
+        return f"line {self.line}" if self.line is not None else "the file"
 
     def __str__(self) -> str:
         where = []
@@ -31,6 +56,14 @@ class Problem:
         return (", ".join(where) + ": " if where else "") + self.message
 
 
+_NUMBERS = re.compile(r"\d+")
+_QUOTED = re.compile(r"'[^']*'")
+#: kinds of the problems validate finds itself (readers' problems are grouped by their wording)
+DEALER_KIND = "dealer does not follow the board number"
+VULNERABILITY_KIND = "vulnerability does not follow the board number"
+NUMBER_KIND = "board number repeated with a different deal"
+SAME_DEAL_KIND = "same deal as another board"
+
 #: Sets larger than this, read lazily from a fixed-record file that holds only
 #: deals (and DD), are checked with numpy over bulk chunks instead of board by board.
 BULK_THRESHOLD = 50_000
@@ -40,16 +73,23 @@ BULK_REPORT_LIMIT = 1000
 
 def validate(boards: BoardSet, *, check_numbering: bool = True) -> list[Problem]:
     """Every problem in ``boards``: reader problems, illegal deals, auctions and
-    play, board numbers out of order or repeated, dealer/vulnerability that
-    disagree with the number, duplicate deals."""
+    play, board numbers repeated with another deal, dealer/vulnerability that
+    disagree with the number (warnings: generated files do it on purpose), duplicate deals.
+
+    A board number repeated with the same deal is another table's result of that board
+    (traveller files from scoring programs), not a problem."""
     out: list[Problem] = [Problem(msg, index=i, line=line) for i, line, msg in boards.problems]
     if _can_check_in_bulk(boards):
         try:
             return out + _validate_bulk(boards)  # reader problems (a truncated copy's tail) first
         except FormatError:
             pass  # a record the bulk decoder rejects: board by board below reports it and checks the rest
-    seen_deals: dict[tuple, int] = {}
-    seen_numbers: dict[tuple, int] = {}
+    read_here: dict[int, set[str]] = {}
+    for i, _line, msg in boards.problems:
+        if i is not None:
+            read_here.setdefault(i, set()).add(msg)
+    seen_deals: dict[tuple, tuple[int, int | None]] = {}  # deal and room -> first index, its number
+    seen_numbers: dict[tuple, tuple[int, tuple]] = {}  # number and room -> first index, its hands
     lines = boards.info.extra.get("board_lines", {}) if boards.info.extra else {}
     for i in range(len(boards)):
         line = lines.get(i)
@@ -63,30 +103,39 @@ def validate(boards: BoardSet, *, check_numbering: bool = True) -> list[Problem]
         num = b.number
         room = b.tags.get("Room")  # team files (LIN vugraph, PBN) repeat a board in each room
         for msg in b.problems():
+            if msg in read_here.get(i, ()):
+                continue  # the reader said it already, with its line
             out.append(Problem(msg, board=num, index=i, line=line, offset=offset, record=record))
         if num is not None and check_numbering:
             if (num, room) in seen_numbers:
-                msg = f"board number {num} also used by record {seen_numbers[num, room] + 1}"
-                out.append(Problem(msg, board=num, index=i, line=line, offset=offset, record=record))
+                j, hands = seen_numbers[num, room]
+                if hands != b.deal.hands:
+                    msg = f"board number {num} also used by record {j + 1}, with a different deal"
+                    out.append(Problem(msg, board=num, index=i, line=line, offset=offset, record=record,
+                                       kind=NUMBER_KIND))
             else:
-                seen_numbers[num, room] = i
+                seen_numbers[num, room] = (i, b.deal.hands)
             if b.dealer is not None and b.dealer != dealer_for_board(num):
                 out.append(Problem(
                     f"dealer {b.dealer.letter} but board {num} is dealt by {dealer_for_board(num).letter}",
-                    board=num, index=i, line=line, offset=offset, record=record))
+                    board=num, index=i, line=line, offset=offset, record=record, severity=WARNING,
+                    kind=DEALER_KIND))
             if b.vulnerability is not None and b.vulnerability != vulnerability_for_board(num):
                 out.append(Problem(
                     f"vulnerability {b.vulnerability.text} but board {num} is {vulnerability_for_board(num).text}",
-                    board=num, index=i, line=line, offset=offset, record=record))
+                    board=num, index=i, line=line, offset=offset, record=record, severity=WARNING,
+                    kind=VULNERABILITY_KIND))
         if b.deal.card_count:
             key = (b.deal.hands, room)
             if key in seen_deals:
-                j = seen_deals[key]
-                other = boards[j].number
+                j, other = seen_deals[key]
+                if other is not None and other == num:
+                    continue  # another table's result of the same board (a traveller record)
                 what = f"board {other}" if other is not None else f"record {j + 1}"
-                out.append(Problem(f"same deal as {what}", board=num, index=i, line=line, offset=offset, record=record))
+                out.append(Problem(f"same deal as {what}", board=num, index=i, line=line, offset=offset, record=record,
+                                   kind=SAME_DEAL_KIND))
             else:
-                seen_deals[key] = i
+                seen_deals[key] = (i, num)
     return out
 
 
@@ -149,7 +198,7 @@ def _validate_bulk(boards: LazyBoardSet) -> list[Problem]:
         what = f"board {other}" if other is not None else f"record {first + 1}"
         number = boards[b].number
         out.append(Problem(f"same deal as {what}", board=number, index=b, offset=boards.record_offset(b),
-                           record=boards.record_number(b)))
+                           record=boards.record_number(b), kind=SAME_DEAL_KIND))
         reported += 1
     out.sort(key=lambda p: p.index if p.index is not None else -1)
     return out

@@ -42,28 +42,45 @@ class DiagramWithGrid(QWidget):
         column.addStretch(1)
         layout.addLayout(column)
 
-    def set_board(self, board: Board | None, solve: bool = False) -> None:
-        """Show ``board``; with ``solve`` a missing DD table is worked out (as the window's solver does)."""
+    def set_board(self, board: Board | None, solve: bool = False, timeout: float | None = None) -> bool:
+        """Show ``board``; with ``solve`` a missing DD table is worked out (as the window's solver does),
+        giving DDS at most ``timeout`` seconds when given.  False when DDS ran out of time (the grid
+        then says so and shows only what the file holds)."""
         self.diagram.set_board(board)
         table = board.dd if board is not None else None
+        in_time = True
         if solve and board is not None:
-            table = solved_table(board)
-        self.dd_grid.set_table(table)
+            table, in_time = solved_table(board, timeout)
+        note = "" if in_time else f"No double-dummy table: DDS took longer than {timeout:g} s on this deal."
+        self.dd_grid.set_table(table, note=note)
         if board is not None and table is not None and table.is_complete:
             from ..solve.boards import makeable_line, par_line
 
             self.dd_grid.set_par("\n".join(t for t in (par_line(board, table), makeable_line(table)) if t))
+        return in_time
 
 
-def solved_table(board: Board):
-    """The board's DD table, filled in by DDS when it lacks one and its deal can be solved."""
+def solved_table(board: Board, timeout: float | None = None):
+    """(the board's DD table, filled in by DDS when it lacks one and its deal can be solved;
+    False when DDS took longer than ``timeout`` seconds and was stopped, else True)."""
     try:
         from ..solve.boards import merged, needs_solving
-        from ..solve.dds import solve_table
 
         if not needs_solving(board):
-            return board.dd
-        table = solve_table(board.deal)
+            return board.dd, True
+        if timeout is None:
+            from ..solve.dds import solve_table
+
+            table = solve_table(board.deal)
+        else:
+            from ..solve.timed import SolverUnavailable, solve_table_within
+
+            try:
+                table, slow = solve_table_within(board.deal, timeout)
+            except SolverUnavailable:
+                return board.dd, True
+            if slow:
+                return board.dd, False
     except (ImportError, OSError):  # no DDS library: show what the file holds
-        return board.dd
-    return merged(board.dd, table) if table is not None else board.dd
+        return board.dd, True
+    return (merged(board.dd, table) if table is not None else board.dd), True

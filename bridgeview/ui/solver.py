@@ -40,6 +40,8 @@ AUTO_DELAY_MS = 1500
 #: through boards or cards with the keyboard does not queue a solve for every stop)
 SETTLE_MS = 200
 DIFF_FG = QColor("#b91c1c")
+#: seconds DDS may spend on one batch (then on one deal) before it is given up (render's --dd-timeout)
+DD_TIMEOUT = 20.0
 
 #: workers that may still be running; waited for at exit (a running QThread must not be destroyed)
 _LIVE: set[SolverWorker] = set()
@@ -68,6 +70,8 @@ class SolverWorker(QThread):
     resultReady = Signal(object, object)
     #: a solve failed (DDS error text)
     failed = Signal(str)
+    #: (board index, seconds): DDS took longer than the time limit on this deal and was given up
+    slow = Signal(int, float)
 
     def __init__(self, deal_for: Callable[[int], Deal | None], parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -189,11 +193,18 @@ class SolverWorker(QThread):
         return lambda: self._solve_background(indices)
 
     def _solve(self, items: list[tuple[int, Deal]]) -> None:
-        from ..solve.dds import solve_tables
+        """Solve in the shared DDS child process, which is killed when a deal takes longer
+        than ``DD_TIMEOUT`` (DDS cannot be interrupted in a thread)."""
+        from ..solve.timed import shared_process, solve_within
 
-        tables = solve_tables([d for _, d in items], batch=BACKGROUND_BATCH)
-        for (i, _), t in zip(items, tables, strict=True):
-            self.tableReady.emit(i, t)
+        timeout = DD_TIMEOUT
+        with shared_process() as proc:
+            result = solve_within([d for _, d in items], timeout, batch=BACKGROUND_BATCH, process=proc)
+        for k, ((i, _), t) in enumerate(zip(items, result.tables, strict=True)):
+            if k in result.slow:
+                self.slow.emit(i, timeout)
+            else:
+                self.tableReady.emit(i, t)
 
     def _solve_background(self, indices: list[int]) -> None:
         items = []
@@ -301,6 +312,9 @@ class DocumentSolver(QObject):
         self.worker.backgroundFinished.connect(self._background_finished)
         self.worker.resultReady.connect(self._result_ready)
         self.worker.failed.connect(self._failed)
+        self.worker.slow.connect(self._slow)
+        #: deals DDS gave up on, not asked for again in this view (hands -> seconds waited)
+        self._slow_deals: dict[tuple, float] = {}
         view.currentBoardChanged.connect(self._board_shown)
         replay = getattr(view, "replay", None)
         if replay is not None and hasattr(replay, "positionChanged"):
@@ -374,7 +388,7 @@ class DocumentSolver(QObject):
             board = self.view.boards[i]
         except (IndexError, RuntimeError):
             return None
-        if not needs_solving(board):
+        if not needs_solving(board) or board.deal.hands in self._slow_deals:
             return None
         with self._requested_lock:
             self._requested[i] = board.deal
@@ -433,6 +447,15 @@ class DocumentSolver(QObject):
             with self._requested_lock:
                 self._requested = {k: v for k, v in self._requested.items() if k == cur or k in self._again}
 
+    def _slow(self, i: int, seconds: float) -> None:
+        asked = self._requested.pop(i, None)
+        self._again.pop(i, None)
+        if asked is not None:
+            self._slow_deals[asked.hands] = seconds
+        board = self.view.current_board()
+        if board is not None and i == self.view.current_index() and asked is not None and board.deal == asked:
+            self._show_grid(board, i)
+
     def _failed(self, text: str) -> None:
         board = self.view.current_board()
         if board is not None:
@@ -454,7 +477,7 @@ class DocumentSolver(QObject):
         held = self._deferred.get(i)
         if held is not None and held[0] == board.deal and not has_table(board):
             board = board.copy(dd=held[1])
-        if needs_solving(board):
+        if needs_solving(board) and board.deal.hands not in self._slow_deals:
             deal = board.deal
 
             def send() -> None:
@@ -471,6 +494,9 @@ class DocumentSolver(QObject):
         if checked is not None and checked[0] == board.deal and board.dd is not None:
             diff, cells = difference_note(board.dd, checked[1])
             note = note or diff or "stored table agrees with DDS"
+        elif not note and board.deal.hands in self._slow_deals:
+            note = (f"No double-dummy table: DDS took longer than {self._slow_deals[board.deal.hands]:g} s "
+                    "on this deal and was stopped.")
         elif not note and needs_solving(board):
             note = "Solving double dummy…"
         elif not note and not has_table(board) and board.deal.card_count:

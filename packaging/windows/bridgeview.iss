@@ -23,7 +23,7 @@ SolidCompression=yes
 WizardStyle=modern
 
 [Tasks]
-Name: "associate"; Description: "Open deal files (.bre, .bri, .cb64, .crib, .deals, .dge, .dup, .dx, .hal, .lin, .pbn, .zbd, .zbs, .zdd, .zrd, .zrj) with bridgeview"; GroupDescription: "File associations:"
+Name: "associate"; Description: "Open deal files (.ber, .bhg, .bre, .bri, .cb64, .cds, .crib, .csv, .deals, .dge, .dlm, .dup, .dx, .hal, .lin, .pbn, .rzd, .zbd, .zbs, .zdd, .zrd, .zrj) with bridgeview"; GroupDescription: "File associations:"
 Name: "desktopicon"; Description: "{cm:CreateDesktopIcon}"; GroupDescription: "{cm:AdditionalIcons}"; Flags: unchecked
 
 [Files]
@@ -36,17 +36,23 @@ Name: "{autodesktop}\bridgeview"; Filename: "{app}\bridgeview.exe"; Tasks: deskt
 [Registry]
 ; bridgeview.exe is offered in "Open with" for every extension, whatever the task says
 Root: HKA; Subkey: "Software\Classes\Applications\bridgeview.exe"; ValueType: string; ValueName: "FriendlyAppName"; ValueData: "bridgeview"; Flags: uninsdeletekey
+Root: HKA; Subkey: "Software\Classes\Applications\bridgeview.exe\SupportedTypes"; ValueType: string; ValueName: ".ber"; ValueData: ""
+Root: HKA; Subkey: "Software\Classes\Applications\bridgeview.exe\SupportedTypes"; ValueType: string; ValueName: ".bhg"; ValueData: ""
 Root: HKA; Subkey: "Software\Classes\Applications\bridgeview.exe\SupportedTypes"; ValueType: string; ValueName: ".bre"; ValueData: ""
 Root: HKA; Subkey: "Software\Classes\Applications\bridgeview.exe\SupportedTypes"; ValueType: string; ValueName: ".bri"; ValueData: ""
 Root: HKA; Subkey: "Software\Classes\Applications\bridgeview.exe\SupportedTypes"; ValueType: string; ValueName: ".cb64"; ValueData: ""
+Root: HKA; Subkey: "Software\Classes\Applications\bridgeview.exe\SupportedTypes"; ValueType: string; ValueName: ".cds"; ValueData: ""
 Root: HKA; Subkey: "Software\Classes\Applications\bridgeview.exe\SupportedTypes"; ValueType: string; ValueName: ".crib"; ValueData: ""
+Root: HKA; Subkey: "Software\Classes\Applications\bridgeview.exe\SupportedTypes"; ValueType: string; ValueName: ".csv"; ValueData: ""
 Root: HKA; Subkey: "Software\Classes\Applications\bridgeview.exe\SupportedTypes"; ValueType: string; ValueName: ".deals"; ValueData: ""
 Root: HKA; Subkey: "Software\Classes\Applications\bridgeview.exe\SupportedTypes"; ValueType: string; ValueName: ".dge"; ValueData: ""
+Root: HKA; Subkey: "Software\Classes\Applications\bridgeview.exe\SupportedTypes"; ValueType: string; ValueName: ".dlm"; ValueData: ""
 Root: HKA; Subkey: "Software\Classes\Applications\bridgeview.exe\SupportedTypes"; ValueType: string; ValueName: ".dup"; ValueData: ""
 Root: HKA; Subkey: "Software\Classes\Applications\bridgeview.exe\SupportedTypes"; ValueType: string; ValueName: ".dx"; ValueData: ""
 Root: HKA; Subkey: "Software\Classes\Applications\bridgeview.exe\SupportedTypes"; ValueType: string; ValueName: ".hal"; ValueData: ""
 Root: HKA; Subkey: "Software\Classes\Applications\bridgeview.exe\SupportedTypes"; ValueType: string; ValueName: ".lin"; ValueData: ""
 Root: HKA; Subkey: "Software\Classes\Applications\bridgeview.exe\SupportedTypes"; ValueType: string; ValueName: ".pbn"; ValueData: ""
+Root: HKA; Subkey: "Software\Classes\Applications\bridgeview.exe\SupportedTypes"; ValueType: string; ValueName: ".rzd"; ValueData: ""
 Root: HKA; Subkey: "Software\Classes\Applications\bridgeview.exe\SupportedTypes"; ValueType: string; ValueName: ".zbd"; ValueData: ""
 Root: HKA; Subkey: "Software\Classes\Applications\bridgeview.exe\SupportedTypes"; ValueType: string; ValueName: ".zbs"; ValueData: ""
 Root: HKA; Subkey: "Software\Classes\Applications\bridgeview.exe\SupportedTypes"; ValueType: string; ValueName: ".zdd"; ValueData: ""
@@ -59,6 +65,41 @@ Root: HKA; Subkey: "Software\Classes\bridgeview.bbo-lin\shell\open\command"; Val
 Root: HKA; Subkey: "Software\Classes\.lin\OpenWithProgids"; ValueType: string; ValueName: "bridgeview.bbo-lin"; ValueData: ""; Flags: uninsdeletevalue
 Root: HKA; Subkey: "Software\Classes\.lin"; ValueType: string; ValueName: ""; ValueData: "bridgeview.bbo-lin"; Flags: uninsdeletevalue; Tasks: associate
 Root: HKA; Subkey: "Software\Classes\.lin"; ValueType: string; ValueName: "Content Type"; ValueData: "application/x-bbo-lin"; Flags: createvalueifdoesntexist uninsdeletevalue
+; application/x-bridge-ber: BER (digit per card)
+Root: HKA; Subkey: "Software\Classes\bridgeview.bridge-ber"; ValueType: string; ValueName: ""; ValueData: "BER (digit per card)"; Flags: uninsdeletekey
+Root: HKA; Subkey: "Software\Classes\bridgeview.bridge-ber\DefaultIcon"; ValueType: string; ValueName: ""; ValueData: "{app}\bridgeview.exe,0"
+Root: HKA; Subkey: "Software\Classes\bridgeview.bridge-ber\shell\open\command"; ValueType: string; ValueName: ""; ValueData: """{app}\bridgeview.exe"" ""%1"""
+Root: HKA; Subkey: "Software\Classes\.ber\OpenWithProgids"; ValueType: string; ValueName: "bridgeview.bridge-ber"; ValueData: ""; Flags: uninsdeletevalue
+Root: HKA; Subkey: "Software\Classes\.ber"; ValueType: string; ValueName: ""; ValueData: "bridgeview.bridge-ber"; Flags: uninsdeletevalue; Tasks: associate
+Root: HKA; Subkey: "Software\Classes\.ber"; ValueType: string; ValueName: "Content Type"; ValueData: "application/x-bridge-ber"; Flags: createvalueifdoesntexist uninsdeletevalue
+; application/x-bridge-bhg: BHG (letter per card)
+Root: HKA; Subkey: "Software\Classes\bridgeview.bridge-bhg"; ValueType: string; ValueName: ""; ValueData: "BHG (letter per card)"; Flags: uninsdeletekey
+Root: HKA; Subkey: "Software\Classes\bridgeview.bridge-bhg\DefaultIcon"; ValueType: string; ValueName: ""; ValueData: "{app}\bridgeview.exe,0"
+Root: HKA; Subkey: "Software\Classes\bridgeview.bridge-bhg\shell\open\command"; ValueType: string; ValueName: ""; ValueData: """{app}\bridgeview.exe"" ""%1"""
+Root: HKA; Subkey: "Software\Classes\.bhg\OpenWithProgids"; ValueType: string; ValueName: "bridgeview.bridge-bhg"; ValueData: ""; Flags: uninsdeletevalue
+Root: HKA; Subkey: "Software\Classes\.bhg"; ValueType: string; ValueName: ""; ValueData: "bridgeview.bridge-bhg"; Flags: uninsdeletevalue; Tasks: associate
+Root: HKA; Subkey: "Software\Classes\.bhg"; ValueType: string; ValueName: "Content Type"; ValueData: "application/x-bridge-bhg"; Flags: createvalueifdoesntexist uninsdeletevalue
+; application/x-bridge-cds: CDS (numbered rank bytes)
+Root: HKA; Subkey: "Software\Classes\bridgeview.bridge-cds"; ValueType: string; ValueName: ""; ValueData: "CDS (numbered rank bytes)"; Flags: uninsdeletekey
+Root: HKA; Subkey: "Software\Classes\bridgeview.bridge-cds\DefaultIcon"; ValueType: string; ValueName: ""; ValueData: "{app}\bridgeview.exe,0"
+Root: HKA; Subkey: "Software\Classes\bridgeview.bridge-cds\shell\open\command"; ValueType: string; ValueName: ""; ValueData: """{app}\bridgeview.exe"" ""%1"""
+Root: HKA; Subkey: "Software\Classes\.cds\OpenWithProgids"; ValueType: string; ValueName: "bridgeview.bridge-cds"; ValueData: ""; Flags: uninsdeletevalue
+Root: HKA; Subkey: "Software\Classes\.cds"; ValueType: string; ValueName: ""; ValueData: "bridgeview.bridge-cds"; Flags: uninsdeletevalue; Tasks: associate
+Root: HKA; Subkey: "Software\Classes\.cds"; ValueType: string; ValueName: "Content Type"; ValueData: "application/x-bridge-cds"; Flags: createvalueifdoesntexist uninsdeletevalue
+; application/x-bridge-csv: CSV (holdings per hand)
+Root: HKA; Subkey: "Software\Classes\bridgeview.bridge-csv"; ValueType: string; ValueName: ""; ValueData: "CSV (holdings per hand)"; Flags: uninsdeletekey
+Root: HKA; Subkey: "Software\Classes\bridgeview.bridge-csv\DefaultIcon"; ValueType: string; ValueName: ""; ValueData: "{app}\bridgeview.exe,0"
+Root: HKA; Subkey: "Software\Classes\bridgeview.bridge-csv\shell\open\command"; ValueType: string; ValueName: ""; ValueData: """{app}\bridgeview.exe"" ""%1"""
+Root: HKA; Subkey: "Software\Classes\.csv\OpenWithProgids"; ValueType: string; ValueName: "bridgeview.bridge-csv"; ValueData: ""; Flags: uninsdeletevalue
+Root: HKA; Subkey: "Software\Classes\.csv"; ValueType: string; ValueName: ""; ValueData: "bridgeview.bridge-csv"; Flags: uninsdeletevalue; Tasks: associate
+Root: HKA; Subkey: "Software\Classes\.csv"; ValueType: string; ValueName: "Content Type"; ValueData: "application/x-bridge-csv"; Flags: createvalueifdoesntexist uninsdeletevalue
+; application/x-bridge-rzd: RZD (rank bytes)
+Root: HKA; Subkey: "Software\Classes\bridgeview.bridge-rzd"; ValueType: string; ValueName: ""; ValueData: "RZD (rank bytes)"; Flags: uninsdeletekey
+Root: HKA; Subkey: "Software\Classes\bridgeview.bridge-rzd\DefaultIcon"; ValueType: string; ValueName: ""; ValueData: "{app}\bridgeview.exe,0"
+Root: HKA; Subkey: "Software\Classes\bridgeview.bridge-rzd\shell\open\command"; ValueType: string; ValueName: ""; ValueData: """{app}\bridgeview.exe"" ""%1"""
+Root: HKA; Subkey: "Software\Classes\.rzd\OpenWithProgids"; ValueType: string; ValueName: "bridgeview.bridge-rzd"; ValueData: ""; Flags: uninsdeletevalue
+Root: HKA; Subkey: "Software\Classes\.rzd"; ValueType: string; ValueName: ""; ValueData: "bridgeview.bridge-rzd"; Flags: uninsdeletevalue; Tasks: associate
+Root: HKA; Subkey: "Software\Classes\.rzd"; ValueType: string; ValueName: "Content Type"; ValueData: "application/x-bridge-rzd"; Flags: createvalueifdoesntexist uninsdeletevalue
 ; application/x-duplimate-bre: Duplimate BRE
 Root: HKA; Subkey: "Software\Classes\bridgeview.duplimate-bre"; ValueType: string; ValueName: ""; ValueData: "Duplimate BRE"; Flags: uninsdeletekey
 Root: HKA; Subkey: "Software\Classes\bridgeview.duplimate-bre\DefaultIcon"; ValueType: string; ValueName: ""; ValueData: "{app}\bridgeview.exe,0"
@@ -80,6 +121,13 @@ Root: HKA; Subkey: "Software\Classes\bridgeview.duplimate-dge\shell\open\command
 Root: HKA; Subkey: "Software\Classes\.dge\OpenWithProgids"; ValueType: string; ValueName: "bridgeview.duplimate-dge"; ValueData: ""; Flags: uninsdeletevalue
 Root: HKA; Subkey: "Software\Classes\.dge"; ValueType: string; ValueName: ""; ValueData: "bridgeview.duplimate-dge"; Flags: uninsdeletevalue; Tasks: associate
 Root: HKA; Subkey: "Software\Classes\.dge"; ValueType: string; ValueName: "Content Type"; ValueData: "application/x-duplimate-dge"; Flags: createvalueifdoesntexist uninsdeletevalue
+; application/x-duplimate-dlm: Duplimate DLM
+Root: HKA; Subkey: "Software\Classes\bridgeview.duplimate-dlm"; ValueType: string; ValueName: ""; ValueData: "Duplimate DLM"; Flags: uninsdeletekey
+Root: HKA; Subkey: "Software\Classes\bridgeview.duplimate-dlm\DefaultIcon"; ValueType: string; ValueName: ""; ValueData: "{app}\bridgeview.exe,0"
+Root: HKA; Subkey: "Software\Classes\bridgeview.duplimate-dlm\shell\open\command"; ValueType: string; ValueName: ""; ValueData: """{app}\bridgeview.exe"" ""%1"""
+Root: HKA; Subkey: "Software\Classes\.dlm\OpenWithProgids"; ValueType: string; ValueName: "bridgeview.duplimate-dlm"; ValueData: ""; Flags: uninsdeletevalue
+Root: HKA; Subkey: "Software\Classes\.dlm"; ValueType: string; ValueName: ""; ValueData: "bridgeview.duplimate-dlm"; Flags: uninsdeletevalue; Tasks: associate
+Root: HKA; Subkey: "Software\Classes\.dlm"; ValueType: string; ValueName: "Content Type"; ValueData: "application/x-duplimate-dlm"; Flags: createvalueifdoesntexist uninsdeletevalue
 ; application/x-duplimate-dup: Duplimate DUP
 Root: HKA; Subkey: "Software\Classes\bridgeview.duplimate-dup"; ValueType: string; ValueName: ""; ValueData: "Duplimate DUP"; Flags: uninsdeletekey
 Root: HKA; Subkey: "Software\Classes\bridgeview.duplimate-dup\DefaultIcon"; ValueType: string; ValueName: ""; ValueData: "{app}\bridgeview.exe,0"

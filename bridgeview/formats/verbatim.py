@@ -1,0 +1,86 @@
+"""Saving an unchanged binary file byte for byte.
+
+Binary readers normalise what they read (DUP control fields, BRI padding, ZRJ
+spare bits): writing the model back could change bytes the user never touched.
+``read_file`` remembers where a binary set came from and what it held; saving
+that set, unchanged, to the same format copies the file as it was instead.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass
+from typing import IO, Any
+
+#: ``FileInfo.extra`` key of the :class:`Original` a binary set was read from
+KEY = "verbatim"
+#: sets of more boards than this that are not lazily read are not fingerprinted (too slow to be worth it)
+MAX_FINGERPRINTED = 200_000
+
+
+@dataclass(frozen=True)
+class Original:
+    """The file a set was read from, as it was then, and what the set said then."""
+
+    path: str
+    size: int
+    mtime_ns: int
+    codec: str
+    key: tuple
+
+
+def _key(doc) -> tuple | None:
+    """What the set says: its file info, its length, and each board unless it is read lazily
+    (a lazy set knows itself whether it was edited).  None when too big to fingerprint."""
+    from .pbn import board_key
+
+    info = doc.info
+    head = (info.event, info.site, info.date, repr(info.dup), len(doc))
+    if getattr(doc, "is_lazy", False):
+        return head
+    if len(doc) > MAX_FINGERPRINTED:
+        return None
+    return head + (hash(tuple(board_key(b) for b in doc)),)
+
+
+def remember(doc: Any, codec, path: str | os.PathLike) -> None:
+    """Note where a just-read binary bridge set came from (called by ``read_file``)."""
+    info = getattr(doc, "info", None)
+    if info is None or not codec.binary or codec.kind != "bridge":
+        return
+    key = _key(doc)
+    if key is None:
+        return
+    try:
+        st = os.stat(path)
+    except OSError:
+        return
+    info.extra[KEY] = Original(str(path), st.st_size, st.st_mtime_ns, codec.name, key)
+
+
+def original_writer(doc: Any, codec, options) -> Any:
+    """A ``write(fileobj)`` that copies the original file when ``doc`` is unchanged since it was
+    read and goes back to the same format with default options; else None."""
+    info = getattr(doc, "info", None)
+    original = info.extra.get(KEY) if info is not None and info.extra else None
+    if not isinstance(original, Original) or original.codec != codec.name:
+        return None
+    if options is not None and (options.start_board, options.encoding, options.newline) != (None, None, None):
+        return None
+    if getattr(doc, "edited", False):  # a lazy set with edits, or boards inserted or deleted
+        return None
+    if info.extra.get("broken_tail"):  # a truncated copy is saved whole, without its broken end
+        return None
+    try:
+        st = os.stat(original.path)
+    except OSError:
+        return None
+    if (st.st_size, st.st_mtime_ns) != (original.size, original.mtime_ns) or _key(doc) != original.key:
+        return None
+
+    def write(out: IO[bytes]) -> None:
+        with open(original.path, "rb") as f:
+            shutil.copyfileobj(f, out, 1 << 20)
+
+    return write

@@ -1,0 +1,76 @@
+"""A time limit on double-dummy solving (issue 13, item 9): a deal DDS takes minutes over
+(the DDS test deal "Thomas 2") never makes render, solve or the GUI wait for it."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from bridgeview.cli.main import main
+from bridgeview.formats.registry import read_file
+from bridgeview.model.board import Board
+from bridgeview.model.deal import Deal
+
+pytest.importorskip("endplay")
+
+THOMAS_2 = "S:AQT8642.KJ9753.. KJ9753..AQT8642. ..KJ9753.AQT8642 .AQT8642..KJ9753"
+EASY = "N:65.A53.JT7.AK762 AK87.QT4.AK98.95 JT9.982.Q532.Q83 Q432.KJ76.64.JT4"
+#: long enough for an ordinary deal on a busy machine, far too short for Thomas 2 (over a minute)
+LIMIT = 8
+
+
+def pbn_file(tmp_path: Path, deals: list[str]) -> Path:
+    path = tmp_path / "hard.pbn"
+    path.write_text("\n".join(f'[Board "{n}"]\n[Deal "{d}"]\n' for n, d in enumerate(deals, 1)))
+    return path
+
+
+def test_render_draws_without_the_table_and_says_so(tmp_path, capsys, qapp):
+    path = pbn_file(tmp_path, [THOMAS_2])
+    start = time.monotonic()
+    assert main(["render", str(path), "--dd-timeout", str(LIMIT), "-o", str(tmp_path / "t.png")]) == 0
+    assert time.monotonic() - start < LIMIT + 40
+    err = capsys.readouterr().err
+    assert f"board 1: the double-dummy solver took longer than {LIMIT} s; drawn without its table" in err
+    assert (tmp_path / "t.png").stat().st_size > 1000
+
+
+def test_solve_goes_on_past_a_slow_deal(tmp_path, capsys):
+    path = pbn_file(tmp_path, [EASY, THOMAS_2])
+    out = tmp_path / "solved.pbn"
+    assert main(["solve", str(path), str(out), "--dd-timeout", str(LIMIT)]) == 0
+    err = capsys.readouterr().err
+    assert f"board 2: DDS took longer than {LIMIT} s; left without a table (slow)" in err
+    assert "solved 1 of 2 boards" in err
+    doc = read_file(out)
+    assert doc[0].dd is not None and doc[0].dd.is_complete
+    assert doc[1].dd is None
+
+
+def test_dd_timeout_must_be_a_positive_number(tmp_path, capsys):
+    path = pbn_file(tmp_path, [EASY])
+    with pytest.raises(SystemExit) as e:  # a usage error, as argparse reports them
+        main(["render", str(path), "--dd-timeout", "0", "-o", str(tmp_path / "x.png")])
+    assert e.value.code == 2
+    assert "above 0" in capsys.readouterr().err
+
+
+def test_gui_gives_up_on_the_current_board_and_says_so(qtbot, monkeypatch):
+    from bridgeview.model.boardset import BoardSet, FileInfo
+    from bridgeview.ui import solver as solver_module
+    from bridgeview.ui.document_view import DocumentView
+
+    monkeypatch.setattr(solver_module, "DD_TIMEOUT", float(LIMIT))
+    monkeypatch.setattr(solver_module, "AUTO_DELAY_MS", 60_000)
+    doc = BoardSet([Board.numbered(1, Deal.from_pbn(THOMAS_2))], FileInfo(format="pbn"))
+    view = DocumentView(doc)
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitUntil(lambda: "longer than" in view.dd_grid.note.text(), timeout=(LIMIT + 40) * 1000)
+    assert view.dd_grid.note.text() == (f"No double-dummy table: DDS took longer than {LIMIT} s "
+                                        "on this deal and was stopped.")
+    view.select_board(0)  # shown again: not asked again
+    assert "longer than" in view.dd_grid.note.text()
+    view.solver.shutdown()
