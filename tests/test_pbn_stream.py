@@ -81,3 +81,80 @@ def test_convert_zrd_to_pbn_and_back_round_trips(tmp_path):
     convert_file(src, tmp_path / "deals.pbn")
     convert_file(tmp_path / "deals.pbn", tmp_path / "back.zrd")
     assert (tmp_path / "back.zrd").read_bytes() == src.read_bytes()
+
+
+# -- big PBN -> ZRD/ZBD in chunks (pbn_bulk) -------------------------------------------
+def varied_pbn(n: int = 240, seed: int = 5) -> str:
+    """Games of every kind the chunked converter must treat as the check and writer do."""
+    from bridgeview.formats.pbn_write import board_text as text_of
+
+    rng = np.random.default_rng(seed)
+    chunk = random_chunk(n, seed)
+    games = []
+    for i in range(n):
+        number = i + 1
+        board = Board.numbered(number, Deal.from_owners(chunk.owners[i].tolist()), dd=ddtable_from_row(chunk.dd[i]))
+        text = text_of(board, None, foreign=True)
+        kind = i % 12
+        if kind == 1:
+            text = text.replace('[Event "?"]', '[Event "Club night"]')
+        elif kind == 2:
+            text = text.replace(f'[Board "{number}"]', '[Board "?"]')
+        elif kind == 3:
+            text = text.replace('[Dealer "', '[Dealer "W"]\n[X "').replace('[X "', '[Xdealer "', 1)
+        elif kind == 4:
+            text = text.replace('[Vulnerable "', '[Vulnerable "All"]\n[Old "', 1)
+        elif kind == 5:
+            text = text.replace('[Declarer "?"]', '[Declarer "S"]').replace('[Contract "?"]', '[Contract "3NT"]')
+        elif kind == 6:
+            text = text.replace('[Result "?"]\n', '[Result "?"]\n[Auction "N"]\nPass Pass Pass Pass\n')
+        elif kind == 7 and "OptimumResultTable" in text:
+            text = text.replace(" NT ", " nt ", 1)
+        elif kind == 8:
+            text = text.replace("[West \"?\"]", "[West \"Pavlicek\"]")
+        elif kind == 9 and "OptimumResultTable" in text:
+            text = text.rstrip("\n").rsplit("\n", 1)[0] + "\nN  C 14\n"
+        elif kind == 10:
+            text = "{a comment}\n" + text
+        elif kind == 11:
+            deal = text.split('[Deal "')[1].split('"')[0]
+            text = text.replace(deal, deal.lower().replace("n:", "N:") if rng.random() < 0.5 else deal.replace(" ", "  "))
+        games.append(text)
+    return "% PBN 2.1\n% EXPORT\n" + "\n".join(games)
+
+
+@pytest.mark.parametrize("fmt", ["zrd", "zbd"])
+def test_chunked_pbn_conversion_matches_the_check_and_writer(tmp_path, monkeypatch, fmt):
+    from bridgeview.formats import pbn_bulk, pbn_lazy
+    from bridgeview.formats.convert import write_document
+
+    path = tmp_path / "varied.pbn"
+    path.write_text(varied_pbn())
+    eager = CODEC.read(path, ReadOptions())
+    lazy = pbn_lazy.read_lazy(path)
+    assert pbn_bulk.applies(lazy, get(fmt), None)
+    monkeypatch.setattr(pbn_bulk, "CHUNK", 50)  # chunk boundaries do not matter ...
+    got = write_document(lazy, tmp_path / f"lazy.{fmt}", get(fmt))
+    monkeypatch.setattr(pbn_bulk, "CHUNK", 1 << 16)  # ... as long as the writer sees the same chunks
+    want = write_document(eager, tmp_path / f"eager.{fmt}", get(fmt))
+    assert got.losses == want.losses and len(want.losses) >= 3, want.losses
+    assert got.records == want.records == 240
+    lazy2 = pbn_lazy.read_lazy(path)
+    write_document(lazy2, tmp_path / f"lazy2.{fmt}", get(fmt))
+    assert (tmp_path / f"lazy2.{fmt}").read_bytes() == (tmp_path / f"eager.{fmt}").read_bytes()
+
+
+def test_chunked_pbn_conversion_refuses_an_incomplete_deal(tmp_path):
+    from bridgeview.formats import pbn_lazy
+    from bridgeview.formats.convert import write_document
+    from bridgeview.formats.errors import FormatError
+
+    text = varied_pbn(30).replace("[Board \"17\"]\n", "[Board \"17\"]\n[Deal \"N:AKQ.-.-.- - - -\"]\n[X \"", 1)
+    path = tmp_path / "bad.pbn"
+    path.write_text(text)
+    with pytest.raises(FormatError) as eager_error:
+        write_document(CODEC.read(path, ReadOptions()), tmp_path / "e.zrd", get("zrd"))
+    with pytest.raises(FormatError) as lazy_error:
+        write_document(pbn_lazy.read_lazy(path), tmp_path / "l.zrd", get("zrd"))
+    assert str(lazy_error.value) == str(eager_error.value) and "board 17" in str(lazy_error.value)
+    assert not (tmp_path / "l.zrd").exists()

@@ -104,6 +104,10 @@ def write_document(
     result = ConvertResult(codec)
     checked, written = doc, doc
     if codec.kind == "bridge":
+        from . import pbn_bulk
+
+        if pbn_bulk.applies(doc, codec, options):  # a big PBN file to ZRD/ZBD: in chunks, deals parsed together
+            return pbn_bulk.convert(doc, dst, codec, options, progress)
         if getattr(doc, "is_lazy", False) and codec.bulk and getattr(doc, "bulk", None) and not doc.edited:
             return _write_bulk_chunks(doc.bulk(), len(doc), dst, codec, options, progress)
         if progress and count_boards:
