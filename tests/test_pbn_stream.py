@@ -118,7 +118,8 @@ def varied_pbn(n: int = 240, seed: int = 5) -> str:
             text = "{a comment}\n" + text
         elif kind == 11:
             deal = text.split('[Deal "')[1].split('"')[0]
-            text = text.replace(deal, deal.lower().replace("n:", "N:") if rng.random() < 0.5 else deal.replace(" ", "  "))
+            other = deal.lower().replace("n:", "N:") if rng.random() < 0.5 else deal.replace(" ", "  ")
+            text = text.replace(deal, other)
         games.append(text)
     return "% PBN 2.1\n% EXPORT\n" + "\n".join(games)
 
