@@ -159,3 +159,14 @@ def test_chunked_pbn_conversion_refuses_an_incomplete_deal(tmp_path):
         write_document(pbn_lazy.read_lazy(path), tmp_path / "l.zrd", get("zrd"))
     assert str(lazy_error.value) == str(eager_error.value) and "board 17" in str(lazy_error.value)
     assert not (tmp_path / "l.zrd").exists()
+
+
+def test_chunked_report_says_what_the_check_says(tmp_path):
+    from bridgeview.formats import pbn_bulk, pbn_lazy
+
+    path = tmp_path / "varied.pbn"
+    path.write_text(varied_pbn(120))
+    for fmt in ("zrd", "zbd"):
+        want = get(fmt).check(CODEC.read(path, ReadOptions()))
+        got = pbn_bulk.report(pbn_lazy.read_lazy(path), get(fmt))
+        assert (got.losses, got.errors) == (want.losses, want.errors)

@@ -7,6 +7,7 @@ import os
 from ..formats.checksum import pavlicek_checksum
 from ..formats.errors import FormatError
 from ..formats.registry import ReadOptions, get, read_file
+from .common import Progress
 
 NAME = "info"
 ORDER = 20
@@ -54,11 +55,15 @@ def info_lines(path: str, doc) -> list[tuple[str, str]]:
 
 
 def run(args) -> int:
-    doc = read_file(args.file, args.from_fmt, ReadOptions())
-    if hasattr(doc, "info_lines"):
-        rows = doc.info_lines()
-    else:
-        rows = info_lines(args.file, doc)
+    progress = Progress("reading")  # shows activity on a terminal while a big file is scanned
+    try:
+        doc = read_file(args.file, args.from_fmt, ReadOptions())
+        if hasattr(doc, "info_lines"):
+            rows = doc.info_lines()
+        else:
+            rows = info_lines(args.file, doc)
+    finally:
+        progress.close()
     width = max(len(k) for k, _ in rows)
     for k, v in rows:
         print(f"{k + ':':<{width + 1}} {v}")

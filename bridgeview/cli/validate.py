@@ -6,7 +6,7 @@ import sys
 
 from ..formats.registry import ReadOptions, read_file
 from ..model.validate import validate
-from .common import board_number
+from .common import Progress, board_number
 
 NAME = "validate"
 ORDER = 30
@@ -21,11 +21,15 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    doc = read_file(args.file, args.from_fmt, ReadOptions(start_board=args.start_board))
-    if not hasattr(doc, "info"):  # a cribbage record: its reader already checked it
-        problems = [str(p) for p in getattr(doc, "problems", lambda: [])()]
-    else:
-        problems = [str(p) for p in validate(doc)]
+    progress = Progress("validating")  # a bar on a terminal once it takes more than a second
+    try:
+        doc = read_file(args.file, args.from_fmt, ReadOptions(start_board=args.start_board))
+        if not hasattr(doc, "info"):  # a cribbage record: its reader already checked it
+            problems = [str(p) for p in getattr(doc, "problems", lambda: [])()]
+        else:
+            problems = [str(p) for p in validate(doc, progress=progress)]
+    finally:
+        progress.close()
     for p in problems:
         print(f"{args.file}: {p}")
     n = len(doc) if hasattr(doc, "__len__") else 0

@@ -218,6 +218,28 @@ def convert(doc, dst, codec: Codec, options: WriteOptions | None, progress=None)
     return result
 
 
+def report(doc, codec: Codec, options: WriteOptions | None = None, progress=None) -> SaveReport:
+    """What writing ``doc`` (see :func:`applies`) as ``codec`` would lose, as ``codec.check`` says
+    it, from one chunked pass (the GUI asks before it saves)."""
+    from .convert import Cancelled
+
+    options = options or WriteOptions()
+    start = options.start_board if options.start_board is not None else 1
+    info = doc.info
+    header = {k: getattr(info, k.lower(), None) for k in ("Event", "Site", "Date")}
+    n = len(doc)
+    tally = _Tally(codec, start, header)
+    caps = codec.caps
+    if caps.max_records is not None and n > caps.max_records:
+        tally.errors.append(f"{codec.title} holds at most {caps.max_records} boards; this set has {n}")
+    state: dict = {}
+    for first in range(0, n, CHUNK):
+        _chunk(doc, first, min(n, first + CHUNK), tally, header, state)
+        if progress is not None and progress(min(n, first + CHUNK), n) is False:
+            raise Cancelled()
+    return tally.report(info)
+
+
 def _learn(m: re.Match) -> re.Pattern:
     """A pattern for games with exactly the tags of the game ``m`` matched (no optional parts:
     several times faster than the general pattern, and most files repeat one shape)."""

@@ -31,7 +31,7 @@ from .pbn_lex import Game, _all_percent, detect_newline
 from .pbn_read import Context, read_game
 
 #: files from this size on are read lazily (smaller ones are read whole: every problem known at once)
-LAZY_MIN_BYTES = 16 << 20
+LAZY_MIN_BYTES = 8 << 20
 #: games between inheritance checkpoints in files with ``#`` values
 CHECKPOINT_EVERY = 256
 #: decoded boards kept (a view repaints a screenful many times)

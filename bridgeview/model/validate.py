@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ..formats.errors import FormatError
 from .boardset import BoardSet, LazyBoardSet
@@ -38,17 +40,24 @@ BULK_THRESHOLD = 50_000
 BULK_REPORT_LIMIT = 1000
 
 
-def validate(boards: BoardSet, *, check_numbering: bool = True) -> list[Problem]:
+def validate(boards: BoardSet, *, check_numbering: bool = True,
+             progress: Callable[[int, int], object] | None = None) -> list[Problem]:
     """Every problem in ``boards``: reader problems, illegal deals, auctions and
     play, board numbers out of order or repeated, dealer/vulnerability that
-    disagree with the number, duplicate deals."""
+    disagree with the number, duplicate deals.  ``progress(done, total)`` hears how far it got."""
     if _can_check_in_bulk(boards):
-        return _validate_bulk(boards)
-    out: list[Problem] = [Problem(msg, index=i, line=line) for i, line, msg in boards.problems]
-    seen_deals: dict[tuple, int] = {}
+        return _validate_bulk(boards, progress)
+    # a lazily read text file knows a board's reader problems once it is decoded (problems_of)
+    per_board = getattr(boards, "problems_of", None) if getattr(boards, "is_lazy", False) else None
+    read: list[Problem] = [] if per_board else [Problem(msg, index=i, line=line) for i, line, msg in boards.problems]
+    out: list[Problem] = []
+    seen_deals: dict[int, int] = {}  # hash of (deal, room) -> first index: a big file's keys cost little
     seen_numbers: dict[tuple, int] = {}
     lines = boards.info.extra.get("board_lines", {}) if boards.info.extra else {}
-    for i in range(len(boards)):
+    n = len(boards)
+    for i in range(n):
+        if progress is not None and i % 1024 == 0:
+            progress(i, n)
         line = lines.get(i)
         offset, record = boards.record_offset(i), boards.record_number(i)
         try:
@@ -57,6 +66,8 @@ def validate(boards: BoardSet, *, check_numbering: bool = True) -> list[Problem]
             out.append(Problem(e.message, board=e.board, index=i, line=e.line or line,
                                offset=e.offset if e.offset is not None else offset, record=e.record or record))
             continue
+        if per_board:
+            read.extend(Problem(msg, index=i, line=ln) for ln, msg in per_board(i))
         num = b.number
         room = b.tags.get("Room")  # team files (LIN vugraph, PBN) repeat a board in each room
         for msg in b.problems():
@@ -76,15 +87,19 @@ def validate(boards: BoardSet, *, check_numbering: bool = True) -> list[Problem]
                     f"vulnerability {b.vulnerability.text} but board {num} is {vulnerability_for_board(num).text}",
                     board=num, index=i, line=line, offset=offset, record=record))
         if b.deal.card_count:
-            key = (b.deal.hands, room)
-            if key in seen_deals:
-                j = seen_deals[key]
-                other = boards[j].number
-                what = f"board {other}" if other is not None else f"record {j + 1}"
-                out.append(Problem(f"same deal as {what}", board=num, index=i, line=line, offset=offset, record=record))
-            else:
+            key = hash((b.deal.hands, room))
+            j = seen_deals.get(key)
+            if j is None:
                 seen_deals[key] = i
-    return out
+            else:
+                first = boards[j]
+                if first.deal.hands == b.deal.hands and first.tags.get("Room") == room:  # not a hash collision
+                    what = f"board {first.number}" if first.number is not None else f"record {j + 1}"
+                    out.append(Problem(f"same deal as {what}", board=num, index=i, line=line, offset=offset,
+                                       record=record))
+    if progress is not None:
+        progress(n, n)
+    return read + out
 
 
 def _can_check_in_bulk(boards: BoardSet) -> bool:
@@ -102,16 +117,36 @@ def _can_check_in_bulk(boards: BoardSet) -> bool:
     return caps is not None and not (caps.auction or caps.play or caps.notes)
 
 
-def _validate_bulk(boards: LazyBoardSet) -> list[Problem]:
+def deal_hashes(masks) -> Any:
+    """A 64-bit hash of each row of (n, 4) uint64 hand masks: sorting these finds equal deals
+    (with ten million deals, a collision is a one-in-a-hundred-thousand chance, and a
+    reported duplicate is compared in full first)."""
+    import numpy as np
+
+    m = np.ascontiguousarray(masks, dtype=np.uint64)
+    h = np.zeros(m.shape[0], dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for k, mult in enumerate((0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93)):
+            x = m[:, k] * np.uint64(mult)
+            x ^= x >> np.uint64(29)
+            h ^= x
+            h *= np.uint64(0xBF58476D1CE4E5B9)
+    return h
+
+
+def _validate_bulk(boards: LazyBoardSet, progress: Callable[[int, int], object] | None = None) -> list[Problem]:
     """Deal legality and duplicate deals with numpy, a chunk at a time (ten million
-    deals in seconds, not the half hour a board-by-board pass would take)."""
+    deals in seconds, not the half hour a board-by-board pass would take).  Duplicates
+    are found by sorting 64-bit hashes of the deals and comparing neighbours."""
     import numpy as np
 
     from ..formats.bulk import ABSENT, complete_rows
 
     out: list[Problem] = []
-    masks_parts = []
+    hash_parts = []
+    empty_parts = []
     done = 0
+    total = len(boards)
     for chunk in boards.bulk():
         owners = chunk.owners
         full = (owners != ABSENT).all(axis=1)
@@ -122,26 +157,34 @@ def _validate_bulk(boards: LazyBoardSet) -> list[Problem]:
             for msg in b.problems():
                 out.append(Problem(msg, board=b.number, index=i, offset=boards.record_offset(i),
                                    record=boards.record_number(i)))
-        masks_parts.append(chunk.hand_masks())
+        masks = chunk.hand_masks()
+        hash_parts.append(deal_hashes(masks))
+        empty_parts.append(~masks.any(axis=1))
         done += len(chunk)
-    if not masks_parts:
+        if progress is not None:
+            progress(done, total)
+    if not hash_parts:
         return out
-    masks = np.ascontiguousarray(np.concatenate(masks_parts))
-    keys = masks.view([("n", "<u8"), ("e", "<u8"), ("s", "<u8"), ("w", "<u8")]).ravel()
+    keys = np.concatenate(hash_parts)
+    del hash_parts
+    empty = np.concatenate(empty_parts)
     order = np.argsort(keys, kind="stable")
-    sorted_keys = keys[order]
-    same = np.nonzero(sorted_keys[1:] == sorted_keys[:-1])[0]
-    nonempty = masks.any(axis=1)
+    keys = keys[order]
+    same = np.nonzero(keys[1:] == keys[:-1])[0]
+    del keys
     reported = 0
     first_of: dict[int, int] = {}
-    for k in same:
+    for k in same.tolist():
         a, b = int(order[k]), int(order[k + 1])
-        if not nonempty[b]:
+        if empty[b]:
             continue
         first = first_of.setdefault(a, a)
-        first_of[b] = first
         if reported >= BULK_REPORT_LIMIT:
+            first_of[b] = first
             continue
+        if boards[first].deal.hands != boards[b].deal.hands:  # a hash collision, not a duplicate
+            continue
+        first_of[b] = first
         other = boards[first].number
         what = f"board {other}" if other is not None else f"record {first + 1}"
         number = boards[b].number

@@ -159,6 +159,16 @@ def bulk_report(doc, codec: Codec, progress: Callable[[int, int], bool]) -> Save
 
 def check_document(parent: QWidget | None, doc, codec: Codec, threaded: bool) -> SaveReport | None:
     """What ``codec`` cannot hold of ``doc``; None when the user cancelled the check."""
+    from ..formats import pbn_bulk
+
+    if pbn_bulk.applies(doc, codec, None):  # a big PBN file to ZRD/ZBD: one chunked pass, not a Board a game
+        if not threaded:
+            return pbn_bulk.report(doc, codec)
+        try:
+            return run_with_progress(parent, f"Checking for {codec.title}…",
+                                     lambda progress: pbn_bulk.report(doc, codec, None, progress))
+        except Cancelled:
+            return None
     if getattr(doc, "is_lazy", False) and codec.bulk and getattr(doc, "bulk", None) and not doc.edited:
         if not threaded:
             return bulk_report(doc, codec, lambda done, total: True)
