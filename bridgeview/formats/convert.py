@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .bulk import DD_UNKNOWN, complete_rows
+from .bulk import DD_UNKNOWN
 from .errors import FormatError
 from .registry import Codec, ReadOptions, WriteOptions, codec_for_output, detect, get, read_file, save_atomically
 
@@ -145,7 +145,7 @@ def _write_bulk_chunks(chunks, total: int, dst, codec: Codec, options: WriteOpti
         done = 0
         for chunk in chunks:
             if caps.full_deals and not caps.partial_deals:
-                bad = ~complete_rows(chunk.owners)
+                bad = ~chunk.complete()
                 if bad.any():
                     i = int(np.argmax(bad))
                     num = int(chunk.numbers[i]) if chunk.numbers is not None else done + i + 1
