@@ -118,26 +118,43 @@ def _can_check_in_bulk(boards: BoardSet) -> bool:
 
 
 def deal_hashes(masks) -> Any:
-    """A 64-bit hash of each row of (n, 4) uint64 hand masks: sorting these finds equal deals
-    (with ten million deals, a collision is a one-in-a-hundred-thousand chance, and a
-    reported duplicate is compared in full first)."""
+    """A 64-bit hash of each row of an (n, k) uint64 array (four hand masks, or a record's
+    bytes as words): sorting these finds equal deals (with ten million deals a collision
+    is a one-in-a-hundred-thousand chance, and a reported duplicate is compared in full first)."""
     import numpy as np
 
     m = np.ascontiguousarray(masks, dtype=np.uint64)
     h = np.zeros(m.shape[0], dtype=np.uint64)
+    mults = (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93)
     with np.errstate(over="ignore"):
-        for k, mult in enumerate((0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93)):
-            x = m[:, k] * np.uint64(mult)
+        for k in range(m.shape[1]):
+            x = m[:, k] * np.uint64(mults[k % 4])
             x ^= x >> np.uint64(29)
             h ^= x
             h *= np.uint64(0xBF58476D1CE4E5B9)
     return h
 
 
+def _chunk_hashes(chunk) -> tuple[Any, Any]:
+    """Hashes of a chunk's deals and which rows have no cards: from the ZBD bytes when the
+    chunk has them (a record's 13 bytes say where every card is), else from the hand masks."""
+    import numpy as np
+
+    raw = getattr(chunk, "zbd", None)
+    if raw is not None:
+        n = raw.shape[0]
+        words = np.zeros((n, 16), dtype=np.uint8)
+        words[:, :13] = raw
+        return deal_hashes(words.view("<u8")), np.zeros(n, dtype=bool)
+    masks = chunk.hand_masks()
+    return deal_hashes(masks), ~masks.any(axis=1)
+
+
 def _validate_bulk(boards: LazyBoardSet, progress: Callable[[int, int], object] | None = None) -> list[Problem]:
     """Deal legality and duplicate deals with numpy, a chunk at a time (ten million
     deals in seconds, not the half hour a board-by-board pass would take).  Duplicates
-    are found by sorting 64-bit hashes of the deals and comparing neighbours."""
+    are found by sorting 64-bit hashes of the deals: equal neighbours give the few hash
+    values that repeat, and one pass finds the records that have them."""
     import numpy as np
 
     from ..formats.bulk import ABSENT, complete_rows
@@ -148,18 +165,21 @@ def _validate_bulk(boards: LazyBoardSet, progress: Callable[[int, int], object] 
     done = 0
     total = len(boards)
     for chunk in boards.bulk():
-        owners = chunk.owners
-        full = (owners != ABSENT).all(axis=1)
-        bad = np.nonzero(full & ~complete_rows(owners))[0]
+        if getattr(chunk, "zbd", None) is not None:  # every card has a hand: count them from the bytes
+            bad = np.nonzero(~chunk.complete())[0]
+        else:
+            owners = chunk.owners
+            full = (owners != ABSENT).all(axis=1)
+            bad = np.nonzero(full & ~complete_rows(owners))[0]
         for idx in bad[: max(0, BULK_REPORT_LIMIT - len(out))]:
             i = done + int(idx)
             b = boards[i]
             for msg in b.problems():
                 out.append(Problem(msg, board=b.number, index=i, offset=boards.record_offset(i),
                                    record=boards.record_number(i)))
-        masks = chunk.hand_masks()
-        hash_parts.append(deal_hashes(masks))
-        empty_parts.append(~masks.any(axis=1))
+        h, empty = _chunk_hashes(chunk)
+        hash_parts.append(h)
+        empty_parts.append(empty)
         done += len(chunk)
         if progress is not None:
             progress(done, total)
@@ -168,28 +188,42 @@ def _validate_bulk(boards: LazyBoardSet, progress: Callable[[int, int], object] 
     keys = np.concatenate(hash_parts)
     del hash_parts
     empty = np.concatenate(empty_parts)
-    order = np.argsort(keys, kind="stable")
-    keys = keys[order]
-    same = np.nonzero(keys[1:] == keys[:-1])[0]
-    del keys
+    ordered = np.sort(keys)
+    repeated = np.unique(ordered[1:][ordered[1:] == ordered[:-1]])
+    del ordered
+    if not repeated.shape[0]:
+        out.sort(key=lambda p: p.index if p.index is not None else -1)
+        return out
+    members: list[Any] = []
+    step = 1 << 20
+    for a in range(0, keys.shape[0], step):  # the records whose hash repeats, a slice at a time
+        part = keys[a : a + step]
+        pos = np.minimum(np.searchsorted(repeated, part), repeated.shape[0] - 1)
+        members.append(np.flatnonzero(repeated[pos] == part) + a)
+    idx = np.concatenate(members)
+    idx = idx[~empty[idx]]
+    order = np.argsort(keys[idx], kind="stable")  # grouped by hash, each group in file order
+    idx = idx[order]
+    group_keys = keys[idx]
     reported = 0
-    first_of: dict[int, int] = {}
-    for k in same.tolist():
-        a, b = int(order[k]), int(order[k + 1])
-        if empty[b]:
+    first = -1
+    for j, i in enumerate(idx.tolist()):
+        if j == 0 or group_keys[j] != group_keys[j - 1]:
+            first = i
+            first_hands = None
             continue
-        first = first_of.setdefault(a, a)
         if reported >= BULK_REPORT_LIMIT:
-            first_of[b] = first
+            break
+        if first_hands is None:
+            first_board = boards[first]
+            first_hands = first_board.deal.hands
+        b = boards[i]
+        if b.deal.hands != first_hands:  # a hash collision, not a duplicate
             continue
-        if boards[first].deal.hands != boards[b].deal.hands:  # a hash collision, not a duplicate
-            continue
-        first_of[b] = first
-        other = boards[first].number
+        other = first_board.number
         what = f"board {other}" if other is not None else f"record {first + 1}"
-        number = boards[b].number
-        out.append(Problem(f"same deal as {what}", board=number, index=b, offset=boards.record_offset(b),
-                           record=boards.record_number(b)))
+        out.append(Problem(f"same deal as {what}", board=b.number, index=i, offset=boards.record_offset(i),
+                           record=boards.record_number(i)))
         reported += 1
     out.sort(key=lambda p: p.index if p.index is not None else -1)
     return out
