@@ -13,6 +13,7 @@ compare both on varied files.
 
 from __future__ import annotations
 
+import operator
 import re
 from dataclasses import dataclass, field
 
@@ -160,9 +161,8 @@ def parse_deals(deals: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
     """Owners (k, 52) of ``N:`` deal strings of complete deals written the common way (69 bytes,
     one space between hands), and a boolean (k,) of the rows that were; others need the reader."""
     k = len(deals)
-    owners = np.full((k, 52), ABSENT, dtype=np.uint8)
     if not k:
-        return owners, np.zeros(0, dtype=bool)
+        return np.full((0, 52), ABSENT, dtype=np.uint8), np.zeros(0, dtype=bool)
     fixed = [d if len(d) == 69 else b"-" * 69 for d in deals]
     arr = np.frombuffer(b"".join(fixed), np.uint8).reshape(k, 69)
     ok = (arr[:, 0] == ord("N")) & (arr[:, 1] == ord(":"))
@@ -173,10 +173,13 @@ def parse_deals(deals: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
     ok &= (ndots[:, :, -1] == 3).all(axis=1)
     rank = _RANKS[hands]
     ok &= (dots | (rank >= 0)).all(axis=(1, 2))
-    cards = (3 - ndots.astype(np.int16)) * 13 + rank  # S H D C -> suits 3 2 1 0
+    cards = (3 - ndots.astype(np.int32)) * 13 + rank  # S H D C -> suits 3 2 1 0
     valid = ~dots & (rank >= 0)
-    rows, hand, _pos = np.nonzero(valid)
-    owners[rows, cards[valid]] = hand.astype(np.uint8)
+    # scatter each card's hand into its row; dots and bad characters land in a spare slot
+    flat = np.where(valid, cards + 52 * np.arange(k, dtype=np.int32)[:, None, None], 52 * k)
+    spread = np.full(52 * k + 1, ABSENT, dtype=np.uint8)
+    spread[flat.ravel()] = np.broadcast_to(np.arange(4, dtype=np.uint8)[None, :, None], flat.shape).ravel()
+    owners = spread[:-1].reshape(k, 52)
     ok &= valid.sum(axis=(1, 2)) == 52
     ok &= (owners != ABSENT).all(axis=1)  # 52 cards covering all 52: each exactly once
     return owners, ok
@@ -240,6 +243,13 @@ def report(doc, codec: Codec, options: WriteOptions | None = None, progress=None
     return tally.report(info)
 
 
+def _getters(pattern: re.Pattern) -> tuple:
+    """Getters of the wanted and the free-tag values from ``match.groups()`` (faster than names)."""
+    index = pattern.groupindex
+    return (operator.itemgetter(*(index[name] - 1 for name in _WANTED)),
+            operator.itemgetter(*(index[name] - 1 for name in _NOTE_TAGS)))
+
+
 def _learn(m: re.Match) -> re.Pattern:
     """A pattern for games with exactly the tags of the game ``m`` matched (no optional parts:
     several times faster than the general pattern, and most files repeat one shape)."""
@@ -268,9 +278,8 @@ def _fixed_tables(bodies: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
     """DD tables (k, 4, 5) from OptimumResultTable bodies of 20 rows ``N NT 11`` (8 bytes each, as
     we and most programs write them), and a boolean (k,) of the bodies that were so."""
     k = len(bodies)
-    dd = np.full((k, 4, 5), DD_UNKNOWN, dtype=np.uint8)
     if not k:
-        return dd, np.zeros(0, dtype=bool)
+        return np.full((0, 4, 5), DD_UNKNOWN, dtype=np.uint8), np.zeros(0, dtype=bool)
     arr = np.frombuffer(b"".join(bodies), np.uint8).reshape(k, 20, 8)
     seat = _SEAT_AT[arr[:, :, 0]]
     strain = _STRAIN_AT[arr[:, :, 2], arr[:, :, 3]]
@@ -280,9 +289,13 @@ def _fixed_tables(bodies: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
     ok = (seat >= 0) & (strain >= 0) & (ones >= 0) & ((tens >= 0) | (arr[:, :, 5] == 32))
     ok &= (arr[:, :, 1] == 32) & (arr[:, :, 4] == 32) & (arr[:, :, 7] == 10) & (value <= 13)
     ok = ok.all(axis=1)
-    rows = np.nonzero(ok)[0]
-    for j in range(20):  # later rows overwrite earlier ones, as in the reader
-        dd[rows, seat[rows, j], strain[rows, j]] = value[rows, j]
+    cell = seat.astype(np.int32) * 5 + strain
+    ordered = np.sort(cell, axis=1)
+    ok &= (ordered[:, 1:] != ordered[:, :-1]).all(axis=1)  # a cell given twice: the reader decides
+    flat = np.where(ok[:, None], cell + 20 * np.arange(k, dtype=np.int32)[:, None], 20 * k)
+    spread = np.full(20 * k + 1, DD_UNKNOWN, dtype=np.uint8)
+    spread[flat.ravel()] = value.astype(np.uint8).ravel()
+    dd = spread[:-1].reshape(k, 4, 5)
     return dd, ok
 
 
@@ -302,8 +315,9 @@ def _chunk(doc, a: int, b: int, tally: _Tally, header: dict, state: dict) -> Bul
     fixed_bodies: list[bytes] = []
     fixed_rows: list[int] = []
     vuls = _VULS
-    learned = state.get("learned")
+    learned = state.get("learned")  # (fullmatch of the learned pattern, its two group getters)
     general = _GAME.fullmatch
+    gen_get = _getters(_GAME)
     note_cache: dict = state.setdefault("notes", {})
     encoding = idx.encoding
     numbers_l: list[int] = []  # per fast row, -1 for none
@@ -313,15 +327,20 @@ def _chunk(doc, a: int, b: int, tally: _Tally, header: dict, state: dict) -> Bul
     seats = _SEATS_ANY
     for r in range(k):
         text = buf[starts[r] : cends[r]]
-        m = learned.fullmatch(text) if learned is not None else None
-        if m is None:
+        m = learned[0](text) if learned is not None else None
+        if m is not None:
+            wanted, free = learned[1]
+        else:
             m = general(text)
             if m is None:
                 slow.append(r)
                 continue
+            wanted, free = gen_get
             if learned is None:
-                learned = state["learned"] = _learn(m)
-        deal, board, dealer, vul, decl, con, res, ort = m.group(*_WANTED)
+                pattern = _learn(m)
+                learned = state["learned"] = (pattern.fullmatch, _getters(pattern))
+        groups = m.groups()
+        deal, board, dealer, vul, decl, con, res, ort = wanted(groups)
         if not deal or decl and decl != b"?" or con and con != b"?" or res and res != b"?":
             slow.append(r)
             continue
@@ -337,7 +356,7 @@ def _chunk(doc, a: int, b: int, tally: _Tally, header: dict, state: dict) -> Bul
         if seat == -2 or vv == -2:
             slow.append(r)
             continue
-        key = m.group(*_NOTE_TAGS)
+        key = free(groups)
         notes = note_cache.get(key)
         if notes is None:
             notes = note_cache[key] = _notes(key, header, encoding)
@@ -365,12 +384,9 @@ def _chunk(doc, a: int, b: int, tally: _Tally, header: dict, state: dict) -> Bul
         vuls_l.append(vv)
         notes_l.append(notes)
     tables, fixed_ok = _fixed_tables(fixed_bodies)
-    not_fixed: set[int] = set()
-    for j, r in enumerate(fixed_rows):
-        if fixed_ok[j]:
-            dd[r] = tables[j]
-        else:
-            not_fixed.add(r)
+    fixed_at = np.array(fixed_rows, dtype=np.int64)
+    dd[fixed_at[fixed_ok]] = tables[fixed_ok]
+    not_fixed = set(fixed_at[~fixed_ok].tolist())
     parsed, ok = parse_deals(deals)
     fast = np.array(fast_rows, dtype=np.int64)
     good = ok.copy()
