@@ -23,6 +23,7 @@ from ..model.cards import CARDS, DISPLAY_SUITS, RANK_CHARS, SUIT_LETTERS, Card, 
 from ..model.deal import Deal
 from ..model.play import declarer_tricks, replay
 from ..model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
+from . import lin_lazy
 from .errors import FormatError
 from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions, _meaningful, board_tags
 
@@ -712,6 +713,10 @@ class LinCodec(Codec):
 
     def read(self, path: str | os.PathLike, options: ReadOptions | None = None) -> BoardSet:
         options = options or ReadOptions()
+        if not options.encoding and os.path.getsize(path) >= lin_lazy.LAZY_MIN_BYTES:
+            lazy = lin_lazy.read_lazy(path, options.start_board)  # big hand records: decoded on demand
+            if lazy is not None:
+                return lazy
         with open(path, "rb") as f:
             data = f.read()
         text, encoding = _decode(data, options.encoding)
