@@ -72,14 +72,18 @@ def deal_bytes(owners: np.ndarray) -> np.ndarray:
     out = np.full((n, 69), ord("."), dtype=np.uint8)
     out[:, 0], out[:, 1] = ord("N"), ord(":")
     out[:, [18, 35, 52]] = ord(" ")
-    cards = np.arange(52)
-    # order the cards of each row by (seat, card descending): spades first, ace first
-    order = np.argsort(owners.astype(np.int16) * 64 + (51 - cards), axis=1, kind="stable")
-    seats = np.take_along_axis(owners, order, axis=1).astype(np.int64)
-    k = np.tile(np.arange(52) % 13, (n, 1))  # position within its hand
-    pos = 2 + 17 * seats + k + (3 - order // 13)
-    ranks = np.frombuffer(b"23456789TJQKA", np.uint8)[order % 13]
-    np.put_along_axis(out, pos, ranks, axis=1)
+    flat = out.reshape(-1)
+    # the next free place in each hand's 16 bytes, as an index into ``flat``; cards from the spade ace down
+    free = (np.arange(n, dtype=np.int64)[:, None] * 69 + 2 + 17 * np.arange(4)[None, :]).reshape(-1)
+    row4 = np.arange(n, dtype=np.int64) * 4
+    ranks = b"23456789TJQKA"
+    for c in range(51, -1, -1):
+        if c % 13 == 12 and c != 51:
+            free += 1  # a new suit: past the dot
+        slot = row4 + owners[:, c]
+        at = free[slot]
+        flat[at] = ranks[c % 13]
+        free[slot] = at + 1
     return out
 
 
@@ -113,22 +117,25 @@ def chunk_texts(chunk, first_number: int, header: str, encoding: str = "utf-8") 
     players = _PLAYERS.encode("ascii")
     tail = b'"]\n' + _ROSTER_TAIL.encode("ascii")
     fulls = full.tolist()
+    deal_all = deals.tobytes() if deals is not None else b""
+    dd_all = dd_text.tobytes() if dd_text is not None else b""
     out: list[bytes] = []
     masks = None
     for r in range(n):
-        number = first_number + r
         if fulls[r]:
-            deal = deals[r].tobytes()
+            deal = deal_all[69 * r : 69 * r + 69]
         else:  # a partial deal: the general formatter
             if masks is None:
                 masks = chunk.hand_masks()
             deal = _deal_text_of(masks[r]).encode("ascii")
-        parts = [head, b'[Board "%d"]\n' % number, players, numbering[r % 16], b'[Deal "', deal, tail]
+        text = b"".join((head, b'[Board "%d"]\n' % (first_number + r), players, numbering[r % 16], b'[Deal "',
+                         deal, tail))
         if dd_text is not None and any_known[r]:
-            parts.append(ort)
-            rows = dd_text[r]
-            parts.append(rows.tobytes() if all_known[r] else rows[known[r]].tobytes())
-        out.append(b"".join(parts))
+            if all_known[r]:
+                text += ort + dd_all[160 * r : 160 * r + 160]
+            else:
+                text += ort + dd_text[r][known[r]].tobytes()
+        out.append(text)
     return out
 
 
