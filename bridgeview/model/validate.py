@@ -52,7 +52,7 @@ def validate(boards: BoardSet, *, check_numbering: bool = True,
     read: list[Problem] = [] if per_board else [Problem(msg, index=i, line=line) for i, line, msg in boards.problems]
     out: list[Problem] = []
     seen_deals: dict[int, int] = {}  # hash of (deal, room) -> first index: a big file's keys cost little
-    seen_numbers: dict[tuple, int] = {}
+    seen_numbers: dict[object, int] = {}  # number (or (number, room)) -> first index
     lines = boards.info.extra.get("board_lines", {}) if boards.info.extra else {}
     n = len(boards)
     for i in range(n):
@@ -73,11 +73,12 @@ def validate(boards: BoardSet, *, check_numbering: bool = True,
         for msg in b.problems():
             out.append(Problem(msg, board=num, index=i, line=line, offset=offset, record=record))
         if num is not None and check_numbering:
-            if (num, room) in seen_numbers:
-                msg = f"board number {num} also used by record {seen_numbers[num, room] + 1}"
+            nkey = num if room is None else (num, room)  # no tuple a board in the usual file
+            if nkey in seen_numbers:
+                msg = f"board number {num} also used by record {seen_numbers[nkey] + 1}"
                 out.append(Problem(msg, board=num, index=i, line=line, offset=offset, record=record))
             else:
-                seen_numbers[num, room] = i
+                seen_numbers[nkey] = i
             if b.dealer is not None and b.dealer != dealer_for_board(num):
                 out.append(Problem(
                     f"dealer {b.dealer.letter} but board {num} is dealt by {dealer_for_board(num).letter}",
