@@ -143,3 +143,19 @@ def test_a_nul_byte_in_a_big_file_is_a_clear_error(tmp_path, monkeypatch):
     path = _write(tmp_path, "bin.pbn", b"% PBN\n[Board \x00\"1\"]\n" * 4)
     with pytest.raises(FormatError, match="NUL byte"):
         read_file(path, "pbn")
+
+
+def test_saving_a_lazy_set_over_its_own_file_twice(tmp_path, monkeypatch):
+    """Save writes a new file and renames it over the mapped one; the set keeps reading the old bytes."""
+    monkeypatch.setattr(pbn_lazy, "LAZY_MIN_BYTES", 10_000)
+    path = big_file(tmp_path, 150)
+    original = path.read_bytes()
+    doc = read_file(path)
+    doc[10] = doc[10].touched(tags={**doc[10].tags, "Event": "First edit"})
+    write_file(doc, path)
+    doc[20] = doc[20].touched(tags={**doc[20].tags, "Event": "Second edit"})
+    write_file(doc, path)
+    again = read_file(path)
+    assert [again[i].tags["Event"] for i in (9, 10, 20)] == ["Club night", "First edit", "Second edit"]
+    assert len(again) == 150 and again[149].source.text == CODEC.read(
+        _write(tmp_path, "orig.pbn", original), ReadOptions())[149].source.text
