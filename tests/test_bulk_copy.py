@@ -78,3 +78,18 @@ def test_bulk_validate_finds_every_repeat_as_board_by_board_does(tmp_path, monke
     slow = [str(p) for p in validate_module.validate(read_file(path))]
     assert bulk == slow
     assert sum("same deal as board 11" in p for p in bulk) == 2
+
+
+def test_pages_given_back_during_validate_are_read_again_when_needed(tmp_path, monkeypatch):
+    from bridgeview.formats.registry import read_file
+    from bridgeview.model import validate as validate_module
+
+    src = tmp_path / "deals.zrd"
+    src.write_bytes(zrd_bytes(1000))
+    doc = read_file(src)
+    before = [doc[i].deal for i in (0, 500, 999)]
+    import mmap
+
+    monkeypatch.setattr(validate_module, "RELEASE_BYTES", mmap.PAGESIZE)
+    assert validate_module._release(doc, 900, 0) == 900 * 23 // mmap.PAGESIZE * mmap.PAGESIZE
+    assert [doc[i].deal for i in (0, 500, 999)] == before

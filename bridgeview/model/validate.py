@@ -36,6 +36,8 @@ class Problem:
 #: Sets larger than this, read lazily from a fixed-record file that holds only
 #: deals (and DD), are checked with numpy over bulk chunks instead of board by board.
 BULK_THRESHOLD = 50_000
+#: Mapped pages of records already checked are given back this many bytes at a time.
+RELEASE_BYTES = 1 << 24
 #: At most this many problems of one kind are listed for a bulk-checked file.
 BULK_REPORT_LIMIT = 1000
 
@@ -136,6 +138,28 @@ def deal_hashes(masks) -> Any:
     return h
 
 
+def _release(boards, done: int, released: int) -> int:
+    """Tell the kernel this process is done with the mapped pages of the records read so far
+    (they stay in the page cache): ten million records then never sit in memory at once."""
+    import mmap
+
+    source = getattr(getattr(boards, "keepalive", None), "mmap", None)
+    advise = getattr(source, "madvise", None)
+    if advise is None or not hasattr(mmap, "MADV_DONTNEED") or done >= len(boards):
+        return released
+    offset = boards.record_offset(done)
+    if offset is None:
+        return released
+    end = offset // mmap.PAGESIZE * mmap.PAGESIZE
+    if end - released >= RELEASE_BYTES:
+        try:
+            advise(mmap.MADV_DONTNEED, released, end - released)
+        except (OSError, ValueError):
+            return released
+        return end
+    return released
+
+
 def _chunk_hashes(chunk) -> tuple[Any, Any]:
     """Hashes of a chunk's deals and which rows have no cards: from the ZBD bytes when the
     chunk has them (a record's 13 bytes say where every card is), else from the hand masks."""
@@ -164,6 +188,7 @@ def _validate_bulk(boards: LazyBoardSet, progress: Callable[[int, int], object] 
     hash_parts = []
     empty_parts = []
     done = 0
+    released = 0
     total = len(boards)
     for chunk in boards.bulk():
         if getattr(chunk, "zbd", None) is not None:  # every card has a hand: count them from the bytes
@@ -182,6 +207,7 @@ def _validate_bulk(boards: LazyBoardSet, progress: Callable[[int, int], object] 
         hash_parts.append(h)
         empty_parts.append(empty)
         done += len(chunk)
+        released = _release(boards, done, released)
         if progress is not None:
             progress(done, total)
     if not hash_parts:
