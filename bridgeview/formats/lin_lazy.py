@@ -101,7 +101,7 @@ def scan(buf) -> LinIndex | None:
     lines = np.searchsorted(newline_at, starts)
     if buf.find(b"\x00", base, min(n, base + 4096)) >= 0:
         return None
-    encoding = _text_encoding(buf, base)
+    encoding = "utf-8" if arr[base:].max(initial=0) < 0x80 else _text_encoding(buf, base)
     if encoding != "utf-8":
         if base:  # a UTF-8 mark on text that is not UTF-8: the eager reader says so
             return None

@@ -204,6 +204,7 @@ def convert(doc, dst, codec: Codec, options: WriteOptions | None, progress=None)
     def chunks():
         for first in range(0, n, CHUNK):
             chunk = _chunk(doc, first, min(n, first + CHUNK), tally, header, state)
+            _done_with(doc, min(n, first + CHUNK))
             if tally.errors:
                 raise FormatError(tally.errors[0], path=str(dst))
             if progress is not None and progress(first + len(chunk), n) is False:
@@ -238,6 +239,7 @@ def report(doc, codec: Codec, options: WriteOptions | None = None, progress=None
     state: dict = {}
     for first in range(0, n, CHUNK):
         _chunk(doc, first, min(n, first + CHUNK), tally, header, state)
+        _done_with(doc, min(n, first + CHUNK))
         if progress is not None and progress(min(n, first + CHUNK), n) is False:
             raise Cancelled()
     return tally.report(info)
@@ -409,6 +411,14 @@ def _chunk(doc, a: int, b: int, tally: _Tally, header: dict, state: dict) -> Bul
         tally.board(a + r, *args)
     any_dd = bool((dd != DD_UNKNOWN).any())
     return BulkChunk(owners, dd if any_dd else None, numbers)
+
+
+def _done_with(doc, stop: int) -> None:
+    """Give back the mapped pages of the games before ``stop`` (memory stays flat however big the file)."""
+    from .pbn_lazy import release
+
+    idx = doc.index
+    release(idx.buf, 0, int(idx.starts[stop]) if stop < len(idx) else len(idx.buf))
 
 
 def _slow_row(doc, i: int, r: int, owners, dd, numbers) -> tuple:

@@ -72,19 +72,14 @@ class PbnIndex:
 
 
 def _text_encoding(buf, start: int) -> str:
-    """What :func:`pbn_lex.decode` would decide, without decoding the whole file into one string."""
+    """UTF-8 or Latin-1, as :func:`pbn_lex.decode` decides for text that is not all ASCII,
+    without decoding the whole file into one string."""
     n = len(buf)
-    ascii_only = True
-    for a in range(start, n, _SCAN_CHUNK):
-        if np.frombuffer(buf, np.uint8, min(_SCAN_CHUNK, n - a), a).max(initial=0) >= 0x80:
-            ascii_only = False
-            break
-    if ascii_only:
-        return "utf-8"
     dec = codecs.getincrementaldecoder("utf-8")()
     try:
         for a in range(start, n, _SCAN_CHUNK):
             dec.decode(buf[a : a + _SCAN_CHUNK], final=a + _SCAN_CHUNK >= n)
+            release(buf, start, a)
         dec.decode(b"", final=True)
     except UnicodeDecodeError:
         return "latin-1"
@@ -93,25 +88,29 @@ def _text_encoding(buf, start: int) -> str:
 
 def scan(buf) -> PbnIndex:
     """Index the games of a PBN file's bytes, the way :func:`pbn_lex.split_games` splits its text."""
-    base = 0
-    encoding = "utf-8"
-    if buf[:3] == b"\xef\xbb\xbf":
-        base, encoding = 3, "utf-8-sig"
-        if _text_encoding(buf, 3) != "utf-8":
-            base, encoding = 0, "latin-1"
-    else:
-        encoding = _text_encoding(buf, 0)
-    decode_as = "utf-8" if encoding == "utf-8-sig" else encoding
     n = len(buf)
     arr = np.frombuffer(buf, np.uint8) if n else np.zeros(0, np.uint8)
-    m_start, m_end, line_counts, inherits = _blank_runs(arr, base)
+    base = 3 if buf[:3] == b"\xef\xbb\xbf" else 0
+    m_start, m_end, line_counts, inherits, ascii_only = _blank_runs(arr, base, buf)
+    encoding = "utf-8" if ascii_only else _text_encoding(buf, base)
+    if base and encoding != "utf-8":  # a byte-order mark on text that is not UTF-8: all of it is Latin-1
+        base, encoding = 0, "latin-1"
+        m_start, m_end, line_counts, inherits, _ascii = _blank_runs(arr, base, buf)
+    elif base:
+        encoding = "utf-8-sig"
+    decode_as = "utf-8" if encoding == "utf-8-sig" else encoding
+    release(buf, 0, n)
     # blocks (start, end of content, end with blank lines), as split_games makes them
     b_start = np.concatenate(([base], m_end))
     b_cend = np.concatenate((m_start + 1, [n]))
     b_end = np.concatenate((m_end, [n]))
     if b_start[-1] >= n:  # the text ends with blank lines: no last block
         b_start, b_cend, b_end = b_start[:-1], b_cend[:-1], b_end[:-1]
-    first = arr[b_start] if len(b_start) else np.zeros(0, np.uint8)
+    first = np.zeros(len(b_start), np.uint8)
+    for a in range(0, n, _SCAN_CHUNK):  # the first byte of each block, a chunk of the file at a time
+        lo, hi = np.searchsorted(b_start, [a, a + _SCAN_CHUNK])
+        first[lo:hi] = arr[b_start[lo:hi]]
+        release(buf, a, a + _SCAN_CHUNK)
     is_game = first == ord("[")
     for k in np.nonzero(~is_game)[0]:  # the rare block that does not start with a tag: the eager rule
         body = bytes(buf[b_start[k] : b_cend[k]]).decode(decode_as)
@@ -142,6 +141,7 @@ def scan(buf) -> PbnIndex:
     idx = PbnIndex(buf, base, decode_as, starts, b_cend[games].copy(), b_end[games].copy(),
                    bytes(buf[base:k]).decode(decode_as), trailer, newline, inherits)
     idx.line_counts = line_counts
+    release(buf, 0, n)
     return idx
 
 
@@ -149,11 +149,11 @@ _WS = np.zeros(256, dtype=bool)
 _WS[[ord(c) for c in " \t\r\f\v"]] = True
 
 
-def _blank_runs(arr: np.ndarray, base: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+def _blank_runs(arr: np.ndarray, base: int, buf=None) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool, bool]:
     """Spans of the matches of ``\\n(?:[ \\t\\r\\f\\v]*\\n)+`` in ``arr[base:]`` (the blank
     lines that separate games), found with numpy a chunk at a time; the newlines before
     each :data:`_LINE_BLOCK`-byte block (so a game's line number costs one short count);
-    and whether some tag value may start with ``#``.
+    whether some tag value may start with ``#``; and whether the text is all ASCII.
 
     A line between two newlines is blank when it is empty or all whitespace; runs of
     blank lines are the regular expression's matches."""
@@ -164,9 +164,12 @@ def _blank_runs(arr: np.ndarray, base: int) -> tuple[np.ndarray, np.ndarray, np.
     last_nl = -1  # the last newline of the chunks before
     total = 0  # newlines before the chunk
     hashes = False
+    ascii_only = True
     for a in range(base, n, _SCAN_CHUNK):
         b = min(n, a + _SCAN_CHUNK)
         c = arr[a:b]
+        if ascii_only and c.max(initial=0) >= 0x80:
+            ascii_only = False
         rel = np.flatnonzero(c == 10).astype(np.int32)
         # newlines before each block start inside this chunk
         first_block = -(-a // _LINE_BLOCK)
@@ -194,16 +197,32 @@ def _blank_runs(arr: np.ndarray, base: int) -> tuple[np.ndarray, np.ndarray, np.
             blank_from.append(rel[ks].astype(np.int64) + a)
             blank_to.append(rel[ks + 1].astype(np.int64) + a)
         last_nl = a + int(rel[-1])
+        release(buf, base, a)
     line_counts[n // _LINE_BLOCK + 1 :] = total
     starts = np.concatenate(blank_from) if blank_from else np.zeros(0, np.int64)
     ends = np.concatenate(blank_to) if blank_to else np.zeros(0, np.int64)
     if not starts.shape[0]:
-        return starts, ends, line_counts, hashes
+        return starts, ends, line_counts, hashes, ascii_only
     new_run = np.ones(starts.shape[0], dtype=bool)
     new_run[1:] = starts[1:] != ends[:-1]
     first = np.flatnonzero(new_run)
     last = np.concatenate((first[1:] - 1, [starts.shape[0] - 1]))
-    return starts[first], ends[last] + 1, line_counts, hashes
+    return starts[first], ends[last] + 1, line_counts, hashes, ascii_only
+
+
+def release(buf, a: int, b: int) -> None:
+    """Give back the mapped pages of ``buf[a:b]`` (they stay in the page cache): a scan of a
+    file of gigabytes then holds a chunk of it at a time, not all of it."""
+    advise = getattr(buf, "madvise", None)
+    if advise is None or not hasattr(mmap, "MADV_DONTNEED"):
+        return
+    a = a // mmap.PAGESIZE * mmap.PAGESIZE
+    b = b // mmap.PAGESIZE * mmap.PAGESIZE
+    if b > a:
+        try:
+            advise(mmap.MADV_DONTNEED, a, b - a)
+        except (OSError, ValueError):
+            pass
 
 
 class LazyPbnSet(LazyBoardSet):
