@@ -740,22 +740,22 @@ def test_progress_bar_ticks_while_nothing_is_counted():
 
 
 def test_slow_conversion_reports_boards_through_check_and_write(tmp_path):
-    """The per-board path (here ZRD -> PBN) tells the progress bar how far it got, not only that it ended."""
+    """The per-board path (here ZRD -> LIN) tells the progress bar how far it got, not only that it ended."""
     from bridgeview.formats.convert import Cancelled, convert_file
 
-    if not {"zrd", "pbn"} <= NAMES:
-        pytest.skip("needs zrd and pbn")
+    if not {"zrd", "lin"} <= NAMES:
+        pytest.skip("needs zrd and lin")
     src = tmp_path / "in.zrd"
     write_file(boards(300), src, "zrd")
     seen: list[tuple[int, int]] = []
-    convert_file(src, tmp_path / "out.pbn", progress=lambda done, total: seen.append((done, total)) or True)
+    convert_file(src, tmp_path / "out.lin", progress=lambda done, total: seen.append((done, total)) or True)
     assert {t for _, t in seen} == {600}
     assert seen[-1] == (600, 600)
     assert any(0 < d < 300 for d, _ in seen) and any(300 < d < 600 for d, _ in seen), seen
-    assert len(read_file(tmp_path / "out.pbn")) == 300
+    assert len(read_file(tmp_path / "out.lin")) == 300
     with pytest.raises(Cancelled):
-        convert_file(src, tmp_path / "gone.pbn", progress=lambda done, total: done < 400)
-    assert not (tmp_path / "gone.pbn").exists() and not list(tmp_path.glob(".gone.pbn.*"))
+        convert_file(src, tmp_path / "gone.lin", progress=lambda done, total: done < 400)
+    assert not (tmp_path / "gone.lin").exists() and not list(tmp_path.glob(".gone.lin.*"))
 
 
 REVOKE_PBN = """\

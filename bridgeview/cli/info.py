@@ -7,6 +7,7 @@ import os
 from ..formats.checksum import pavlicek_checksum
 from ..formats.errors import FormatError
 from ..formats.registry import ReadOptions, get, read_file
+from .common import Progress
 
 NAME = "info"
 ORDER = 20
@@ -55,17 +56,21 @@ def info_lines(path: str, doc) -> list[tuple[str, str]]:
 
 
 def run(args) -> int:
-    doc = read_file(args.file, args.from_fmt, ReadOptions())
-    if hasattr(doc, "info_lines"):
-        rows = doc.info_lines()
-    else:
-        rows = info_lines(args.file, doc)
-        # what the reader survived (a truncated copy's tail, a DLM checksum), as the GUI's details show it
-        problems = getattr(doc, "problems", None)
-        if isinstance(problems, list):
-            rows += [("warning", message) for _index, _line, message in problems[:5]]
-            if len(problems) > 5:
-                rows.append(("warning", f"… and {len(problems) - 5} more (see bridgeview validate)"))
+    progress = Progress("reading")  # shows activity on a terminal while a big file is scanned
+    try:
+        doc = read_file(args.file, args.from_fmt, ReadOptions())
+        if hasattr(doc, "info_lines"):
+            rows = doc.info_lines()
+        else:
+            rows = info_lines(args.file, doc)
+            # what the reader survived (a truncated copy's tail, a DLM checksum), as the GUI's details show it
+            problems = getattr(doc, "problems", None)
+            if isinstance(problems, list):
+                rows += [("warning", message) for _index, _line, message in problems[:5]]
+                if len(problems) > 5:
+                    rows.append(("warning", f"… and {len(problems) - 5} more (see bridgeview validate)"))
+    finally:
+        progress.close()
     width = max(len(k) for k, _ in rows)
     for k, v in rows:
         print(f"{k + ':':<{width + 1}} {v}")

@@ -13,7 +13,7 @@ import sys
 
 from ..formats.registry import ReadOptions, read_file
 from ..model.validate import Problem, validate
-from .common import board_number, say_ignored_options
+from .common import Progress, board_number, say_ignored_options
 
 NAME = "validate"
 ORDER = 30
@@ -60,12 +60,16 @@ def problem_lines(problems: list[Problem], every: bool = False) -> list[str]:
 
 
 def run(args) -> int:
-    doc = read_file(args.file, args.from_fmt, ReadOptions(start_board=args.start_board))
-    say_ignored_options(doc)
-    if not hasattr(doc, "info"):  # a cribbage record: its reader already checked it
-        found = [Problem(str(p)) for p in getattr(doc, "problems", lambda: [])()]
-    else:
-        found = validate(doc)
+    progress = Progress("validating")  # a bar on a terminal once it takes more than a second
+    try:
+        doc = read_file(args.file, args.from_fmt, ReadOptions(start_board=args.start_board))
+        say_ignored_options(doc)
+        if not hasattr(doc, "info"):  # a cribbage record: its reader already checked it
+            found = [Problem(str(p)) for p in getattr(doc, "problems", lambda: [])()]
+        else:
+            found = validate(doc, progress=progress)
+    finally:
+        progress.close()
     for line in problem_lines(found, args.all):
         print(f"{args.file}: {line}")
     n = len(doc) if hasattr(doc, "__len__") else 0

@@ -35,6 +35,14 @@ class BulkChunk:
     def __len__(self) -> int:
         return int(self.owners.shape[0])
 
+    #: the source's ZBD-coded deal bytes (n, 13) when the owners are exactly theirs: a writer of the
+    #: same layout copies them instead of encoding the owners again
+    zbd = None
+
+    def complete(self) -> np.ndarray:
+        """Boolean (n,): rows that are complete deals (see :func:`complete_rows`)."""
+        return complete_rows(self.owners)
+
     def hand_masks(self) -> np.ndarray:
         """(n, 4) uint64 hand masks N E S W: the source's own, else from the owners."""
         if callable(self.masks):

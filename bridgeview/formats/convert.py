@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..model.boardset import BoardSet
-from .bulk import DD_UNKNOWN, complete_rows
+from .bulk import DD_UNKNOWN
 from .errors import FormatError
 from .registry import (
     Codec,
@@ -175,6 +175,10 @@ def write_document(
             progress(result.records, result.records)
         return result
     if codec.kind == "bridge":
+        from . import pbn_bulk
+
+        if pbn_bulk.applies(doc, codec, options):  # a big PBN file to ZRD/ZBD: in chunks, deals parsed together
+            return pbn_bulk.convert(doc, dst, codec, options, progress)
         if getattr(doc, "is_lazy", False) and codec.bulk and getattr(doc, "bulk", None) and not doc.edited:
             result = _write_bulk_chunks(doc.bulk(), len(doc), dst, codec, options, progress, force)
             result.losses[:0] = read_losses(doc)
@@ -218,7 +222,7 @@ def _write_bulk_chunks(chunks, total: int, dst, codec: Codec, options: WriteOpti
         done = 0
         for chunk in chunks:
             if caps.full_deals and not caps.partial_deals:
-                bad = ~complete_rows(chunk.owners)
+                bad = ~chunk.complete()
                 if bad.any():
                     i = int(np.argmax(bad))
                     num = int(chunk.numbers[i]) if chunk.numbers is not None else done + i + 1

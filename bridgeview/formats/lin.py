@@ -24,6 +24,7 @@ from ..model.deal import Deal
 from ..model.play import declarer_tricks, replay
 from ..model.severity import warning
 from ..model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
+from . import lin_lazy
 from .errors import FormatError, explain
 from .pbn import board_key
 from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions, _meaningful, board_tags
@@ -810,6 +811,10 @@ class LinCodec(Codec):
 
     def read(self, path: str | os.PathLike, options: ReadOptions | None = None) -> BoardSet:
         options = options or ReadOptions()
+        if not options.encoding and os.path.getsize(path) >= lin_lazy.LAZY_MIN_BYTES:
+            lazy = lin_lazy.read_lazy(path, options.start_board)  # big hand records: decoded on demand
+            if lazy is not None:
+                return lazy
         with open(path, "rb") as f:
             data = f.read()
         if not options.encoding and utf16_text(data):

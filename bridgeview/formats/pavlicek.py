@@ -122,9 +122,47 @@ def zbd_masks(raw: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(out.transpose(0, 2, 1)).view("<u8").reshape(n, 4).astype(np.uint64, copy=False)
 
 
+def _count_table() -> np.ndarray:
+    """For each ZBD byte, a uint32 whose byte lane ``s`` counts the byte's cards held by seat ``s``."""
+    table = np.zeros(256, dtype=np.uint32)
+    for byte in range(256):
+        for k in range(4):
+            table[byte] += 1 << (8 * int(SEAT_FROM_CODE[byte >> (2 * k) & 3]))
+    return table
+
+
+_COUNT_TABLE = _count_table()
+
+
+class ZbdChunk(BulkChunk):
+    """A chunk of ZBD-coded deals whose owners are decoded only when someone asks: a writer of
+    the same layout copies the bytes (:attr:`zbd`), and completeness is counted from the bytes."""
+
+    def __init__(self, raw: np.ndarray, dd: np.ndarray | None = None, numbers: np.ndarray | None = None) -> None:
+        self.zbd = raw
+        self.dd = dd
+        self.numbers = numbers
+        self.masks = lambda: zbd_masks(raw)
+        self._owners: np.ndarray | None = None
+
+    @property
+    def owners(self) -> np.ndarray:  # type: ignore[override]
+        if self._owners is None:
+            self._owners = zbd_decode(self.zbd)
+        return self._owners
+
+    def __len__(self) -> int:
+        return int(self.zbd.shape[0])
+
+    def complete(self) -> np.ndarray:
+        """Every card of a ZBD record has a hand: complete when each hand has 13."""
+        lanes = np.add.reduce(np.take(_COUNT_TABLE, self.zbd), axis=1, dtype=np.uint32)
+        return lanes == np.uint32(0x0D0D0D0D)
+
+
 def zbd_chunk(raw: np.ndarray, dd: np.ndarray | None = None) -> BulkChunk:
-    """A chunk of ZBD-coded deals (``raw`` (n, 13)) whose masks are computed only if a writer asks."""
-    return BulkChunk(zbd_decode(raw), dd, masks=lambda: zbd_masks(raw))
+    """A chunk of ZBD-coded deals (``raw`` (n, 13)); owners and masks are computed only if asked."""
+    return ZbdChunk(raw, dd)
 
 
 def zbd_encode(owners: np.ndarray) -> np.ndarray:
@@ -391,7 +429,7 @@ class FixedRecordCodec(Codec):
         Whether each hand has 13 cards is the caller's check (``check()`` and the
         bulk conversion do it); here only what cannot be encoded at all is refused.
         """
-        if self.has_deal and chunk.owners.max(initial=0) > 3:
+        if self.has_deal and chunk.zbd is None and chunk.owners.max(initial=0) > 3:
             bad = ~complete_rows(chunk.owners)
             if bad.any():
                 i = int(np.argmax(bad))
@@ -424,6 +462,8 @@ class ZBDCodec(FixedRecordCodec):
         return zbd_chunk(raw)
 
     def encode(self, chunk):
+        if chunk.zbd is not None:  # the same layout: copy the bytes
+            return np.ascontiguousarray(chunk.zbd)
         return zbd_encode(chunk.owners)
 
 
@@ -520,7 +560,8 @@ class ZRDCodec(FixedRecordCodec):
     def encode(self, chunk):
         dd = chunk.dd if chunk.dd is not None else unknown_dd(len(chunk))
         _check_dd_values(dd, chunk)
-        return np.concatenate([zbd_encode(chunk.owners), zdd_encode(dd)], axis=1)
+        deal = chunk.zbd if chunk.zbd is not None else zbd_encode(chunk.owners)
+        return np.concatenate([deal, zdd_encode(dd)], axis=1)
 
 
 class ZRJ16Codec(FixedRecordCodec):
@@ -575,7 +616,8 @@ class ZRJ16Codec(FixedRecordCodec):
         tail[:, 0] = CODE_FROM_SEAT[target] | rows[:, 4] << 4
         tail[:, 1] = rows[:, 3] | rows[:, 2] << 4
         tail[:, 2] = rows[:, 1] | rows[:, 0] << 4
-        return np.concatenate([zbd_encode(chunk.owners), tail], axis=1), dropped
+        deal = chunk.zbd if chunk.zbd is not None else zbd_encode(chunk.owners)
+        return np.concatenate([deal, tail], axis=1), dropped
 
     def encode(self, chunk):
         return self.encode_with(chunk, None)[0]

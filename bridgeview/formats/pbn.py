@@ -15,6 +15,7 @@ from typing import IO
 
 from ..model.board import Board
 from ..model.boardset import BoardSet, FileInfo
+from . import pbn_lazy, pbn_stream
 from .errors import FormatError
 from .pbn_lex import decode, detect_newline, split_games
 from .pbn_read import Context, read_game
@@ -234,6 +235,8 @@ class PbnCodec(Codec):
         return 0
 
     def read(self, path: str | os.PathLike, options: ReadOptions | None = None) -> BoardSet:
+        if (options is None or not options.encoding) and os.path.getsize(path) >= pbn_lazy.LAZY_MIN_BYTES:
+            return pbn_lazy.read_lazy(path)  # a big file: boards decoded on demand
         with open(path, "rb") as f:
             data = f.read()
         if utf16_text(data):
@@ -253,10 +256,24 @@ class PbnCodec(Codec):
         return doc
 
     def write(self, doc, out: IO[bytes], options: WriteOptions | None = None) -> None:
+        if pbn_lazy.can_stream(doc):  # a big file read lazily: streamed game by game
+            opts = options or WriteOptions()
+            extra = doc.info.extra
+            encoding = opts.encoding or extra.get("encoding") or "utf-8"
+            if pbn_lazy.write_lazy(doc, out, encoding, opts.newline or extra.get("newline") or "\n"):
+                return
+        elif pbn_stream.can_stream(doc):  # a big binary file read lazily: generated a chunk at a time
+            opts = options or WriteOptions()
+            if pbn_stream.write_streamed(doc, out, opts.encoding or "utf-8", opts.newline or "\n"):
+                return
         text, encoding, _newline = document_text(doc, options)
         out.write(text.encode(_codec_name(encoding), errors="replace"))
 
     def check(self, boards, options: WriteOptions | None = None) -> SaveReport:
+        if (pbn_lazy.can_stream(boards) or pbn_stream.can_stream(boards)) and (options is None or not options.encoding):
+            # untouched games of a lazy set hold nothing PBN cannot (they are written as read, or come
+            # from a deals-and-DD format): only the edited boards need checking
+            boards = pbn_lazy.EditedBoards(boards)
         rep = super().check(boards, options)
         info = getattr(boards, "info", None)
         encoding = (options.encoding if options else None) or (

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ..formats.errors import FormatError
 from .boardset import BoardSet, LazyBoardSet
@@ -67,31 +69,42 @@ SAME_DEAL_KIND = "same deal as another board"
 #: Sets larger than this, read lazily from a fixed-record file that holds only
 #: deals (and DD), are checked with numpy over bulk chunks instead of board by board.
 BULK_THRESHOLD = 50_000
+#: Mapped pages of records already checked are given back this many bytes at a time.
+RELEASE_BYTES = 1 << 24
 #: At most this many problems of one kind are listed for a bulk-checked file.
 BULK_REPORT_LIMIT = 1000
 
 
-def validate(boards: BoardSet, *, check_numbering: bool = True) -> list[Problem]:
+def validate(boards: BoardSet, *, check_numbering: bool = True,
+             progress: Callable[[int, int], object] | None = None) -> list[Problem]:
     """Every problem in ``boards``: reader problems, illegal deals, auctions and
     play, board numbers repeated with another deal, dealer/vulnerability that
     disagree with the number (warnings: generated files do it on purpose), duplicate deals.
+    ``progress(done, total)`` hears how far it got.
 
     A board number repeated with the same deal is another table's result of that board
     (traveller files from scoring programs), not a problem."""
-    out: list[Problem] = [Problem(msg, index=i, line=line) for i, line, msg in boards.problems]
+    # a lazily read text file knows a board's reader problems once it is decoded (problems_of)
+    per_board = getattr(boards, "problems_of", None) if getattr(boards, "is_lazy", False) else None
+    read: list[Problem] = [] if per_board else [Problem(msg, index=i, line=line) for i, line, msg in boards.problems]
     if _can_check_in_bulk(boards):
         try:
-            return out + _validate_bulk(boards)  # reader problems (a truncated copy's tail) first
+            return read + _validate_bulk(boards, progress)  # reader problems (a truncated copy's tail) first
         except FormatError:
             pass  # a record the bulk decoder rejects: board by board below reports it and checks the rest
     read_here: dict[int, set[str]] = {}
     for i, _line, msg in boards.problems:
         if i is not None:
             read_here.setdefault(i, set()).add(msg)
-    seen_deals: dict[tuple, tuple[int, int | None]] = {}  # deal and room -> first index, its number
-    seen_numbers: dict[tuple, tuple[int, tuple]] = {}  # number and room -> first index, its hands
+    out: list[Problem] = []
+    # hashes, not the deals, as keys: a big file's keys cost little (a match is confirmed on the boards)
+    seen_deals: dict[int, tuple[int, int | None]] = {}  # hash of (deal, room) -> first index, its number
+    seen_numbers: dict[object, tuple[int, int]] = {}  # number (or (number, room)) -> first index, hash of its hands
     lines = boards.info.extra.get("board_lines", {}) if boards.info.extra else {}
-    for i in range(len(boards)):
+    n = len(boards)
+    for i in range(n):
+        if progress is not None and i % 1024 == 0:
+            progress(i, n)
         line = lines.get(i)
         offset, record = boards.record_offset(i), boards.record_number(i)
         try:
@@ -100,6 +113,10 @@ def validate(boards: BoardSet, *, check_numbering: bool = True) -> list[Problem]
             out.append(Problem(e.message, board=e.board, index=i, line=e.line or line,
                                offset=e.offset if e.offset is not None else offset, record=e.record or record))
             continue
+        if per_board:
+            for ln, msg in per_board(i):
+                read.append(Problem(msg, index=i, line=ln))
+                read_here.setdefault(i, set()).add(msg)
         num = b.number
         room = b.tags.get("Room")  # team files (LIN vugraph, PBN) repeat a board in each room
         for msg in b.problems():
@@ -107,14 +124,16 @@ def validate(boards: BoardSet, *, check_numbering: bool = True) -> list[Problem]
                 continue  # the reader said it already, with its line
             out.append(Problem(msg, board=num, index=i, line=line, offset=offset, record=record))
         if num is not None and check_numbering:
-            if (num, room) in seen_numbers:
-                j, hands = seen_numbers[num, room]
-                if hands != b.deal.hands:
+            nkey = num if room is None else (num, room)  # no tuple a board in the usual file
+            hands = hash(b.deal.hands)
+            if nkey in seen_numbers:
+                j, first_hands = seen_numbers[nkey]
+                if first_hands != hands:
                     msg = f"board number {num} also used by record {j + 1}, with a different deal"
                     out.append(Problem(msg, board=num, index=i, line=line, offset=offset, record=record,
                                        kind=NUMBER_KIND))
             else:
-                seen_numbers[num, room] = (i, b.deal.hands)
+                seen_numbers[nkey] = (i, hands)
             if b.dealer is not None and b.dealer != dealer_for_board(num):
                 out.append(Problem(
                     f"dealer {b.dealer.letter} but board {num} is dealt by {dealer_for_board(num).letter}",
@@ -126,17 +145,22 @@ def validate(boards: BoardSet, *, check_numbering: bool = True) -> list[Problem]
                     board=num, index=i, line=line, offset=offset, record=record, severity=WARNING,
                     kind=VULNERABILITY_KIND))
         if b.deal.card_count:
-            key = (b.deal.hands, room)
-            if key in seen_deals:
-                j, other = seen_deals[key]
-                if other is not None and other == num:
-                    continue  # another table's result of the same board (a traveller record)
-                what = f"board {other}" if other is not None else f"record {j + 1}"
-                out.append(Problem(f"same deal as {what}", board=num, index=i, line=line, offset=offset, record=record,
-                                   kind=SAME_DEAL_KIND))
-            else:
+            key = hash((b.deal.hands, room))
+            got = seen_deals.get(key)
+            if got is None:
                 seen_deals[key] = (i, num)
-    return out
+            else:
+                j, other = got
+                first = boards[j]
+                if first.deal.hands == b.deal.hands and first.tags.get("Room") == room:  # not a hash collision
+                    if other is not None and other == num:
+                        continue  # another table's result of the same board (a traveller record)
+                    what = f"board {other}" if other is not None else f"record {j + 1}"
+                    out.append(Problem(f"same deal as {what}", board=num, index=i, line=line, offset=offset,
+                                       record=record, kind=SAME_DEAL_KIND))
+    if progress is not None:
+        progress(n, n)
+    return read + out
 
 
 def _can_check_in_bulk(boards: BoardSet) -> bool:
@@ -154,51 +178,137 @@ def _can_check_in_bulk(boards: BoardSet) -> bool:
     return caps is not None and not (caps.auction or caps.play or caps.notes)
 
 
-def _validate_bulk(boards: LazyBoardSet) -> list[Problem]:
+def deal_hashes(masks) -> Any:
+    """A 64-bit hash of each row of an (n, k) uint64 array (four hand masks, or a record's
+    bytes as words): sorting these finds equal deals (with ten million deals a collision
+    is a one-in-a-hundred-thousand chance, and a reported duplicate is compared in full first)."""
+    import numpy as np
+
+    m = np.ascontiguousarray(masks, dtype=np.uint64)
+    h = np.zeros(m.shape[0], dtype=np.uint64)
+    mults = (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93)
+    with np.errstate(over="ignore"):
+        for k in range(m.shape[1]):
+            x = m[:, k] * np.uint64(mults[k % 4])
+            x ^= x >> np.uint64(29)
+            h ^= x
+            h *= np.uint64(0xBF58476D1CE4E5B9)
+    return h
+
+
+def _release(boards, done: int, released: int) -> int:
+    """Tell the kernel this process is done with the mapped pages of the records read so far
+    (they stay in the page cache): ten million records then never sit in memory at once."""
+    import mmap
+
+    source = getattr(getattr(boards, "keepalive", None), "mmap", None)
+    advise = getattr(source, "madvise", None)
+    if advise is None or not hasattr(mmap, "MADV_DONTNEED") or done >= len(boards):
+        return released
+    offset = boards.record_offset(done)
+    if offset is None:
+        return released
+    end = offset // mmap.PAGESIZE * mmap.PAGESIZE
+    if end - released >= RELEASE_BYTES:
+        try:
+            advise(mmap.MADV_DONTNEED, released, end - released)
+        except (OSError, ValueError):
+            return released
+        return end
+    return released
+
+
+def _chunk_hashes(chunk) -> tuple[Any, Any]:
+    """Hashes of a chunk's deals and which rows have no cards: from the ZBD bytes when the
+    chunk has them (a record's 13 bytes say where every card is), else from the hand masks."""
+    import numpy as np
+
+    raw = getattr(chunk, "zbd", None)
+    if raw is not None:
+        n = raw.shape[0]
+        words = np.zeros((n, 16), dtype=np.uint8)
+        words[:, :13] = raw
+        return deal_hashes(words.view("<u8")), np.zeros(n, dtype=bool)
+    masks = chunk.hand_masks()
+    return deal_hashes(masks), ~masks.any(axis=1)
+
+
+def _validate_bulk(boards: LazyBoardSet, progress: Callable[[int, int], object] | None = None) -> list[Problem]:
     """Deal legality and duplicate deals with numpy, a chunk at a time (ten million
-    deals in seconds, not the half hour a board-by-board pass would take)."""
+    deals in seconds, not the half hour a board-by-board pass would take).  Duplicates
+    are found by sorting 64-bit hashes of the deals: equal neighbours give the few hash
+    values that repeat, and one pass finds the records that have them."""
     import numpy as np
 
     from ..formats.bulk import ABSENT, complete_rows
 
     out: list[Problem] = []
-    masks_parts = []
+    hash_parts = []
+    empty_parts = []
     done = 0
+    released = 0
+    total = len(boards)
     for chunk in boards.bulk():
-        owners = chunk.owners
-        full = (owners != ABSENT).all(axis=1)
-        bad = np.nonzero(full & ~complete_rows(owners))[0]
+        if getattr(chunk, "zbd", None) is not None:  # every card has a hand: count them from the bytes
+            bad = np.nonzero(~chunk.complete())[0]
+        else:
+            owners = chunk.owners
+            full = (owners != ABSENT).all(axis=1)
+            bad = np.nonzero(full & ~complete_rows(owners))[0]
         for idx in bad[: max(0, BULK_REPORT_LIMIT - len(out))]:
             i = done + int(idx)
             b = boards[i]
             for msg in b.problems():
                 out.append(Problem(msg, board=b.number, index=i, offset=boards.record_offset(i),
                                    record=boards.record_number(i)))
-        masks_parts.append(chunk.hand_masks())
+        h, empty = _chunk_hashes(chunk)
+        hash_parts.append(h)
+        empty_parts.append(empty)
         done += len(chunk)
-    if not masks_parts:
+        released = _release(boards, done, released)
+        if progress is not None:
+            progress(done, total)
+    if not hash_parts:
         return out
-    masks = np.ascontiguousarray(np.concatenate(masks_parts))
-    keys = masks.view([("n", "<u8"), ("e", "<u8"), ("s", "<u8"), ("w", "<u8")]).ravel()
-    order = np.argsort(keys, kind="stable")
-    sorted_keys = keys[order]
-    same = np.nonzero(sorted_keys[1:] == sorted_keys[:-1])[0]
-    nonempty = masks.any(axis=1)
+    keys = np.concatenate(hash_parts)
+    del hash_parts
+    empty = np.concatenate(empty_parts)
+    ordered = np.sort(keys)
+    repeated = np.unique(ordered[1:][ordered[1:] == ordered[:-1]])
+    del ordered
+    if not repeated.shape[0]:
+        out.sort(key=lambda p: p.index if p.index is not None else -1)
+        return out
+    members: list[Any] = []
+    step = 1 << 20
+    for a in range(0, keys.shape[0], step):  # the records whose hash repeats, a slice at a time
+        part = keys[a : a + step]
+        pos = np.minimum(np.searchsorted(repeated, part), repeated.shape[0] - 1)
+        members.append(np.flatnonzero(repeated[pos] == part) + a)
+    idx = np.concatenate(members)
+    idx = idx[~empty[idx]]
+    order = np.argsort(keys[idx], kind="stable")  # grouped by hash, each group in file order
+    idx = idx[order]
+    group_keys = keys[idx]
     reported = 0
-    first_of: dict[int, int] = {}
-    for k in same:
-        a, b = int(order[k]), int(order[k + 1])
-        if not nonempty[b]:
+    first = -1
+    for j, i in enumerate(idx.tolist()):
+        if j == 0 or group_keys[j] != group_keys[j - 1]:
+            first = i
+            first_hands = None
             continue
-        first = first_of.setdefault(a, a)
-        first_of[b] = first
         if reported >= BULK_REPORT_LIMIT:
+            break
+        if first_hands is None:
+            first_board = boards[first]
+            first_hands = first_board.deal.hands
+        b = boards[i]
+        if b.deal.hands != first_hands:  # a hash collision, not a duplicate
             continue
-        other = boards[first].number
+        other = first_board.number
         what = f"board {other}" if other is not None else f"record {first + 1}"
-        number = boards[b].number
-        out.append(Problem(f"same deal as {what}", board=number, index=b, offset=boards.record_offset(b),
-                           record=boards.record_number(b), kind=SAME_DEAL_KIND))
+        out.append(Problem(f"same deal as {what}", board=b.number, index=i, offset=boards.record_offset(i),
+                           record=boards.record_number(i), kind=SAME_DEAL_KIND))
         reported += 1
     out.sort(key=lambda p: p.index if p.index is not None else -1)
     return out

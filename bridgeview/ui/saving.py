@@ -166,6 +166,16 @@ def bulk_report(doc, codec: Codec, progress: Callable[[int, int], bool]) -> Save
 
 def check_document(parent: QWidget | None, doc, codec: Codec, threaded: bool) -> SaveReport | None:
     """What ``codec`` cannot hold of ``doc`` (and what reading it already lost); None when cancelled."""
+    from ..formats import pbn_bulk
+
+    if pbn_bulk.applies(doc, codec, None):  # a big PBN file to ZRD/ZBD: one chunked pass, not a Board a game
+        if not threaded:
+            return pbn_bulk.report(doc, codec)
+        try:
+            return run_with_progress(parent, f"Checking for {codec.title}…",
+                                     lambda progress: pbn_bulk.report(doc, codec, None, progress))
+        except Cancelled:
+            return None
     kept, dropped = without_empty_games(doc, codec)
     report = _check_document(parent, kept, codec, threaded)
     if report is not None:

@@ -1,0 +1,191 @@
+"""Big LIN hand-record files read lazily: one scan of the ``|`` bars, boards decoded on demand.
+
+A LIN file of hand records (``pn|…|st||md|…|…|pg||`` a board, as BBO's "download
+hand records" and deal generators write them) has no state that runs across
+boards.  So :func:`scan` finds the pairs with numpy (every second bar closes a
+value), and the boards start where the eager splitter starts them: at each
+``md`` after the first, moved back over the ``pn``/``st`` pairs just before it.
+A board is decoded by the ordinary LIN reader from its own bytes, with the
+file's line numbers.
+
+Files with anything that does depend on the whole file -- ``qx`` boards (rooms,
+results by board number), file keys (``vg``, ``rs``, ``pw``, ``mp``, ``bn``),
+``%`` comments, a stray text, a key that is not two letters -- are read the eager
+way: :func:`scan` returns None for them.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+from collections import OrderedDict
+
+import numpy as np
+
+from ..model.board import Board
+from ..model.boardset import FileInfo, LazyBoardSet
+from .errors import FormatError
+from .pbn_lazy import _LazyLines, _text_encoding
+
+#: files from this size on are read lazily when their shape allows
+LAZY_MIN_BYTES = 8 << 20
+CACHE_BOARDS = 256
+_LETTER = np.zeros(256, dtype=bool)
+_LETTER[list(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")] = True
+_SPACE = np.zeros(256, dtype=bool)
+_SPACE[list(b" \t\r\n\f\v")] = True
+_FILE_KEYS = (b"vg", b"rs", b"pw", b"mp", b"bn", b"qx")
+
+
+class LinIndex:
+    """Where each board of a mapped LIN file starts, and the newlines before each."""
+
+    def __init__(self, buf, base: int, encoding: str, starts: np.ndarray, lines: np.ndarray) -> None:
+        self.buf = buf
+        self.base = base
+        self.encoding = encoding
+        self.starts = starts  # byte offset where each board's text starts
+        self.lines = lines  # newlines before each start
+        self.end = len(buf)
+
+    def __len__(self) -> int:
+        return int(self.starts.shape[0])
+
+    def text(self, i: int) -> str:
+        a = int(self.starts[i])
+        b = int(self.starts[i + 1]) if i + 1 < len(self) else self.end
+        errors = "replace" if self.encoding == "cp1252" else "strict"
+        return bytes(self.buf[a:b]).decode(self.encoding, errors=errors)
+
+
+def scan(buf) -> LinIndex | None:
+    """Index the boards of a hand-record LIN file; None when the file needs the eager reader."""
+    base = 3 if buf[:3] == b"\xef\xbb\xbf" else 0
+    arr = np.frombuffer(buf, np.uint8)
+    n = arr.shape[0]
+    if n <= base:
+        return None
+    if (arr[base:] == ord("%")).any():  # comment lines (or a % in a value): the eager reader decides
+        return None
+    bars = np.flatnonzero(arr == ord("|"))
+    if bars.shape[0] < 2 or bars.shape[0] % 2 or bars[0] < base:
+        return None
+    if not _SPACE[arr[bars[-1] + 1 :]].all():  # text after the last pair
+        return None
+    key_end = bars[0::2]  # the bar after each key
+    key_start = np.concatenate(([base], bars[1::2][:-1] + 1))  # where the text before each key starts
+    # keys written the plain way: exactly two letters right before the bar, only spaces before them
+    two = key_end - key_start >= 2
+    if not two.all():
+        return None
+    first, second = arr[key_end - 2], arr[key_end - 1]
+    if not (_LETTER[first] & _LETTER[second]).all():
+        return None
+    padded = np.flatnonzero(key_end - key_start > 2)
+    for k in padded.tolist():  # whitespace (a line break) before a key: look at it
+        if not _SPACE[arr[key_start[k] : key_end[k] - 2]].all():
+            return None
+    keys = (first | 0x20).astype(np.uint16) << 8 | (second | 0x20)  # lower case, two bytes as one number
+    for fk in _FILE_KEYS:
+        if (keys == (fk[0] << 8 | fk[1])).any():
+            return None
+    md = np.flatnonzero(keys == (ord("m") << 8 | ord("d")))
+    if not md.shape[0]:
+        return None
+    lead = (keys == (ord("p") << 8 | ord("n"))) | (keys == (ord("s") << 8 | ord("t")))
+    idx = np.arange(keys.shape[0])
+    last_other = np.maximum.accumulate(np.where(lead, -1, idx))  # last pair that is not pn/st, up to each
+    board_pair = np.concatenate(([0], last_other[md[1:] - 1] + 1))  # each later md's board starts after it
+    starts = key_start[board_pair].astype(np.int64)
+    newline_at = np.flatnonzero(arr == 10)
+    lines = np.searchsorted(newline_at, starts)
+    if buf.find(b"\x00", base, min(n, base + 4096)) >= 0:
+        return None
+    encoding = "utf-8" if arr[base:].max(initial=0) < 0x80 else _text_encoding(buf, base)
+    if encoding != "utf-8":
+        if base:  # a UTF-8 mark on text that is not UTF-8: the eager reader says so
+            return None
+        encoding = "cp1252"
+    return LinIndex(buf, base, encoding, starts, lines.astype(np.int64))
+
+
+class LazyLinSet(LazyBoardSet):
+    """A hand-record LIN file's boards, decoded on demand; ``problems_of(i)`` as for lazy PBN."""
+
+    lin_lazy = True
+
+    def __init__(self, index: LinIndex, info: FileInfo, start_board: int | None, keepalive=None) -> None:
+        super().__init__(len(index), self._decode_board, info, keepalive=keepalive)
+        self.index = index
+        self._start_board = start_board
+        self._cache: OrderedDict[int, tuple[Board, list[tuple[int | None, str]], int]] = OrderedDict()
+        self._noted: set[int] = set()
+
+    def decoded(self, i: int) -> tuple[Board, list[tuple[int | None, str]], int]:
+        """Board ``i``, its problems ``(line, message)`` and the line of its first pair."""
+        from .lin import _Context, _parse_board, implied_result, tokenize
+
+        hit = self._cache.get(i)
+        if hit is not None:
+            self._cache.move_to_end(i)
+            return hit
+        text = self.index.text(i)
+        shift = int(self.index.lines[i])
+        try:
+            tokens, _comments = tokenize(text)
+        except FormatError as e:
+            if e.line is not None:
+                e.line += shift
+            raise
+        for t in tokens:
+            t.line += shift
+        ctx = _Context(start_board=self._start_board)
+        try:
+            board = _parse_board(tokens, i, ctx)
+        except FormatError as e:
+            e.path = e.path or self.info.path
+            raise
+        if board.result is None:
+            board.result = implied_result(board)
+        probs = [(line, msg) for _i, line, msg in ctx.problems]
+        hit = (board, probs, tokens[0].line)
+        self._cache[i] = hit
+        if len(self._cache) > CACHE_BOARDS:
+            self._cache.popitem(last=False)
+        if probs and i not in self._noted:
+            self._noted.add(i)
+            self.problems.extend((i, line, msg) for line, msg in probs)
+        return hit
+
+    def _decode_board(self, i: int) -> Board:
+        return self.decoded(i)[0]
+
+    def problems_of(self, i: int) -> list[tuple[int | None, str]]:
+        return list(self.decoded(i)[1])
+
+    def line_of(self, i: int) -> int:
+        return self.decoded(i)[2]
+
+
+def read_lazy(path: str | os.PathLike, start_board: int | None = None) -> LazyLinSet | None:
+    """Open a hand-record LIN file lazily; None when its shape needs the eager reader."""
+    try:
+        f = open(path, "rb")
+    except OSError as e:
+        raise FormatError(e.strerror or str(e), path=str(path)) from None
+    try:
+        buf = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        f.close()
+        return None
+    index = scan(buf)
+    if index is None:
+        buf.close()
+        f.close()
+        return None
+    info = FileInfo(format="lin", path=str(path))
+    doc = LazyLinSet(index, info, start_board, keepalive=(f, buf))
+    info.extra["board_lines"] = _LazyLines(doc)
+    info.extra["encoding"] = index.encoding
+    info.extra["newline"] = "\r\n" if buf.find(b"\r\n") >= 0 else "\n"
+    return doc

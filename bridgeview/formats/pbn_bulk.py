@@ -1,0 +1,436 @@
+"""A big PBN file converted to a fixed-record format in chunks, without a Board a game.
+
+A lazily read PBN file (:mod:`pbn_lazy`) converted to ZRD or ZBD the general way
+decodes every game twice (once for the check, once for the writer) with the
+careful reader.  Deal files from generators and from our own export hold little
+but the export roster, a deal and perhaps an OptimumResultTable, so here each
+game is first tried against one regular expression of that shape; the deals of
+the games that match are parsed together with numpy, and only the other games
+go through the careful reader.  The losses reported and the bytes written are
+those of the general path (``codec.check`` then ``codec.write``); the tests
+compare both on varied files.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
+from .bulk import ABSENT, DD_UNKNOWN, BulkChunk
+from .errors import FormatError
+from .pbn_write import ROSTER
+from .registry import Codec, SaveReport, WriteOptions, board_tags
+
+#: targets whose check is the generic one and whose writer takes ``chunks_from_boards``
+FAST_TARGETS = frozenset(("zrd", "zbd"))
+CHUNK = 1 << 16  # boards a chunk, as chunks_from_boards makes them (the writers see the same chunks)
+_MODELLED_ROSTER = frozenset(("Board", "Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Result"))
+_VALUE = rb'"(?P<%s>[^"\\\r\n]*)"'
+_ORT_HEAD = rb'\[OptimumResultTable "Declarer;Denomination\\\\?2R;Result\\\\?2R"\][ \t]*\r?\n'  # \2R or \\2R
+_ORT_BODY = rb"(?P<ort>[^\[\]\"{};%]+)"
+_GAME = re.compile(
+    b"".join(rb"(?:\[" + name.encode() + rb" " + _VALUE % name.encode() + rb"\][ \t]*\r?\n)?" for name in ROSTER)
+    + rb"(?:" + _ORT_HEAD + _ORT_BODY + rb")?"
+)
+_ROWS = re.compile(rb"(?:[ \t]*[NESW][ \t]+(?:NT|nt|[SHDCNshdcn])[ \t]+\d{1,2}[ \t]*\r?\n)+")
+_ROW = re.compile(rb"([NESW])[ \t]+(NT|nt|[SHDCNshdcn])[ \t]+(\d{1,2})")
+_SEATS = {b"N": 0, b"E": 1, b"S": 2, b"W": 3}
+_STRAINS = {b"NT": 4, b"N": 4, b"S": 3, b"H": 2, b"D": 1, b"C": 0}
+_NOTE_TAGS = tuple(name for name in ROSTER if name not in _MODELLED_ROSTER)
+_WANTED = ("Deal", "Board", "Dealer", "Vulnerable", "Declarer", "Contract", "Result", "ort")
+_SEATS_ANY = {b"N": 0, b"E": 1, b"S": 2, b"W": 3, b"n": 0, b"e": 1, b"s": 2, b"w": 3}
+_RANKS = np.full(256, -1, dtype=np.int16)
+for _r, _ch in enumerate("23456789TJQKA"):
+    _RANKS[ord(_ch)] = _r
+    _RANKS[ord(_ch.lower())] = _r
+
+
+def applies(doc, codec: Codec, options: WriteOptions | None) -> bool:
+    """True for an unedited lazy PBN set going to a plain fixed-record format."""
+    return (bool(getattr(doc, "pbn_lazy", False)) and doc.is_lazy and not doc.edited
+            and codec.name in FAST_TARGETS and not doc.index.inherits)
+
+
+@dataclass
+class _Tally:
+    """What generic_check counts, board by board."""
+
+    codec: Codec
+    start: int
+    header: dict
+    errors: list[str] = field(default_factory=list)
+    moved: int = 0
+    dd: int = 0
+    auction: int = 0
+    play: int = 0
+    notes: int = 0
+    numbers_lost: bool = False
+
+    def board(self, i: int, number, dealer, vul, count: int, complete: bool, dd: bool, auction: bool,
+              play: bool, notes: bool) -> None:
+        caps = self.codec.caps
+        where = f"board {number}" if number is not None else f"record {i + 1}"
+        title = self.codec.title
+        if caps.deals_required and count == 0:
+            self.errors.append(f"{where} has no cards; {title} stores only deals")
+        elif not caps.partial_deals and count and not complete:
+            self.errors.append(f"{where} is not a complete deal; {title} stores only full deals")
+        if caps.max_board is not None and number is not None and number > caps.max_board:
+            self.errors.append(f"{where}: {title} holds board numbers up to {caps.max_board}")
+        if not caps.dealer_vul:
+            n = number if number is not None and number > 0 else self.start + i
+            if (dealer is not None and dealer != dealer_for_board(n)) or (
+                    vul is not None and vul != vulnerability_for_board(n)):
+                self.moved += 1
+        self.dd += dd and not caps.dd
+        self.auction += auction and not caps.auction
+        self.play += play and not caps.play
+        self.notes += notes and not caps.notes
+        if not caps.board_numbers and number is not None and number != self.start + i:
+            self.numbers_lost = True
+
+    def fast_rows(self, index: np.ndarray, number: np.ndarray, dealer: np.ndarray, vul: np.ndarray,
+                  has_dd: np.ndarray, notes: np.ndarray) -> None:
+        """:meth:`board` for many complete deals at once (numbers, dealers and vulnerabilities -1 when
+        absent); they cannot be errors unless the format limits board numbers."""
+        caps = self.codec.caps
+        if caps.max_board is not None and (number > caps.max_board).any():
+            j = int(np.argmax(number > caps.max_board))
+            self.errors.append(f"board {int(number[j])}: {self.codec.title} holds board numbers up to {caps.max_board}")
+        if not caps.dealer_vul:
+            n = np.where(number > 0, number, self.start + index)
+            cycle = np.array([int(vulnerability_for_board(k)) for k in range(1, 17)], dtype=np.int64)
+            moved = ((dealer >= 0) & (dealer != (n - 1) % 4)) | ((vul >= 0) & (vul != cycle[(n - 1) % 16]))
+            self.moved += int(moved.sum())
+        if not caps.dd:
+            self.dd += int(has_dd.sum())
+        if not caps.notes:
+            self.notes += int(notes.sum())
+        if not caps.board_numbers and ((number >= 0) & (number != self.start + index)).any():
+            self.numbers_lost = True
+
+    def report(self, info) -> SaveReport:
+        """The losses in generic_check's words and order."""
+        rep = SaveReport(errors=list(self.errors))
+        for count, what in ((self.dd, "double-dummy results"), (self.auction, "auctions"), (self.play, "play"),
+                            (self.notes, "notes and tags")):
+            if count:
+                rep.losses.append(f"{what} of {count} board{'s' if count != 1 else ''}")
+        if self.moved:
+            rep.losses.append(f"dealer and vulnerability that differ from the board number of {self.moved} board"
+                              f"{'s' if self.moved != 1 else ''}")
+        if not self.codec.caps.header and any(_meaningful(getattr(info, k)) for k in ("event", "site", "date")):
+            rep.losses.append("the event, site and date")
+        if self.numbers_lost:
+            rep.losses.append(f"board numbers (boards will be numbered from {self.start} when read back)")
+        return rep
+
+
+def _meaningful(value) -> bool:
+    return bool(value) and bool(str(value).strip("?.#- "))
+
+
+class _Vuls(dict):
+    """Vulnerability (as int) of a tag value's bytes, -2 for a value the reader would complain of."""
+
+    def __missing__(self, key: bytes) -> int:
+        try:
+            value = int(Vulnerability.from_text(key.decode("latin-1")))
+        except ValueError:
+            value = -2
+        if len(self) < 1000:
+            self[key] = value
+        return value
+
+
+def _notes(values: tuple, header: dict, encoding: str) -> bool:
+    """Whether these values of the roster's free tags make the board lose "notes and tags"."""
+    for name, v in zip(_NOTE_TAGS, values, strict=True):
+        if v and v != b"?":
+            s = v.decode(encoding)
+            if _meaningful(s) and header.get(name) != s:
+                return True
+    return False
+
+
+def parse_deals(deals: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
+    """Owners (k, 52) of ``N:`` deal strings of complete deals written the common way (69 bytes,
+    one space between hands), and a boolean (k,) of the rows that were; others need the reader."""
+    k = len(deals)
+    if not k:
+        return np.full((0, 52), ABSENT, dtype=np.uint8), np.zeros(0, dtype=bool)
+    fixed = [d if len(d) == 69 else b"-" * 69 for d in deals]
+    arr = np.frombuffer(b"".join(fixed), np.uint8).reshape(k, 69)
+    ok = (arr[:, 0] == ord("N")) & (arr[:, 1] == ord(":"))
+    ok &= (arr[:, 18] == 32) & (arr[:, 35] == 32) & (arr[:, 52] == 32)
+    hands = np.concatenate((arr[:, 2:], np.full((k, 1), 32, np.uint8)), axis=1).reshape(k, 4, 17)[:, :, :16]
+    dots = hands == ord(".")
+    ndots = np.cumsum(dots, axis=2, dtype=np.int8)
+    ok &= (ndots[:, :, -1] == 3).all(axis=1)
+    rank = _RANKS[hands]
+    ok &= (dots | (rank >= 0)).all(axis=(1, 2))
+    cards = (3 - ndots.astype(np.int32)) * 13 + rank  # S H D C -> suits 3 2 1 0
+    valid = ~dots & (rank >= 0)
+    # scatter each card's hand into its row; dots and bad characters land in a spare slot
+    flat = np.where(valid, cards + 52 * np.arange(k, dtype=np.int32)[:, None, None], 52 * k)
+    spread = np.full(52 * k + 1, ABSENT, dtype=np.uint8)
+    spread[flat.ravel()] = np.broadcast_to(np.arange(4, dtype=np.uint8)[None, :, None], flat.shape).ravel()
+    owners = spread[:-1].reshape(k, 52)
+    ok &= valid.sum(axis=(1, 2)) == 52
+    ok &= (owners != ABSENT).all(axis=1)  # 52 cards covering all 52: each exactly once
+    return owners, ok
+
+
+def convert(doc, dst, codec: Codec, options: WriteOptions | None, progress=None):
+    """Check and write ``doc`` (see :func:`applies`) as ``codec`` would, a chunk at a time."""
+    from .convert import Cancelled, ConvertResult
+    from .registry import save_atomically
+
+    options = options or WriteOptions()
+    start = options.start_board if options.start_board is not None else 1
+    info = doc.info
+    header = {k: getattr(info, k.lower(), None) for k in ("Event", "Site", "Date")}
+    n = len(doc)
+    caps = codec.caps
+    if caps.max_records is not None and n > caps.max_records:
+        raise FormatError(f"{codec.title} holds at most {caps.max_records} boards; this set has {n}", path=str(dst))
+    tally = _Tally(codec, start, header)
+    state: dict = {}
+
+    def chunks():
+        for first in range(0, n, CHUNK):
+            chunk = _chunk(doc, first, min(n, first + CHUNK), tally, header, state)
+            _done_with(doc, min(n, first + CHUNK))
+            if tally.errors:
+                raise FormatError(tally.errors[0], path=str(dst))
+            if progress is not None and progress(first + len(chunk), n) is False:
+                raise Cancelled()
+            yield chunk
+
+    result = ConvertResult(codec)
+
+    def write(f):
+        result.records = codec.write_bulk(chunks(), f, options)
+
+    save_atomically(dst, write)
+    result.records = int(result.records)
+    result.losses = tally.report(info).losses
+    return result
+
+
+def report(doc, codec: Codec, options: WriteOptions | None = None, progress=None) -> SaveReport:
+    """What writing ``doc`` (see :func:`applies`) as ``codec`` would lose, as ``codec.check`` says
+    it, from one chunked pass (the GUI asks before it saves)."""
+    from .convert import Cancelled
+
+    options = options or WriteOptions()
+    start = options.start_board if options.start_board is not None else 1
+    info = doc.info
+    header = {k: getattr(info, k.lower(), None) for k in ("Event", "Site", "Date")}
+    n = len(doc)
+    tally = _Tally(codec, start, header)
+    caps = codec.caps
+    if caps.max_records is not None and n > caps.max_records:
+        tally.errors.append(f"{codec.title} holds at most {caps.max_records} boards; this set has {n}")
+    state: dict = {}
+    for first in range(0, n, CHUNK):
+        _chunk(doc, first, min(n, first + CHUNK), tally, header, state)
+        _done_with(doc, min(n, first + CHUNK))
+        if progress is not None and progress(min(n, first + CHUNK), n) is False:
+            raise Cancelled()
+    return tally.report(info)
+
+
+def _getters(pattern: re.Pattern) -> tuple:
+    """Getters of the wanted and the free-tag values from ``match.groups()`` (faster than names)."""
+    index = pattern.groupindex
+    return (operator.itemgetter(*(index[name] - 1 for name in _WANTED)),
+            operator.itemgetter(*(index[name] - 1 for name in _NOTE_TAGS)))
+
+
+def _learn(m: re.Match) -> re.Pattern:
+    """A pattern for games with exactly the tags of the game ``m`` matched (no optional parts:
+    several times faster than the general pattern, and most files repeat one shape)."""
+    present = m.groupdict()
+    parts = [rb"\[" + name.encode() + rb" " + _VALUE % name.encode() + rb"\][ \t]*\r?\n"
+             for name in ROSTER if present.get(name) is not None]
+    if present.get("ort") is not None:
+        parts.append(_ORT_HEAD + _ORT_BODY)
+    # the tags this shape lacks, as empty groups (an empty value reads as an absent one)
+    parts.extend(b"(?P<" + name.encode() + b">)" for name in (*ROSTER, "ort") if present.get(name) is None)
+    return re.compile(b"".join(parts))
+
+
+_STRAIN_AT = np.full((256, 256), -1, dtype=np.int8)  # two bytes of a fixed-width row -> strain
+for _two, _strain in ((b"NT", 4), (b" S", 3), (b" H", 2), (b" D", 1), (b" C", 0), (b" N", 4)):
+    _STRAIN_AT[_two[0], _two[1]] = _strain
+_SEAT_AT = np.full(256, -1, dtype=np.int8)
+for _ch, _seat in ((b"N", 0), (b"E", 1), (b"S", 2), (b"W", 3)):
+    _SEAT_AT[_ch[0]] = _seat
+_DIGIT = np.full(256, -1, dtype=np.int16)
+for _d in range(10):
+    _DIGIT[ord(str(_d))] = _d
+
+
+def _fixed_tables(bodies: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
+    """DD tables (k, 4, 5) from OptimumResultTable bodies of 20 rows ``N NT 11`` (8 bytes each, as
+    we and most programs write them), and a boolean (k,) of the bodies that were so."""
+    k = len(bodies)
+    if not k:
+        return np.full((0, 4, 5), DD_UNKNOWN, dtype=np.uint8), np.zeros(0, dtype=bool)
+    arr = np.frombuffer(b"".join(bodies), np.uint8).reshape(k, 20, 8)
+    seat = _SEAT_AT[arr[:, :, 0]]
+    strain = _STRAIN_AT[arr[:, :, 2], arr[:, :, 3]]
+    tens = _DIGIT[arr[:, :, 5]]
+    ones = _DIGIT[arr[:, :, 6]]
+    value = np.where(tens >= 0, tens * 10, 0) + ones
+    ok = (seat >= 0) & (strain >= 0) & (ones >= 0) & ((tens >= 0) | (arr[:, :, 5] == 32))
+    ok &= (arr[:, :, 1] == 32) & (arr[:, :, 4] == 32) & (arr[:, :, 7] == 10) & (value <= 13)
+    ok = ok.all(axis=1)
+    cell = seat.astype(np.int32) * 5 + strain
+    ordered = np.sort(cell, axis=1)
+    ok &= (ordered[:, 1:] != ordered[:, :-1]).all(axis=1)  # a cell given twice: the reader decides
+    flat = np.where(ok[:, None], cell + 20 * np.arange(k, dtype=np.int32)[:, None], 20 * k)
+    spread = np.full(20 * k + 1, DD_UNKNOWN, dtype=np.uint8)
+    spread[flat.ravel()] = value.astype(np.uint8).ravel()
+    dd = spread[:-1].reshape(k, 4, 5)
+    return dd, ok
+
+
+def _chunk(doc, a: int, b: int, tally: _Tally, header: dict, state: dict) -> BulkChunk:
+    """Boards ``a`` to ``b`` as chunks_from_boards makes them, tallying what the check counts."""
+    idx = doc.index
+    buf = idx.buf
+    starts = idx.starts[a:b].tolist()
+    cends = idx.cends[a:b].tolist()
+    k = b - a
+    numbers = np.zeros(k, np.int64)
+    dd = np.full((k, 4, 5), DD_UNKNOWN, dtype=np.uint8)
+    owners = np.full((k, 52), ABSENT, dtype=np.uint8)
+    deals: list[bytes] = []
+    fast_rows: list[int] = []
+    slow: list[int] = []
+    fixed_bodies: list[bytes] = []
+    fixed_rows: list[int] = []
+    vuls = _VULS
+    learned = state.get("learned")  # (fullmatch of the learned pattern, its two group getters)
+    general = _GAME.fullmatch
+    gen_get = _getters(_GAME)
+    note_cache: dict = state.setdefault("notes", {})
+    encoding = idx.encoding
+    numbers_l: list[int] = []  # per fast row, -1 for none
+    dealers_l: list[int] = []
+    vuls_l: list[int] = []
+    notes_l: list[bool] = []
+    seats = _SEATS_ANY
+    for r in range(k):
+        text = buf[starts[r] : cends[r]]
+        m = learned[0](text) if learned is not None else None
+        if m is not None:
+            wanted, free = learned[1]
+        else:
+            m = general(text)
+            if m is None:
+                slow.append(r)
+                continue
+            wanted, free = gen_get
+            if learned is None:
+                pattern = _learn(m)
+                learned = state["learned"] = (pattern.fullmatch, _getters(pattern))
+        groups = m.groups()
+        deal, board, dealer, vul, decl, con, res, ort = wanted(groups)
+        if not deal or decl and decl != b"?" or con and con != b"?" or res and res != b"?":
+            slow.append(r)
+            continue
+        if not board or board == b"?":
+            number = -1
+        elif board.isdigit():
+            number = int(board)
+        else:
+            slow.append(r)
+            continue
+        seat = -1 if not dealer or dealer == b"?" else seats.get(dealer, -2)
+        vv = -1 if not vul or vul == b"?" else vuls[vul]
+        if seat == -2 or vv == -2:
+            slow.append(r)
+            continue
+        key = free(groups)
+        notes = note_cache.get(key)
+        if notes is None:
+            notes = note_cache[key] = _notes(key, header, encoding)
+            if len(note_cache) > 10_000:
+                note_cache.clear()
+        if ort:
+            if len(ort) == 160:
+                fixed_bodies.append(ort)
+                fixed_rows.append(r)
+            else:
+                if _ROWS.fullmatch(ort) is None:
+                    slow.append(r)
+                    continue
+                cells = [(_SEATS[st], _STRAINS[sn.upper()], int(v)) for st, sn, v in _ROW.findall(ort)]
+                if any(v > 13 for _s, _t, v in cells):  # the reader rejects the table: let it say so
+                    slow.append(r)
+                    continue
+                table = dd[r]
+                for st, sn, v in cells:
+                    table[st, sn] = v
+        deals.append(deal)
+        fast_rows.append(r)
+        numbers_l.append(number)
+        dealers_l.append(seat)
+        vuls_l.append(vv)
+        notes_l.append(notes)
+    tables, fixed_ok = _fixed_tables(fixed_bodies)
+    fixed_at = np.array(fixed_rows, dtype=np.int64)
+    dd[fixed_at[fixed_ok]] = tables[fixed_ok]
+    not_fixed = set(fixed_at[~fixed_ok].tolist())
+    parsed, ok = parse_deals(deals)
+    fast = np.array(fast_rows, dtype=np.int64)
+    good = ok.copy()
+    if not_fixed:
+        good &= ~np.isin(fast, list(not_fixed))
+    slow.extend(fast[~good].tolist())
+    rows = fast[good]
+    owners[rows] = parsed[good]
+    number = np.array(numbers_l, dtype=np.int64)[good]
+    dealer = np.array(dealers_l, dtype=np.int64)[good]
+    vul = np.array(vuls_l, dtype=np.int64)[good]
+    notes = np.array(notes_l, dtype=bool)[good]
+    numbers[rows] = np.where(number >= 0, number, a + rows + 1)
+    has_dd = (dd[rows] != DD_UNKNOWN).any(axis=(1, 2))
+    tally.fast_rows(a + rows, number, dealer, vul, has_dd, notes)
+    slow.sort()
+    for r in slow:
+        dd[r] = DD_UNKNOWN
+        args = _slow_row(doc, a + r, r, owners, dd, numbers)
+        tally.board(a + r, *args)
+    any_dd = bool((dd != DD_UNKNOWN).any())
+    return BulkChunk(owners, dd if any_dd else None, numbers)
+
+
+def _done_with(doc, stop: int) -> None:
+    """Give back the mapped pages of the games before ``stop`` (memory stays flat however big the file)."""
+    from .pbn_lazy import release
+
+    idx = doc.index
+    release(idx.buf, 0, int(idx.starts[stop]) if stop < len(idx) else len(idx.buf))
+
+
+def _slow_row(doc, i: int, r: int, owners, dd, numbers) -> tuple:
+    """One game through the careful reader, into row ``r``; returns what the check counts of it."""
+    b = doc[i]
+    owners[r] = b.deal.owners()
+    table = b.dd.tricks if b.dd is not None else ((None,) * 5,) * 4
+    dd[r] = [[DD_UNKNOWN if v is None else v for v in row] for row in table]
+    numbers[r] = b.number if b.number is not None else i + 1
+    notes = bool(b.notes or board_tags(b, doc.info))
+    return (b.number, b.dealer, b.vulnerability, b.deal.card_count, b.deal.is_complete,
+            b.dd is not None and not b.dd.is_empty, bool(b.auction), bool(b.play), notes)
+
+
+_VULS = _Vuls()

@@ -1,0 +1,479 @@
+"""Big PBN files read lazily: one bytes-level scan for game boundaries, boards decoded on demand.
+
+Opening a PBN file of a million boards the eager way builds a million boards
+(minutes, gigabytes).  Here the file is mapped, :func:`scan` finds where each
+game starts and ends with one regular-expression pass over the bytes (the same
+split as :func:`pbn_lex.split_games`, kept as numpy offset arrays), and
+:class:`LazyPbnSet` decodes a game with the ordinary reader when it is asked
+for.  A board decodes exactly as the eager reader would decode it: the same
+game text, the same first line, and -- in files that use ``#``/``##`` values --
+the same inheritance context, rebuilt from checkpoints taken every
+:data:`CHECKPOINT_EVERY` games on a sequential pass.
+"""
+
+from __future__ import annotations
+
+import codecs
+import copy
+import mmap
+import os
+from collections import OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import IO
+
+import numpy as np
+
+from ..model.board import Board
+from ..model.boardset import FileInfo, LazyBoardSet
+from .errors import FormatError
+from .pbn_lex import Game, _all_percent, detect_newline
+from .pbn_read import Context, read_game
+
+#: files from this size on are read lazily (smaller ones are read whole: every problem known at once)
+LAZY_MIN_BYTES = 8 << 20
+#: games between inheritance checkpoints in files with ``#`` values
+CHECKPOINT_EVERY = 256
+#: decoded boards kept (a view repaints a screenful many times)
+CACHE_BOARDS = 256
+_LINE_BLOCK = 1 << 20  # bytes per entry of the newline-count index
+_SCAN_CHUNK = 1 << 24
+
+
+@dataclass
+class PbnIndex:
+    """Where the games of a mapped PBN file are, as byte offsets."""
+
+    buf: mmap.mmap | bytes
+    base: int  # bytes before the text (3 for a UTF-8 byte-order mark)
+    encoding: str
+    starts: np.ndarray  # int64 byte offset where each game starts
+    cends: np.ndarray  # ... where its content ends (before the blank lines after it)
+    ends: np.ndarray  # ... where it ends, blank lines included
+    preamble: str
+    trailer: str
+    newline: str
+    inherits: bool  # some tag value may start with '#': decode needs the games before
+    line_counts: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int64))  # newlines before each block
+
+    def __len__(self) -> int:
+        return int(self.starts.shape[0])
+
+    def text(self, a: int, b: int) -> str:
+        return bytes(self.buf[a:b]).decode(self.encoding)
+
+    def raw(self, i: int) -> bytes:
+        return bytes(self.buf[int(self.starts[i]) : int(self.ends[i])])
+
+    def line_of(self, offset: int) -> int:
+        """0-based line index of byte ``offset`` (newlines before it)."""
+        block = offset // _LINE_BLOCK
+        return int(self.line_counts[block]) + self.buf[block * _LINE_BLOCK : offset].count(b"\n")
+
+
+def _text_encoding(buf, start: int) -> str:
+    """UTF-8 or Latin-1, as :func:`pbn_lex.decode` decides for text that is not all ASCII,
+    without decoding the whole file into one string."""
+    n = len(buf)
+    dec = codecs.getincrementaldecoder("utf-8")()
+    try:
+        for a in range(start, n, _SCAN_CHUNK):
+            dec.decode(buf[a : a + _SCAN_CHUNK], final=a + _SCAN_CHUNK >= n)
+            release(buf, start, a)
+        dec.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return "latin-1"
+    return "utf-8"
+
+
+def scan(buf) -> PbnIndex:
+    """Index the games of a PBN file's bytes, the way :func:`pbn_lex.split_games` splits its text."""
+    n = len(buf)
+    arr = np.frombuffer(buf, np.uint8) if n else np.zeros(0, np.uint8)
+    base = 3 if buf[:3] == b"\xef\xbb\xbf" else 0
+    m_start, m_end, line_counts, inherits, ascii_only = _blank_runs(arr, base, buf)
+    encoding = "utf-8" if ascii_only else _text_encoding(buf, base)
+    if base and encoding != "utf-8":  # a byte-order mark on text that is not UTF-8: all of it is Latin-1
+        base, encoding = 0, "latin-1"
+        m_start, m_end, line_counts, inherits, _ascii = _blank_runs(arr, base, buf)
+    elif base:
+        encoding = "utf-8-sig"
+    decode_as = "utf-8" if encoding == "utf-8-sig" else encoding
+    release(buf, 0, n)
+    # blocks (start, end of content, end with blank lines), as split_games makes them
+    b_start = np.concatenate(([base], m_end))
+    b_cend = np.concatenate((m_start + 1, [n]))
+    b_end = np.concatenate((m_end, [n]))
+    if b_start[-1] >= n:  # the text ends with blank lines: no last block
+        b_start, b_cend, b_end = b_start[:-1], b_cend[:-1], b_end[:-1]
+    first = np.zeros(len(b_start), np.uint8)
+    for a in range(0, n, _SCAN_CHUNK):  # the first byte of each block, a chunk of the file at a time
+        lo, hi = np.searchsorted(b_start, [a, a + _SCAN_CHUNK])
+        first[lo:hi] = arr[b_start[lo:hi]]
+        release(buf, a, a + _SCAN_CHUNK)
+    is_game = first == ord("[")
+    for k in np.nonzero(~is_game)[0]:  # the rare block that does not start with a tag: the eager rule
+        body = bytes(buf[b_start[k] : b_cend[k]]).decode(decode_as)
+        is_game[k] = not (not body.strip() or body.lstrip().startswith("%") and _all_percent(body))
+    games = np.nonzero(is_game)[0]
+    newline = "\n"
+    head = bytes(buf[base : base + 4096]).decode(decode_as, errors="replace")
+    newline = detect_newline(head) if "\n" in head else newline
+    if not len(games):
+        return PbnIndex(buf, base, decode_as, np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64),
+                        bytes(buf[base:]).decode(decode_as), "", newline, inherits)
+    starts = b_start[games].copy()
+    # a game takes the comment-only blocks between it and the game before
+    prev = np.concatenate(([games[0]], games[:-1]))
+    gap = games - prev > 1
+    starts[gap] = b_start[prev[gap] + 1]
+    # the leading % lines of the first game are preamble
+    k = int(starts[0])
+    cend0 = int(b_cend[games[0]])
+    while buf[k : k + 1] == b"%":
+        nl = buf.find(b"\n", k, cend0)
+        if nl < 0:
+            break
+        k = nl + 1
+    starts[0] = k
+    last = int(games[-1])
+    trailer = bytes(buf[b_start[last + 1] :]).decode(decode_as) if last + 1 < len(b_start) else ""
+    idx = PbnIndex(buf, base, decode_as, starts, b_cend[games].copy(), b_end[games].copy(),
+                   bytes(buf[base:k]).decode(decode_as), trailer, newline, inherits)
+    idx.line_counts = line_counts
+    release(buf, 0, n)
+    return idx
+
+
+_WS = np.zeros(256, dtype=bool)
+_WS[[ord(c) for c in " \t\r\f\v"]] = True
+
+
+def _blank_runs(arr: np.ndarray, base: int, buf=None) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool, bool]:
+    """Spans of the matches of ``\\n(?:[ \\t\\r\\f\\v]*\\n)+`` in ``arr[base:]`` (the blank
+    lines that separate games), found with numpy a chunk at a time; the newlines before
+    each :data:`_LINE_BLOCK`-byte block (so a game's line number costs one short count);
+    whether some tag value may start with ``#``; and whether the text is all ASCII.
+
+    A line between two newlines is blank when it is empty or all whitespace; runs of
+    blank lines are the regular expression's matches."""
+    n = arr.shape[0]
+    line_counts = np.zeros(n // _LINE_BLOCK + 2, np.int64)
+    blank_from: list[np.ndarray] = []  # the newline that starts a blank line
+    blank_to: list[np.ndarray] = []  # the newline that ends it
+    last_nl = -1  # the last newline of the chunks before
+    total = 0  # newlines before the chunk
+    hashes = False
+    ascii_only = True
+    for a in range(base, n, _SCAN_CHUNK):
+        b = min(n, a + _SCAN_CHUNK)
+        c = arr[a:b]
+        if ascii_only and c.max(initial=0) >= 0x80:
+            ascii_only = False
+        rel = np.flatnonzero(c == 10).astype(np.int32)
+        # newlines before each block start inside this chunk
+        first_block = -(-a // _LINE_BLOCK)
+        bounds = np.arange(first_block, (b - 1) // _LINE_BLOCK + 1, dtype=np.int64)
+        line_counts[bounds] = total + np.searchsorted(rel, bounds * _LINE_BLOCK - a)
+        total += rel.shape[0]
+        if not hashes and c.shape[0] and (c == 35).any():
+            at = np.flatnonzero(c == 35) + a
+            hashes = bool((arr[at[at > 0] - 1] == 34).any())
+        if rel.shape[0] == 0:
+            continue
+        if last_nl >= 0:  # the line across the chunk boundary
+            line = arr[last_nl + 1 : a + int(rel[0])]
+            if _WS[line].all():
+                blank_from.append(np.array([last_nl], np.int64))
+                blank_to.append(np.array([a + int(rel[0])], np.int64))
+        if rel.shape[0] >= 2:
+            gap = np.diff(rel) - 1
+            blank = gap == 0
+            after = c[rel[:-1] + 1]
+            maybe = ~blank & _WS[after]
+            for k in np.flatnonzero(maybe):  # a line that starts with whitespace: look at all of it
+                blank[k] = bool(_WS[c[int(rel[k]) + 1 : int(rel[k + 1])]].all())
+            ks = np.flatnonzero(blank)
+            blank_from.append(rel[ks].astype(np.int64) + a)
+            blank_to.append(rel[ks + 1].astype(np.int64) + a)
+        last_nl = a + int(rel[-1])
+        release(buf, base, a)
+    line_counts[n // _LINE_BLOCK + 1 :] = total
+    starts = np.concatenate(blank_from) if blank_from else np.zeros(0, np.int64)
+    ends = np.concatenate(blank_to) if blank_to else np.zeros(0, np.int64)
+    if not starts.shape[0]:
+        return starts, ends, line_counts, hashes, ascii_only
+    new_run = np.ones(starts.shape[0], dtype=bool)
+    new_run[1:] = starts[1:] != ends[:-1]
+    first = np.flatnonzero(new_run)
+    last = np.concatenate((first[1:] - 1, [starts.shape[0] - 1]))
+    return starts[first], ends[last] + 1, line_counts, hashes, ascii_only
+
+
+def release(buf, a: int, b: int) -> None:
+    """Give back the mapped pages of ``buf[a:b]`` (they stay in the page cache): a scan of a
+    file of gigabytes then holds a chunk of it at a time, not all of it."""
+    advise = getattr(buf, "madvise", None)
+    if advise is None or not hasattr(mmap, "MADV_DONTNEED"):
+        return
+    a = a // mmap.PAGESIZE * mmap.PAGESIZE
+    b = b // mmap.PAGESIZE * mmap.PAGESIZE
+    if b > a:
+        try:
+            advise(mmap.MADV_DONTNEED, a, b - a)
+        except (OSError, ValueError):
+            pass
+
+
+class LazyPbnSet(LazyBoardSet):
+    """A PBN file's boards, decoded on demand from a mapped file.
+
+    ``problems`` holds the problems of the boards decoded so far; :meth:`problems_of`
+    gives one board's (``validate`` asks board by board)."""
+
+    pbn_lazy = True
+
+    def __init__(self, index: PbnIndex, info: FileInfo, keepalive=None) -> None:
+        super().__init__(len(index), self._decode_board, info, keepalive=keepalive)
+        self.index = index
+        self._cache: OrderedDict[int, tuple[Board, list[tuple[int | None, str]], int]] = OrderedDict()
+        self._checkpoints: list[Context] = [Context()]  # context before game k * CHECKPOINT_EVERY
+        self._noted: set[int] = set()
+        self._last_line: tuple[int, int] | None = None  # (game, its first line), for sequential reads
+
+    # -- decoding -------------------------------------------------------------------
+    def game(self, i: int) -> Game:
+        """Game ``i`` as the eager splitter makes it."""
+        idx = self.index
+        a, c, e = int(idx.starts[i]), int(idx.cends[i]), int(idx.ends[i])
+        raw = idx.text(a, e)
+        content = len(idx.text(a, c)) if idx.encoding != "latin-1" and not raw.isascii() else c - a
+        return Game(raw, self._first_line(i, a), content)
+
+    def _first_line(self, i: int, offset: int) -> int:
+        last = self._last_line
+        if last is not None and last[0] == i - 1:
+            prev = int(self.index.starts[i - 1])
+            line = last[1] + self.index.buf[prev:offset].count(b"\n")
+        else:
+            line = self.index.line_of(offset)
+        self._last_line = (i, line)
+        return line
+
+    def decoded(self, i: int) -> tuple[Board, list[tuple[int | None, str]], int]:
+        """Board ``i`` as read, its problems ``(line, message)`` and its line."""
+        hit = self._cache.get(i)
+        if hit is not None:
+            self._cache.move_to_end(i)
+            return hit
+        if self.index.inherits:
+            hit = self._decode_in_context(i)
+        else:
+            hit = self._read(i, Context())
+        return hit
+
+    def _read(self, i: int, ctx: Context) -> tuple[Board, list[tuple[int | None, str]], int]:
+        from .pbn import PbnSource, board_key
+
+        game = self.game(i)
+        board, probs, line = read_game(game, ctx)
+        board.source = PbnSource(game.raw, board_key(board), ctx.inherits)
+        ctx.inherits = False
+        hit = (board, probs, line)
+        self._cache[i] = hit
+        if len(self._cache) > CACHE_BOARDS:
+            self._cache.popitem(last=False)
+        if probs and i not in self._noted:
+            self._noted.add(i)
+            self.problems.extend((i, ln if ln else line, msg) for ln, msg in probs)
+        return hit
+
+    def _decode_in_context(self, i: int):
+        """Read the games from the last checkpoint before ``i`` on, as the eager reader would."""
+        k = i // CHECKPOINT_EVERY
+        have = len(self._checkpoints) - 1
+        start = min(k, have)
+        ctx = copy.deepcopy(self._checkpoints[start])
+        hit = None
+        for j in range(start * CHECKPOINT_EVERY, i + 1):
+            if j % CHECKPOINT_EVERY == 0 and j // CHECKPOINT_EVERY == len(self._checkpoints):
+                self._checkpoints.append(copy.deepcopy(ctx))
+            hit = self._read(j, ctx)
+        assert hit is not None
+        return hit
+
+    def _decode_board(self, i: int) -> Board:
+        return self.decoded(i)[0]
+
+    def problems_of(self, i: int) -> list[tuple[int | None, str]]:
+        """The reader's problems with board ``i``, lines resolved (as the eager set lists them)."""
+        _board, probs, line = self.decoded(i)
+        return [(ln if ln else line, msg) for ln, msg in probs]
+
+    def line_of(self, i: int) -> int:
+        """The line board ``i`` is reported at (its Board tag's)."""
+        return self.decoded(i)[2]
+
+    def raw_text(self, i: int) -> str:
+        idx = self.index
+        return idx.text(int(idx.starts[i]), int(idx.ends[i]))
+
+    def iter_sequential(self) -> Iterator[Board]:
+        """Every board in order, each read once (a full pass in a file with ``#`` values too)."""
+        ctx = Context()
+        for i in range(len(self)):
+            edited = self._edits.get(i) if not self._materialised else None
+            if self._materialised:
+                yield self._boards[i]
+                continue
+            hit = self._read(i, ctx) if self.index.inherits else self.decoded(i)
+            yield edited if edited is not None else hit[0]
+
+    def __iter__(self) -> Iterator[Board]:
+        if self._materialised:
+            yield from self._boards
+            return
+        if not self.index.inherits:
+            yield from super().__iter__()
+            return
+        yield from self.iter_sequential()
+
+
+class _LazyLines:
+    """``info.extra["board_lines"]`` of a lazy set: a board's line, found by decoding it."""
+
+    def __init__(self, doc: LazyPbnSet) -> None:
+        self._doc = doc
+
+    def get(self, i: int, default=None):
+        doc = self._doc
+        if doc._materialised or not 0 <= i < len(doc):
+            return default
+        return doc.line_of(i)
+
+    def __getitem__(self, i: int) -> int:
+        value = self.get(i)
+        if value is None:
+            raise KeyError(i)
+        return value
+
+
+def read_lazy(path: str | os.PathLike) -> LazyPbnSet:
+    """Open a PBN file lazily (the codec's read path for big files)."""
+    try:
+        f = open(path, "rb")
+    except OSError as e:
+        raise FormatError(e.strerror or str(e), path=str(path)) from None
+    try:
+        size = os.fstat(f.fileno()).st_size
+        buf = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
+    except (OSError, ValueError) as e:
+        f.close()
+        raise FormatError(getattr(e, "strerror", None) or str(e), path=str(path)) from None
+    head = bytes(buf[:4096])
+    if b"\x00" in head:
+        at = head.index(b"\x00")
+        f.close()
+        raise FormatError("a NUL byte: this is a binary file, not PBN text", offset=at,
+                          line=head.count(b"\n", 0, at) + 1)
+    index = scan(buf)
+    info = FileInfo(format="pbn", path=str(path))
+    doc = LazyPbnSet(index, info, keepalive=(f, buf))
+    if len(index):
+        from .pbn import _known
+
+        first = doc[0].tags
+        info.event, info.site, info.date = (_known(first.get(tag)) for tag in ("Event", "Site", "Date"))
+    info.extra.update(
+        header=(info.event, info.site, info.date),
+        encoding=index.encoding if index.base == 0 else "utf-8-sig",
+        newline=index.newline,
+        preamble=index.preamble,
+        trailer=index.trailer,
+        board_lines=_LazyLines(doc),
+    )
+    return doc
+
+
+def can_stream(doc) -> bool:
+    """True when ``doc`` is a lazy PBN set whose text can be written game by game."""
+    return bool(getattr(doc, "pbn_lazy", False)) and doc.is_lazy
+
+
+def write_lazy(doc: LazyPbnSet, out: IO[bytes], encoding: str, newline: str) -> bool:
+    """Write a lazy set game by game, the untouched games straight from the file (as bytes
+    when the encoding and line ends stay); False when the set needs the whole-text writer
+    (``#`` values together with edits, or an edited event/site/date)."""
+    from .pbn import _codec_name, _header_edits, _lf, unchanged_source
+    from .pbn_write import board_text
+
+    idx = doc.index
+    info = doc.info
+    original = info.extra.get("newline") or "\n"
+    if _header_edits(info) or doc._edits and idx.inherits:
+        return False
+    enc = _codec_name(encoding)
+    if enc.lower().replace("_", "-") == "utf-8-sig":  # one mark at the start, not one a part
+        out.write(codecs.BOM_UTF8)
+        enc = "utf-8"
+    same_bytes = newline == original and encoding == info.extra.get("encoding")
+    buf = idx.buf
+
+    def own(text: str) -> str:
+        return text if newline == original else _lf(text).replace("\n", newline)
+
+    def made(text: str) -> str:
+        return text if newline == "\n" else text.replace("\n", newline)
+
+    def emit(text: str) -> bytes:
+        data = text.encode(enc, errors="replace")
+        out.write(data)
+        return data[-16:]
+
+    if same_bytes:
+        tail = _copy(buf, idx.base, int(idx.starts[0]) if len(idx) else len(buf), out)
+    else:
+        tail = emit(own(info.extra["preamble"]))
+    for i in range(len(doc)):
+        b = doc._edits.get(i)
+        if i and not _blank_tail(tail):
+            tail = emit(made("\n" if _lf(tail[-8:].decode("latin-1")).endswith("\n") else "\n\n"))
+        if b is None and same_bytes:
+            tail = _copy(buf, int(idx.starts[i]), int(idx.ends[i]), out)
+            continue
+        raw = unchanged_source(b) if b is not None else doc.raw_text(i)
+        tail = emit(own(raw) if raw is not None else made(board_text(b, info, foreign=False) + "\n"))
+    if info.extra.get("trailer"):
+        emit(own(info.extra["trailer"]))
+    return True
+
+
+def _copy(buf, a: int, b: int, out: IO[bytes]) -> bytes:
+    """Copy ``buf[a:b]`` to ``out``; return its last bytes."""
+    for k in range(a, b, _SCAN_CHUNK):
+        out.write(buf[k : min(b, k + _SCAN_CHUNK)])
+    return bytes(buf[max(a, b - 16) : b])
+
+
+def _blank_tail(tail: bytes) -> bool:
+    """:func:`pbn._ends_with_blank_line` on the last bytes written (LF or CRLF)."""
+    t = tail.replace(b"\r\n", b"\n").rstrip(b" \t")
+    return t.endswith((b"\n\n", b"\n \n", b"\n\t\n"))
+
+
+class EditedBoards:
+    """The edited boards of a lazy set, for the PBN codec's check: the rest is written as read."""
+
+    def __init__(self, doc: LazyPbnSet) -> None:
+        self._doc = doc
+        self._indices = sorted(doc._edits)
+        self.info = doc.info
+
+    def __len__(self) -> int:
+        return len(self._indices)
+
+    def __getitem__(self, k: int) -> Board:
+        return self._doc._edits[self._indices[k]]
+
+    def __iter__(self) -> Iterator[Board]:
+        return (self._doc._edits[i] for i in self._indices)

@@ -1,0 +1,175 @@
+"""Binary sets written as PBN a chunk at a time: the same bytes as the whole-text writer."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+
+from bridgeview.formats import pbn_stream
+from bridgeview.formats.bulk import ABSENT, DD_UNKNOWN, BulkChunk
+from bridgeview.formats.convert import convert_file
+from bridgeview.formats.pavlicek import ddtable_from_row
+from bridgeview.formats.pbn import PbnCodec, document_text
+from bridgeview.formats.pbn_write import board_text
+from bridgeview.formats.registry import ReadOptions, WriteOptions, get, read_file
+from bridgeview.model.board import Board
+from bridgeview.model.deal import Deal
+
+CODEC = PbnCodec()
+
+
+def random_chunk(n: int, seed: int = 3) -> BulkChunk:
+    """Random complete deals; DD tables with unknown cells, some wholly unknown."""
+    rng = np.random.default_rng(seed)
+    owners = np.argsort(rng.random((n, 52)), axis=1).astype(np.uint8) // 13
+    dd = rng.integers(0, 14, (n, 4, 5)).astype(np.uint8)
+    dd[rng.random((n, 4, 5)) < 0.1] = DD_UNKNOWN
+    dd[::7] = DD_UNKNOWN
+    return BulkChunk(owners, dd)
+
+
+def write_binary(path, fmt: str, n: int, seed: int = 3) -> None:
+    with open(path, "wb") as f:
+        get(fmt).write_bulk([random_chunk(n, seed)], f)
+
+
+@pytest.mark.parametrize("fmt", ["zrd", "zbd"])
+@pytest.mark.parametrize("start", [None, 14])
+def test_streamed_pbn_is_byte_identical_to_the_whole_text_writer(tmp_path, fmt, start):
+    src = tmp_path / f"deals.{fmt}"
+    write_binary(src, fmt, 300)
+    doc = read_file(src, options=ReadOptions(start_board=start))
+    assert pbn_stream.can_stream(doc)
+    for opts in (WriteOptions(), WriteOptions(newline="\r\n"), WriteOptions(encoding="utf-8-sig")):
+        text, encoding, _nl = document_text(doc, opts)
+        out = io.BytesIO()
+        CODEC.write(doc, out, opts)
+        assert out.getvalue() == text.encode(encoding)
+
+
+def test_edited_boards_are_generated_among_the_streamed_ones(tmp_path):
+    src = tmp_path / "deals.zrd"
+    write_binary(src, "zrd", 100)
+    doc = read_file(src)
+    doc[0] = doc[0].touched(tags={"Event": "Edited first"})
+    doc[57] = doc[57].touched(notes=["a note"])
+    doc.info.event = "Header event"
+    text, _enc, _nl = document_text(doc)
+    out = io.BytesIO()
+    CODEC.write(doc, out)
+    assert out.getvalue() == text.encode()
+    assert "Edited first" in text and "{a note}" in text
+
+
+def test_chunk_texts_match_the_board_writer_for_partial_deals():
+    owners = random_chunk(40).owners.copy()
+    owners[3, :20] = ABSENT  # some cards in no hand
+    owners[5] = ABSENT  # no cards at all
+    owners[6, owners[6] == 2] = ABSENT  # South's hand missing
+    chunk = BulkChunk(owners, random_chunk(40).dd)
+    header = pbn_stream.header_text(None)
+    for r, data in enumerate(pbn_stream.chunk_texts(chunk, 90, header)):
+        board = Board.numbered(90 + r, Deal.from_owners(owners[r].tolist()), dd=ddtable_from_row(chunk.dd[r]))
+        assert data.decode() == board_text(board, None, foreign=True), r
+
+
+def test_convert_zrd_to_pbn_and_back_round_trips(tmp_path):
+    src = tmp_path / "deals.zrd"
+    write_binary(src, "zrd", 500, seed=11)
+    convert_file(src, tmp_path / "deals.pbn")
+    convert_file(tmp_path / "deals.pbn", tmp_path / "back.zrd")
+    assert (tmp_path / "back.zrd").read_bytes() == src.read_bytes()
+
+
+# -- big PBN -> ZRD/ZBD in chunks (pbn_bulk) -------------------------------------------
+def varied_pbn(n: int = 240, seed: int = 5) -> str:
+    """Games of every kind the chunked converter must treat as the check and writer do."""
+    from bridgeview.formats.pbn_write import board_text as text_of
+
+    rng = np.random.default_rng(seed)
+    chunk = random_chunk(n, seed)
+    games = []
+    for i in range(n):
+        number = i + 1
+        board = Board.numbered(number, Deal.from_owners(chunk.owners[i].tolist()), dd=ddtable_from_row(chunk.dd[i]))
+        text = text_of(board, None, foreign=True)
+        kind = i % 12
+        if kind == 1:
+            text = text.replace('[Event "?"]', '[Event "Club night"]')
+        elif kind == 2:
+            text = text.replace(f'[Board "{number}"]', '[Board "?"]')
+        elif kind == 3:
+            text = text.replace('[Dealer "', '[Dealer "W"]\n[X "').replace('[X "', '[Xdealer "', 1)
+        elif kind == 4:
+            text = text.replace('[Vulnerable "', '[Vulnerable "All"]\n[Old "', 1)
+        elif kind == 5:
+            text = text.replace('[Declarer "?"]', '[Declarer "S"]').replace('[Contract "?"]', '[Contract "3NT"]')
+        elif kind == 6:
+            text = text.replace('[Result "?"]\n', '[Result "?"]\n[Auction "N"]\nPass Pass Pass Pass\n')
+        elif kind == 7 and "OptimumResultTable" in text:
+            text = text.replace(" NT ", " nt ", 1)
+        elif kind == 8:
+            text = text.replace("[West \"?\"]", "[West \"Pavlicek\"]")
+        elif kind == 9 and "OptimumResultTable" in text:
+            text = text.rstrip("\n").rsplit("\n", 1)[0] + "\nN  C 14\n"
+        elif kind == 10:
+            text = "{a comment}\n" + text
+        elif kind == 11:
+            deal = text.split('[Deal "')[1].split('"')[0]
+            other = deal.lower().replace("n:", "N:") if rng.random() < 0.5 else deal.replace(" ", "  ")
+            text = text.replace(deal, other)
+        games.append(text)
+    return "% PBN 2.1\n% EXPORT\n" + "\n".join(games)
+
+
+@pytest.mark.parametrize("fmt", ["zrd", "zbd"])
+def test_chunked_pbn_conversion_matches_the_check_and_writer(tmp_path, monkeypatch, fmt):
+    from bridgeview.formats import pbn_bulk, pbn_lazy
+    from bridgeview.formats.convert import write_document
+
+    path = tmp_path / "varied.pbn"
+    path.write_text(varied_pbn())
+    eager = CODEC.read(path, ReadOptions())
+    lazy = pbn_lazy.read_lazy(path)
+    assert pbn_bulk.applies(lazy, get(fmt), None)
+    monkeypatch.setattr(pbn_bulk, "CHUNK", 50)  # chunk boundaries do not matter ...
+    got = write_document(lazy, tmp_path / f"lazy.{fmt}", get(fmt))
+    monkeypatch.setattr(pbn_bulk, "CHUNK", 1 << 16)  # ... as long as the writer sees the same chunks
+    want = write_document(eager, tmp_path / f"eager.{fmt}", get(fmt))
+    assert got.losses == want.losses and len(want.losses) >= 3, want.losses
+    assert got.records == want.records == 240
+    lazy2 = pbn_lazy.read_lazy(path)
+    write_document(lazy2, tmp_path / f"lazy2.{fmt}", get(fmt))
+    assert (tmp_path / f"lazy2.{fmt}").read_bytes() == (tmp_path / f"eager.{fmt}").read_bytes()
+
+
+def test_chunked_pbn_conversion_refuses_an_incomplete_deal(tmp_path):
+    from bridgeview.formats import pbn_lazy
+    from bridgeview.formats.convert import write_document
+    from bridgeview.formats.errors import FormatError
+
+    text = varied_pbn(30)
+    at = text.index('[Board "17"]')
+    deal = text.index("[Deal ", at)
+    text = text[:deal] + '[Deal "N:AKQ... - - -"]' + text[text.index("\n", deal):]  # three cards: not a deal
+    path = tmp_path / "bad.pbn"
+    path.write_text(text)
+    with pytest.raises(FormatError) as eager_error:
+        write_document(CODEC.read(path, ReadOptions()), tmp_path / "e.zrd", get("zrd"))
+    with pytest.raises(FormatError) as lazy_error:
+        write_document(pbn_lazy.read_lazy(path), tmp_path / "l.zrd", get("zrd"))
+    assert str(lazy_error.value) == str(eager_error.value) and "board 17" in str(lazy_error.value)
+    assert not (tmp_path / "l.zrd").exists()
+
+
+def test_chunked_report_says_what_the_check_says(tmp_path):
+    from bridgeview.formats import pbn_bulk, pbn_lazy
+
+    path = tmp_path / "varied.pbn"
+    path.write_text(varied_pbn(120))
+    for fmt in ("zrd", "zbd"):
+        want = get(fmt).check(CODEC.read(path, ReadOptions()))
+        got = pbn_bulk.report(pbn_lazy.read_lazy(path), get(fmt))
+        assert (got.losses, got.errors) == (want.losses, want.errors)
