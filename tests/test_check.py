@@ -308,3 +308,45 @@ def test_the_veugen_error_file_has_every_validate_problem_and_more(realdata):
     issues = check_set(boards)
     assert len(validate(boards)) == 33
     assert sum(1 for x in issues if x.kind == "validate") == 33 and len(issues) > 33
+
+
+# -- converting to DUP: the machine's settings on the command line --------------------------
+def gapped(tmp_path):
+    boards = clean_set(10)
+    del boards[3]
+    del boards[6]  # numbers 1 2 3 5 6 7 9 10
+    path = tmp_path / "gaps.pbn"
+    write_file(boards, path, "pbn")
+    return path
+
+
+def test_converting_a_gapped_set_to_dup_says_which_boards_break_the_run(capsys, tmp_path):
+    src, dst = gapped(tmp_path), tmp_path / "out.dup"
+    rc, out, err = run(capsys, "convert", src, dst)
+    assert rc == 1 and len(err.splitlines()) == 1 and not dst.exists()
+    assert "board 5 follows board 3, board 9 follows board 7" in err
+    assert "--renumber" in err
+
+
+def test_renumber_and_dup_fields_on_the_command_line(capsys, tmp_path):
+    src, dst = gapped(tmp_path), tmp_path / "out.dup"
+    rc, out, err = run(capsys, "convert", src, dst, "--renumber", "--dup-copies", "3", "--dup-random", "no",
+                       "--dup-backwards", "yes")
+    assert rc == 0, err
+    back = read_file(dst)
+    assert back.info.dup == DupControl(random=False, backwards=True, first_board=1, copies=3, last_board=8)
+    assert [b.number for b in back] == list(range(1, 9))
+    original = read_file(src)
+    assert [b.deal for b in back] == [b.deal for b in original]
+    rc, out, err = run(capsys, "convert", dst, tmp_path / "again.dup", "--dup-first", "101")
+    again = read_file(tmp_path / "again.dup")
+    assert rc == 0 and again.info.dup == DupControl(False, True, 101, 3, 108) and again[0].number == 101
+    assert check_set(again) == []
+
+
+def test_dup_options_need_a_dup_target_and_sane_copies(capsys, tmp_path):
+    src = gapped(tmp_path)
+    rc, out, err = run(capsys, "convert", src, tmp_path / "x.pbn", "--dup-copies", "2")
+    assert rc == 1 and "DUP" in err and len(err.splitlines()) == 1
+    rc, out, err = run(capsys, "convert", src, tmp_path / "x.dup", "--renumber", "--dup-copies", "100")
+    assert rc == 1 and "0-99" in err and not (tmp_path / "x.dup").exists()

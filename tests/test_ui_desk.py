@@ -210,3 +210,17 @@ def test_dup_settings_are_shown_edited_kept_on_save_and_undone(qtbot, tmp_path, 
     assert back.info.dup == DupControl(True, True, 17, 2, 24) and back[0].number == 17
     view.undo_stack.undo()
     assert view.boards.info.dup.copies == 0 and view.model.board(0).number == 1
+
+
+def test_dup_settings_close_gaps_in_the_numbering(qtbot, tmp_path, messages):
+    boards = a_set(6)
+    del boards[2]  # 1 2 4 5 6: DUP cannot hold it
+    w, view = opened(qtbot, tmp_path, boards)
+    assert not w.save_as(str(tmp_path / "x.dup"), "dup")
+    assert "board 4 follows board 2" in messages.calls[-1][2] and "Dealing Machine Settings" in messages.calls[-1][2]
+    dlg = desk.dup_settings(w)
+    qtbot.addWidget(dlg)
+    dlg.accept()
+    assert [view.model.board(i).number for i in range(5)] == [1, 2, 3, 4, 5]
+    assert w.save_as(str(tmp_path / "x.dup"), "dup")
+    assert [b.number for b in read_file(tmp_path / "x.dup")] == [1, 2, 3, 4, 5]

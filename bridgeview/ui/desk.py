@@ -183,7 +183,7 @@ def hand_records(window, pdf: bool = False):
 
 def dup_settings(window):
     """The dealing machine settings of the current set; OK applies them as one undoable step."""
-    from .dup_settings import DupSettingsCommand, DupSettingsDialog, current_dup
+    from .dup_settings import DupSettingsCommand, DupSettingsDialog, current_dup, needs_renumbering
 
     view = window.current_view()
     if view is None:
@@ -192,7 +192,8 @@ def dup_settings(window):
 
     def apply() -> None:
         new = dialog.values()
-        if new != view.boards.info.dup:
+        boards = [view.model.board(i) for i in range(len(view.boards))]
+        if new != view.boards.info.dup or needs_renumbering(boards, new.first_board):
             view.undo_stack.push(DupSettingsCommand(view, new))
             window._update_status()
 

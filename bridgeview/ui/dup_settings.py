@@ -2,7 +2,8 @@
 
 Random and backwards are the machine's flags; copies is how many of each board
 it deals; the first board number is the set's own (changing it renumbers the
-boards, as the machine numbers them from it); the last board follows from the
+boards, as the machine numbers them from it, and OK also closes any gaps in
+the numbering, which a DUP file cannot hold); the last board follows from the
 first and the number of boards.  The edit is one undoable step.
 """
 
@@ -72,6 +73,11 @@ class DupSettingsDialog(QDialog):
                           first + max(self.count, 1) - 1)
 
 
+def needs_renumbering(boards, first: int) -> bool:
+    """True unless the boards already run first, first + 1, ... (as DUP numbers them)."""
+    return any(b.number != first + i for i, b in enumerate(boards))
+
+
 class DupSettingsCommand(QUndoCommand):
     """Set the DUP fields of ``view``'s set; renumber the boards from a new first board."""
 
@@ -81,8 +87,7 @@ class DupSettingsCommand(QUndoCommand):
         self.old = view.boards.info.dup
         self.new = new
         self.old_boards = [view.model.board(i) for i in range(len(view.boards))]
-        start = self.old_boards[0].number if self.old_boards and self.old_boards[0].number else 1
-        self.renumber = new.first_board != start
+        self.renumber = needs_renumbering(self.old_boards, new.first_board)
 
     def redo(self) -> None:
         self.view.boards.info.dup = self.new
