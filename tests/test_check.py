@@ -350,3 +350,21 @@ def test_dup_options_need_a_dup_target_and_sane_copies(capsys, tmp_path):
     assert rc == 1 and "DUP" in err and len(err.splitlines()) == 1
     rc, out, err = run(capsys, "convert", src, tmp_path / "x.dup", "--renumber", "--dup-copies", "100")
     assert rc == 1 and "0-99" in err and not (tmp_path / "x.dup").exists()
+
+
+def test_an_unrelated_deal_is_told_as_a_different_deal_and_found_elsewhere():
+    a = clean_set(6)
+    b = BoardSet([x.copy() for x in a], FileInfo())
+    b[4] = b[4].copy(deal=rotated(a[1].deal, 2))  # board 5 holds board 2's deal, turned round
+    diffs = compare_sets(a, b, name_a="wall", name_b="machine")
+    assert len(diffs) == 1 and diffs[0].number == 5
+    assert diffs[0].message.startswith("a different deal (")
+    assert "machine's deal is board 2 in wall, hands rotated 180°" in diffs[0].message
+
+
+def test_a_ten_is_named_10():
+    d = Deal.from_pbn("N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765")
+    ten = int(Card.parse("HT"))
+    other = int(Card.parse("D7"))
+    e = d.with_card(ten, Seat.EAST).with_card(other, Seat.NORTH)
+    assert deal_difference(e, d).startswith("♥10 is with East here, with North there")

@@ -15,13 +15,16 @@ from ..model.deal import Deal
 SEAT_NAMES = ("North", "East", "South", "West")
 #: At most this many moved cards are named one by one; the rest are counted.
 MAX_CARDS_NAMED = 6
+#: With more cards than this elsewhere, two deals are told as different deals, not as moved cards.
+DIFFERENT_DEAL = 12
 _ROTATIONS = {1: "90° clockwise", 2: "180°", 3: "90° anticlockwise"}
 
 
 def _card_text(card: int) -> str:
     """``♠Q``: suit symbol then rank, as the diagrams show it."""
     c = CARDS[card]
-    return f"{c.suit.symbol}{str(c)[1:]}"
+    rank = str(c)[1:]
+    return f"{c.suit.symbol}{'10' if rank == 'T' else rank}"
 
 
 def _display_order(cards: list[int]) -> list[int]:
@@ -86,11 +89,41 @@ class BoardDiff:
         return f"board {self.number}: {self.message}" if self.number is not None else self.message
 
 
-def _by_number(boards) -> dict[int | None, list[int]]:
-    out: dict[int | None, list[int]] = {}
+def moved_cards(a: Deal, b: Deal) -> int:
+    """How many cards are in different hands (or in none) in ``a`` and ``b``."""
+    oa, ob = a.owners(), b.owners()
+    return sum(1 for c in range(52) if oa[c] != ob[c])
+
+
+def _deal_index(boards) -> dict:
+    """Board numbers by deal, the hands in any order (so a rotated copy is found too)."""
+    out: dict = {}
     for i in range(len(boards)):
-        out.setdefault(boards[i].number, []).append(i)
+        deal = boards[i].deal
+        if deal.card_count:
+            out.setdefault(tuple(sorted(deal.hands)), _key(boards, i))
     return out
+
+
+def _other_deal(da: Deal, db: Deal, a, b, cache: dict, name_a: str, name_b: str) -> str:
+    """Words for two boards with unrelated deals: whose deal each one holds, when another board's."""
+    if not cache:
+        cache["a"], cache["b"] = _deal_index(a), _deal_index(b)
+    deals_a, deals_b = cache["a"], cache["b"]
+    bits = [f"a different deal ({moved_cards(da, db)} cards elsewhere)"]
+    twin = deals_b.get(tuple(sorted(da.hands)))
+    if twin is not None:
+        how = deal_difference(da, b[_index_of(b, twin)].deal)
+        bits.append(f"{name_a}'s deal is board {twin} in {name_b}" + (f", {how}" if how else ""))
+    twin = deals_a.get(tuple(sorted(db.hands)))
+    if twin is not None:
+        how = deal_difference(db, a[_index_of(a, twin)].deal)
+        bits.append(f"{name_b}'s deal is board {twin} in {name_a}" + (f", {how}" if how else ""))
+    return "; ".join(bits)
+
+
+def _index_of(boards, number: int) -> int:
+    return next(i for i in range(len(boards)) if _key(boards, i) == number)
 
 
 def _key(boards, i: int) -> int:
@@ -128,6 +161,7 @@ def compare_sets(
     here = here if here is not None else f"in {name_a}"
     there = there if there is not None else f"in {name_b}"
     out: list[BoardDiff] = []
+    cache: dict[str, dict] = {}  # deal indexes, built on the first unrelated pair
     na = {_key(a, i): i for i in reversed(range(len(a)))}
     nb = {_key(b, i): i for i in reversed(range(len(b)))}
     for num in sorted(set(na) | set(nb)):
@@ -140,6 +174,9 @@ def compare_sets(
             continue
         ba, bb = a[ia], b[ib]
         what = deal_difference(ba.deal, bb.deal, here=here, there=there)
+        if what is not None and sorted(ba.deal.hands) != sorted(bb.deal.hands) and \
+                moved_cards(ba.deal, bb.deal) > DIFFERENT_DEAL:  # not the same hands moved round
+            what = _other_deal(ba.deal, bb.deal, a, b, cache, name_a, name_b)
         if what is not None:
             out.append(BoardDiff(num, "deal", what, ia, ib))
         elif tags:
