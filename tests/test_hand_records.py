@@ -10,6 +10,7 @@ import random
 import re
 import shutil
 import subprocess
+import sys
 import time
 
 import pytest
@@ -167,3 +168,15 @@ def test_a_file_without_boards_is_one_line(capsys, tmp_path):
     src.write_text("")
     rc, out, err = run(capsys, "print", src, "-o", tmp_path / "x.pdf")
     assert rc == 1 and len(err.splitlines()) == 1 and not (tmp_path / "x.pdf").exists()
+
+
+def test_the_command_offers_the_layouts_choices_without_importing_qt():
+    from bridgeview.cli import print_cmd
+    from bridgeview.ui import hand_records
+
+    assert print_cmd.PER_PAGE == hand_records.PER_PAGE
+    assert set(print_cmd.PAPERS) == set(hand_records.PAGE_SIZES)
+    code = ("import sys; from bridgeview.cli.main import build_parser; build_parser(); "
+            "print('PySide6.QtGui' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"

@@ -18,15 +18,19 @@ DESCRIPTION = (
 )
 
 
+#: The layout's choices (``ui.hand_records`` has the same; kept here so ``--help`` needs no Qt).
+PER_PAGE = (1, 2, 4, 6, 9)
+PAPERS = ("A4", "Letter")
+
+
 def add_arguments(p) -> None:
     from ..solve.timed import DEFAULT_TIME_LIMIT
-    from ..ui.hand_records import PAGE_SIZES, PER_PAGE
 
     p.add_argument("file", metavar="FILE")
     p.add_argument("-o", "--output", required=True, metavar="OUT.pdf", help="the PDF to write")
     p.add_argument("--per-page", type=int, choices=PER_PAGE, default=4, help="boards a page (default 4)")
     p.add_argument("--no-dd", action="store_true", help="leave out makeable contracts and par")
-    p.add_argument("--paper", choices=sorted(PAGE_SIZES), default="A4", help="page size (default A4)")
+    p.add_argument("--paper", choices=PAPERS, default="A4", help="page size (default A4)")
     p.add_argument("--landscape", action="store_true", help="landscape pages (default portrait)")
     p.add_argument("--title", metavar="TEXT", help="the title line (default: event, site and date from the file)")
     p.add_argument("--four-colour", action="store_true", help="four-colour suits (diamonds orange, clubs green)")
