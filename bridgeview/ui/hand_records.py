@@ -128,8 +128,9 @@ class HandRecordPainter:
         return _font(size / self._scale, bold)
 
     def text_width(self, p: QPainter, font: QFont, text: str) -> float:
-        """Width of ``text`` in points."""
-        return QFontMetricsF(font, p.device()).horizontalAdvance(text) / self._scale
+        """Width of ``text`` in points: the font is sized for the device, and the painter's
+        units are points, so the device metrics are already in painter units."""
+        return QFontMetricsF(font, p.device()).horizontalAdvance(text)
 
     @property
     def pages(self) -> int:
