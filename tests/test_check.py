@@ -368,3 +368,13 @@ def test_a_ten_is_named_10():
     other = int(Card.parse("D7"))
     e = d.with_card(ten, Seat.EAST).with_card(other, Seat.NORTH)
     assert deal_difference(e, d).startswith("♥10 is with East here, with North there")
+
+
+def test_the_check_package_stays_below_solve_ui_and_cli():
+    import subprocess
+    import sys
+
+    code = ("import sys, bridgeview.check; print(sorted(m for m in sys.modules if m.startswith("
+            "('bridgeview.solve', 'bridgeview.ui', 'bridgeview.cli', 'PySide6'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

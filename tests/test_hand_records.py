@@ -180,3 +180,16 @@ def test_the_command_offers_the_layouts_choices_without_importing_qt():
             "print('PySide6.QtGui' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+@needs_pdftotext
+def test_a_board_without_dd_is_really_solved_by_dds(capsys, tmp_path):
+    pytest.importorskip("endplay")
+    deal = Deal.from_pbn("N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432")
+    src = tmp_path / "one.pbn"
+    write_file(BoardSet([Board.numbered(1, deal)], FileInfo()), src, "pbn")
+    out_pdf = tmp_path / "one.pdf"
+    rc, out, err = run(capsys, "print", src, "-o", out_pdf, "--per-page", "1")
+    assert rc == 0, err
+    text = text_of(out_pdf)
+    assert "Makeablecontracts" in text and "ParNS" in text and "7NT" in text  # North's 37 HCP make a grand slam
