@@ -64,8 +64,9 @@ class DupSettingsDialog(QDialog):
         form.addRow(buttons)
 
     def _update_last(self) -> None:
-        self.last.setText(f"{self.first.value() + max(self.count, 1) - 1}  (the first board plus "
-                          f"{self.count} board{'s' if self.count != 1 else ''})")
+        first = self.first.value()
+        self.last.setText(f"{first + max(self.count, 1) - 1}  ({self.count} board{'s' if self.count != 1 else ''} "
+                          f"from board {first})")
 
     def values(self) -> DupControl:
         first = self.first.value()
