@@ -7,8 +7,11 @@ import random
 
 import pytest
 from conftest import realdata_files
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bridgeview.check import check_set, compare_sets, deal_difference, problems_by_index, summary
+from bridgeview.check.compare import _card_text
 from bridgeview.cli.main import main
 from bridgeview.formats.registry import read_file, write_file
 from bridgeview.model.board import Board
@@ -378,3 +381,27 @@ def test_the_check_package_stays_below_solve_ui_and_cli():
             "('bridgeview.solve', 'bridgeview.ui', 'bridgeview.cli', 'PySide6'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+# -- properties ------------------------------------------------------------------------------
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**6), k=st.integers(1, 3))
+def test_any_rotation_is_named_as_one(seed, k):
+    d = Deal.shuffled(random.Random(seed))
+    words = {1: "hands rotated 90° clockwise", 2: "hands rotated 180°", 3: "hands rotated 90° anticlockwise"}
+    assert deal_difference(rotated(d, k), d) == words[k]
+    assert deal_difference(d, rotated(d, k)) == words[4 - k]  # seen from the other side, turned back
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**6), pick=st.integers(0, 10**6))
+def test_an_exchange_of_two_cards_names_exactly_those_two(seed, pick):
+    d = Deal.shuffled(random.Random(seed))
+    rng = random.Random(pick)
+    x = rng.randrange(52)
+    y = rng.choice([c for c in range(52) if d.owner(c) != d.owner(x)])
+    e = d.with_card(x, d.owner(y)).with_card(y, d.owner(x))
+    text = deal_difference(e, d)
+    assert text.count(" is with ") == 2 and "more card" not in text
+    names = ("North", "East", "South", "West")
+    assert f"{_card_text(x)} is with {names[d.owner(y)]} here, with {names[d.owner(x)]} there" in text
