@@ -224,3 +224,13 @@ def test_dup_settings_close_gaps_in_the_numbering(qtbot, tmp_path, messages):
     assert [view.model.board(i).number for i in range(5)] == [1, 2, 3, 4, 5]
     assert w.save_as(str(tmp_path / "x.dup"), "dup")
     assert [b.number for b in read_file(tmp_path / "x.dup")] == [1, 2, 3, 4, 5]
+
+
+def test_huge_sets_are_not_compared_or_printed_in_a_window(qtbot, tmp_path, messages, monkeypatch):
+    w, view = opened(qtbot, tmp_path, a_set(4))
+    other = tmp_path / "other.pbn"
+    write_file(a_set(4), other)
+    monkeypatch.setattr(desk, "COMPARE_LIMIT", 3)
+    monkeypatch.setattr(desk, "PRINT_LIMIT", 3)
+    assert desk.compare_with(w, str(other)) is None and "bridgeview diff" in messages.calls[-1][2]
+    assert desk.hand_records(w) is None and "too many to print" in messages.calls[-1][2]

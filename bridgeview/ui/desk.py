@@ -27,6 +27,10 @@ from . import dialogs
 from .hand_records import PAGE_SIZES, PER_PAGE, HandRecordOptions, HandRecordPainter, default_title, prepare
 
 PDF_FILTER = "PDF document (*.pdf)"
+#: Sets larger than this are compared with ``bridgeview diff``, not in a window of two tables.
+COMPARE_LIMIT = 100_000
+#: Hand records for more boards than this are not printed (as ``bridgeview print``).
+PRINT_LIMIT = 5_000
 
 
 class HandRecordsDialog(QDialog):
@@ -159,6 +163,11 @@ def compare_with(window, path: str | None = None):
     if not hasattr(other, "info"):
         dialogs.message("error", window, "Compare", f"{os.path.basename(path)} holds a cribbage game, not boards.")
         return None
+    if max(len(view.boards), len(other)) > COMPARE_LIMIT:
+        dialogs.message("info", window, "Compare",
+                        f"These sets are too big to compare side by side (more than {COMPARE_LIMIT:,} boards).\n\n"
+                        f"Use the command line instead: bridgeview diff A B")
+        return None
     dialog = CompareDialog(view.boards, other, view.path or view.untitled_name, path, window)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     window.compare_dialog = dialog
@@ -170,6 +179,10 @@ def hand_records(window, pdf: bool = False):
     """The hand records dialog for the current set (``pdf``: go straight to Save PDF…)."""
     view = window.current_view()
     if view is None or not len(view.boards):
+        return None
+    if len(view.boards) > PRINT_LIMIT:
+        dialogs.message("info", window, "Hand records",
+                        f"{len(view.boards):,} boards are too many to print (at most {PRINT_LIMIT:,}).")
         return None
     dialog = HandRecordsDialog(window, view)
     window.hand_records_dialog = dialog
