@@ -13,7 +13,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QImage, QTextDocument
 from PySide6.QtGui import Qt as GuiQt
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QTabWidget, QTextEdit, QWidget
@@ -52,8 +52,12 @@ def visible_texts(window: QWidget) -> list[str]:
         model = view.model()
         if model is None:
             continue
-        for r in range(min(model.rowCount(), 40)):
-            for c in range(model.columnCount()):
+        for r in range(min(model.rowCount(QModelIndex()), 40)):
+            try:
+                columns = model.columnCount(QModelIndex())
+            except TypeError:  # a list model keeps columnCount private: one column
+                columns = 1
+            for c in range(columns):
                 index = model.index(r, c)
                 for role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
                     value = model.data(index, role)

@@ -129,7 +129,7 @@ def test_bar_buttons_and_slider(qtbot, settings):
     bar.slider.setValue(17)
     assert c.step == 17 and view.diagram.view_model()["tricks"]["NS"] + view.diagram.view_model()["tricks"]["EW"] == 4
     tabs = [view.side_tabs.tabText(i) for i in range(view.side_tabs.count())]
-    assert tabs[-2:] == ["Auction", "Play"]
+    assert tabs[tabs.index("Auction") : tabs.index("Auction") + 2] == ["Auction", "Play"]  # Check may follow
     assert c.auction_view.cells()[0] == ["1NT", "Pass", "Pass", "Pass"]
     assert c.auction_view.column_letters() == ["N", "E", "S", "W"]
     c.auction_view.dealer_first_action.trigger()  # W N E S instead; remembered

@@ -584,6 +584,24 @@ def _means(raw: bytes, control: DupControl | None) -> bool:
         return False
 
 
+def run_breaks(numbers: list[int]) -> list[tuple[int, int, int]]:
+    """(position, number, previous number) of each board that does not follow the one before it."""
+    return [(i, n, numbers[i - 1]) for i, n in enumerate(numbers) if i and n != numbers[i - 1] + 1]
+
+
+def run_breaks_message(numbers: list[int], limit: int = 5) -> str:
+    """Why a set cannot be a DUP file as numbered: which boards break the run, and what to do."""
+    breaks = run_breaks(numbers)
+    parts = [f"board {n} repeated" if n == prev else f"board {n} follows board {prev}"
+             for _i, n, prev in breaks[:limit]]
+    if len(breaks) > limit:
+        parts.append(f"and {len(breaks) - limit} more")
+    first = numbers[0]
+    return (f"DUP numbers boards consecutively from the first board ({first}), and this set's numbers break "
+            f"the run: {', '.join(parts)}. Renumber the boards {first}-{first + len(numbers) - 1} "
+            "(bridgeview convert --renumber, or Edit › Dealing Machine Settings in the GUI)")
+
+
 class DupCodec(FixedRecordCodec):
     name = "dup"
     title = "Duplimate DUP"
@@ -717,12 +735,8 @@ class DupCodec(FixedRecordCodec):
         numbers = [b.number if b.number is not None else start + i for i, b in enumerate(boards)]
         if numbers:
             first = numbers[0]
-            bad = next((i for i, n in enumerate(numbers) if n != first + i), None)
-            if bad is not None:
-                rep.errors.append(
-                    f"board {numbers[bad]} at position {bad + 1}: DUP numbers boards consecutively from the first "
-                    f"(expected board {first + bad})"
-                )
+            if any(n != first + i for i, n in enumerate(numbers)):
+                rep.errors.append(run_breaks_message(numbers))
             if first < 1:
                 rep.errors.append(f"board {first}: DUP board numbers start at 1")
         dup = getattr(getattr(boards, "info", None), "dup", None)

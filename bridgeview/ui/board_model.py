@@ -43,6 +43,8 @@ class BoardSetModel(QAbstractTableModel):
         self.boards = boards
         self._cache: OrderedDict[int, tuple[Board, list[str]]] = OrderedDict()
         self._text_cache: OrderedDict[int, tuple[str, ...]] = OrderedDict()
+        #: problems found by a whole-set check (the Check panel), by board index
+        self.extra_problems: dict[int, list[str]] = {}
 
     # -- Qt model API ----------------------------------------------------------
     def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
@@ -112,7 +114,8 @@ class BoardSetModel(QAbstractTableModel):
             self._cache.move_to_end(i)
             return hit
         board = self.boards[i]
-        entry = (board, board.problems())
+        own = board.problems()
+        entry = (board, own + [m for m in self.extra_problems.get(i, ()) if m not in own])
         self._cache[i] = entry
         if len(self._cache) > CACHE_ROWS:
             self._cache.popitem(last=False)
@@ -139,6 +142,17 @@ class BoardSetModel(QAbstractTableModel):
         self._text_cache.pop(i, None)
         self.dataChanged.emit(self.index(i, 0), self.index(i, len(COLUMNS) - 1))
         self.boardChanged.emit(i)
+
+    def set_extra_problems(self, problems: dict[int, list[str]]) -> None:
+        """Mark boards with the problems a whole-set check found (duplicates, gaps, ...) besides their own."""
+        changed = set(self.extra_problems) | set(problems)
+        self.extra_problems = {i: list(v) for i, v in problems.items()}
+        for i in changed:
+            self._cache.pop(i, None)
+            self._text_cache.pop(i, None)
+        last = len(self.boards) - 1
+        if changed and last >= 0 and min(changed) <= last:
+            self.dataChanged.emit(self.index(min(changed), 0), self.index(min(max(changed), last), len(COLUMNS) - 1))
 
     def find_number(self, number: int) -> int | None:
         """Index of the board numbered ``number``; cheap guesses first, so big lazy sets stay fast."""

@@ -74,6 +74,8 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.tabs)
         self.status_format = QLabel("")
         self.status_board = QLabel("")
+        self.status_check = QLabel("")  # "16 boards, ready to deal" or "3 problems", from the Check tab
+        self.statusBar().addPermanentWidget(self.status_check)
         self.statusBar().addPermanentWidget(self.status_board)
         self.statusBar().addPermanentWidget(self.status_format)
         self._build_menus()
@@ -158,6 +160,10 @@ class MainWindow(QMainWindow):
         for act in (self.act_goto, self.act_next, self.act_prev, self.act_first, self.act_last):
             g.addAction(act)
 
+        from .desk import install_desk
+
+        install_desk(self, m, e)  # Compare With…, hand records, dealing machine settings
+
         h = bar.addMenu("&Help")
         h.addAction(self._action("&About bridgeview", self.about))
 
@@ -182,6 +188,7 @@ class MainWindow(QMainWindow):
             fmt = getattr(widget, "format_title", "") if widget is not None else ""
             self.status_format.setText(fmt)
             self.status_board.setText("")
+            self.status_check.setText("")
             own = getattr(widget, "path", None) if widget is not None else None
             self.setWindowTitle(f"{os.path.basename(own)} — {APP_TITLE}" if own else APP_TITLE)
             return
@@ -193,6 +200,8 @@ class MainWindow(QMainWindow):
             except FormatError:
                 title = view.format_name
         self.status_format.setText(f"{title} · {n:,} board{'s' if n != 1 else ''}")
+        panel = getattr(view, "check_panel", None)
+        self.status_check.setText(panel.summary_text if panel is not None else "")
         i = view.current_index()
         board = view.current_board()
         if board is not None:
@@ -267,6 +276,7 @@ class MainWindow(QMainWindow):
         view.currentBoardChanged.connect(lambda _i: self._update_actions())
         view.modifiedChanged.connect(lambda _m, v=view: self._retitle(v))
         view.model.boardChanged.connect(lambda _i: self._update_status())
+        view.check_panel.summaryChanged.connect(lambda _s: self._update_status())
         return view
 
     def _retitle(self, view: DocumentView) -> None:

@@ -1,0 +1,167 @@
+"""Is a set fit to deal?  Everything a director checks before the machine deals it.
+
+:func:`check_set` runs ``validate`` (reader problems, illegal deals, numbers,
+dealer/vulnerability, auctions, exact duplicates) and adds what a dealing
+machine cares about: boards that are not full deals, the same deal with its
+hands rotated, gaps in the numbering, numbers the machine cannot take, and DUP
+control fields that disagree with the boards.  Qt-free; the ``check`` command,
+the GUI's Check panel and the board list's markers all use it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..formats.errors import FormatError
+from ..model.boardset import BoardSet
+from ..model.validate import validate
+from .compare import deal_difference
+
+#: The dealing machine's limits: Duplimate (DUP) takes boards 1-999.
+MACHINE_FIRST, MACHINE_LAST = 1, 999
+#: Above this many boards only ``validate`` runs (a 10-million-deal library is not dealt on a machine).
+EXTRA_CHECK_LIMIT = 200_000
+
+
+@dataclass
+class Issue:
+    """One problem: ``board`` is its number, ``index`` its 0-based position (None: the whole set)."""
+
+    message: str
+    board: int | None = None
+    index: int | None = None
+    kind: str = "validate"
+    where: str = ""  # "line 12" and the like, from validate
+
+    def __str__(self) -> str:
+        if self.board is not None:
+            head = f"board {self.board}"
+        elif self.index is not None:
+            head = f"record {self.index + 1}"
+        else:
+            head = "set"
+        return f"{head}: {self.message}" + (f" ({self.where})" if self.where else "")
+
+
+def _where(p) -> str:
+    bits = []
+    if p.line is not None:
+        bits.append(f"line {p.line}")
+    if p.offset is not None and p.index is not None:
+        bits.append(f"record {p.record or p.index + 1}, offset {p.offset}")
+    return ", ".join(bits)
+
+
+def _board(boards, i: int):
+    try:
+        return boards[i]
+    except FormatError:  # an unreadable record: validate has said so
+        return None
+
+
+def _ranges(numbers: list[int]) -> str:
+    """``2-3, 7`` for [2, 3, 7]."""
+    parts, start = [], None
+    for k, n in enumerate(numbers):
+        if start is None:
+            start = n
+        if k + 1 == len(numbers) or numbers[k + 1] != n + 1:
+            parts.append(str(start) if start == n else f"{start}-{n}")
+            start = None
+    return ", ".join(parts)
+
+
+def check_set(boards: BoardSet, *, machine: bool = True) -> list[Issue]:
+    """Every problem that stops ``boards`` being dealt, in board order (set-wide ones last).
+
+    ``machine`` adds the dealing machine's number range (DUP, 1-999)."""
+    issues = [Issue(p.message, p.board, p.index, "validate", _where(p)) for p in validate(boards)]
+    n = len(boards)
+    if n > EXTRA_CHECK_LIMIT:
+        return issues
+    seen: dict[tuple, int] = {}
+    numbers: dict[int, int] = {}
+    for i in range(n):
+        b = _board(boards, i)
+        if b is None:
+            continue
+        deal = b.deal
+        count = deal.card_count
+        if not deal.is_complete and not deal.overlap and count <= 48:  # validate speaks of > 48 itself
+            lengths = ", ".join(f"{s} {deal.length(k)}" for k, s in enumerate("NESW"))
+            text = "no cards: not a deal" if not count else f"not a full deal: {count} cards ({lengths})"
+            issues.append(Issue(text, b.number, i, "partial"))
+        if deal.is_complete:
+            key = tuple(sorted(deal.hands))
+            j = seen.get(key)
+            if j is None:
+                seen[key] = i
+            else:
+                first = boards[j]
+                how = deal_difference(deal, first.deal)
+                if how is not None:  # an exact repeat is validate's "same deal as"
+                    what = f"board {first.number}" if first.number is not None else f"record {j + 1}"
+                    issues.append(Issue(f"same deal as {what}, {how}", b.number, i, "duplicate"))
+        if b.number is not None:
+            numbers.setdefault(b.number, i)
+            if machine and not MACHINE_FIRST <= b.number <= MACHINE_LAST:
+                issues.append(Issue(
+                    f"the dealing machine takes boards {MACHINE_FIRST}-{MACHINE_LAST}, not {b.number}",
+                    b.number, i, "range"))
+    issues.extend(_gaps(numbers))
+    issues.extend(_dup_control(boards, numbers))
+    order = {id(x): k for k, x in enumerate(issues)}
+    issues.sort(key=lambda x: (x.index is None, x.index if x.index is not None else 0, order[id(x)]))
+    return issues
+
+
+def _gaps(numbers: dict[int, int]) -> list[Issue]:
+    """A board that follows a gap in the run of numbers says which are missing."""
+    out = []
+    ordered = sorted(numbers)
+    for prev, num in zip(ordered, ordered[1:], strict=False):
+        if num > prev + 1:
+            missing = list(range(prev + 1, num))
+            text = (f"board{'s' if len(missing) > 1 else ''} {_ranges(missing)} "
+                    f"{'are' if len(missing) > 1 else 'is'} missing from the run")
+            if len(missing) > 20:
+                text = f"boards {prev + 1}-{num - 1} ({len(missing)} boards) are missing from the run"
+            out.append(Issue(f"follows board {prev}: {text}", num, numbers[num], "gap"))
+    return out
+
+
+def _dup_control(boards: BoardSet, numbers: dict[int, int]) -> list[Issue]:
+    """The DUP control fields (first board, last board, copies) against the boards themselves."""
+    dup = boards.info.dup if boards.info is not None else None
+    if dup is None or not numbers:
+        return []
+    out = []
+    first, last = min(numbers), max(numbers)
+    if dup.first_board != first:
+        out.append(Issue(f"the DUP control fields say the first board is {dup.first_board}, "
+                         f"but the set starts at board {first}", kind="dup"))
+    read_problem = any("last board" in msg for _i, _l, msg in boards.problems)  # the reader said so already
+    if dup.last_board is not None and dup.last_board != last and not read_problem:
+        out.append(Issue(f"the DUP control fields say the last board is {dup.last_board}, "
+                         f"but the set ends at board {last}", kind="dup"))
+    if dup.copies == 0:
+        out.append(Issue("the DUP control fields ask for 0 copies of each board (Dealer4 ignores the field; "
+                         "a machine that reads it deals nothing)", kind="dup"))
+    return out
+
+
+def summary(issues: list, count: int) -> str:
+    """``16 boards, ready to deal`` or ``3 problems in 16 boards``."""
+    boards = f"{count:,} board{'s' if count != 1 else ''}"
+    if not issues:
+        return f"{boards}, ready to deal"
+    return f"{len(issues)} problem{'s' if len(issues) != 1 else ''} in {boards}"
+
+
+def problems_by_index(issues: list[Issue]) -> dict[int, list[str]]:
+    """The messages of each board, for the board list's markers and tooltips."""
+    out: dict[int, list[str]] = {}
+    for x in issues:
+        if x.index is not None:
+            out.setdefault(x.index, []).append(x.message)
+    return out

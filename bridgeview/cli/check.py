@@ -1,0 +1,52 @@
+"""``bridgeview check FILE [--against OTHER]``: is the set fit for the dealing machine?"""
+
+from __future__ import annotations
+
+import sys
+
+from ..check import check_set, compare_sets, summary
+from ..formats.errors import FormatError
+from ..formats.registry import ReadOptions, read_file
+from .common import board_number
+
+NAME = "check"
+ORDER = 31
+HELP = "check a set before a machine deals it (full deals, duplicates, numbering, DUP fields)"
+DESCRIPTION = (
+    "Check FILE before a dealing machine deals it: every validate problem, boards that are not full deals, "
+    "the same deal twice (also rotated), board numbers repeated, missing from the run or outside 1-999, "
+    "dealer/vulnerability that do not follow from the number, and DUP control fields that disagree with the "
+    "boards. With --against OTHER, every board must also hold the same deal as OTHER's board with that number. "
+    "One line per problem, then a summary; exit status 0 when the set is ready to deal, 1 otherwise."
+)
+
+
+def add_arguments(p) -> None:
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--against", metavar="OTHER", help="a second file that must hold the same deals")
+    p.add_argument("--from", dest="from_fmt", metavar="FMT", help="input format (default: detect)")
+    p.add_argument("--start-board", type=board_number, metavar="N",
+                   help="number of the first board for formats that store none")
+
+
+def _read(path: str, args):
+    doc = read_file(path, args.from_fmt if path == args.file else None, ReadOptions(start_board=args.start_board))
+    if not hasattr(doc, "info"):
+        raise FormatError("holds a cribbage game, not bridge boards", path=path)
+    return doc
+
+
+def run(args) -> int:
+    doc = _read(args.file, args)
+    lines = [str(x) for x in check_set(doc)]
+    if args.against:
+        other = _read(args.against, args)
+        lines += [str(d) for d in compare_sets(doc, other, name_a=args.file, name_b=args.against, tags=False,
+                                               here="here", there="there")]
+    for line in lines:
+        print(f"{args.file}: {line}")
+    text = summary(lines, len(doc))
+    if args.against and not lines:
+        text += f", same deals as {args.against}"
+    print(f"{args.file}: {text}", file=sys.stdout if not lines else sys.stderr)
+    return 1 if lines else 0

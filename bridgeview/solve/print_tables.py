@@ -1,0 +1,108 @@
+"""Solving for print: every board that lacks a DD table, each within a time limit.
+
+DDS cannot be interrupted, so a deal it takes too long on would hang printing.
+The solving runs in a worker thread one deal at a time; the caller waits at
+most ``time_limit`` seconds for each deal and, when one overruns, stops waiting
+and prints the rest without double-dummy results (and says so).  Qt-free.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ..model.board import Board
+from ..model.ddtable import DDTable
+
+DEFAULT_TIME_LIMIT = 20.0
+TICK = 0.1  # seconds between progress calls while a deal is being solved
+
+
+@dataclass
+class PrintTables:
+    """What solving for print gave: ``tables`` by board index; ``overran`` the index of the
+    deal that took longer than the limit (None if none did); ``skipped`` the boards not
+    solved because of it; ``cancelled`` when the user stopped it."""
+
+    tables: dict[int, DDTable] = field(default_factory=dict)
+    overran: int | None = None
+    skipped: list[int] = field(default_factory=list)
+    cancelled: bool = False
+
+
+def _default_solver(deal) -> DDTable | None:
+    from .dds import solve_tables
+
+    return solve_tables([deal])[0]
+
+
+def tables_for_print(
+    boards: Sequence[Board],
+    *,
+    progress: Callable[[int, int], bool | None] | None = None,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    solve: Callable | None = None,
+) -> PrintTables:
+    """DD tables of every board: the stored complete ones, the rest solved.
+
+    ``progress(done, total)`` hears each solved deal (False cancels);
+    ``solve(deal)`` defaults to DDS (tests pass a stand-in)."""
+    from .boards import has_table, needs_solving
+
+    out = PrintTables()
+    todo = []
+    for i, b in enumerate(boards):
+        if has_table(b):
+            out.tables[i] = b.dd  # type: ignore[assignment]
+        elif needs_solving(b):
+            todo.append(i)
+    if not todo:
+        return out
+    solve = solve or _default_solver
+    results: queue.Queue = queue.Queue()
+    stop = threading.Event()
+
+    def work() -> None:
+        for i in todo:
+            if stop.is_set():
+                return
+            try:
+                results.put((i, solve(boards[i].deal)))
+            except Exception:  # a deal DDS refuses is printed without a table
+                results.put((i, None))
+
+    threading.Thread(target=work, name="bridgeview-print-solver", daemon=True).start()
+    total = len(todo)
+    if progress is not None and progress(0, total) is False:
+        stop.set()
+        out.cancelled = True
+        out.skipped = list(todo)
+        return out
+    for done, i in enumerate(todo, 1):
+        deadline = time.monotonic() + time_limit
+        while True:  # short waits, so a GUI's progress callback keeps the window alive
+            try:
+                _, table = results.get(timeout=min(TICK, time_limit))
+                break
+            except queue.Empty:
+                if time.monotonic() >= deadline:
+                    stop.set()
+                    out.overran = i
+                    out.skipped = todo[done - 1 :]
+                    return out
+                if progress is not None and progress(done - 1, total) is False:
+                    stop.set()
+                    out.cancelled = True
+                    out.skipped = todo[done - 1 :]
+                    return out
+        if table is not None:
+            out.tables[i] = table
+        if progress is not None and progress(done, total) is False and done < total:
+            stop.set()
+            out.cancelled = True
+            out.skipped = todo[done:]
+            return out
+    return out

@@ -1,0 +1,245 @@
+"""The dealing desk's menu entries: Compare With…, Print Hand Records…, Export Hand Records
+as PDF…, and the dealing machine (DUP) settings.  Installed by the main window in one call."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QApplication,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLineEdit,
+    QProgressDialog,
+    QPushButton,
+    QWidget,
+)
+
+from ..formats.errors import FormatError
+from ..formats.registry import read_file
+from . import dialogs
+from .hand_records import PAGE_SIZES, PER_PAGE, HandRecordOptions, HandRecordPainter, default_title, prepare
+
+PDF_FILTER = "PDF document (*.pdf)"
+#: Sets larger than this are compared with ``bridgeview diff``, not in a window of two tables.
+COMPARE_LIMIT = 100_000
+#: Hand records for more boards than this are not printed (as ``bridgeview print``).
+PRINT_LIMIT = 5_000
+
+
+class HandRecordsDialog(QDialog):
+    """The title line (from the file, editable), boards a page, DD, paper; then a PDF or the printer."""
+
+    def __init__(self, window, view, parent: QWidget | None = None) -> None:
+        super().__init__(parent or window)
+        self.window_ = window
+        self.view = view
+        self.setWindowTitle("Hand records")
+        form = QFormLayout(self)
+        self.title = QLineEdit(default_title(view.boards), self)
+        self.title.setPlaceholderText("Event · site · date")
+        form.addRow("&Title", self.title)
+        self.per_page = QComboBox(self)
+        self.per_page.addItems([str(n) for n in PER_PAGE])
+        self.per_page.setCurrentText("4")
+        form.addRow("Boards a &page", self.per_page)
+        self.dd = QCheckBox("Makeable contracts and par (solving boards without them)", self)
+        self.dd.setChecked(True)
+        form.addRow("&Double dummy", self.dd)
+        self.paper = QComboBox(self)
+        self.paper.addItems(list(PAGE_SIZES))
+        form.addRow("Pa&per", self.paper)
+        self.landscape = QCheckBox("Landscape", self)
+        form.addRow("", self.landscape)
+        self.four_colour = QCheckBox("Four-colour suits", self)
+        self.four_colour.setChecked(window.act_four_colour.isChecked())
+        form.addRow("", self.four_colour)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        self.pdf_button = QPushButton("Save &PDF…", self)
+        self.print_button = QPushButton("P&rint Preview…", self)
+        buttons.addButton(self.pdf_button, QDialogButtonBox.ButtonRole.ActionRole)
+        buttons.addButton(self.print_button, QDialogButtonBox.ButtonRole.ActionRole)
+        buttons.rejected.connect(self.reject)
+        self.pdf_button.clicked.connect(lambda: self.save_pdf())
+        self.print_button.clicked.connect(lambda: self.preview())
+        form.addRow(buttons)
+
+    def options(self) -> HandRecordOptions:
+        return HandRecordOptions(
+            title=self.title.text().strip(), per_page=int(self.per_page.currentText()), dd=self.dd.isChecked(),
+            page_size=self.paper.currentText(), landscape=self.landscape.isChecked(),
+            four_colour=self.four_colour.isChecked(),
+        )
+
+    def _prepare(self, options: HandRecordOptions):
+        """The boards and their tables, solving with a cancellable progress dialog."""
+        progress = QProgressDialog("Solving double dummy for the hand records…", "Skip", 0, 0, self)
+        progress.setWindowModality(Qt.WindowModality.WindowModal)
+        progress.setMinimumDuration(500)
+
+        def tick(done: int, total: int) -> bool:
+            progress.setMaximum(total)
+            progress.setValue(done)
+            QApplication.processEvents()
+            return not progress.wasCanceled()
+
+        try:
+            return prepare(self.view.boards, options, progress=tick)
+        finally:
+            progress.close()
+
+    def save_pdf(self, path: str | None = None) -> bool:
+        """Write the hand records to a PDF (asking where when ``path`` is None)."""
+        settings = self.window_.settings
+        if path is None:
+            start = settings.value("paths/lastExportDir", str(Path.home()))
+            base = os.path.splitext(os.path.basename(self.view.path or "boards"))[0] + "-hand-records.pdf"
+            path, _ = dialogs.get_save_file(self, "Export hand records", os.path.join(str(start), base), PDF_FILTER)
+            if not path:
+                return False
+            if not path.lower().endswith(".pdf"):
+                path += ".pdf"
+            settings.setValue("paths/lastExportDir", os.path.dirname(path))
+        from .hand_records import write_pdf
+
+        options = self.options()
+        try:
+            data = self._prepare(options)
+            pages = write_pdf(data, path, options)
+        except (FormatError, OSError) as e:
+            text = e.full() if isinstance(e, FormatError) else f"{path}: {e}"
+            dialogs.message("error", self, "Hand records", f"Cannot write the hand records:\n\n{text}")
+            return False
+        self.window_.statusBar().showMessage(
+            f"Wrote {os.path.basename(path)}: {len(data.boards)} boards on {pages} page{'s' if pages != 1 else ''}",
+            5000)
+        return True
+
+    def preview(self) -> bool:
+        """The print preview dialog; printing goes from there."""
+        from PySide6.QtPrintSupport import QPrinter, QPrintPreviewDialog
+
+        from .hand_records import setup_layout
+
+        options = self.options()
+        data = self._prepare(options)
+        printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+        setup_layout(printer, options)
+        self.painter = HandRecordPainter(data, options)
+        dialog = QPrintPreviewDialog(printer, self)
+        dialog.paintRequested.connect(lambda pr: self.painter.paint(pr))
+        self.preview_dialog = dialog
+        dialog.open()
+        return True
+
+
+def compare_with(window, path: str | None = None):
+    """Compare the current set with another file; returns the window showing it (or None)."""
+    from .compare_view import CompareDialog
+
+    view = window.current_view()
+    if view is None:
+        return None
+    if path is None:
+        from .mainwindow import open_filter
+
+        start = window.settings.value("paths/lastOpenDir", os.path.dirname(view.path or str(Path.home())))
+        paths = dialogs.get_open_files(window, "Compare with", str(start), open_filter())
+        if not paths:
+            return None
+        path = paths[0]
+    try:
+        other = read_file(path)
+    except (FormatError, OSError, ValueError) as e:
+        text = e.full() if isinstance(e, FormatError) else str(e)
+        dialogs.message("error", window, "Compare", f"Cannot open {os.path.basename(path)}:\n\n{text}")
+        return None
+    if not hasattr(other, "info"):
+        dialogs.message("error", window, "Compare", f"{os.path.basename(path)} holds a cribbage game, not boards.")
+        return None
+    if max(len(view.boards), len(other)) > COMPARE_LIMIT:
+        dialogs.message("info", window, "Compare",
+                        f"These sets are too big to compare side by side (more than {COMPARE_LIMIT:,} boards).\n\n"
+                        f"Use the command line instead: bridgeview diff A B")
+        return None
+    dialog = CompareDialog(view.boards, other, view.path or view.untitled_name, path, window)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    window.compare_dialog = dialog
+    dialog.show()
+    return dialog
+
+
+def hand_records(window, pdf: bool = False):
+    """The hand records dialog for the current set (``pdf``: go straight to Save PDF…)."""
+    view = window.current_view()
+    if view is None or not len(view.boards):
+        return None
+    if len(view.boards) > PRINT_LIMIT:
+        dialogs.message("info", window, "Hand records",
+                        f"{len(view.boards):,} boards are too many to print (at most {PRINT_LIMIT:,}).")
+        return None
+    dialog = HandRecordsDialog(window, view)
+    window.hand_records_dialog = dialog
+    if pdf:
+        dialog.pdf_button.setDefault(True)
+    else:
+        dialog.print_button.setDefault(True)
+    dialog.open()
+    return dialog
+
+
+def dup_settings(window):
+    """The dealing machine settings of the current set; OK applies them as one undoable step."""
+    from .dup_settings import DupSettingsCommand, DupSettingsDialog, current_dup, needs_renumbering
+
+    view = window.current_view()
+    if view is None:
+        return None
+    dialog = DupSettingsDialog(window, current_dup(view.boards), len(view.boards))
+
+    def apply() -> None:
+        new = dialog.values()
+        boards = [view.model.board(i) for i in range(len(view.boards))]
+        if new != view.boards.info.dup or needs_renumbering(boards, new.first_board):
+            view.undo_stack.push(DupSettingsCommand(view, new))
+            window._update_status()
+
+    dialog.accepted.connect(apply)
+    window.dup_dialog = dialog
+    dialog.open()
+    return dialog
+
+
+def install_desk(window, file_menu, edit_menu) -> list[QAction]:
+    """Add the desk's entries to the File and Edit menus; they follow the current tab."""
+    window.act_compare = window._action("Co&mpare With…", lambda: compare_with(window), None,
+                                        "Compare this set with another file, board by board")
+    window.act_print = window._action("&Print Hand Records…", lambda: hand_records(window),
+                                      QKeySequence.StandardKey.Print, "Print hand records of this set")
+    window.act_export_records = window._action("Export Hand &Records as PDF…", lambda: hand_records(window, True),
+                                               None, "Write hand records of this set to a PDF")
+    window.act_dup_settings = window._action("Dealing &Machine Settings (DUP)…", lambda: dup_settings(window),
+                                             None, "Random, backwards, first board and copies for a DUP file")
+    before = getattr(window, "act_close", None)
+    for act in (window.act_compare, window.act_print, window.act_export_records):
+        file_menu.insertAction(before, act) if before is not None else file_menu.addAction(act)
+    if before is not None:
+        file_menu.insertSeparator(before)
+    edit_menu.addSeparator()
+    edit_menu.addAction(window.act_dup_settings)
+    actions = [window.act_compare, window.act_print, window.act_export_records, window.act_dup_settings]
+
+    def update(_index: int = 0) -> None:
+        on = window.current_view() is not None
+        for act in actions:
+            act.setEnabled(on)
+
+    window.tabs.currentChanged.connect(update)
+    update()
+    return actions

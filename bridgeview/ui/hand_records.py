@@ -1,0 +1,349 @@
+"""Hand records: the sheets a club pins on the wall and hands out after a session.
+
+One layout, painted with QPainter, serves ``bridgeview print`` (a QPdfWriter,
+offscreen), File › Export Hand Records as PDF (the same) and File › Print… (a
+QPrinter through the print preview dialog).  Everything is drawn as text in the
+bundled DejaVu font, so the PDF stays selectable and searchable with the font
+embedded.  Each board is laid out on a fixed 260 x 330 point cell and scaled
+to the cells of the chosen grid (1, 2, 4, 6 or 9 boards a page).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QMarginsF, QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen
+
+from ..model.board import Board
+from ..model.cards import DISPLAY_SUITS, Seat, Strain, Suit
+from ..model.ddtable import DDTable
+from ..solve.print_tables import DEFAULT_TIME_LIMIT, PrintTables
+from .diagram import rank_label
+
+FONT_FAMILY = "DejaVu Sans"
+PER_PAGE = (1, 2, 4, 6, 9)
+#: (columns, rows) of the grid for each number of boards a page
+GRIDS = {1: (1, 1), 2: (1, 2), 4: (2, 2), 6: (2, 3), 9: (3, 3)}
+PAGE_SIZES = {"A4": QPageSize.PageSizeId.A4, "Letter": QPageSize.PageSizeId.Letter}
+CELL_W, CELL_H = 260.0, 330.0
+CELL_H_NO_DD = 212.0  # the hands alone: boards print larger without the DD table
+MARGIN_MM = 12.0
+TITLE_H, FOOTER_H = 26.0, 18.0
+INK = QColor("#000000")
+RED = QColor("#c8102e")
+ORANGE = QColor("#e07000")
+GREEN = QColor("#11803a")
+GREY = QColor("#8a8a8a")
+SEAT_NAMES = ("North", "East", "South", "West")
+DD_STRAINS = (Strain.NOTRUMP, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS)
+DD_SEATS = (Seat.NORTH, Seat.SOUTH, Seat.EAST, Seat.WEST)
+
+
+@dataclass
+class HandRecordOptions:
+    """How the sheets look; ``title`` is the line at the top of every page."""
+
+    title: str = ""
+    per_page: int = 4
+    dd: bool = True
+    page_size: str = "A4"
+    landscape: bool = False
+    four_colour: bool = False
+    time_limit: float = DEFAULT_TIME_LIMIT
+
+
+@dataclass
+class PrintData:
+    """The boards to print with their DD tables and what the pages must say about missing ones."""
+
+    boards: list[Board]
+    tables: dict[int, DDTable] = field(default_factory=dict)
+    notes: dict[int, str] = field(default_factory=dict)  # board index -> why it has no table
+
+
+def default_title(boards) -> str:
+    """``Event · Site · Date`` from the file (or its first board's tags), skipping PBN's ``?``."""
+    info = getattr(boards, "info", None)
+    first = boards[0] if len(boards) else None
+    parts = []
+    for attr, tag in (("event", "Event"), ("site", "Site"), ("date", "Date")):
+        value = getattr(info, attr, None) if info is not None else None
+        if not value and first is not None:
+            value = first.tags.get(tag)
+        if value and value.strip() not in ("?", "#", ""):
+            parts.append(value.strip())
+    return " · ".join(parts)
+
+
+def page_count(boards: int, per_page: int) -> int:
+    return max(1, -(-boards // per_page))
+
+
+def prepare(boards, options: HandRecordOptions, *, progress=None, solve=None) -> PrintData:
+    """The boards in number order with their tables: stored ones, the rest solved (unless ``dd`` is off)."""
+    ordered = [boards[i] for i in range(len(boards))]
+    ordered.sort(key=lambda b: (b.number is None, b.number or 0))
+    data = PrintData(ordered)
+    if not options.dd:
+        return data
+    from ..solve.print_tables import tables_for_print
+
+    got: PrintTables = tables_for_print(ordered, progress=progress, time_limit=options.time_limit, solve=solve)
+    data.tables = got.tables
+    if got.overran is not None:
+        late = ordered[got.overran]
+        for i in got.skipped:
+            data.notes[i] = (f"double-dummy analysis stopped: board {late.number} took longer than "
+                             f"{options.time_limit:g} s")
+    elif got.cancelled:
+        for i in got.skipped:
+            data.notes[i] = "double-dummy analysis cancelled"
+    for i, b in enumerate(ordered):
+        if i not in data.tables and i not in data.notes and b.deal.card_count:
+            data.notes[i] = "no double-dummy analysis: the deal is not complete"
+    return data
+
+
+def _font(size: float, bold: bool = False) -> QFont:
+    font = QFont(FONT_FAMILY)
+    font.setPointSizeF(size)
+    font.setBold(bold)
+    return font
+
+
+class HandRecordPainter:
+    """Paints pages of hand records on any QPagedPaintDevice (QPdfWriter, QPrinter)."""
+
+    def __init__(self, data: PrintData, options: HandRecordOptions) -> None:
+        self.data = data
+        self.options = options
+        self._scale = 1.0  # device pixels a point
+
+    def font(self, size: float, bold: bool = False) -> QFont:
+        """A font ``size`` points high on the page: Qt sizes fonts by the device's DPI, and the
+        painter is already scaled to points, so the size is divided by that scale."""
+        return _font(size / self._scale, bold)
+
+    def text_width(self, p: QPainter, font: QFont, text: str) -> float:
+        """Width of ``text`` in points: the font is sized for the device, and the painter's
+        units are points, so the device metrics are already in painter units."""
+        return QFontMetricsF(font, p.device()).horizontalAdvance(text)
+
+    @property
+    def pages(self) -> int:
+        return page_count(len(self.data.boards), self.options.per_page)
+
+    def suit_colour(self, suit: Suit) -> QColor:
+        if suit in (Suit.HEARTS,):
+            return RED
+        if suit == Suit.DIAMONDS:
+            return ORANGE if self.options.four_colour else RED
+        if suit == Suit.CLUBS and self.options.four_colour:
+            return GREEN
+        return INK
+
+    def paint(self, device, *, new_page=None) -> int:
+        """Paint every page on ``device``; ``new_page()`` starts the next one (default: device.newPage).
+        Returns the number of pages."""
+        painter = QPainter()
+        if not painter.begin(device):
+            raise OSError("cannot start painting the hand records")
+        try:
+            scale = device.logicalDpiX() / 72.0  # work in points whatever the resolution
+            self._scale = scale
+            rect = device.pageLayout().paintRectPixels(device.logicalDpiX())
+            width, height = rect.width() / scale, rect.height() / scale
+            per = self.options.per_page
+            for page in range(self.pages):
+                if page:
+                    (new_page or device.newPage)()
+                painter.save()
+                painter.scale(scale, scale)
+                self._page(painter, page, width, height, self.data.boards[page * per : (page + 1) * per],
+                           page * per)
+                painter.restore()
+        finally:
+            painter.end()
+        return self.pages
+
+    # -- a page -------------------------------------------------------------------------
+    def _page(self, p: QPainter, page: int, width: float, height: float, boards: Sequence[Board], first: int) -> None:
+        p.setPen(INK)
+        title = self.options.title or "Hand records"
+        p.setFont(self.font(13, bold=True))
+        p.drawText(QRectF(0, 0, width, TITLE_H), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, title)
+        p.setPen(QPen(GREY, 0.6))
+        p.drawLine(QPointF(0, TITLE_H - 6), QPointF(width, TITLE_H - 6))
+        p.setPen(INK)
+        p.setFont(self.font(8))
+        p.drawText(QRectF(0, height - FOOTER_H + 4, width, FOOTER_H - 4), Qt.AlignmentFlag.AlignHCenter,
+                   f"Page {page + 1} of {self.pages}")
+        cols, rows = GRIDS[self.options.per_page]
+        if self.options.landscape and cols < rows:
+            cols, rows = rows, cols
+        area_h = height - TITLE_H - FOOTER_H
+        cw, ch = width / cols, area_h / rows
+        cell_h = CELL_H if self.options.dd else CELL_H_NO_DD
+        fit = min(cw / CELL_W, ch / cell_h)
+        for k, board in enumerate(boards):
+            col, row = k % cols, k // cols
+            x = col * cw + (cw - CELL_W * fit) / 2
+            y = TITLE_H + row * ch + (ch - cell_h * fit) / 2
+            p.save()
+            p.translate(x, y)
+            p.scale(fit, fit)
+            self._board(p, board, first + k)
+            p.restore()
+            if rows > 1 and row < rows - 1 and k + cols < len(boards):
+                p.setPen(QPen(GREY, 0.4, Qt.PenStyle.DashLine))
+                p.drawLine(QPointF(col * cw + 8, TITLE_H + (row + 1) * ch), QPointF((col + 1) * cw - 8,
+                                                                                     TITLE_H + (row + 1) * ch))
+                p.setPen(INK)
+
+    # -- a board ------------------------------------------------------------------------
+    def _board(self, p: QPainter, board: Board, index: int) -> None:
+        number = f"Board {board.number}" if board.number is not None else f"Record {index + 1}"
+        p.setPen(INK)
+        p.setFont(self.font(14, bold=True))
+        p.drawText(QPointF(4, 16), number)
+        p.setFont(self.font(8.5))
+        vul = board.effective_vulnerability.text
+        p.drawText(QRectF(120, 2, 136, 12), Qt.AlignmentFlag.AlignRight, f"Dealer {SEAT_NAMES[board.effective_dealer]}")
+        p.drawText(QRectF(120, 13, 136, 12), Qt.AlignmentFlag.AlignRight, f"Vul {vul}")
+        deal = board.deal
+        spots = {Seat.NORTH: (92, 32), Seat.WEST: (4, 96), Seat.EAST: (178, 96), Seat.SOUTH: (92, 160)}
+        for seat, (x, y) in spots.items():
+            self._hand(p, deal, seat, x, y, 80 if seat != Seat.NORTH and seat != Seat.SOUTH else 100)
+        # the centre box: each hand's high-card points
+        box = QRectF(100, 92, 64, 58)
+        p.setPen(QPen(GREY, 0.8))
+        p.drawRect(box)
+        p.setPen(INK)
+        p.setFont(self.font(8))
+        for seat, r in ((Seat.NORTH, QRectF(100, 93, 64, 12)), (Seat.SOUTH, QRectF(100, 137, 64, 12)),
+                        (Seat.WEST, QRectF(102, 115, 30, 12)), (Seat.EAST, QRectF(132, 115, 30, 12))):
+            align = {Seat.WEST: Qt.AlignmentFlag.AlignLeft, Seat.EAST: Qt.AlignmentFlag.AlignRight}.get(
+                seat, Qt.AlignmentFlag.AlignHCenter)
+            if deal.hands[seat]:
+                p.drawText(r, align, str(deal.hcp(seat)))
+        p.setFont(self.font(6.5))
+        p.setPen(GREY)
+        p.drawText(QRectF(100, 108, 64, 8), Qt.AlignmentFlag.AlignHCenter, "HCP")
+        p.setPen(INK)
+        if self.options.dd:
+            self._dd(p, board, index)
+
+    def _hand(self, p: QPainter, deal, seat: Seat, x: float, y: float, width: float) -> None:
+        size = 10.0
+        lines = []
+        for suit in DISPLAY_SUITS:
+            ranks = [c for c in deal.cards(seat) if c.suit == suit]
+            lines.append((suit, " ".join(rank_label(int(c)) for c in ranks) if ranks else "—"))
+        widest = max(self.text_width(p, self.font(size), text) for _, text in lines) + 14
+        if widest > width:  # a long suit: a smaller font rather than text over the next hand
+            size = max(6.0, size * width / widest)
+        p.setFont(self.font(7, bold=True))
+        p.setPen(GREY)
+        p.drawText(QPointF(x, y - 3), SEAT_NAMES[seat])
+        line_h = 13.0
+        for k, (suit, text) in enumerate(lines):
+            base = y + 10 + k * line_h
+            p.setFont(self.font(size))
+            p.setPen(self.suit_colour(suit))
+            p.drawText(QPointF(x, base), suit.symbol)
+            p.setPen(INK)
+            p.drawText(QPointF(x + 13, base), text)
+
+    def _dd(self, p: QPainter, board: Board, index: int) -> None:
+        table = self.data.tables.get(index)
+        top = 222.0
+        if table is None:
+            note = self.data.notes.get(index)
+            if note:
+                p.setFont(self.font(7.5))
+                p.setPen(GREY)
+                p.drawText(QRectF(4, top, 252, 40), Qt.TextFlag.TextWordWrap, note.capitalize() + ".")
+                p.setPen(INK)
+            return
+        p.setFont(self.font(7, bold=True))
+        p.setPen(GREY)
+        p.drawText(QPointF(4, top - 4), "Makeable contracts")
+        col_w, row_h, x0 = 26.0, 11.5, 30.0
+        for k, st in enumerate(DD_STRAINS):
+            p.setFont(self.font(8.5))
+            p.setPen(self.suit_colour(Suit(st)) if st != Strain.NOTRUMP else INK)
+            p.drawText(QRectF(x0 + k * col_w, top, col_w, row_h), Qt.AlignmentFlag.AlignCenter, st.symbol)
+        p.setPen(INK)
+        for r, seat in enumerate(DD_SEATS):
+            y = top + (r + 1) * row_h
+            p.setFont(self.font(8, bold=True))
+            p.drawText(QRectF(4, y, 24, row_h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                       seat.letter)
+            p.setFont(self.font(8))
+            for k, st in enumerate(DD_STRAINS):
+                tricks = table.tricks[seat][st]
+                text = "–" if tricks is None or tricks < 7 else str(tricks - 6)
+                p.drawText(QRectF(x0 + k * col_w, y, col_w, row_h), Qt.AlignmentFlag.AlignCenter, text)
+        p.setPen(QPen(GREY, 0.5))
+        p.drawLine(QPointF(4, top + row_h), QPointF(x0 + 5 * col_w, top + row_h))
+        p.setPen(INK)
+        par = _par_line(board, table)
+        if par:
+            p.setFont(self.font(8))
+            p.drawText(QRectF(4, top + 5 * row_h + 4, 252, 24), Qt.TextFlag.TextWordWrap, par)
+
+
+def _par_line(board: Board, table: DDTable) -> str:
+    """``Par: NS +620 — 4♠ by N`` style text, or "" when par cannot be worked out."""
+    if not table.is_complete or not board.deal.is_complete:
+        return ""
+    from ..solve.boards import par_line
+
+    try:
+        text = par_line(board, table)
+    except Exception:  # DDS missing or refusing: the table still prints
+        return ""
+    for st in (Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS):
+        for level in range(1, 8):
+            text = text.replace(f"{level}{st.letter}", f"{level}{st.symbol}")
+    return text
+
+
+def setup_layout(device, options: HandRecordOptions) -> None:
+    """Page size, orientation and margins on a QPdfWriter or QPrinter."""
+    layout = QPageLayout(QPageSize(PAGE_SIZES[options.page_size]),
+                         QPageLayout.Orientation.Landscape if options.landscape else QPageLayout.Orientation.Portrait,
+                         QMarginsF(MARGIN_MM, MARGIN_MM, MARGIN_MM, MARGIN_MM), QPageLayout.Unit.Millimeter)
+    device.setPageLayout(layout)
+
+
+def pdf_bytes(data: PrintData, options: HandRecordOptions) -> tuple[bytes, int]:
+    """The hand records as PDF bytes, and the page count."""
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+
+    from .app import load_fonts
+
+    load_fonts()
+    array = QByteArray()
+    buffer = QBuffer(array)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    writer = QPdfWriter(buffer)
+    writer.setResolution(300)
+    writer.setCreator("bridgeview")
+    writer.setTitle(options.title or "Hand records")
+    setup_layout(writer, options)
+    pages = HandRecordPainter(data, options).paint(writer)  # the PDF is complete when painting ends
+    buffer.close()
+    return bytes(array.data()), pages
+
+
+def write_pdf(data: PrintData, path: str | os.PathLike, options: HandRecordOptions) -> int:
+    """Write the hand records to ``path`` atomically (temp file + rename); returns the page count."""
+    from ..formats.registry import save_atomically
+
+    content, pages = pdf_bytes(data, options)
+    save_atomically(path, lambda f: f.write(content))
+    return pages
