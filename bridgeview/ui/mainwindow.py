@@ -66,6 +66,7 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._restore_window()
         self._update_actions()
+        from .keyboard import StepKeys; self.step_keys = StepKeys(self)  # noqa: E702, I001
 
     # -- menus --------------------------------------------------------------------
     def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
@@ -264,6 +265,8 @@ class MainWindow(QMainWindow):
         self.undo_group.setActiveStack(view.undo_stack if view is not None else None)
         self._sync_tools_menu()
         self._update_actions()
+        if view is not None:
+            from .keyboard import focus_diagram; focus_diagram(view)  # noqa: E702, I001
 
     def solver_actions(self) -> list[QAction]:
         """The current tab's double-dummy actions (what the Analysis menu shows)."""

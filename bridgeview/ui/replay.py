@@ -410,6 +410,7 @@ def install_replay(document_view, settings: QSettings | None = None) -> ReplayCo
         diagram.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
     for action in bar.replay_actions():
         diagram.addAction(action)
+    from .keyboard import install_card_clicks; install_card_clicks(diagram, controller)  # noqa: E702, I001
     controller.auction_view = auction  # type: ignore[attr-defined]
     controller.bar = bar  # type: ignore[attr-defined]
     controller.trick_table = tricks  # type: ignore[attr-defined]
