@@ -132,6 +132,8 @@ class MainWindow(QMainWindow):
         self.act_four_colour.setChecked(self.settings.value("view/fourColour", False, type=bool))
         self.act_four_colour.toggled.connect(self.set_four_colour)
         v.addAction(self.act_four_colour)
+        v.addSeparator()
+        from .layout import add_panel_actions; add_panel_actions(self, v)  # noqa: E702, I001
 
         # the current tab's solver actions (Solve all, Solve again, Cancel), refilled on tab change
         self.tools_menu = bar.addMenu("&Analysis")
@@ -267,6 +269,7 @@ class MainWindow(QMainWindow):
         self._update_actions()
         if view is not None:
             from .keyboard import focus_diagram; focus_diagram(view)  # noqa: E702, I001
+        from .layout import sync_panel_actions; sync_panel_actions(self)  # noqa: E702, I001
 
     def solver_actions(self) -> list[QAction]:
         """The current tab's double-dummy actions (what the Analysis menu shows)."""

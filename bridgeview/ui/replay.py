@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QSizePolicy,
     QSlider,
     QStyle,
     QTableWidget,
@@ -36,6 +37,8 @@ SETTING_GREY = "replay/grey_played"
 SETTING_INTERVAL = "replay/interval_ms"
 SETTING_DEALER_FIRST = "auction/dealer_first"
 DEFAULT_INTERVAL_MS = 1000
+#: the replay slider never shrinks below this (a narrow window cuts the position text instead)
+SLIDER_MIN_WIDTH = 90
 #: movie speeds offered: (label, milliseconds a card)
 SPEEDS = (("0.25 s", 250), ("0.5 s", 500), ("1 s", 1000), ("1.5 s", 1500), ("2 s", 2000), ("3 s", 3000))
 
@@ -208,10 +211,10 @@ class ReplayBar(QWidget):
             self.speed.addItem(label, ms)
         self._select_speed(c.timer.interval())
         self.speed.currentIndexChanged.connect(lambda i: c.set_interval(self.speed.itemData(i)))
-        row.addWidget(self.speed)
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.slider.setToolTip("Cards played")
+        self.slider.setMinimumWidth(SLIDER_MIN_WIDTH)
         self.slider.valueChanged.connect(c.go)
         row.addWidget(self.slider, 1)
         self.grey = QCheckBox("Grey played cards")
@@ -219,14 +222,22 @@ class ReplayBar(QWidget):
         self.grey.setToolTip("Show cards already played greyed instead of taking them out of the hands")
         self.grey.setChecked(c.grey_played)
         self.grey.toggled.connect(c.set_grey_played)
-        row.addWidget(self.grey)
         self.label = QLabel()
+        # the position text may be cut on a narrow window rather than make the window wider
+        self.label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.info = QLabel()
         self.info.setWordWrap(True)
+        # buttons and slider on one line, where the play stands and the options on the next, so the bar
+        # fits beside a small diagram (an 800-pixel window) with a usable slider
+        second = QHBoxLayout()
+        second.setContentsMargins(0, 0, 0, 0)
+        second.addWidget(self.label, 1)
+        second.addWidget(self.speed)
+        second.addWidget(self.grey)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(row)
-        layout.addWidget(self.label)
+        layout.addLayout(second)
         layout.addWidget(self.info)
         c.boardChanged.connect(self._board_changed)
         c.positionChanged.connect(self._position_changed)
