@@ -52,6 +52,8 @@ TRICK_OFFSET = {  # centre of each seat's card on the table, relative to CENTRE
     Seat.EAST: (12.6, 0.0),
 }
 SEAT_NAMES = ("North", "East", "South", "West")
+#: tag values that stand for "no name" (PBN's "?" and "-", empty quotes)
+PLACEHOLDER_NAMES = frozenset({"", "?", "-", "??", "Unknown", "unknown"})
 
 
 def rank_label(card: int) -> str:
@@ -226,7 +228,16 @@ class HandDiagram(QWidget):
             "stop": self._stop_text,
             "four_colour": self._four_colour,
             "note": self.empty_note(),
+            "players": {Seat(s).letter: self.player_name(Seat(s)) for s in range(4)},
         }
+
+    def player_name(self, seat: Seat) -> str:
+        """The name of the player at ``seat`` from the board's tags ("" when unknown or a placeholder)."""
+        b = self._board
+        if b is None:
+            return ""
+        name = (b.tags.get(SEAT_NAMES[seat]) or "").strip()
+        return "" if name in PLACEHOLDER_NAMES else name
 
     def _contract_text(self, plain: bool = False) -> str | None:
         b = self._board
@@ -478,7 +489,24 @@ class HandDiagram(QWidget):
         full = self._full_deal().hands[seat]
         hcp_font = self._font(g, 2.3)
         pill_font = self._font(g, 1.7, True)
-        layout = header_layout(QFontMetricsF(p.font()).horizontalAdvance(name) / g.s,
+        name_w = QFontMetricsF(p.font()).horizontalAdvance(name) / g.s
+        player = self.player_name(seat)
+        if player:
+            # the player's name after the seat, as BBO's handviewer shows it, cut short before HCP and pill
+            player_font = self._font(g, 2.4)
+            pfm = QFontMetricsF(player_font)
+            # beside the "to play" pill the HCP may shrink to "12"; otherwise "12 HCP" stays whole
+            hcp_text = (str(hcp_of(full)) if to_play else f"{hcp_of(full)} HCP") if full else ""
+            hcp_w = QFontMetricsF(hcp_font).horizontalAdvance(hcp_text) / g.s
+            room = (w - 3.2) - name_w - 0.9 - (hcp_w + 1.0) - (3.6 if to_play else 0.0)
+            text = pfm.elidedText(player, Qt.TextElideMode.ElideRight, max(0.0, room) * g.s)
+            if text and text != "…":
+                p.setFont(player_font)
+                p.setPen(INK)
+                p.drawText(g.rect(x + 1.6 + name_w + 0.9, y + 0.6, room, 3.8),
+                           Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+                name_w += 0.9 + pfm.horizontalAdvance(text) / g.s
+        layout = header_layout(name_w,
                                QFontMetricsF(hcp_font).horizontalAdvance,
                                QFontMetricsF(pill_font).horizontalAdvance("to play") / g.s,
                                hcp_of(full) if full else None, to_play, (w - 3.2) * g.s, g.s)

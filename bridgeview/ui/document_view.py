@@ -110,6 +110,7 @@ class DocumentView(QWidget):
             self._show(-1)
         from .replay import install_replay; self.replay = install_replay(self)  # noqa: E702, I001
         from .solver import install_solver; self.solver = install_solver(self)  # noqa: E702, I001
+        from .rooms import install_rooms; install_rooms(self)  # noqa: E702, I001
         from .layout import install_small_screen; install_small_screen(self)  # noqa: E702, I001
 
     # -- API ----------------------------------------------------------------------

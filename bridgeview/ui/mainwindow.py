@@ -134,6 +134,7 @@ class MainWindow(QMainWindow):
         v.addAction(self.act_four_colour)
         v.addSeparator()
         from .layout import add_panel_actions; add_panel_actions(self, v)  # noqa: E702, I001
+        from .rooms import add_room_menu; add_room_menu(self, v)  # noqa: E702, I001
 
         # the current tab's solver actions (Solve all, Solve again, Cancel), refilled on tab change
         self.tools_menu = bar.addMenu("&Analysis")
@@ -599,7 +600,9 @@ class MainWindow(QMainWindow):
     def _step(self, delta: int) -> None:
         view = self.current_view()
         if view is not None:
-            view.select_board(max(0, min(len(view.boards) - 1, view.current_index() + delta)))
+            from .rooms import next_visible  # boards of a hidden room are skipped
+
+            view.select_board(next_visible(view, view.current_index(), delta))
 
     def _jump(self, where: int) -> None:
         view = self.current_view()
