@@ -483,8 +483,13 @@ class MainWindow(QMainWindow):
         return True
 
     def save_to(self, view: DocumentView, path: str, codec) -> bool:
-        if not save_document(self, view.boards, path, codec, self.thread_threshold):
+        losses: list[str] = []
+        if not save_document(self, view.boards, path, codec, self.thread_threshold, losses):
             return False
+        if losses:  # the file holds less than the tab: show the file as it is (see ui/lossy.py)
+            from .lossy import after_lossy_save
+
+            return after_lossy_save(self, view, os.path.abspath(path), codec, losses)
         view.mark_saved(os.path.abspath(path), codec.name)
         view.details.path = os.path.abspath(path)
         self._retitle(view)

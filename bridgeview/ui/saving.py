@@ -176,8 +176,12 @@ def check_document(parent: QWidget | None, doc, codec: Codec, threaded: bool) ->
         return None
 
 
-def save_document(parent: QWidget | None, doc, path: str, codec: Codec, threshold: int = THREAD_THRESHOLD) -> bool:
-    """Check, ask about losses, and write ``doc`` to ``path``; True when written."""
+def save_document(parent: QWidget | None, doc, path: str, codec: Codec, threshold: int = THREAD_THRESHOLD,
+                  losses: list[str] | None = None) -> bool:
+    """Check, ask about losses, and write ``doc`` to ``path``; True when written.
+
+    ``losses``, when given, receives what the written file could not hold (the user agreed to lose it).
+    """
     threaded = len(doc) > threshold
     if codec.kind == "bridge":
         report = check_document(parent, doc, codec, threaded)
@@ -196,6 +200,8 @@ def save_document(parent: QWidget | None, doc, path: str, codec: Codec, threshol
                                      dialogs.Button.Save | dialogs.Button.Cancel, dialogs.Button.Cancel)
             if answer != dialogs.Button.Save:
                 return False
+            if losses is not None:
+                losses.extend(report.losses)
     try:
         if threaded:
             def write(progress):
