@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
 from ..cli.info import info_lines
 from ..formats.checksum import pavlicek_checksum
+from ..formats.registry import _meaningful
 from ..model.board import Board
 
 #: files up to this size get their checksum at once; bigger ones in a thread
@@ -57,6 +58,8 @@ def board_rows(board: Board | None, index: int, boards) -> list[tuple[str, str]]
     if board.play:
         rows.append(("cards played", str(len(board.play))))
     for key, value in board.tags.items():
+        if not _meaningful(value):  # PBN's "?" and "#" placeholders say nothing
+            continue
         rows.append((key, suit_symbols(value)))
     for note in board.notes:
         rows.append(("note", suit_symbols(note)))

@@ -34,6 +34,9 @@ BLUE = QColor("#1f5fbf")
 VUL_RED = QColor("#d42a2a")
 NONVUL = QColor("#f1efe6")
 HILITE = QColor("#ffd34d")
+BADGE_BG = QColor("#e4e0d2")
+#: canvas units between a card and its trick-count badge, and inside the badge around its figure
+BADGE_GAP, BADGE_PAD = 0.25, 0.45
 
 # Hand panels (x, y, w, h) on the virtual canvas.
 HAND_BOXES: dict[Seat, tuple[float, float, float, float]] = {
@@ -56,10 +59,19 @@ SEAT_NAMES = ("North", "East", "South", "West")
 PLACEHOLDER_NAMES = frozenset({"", "?", "-", "??", "Unknown", "unknown"})
 
 
+#: how the ten is written everywhere cards are shown (View › Write the Ten as T switches to "T")
+TEN = {"text": "10"}
+
+
+def set_ten_text(text: str) -> None:
+    """Write the ten as ``"10"`` (the default, as in print) or ``"T"``."""
+    TEN["text"] = "T" if text == "T" else "10"
+
+
 def rank_label(card: int) -> str:
-    """How a rank is printed in a diagram ("10" rather than "T", as in print)."""
+    """How a rank is printed in the diagram, the Play tab and menus ("10" by default, or "T")."""
     ch = RANK_CHARS[card % 13]
-    return "10" if ch == "T" else ch
+    return TEN["text"] if ch == "T" else ch
 
 
 @dataclass
@@ -256,6 +268,10 @@ class HandDiagram(QWidget):
         """Where ``seat``'s hand panel was last painted on screen (None before the first paint)."""
         return self._boxes.get(seat)
 
+    def badge_rects(self) -> dict[int, QRectF]:
+        """Each trick-count badge's rectangle as last painted on screen, by card."""
+        return dict(getattr(self, "_badges", {}))
+
     def card_rects(self) -> dict[int, QRectF]:
         """Each clickable card's rectangle as last painted on screen."""
         return {hit.card: hit.rect for hit in self._hits}
@@ -323,6 +339,8 @@ class HandDiagram(QWidget):
         g.spread_x = min(10.0, max(0.0, (area.width() / scale - CANVAS_W) / 2 - 1.0))
         hits: list[_Hit] = []
         self._hit_sink = hits
+        badges: list[tuple[int, QRectF]] = []
+        self._badge_sink = badges
         self._box_sink: dict[Seat, QRectF] = {}
         self._paint_info(painter, g)
         self._paint_tray(painter, g)
@@ -341,6 +359,7 @@ class HandDiagram(QWidget):
             self._paint_trick(painter, g, self._trick)
         if record_hits:
             self._hits = hits
+            self._badges = dict(badges)
             self._boxes = dict(self._box_sink)
 
     def _font(self, g: _Geometry, units: float, bold: bool = False) -> QFont:
@@ -561,8 +580,10 @@ class HandDiagram(QWidget):
                 fm = QFontMetricsF(row_rank)
                 ann_fm = QFontMetricsF(ann_font)
                 rank_ws = [fm.horizontalAdvance(rank_label(c)) for c in cards]
-                # an annotation sits beside its card as a small subscript ("A₃"), so lines keep their height
-                widths = [rw + (ann_fm.horizontalAdvance(a[0]) + 0.15 * g.s if a else 0.0)
+                # an annotation is a small badge low beside its card (a pill with the trick count), so it
+                # reads apart from the ranks ("A 10" and its "10") and lines keep their height
+                pad = BADGE_PAD * factor * g.s
+                widths = [rw + (BADGE_GAP * g.s + ann_fm.horizontalAdvance(a[0]) + 2 * pad if a else 0.0)
                           for rw, a in zip(rank_ws, anns, strict=True)]
                 if sum(widths) + 0.5 * g.s * (len(cards) - 1) <= avail:
                     break
@@ -583,9 +604,15 @@ class HandDiagram(QWidget):
                 p.drawText(QRectF(cx, r.y(), rw, r.height()), Qt.AlignmentFlag.AlignCenter, rank_label(c))
                 if ann is not None:
                     p.setFont(ann_font)
-                    p.setPen(RED if ann[1] else MUTED)
-                    lab = QRectF(cx + rw + 0.1 * g.s, r.y() + r.height() * 0.45, cw - rw, r.height() * 0.45)
-                    p.drawText(lab, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, ann[0])
+                    bh = min(QFontMetricsF(ann_font).height() * 1.05, r.height() * 0.5)
+                    badge = QRectF(cx + rw + BADGE_GAP * g.s, r.bottom() - bh - 0.25 * g.s,
+                                   cw - rw - BADGE_GAP * g.s, bh)
+                    p.setPen(Qt.PenStyle.NoPen)
+                    p.setBrush(RED if ann[1] else BADGE_BG)
+                    p.drawRoundedRect(badge, bh / 2, bh / 2)
+                    p.setPen(QColor("white") if ann[1] else INK)
+                    p.drawText(badge, Qt.AlignmentFlag.AlignCenter, ann[0])
+                    self._badge_sink.append((c, badge))
                 if not is_grey:
                     self._hit_sink.append(_Hit(r.adjusted(-squeeze / 2, 0, squeeze / 2, 0), c))
                 cx += cw + squeeze

@@ -97,6 +97,11 @@ class MainWindow(QMainWindow):
         self.act_export_svg = self._action("Export Diagram as S&VG…", lambda: self.export_diagram("svg"))
         m.addAction(self.act_export_png)
         m.addAction(self.act_export_svg)
+        self.act_export_analysis = QAction("Include Double Dummy and Par in Exports", self)
+        self.act_export_analysis.setCheckable(True)
+        self.act_export_analysis.setChecked(self.settings.value("export/analysis", False, type=bool))
+        self.act_export_analysis.toggled.connect(lambda on: self.settings.setValue("export/analysis", bool(on)))
+        m.addAction(self.act_export_analysis)
         m.addSeparator()
         self.act_close = self._action("&Close", lambda: self.close_tab(self.tabs.currentIndex()),
                                       QKeySequence.StandardKey.Close)
@@ -134,6 +139,7 @@ class MainWindow(QMainWindow):
         v.addAction(self.act_four_colour)
         v.addSeparator()
         from .layout import add_panel_actions; add_panel_actions(self, v)  # noqa: E702, I001
+        from .look import add_ten_action; add_ten_action(self, v)  # noqa: E702, I001
         from .rooms import add_room_menu; add_room_menu(self, v)  # noqa: E702, I001
 
         # the current tab's solver actions (Solve all, Solve again, Cancel), refilled on tab change
@@ -567,10 +573,13 @@ class MainWindow(QMainWindow):
         size = view.diagram.size()
         if size.width() < 200 or size.height() < 180:
             size = QSize(620, 560)
+        analysis = None  # File › Include Double Dummy and Par in Exports
+        if getattr(self, "act_export_analysis", None) is not None and self.act_export_analysis.isChecked():
+            analysis = (view.dd_grid.table(), view.dd_grid.par_text())
         if kind == "png":
-            ok = save_png(view.diagram, path, size)
+            ok = save_png(view.diagram, path, size, analysis=analysis)
         else:
-            save_svg(view.diagram, path, size)
+            save_svg(view.diagram, path, size, analysis=analysis)
             ok = os.path.exists(path)
         if not ok:
             dialogs.message("error", self, "Export", f"Could not write {path}.")

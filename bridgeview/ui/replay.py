@@ -32,6 +32,7 @@ from ..model.board import Board
 from ..model.cards import Card, Suit
 from ..model.replay_state import ReplayPosition, ReplayState
 from .auction_view import COLUMN_SEATS, RED, AuctionView, column_of
+from .diagram import rank_label
 
 SETTING_GREY = "replay/grey_played"
 SETTING_INTERVAL = "replay/interval_ms"
@@ -347,7 +348,7 @@ class TrickTable(QTableWidget):
             winner = trick.winner if len(cards) == 4 else None
             for index, card in enumerate(cards):
                 seat = trick.seat_of(index)
-                item = self._item(Card(card).suit.symbol + Card(card).rank_char)
+                item = self._item(Card(card).suit.symbol + rank_label(card))
                 if Card(card).suit in (Suit.HEARTS, Suit.DIAMONDS):
                     item.setForeground(RED)
                 font = item.font()
