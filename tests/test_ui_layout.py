@@ -123,3 +123,29 @@ def test_columns_to_hide_drops_hcp_first():
     assert columns_to_hide(widths, 300) == {5, 6, 7, 8}
     assert columns_to_hide(widths, 250) == {5, 6, 7, 8, COL_RESULT}
     assert columns_to_hide(widths, 100) == {5, 6, 7, 8, COL_RESULT, COL_DEALER}
+
+
+def test_a_small_window_gives_the_diagram_the_room_until_the_user_drags(qtbot, tmp_path):
+    from bridgeview.ui.board_model import COL_HCP
+    from bridgeview.ui.layout import small_window_sizes
+
+    path, _ = make_file(tmp_path, "pbn", n=40)
+    w = main_window(qtbot, tmp_path)
+    w.resize(1000, 700)
+    w.show()
+    qtbot.waitExposed(w)
+    assert w.open_file(str(path))
+    view = w.current_view()
+    expected = small_window_sizes(view, view.splitter.width())
+    assert expected is not None
+    qtbot.waitUntil(lambda: view.splitter.sizes() == expected)
+    assert view.board_list.isColumnHidden(COL_HCP)
+    assert view.splitter.sizes()[1] > 1000 - 620  # more than the diagram's share before
+    w.resize(1500, 850)
+    qtbot.waitUntil(lambda: not view.board_list.isColumnHidden(COL_HCP))
+    assert view.splitter.sizes()[2] == 300
+    # once the user has dragged the splitter, their layout stays
+    view.splitter.splitterMoved.emit(200, 1)
+    w.resize(1000, 700)
+    qtbot.wait(50)
+    assert view.splitter.sizes() != small_window_sizes(view, view.splitter.width())

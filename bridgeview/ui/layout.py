@@ -10,7 +10,7 @@ menu or dragging the splitter) and restored to its previous width.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu, QSplitter
 
@@ -20,6 +20,8 @@ from .board_model import COL_DEALER, COL_HCP, COL_RESULT
 DROP_ORDER: tuple[tuple[int, ...], ...] = (tuple(range(COL_HCP, COL_HCP + 4)), (COL_RESULT,), (COL_DEALER,))
 #: the side panels, by splitter index
 BOARD_LIST, SIDE_PANEL = 0, 2
+#: the diagram column's natural width (as a new view lays itself out)
+CENTRE_WIDTH = 620
 #: widths a restored panel gets when it had none to go back to
 RESTORE_WIDTH = {BOARD_LIST: 240, SIDE_PANEL: 300}
 
@@ -93,6 +95,81 @@ def install_small_screen(view) -> None:
     watcher = _ListWatcher(view)
     view.board_list.installEventFilter(watcher)
     view._list_watcher = watcher
+    view._default_splitter = splitter.saveState()
+    view.installEventFilter(_FirstShow(view))
+
+
+def _column_width(view, col: int) -> int:
+    """A board-list column's own width, also while it is hidden."""
+    return getattr(view, "_natural_widths", {}).get(col) or view.board_list.columnWidth(col)
+
+
+def natural_list_width(view) -> int:
+    """The board list's width with every column shown."""
+    return sum(_column_width(view, c) for c in range(view.model.columnCount())) + 24
+
+
+def small_window_sizes(view, total: int) -> list[int] | None:
+    """Splitter sizes for a view ``total`` pixels wide that cannot give every pane its natural width:
+    the list narrowed to its main columns, the side panel at its least, the rest for the diagram."""
+    splitter: QSplitter = view.splitter
+    table = view.board_list
+    natural = [natural_list_width(view), CENTRE_WIDTH, 300]
+    if total >= sum(natural) or total <= 0:
+        return None
+    dropped = {c for group in DROP_ORDER[:2] for c in group}
+    kept = sum(_column_width(view, c) for c in range(view.model.columnCount()) if c not in dropped)
+    frame = 2 * table.frameWidth() + table.verticalScrollBar().sizeHint().width() + 2
+    side = max(splitter.widget(SIDE_PANEL).minimumSizeHint().width(), 200)
+    lst = max(table.minimumWidth(), kept + frame)
+    centre = total - lst - side - splitter.handleWidth() * 2
+    if centre < splitter.widget(1).minimumSizeHint().width():
+        return None
+    return [lst, centre, side]
+
+
+class _FirstShow(QObject):
+    """While the user has not dragged the splitter (and kept no layout of their own), a window too small
+    for every pane's natural width gives the diagram the room: the list narrows, the side panel takes its
+    least; a wider window brings the natural widths back."""
+
+    def __init__(self, view) -> None:
+        super().__init__(view)
+        self.view = view
+        self.auto = None  # decided at the first showing
+        self.small = False
+        view.splitter.splitterMoved.connect(self._moved)
+
+    def _moved(self, *_args) -> None:
+        self.auto = False
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt naming)
+        if obj is not self.view:
+            return False
+        kind = event.type()
+        if kind == QEvent.Type.Show and self.auto is None:
+            self.auto = self.view.splitter.saveState() == self.view._default_splitter
+        if kind in (QEvent.Type.Show, QEvent.Type.Resize) and self.auto:
+            QTimer.singleShot(0, self._fit)
+        return False
+
+    def _fit(self) -> None:
+        try:
+            splitter = self.view.splitter
+            total = splitter.width()
+        except RuntimeError:  # the view is gone
+            return
+        if not self.auto or total <= 0:
+            return
+        sizes = small_window_sizes(self.view, total)
+        if sizes is not None:
+            if sizes != splitter.sizes():
+                splitter.setSizes(sizes)
+            self.small = True
+        elif self.small:
+            lst = natural_list_width(self.view)
+            splitter.setSizes([lst, max(0, total - lst - 300), 300])
+            self.small = False
 
 
 def panel_shown(view, which: int) -> bool:
