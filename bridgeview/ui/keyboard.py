@@ -58,14 +58,33 @@ def focus_diagram(view) -> None:
 
 
 class StepKeys(QObject):
-    """An application event filter that sends the step keys of ``window``'s panes to the current replay."""
+    """Sends the step keys of ``window``'s panes to the current replay.
+
+    It filters the events of the widget with the focus only (not the whole application), so
+    painting and scrolling elsewhere never pass through Python.
+    """
 
     def __init__(self, window) -> None:
         super().__init__(window)
         self.window = window
+        self._watched: QWidget | None = None
         app = QApplication.instance()
         if app is not None:
-            app.installEventFilter(self)
+            app.focusChanged.connect(self._focus_changed)
+
+    def _focus_changed(self, _old, new) -> None:
+        if self._watched is not None:
+            try:
+                self._watched.removeEventFilter(self)
+            except RuntimeError:  # the widget is gone
+                pass
+            self._watched = None
+        try:
+            if new is not None and new.window() is self.window and not is_text_field(new):
+                new.installEventFilter(self)
+                self._watched = new
+        except RuntimeError:
+            pass
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt naming)
         if event.type() != QEvent.Type.KeyPress or not isinstance(obj, QWidget):
