@@ -81,6 +81,22 @@ def test_placeholder_tags_are_not_shown_in_details():
     assert not {"Event", "Site", "Date", "Scoring"} & set(rows)
 
 
+def test_placeholder_event_site_date_are_not_shown_for_the_file(qtbot, tmp_path):
+    need("pbn")
+    path = tmp_path / "p.pbn"
+    path.write_text('[Event "?"]\n[Site "#"]\n[Date "????.??.??"]\n[Board "1"]\n[Dealer "N"]\n'
+                    '[Vulnerable "None"]\n[Deal "N:AKQJ.AKQ.AKQ.AKQ T98.JT9.JT9.JT98 7654.876.876.765 32.5432.5432.432"]\n'
+                    '[North "?"]\n[South "Sue"]\n\n', encoding="utf-8")
+    w = main_window(qtbot, tmp_path)
+    assert w.open_file(str(path))
+    details = w.current_view().details
+    keys = [k for k, _ in details.file_rows()]
+    assert "format" in keys and not {"event", "site", "date"} & set(keys)
+    rows = dict(details.current_board_rows())
+    assert rows.get("South") == "Sue" and "North" not in rows and "Event" not in rows
+    assert "????" not in details.text.toPlainText()
+
+
 def test_contract_column_colours_suit_symbols(qtbot, tmp_path):
     need("pbn")
     runs = suit_runs("4♥X E")

@@ -150,7 +150,8 @@ class DetailsPanel(QWidget):
         self._render()
 
     def file_rows(self) -> list[tuple[str, str]]:
-        return list(self._file_rows)
+        """The file part as shown: PBN's "?" placeholders for event, site and date are left out."""
+        return [(k, v) for k, v in self._file_rows if k not in ("event", "site", "date") or _meaningful(v)]
 
     def current_board_rows(self) -> list[tuple[str, str]]:
         return list(self._board_rows)
@@ -164,4 +165,4 @@ class DetailsPanel(QWidget):
             )
             return f"<h4 style='margin:6px 0 2px 0'>{title}</h4><table cellspacing=0>{body}</table>"
 
-        self.text.setHtml(table("Board", self._board_rows) + table("File", self._file_rows))
+        self.text.setHtml(table("Board", self._board_rows) + table("File", self.file_rows()))
