@@ -84,9 +84,9 @@ def test_placeholder_tags_are_not_shown_in_details():
 def test_placeholder_event_site_date_are_not_shown_for_the_file(qtbot, tmp_path):
     need("pbn")
     path = tmp_path / "p.pbn"
+    deal = "N:AKQJ.AKQ.AKQ.AKQ T98.JT9.JT9.JT98 7654.876.876.765 32.5432.5432.432"
     path.write_text('[Event "?"]\n[Site "#"]\n[Date "????.??.??"]\n[Board "1"]\n[Dealer "N"]\n'
-                    '[Vulnerable "None"]\n[Deal "N:AKQJ.AKQ.AKQ.AKQ T98.JT9.JT9.JT98 7654.876.876.765 32.5432.5432.432"]\n'
-                    '[North "?"]\n[South "Sue"]\n\n', encoding="utf-8")
+                    f'[Vulnerable "None"]\n[Deal "{deal}"]\n[North "?"]\n[South "Sue"]\n\n', encoding="utf-8")
     w = main_window(qtbot, tmp_path)
     assert w.open_file(str(path))
     details = w.current_view().details
