@@ -92,7 +92,7 @@ class DDGrid(QWidget):
         self.grid.setFixedHeight(26 * 4 + hh.sizeHint().height() + 4)
         self.grid.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         layout.addWidget(self.grid)
-        # the note and par lines live in a box of fixed height, so the panes below do not move
+        # the note and par lines live in a box of steady height, so the panes below do not move
         # when solving starts, ends or par arrives
         self.info_box = QWidget(self)
         info = QVBoxLayout(self.info_box)
@@ -108,7 +108,9 @@ class DDGrid(QWidget):
         self.par.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         info.addWidget(self.par)
         info.addStretch(1)
-        self.info_box.setFixedHeight(INFO_LINES * self.fontMetrics().lineSpacing() + 4)
+        # at least three lines (a note and two par lines), more only when the text needs it
+        self.info_box.setMinimumHeight(INFO_LINES * self.fontMetrics().lineSpacing() + 4)
+        self.info_box.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         layout.addWidget(self.info_box)
         self.set_table(None)
 

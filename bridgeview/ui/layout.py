@@ -22,6 +22,8 @@ DROP_ORDER: tuple[tuple[int, ...], ...] = (tuple(range(COL_HCP, COL_HCP + 4)), (
 BOARD_LIST, SIDE_PANEL = 0, 2
 #: the diagram column's natural width (as a new view lays itself out)
 CENTRE_WIDTH = 620
+#: below this width the diagram column takes room from the side panels (while the user has not set a layout)
+COMFORT_WIDTH = 480
 #: widths a restored panel gets when it had none to go back to
 RESTORE_WIDTH = {BOARD_LIST: 240, SIDE_PANEL: 300}
 
@@ -110,19 +112,22 @@ def natural_list_width(view) -> int:
 
 
 def small_window_sizes(view, total: int) -> list[int] | None:
-    """Splitter sizes for a view ``total`` pixels wide that cannot give every pane its natural width:
-    the list narrowed to its main columns, the side panel at its least, the rest for the diagram."""
+    """Splitter sizes for a view ``total`` pixels wide whose diagram would be squeezed below
+    :data:`COMFORT_WIDTH` by the natural widths: first the list narrows to its main columns, then the
+    side panel goes down to its least; None when the natural widths leave the diagram enough room."""
     splitter: QSplitter = view.splitter
     table = view.board_list
-    natural = [natural_list_width(view), CENTRE_WIDTH, 300]
-    if total >= sum(natural) or total <= 0:
+    handles = splitter.handleWidth() * 2
+    side = 300
+    if total <= 0 or total - natural_list_width(view) - side - handles >= COMFORT_WIDTH:
         return None
     dropped = {c for group in DROP_ORDER[:2] for c in group}
     kept = sum(_column_width(view, c) for c in range(view.model.columnCount()) if c not in dropped)
     frame = 2 * table.frameWidth() + table.verticalScrollBar().sizeHint().width() + 2
-    side = max(splitter.widget(SIDE_PANEL).minimumSizeHint().width(), 200)
     lst = max(table.minimumWidth(), kept + frame)
-    centre = total - lst - side - splitter.handleWidth() * 2
+    if total - lst - side - handles < COMFORT_WIDTH:
+        side = max(splitter.widget(SIDE_PANEL).minimumSizeHint().width(), 200)
+    centre = total - lst - side - handles
     if centre < splitter.widget(1).minimumSizeHint().width():
         return None
     return [lst, centre, side]
