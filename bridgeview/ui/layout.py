@@ -123,7 +123,9 @@ def small_window_sizes(view, total: int) -> list[int] | None:
         return None
     dropped = {c for group in DROP_ORDER[:2] for c in group}
     kept = sum(_column_width(view, c) for c in range(view.model.columnCount()) if c not in dropped)
-    frame = 2 * table.frameWidth() + table.verticalScrollBar().sizeHint().width() + 2
+    rows_height = view.model.rowCount() * table.verticalHeader().defaultSectionSize()
+    scrolls = rows_height > table.height() - table.horizontalHeader().height() - 2 * table.frameWidth()
+    frame = 2 * table.frameWidth() + (table.verticalScrollBar().sizeHint().width() if scrolls else 0) + 2
     lst = max(table.minimumWidth(), kept + frame)
     if total - lst - side - handles < COMFORT_WIDTH:
         side = max(splitter.widget(SIDE_PANEL).minimumSizeHint().width(), 200)
