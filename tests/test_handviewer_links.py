@@ -156,3 +156,16 @@ def test_parameter_link_round_trip(rng, number: int, dealer: str) -> None:
     b = parse_handviewer_url(url)
     assert b.deal == deal and b.number == number and b.dealer == Seat("nesw".index(dealer))
     assert link_to_lin(url).startswith("st||md|")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from(["n", "e", "s", "w", "d", "v", "b", "a", "p", "t", "nn", "sn"]),
+                       st.text(alphabet="shdcakqjt1098765432nxrp-(){}%+ ,|", max_size=30), min_size=1))
+def test_any_parameters_give_boards_or_a_one_line_format_error(params) -> None:
+    url = HV + "&".join(f"{k}={v}" for k, v in params.items())
+    try:
+        doc = handviewer_boards(url)
+    except FormatError as e:
+        assert "\n" not in str(e)
+    else:
+        assert len(doc) >= 1
