@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QLineEdit
+from PySide6.QtWidgets import QApplication, QLineEdit, QPushButton
 from test_replay_state import played_board
 from test_ui_support import main_window, need
 
@@ -96,6 +96,15 @@ def test_text_fields_keep_their_keys(qtbot, tmp_path):
     qtbot.keyClick(field, Qt.Key.Key_Space)
     assert view.replay.step == 0 and not view.replay.playing
     assert field.text() == "ab c"
+    # Space on a focused button presses the button (a bidding box, a dialog's OK), not the movie
+    pressed = []
+    button = QPushButton("Press")
+    button.clicked.connect(lambda: pressed.append(True))
+    w.statusBar().addWidget(button)
+    button.setFocus()
+    qtbot.waitUntil(button.hasFocus)
+    qtbot.keyClick(button, Qt.Key.Key_Space)
+    assert pressed and not view.replay.playing
 
 
 def test_clicking_a_card_plays_up_to_it(qtbot, tmp_path):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QAbstractSpinBox,
     QApplication,
     QComboBox,
@@ -108,8 +109,8 @@ class StepKeys(QObject):
         action = getattr(bar, "actions_by_name", {}).get(name)
         if action is None or not action.isEnabled():
             return False
-        if name == "movie" and isinstance(obj, QComboBox):
-            return False  # Space opens a combo box's list
+        if name == "movie" and isinstance(obj, QComboBox | QAbstractButton):
+            return False  # Space opens a combo box's list and presses a button
         action.trigger()
         return True
 
