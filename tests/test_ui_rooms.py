@@ -61,6 +61,15 @@ def test_one_room_only_and_stepping_skips_the_other(qtbot, tmp_path, realdata):
     both = next(a for a in w.room_actions if a.data() is None)
     both.trigger()
     assert not any(view.board_list.isRowHidden(i) for i in range(len(view.boards)))
+    # a click on the Room header cycles: open only, closed only, both
+    header = view.board_list.horizontalHeader()
+    col = view.model.room_column
+    seen = []
+    for _ in range(3):
+        header.sectionClicked.emit(col)
+        shown = {view.boards[i].tags["Room"] for i in range(len(view.boards)) if not view.board_list.isRowHidden(i)}
+        seen.append((sorted(shown), view.model.headerData(col, Qt.Orientation.Horizontal)))
+    assert seen == [(["Open"], "Open ▾"), (["Closed"], "Closed ▾"), (["Closed", "Open"], "Room")]
 
 
 def test_files_without_rooms_have_no_room_column(qtbot, tmp_path):

@@ -24,7 +24,7 @@ TOOLTIPS = ("Board number", "Dealer", "Vulnerability", "Contract and declarer", 
 CACHE_ROWS = 512
 ROOM_TAG = "Room"
 ROOM_HEADER = "Room"
-ROOM_TOOLTIP = "Open or closed room (View › Rooms shows one room only)"
+ROOM_TOOLTIP = "Open or closed room; click to show one room only (also View › Rooms)"
 #: boards looked at to tell whether a file has rooms (lazy binary sets never have them)
 ROOM_SCAN = 5000
 
@@ -73,7 +73,7 @@ class BoardSetModel(QAbstractTableModel):
         if orientation == Qt.Orientation.Horizontal:
             if section == self.room_column:
                 if role == Qt.ItemDataRole.DisplayRole:
-                    return ROOM_HEADER
+                    return getattr(self, "room_header", ROOM_HEADER)
                 if role == Qt.ItemDataRole.ToolTipRole:
                     return ROOM_TOOLTIP
                 return None

@@ -3,17 +3,19 @@
 A LIN vugraph (or a PBN team match) holds each board twice, once per room.
 The board model adds a ``Room`` column when the file has rooms; here it is
 placed right after the board number, and rows of the other room can be
-hidden (View › Rooms).  Hiding rows keeps every board's index, so the
+hidden (View › Rooms, or a click on the Room header: both, open, closed).  Hiding rows keeps every board's index, so the
 diagram, the solver and edits are unaffected; stepping through boards skips
 the hidden ones.
 """
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu
 
-ROOM_COLUMN_WIDTH = 54
+ROOM_COLUMN_WIDTH = 58
+ROOM_HEADER = "Room"
 #: the choices of View › Rooms: (label, room shown or None for both)
 ROOM_CHOICES = (("&Both Rooms", None), ("&Open Room Only", "Open"), ("&Closed Room Only", "Closed"))
 
@@ -28,6 +30,7 @@ def install_rooms(view) -> None:
     table.setColumnWidth(col, ROOM_COLUMN_WIDTH)
     header = table.horizontalHeader()
     header.moveSection(header.visualIndex(col), 1)
+    header.sectionClicked.connect(lambda section: cycle_room_filter(view) if section == col else None)
     # the list's first width makes room for the new column, so the HCP columns need not go
     widths = sum(table.columnWidth(c) for c in range(view.model.columnCount()))
     view.splitter.setSizes([widths + 24, 620, 300])
@@ -53,6 +56,9 @@ def set_room_filter(view, room: str | None) -> int:
     model = view.model
     table = view.board_list
     view.room_filter = room
+    model.room_header = ROOM_HEADER if room is None else f"{room} ▾"
+    if model.room_column is not None:
+        model.headerDataChanged.emit(Qt.Orientation.Horizontal, model.room_column, model.room_column)
     shown = 0
     first: int | None = None
     for i in range(model.rowCount()):
@@ -67,6 +73,15 @@ def set_room_filter(view, room: str | None) -> int:
     if first is not None and (cur < 0 or table.isRowHidden(cur)):
         view.select_board(first)
     return shown
+
+
+def cycle_room_filter(view) -> str | None:
+    """Both rooms → the first room only → the second … → both again (a click on the Room header)."""
+    choices: list[str | None] = [None, *rooms_of(view)]
+    current = getattr(view, "room_filter", None)
+    nxt = choices[(choices.index(current) + 1) % len(choices)] if current in choices else None
+    set_room_filter(view, nxt)
+    return nxt
 
 
 def next_visible(view, index: int, delta: int) -> int:
