@@ -72,8 +72,8 @@ def _steps() -> None:
         font=QFontInfo(view.diagram.font()).family(),
         board_start=view.current_index(),
     )
-    # Down in the board list (focused at start) goes to the next board
-    _xdotool("key", "Down")
+    # the diagram has the focus at start (arrows step the play); Ctrl+Down goes to the next board
+    _xdotool("key", "ctrl+Down")
     _settle()
     report["board_after_down"] = view.current_index()
     # a click on the felt gives the diagram the focus; Right x3 then Down step the play

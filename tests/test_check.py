@@ -101,8 +101,8 @@ def test_a_repeated_board_number_is_found():
     boards = clean_set()
     boards[5] = boards[5].copy(number=5, dealer=None, vulnerability=None)
     issues = [str(x) for x in check_set(boards)]
-    assert issues == ["board 5: board number 5 also used by record 5, with a different deal", "board 7: follows board 5: board 6 is missing "
-                      "from the run"]
+    assert issues == ["board 5: board number 5 also used by record 5, with a different deal",
+                      "board 7: follows board 5: board 6 is missing from the run"]
 
 def test_a_number_missing_from_the_run_is_found():
     boards = clean_set()

@@ -84,7 +84,7 @@ def test_file_from_the_command_line_opens_in_a_focused_window(session):
     assert report["platform"] == "xcb"
     assert report["title"].startswith("club night.pbn")
     assert report["active"]
-    assert report["focus_start"] == "QTableView"  # the board list: Up/Down move between boards at once
+    assert report["focus_start"] == "HandDiagram"  # the diagram: the step keys work at once
     assert report["board_start"] == 0
     assert report["exit"] == 0
 

@@ -667,7 +667,9 @@ def handviewer_boards(text: str) -> BoardSet:
         form_encoded = "+" in value and " " not in value and "%20" not in value
         raw = unquote_plus(value) if form_encoded else unquote(value)
     elif re.match(r"[a-z][a-z0-9+.-]*://", raw, re.IGNORECASE):
-        raise FormatError("this link holds no lin= hand")
+        from .handviewer import boards_from_link  # n=/s=/e=/w= links, wrapped lin= links
+
+        return boards_from_link(raw)
     if not raw:
         raise FormatError("no LIN text to read")
     doc = parse_text(raw)

@@ -23,6 +23,23 @@ COL_PROBLEM = 9
 TOOLTIPS = ("Board number", "Dealer", "Vulnerability", "Contract and declarer", "Declarer's tricks",
             "North's HCP", "East's HCP", "South's HCP", "West's HCP", "Problems with the board")
 CACHE_ROWS = 512
+ROOM_TAG = "Room"
+ROOM_HEADER = "Room"
+ROOM_TOOLTIP = "Open or closed room; click to show one room only (also View › Rooms)"
+#: boards looked at to tell whether a file has rooms (lazy binary sets never have them)
+ROOM_SCAN = 5000
+
+
+def file_has_rooms(boards) -> bool:
+    """True when boards of the set carry a Room tag (a vugraph or team-match file)."""
+    if getattr(boards, "is_lazy", False):
+        return False
+    for i, b in enumerate(boards):
+        if i >= ROOM_SCAN:
+            return False
+        if b.tags.get(ROOM_TAG):
+            return True
+    return False
 _DISPLAY = Qt.ItemDataRole.DisplayRole.value
 _ALIGN = Qt.ItemDataRole.TextAlignmentRole.value
 _FOREGROUND = Qt.ItemDataRole.ForegroundRole.value
@@ -45,16 +62,24 @@ class BoardSetModel(QAbstractTableModel):
         self._text_cache: OrderedDict[int, tuple[str, ...]] = OrderedDict()
         #: problems found by a whole-set check (the Check panel), by board index
         self.extra_problems: dict[int, list[str]] = {}
+        #: the Room column's index when the file has rooms (a vugraph's open and closed tables), else None
+        self.room_column: int | None = len(COLUMNS) if file_has_rooms(boards) else None
 
     # -- Qt model API ----------------------------------------------------------
     def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
         return 0 if parent.isValid() else len(self.boards)
 
     def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
-        return 0 if parent.isValid() else len(COLUMNS)
+        return 0 if parent.isValid() else len(COLUMNS) + (self.room_column is not None)
 
     def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
         if orientation == Qt.Orientation.Horizontal:
+            if section == self.room_column:
+                if role == Qt.ItemDataRole.DisplayRole:
+                    return getattr(self, "room_header", ROOM_HEADER)
+                if role == Qt.ItemDataRole.ToolTipRole:
+                    return ROOM_TOOLTIP
+                return None
             if role == Qt.ItemDataRole.DisplayRole:
                 return COLUMNS[section]
             if role == Qt.ItemDataRole.ToolTipRole:
@@ -127,6 +152,8 @@ class BoardSetModel(QAbstractTableModel):
         if texts is None:
             board, problems = self.row(i)
             texts = tuple(self.cell_text(board, problems, c) for c in range(len(COLUMNS)))
+            if self.room_column is not None:
+                texts += (board.tags.get(ROOM_TAG, ""),)
             self._text_cache[i] = texts
             if len(self._text_cache) > CACHE_ROWS:
                 self._text_cache.popitem(last=False)
@@ -140,7 +167,7 @@ class BoardSetModel(QAbstractTableModel):
         self.boards[i] = board
         self._cache.pop(i, None)
         self._text_cache.pop(i, None)
-        self.dataChanged.emit(self.index(i, 0), self.index(i, len(COLUMNS) - 1))
+        self.dataChanged.emit(self.index(i, 0), self.index(i, self.columnCount() - 1))
         self.boardChanged.emit(i)
 
     def set_extra_problems(self, problems: dict[int, list[str]]) -> None:

@@ -12,6 +12,8 @@ from ..model.boardset import BoardSet, FileInfo
 
 _PBN_TAG = re.compile(r'^\s*\[[A-Za-z][A-Za-z0-9_]*\s+"', re.MULTILINE)
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
+#: a handviewer link pasted without its scheme (``www.bridgebase.com/tools/hv.html?s=…``)
+_VIEWER = re.compile(r"^\S*\bh(?:andviewer|v)\.html\?\S", re.IGNORECASE)
 
 
 def boards_from_text(text: str) -> BoardSet:
@@ -23,8 +25,8 @@ def boards_from_text(text: str) -> BoardSet:
     raw = (text or "").strip()
     if not raw:
         raise FormatError("the clipboard holds no text")
-    if _URL.match(raw) or re.search(r"[?&#]lin=", raw, re.IGNORECASE):
-        doc = handviewer_boards(raw)
+    if _URL.match(raw) or re.search(r"[?&#]lin=", raw, re.IGNORECASE) or _VIEWER.search(raw):
+        doc = handviewer_boards(raw if _URL.match(raw) or not _VIEWER.search(raw) else "https://" + raw)
         doc.info = doc.info or FileInfo()
         doc.info.format = "lin"
         return doc

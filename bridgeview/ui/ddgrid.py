@@ -24,6 +24,8 @@ from .plaintext import plain_label
 
 ROW_SEATS = (Seat.NORTH, Seat.SOUTH, Seat.EAST, Seat.WEST)
 UNKNOWN_TEXT = "—"
+#: lines of text kept under the grid for the note and the par lines
+INFO_LINES = 3
 MAKE_BG = QColor("#d9f0dc")
 MAKE_FG = QColor("#14532d")
 SUIT_FG = {
@@ -91,15 +93,26 @@ class DDGrid(QWidget):
         self.grid.setFixedHeight(26 * 4 + hh.sizeHint().height() + 4)
         self.grid.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         layout.addWidget(self.grid)
+        # the note and par lines live in a box of steady height, so the panes below do not move
+        # when solving starts, ends or par arrives
+        self.info_box = QWidget(self)
+        info = QVBoxLayout(self.info_box)
+        info.setContentsMargins(0, 0, 0, 0)
+        info.setSpacing(2)
         self.note = plain_label(QLabel(""))
         self.note.setWordWrap(True)
         self.note.setStyleSheet("color: #6b6b6b;")
-        layout.addWidget(self.note)
+        info.addWidget(self.note)
         self.par = QLabel("")
         self.par.setWordWrap(True)
         self.par.setTextFormat(Qt.TextFormat.RichText)
         self.par.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        layout.addWidget(self.par)
+        info.addWidget(self.par)
+        info.addStretch(1)
+        # at least three lines (a note and two par lines), more only when the text needs it
+        self.info_box.setMinimumHeight(INFO_LINES * self.fontMetrics().lineSpacing() + 4)
+        self.info_box.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        layout.addWidget(self.info_box)
         self.set_table(None)
 
     def set_table(self, table: DDTable | None, note: str = "") -> None:

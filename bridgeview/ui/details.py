@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
 from ..cli.info import info_lines
 from ..formats.checksum import pavlicek_checksum
+from ..formats.registry import _meaningful
 from ..model.board import Board
 
 #: files up to this size get their checksum at once; bigger ones in a thread
@@ -57,6 +58,8 @@ def board_rows(board: Board | None, index: int, boards) -> list[tuple[str, str]]
     if board.play:
         rows.append(("cards played", str(len(board.play))))
     for key, value in board.tags.items():
+        if not _meaningful(value):  # PBN's "?" and "#" placeholders say nothing
+            continue
         rows.append((key, suit_symbols(value)))
     for note in board.notes:
         rows.append(("note", suit_symbols(note)))
@@ -147,7 +150,8 @@ class DetailsPanel(QWidget):
         self._render()
 
     def file_rows(self) -> list[tuple[str, str]]:
-        return list(self._file_rows)
+        """The file part as shown: PBN's "?" placeholders for event, site and date are left out."""
+        return [(k, v) for k, v in self._file_rows if k not in ("event", "site", "date") or _meaningful(v)]
 
     def current_board_rows(self) -> list[tuple[str, str]]:
         return list(self._board_rows)
@@ -161,4 +165,4 @@ class DetailsPanel(QWidget):
             )
             return f"<h4 style='margin:6px 0 2px 0'>{title}</h4><table cellspacing=0>{body}</table>"
 
-        self.text.setHtml(table("Board", self._board_rows) + table("File", self._file_rows))
+        self.text.setHtml(table("Board", self._board_rows) + table("File", self.file_rows()))

@@ -34,6 +34,9 @@ BLUE = QColor("#1f5fbf")
 VUL_RED = QColor("#d42a2a")
 NONVUL = QColor("#f1efe6")
 HILITE = QColor("#ffd34d")
+BADGE_BG = QColor("#e4e0d2")
+#: canvas units between a card and its trick-count badge, and inside the badge around its figure
+BADGE_GAP, BADGE_PAD = 0.25, 0.45
 
 # Hand panels (x, y, w, h) on the virtual canvas.
 HAND_BOXES: dict[Seat, tuple[float, float, float, float]] = {
@@ -52,12 +55,23 @@ TRICK_OFFSET = {  # centre of each seat's card on the table, relative to CENTRE
     Seat.EAST: (12.6, 0.0),
 }
 SEAT_NAMES = ("North", "East", "South", "West")
+#: tag values that stand for "no name" (PBN's "?" and "-", empty quotes)
+PLACEHOLDER_NAMES = frozenset({"", "?", "-", "??", "Unknown", "unknown"})
+
+
+#: how the ten is written everywhere cards are shown (View › Write the Ten as T switches to "T")
+TEN = {"text": "10"}
+
+
+def set_ten_text(text: str) -> None:
+    """Write the ten as ``"10"`` (the default, as in print) or ``"T"``."""
+    TEN["text"] = "T" if text == "T" else "10"
 
 
 def rank_label(card: int) -> str:
-    """How a rank is printed in a diagram ("10" rather than "T", as in print)."""
+    """How a rank is printed in the diagram, the Play tab and menus ("10" by default, or "T")."""
     ch = RANK_CHARS[card % 13]
-    return "10" if ch == "T" else ch
+    return TEN["text"] if ch == "T" else ch
 
 
 @dataclass
@@ -226,7 +240,16 @@ class HandDiagram(QWidget):
             "stop": self._stop_text,
             "four_colour": self._four_colour,
             "note": self.empty_note(),
+            "players": {Seat(s).letter: self.player_name(Seat(s)) for s in range(4)},
         }
+
+    def player_name(self, seat: Seat) -> str:
+        """The name of the player at ``seat`` from the board's tags ("" when unknown or a placeholder)."""
+        b = self._board
+        if b is None:
+            return ""
+        name = (b.tags.get(SEAT_NAMES[seat]) or "").strip()
+        return "" if name in PLACEHOLDER_NAMES else name
 
     def _contract_text(self, plain: bool = False) -> str | None:
         b = self._board
@@ -244,6 +267,10 @@ class HandDiagram(QWidget):
     def hand_box(self, seat: Seat) -> QRectF | None:
         """Where ``seat``'s hand panel was last painted on screen (None before the first paint)."""
         return self._boxes.get(seat)
+
+    def badge_rects(self) -> dict[int, QRectF]:
+        """Each trick-count badge's rectangle as last painted on screen, by card."""
+        return dict(getattr(self, "_badges", {}))
 
     def card_rects(self) -> dict[int, QRectF]:
         """Each clickable card's rectangle as last painted on screen."""
@@ -312,6 +339,8 @@ class HandDiagram(QWidget):
         g.spread_x = min(10.0, max(0.0, (area.width() / scale - CANVAS_W) / 2 - 1.0))
         hits: list[_Hit] = []
         self._hit_sink = hits
+        badges: list[tuple[int, QRectF]] = []
+        self._badge_sink = badges
         self._box_sink: dict[Seat, QRectF] = {}
         self._paint_info(painter, g)
         self._paint_tray(painter, g)
@@ -330,6 +359,7 @@ class HandDiagram(QWidget):
             self._paint_trick(painter, g, self._trick)
         if record_hits:
             self._hits = hits
+            self._badges = dict(badges)
             self._boxes = dict(self._box_sink)
 
     def _font(self, g: _Geometry, units: float, bold: bool = False) -> QFont:
@@ -478,7 +508,24 @@ class HandDiagram(QWidget):
         full = self._full_deal().hands[seat]
         hcp_font = self._font(g, 2.3)
         pill_font = self._font(g, 1.7, True)
-        layout = header_layout(QFontMetricsF(p.font()).horizontalAdvance(name) / g.s,
+        name_w = QFontMetricsF(p.font()).horizontalAdvance(name) / g.s
+        player = self.player_name(seat)
+        if player:
+            # the player's name after the seat, as BBO's handviewer shows it, cut short before HCP and pill
+            player_font = self._font(g, 2.4)
+            pfm = QFontMetricsF(player_font)
+            # beside the "to play" pill the HCP may shrink to "12"; otherwise "12 HCP" stays whole
+            hcp_text = (str(hcp_of(full)) if to_play else f"{hcp_of(full)} HCP") if full else ""
+            hcp_w = QFontMetricsF(hcp_font).horizontalAdvance(hcp_text) / g.s
+            room = (w - 3.2) - name_w - 0.9 - (hcp_w + 1.0) - (3.6 if to_play else 0.0)
+            text = pfm.elidedText(player, Qt.TextElideMode.ElideRight, max(0.0, room) * g.s)
+            if text and text != "…":
+                p.setFont(player_font)
+                p.setPen(INK)
+                p.drawText(g.rect(x + 1.6 + name_w + 0.9, y + 0.6, room, 3.8),
+                           Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+                name_w += 0.9 + pfm.horizontalAdvance(text) / g.s
+        layout = header_layout(name_w,
                                QFontMetricsF(hcp_font).horizontalAdvance,
                                QFontMetricsF(pill_font).horizontalAdvance("to play") / g.s,
                                hcp_of(full) if full else None, to_play, (w - 3.2) * g.s, g.s)
@@ -533,8 +580,10 @@ class HandDiagram(QWidget):
                 fm = QFontMetricsF(row_rank)
                 ann_fm = QFontMetricsF(ann_font)
                 rank_ws = [fm.horizontalAdvance(rank_label(c)) for c in cards]
-                # an annotation sits beside its card as a small subscript ("A₃"), so lines keep their height
-                widths = [rw + (ann_fm.horizontalAdvance(a[0]) + 0.15 * g.s if a else 0.0)
+                # an annotation is a small badge low beside its card (a pill with the trick count), so it
+                # reads apart from the ranks ("A 10" and its "10") and lines keep their height
+                pad = BADGE_PAD * factor * g.s
+                widths = [rw + (BADGE_GAP * g.s + ann_fm.horizontalAdvance(a[0]) + 2 * pad if a else 0.0)
                           for rw, a in zip(rank_ws, anns, strict=True)]
                 if sum(widths) + 0.5 * g.s * (len(cards) - 1) <= avail:
                     break
@@ -555,9 +604,15 @@ class HandDiagram(QWidget):
                 p.drawText(QRectF(cx, r.y(), rw, r.height()), Qt.AlignmentFlag.AlignCenter, rank_label(c))
                 if ann is not None:
                     p.setFont(ann_font)
-                    p.setPen(RED if ann[1] else MUTED)
-                    lab = QRectF(cx + rw + 0.1 * g.s, r.y() + r.height() * 0.45, cw - rw, r.height() * 0.45)
-                    p.drawText(lab, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, ann[0])
+                    bh = min(QFontMetricsF(ann_font).height() * 1.05, r.height() * 0.5)
+                    badge = QRectF(cx + rw + BADGE_GAP * g.s, r.bottom() - bh - 0.25 * g.s,
+                                   cw - rw - BADGE_GAP * g.s, bh)
+                    p.setPen(Qt.PenStyle.NoPen)
+                    p.setBrush(RED if ann[1] else BADGE_BG)
+                    p.drawRoundedRect(badge, bh / 2, bh / 2)
+                    p.setPen(QColor("white") if ann[1] else INK)
+                    p.drawText(badge, Qt.AlignmentFlag.AlignCenter, ann[0])
+                    self._badge_sink.append((c, badge))
                 if not is_grey:
                     self._hit_sink.append(_Hit(r.adjusted(-squeeze / 2, 0, squeeze / 2, 0), c))
                 cx += cw + squeeze

@@ -112,6 +112,9 @@ class DocumentView(QWidget):
         from .solver import install_solver; self.solver = install_solver(self)  # noqa: E702, I001
         from .traveller_view import install_traveller; self.traveller = install_traveller(self)  # noqa: E702, I001
         from .check_panel import install_check; self.check_panel = install_check(self)  # noqa: E702, I001
+        from .rooms import install_rooms; install_rooms(self)  # noqa: E702, I001
+        from .layout import install_small_screen; install_small_screen(self)  # noqa: E702, I001
+        from .look import install_contract_colours; install_contract_colours(self)  # noqa: E702, I001
 
     # -- API ----------------------------------------------------------------------
     def current_index(self) -> int:

@@ -81,6 +81,7 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._restore_window()
         self._update_actions()
+        from .keyboard import StepKeys; self.step_keys = StepKeys(self)  # noqa: E702, I001
 
     # -- menus --------------------------------------------------------------------
     def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
@@ -111,6 +112,11 @@ class MainWindow(QMainWindow):
         self.act_export_svg = self._action("Export Diagram as S&VG…", lambda: self.export_diagram("svg"))
         m.addAction(self.act_export_png)
         m.addAction(self.act_export_svg)
+        self.act_export_analysis = QAction("Include Double Dummy and Par in Exports", self)
+        self.act_export_analysis.setCheckable(True)
+        self.act_export_analysis.setChecked(self.settings.value("export/analysis", False, type=bool))
+        self.act_export_analysis.toggled.connect(lambda on: self.settings.setValue("export/analysis", bool(on)))
+        m.addAction(self.act_export_analysis)
         m.addSeparator()
         self.act_close = self._action("&Close", lambda: self.close_tab(self.tabs.currentIndex()),
                                       QKeySequence.StandardKey.Close)
@@ -146,6 +152,10 @@ class MainWindow(QMainWindow):
         self.act_four_colour.setChecked(self.settings.value("view/fourColour", False, type=bool))
         self.act_four_colour.toggled.connect(self.set_four_colour)
         v.addAction(self.act_four_colour)
+        v.addSeparator()
+        from .layout import add_panel_actions; add_panel_actions(self, v)  # noqa: E702, I001
+        from .look import add_ten_action; add_ten_action(self, v)  # noqa: E702, I001
+        from .rooms import add_room_menu; add_room_menu(self, v)  # noqa: E702, I001
 
         # the current tab's solver actions (Solve all, Solve again, Cancel), refilled on tab change
         self.tools_menu = bar.addMenu("&Analysis")
@@ -290,6 +300,9 @@ class MainWindow(QMainWindow):
         self.undo_group.setActiveStack(view.undo_stack if view is not None else None)
         self._sync_tools_menu()
         self._update_actions()
+        if view is not None:
+            from .keyboard import focus_diagram; focus_diagram(view)  # noqa: E702, I001
+        from .layout import sync_panel_actions; sync_panel_actions(self)  # noqa: E702, I001
 
     def solver_actions(self) -> list[QAction]:
         """The current tab's double-dummy actions (what the Analysis menu shows)."""
@@ -507,8 +520,13 @@ class MainWindow(QMainWindow):
         return True
 
     def save_to(self, view: DocumentView, path: str, codec) -> bool:
-        if not save_document(self, view.boards, path, codec, self.thread_threshold):
+        losses: list[str] = []
+        if not save_document(self, view.boards, path, codec, self.thread_threshold, losses):
             return False
+        if losses:  # the file holds less than the tab: show the file as it is (see ui/lossy.py)
+            from .lossy import after_lossy_save
+
+            return after_lossy_save(self, view, os.path.abspath(path), codec, losses)
         view.mark_saved(os.path.abspath(path), codec.name)
         view.details.path = os.path.abspath(path)
         self._retitle(view)
@@ -586,10 +604,13 @@ class MainWindow(QMainWindow):
         size = view.diagram.size()
         if size.width() < 200 or size.height() < 180:
             size = QSize(620, 560)
+        analysis = None  # File › Include Double Dummy and Par in Exports
+        if getattr(self, "act_export_analysis", None) is not None and self.act_export_analysis.isChecked():
+            analysis = (view.dd_grid.table(), view.dd_grid.par_text())
         if kind == "png":
-            ok = save_png(view.diagram, path, size)
+            ok = save_png(view.diagram, path, size, analysis=analysis)
         else:
-            save_svg(view.diagram, path, size)
+            save_svg(view.diagram, path, size, analysis=analysis)
             ok = os.path.exists(path)
         if not ok:
             dialogs.message("error", self, "Export", f"Could not write {path}.")
@@ -624,7 +645,9 @@ class MainWindow(QMainWindow):
     def _step(self, delta: int) -> None:
         view = self.current_view()
         if view is not None:
-            view.select_board(max(0, min(len(view.boards) - 1, view.current_index() + delta)))
+            from .rooms import next_visible  # boards of a hidden room are skipped
+
+            view.select_board(next_visible(view, view.current_index(), delta))
 
     def _jump(self, where: int) -> None:
         view = self.current_view()

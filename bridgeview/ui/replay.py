@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QSizePolicy,
     QSlider,
     QStyle,
     QTableWidget,
@@ -31,12 +32,15 @@ from ..model.board import Board
 from ..model.cards import Card, Suit
 from ..model.replay_state import ReplayPosition, ReplayState
 from .auction_view import COLUMN_SEATS, RED, AuctionView, column_of
+from .diagram import rank_label
 from .plaintext import plain_label
 
 SETTING_GREY = "replay/grey_played"
 SETTING_INTERVAL = "replay/interval_ms"
 SETTING_DEALER_FIRST = "auction/dealer_first"
 DEFAULT_INTERVAL_MS = 1000
+#: the replay slider never shrinks below this (a narrow window cuts the position text instead)
+SLIDER_MIN_WIDTH = 90
 #: movie speeds offered: (label, milliseconds a card)
 SPEEDS = (("0.25 s", 250), ("0.5 s", 500), ("1 s", 1000), ("1.5 s", 1500), ("2 s", 2000), ("3 s", 3000))
 
@@ -209,10 +213,10 @@ class ReplayBar(QWidget):
             self.speed.addItem(label, ms)
         self._select_speed(c.timer.interval())
         self.speed.currentIndexChanged.connect(lambda i: c.set_interval(self.speed.itemData(i)))
-        row.addWidget(self.speed)
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.slider.setToolTip("Cards played")
+        self.slider.setMinimumWidth(SLIDER_MIN_WIDTH)
         self.slider.valueChanged.connect(c.go)
         row.addWidget(self.slider, 1)
         self.grey = QCheckBox("Grey played cards")
@@ -220,14 +224,22 @@ class ReplayBar(QWidget):
         self.grey.setToolTip("Show cards already played greyed instead of taking them out of the hands")
         self.grey.setChecked(c.grey_played)
         self.grey.toggled.connect(c.set_grey_played)
-        row.addWidget(self.grey)
         self.label = plain_label(QLabel())
+        # the position text may be cut on a narrow window rather than make the window wider
+        self.label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.info = plain_label(QLabel())  # claim and stop notes quote the file
         self.info.setWordWrap(True)
+        # buttons and slider on one line, where the play stands and the options on the next, so the bar
+        # fits beside a small diagram (an 800-pixel window) with a usable slider
+        second = QHBoxLayout()
+        second.setContentsMargins(0, 0, 0, 0)
+        second.addWidget(self.label, 1)
+        second.addWidget(self.speed)
+        second.addWidget(self.grey)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(row)
-        layout.addWidget(self.label)
+        layout.addLayout(second)
         layout.addWidget(self.info)
         c.boardChanged.connect(self._board_changed)
         c.positionChanged.connect(self._position_changed)
@@ -337,7 +349,7 @@ class TrickTable(QTableWidget):
             winner = trick.winner if len(cards) == 4 else None
             for index, card in enumerate(cards):
                 seat = trick.seat_of(index)
-                item = self._item(Card(card).suit.symbol + Card(card).rank_char)
+                item = self._item(Card(card).suit.symbol + rank_label(card))
                 if Card(card).suit in (Suit.HEARTS, Suit.DIAMONDS):
                     item.setForeground(RED)
                 font = item.font()
@@ -411,6 +423,7 @@ def install_replay(document_view, settings: QSettings | None = None) -> ReplayCo
         diagram.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
     for action in bar.replay_actions():
         diagram.addAction(action)
+    from .keyboard import install_card_clicks; install_card_clicks(diagram, controller)  # noqa: E702, I001
     controller.auction_view = auction  # type: ignore[attr-defined]
     controller.bar = bar  # type: ignore[attr-defined]
     controller.trick_table = tricks  # type: ignore[attr-defined]

@@ -212,8 +212,12 @@ def may_replace(parent: QWidget | None, path: str) -> bool | None:
     return True if answer == dialogs.Button.Yes else None
 
 
-def save_document(parent: QWidget | None, doc, path: str, codec: Codec, threshold: int = THREAD_THRESHOLD) -> bool:
-    """Check, ask about losses and write protection, and write ``doc`` to ``path``; True when written."""
+def save_document(parent: QWidget | None, doc, path: str, codec: Codec, threshold: int = THREAD_THRESHOLD,
+                  losses: list[str] | None = None) -> bool:
+    """Check, ask about losses and write protection, and write ``doc`` to ``path``; True when written.
+
+    ``losses``, when given, receives what the written file could not hold (the user agreed to lose it).
+    """
     threaded = len(doc) > threshold
     force = may_replace(parent, path)
     if force is None:
@@ -235,6 +239,8 @@ def save_document(parent: QWidget | None, doc, path: str, codec: Codec, threshol
                                      dialogs.Button.Save | dialogs.Button.Cancel, dialogs.Button.Cancel)
             if answer != dialogs.Button.Save:
                 return False
+            if losses is not None:
+                losses.extend(report.losses)
     try:
         if threaded:
             def write(progress):

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 
 from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer, Signal
 from PySide6.QtGui import QAction, QColor
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QStackedWidget, QToolButton, QWidget
 
 from ..model.board import Board
 from ..model.cards import DISPLAY_STRAINS, Seat, Strain
@@ -230,36 +230,49 @@ class SolverWorker(QThread):
 
 
 class SolverBar(QWidget):
-    """Progress of solving the file, a cancel button and the solve actions, under the DD grid."""
+    """Under the DD grid: the solve actions, or while the file is being solved its progress and a cancel
+    button in their place - one row of a fixed size, so nothing in the window moves when solving starts
+    or ends."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(4)
+        outer = QHBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.stack = QStackedWidget(self)
+        outer.addWidget(self.stack)
+        idle = QWidget(self.stack)
+        idle_row = QHBoxLayout(idle)
+        idle_row.setContentsMargins(0, 0, 0, 0)
+        idle_row.setSpacing(4)
+        busy = QWidget(self.stack)
+        busy_row = QHBoxLayout(busy)
+        busy_row.setContentsMargins(0, 0, 0, 0)
+        busy_row.setSpacing(4)
         self.label = QLabel("Solving")
         self.progress = QProgressBar(self)
         self.progress.setTextVisible(True)
         self.progress.setFormat("%v/%m")
+        self.progress.setMinimumWidth(60)
         self.cancel = QToolButton(self)
         self.cancel.setText("Cancel")
         self.cancel.setToolTip("Stop solving the rest of the file")
         self.again = QToolButton(self)
         self.all = QToolButton(self)
-        layout.addWidget(self.label)
-        layout.addWidget(self.progress, 1)
-        layout.addWidget(self.cancel)
-        layout.addStretch(0)
-        layout.addWidget(self.again)
-        layout.addWidget(self.all)
+        busy_row.addWidget(self.label)
+        busy_row.addWidget(self.progress, 1)
+        busy_row.addWidget(self.cancel)
+        idle_row.addStretch(1)
+        idle_row.addWidget(self.again)
+        idle_row.addWidget(self.all)
+        self.stack.addWidget(idle)
+        self.stack.addWidget(busy)
         self.set_running(False)
 
     def set_running(self, on: bool) -> None:
-        for w in (self.label, self.progress, self.cancel):
-            w.setVisible(on)
+        self.stack.setCurrentIndex(1 if on else 0)
 
     def is_running(self) -> bool:
-        return not self.progress.isHidden()
+        return self.stack.currentIndex() == 1
 
 
 class DocumentSolver(QObject):
