@@ -139,6 +139,14 @@ class BoardSetModel(QAbstractTableModel):
         self.dataChanged.emit(self.index(i, 0), self.index(i, len(COLUMNS) - 1))
         self.boardChanged.emit(i)
 
+    def replace_all(self, boards: list[Board]) -> None:
+        """Replace every board at once (insert, delete, move, renumber): one model reset."""
+        self.beginResetModel()
+        self.boards.replace_all(boards)
+        self._cache.clear()
+        self._text_cache.clear()
+        self.endResetModel()
+
     def find_number(self, number: int) -> int | None:
         """Index of the board numbered ``number``; cheap guesses first, so big lazy sets stay fast."""
         n = len(self.boards)

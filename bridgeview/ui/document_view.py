@@ -48,9 +48,11 @@ class DocumentView(QWidget):
         self.untitled_name = "Untitled"
 
         self.board_list = QTableView(self)
+        self.board_list.setObjectName("board_list")
+        self.board_list.setAccessibleName("Boards")
         self.board_list.setModel(self.model)
         self.board_list.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.board_list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.board_list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.board_list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.board_list.setAlternatingRowColors(True)
         self.board_list.setWordWrap(False)
@@ -157,6 +159,22 @@ class DocumentView(QWidget):
         if self.current_board() is None:
             return
         self.undo_stack.push(header_command(self.model, self._current, number, dealer, vulnerability))
+
+    def selected_rows(self) -> list[int]:
+        """Rows selected in the board list (at least the current one), in order."""
+        rows = sorted({i.row() for i in self.board_list.selectionModel().selectedRows()})
+        if not rows and 0 <= self._current < len(self.boards):
+            rows = [self._current]
+        return rows
+
+    def reload(self, select: int) -> None:
+        """Show board ``select`` after the board list was replaced as a whole (undoable list edits)."""
+        self._current = -1
+        n = len(self.boards)
+        if n:
+            self.select_board(max(0, min(select, n - 1)))
+        else:
+            self._show(-1)
 
     def shutdown(self) -> None:
         """Stop background work attached to this view (solver threads, replay timers) before it goes."""

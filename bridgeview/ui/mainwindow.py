@@ -64,6 +64,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.status_board)
         self.statusBar().addPermanentWidget(self.status_format)
         self._build_menus()
+        from .editor import install_editor; self.editor = install_editor(self)  # noqa: E702, I001
         self._restore_window()
         self._update_actions()
 
@@ -476,6 +477,7 @@ class MainWindow(QMainWindow):
         return True
 
     def save_to(self, view: DocumentView, path: str, codec) -> bool:
+        from .editor import add_par_tags; add_par_tags(view)  # noqa: E702, I001
         if not save_document(self, view.boards, path, codec, self.thread_threshold):
             return False
         view.mark_saved(os.path.abspath(path), codec.name)
