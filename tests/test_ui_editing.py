@@ -409,3 +409,49 @@ def test_screenshot_of_the_editor(qtbot, tmp_path, messages):
     bid(qtbot, w, ["1C", "1H"])
     shot = tmp_path / "editor.png"
     assert w.editor.dock.grab().save(str(shot)) and shot.stat().st_size > 1000
+
+
+def test_solved_table_marks_modified_save_writes_par_and_a_new_deal_is_solved_again(qtbot, tmp_path, messages):
+    pytest.importorskip("endplay")
+    from bridgeview.formats.registry import write_file
+
+    path = tmp_path / "plain.pbn"
+    write_file(BoardSet([Board.numbered(1, DEALS[2])], FileInfo()), str(path), "pbn")
+    w = new_window(qtbot, tmp_path)
+    w.open_file(str(path))
+    view = w.current_view()
+    qtbot.waitUntil(lambda: view.current_board().dd is not None and view.current_board().dd.is_complete,
+                    timeout=30_000)
+    assert view.is_modified() and w.tabs.tabText(0).endswith("*")  # a solved table is worth saving
+    action(w, "action_save").trigger()
+    text = path.read_text()
+    assert not view.is_modified() and "[OptimumScore" in text and "[ParContract" in text
+    old = view.current_board().dd
+    north = DEALS[2].cards(Seat.NORTH)
+    east = DEALS[2].cards(Seat.EAST)
+    view.move_card(north[0], Seat.EAST)
+    view.move_card(east[-1], Seat.NORTH)
+    assert view.current_board().dd is None and "OptimumScore" not in view.current_board().tags
+    qtbot.waitUntil(lambda: view.current_board().dd is not None, timeout=30_000)  # solved again for the new deal
+    from bridgeview.solve.dds import solve_tables
+
+    assert view.current_board().dd == solve_tables([view.current_board().deal])[0]
+    assert view.current_board().dd != old or DEALS[2] == view.current_board().deal
+
+
+def test_drag_a_card_to_another_hand(qtbot, tmp_path, messages):
+    w = new_window(qtbot, tmp_path)
+    action(w, "action_new").trigger()
+    view = w.current_view()
+    type_deal(qtbot, w, DEALS[3])
+    qtbot.wait(50)
+    view.diagram.repaint()
+    card = DEALS[3].cards(Seat.WEST)[0]
+    start = view.diagram.card_rects()[card].center().toPoint()
+    box = view.diagram.hand_box(Seat.NORTH)
+    end = QPoint(int(box.left()) + 5, int(box.bottom()) - 5)
+    qtbot.mousePress(view.diagram, Qt.MouseButton.LeftButton, pos=start)
+    qtbot.mouseMove(view.diagram, end)
+    qtbot.mouseRelease(view.diagram, Qt.MouseButton.LeftButton, pos=end)
+    assert view.current_board().deal.owner(card) == Seat.NORTH
+    assert view.undo_stack.count() == 2  # the deal, then the move

@@ -77,10 +77,13 @@ class EditPanel(QWidget):
         self._shown: dict[str, object] = {}
         self._selected_card: int | None = None
         self._refreshing = False
+        self._pressed_card: int | None = None
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         outer.addWidget(scroll)
         body = QWidget()
         scroll.setWidget(body)
@@ -119,7 +122,7 @@ class EditPanel(QWidget):
             letter = SEAT_LETTERS[seat]
             edit = self._line(f"hand_{letter}", f"{SEAT_NAMES[seat]}'s hand", "AKQ.JT9.876.5432")
             edit.textChanged.connect(self._hands_typed)
-            edit.returnPressed.connect(self.apply_deal)
+            edit.returnPressed.connect(lambda s=seat: self._hand_entered(s))
             count = QLabel("", self)
             count.setObjectName(f"hand_{letter}_count")
             count.setMinimumWidth(28)
@@ -144,11 +147,15 @@ class EditPanel(QWidget):
             combo.setCurrentIndex(default)
         self.swap_a.setObjectName("swap_a")
         self.swap_b.setObjectName("swap_b")
-        row.addWidget(self._button("deal_swap", "Swap", "Swap the two hands chosen beside", self.swap))
-        row.addWidget(self.swap_a)
-        row.addWidget(self.swap_b)
         row.addWidget(self._button("deal_clear", "Clear", "Take every card off the board", self.clear_deal))
         grid.addLayout(row, 5, 0, 1, 3)
+        row2 = QHBoxLayout()
+        row2.addWidget(self._button("deal_swap", "Swap hands", "Swap the two hands chosen beside", self.swap))
+        row2.addWidget(self.swap_a)
+        row2.addWidget(QLabel("and", self))
+        row2.addWidget(self.swap_b)
+        row2.addStretch(1)
+        grid.addLayout(row2, 6, 0, 1, 3)
         self.body.addWidget(box)
 
     def _build_auction(self) -> None:
@@ -168,7 +175,7 @@ class EditPanel(QWidget):
                 bid = Call.bid(level, strain)
                 b = self._button(f"call_{name}", f"{level}{st.symbol}", f"Bid {level} {st.name.lower()}",
                                  lambda c=bid: self.make_call(c))
-                b.setMinimumWidth(34)
+                b.setMinimumWidth(30)
                 if st in (Strain.HEARTS, Strain.DIAMONDS):
                     b.setStyleSheet(f"color: {RED}")
                 grid.addWidget(b, level - 1, strain)
@@ -395,6 +402,14 @@ class EditPanel(QWidget):
             edit.setText(hand_text(full.masks[full.filled] or 0))
             edit.blockSignals(False)
             self._hands_typed(fill=False)
+
+    def _hand_entered(self, seat: int) -> None:
+        """Enter in a hand line: apply a complete deal, else go on to the next hand (one undo step a deal)."""
+        deal = check_hands([e.text() for e in self.hand_edits], fill=True).deal
+        if deal is not None and (deal.is_complete or seat == 3):
+            self.apply_deal()
+        else:
+            self.hand_edits[(seat + 1) % 4].setFocus()
 
     def apply_deal(self) -> bool:
         """Apply the four typed hands to the board (one undo step); False when they do not make a deal."""
@@ -680,16 +695,27 @@ class EditPanel(QWidget):
     # -- clicks in the diagram ----------------------------------------------------------------
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
         view = self.view
-        if view is None or obj is not view.diagram or event.type() != QEvent.Type.MouseButtonPress:
+        if view is None or obj is not view.diagram:
             return False
-        if event.button() != Qt.MouseButton.LeftButton:
-            return False
-        return self.diagram_clicked(QPointF(event.position()))
+        kind = event.type()
+        if kind == QEvent.Type.MouseButtonPress and event.button() == Qt.MouseButton.LeftButton:
+            return self.diagram_clicked(QPointF(event.position()))
+        if kind == QEvent.Type.MouseButtonRelease and event.button() == Qt.MouseButton.LeftButton:
+            return self.diagram_released(QPointF(event.position()))
+        return False
+
+    def _seat_at(self, pos: QPointF) -> Seat | None:
+        for seat in Seat:
+            box = self.view.diagram.hand_box(seat) if self.view is not None else None
+            if box is not None and box.contains(pos):
+                return seat
+        return None
 
     def diagram_clicked(self, pos: QPointF) -> bool:
-        """A left click in the diagram: play a card, pick a card up, or drop the picked card on a hand."""
+        """A left press in the diagram: play a card, pick a card up, or drop the picked card on a hand."""
         view = self.view
         board = self.board()
+        self._pressed_card = None
         if view is None or board is None:
             return False
         card = view.diagram.card_at(pos)
@@ -697,16 +723,12 @@ class EditPanel(QWidget):
             self.play_card(card)
             return True
         if card is not None and self._selected_card is None:
-            self._selected_card = card
-            self.deal_status.setText(f"{card_name(card)} picked up: click a hand to move it there.")
+            self._selected_card = self._pressed_card = card
+            self.deal_status.setText(f"{card_name(card)} picked up: click a hand (or drag it there) to move it.")
             self.deal_status.setStyleSheet("")
             return True
         if self._selected_card is not None:
-            target = None
-            for seat in Seat:
-                box = view.diagram.hand_box(seat)
-                if box is not None and box.contains(pos):
-                    target = seat
+            target = self._seat_at(pos)
             picked, self._selected_card = self._selected_card, None
             if target is not None:
                 self.move_card(picked, int(target))
@@ -714,6 +736,19 @@ class EditPanel(QWidget):
                 self._hands_typed(fill=False)
             return True
         return False
+
+    def diagram_released(self, pos: QPointF) -> bool:
+        """The end of a drag: a card pressed in one hand and released over another moves there."""
+        card, self._pressed_card = getattr(self, "_pressed_card", None), None
+        board = self.board()
+        if card is None or board is None:
+            return False
+        target = self._seat_at(pos)
+        if target is None or target == board.deal.owner(card):
+            return False  # a plain click: the card stays picked up for a click on a hand
+        self._selected_card = None
+        self.move_card(card, int(target))
+        return True
 
 
 __all__ = ["EditPanel", "TEXT_TAGS", "VALUE_TAGS"]

@@ -149,6 +149,7 @@ class Editor(QObject):
         w.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.history)
         w.tabifyDockWidget(self.dock, self.history)
         self.dock.raise_()
+        w.resizeDocks([self.dock], [360], Qt.Orientation.Horizontal)
         view_menu = self._menu("&View")
         if view_menu is not None:
             view_menu.addSeparator()
