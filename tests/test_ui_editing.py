@@ -455,3 +455,55 @@ def test_drag_a_card_to_another_hand(qtbot, tmp_path, messages):
     qtbot.mouseRelease(view.diagram, Qt.MouseButton.LeftButton, pos=end)
     assert view.current_board().deal.owner(card) == Seat.NORTH
     assert view.undo_stack.count() == 2  # the deal, then the move
+
+
+def test_drag_rows_to_reorder_the_board_list(qtbot, tmp_path, messages):
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QDragEnterEvent, QDropEvent
+
+    w = new_window(qtbot, tmp_path)
+    view = w.editor.generate(5, first=1, seed=9)
+    lst = view.board_list
+    mime = lst.model().mimeData([lst.model().index(0, 0), lst.model().index(1, 0)])
+    target = lst.visualRect(lst.model().index(4, 0)).center()
+    enter = QDragEnterEvent(target, Qt.DropAction.MoveAction, mime, Qt.MouseButton.LeftButton,
+                            Qt.KeyboardModifier.NoModifier)
+    QGuiApplication.sendEvent(lst.viewport(), enter)
+    assert enter.isAccepted()
+    drop = QDropEvent(QPointF(target), Qt.DropAction.MoveAction, mime, Qt.MouseButton.LeftButton,
+                      Qt.KeyboardModifier.NoModifier)
+    QGuiApplication.sendEvent(lst.viewport(), drop)
+    assert [b.number for b in view.boards] == [3, 4, 1, 2, 5] and view.current_index() == 2
+    action(w, "action_undo").trigger()
+    assert [b.number for b in view.boards] == [1, 2, 3, 4, 5]
+
+
+PBN_BY_HAND = """% typed by hand
+[Event "Club"]
+[Board "1"]
+[Dealer "N"]
+[Vulnerable "None"]
+[Deal "N:AKQJ.AKQ.AKQ.AKQ T98.JT98.JT9.JT9 765.765.8765.876 432.432.432.5432"]
+{ a comment   kept   as typed }
+
+[Event "Club"]
+[Board "2"]
+[Dealer "E"]
+[Vulnerable "NS"]
+[Deal "E:AKQJ.AKQ.AKQ.AKQ T98.JT98.JT9.JT9 765.765.8765.876 432.432.432.5432"]
+"""
+
+
+def test_ctrl_s_keeps_unchanged_pbn_boards_byte_for_byte(qtbot, tmp_path, messages):
+    path = tmp_path / "hand.pbn"
+    path.write_text(PBN_BY_HAND)
+    w = new_window(qtbot, tmp_path)
+    w.open_file(str(path))
+    view = w.current_view()
+    view.solver.shutdown()  # no table is solved into the boards meanwhile
+    view.select_board(1)
+    type_line(qtbot, find(w, QLineEdit, "tag_Event"), "Club final")
+    action(w, "action_save").trigger()
+    text = path.read_text()
+    first = PBN_BY_HAND[:PBN_BY_HAND.index('[Event "Club"]\n[Board "2"]')]
+    assert text.startswith(first) and '[Event "Club final"]' in text and not view.is_modified()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, Qt, Signal
 from PySide6.QtGui import QColor
 
 from ..model.board import Board
@@ -22,6 +22,8 @@ COL_PROBLEM = 9
 TOOLTIPS = ("Board number", "Dealer", "Vulnerability", "Contract and declarer", "Declarer's tricks",
             "North's HCP", "East's HCP", "South's HCP", "West's HCP", "Problems with the board")
 CACHE_ROWS = 512
+#: the mime type of board rows dragged within a board list
+ROWS_MIME = "application/x-bridgeview-board-rows"
 _DISPLAY = Qt.ItemDataRole.DisplayRole.value
 _ALIGN = Qt.ItemDataRole.TextAlignmentRole.value
 _FOREGROUND = Qt.ItemDataRole.ForegroundRole.value
@@ -138,6 +140,24 @@ class BoardSetModel(QAbstractTableModel):
         self._text_cache.pop(i, None)
         self.dataChanged.emit(self.index(i, 0), self.index(i, len(COLUMNS) - 1))
         self.boardChanged.emit(i)
+
+    def flags(self, index: QModelIndex):
+        """Rows can be dragged (to reorder the board list); the drop is handled by the board-list editor."""
+        base = super().flags(index)
+        return base | Qt.ItemFlag.ItemIsDragEnabled if index.isValid() else base | Qt.ItemFlag.ItemIsDropEnabled
+
+    def mimeTypes(self) -> list[str]:  # noqa: N802
+        return [ROWS_MIME]
+
+    def mimeData(self, indexes) -> QMimeData:  # noqa: N802
+        """The dragged rows, as ``ROWS_MIME`` text ("3,4")."""
+        mime = QMimeData()
+        rows = sorted({i.row() for i in indexes if i.isValid()})
+        mime.setData(ROWS_MIME, ",".join(str(r) for r in rows).encode())
+        return mime
+
+    def supportedDropActions(self):  # noqa: N802
+        return Qt.DropAction.MoveAction
 
     def replace_all(self, boards: list[Board]) -> None:
         """Replace every board at once (insert, delete, move, renumber): one model reset."""

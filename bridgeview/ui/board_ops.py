@@ -6,11 +6,14 @@ tabs as PBN text on the clipboard, so they also paste into other programs.
 
 from __future__ import annotations
 
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QAbstractItemView
 
 from ..formats.errors import FormatError
 from ..model.board import Board
 from ..model.editing import empty_board, next_free_number, renumbered
+from .board_model import ROWS_MIME
 from .edit_commands import BoardListCommand
 
 #: list edits snapshot every board for undo; beyond this a file is too big to restructure here
@@ -139,5 +142,63 @@ def paste_into(view, text: str | None = None) -> int:
     return len(pasted)
 
 
-__all__ = ["ListTooBig", "add_board", "boards_text", "copy_boards", "cut_boards", "delete_boards",
-           "duplicate_board", "move_board", "paste_into", "renumber", "sort_boards"]
+
+
+class _RowDrops(QObject):
+    """Drops of board rows on the list's viewport: the dragged boards move there (one undo step)."""
+
+    def __init__(self, view) -> None:
+        super().__init__(view)
+        self.view = view
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802
+        kind = event.type()
+        if kind not in (QEvent.Type.DragEnter, QEvent.Type.DragMove, QEvent.Type.Drop):
+            return False
+        mime = event.mimeData()
+        if not mime.hasFormat(ROWS_MIME) or event.source() not in (None, self.view.board_list):
+            return False
+        if kind != QEvent.Type.Drop:
+            event.acceptProposedAction()
+            return True
+        rows = [int(r) for r in bytes(mime.data(ROWS_MIME)).decode().split(",") if r.strip().isdigit()]
+        target = self.view.board_list.rowAt(int(event.position().y()))
+        drop_rows(self.view, rows, len(self.view.boards) if target < 0 else target)
+        event.setDropAction(Qt.DropAction.CopyAction)  # the list is rebuilt here: Qt must not remove rows
+        event.accept()
+        return True
+
+
+def drop_rows(view, rows: list[int], target: int) -> int:
+    """Move boards ``rows`` so they stand before row ``target`` (as dropped there); returns their first new row."""
+    boards = _boards(view)
+    rows = sorted(r for r in set(rows) if 0 <= r < len(boards))
+    if not rows:
+        return -1
+    moving = [boards[r] for r in rows]
+    before = sum(1 for r in rows if r < target)
+    rest = [b for i, b in enumerate(boards) if i not in set(rows)]
+    at = max(0, min(len(rest), target - before))
+    new = rest[:at] + moving + rest[at:]
+    if new == boards:
+        return at
+    what = f"board {moving[0].number}" if len(moving) == 1 else f"{len(moving)} boards"
+    _push(view, new, f"Move {what}", at)
+    return at
+
+
+def enable_row_drag(view) -> None:
+    """Let the user reorder ``view``'s boards by dragging rows in the list."""
+    lst = view.board_list
+    lst.setDragEnabled(True)
+    lst.setAcceptDrops(True)
+    lst.viewport().setAcceptDrops(True)
+    lst.setDropIndicatorShown(True)
+    lst.setDragDropMode(QAbstractItemView.DragDropMode.DragDrop)
+    lst.setDefaultDropAction(Qt.DropAction.MoveAction)
+    view._row_drops = _RowDrops(view)  # kept alive with the view
+    lst.viewport().installEventFilter(view._row_drops)
+
+
+__all__ = ["ListTooBig", "add_board", "boards_text", "copy_boards", "cut_boards", "delete_boards", "drop_rows",
+           "duplicate_board", "enable_row_drag", "move_board", "paste_into", "renumber", "sort_boards"]

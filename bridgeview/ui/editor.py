@@ -193,6 +193,8 @@ class Editor(QObject):
     def sync(self) -> None:
         """Follow the current tab: the panel edits its board, board actions work on a bridge tab only."""
         view = self.window.current_view()
+        if view is not None and getattr(view, "_row_drops", None) is None:
+            board_ops.enable_row_drag(view)
         self.panel.set_view(view)
         for act in (self.act_add, self.act_delete, self.act_duplicate, self.act_move_up, self.act_move_down,
                     self.act_renumber, self.act_sort, self.act_cut, self.act_copy, self.act_paste_into,
