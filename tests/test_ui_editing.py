@@ -507,3 +507,48 @@ def test_ctrl_s_keeps_unchanged_pbn_boards_byte_for_byte(qtbot, tmp_path, messag
     text = path.read_text()
     first = PBN_BY_HAND[:PBN_BY_HAND.index('[Event "Club"]\n[Board "2"]')]
     assert text.startswith(first) and '[Event "Club final"]' in text and not view.is_modified()
+
+
+def test_generate_and_renumber_dialogs(qtbot, tmp_path, messages, monkeypatch):
+    from PySide6.QtWidgets import QDialog
+
+    from bridgeview.ui.editor import GenerateDialog, RenumberDialog
+
+    w = new_window(qtbot, tmp_path)
+    seen = {}
+
+    def accept_generate(dlg):
+        assert not dlg.seed.isEnabled() and dlg.seed.text().isdigit()  # a seed is shown, ready to use
+        dlg.count.setValue(3)
+        dlg.first.setValue(17)
+        dlg.seeded.setChecked(True)
+        dlg.seed.setText("12345")
+        seen["values"] = dlg.values()
+        return QDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(GenerateDialog, "exec", accept_generate)
+    action(w, "action_generate").trigger()
+    view = w.current_view()
+    assert seen["values"] == (3, 17, 12345) and [b.number for b in view.boards] == [17, 18, 19]
+    assert [b.deal for b in view.boards] == [b.deal for b in w.editor.generate(3, 17, 12345).boards]
+    w.tabs.setCurrentWidget(view)
+
+    def keep_renumber(dlg):
+        dlg.first.setValue(2)
+        dlg.keep.setChecked(True)
+        return QDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(RenumberDialog, "exec", keep_renumber)
+    dealers = [b.dealer for b in view.boards]
+    action(w, "action_renumber").trigger()
+    assert [b.number for b in view.boards] == [2, 3, 4] and [b.dealer for b in view.boards] == dealers
+
+    def bad_seed(dlg):
+        dlg.seeded.setChecked(True)
+        dlg.seed.setText("abc")
+        return QDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(GenerateDialog, "exec", bad_seed)
+    tabs = w.tabs.count()
+    action(w, "action_generate").trigger()
+    assert w.tabs.count() == tabs and "not a whole number" in messages.calls[-1][2]

@@ -71,6 +71,29 @@ class GenerateDialog(QDialog):
         return self.count.value(), self.first.value(), seed
 
 
+class RenumberDialog(QDialog):
+    """The first number, and whether dealer and vulnerability follow the new numbers (the default)."""
+
+    def __init__(self, first: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Renumber boards")
+        form = QFormLayout(self)
+        self.first = QSpinBox(self)
+        self.first.setRange(1, 999_999)
+        self.first.setValue(first)
+        self.keep = QCheckBox("Keep each board's dealer and vulnerability", self)
+        form.addRow("First board", self.first)
+        form.addRow(self.keep)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def values(self) -> tuple[int, bool]:
+        """(first number, re-derive dealer and vulnerability)."""
+        return self.first.value(), not self.keep.isChecked()
+
+
 def generated_set(count: int, first: int, seed: int | None) -> BoardSet:
     """``count`` random boards numbered from ``first``; the seed (if any) is kept in the event for re-dealing."""
     boards = [Board.numbered(first + k, deal) for k, deal in enumerate(random_deals(count, seed))]
@@ -238,21 +261,10 @@ class Editor(QObject):
         view = self.window.current_view()
         if view is None or not len(view.boards):
             return
-        dlg = QDialog(self.window)
-        dlg.setWindowTitle("Renumber boards")
-        form = QFormLayout(dlg)
-        first = QSpinBox(dlg)
-        first.setRange(1, 999_999)
-        first.setValue(view.boards[0].number or 1)
-        keep = QCheckBox("Keep each board's dealer and vulnerability", dlg)
-        form.addRow("First board", first)
-        form.addRow(keep)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(dlg.accept)
-        buttons.rejected.connect(dlg.reject)
-        form.addRow(buttons)
+        dlg = RenumberDialog(view.boards[0].number or 1, self.window)
         if dlg.exec() == QDialog.DialogCode.Accepted:
-            self._view_ops(lambda v: board_ops.renumber(v, first.value(), rederive=not keep.isChecked()))()
+            first, rederive = dlg.values()
+            self._view_ops(lambda v: board_ops.renumber(v, first, rederive=rederive))()
 
     def paste_into(self, text: str | None = None) -> bool:
         view = self.window.current_view()
