@@ -552,3 +552,14 @@ def test_generate_and_renumber_dialogs(qtbot, tmp_path, messages, monkeypatch):
     tabs = w.tabs.count()
     action(w, "action_generate").trigger()
     assert w.tabs.count() == tabs and "not a whole number" in messages.calls[-1][2]
+
+
+def test_typing_all_four_hands_replaces_the_completed_one(qtbot, tmp_path, messages):
+    w = new_window(qtbot, tmp_path)
+    action(w, "action_new").trigger()
+    deal = DEALS[2]
+    for k, seat in enumerate("NESW"):
+        qtbot.keyClicks(find(w, QLineEdit, f"hand_{seat}"), hand_text(deal.hands[k]))
+    assert find(w, QLineEdit, "hand_W").text() == hand_text(deal.hands[3])
+    click(qtbot, w, "deal_apply")
+    assert w.current_view().current_board().deal == deal

@@ -78,6 +78,8 @@ class EditPanel(QWidget):
         self._selected_card: int | None = None
         self._refreshing = False
         self._pressed_card: int | None = None
+        #: (seat, text) of a hand the panel completed: typing into it starts afresh instead of appending
+        self._autofilled: tuple[int, str] | None = None
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         scroll = QScrollArea(self)
@@ -123,6 +125,7 @@ class EditPanel(QWidget):
             edit = self._line(f"hand_{letter}", f"{SEAT_NAMES[seat]}'s hand", "AKQ.JT9.876.5432")
             edit.textChanged.connect(self._hands_typed)
             edit.returnPressed.connect(lambda s=seat: self._hand_entered(s))
+            edit.installEventFilter(self)
             count = QLabel("", self)
             count.setObjectName(f"hand_{letter}_count")
             count.setMinimumWidth(28)
@@ -333,6 +336,7 @@ class EditPanel(QWidget):
         self.setEnabled(board is not None)
         b = board or Board()
         self._refreshing = True  # showing a board is not typing: no fourth hand is filled in meanwhile
+        self._autofilled = None
         try:
             for seat, edit in enumerate(self.hand_edits):
                 self._set_if_changed(f"hand{seat}", edit, hand_text(b.deal.hands[seat]) if b.deal.hands[seat] else "")
@@ -401,6 +405,7 @@ class EditPanel(QWidget):
             edit.blockSignals(True)
             edit.setText(hand_text(full.masks[full.filled] or 0))
             edit.blockSignals(False)
+            self._autofilled = (full.filled, edit.text())
             self._hands_typed(fill=False)
 
     def _hand_entered(self, seat: int) -> None:
@@ -694,6 +699,9 @@ class EditPanel(QWidget):
 
     # -- clicks in the diagram ----------------------------------------------------------------
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
+        if obj in self.hand_edits:
+            self._typing_into_hand(obj, event)
+            return False
         view = self.view
         if view is None or obj is not view.diagram:
             return False
@@ -703,6 +711,18 @@ class EditPanel(QWidget):
         if kind == QEvent.Type.MouseButtonRelease and event.button() == Qt.MouseButton.LeftButton:
             return self.diagram_released(QPointF(event.position()))
         return False
+
+    def _typing_into_hand(self, edit: QLineEdit, event: QEvent) -> None:
+        """A key typed into a hand the panel completed replaces that hand (the user types it themselves)."""
+        filled = self._autofilled
+        if filled is None or event.type() != QEvent.Type.KeyPress or not event.text().strip():
+            return
+        seat, text = filled
+        self._autofilled = None
+        if edit is self.hand_edits[seat] and edit.text() == text:
+            edit.blockSignals(True)  # an empty line now would be completed again at once
+            edit.clear()
+            edit.blockSignals(False)
 
     def _seat_at(self, pos: QPointF) -> Seat | None:
         for seat in Seat:
