@@ -660,13 +660,14 @@ class EditPanel(QWidget):
             self._push(board.touched(notes=notes), "Set notes")
 
     def header_to_all(self) -> None:
-        """Give every board the current board's event, site and date (one undo step)."""
+        """Give every board the event, site and date in the fields (one undo step); an empty field
+        removes the tag, so the boards show the file's own value."""
         from .edit_commands import BoardListCommand
 
         board = self.board()
         if board is None or self.view is None:
             return
-        values = {n: board.tags.get(n) for n in ("Event", "Site", "Date")}
+        values = {n: self.tag_edits[n].text().strip() or None for n in ("Event", "Site", "Date")}
         new = []
         for b in self.view.boards:
             tags = dict(b.tags)
