@@ -563,3 +563,16 @@ def test_typing_all_four_hands_replaces_the_completed_one(qtbot, tmp_path, messa
     assert find(w, QLineEdit, "hand_W").text() == hand_text(deal.hands[3])
     click(qtbot, w, "deal_apply")
     assert w.current_view().current_board().deal == deal
+
+
+def test_calls_can_be_typed(qtbot, tmp_path, messages):
+    w = new_window(qtbot, tmp_path)
+    action(w, "action_new").trigger()
+    entry = find(w, QLineEdit, "call_entry")
+    for text in ("1h", "p", "3nt"):
+        type_line(qtbot, entry, text)
+    type_line(qtbot, entry, "2c")  # insufficient: refused, left for correcting
+    assert [str(c) for c in w.current_view().current_board().auction] == ["1H", "P", "3NT"]
+    assert entry.text() == "2c" and "refused" in w.editor.panel.contract_label.text()
+    type_line(qtbot, entry, "zz")
+    assert "not a call" in w.editor.panel.contract_label.text()

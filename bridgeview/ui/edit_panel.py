@@ -193,6 +193,9 @@ class EditPanel(QWidget):
         undo = self._button("call_undo", "Undo call", "Take back the last call", self.undo_call)
         grid.addWidget(undo, 7, 3, 1, 2)
         v.addLayout(grid)
+        self.call_entry = self._line("call_entry", "Call to make", "type a call (1H, 3NT, P, X, XX) and Enter")
+        self.call_entry.returnPressed.connect(self.call_typed)
+        v.addWidget(self.call_entry)
         row = QHBoxLayout()
         self.alert_flag = QCheckBox("Alert", self)
         self.alert_flag.setObjectName("call_alert_flag")
@@ -506,6 +509,19 @@ class EditPanel(QWidget):
         self.call_alert.clear()
         self.alert_flag.setChecked(False)
         return True
+
+    def call_typed(self) -> bool:
+        """The keyboard way to bid: the call typed in ``call_entry``."""
+        text = self.call_entry.text().strip()
+        try:
+            call = Call.parse(text)
+        except ValueError:
+            self.contract_label.setText(f"{text!r} is not a call: type e.g. 1H, 3NT, P, X or XX")
+            return False
+        if self.make_call(call):
+            self.call_entry.clear()
+            return True
+        return False
 
     def undo_call(self) -> None:
         board = self.board()
