@@ -426,6 +426,14 @@ def test_solved_table_marks_modified_save_writes_par_and_a_new_deal_is_solved_ag
     action(w, "action_save").trigger()
     text = path.read_text()
     assert not view.is_modified() and "[OptimumScore" in text and "[ParContract" in text
+    messages.answer = dialogs.Button.Save
+    fresh = view.current_board().touched(tags={})  # solved, no par yet: a DUP save must not add (and lose) tags
+    view.model.set_board(0, fresh)
+    assert w.save_as(str(tmp_path / "plain.dup"))
+    title, text = messages.calls[-1][1:]
+    assert title.startswith("Save As") and "double-dummy" in text  # the DD loss is reported ...
+    assert "tags" not in text and "notes" not in text  # ... but no par tags were added to be lost
+    assert "OptimumScore" not in view.current_board().tags
     old = view.current_board().dd
     north = DEALS[2].cards(Seat.NORTH)
     east = DEALS[2].cards(Seat.EAST)

@@ -281,12 +281,15 @@ class Editor(QObject):
         return True
 
 
-def add_par_tags(view) -> int:
-    """Write par (``OptimumScore``, ``ParContract``) into edited boards that have a solved table; how many.
+def add_par_tags(view, codec=None) -> int:
+    """Before a PBN save: par (``OptimumScore``, ``ParContract``) into boards with a solved table; how many.
 
-    Only boards already rewritten (no byte-identical source) get it, so unchanged PBN boards keep their bytes.
+    Only boards already rewritten (no byte-identical source) get it, so unchanged PBN boards keep their
+    bytes; other formats have no par tags (they would only be reported as lost).
     """
     boards = view.boards
+    if codec is not None and codec.name != "pbn":
+        return 0
     if getattr(boards, "is_lazy", False) or len(boards) > board_ops.MAX_LIST_EDIT:
         return 0
     from ..solve.boards import par_tags

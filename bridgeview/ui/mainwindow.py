@@ -477,7 +477,7 @@ class MainWindow(QMainWindow):
         return True
 
     def save_to(self, view: DocumentView, path: str, codec) -> bool:
-        from .editor import add_par_tags; add_par_tags(view)  # noqa: E702, I001
+        from .editor import add_par_tags; add_par_tags(view, codec)  # noqa: E702, I001
         if not save_document(self, view.boards, path, codec, self.thread_threshold):
             return False
         view.mark_saved(os.path.abspath(path), codec.name)
