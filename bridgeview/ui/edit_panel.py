@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -52,6 +53,8 @@ TEXT_TAGS = ("Event", "Site", "Date", "Scoring", "Room", "West", "North", "East"
 VALUE_TAGS = ("Contract", "Declarer", "Result")
 HEADER_FIELDS = ("event", "site", "date")
 RED = "#c8102e"
+MIN_WIDTH = 350
+PALE_RED = "#e9a3ad"  # a red suit on a disabled call button
 
 
 def card_name(card: int) -> str:
@@ -97,6 +100,7 @@ class EditPanel(QWidget):
         self._build_tags()
         self._build_file()
         self.body.addStretch(1)
+        self.setMinimumWidth(MIN_WIDTH)  # the bidding box and hand lines readable without a side scroll bar
         self.refresh()
 
     # -- building -----------------------------------------------------------------------
@@ -180,7 +184,7 @@ class EditPanel(QWidget):
                                  lambda c=bid: self.make_call(c))
                 b.setMinimumWidth(30)
                 if st in (Strain.HEARTS, Strain.DIAMONDS):
-                    b.setStyleSheet(f"color: {RED}")
+                    b.setStyleSheet(f"QPushButton {{ color: {RED}; }} QPushButton:disabled {{ color: {PALE_RED}; }}")
                 grid.addWidget(b, level - 1, strain)
                 self.call_buttons[name] = b
         for col, (name, text, call) in enumerate((("P", "Pass", Call(CallKind.PASS)),
@@ -192,6 +196,10 @@ class EditPanel(QWidget):
             self.call_buttons[name] = b
         undo = self._button("call_undo", "Undo call", "Take back the last call", self.undo_call)
         grid.addWidget(undo, 7, 3, 1, 2)
+        for col in range(5):
+            grid.setColumnStretch(col, 1)
+        for b in [*self.call_buttons.values(), undo]:  # equal columns, whatever each label's width
+            b.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         v.addLayout(grid)
         self.call_entry = self._line("call_entry", "Call to make", "type a call (1H, 3NT, P, X, XX) and Enter")
         self.call_entry.returnPressed.connect(self.call_typed)
