@@ -315,8 +315,12 @@ def test_modified_marker_close_prompt_and_ctrl_s(qtbot, tmp_path, messages):
     action(w, "action_save").trigger()  # Ctrl+S: same file, same format
     assert not view.is_modified() and 'Site "Home"' in path.read_text()
     type_line(qtbot, find(w, QLineEdit, "tag_Site"), "Away")
+    messages.answer = dialogs.Button.Cancel
+    asked = len(messages.calls)
+    assert not w.close() and w.isVisible() and len(messages.calls) == asked + 1  # quitting asks too
     messages.answer = dialogs.Button.Discard
     assert w.close_tab(0) and w.tabs.count() == 0
+    assert "Away" not in path.read_text()
 
 
 def test_board_list_actions_and_renumber(qtbot, tmp_path, messages):
