@@ -588,3 +588,29 @@ def test_calls_can_be_typed(qtbot, tmp_path, messages):
     assert entry.text() == "2c" and "refused" in w.editor.panel.contract_label.text()
     type_line(qtbot, entry, "zz")
     assert "not a call" in w.editor.panel.contract_label.text()
+
+
+def test_value_tags_are_checked_and_notes_are_kept(qtbot, tmp_path, messages):
+    w = new_window(qtbot, tmp_path)
+    action(w, "action_new").trigger()
+    view = w.current_view()
+    type_line(qtbot, find(w, QLineEdit, "tag_Contract"), "4hx")
+    type_line(qtbot, find(w, QLineEdit, "tag_Declarer"), "w")
+    type_line(qtbot, find(w, QLineEdit, "tag_Result"), "9")
+    b = view.current_board()
+    assert str(b.contract) == "4HX" and b.declarer == Seat.WEST and b.result == 9
+    assert find(w, QLineEdit, "tag_Contract").text() == "4HX"
+    type_line(qtbot, find(w, QLineEdit, "tag_Result"), "14")
+    assert view.current_board().result == 9 and "impossible" in w.editor.panel.tag_status.text()
+    type_line(qtbot, find(w, QLineEdit, "tag_Contract"), "8Z")
+    assert str(view.current_board().contract) == "4HX" and "Contract" in w.editor.panel.tag_status.text()
+    notes = w.editor.panel.notes
+    notes.setFocus()
+    qtbot.keyClicks(notes, "Lead the king")
+    find(w, QLineEdit, "tag_Room").setFocus()  # leaving the notes applies them
+    notes.editingFinished.emit()
+    assert view.current_board().notes == ["Lead the king"]
+    path = tmp_path / "notes.pbn"
+    assert w.save_as(str(path))
+    back = read_file(str(path), "pbn")[0]
+    assert back.notes == ["Lead the king"] and str(back.contract) == "4HX" and back.result == 9
