@@ -153,3 +153,14 @@ def test_renumber_rederives_or_keeps_dealer_and_vulnerability():
 
 def test_contract_parse_roundtrip_used_by_the_tag_editor():
     assert str(Contract.parse("4hx")) == "4HX"
+
+
+@given(st.integers(0, 2**32), st.integers(0, 3), st.booleans())
+def test_typed_hand_round_trip(seed, seat, casual):
+    """Any hand, written as PBN text (or as people type it: lower case, 10, '-' voids), reads back the same."""
+    hand = Deal.shuffled(random.Random(seed)).hands[seat] & random.Random(seed + 1).getrandbits(52)
+    text = hand_text(hand)
+    if casual:
+        text = ".".join(part.lower().replace("t", "10") or "-" for part in text.split("."))
+    assert parse_hand(text) == hand
+    assert check_hands([text, "", "", ""]).masks[0] == hand
