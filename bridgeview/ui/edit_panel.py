@@ -9,7 +9,7 @@ change is one undo command on the current document's stack.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QPointF, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QPointF, QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -53,7 +53,8 @@ TEXT_TAGS = ("Event", "Site", "Date", "Scoring", "Room", "West", "North", "East"
 VALUE_TAGS = ("Contract", "Declarer", "Result")
 HEADER_FIELDS = ("event", "site", "date")
 RED = "#c8102e"
-MIN_WIDTH = 350
+#: the width the panel asks for: the bidding box and hand lines readable (narrower windows scroll it)
+PANEL_WIDTH = 360
 PALE_RED = "#e9a3ad"  # a red suit on a disabled call button
 
 
@@ -87,7 +88,6 @@ class EditPanel(QWidget):
         outer.setContentsMargins(0, 0, 0, 0)
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         outer.addWidget(scroll)
         body = QWidget()
@@ -100,8 +100,10 @@ class EditPanel(QWidget):
         self._build_tags()
         self._build_file()
         self.body.addStretch(1)
-        self.setMinimumWidth(MIN_WIDTH)  # the bidding box and hand lines readable without a side scroll bar
         self.refresh()
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QSize(PANEL_WIDTH, 640)
 
     # -- building -----------------------------------------------------------------------
     def _line(self, name: str, accessible: str, placeholder: str = "") -> QLineEdit:
