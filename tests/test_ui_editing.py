@@ -614,3 +614,16 @@ def test_value_tags_are_checked_and_notes_are_kept(qtbot, tmp_path, messages):
     assert w.save_as(str(path))
     back = read_file(str(path), "pbn")[0]
     assert back.notes == ["Lead the king"] and str(back.contract) == "4HX" and back.result == 9
+
+
+def test_delete_key_in_the_board_list(qtbot, tmp_path, messages):
+    w = new_window(qtbot, tmp_path)
+    view = w.editor.generate(4, first=1, seed=2)
+    view.select_board(1)
+    view.board_list.setFocus()
+    qtbot.keyClick(view.board_list, Qt.Key.Key_Down, Qt.KeyboardModifier.ShiftModifier)
+    assert view.selected_rows() == [1, 2]
+    qtbot.keyClick(view.board_list, Qt.Key.Key_Delete)
+    assert [b.number for b in view.boards] == [1, 4] and view.current_board().number == 4
+    action(w, "action_undo").trigger()
+    assert [b.number for b in view.boards] == [1, 2, 3, 4]

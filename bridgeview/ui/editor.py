@@ -7,7 +7,7 @@ on the current tab, so the main window only needs that one hook.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -213,11 +213,22 @@ class Editor(QObject):
                 dialogs.message("error", self.window, "Boards", str(e))
         return run
 
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802
+        """Delete (or Backspace) in a board list deletes its selected boards; Ctrl+Del works anywhere."""
+        if event.type() == QEvent.Type.KeyPress and event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) \
+                and event.modifiers() == Qt.KeyboardModifier.NoModifier:
+            view = self.window.current_view()
+            if view is not None and obj is view.board_list:
+                self._view_ops(board_ops.delete_boards)()
+                return True
+        return False
+
     def sync(self) -> None:
         """Follow the current tab: the panel edits its board, board actions work on a bridge tab only."""
         view = self.window.current_view()
         if view is not None and getattr(view, "_row_drops", None) is None:
             board_ops.enable_row_drag(view)
+            view.board_list.installEventFilter(self)  # the Delete key deletes the selected boards
         self.panel.set_view(view)
         for act in (self.act_add, self.act_delete, self.act_duplicate, self.act_move_up, self.act_move_down,
                     self.act_renumber, self.act_sort, self.act_cut, self.act_copy, self.act_paste_into,
