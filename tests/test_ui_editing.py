@@ -162,6 +162,7 @@ def test_type_a_set_save_in_four_formats_and_undo_to_empty(qtbot, tmp_path, mess
             assert got == 10, fmt
         if fmt in ("pbn", "lin"):
             assert back[0].tags.get("West") == "Di" and back[0].tags.get("North") == "Ann", fmt
+            assert back.info.event == "Club pairs", fmt
         if fmt == "pbn":
             assert back[0].result == result_1 and back[0].tags["Event"] == "Club pairs"
             assert back[3].tags["Site"] == "Leeds" and back[0].auction[0].explanation == "natural"

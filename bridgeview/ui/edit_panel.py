@@ -686,8 +686,8 @@ class EditPanel(QWidget):
             self._push(board.touched(notes=notes), "Set notes")
 
     def header_to_all(self) -> None:
-        """Give every board the event, site and date in the fields (one undo step); an empty field
-        removes the tag, so the boards show the file's own value."""
+        """Give every board, and the file's header, the event, site and date in the fields (one undo step);
+        an empty field removes the board tag."""
         from .edit_commands import BoardListCommand
 
         board = self.board()
@@ -703,8 +703,13 @@ class EditPanel(QWidget):
                 else:
                     tags.pop(k, None)
             new.append(b.touched(tags=tags))
-        self.view.undo_stack.push(BoardListCommand(self.view, new, "Event, site and date to all boards",
-                                                   self.view.current_index()))
+        # the file's own header too, so formats that keep only a file-level event (LIN's vg) keep it
+        stack = self.view.undo_stack
+        stack.beginMacro("Event, site and date to all boards")
+        stack.push(BoardListCommand(self.view, new, "Event, site and date to all boards", self.view.current_index()))
+        stack.push(FileInfoCommand(self.view, "Event, site and date of the file",
+                                   **{k.lower(): v for k, v in values.items()}))
+        stack.endMacro()
 
     def apply_file_field(self, name: str) -> None:
         if self.view is None:
