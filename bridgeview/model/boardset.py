@@ -78,6 +78,10 @@ class BoardSet(MutableSequence[Board]):
         """Byte offset of board ``index`` in the file, for fixed-record formats."""
         return None
 
+    def replace_all(self, boards: list[Board]) -> None:
+        """Make ``boards`` the whole list (the board-list editor's undo snapshots)."""
+        self._boards = list(boards)
+
     def record_number(self, index: int) -> int | None:
         """1-based number of the record where board ``index`` starts, for fixed-record formats
         (not ``index + 1`` where a board spans several records, as in ZBS)."""
@@ -175,6 +179,10 @@ class LazyBoardSet(BoardSet):
     def insert(self, index: int, board: Board) -> None:
         self._materialise()
         super().insert(index, board)
+
+    def replace_all(self, boards: list[Board]) -> None:
+        self._materialise()
+        super().replace_all(boards)
 
     @property
     def is_lazy(self) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, Qt, Signal
 from PySide6.QtGui import QColor
 
 from ..model.board import Board
@@ -40,6 +40,10 @@ def file_has_rooms(boards) -> bool:
         if b.tags.get(ROOM_TAG):
             return True
     return False
+
+
+#: the mime type of board rows dragged within a board list
+ROWS_MIME = "application/x-bridgeview-board-rows"
 _DISPLAY = Qt.ItemDataRole.DisplayRole.value
 _ALIGN = Qt.ItemDataRole.TextAlignmentRole.value
 _FOREGROUND = Qt.ItemDataRole.ForegroundRole.value
@@ -180,6 +184,32 @@ class BoardSetModel(QAbstractTableModel):
         last = len(self.boards) - 1
         if changed and last >= 0 and min(changed) <= last:
             self.dataChanged.emit(self.index(min(changed), 0), self.index(min(max(changed), last), len(COLUMNS) - 1))
+
+    def flags(self, index: QModelIndex):
+        """Rows can be dragged (to reorder the board list); the drop is handled by the board-list editor."""
+        base = super().flags(index)
+        return base | Qt.ItemFlag.ItemIsDragEnabled if index.isValid() else base | Qt.ItemFlag.ItemIsDropEnabled
+
+    def mimeTypes(self) -> list[str]:  # noqa: N802
+        return [ROWS_MIME]
+
+    def mimeData(self, indexes) -> QMimeData:  # noqa: N802
+        """The dragged rows, as ``ROWS_MIME`` text ("3,4")."""
+        mime = QMimeData()
+        rows = sorted({i.row() for i in indexes if i.isValid()})
+        mime.setData(ROWS_MIME, ",".join(str(r) for r in rows).encode())
+        return mime
+
+    def supportedDropActions(self):  # noqa: N802
+        return Qt.DropAction.MoveAction
+
+    def replace_all(self, boards: list[Board]) -> None:
+        """Replace every board at once (insert, delete, move, renumber): one model reset."""
+        self.beginResetModel()
+        self.boards.replace_all(boards)
+        self._cache.clear()
+        self._text_cache.clear()
+        self.endResetModel()
 
     def find_number(self, number: int) -> int | None:
         """Index of the board numbered ``number``; cheap guesses first, so big lazy sets stay fast."""

@@ -29,8 +29,10 @@ class SetBoardCommand(QUndoCommand):
 
 def move_card_command(model: BoardSetModel, index: int, card: int, seat: int) -> SetBoardCommand:
     """Move ``card`` of board ``index`` to ``seat``'s hand."""
+    from ..model.editing import with_deal
+
     board = model.board(index)
-    new = board.touched(deal=board.deal.with_card(card, seat))
+    new = with_deal(board, board.deal.with_card(card, seat))  # the DD table and par were about the old deal
     name = Suit(card // 13).symbol + rank_label(Card(card))
     return SetBoardCommand(model, index, new, f"Move {name} to {Seat(seat).name.title()}")
 

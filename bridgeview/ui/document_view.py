@@ -46,11 +46,15 @@ class DocumentView(QWidget):
         self._current = -1
         #: the tab title of a document that has no file yet (e.g. pasted boards)
         self.untitled_name = "Untitled"
+        #: a DD table was solved into a board since the last save (solving is not an undo step)
+        self._solved_unsaved = False
 
         self.board_list = QTableView(self)
+        self.board_list.setObjectName("board_list")
+        self.board_list.setAccessibleName("Boards")
         self.board_list.setModel(self.model)
         self.board_list.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.board_list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.board_list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.board_list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.board_list.setAlternatingRowColors(True)
         self.board_list.setWordWrap(False)
@@ -144,7 +148,24 @@ class DocumentView(QWidget):
         return True
 
     def is_modified(self) -> bool:
-        return not self.undo_stack.isClean()
+        return not self.undo_stack.isClean() or getattr(self, "_solved_unsaved", False)
+
+    def mark_solved(self) -> None:
+        """A DD table was solved into a board: the document has something new to save (not an undo step),
+        when its own format can keep the table."""
+        from ..formats.errors import FormatError
+        from ..formats.registry import get
+
+        try:
+            keeps = self.format_name is not None and get(self.format_name).caps.dd
+        except FormatError:
+            keeps = False
+        if keeps and self.path is not None and not getattr(self, "_solved_unsaved", False):
+            from .mainwindow import _is_bundled
+
+            if not _is_bundled(self.path):
+                self._solved_unsaved = True
+                self.modifiedChanged.emit(True)
 
     def title(self) -> str:
         name = os.path.basename(self.path) if self.path else self.untitled_name
@@ -163,6 +184,22 @@ class DocumentView(QWidget):
             return
         self.undo_stack.push(header_command(self.model, self._current, number, dealer, vulnerability))
 
+    def selected_rows(self) -> list[int]:
+        """Rows selected in the board list (at least the current one), in order."""
+        rows = sorted({i.row() for i in self.board_list.selectionModel().selectedRows()})
+        if not rows and 0 <= self._current < len(self.boards):
+            rows = [self._current]
+        return rows
+
+    def reload(self, select: int) -> None:
+        """Show board ``select`` after the board list was replaced as a whole (undoable list edits)."""
+        self._current = -1
+        n = len(self.boards)
+        if n:
+            self.select_board(max(0, min(select, n - 1)))
+        else:
+            self._show(-1)
+
     def shutdown(self) -> None:
         """Stop background work attached to this view (solver threads, replay timers) before it goes."""
         for name in ("solver", "replay"):
@@ -175,6 +212,7 @@ class DocumentView(QWidget):
         """After a save: the document now lives at ``path`` in ``format_name``."""
         self.path = path
         self.format_name = format_name
+        self._solved_unsaved = False
         self.undo_stack.setClean()
         self.modifiedChanged.emit(False)
 
@@ -192,7 +230,7 @@ class DocumentView(QWidget):
         return max(COLUMN_WIDTHS[0], fm.horizontalAdvance("8" * digits) + 18)
 
     def _clean_changed(self, clean: bool) -> None:
-        self.modifiedChanged.emit(not clean)
+        self.modifiedChanged.emit(self.is_modified())
 
     def _on_row(self, i: int) -> None:
         if i < 0 or i == self._current:

@@ -79,6 +79,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.status_board)
         self.statusBar().addPermanentWidget(self.status_format)
         self._build_menus()
+        from .editor import install_editor; self.editor = install_editor(self)  # noqa: E702, I001
         self._restore_window()
         self._update_actions()
         from .keyboard import StepKeys; self.step_keys = StepKeys(self)  # noqa: E702, I001
@@ -520,6 +521,7 @@ class MainWindow(QMainWindow):
         return True
 
     def save_to(self, view: DocumentView, path: str, codec) -> bool:
+        from .editor import add_par_tags; add_par_tags(view, codec)  # noqa: E702, I001
         losses: list[str] = []
         if not save_document(self, view.boards, path, codec, self.thread_threshold, losses):
             return False

@@ -43,7 +43,8 @@ def codec_from_filter(chosen: str, path: str, kind: str = "bridge") -> Codec | N
         if filter_for(c) == chosen:
             return c
     ext = Path(path).suffix.lower().lstrip(".")
-    for c in codecs:
+    # several codecs share an extension (.zrj): the one named after it is what the name means
+    for c in sorted(codecs, key=lambda c: c.name != ext):
         if ext in c.extensions:
             return c
     return None

@@ -436,6 +436,7 @@ class DocumentSolver(QObject):
             self._show_grid(board.copy(dd=new_table), i)
             return
         self.model.set_board(i, board.touched(dd=new_table))  # re-shows the board if current
+        self._solved()
 
     def _flush_deferred(self, keep: int | None = None) -> None:
         """Write held-back tables into their boards (all but board ``keep``)."""
@@ -447,6 +448,13 @@ class DocumentSolver(QObject):
                 board = self.model.board(i)
                 if board.deal == deal and not has_table(board):
                     self.model.set_board(i, board.touched(dd=merged(board.dd, table)))
+                    self._solved()
+
+    def _solved(self) -> None:
+        """A table written into a board is worth saving: the view shows the document as modified."""
+        mark = getattr(self.view, "mark_solved", None)
+        if callable(mark):
+            mark()
 
     def _progress(self, done: int, total: int) -> None:
         self.bar.progress.setRange(0, total)
