@@ -75,17 +75,17 @@ class SolverProcess:
         proc = ctx.Process(target=_serve, args=(child,), daemon=True, name="bridgeview-dds")
         proc.start()
         child.close()
+        self._proc, self._conn = proc, parent  # known at once, so abandon_shared can kill a starting child
         if not parent.poll(START_TIMEOUT):
-            proc.kill()
+            self.kill()
             raise SolverUnavailable("the double-dummy solver did not start")
         try:
             kind, text = parent.recv()
-        except EOFError:
+        except (EOFError, OSError):
             kind, text = "error", "the double-dummy solver stopped while starting"
         if kind != "ready":
-            proc.kill()
+            self.kill()
             raise SolverUnavailable(text)
-        self._proc, self._conn = proc, parent
 
     def solve(self, deals: Sequence[Deal], timeout: float, jobs: int | None = None) -> list[DDTable | None] | None:
         """Tables of ``deals`` (None for a deal DDS cannot solve), or None when ``timeout``
@@ -99,7 +99,7 @@ class SolverProcess:
             return None
         try:
             kind, payload = self._conn.recv()
-        except EOFError:
+        except (EOFError, OSError):
             self.kill()
             raise SolverUnavailable("the double-dummy solver stopped") from None
         if kind != "ok":
@@ -146,6 +146,14 @@ def shared_process() -> Iterator[SolverProcess]:
             _SHARED = SolverProcess()
             atexit.register(_SHARED.close)
         yield _SHARED
+
+
+def abandon_shared() -> None:
+    """Kill the shared child without waiting for its lock (the app is quitting): a thread waiting
+    on it sees the pipe close at once and gives up with SolverUnavailable."""
+    proc = _SHARED._proc if _SHARED is not None else None
+    if proc is not None:
+        proc.kill()
 
 
 @dataclass
