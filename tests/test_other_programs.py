@@ -410,3 +410,12 @@ def test_lin_commentary_stays_at_its_place_in_the_auction_and_play(tmp_path):
     doc[0] = back.touched(notes=[*back.notes, "added"])
     again = save_bytes(doc, "lin", tmp_path).decode()
     assert "nt|before the auction|nt|after 1S|nt|after the lead|nt|added|" in again
+
+
+def test_a_group_on_one_board_number_names_records(tmp_path, capsys):
+    rng = random.Random(4)
+    path = pbn(tmp_path, "\n".join(game(1, deal=Deal.shuffled(rng).to_pbn()) for _ in range(6)))
+    assert main(["validate", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert (f"{path}: 5 errors: board number repeated with a different deal: "
+            "record 2, record 3, record 4, record 5, record 6 (--all lists every one)") in out
