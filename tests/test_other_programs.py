@@ -419,3 +419,22 @@ def test_a_group_on_one_board_number_names_records(tmp_path, capsys):
     out = capsys.readouterr().out
     assert (f"{path}: 5 errors: board number repeated with a different deal: "
             "record 2, record 3, record 4, record 5, record 6 (--all lists every one)") in out
+
+
+def test_board_list_marks_each_tables_result_and_follows_edits(tmp_path, qtbot):
+    from bridgeview.ui.board_model import COL_BOARD
+    from bridgeview.ui.document_view import DocumentView
+
+    path = traveller(tmp_path)
+    view = DocumentView(read_file(path), str(path))
+    qtbot.addWidget(view)
+    model = view.model
+
+    def column() -> list[str]:
+        return [model.data(model.index(r, COL_BOARD)) for r in range(model.rowCount())]
+
+    assert column() == ["1 (1/3)", "1 (2/3)", "1 (3/3)"]
+    model.set_board(2, model.board(2).touched(number=2))  # renumbered: no longer a result of board 1
+    assert column() == ["1 (1/2)", "1 (2/2)", "2"]
+    assert view.side_tabs.tabText(view.side_tabs.indexOf(view.traveller)) == "Traveller (2)"
+    view.solver.shutdown()

@@ -8,6 +8,7 @@ cache keeps the rows on screen from being decoded once per column.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QColor
@@ -42,6 +43,8 @@ class BoardSetModel(QAbstractTableModel):
         self.boards = boards
         self._cache: OrderedDict[int, tuple[Board, list[str]]] = OrderedDict()
         self._text_cache: OrderedDict[int, tuple[str, ...]] = OrderedDict()
+        #: optional ``(row, board column text) -> text`` (the traveller tab marks a board's results)
+        self.board_label: Callable[[int, str], str] | None = None
 
     # -- Qt model API ----------------------------------------------------------
     def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
@@ -123,10 +126,18 @@ class BoardSetModel(QAbstractTableModel):
         if texts is None:
             board, problems = self.row(i)
             texts = tuple(self.cell_text(board, problems, c) for c in range(len(COLUMNS)))
+            if self.board_label is not None:
+                texts = (self.board_label(i, texts[COL_BOARD]), *texts[1:])
             self._text_cache[i] = texts
             if len(self._text_cache) > CACHE_ROWS:
                 self._text_cache.popitem(last=False)
         return texts
+
+    def refresh_texts(self) -> None:
+        """Recompute every row's texts (after ``board_label`` changed what it says)."""
+        self._text_cache.clear()
+        if len(self.boards):
+            self.dataChanged.emit(self.index(0, COL_BOARD), self.index(len(self.boards) - 1, COL_BOARD))
 
     def board(self, i: int) -> Board:
         return self.row(i)[0]
