@@ -8,8 +8,13 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_lin import boards as generated_board
 
 from bridgeview.cli.main import main
+from bridgeview.formats.lin import board_to_lin
+from bridgeview.formats.lin import parse_text as parse_lin
 from bridgeview.formats.registry import all_codecs, read_file, write_file
 from bridgeview.model.auction import Contract
 from bridgeview.model.board import Board
@@ -438,3 +443,20 @@ def test_board_list_marks_each_tables_result_and_follows_edits(tmp_path, qtbot):
     assert column() == ["1 (1/2)", "1 (2/2)", "2"]
     assert view.side_tabs.tabText(view.side_tabs.indexOf(view.traveller)) == "Traveller (2)"
     view.solver.shutdown()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(generated_board(), st.data())
+def test_lin_notes_keep_their_places_through_a_round_trip(board, data):
+    calls, cards = len(board.auction or ()), len(board.play or ())
+    places = sorted(
+        (calls, data.draw(st.integers(1, cards))) if cards and data.draw(st.booleans())
+        else (data.draw(st.integers(0, calls)), 0)
+        for _ in board.notes)
+    if any(a or c for a, c in places):
+        board.tags["LinNoteAt"] = ";".join(f"{a},{c}" for a, c in places)
+    text = board_to_lin(board)
+    back = parse_lin(text)[0]
+    assert back.notes == board.notes
+    assert back.tags.get("LinNoteAt") == board.tags.get("LinNoteAt")
+    assert board_to_lin(back) == text
