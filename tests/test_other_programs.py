@@ -460,3 +460,21 @@ def test_lin_notes_keep_their_places_through_a_round_trip(board, data):
     assert back.notes == board.notes
     assert back.tags.get("LinNoteAt") == board.tags.get("LinNoteAt")
     assert board_to_lin(back) == text
+
+
+def test_replay_shows_lin_commentary_at_its_step(tmp_path, qtbot):
+    from bridgeview.ui.document_view import DocumentView
+
+    path = tmp_path / "vugraph.lin"
+    path.write_text(f"qx|o1|md|3{MD}|sv|o|nt|before the auction|mb|1S|nt|after 1S|mb|p|mb|p|mb|p|pg||"
+                    "pc|CT|nt|after the lead|pc|C2|\n")  # East leads, South follows
+    view = DocumentView(read_file(path), str(path))
+    qtbot.addWidget(view)
+    view.show()
+    label = view.commentary
+    assert label.text() == "Comment: before the auction\nComment: after 1S"
+    view.replay.go(1)
+    assert label.text() == "Comment: after the lead" and label.isVisible()
+    view.replay.go(2)
+    assert label.text() == "" and not label.isVisible()
+    view.solver.shutdown()

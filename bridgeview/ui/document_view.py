@@ -111,6 +111,7 @@ class DocumentView(QWidget):
         from .traveller_view import install_traveller; self.traveller = install_traveller(self)  # noqa: E702, I001
         from .replay import install_replay; self.replay = install_replay(self)  # noqa: E702, I001
         from .solver import install_solver; self.solver = install_solver(self)  # noqa: E702, I001
+        from .commentary import install_commentary; self.commentary = install_commentary(self)  # noqa: E702, I001
 
     # -- API ----------------------------------------------------------------------
     def current_index(self) -> int:
