@@ -74,3 +74,22 @@ def test_gui_gives_up_on_the_current_board_and_says_so(qtbot, monkeypatch):
     view.select_board(0)  # shown again: not asked again
     assert "longer than" in view.dd_grid.note.text()
     view.solver.shutdown()
+
+
+def test_quitting_does_not_wait_for_a_slow_deal(qtbot, monkeypatch):
+    from bridgeview.model.boardset import BoardSet, FileInfo
+    from bridgeview.ui import solver as solver_module
+    from bridgeview.ui.document_view import DocumentView
+
+    monkeypatch.setattr(solver_module, "DD_TIMEOUT", 600.0)
+    monkeypatch.setattr(solver_module, "AUTO_DELAY_MS", 60_000)
+    doc = BoardSet([Board.numbered(1, Deal.from_pbn(THOMAS_2))], FileInfo(format="pbn"))
+    view = DocumentView(doc)
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitUntil(lambda: not view.solver.worker.is_idle(), timeout=5000)
+    time.sleep(3)  # the child is started and deep in DDS
+    start = time.monotonic()
+    view.solver.worker.stop()
+    assert time.monotonic() - start < 10
+    assert not view.solver.worker.isRunning()

@@ -8,8 +8,13 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_lin import boards as generated_board
 
 from bridgeview.cli.main import main
+from bridgeview.formats.lin import board_to_lin
+from bridgeview.formats.lin import parse_text as parse_lin
 from bridgeview.formats.registry import all_codecs, read_file, write_file
 from bridgeview.model.auction import Contract
 from bridgeview.model.board import Board
@@ -414,3 +419,66 @@ def test_lin_commentary_stays_at_its_place_in_the_auction_and_play(tmp_path):
     doc[0] = back.touched(notes=[*back.notes, "added"])
     again = save_bytes(doc, "lin", tmp_path).decode()
     assert "nt|before the auction|nt|after 1S|nt|after the lead|nt|added|" in again
+
+
+def test_a_group_on_one_board_number_names_records(tmp_path, capsys):
+    rng = random.Random(4)
+    path = pbn(tmp_path, "\n".join(game(1, deal=Deal.shuffled(rng).to_pbn()) for _ in range(6)))
+    assert main(["validate", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert (f"{path}: 5 errors: board number repeated with a different deal: "
+            "record 2, record 3, record 4, record 5, record 6 (--all lists every one)") in out
+
+
+def test_board_list_marks_each_tables_result_and_follows_edits(tmp_path, qtbot):
+    from bridgeview.ui.board_model import COL_BOARD
+    from bridgeview.ui.document_view import DocumentView
+
+    path = traveller(tmp_path)
+    view = DocumentView(read_file(path), str(path))
+    qtbot.addWidget(view)
+    model = view.model
+
+    def column() -> list[str]:
+        return [model.data(model.index(r, COL_BOARD)) for r in range(model.rowCount())]
+
+    assert column() == ["1 (1/3)", "1 (2/3)", "1 (3/3)"]
+    model.set_board(2, model.board(2).touched(number=2))  # renumbered: no longer a result of board 1
+    assert column() == ["1 (1/2)", "1 (2/2)", "2"]
+    assert view.side_tabs.tabText(view.side_tabs.indexOf(view.traveller)) == "Traveller (2)"
+    view.solver.shutdown()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(generated_board(), st.data())
+def test_lin_notes_keep_their_places_through_a_round_trip(board, data):
+    calls, cards = len(board.auction or ()), len(board.play or ())
+    places = sorted(
+        (calls, data.draw(st.integers(1, cards))) if cards and data.draw(st.booleans())
+        else (data.draw(st.integers(0, calls)), 0)
+        for _ in board.notes)
+    if any(a or c for a, c in places):
+        board.tags["LinNoteAt"] = ";".join(f"{a},{c}" for a, c in places)
+    text = board_to_lin(board)
+    back = parse_lin(text)[0]
+    assert back.notes == board.notes
+    assert back.tags.get("LinNoteAt") == board.tags.get("LinNoteAt")
+    assert board_to_lin(back) == text
+
+
+def test_replay_shows_lin_commentary_at_its_step(tmp_path, qtbot):
+    from bridgeview.ui.document_view import DocumentView
+
+    path = tmp_path / "vugraph.lin"
+    path.write_text(f"qx|o1|md|3{MD}|sv|o|nt|before the auction|mb|1S|nt|after 1S|mb|p|mb|p|mb|p|pg||"
+                    "pc|CT|nt|after the lead|pc|C2|\n")  # East leads, South follows
+    view = DocumentView(read_file(path), str(path))
+    qtbot.addWidget(view)
+    view.show()
+    label = view.commentary
+    assert label.text() == "Comment: before the auction\nComment: after 1S"
+    view.replay.go(1)
+    assert label.text() == "Comment: after the lead" and label.isVisible()
+    view.replay.go(2)
+    assert label.text() == "" and not label.isVisible()
+    view.solver.shutdown()

@@ -53,9 +53,12 @@ def problem_lines(problems: list[Problem], every: bool = False) -> list[str]:
         if len(group) <= GROUP_AFTER:
             lines.extend(one(p) for p in group)
             continue
-        places = ", ".join(p.location() for p in group[:FIRST_PLACES])
+        places = [p.location() for p in group]
+        if len(set(places)) < len(places):  # one board number again and again (travellers gone wrong)
+            places = [f"record {p.record or p.index + 1}" if p.index is not None else p.location() for p in group]
+        shown = ", ".join(places[:FIRST_PLACES]) + (", …" if len(places) > FIRST_PLACES else "")
         label = "warning" if severity != "error" else "error"
-        lines.append(f"{_plural(len(group), label)}: {kind}: {places}, … (--all lists every one)")
+        lines.append(f"{_plural(len(group), label)}: {kind}: {shown} (--all lists every one)")
     return lines
 
 

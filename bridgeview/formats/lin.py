@@ -527,7 +527,7 @@ def _parse_board(tokens: list[Token], index: int, ctx: _Context) -> Board:
     return b
 
 
-def _note_places(board: Board) -> list[tuple[int, int]]:
+def note_places(board: Board) -> list[tuple[int, int]]:
     """Where each note goes as (calls, cards) before it: from ``LinNoteAt`` when it still fits
     the notes, else all at the start of the board."""
     text = board.tags.get(NOTE_AT_TAG, "")
@@ -600,7 +600,7 @@ def board_pairs(board: Board) -> list[tuple[str, str]]:
         except FormatError:
             extra_tokens = []
         pairs += [(t.key, t.value) for t in extra_tokens]
-    notes = list(zip(_note_places(board), board.notes, strict=True))
+    notes = list(zip(note_places(board), board.notes, strict=True))
 
     def notes_at(calls: int, cards: int, last: bool = False) -> None:
         while notes and (notes[0][0] <= (calls, cards) or last):

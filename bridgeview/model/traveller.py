@@ -58,6 +58,18 @@ def traveller(boards: Sequence[Board], index: int) -> list[int]:
     return [i for i in range(len(boards)) if i == index or same_board(board, boards[i])]
 
 
+def traveller_positions(boards: Sequence[Board]) -> dict[int, tuple[int, int]]:
+    """For every record of a board played at several tables: (its place among them, how many),
+    by position in the set; empty for sets too large to search or read lazily."""
+    if len(boards) > TRAVELLER_LIMIT or getattr(boards, "is_lazy", False):
+        return {}
+    groups: dict[tuple, list[int]] = {}
+    for i, b in enumerate(boards):
+        if b.number is not None and b.deal.card_count:
+            groups.setdefault((b.number, b.deal.hands), []).append(i)
+    return {i: (k, len(g)) for g in groups.values() if len(g) > 1 for k, i in enumerate(g, 1)}
+
+
 def row(board: Board, index: int) -> TravellerRow:
     """One table's contract, declarer, tricks and North-South score."""
     contract, declarer = board.contract_and_declarer()

@@ -8,6 +8,7 @@ cache keeps the rows on screen from being decoded once per column.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 
 from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, Qt, Signal
 from PySide6.QtGui import QColor
@@ -68,6 +69,8 @@ class BoardSetModel(QAbstractTableModel):
         self.extra_problems: dict[int, list[str]] = {}
         #: the Room column's index when the file has rooms (a vugraph's open and closed tables), else None
         self.room_column: int | None = len(COLUMNS) if file_has_rooms(boards) else None
+        #: optional ``(row, board column text) -> text`` (the traveller tab marks a board's results)
+        self.board_label: Callable[[int, str], str] | None = None
 
     # -- Qt model API ----------------------------------------------------------
     def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
@@ -158,10 +161,18 @@ class BoardSetModel(QAbstractTableModel):
             texts = tuple(self.cell_text(board, problems, c) for c in range(len(COLUMNS)))
             if self.room_column is not None:
                 texts += (board.tags.get(ROOM_TAG, ""),)
+            if self.board_label is not None:
+                texts = (self.board_label(i, texts[COL_BOARD]), *texts[1:])
             self._text_cache[i] = texts
             if len(self._text_cache) > CACHE_ROWS:
                 self._text_cache.popitem(last=False)
         return texts
+
+    def refresh_texts(self) -> None:
+        """Recompute every row's texts (after ``board_label`` changed what it says)."""
+        self._text_cache.clear()
+        if len(self.boards):
+            self.dataChanged.emit(self.index(0, COL_BOARD), self.index(len(self.boards) - 1, COL_BOARD))
 
     def board(self, i: int) -> Board:
         return self.row(i)[0]

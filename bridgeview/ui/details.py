@@ -26,6 +26,9 @@ class _ChecksumDone(QObject):
 _SUIT_CODE = re.compile(r"[@!]([SHDCshdc])(?![a-z])")
 _SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
+#: tags that record where things stood for the codecs, not data a reader looks for
+BOOKKEEPING_TAGS = frozenset({"LinNoteAt", "Auction:rest"})
+
 
 def suit_symbols(text: str) -> str:
     """Commentary as a player reads it: BBO's ``@H5`` and PBN's ``\\H``/``!H`` suit codes as ♥5."""
@@ -58,7 +61,7 @@ def board_rows(board: Board | None, index: int, boards) -> list[tuple[str, str]]
     if board.play:
         rows.append(("cards played", str(len(board.play))))
     for key, value in board.tags.items():
-        if not _meaningful(value):  # PBN's "?" and "#" placeholders say nothing
+        if key in BOOKKEEPING_TAGS or not _meaningful(value):  # bookkeeping shown elsewhere; "?"/"#" say nothing
             continue
         rows.append((key, suit_symbols(value)))
     for note in board.notes:

@@ -143,6 +143,11 @@ class SolverWorker(QThread):
             self._background.clear()
             self._urgent.clear()
             self._compute.clear()
+            busy = self._busy
+        if busy:  # quitting: a slow deal in the DDS child must not hold the app open
+            from ..solve.timed import abandon_shared
+
+            abandon_shared()
         if self.isRunning():
             self.wait(wait_ms)
 

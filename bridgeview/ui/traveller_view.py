@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..model.traveller import row, traveller
+from ..model.traveller import TRAVELLER_LIMIT, row, traveller, traveller_positions
 
 HEADERS = ("Record", "Contract", "By", "Tricks", "Result", "NS")
 TITLE = "Traveller"
@@ -81,11 +81,58 @@ class TravellerView(QWidget):
             self.view.select_board(self.indices[r])
 
 
+class TravellerMarks:
+    """Marks in the board list's Board column: ``3 (2/4)`` is board 3, the second of its four results."""
+
+    def __init__(self, document_view) -> None:
+        self.view = document_view
+        self.positions: dict[int, tuple[int, int]] = {}
+        self.keys: list[tuple] = []  # (number, hands) of every board, to notice edits that matter
+        self.update()
+        document_view.model.boardChanged.connect(self._changed)
+
+    def update(self) -> None:
+        """Find the travellers again and redraw the Board column."""
+        boards = self.view.boards
+        self.positions = traveller_positions(boards)
+        searchable = len(boards) <= TRAVELLER_LIMIT and not getattr(boards, "is_lazy", False)
+        self.keys = [(b.number, b.deal.hands) for b in boards] if searchable else []
+        model = self.view.model
+        model.board_label = self.label if self.positions else None
+        model.refresh_texts()
+        if self.positions:
+            digits = max(len(str(boards[i].number)) for i in self.positions)
+            width = self.view.board_list.fontMetrics().horizontalAdvance("8" * digits + " (88/88)") + 18
+            if self.view.board_list.columnWidth(0) < width:
+                self.view.board_list.setColumnWidth(0, width)
+
+    def label(self, i: int, text: str) -> str:
+        place = self.positions.get(i)
+        return f"{text} ({place[0]}/{place[1]})" if place is not None else text
+
+    def _changed(self, i: int) -> None:
+        """A board was replaced: look again only when its number or deal changed (solving adds
+        tables to thousands of boards; they stay where they are)."""
+        if i < len(self.keys):
+            board = self.view.model.board(i)
+            if self.keys[i] != (board.number, board.deal.hands):
+                self.update()
+
+
 def install_traveller(document_view) -> TravellerView:
-    """Add the Traveller tab to a document view's side tabs and keep it on the current board."""
+    """Add the Traveller tab to a document view's side tabs, keep it on the current board, and mark
+    each board's results in the board list."""
     tab = TravellerView(document_view)
     document_view.side_tabs.addTab(tab, TITLE)
     document_view.currentBoardChanged.connect(tab.show_board)
     if document_view.current_index() >= 0:
         tab.show_board(document_view.current_index())
+    tab.marks = TravellerMarks(document_view)
+
+    def board_changed(i: int) -> None:  # after the marks had their look: a result edited, or a board moved
+        current = document_view.current_index()
+        if current >= 0 and (i in tab.indices or i in tab.marks.positions):
+            tab.show_board(current)
+
+    document_view.model.boardChanged.connect(board_changed)
     return tab

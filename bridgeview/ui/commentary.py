@@ -1,0 +1,54 @@
+"""Commentary at its step of the replay: a vugraph LIN's ``nt`` remarks under the diagram.
+
+LIN files from BBO vugraph put each comment where it was made, in the auction or
+after a card; the LIN reader keeps those places (``LinNoteAt``), and this label
+shows the remarks made after the cards played so far (at the start: those made
+during the auction).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
+
+from ..formats.lin import NOTE_AT_TAG, note_places
+from ..model.board import Board
+
+#: lines of commentary shown under the replay bar (the tooltip has the rest)
+MAX_LINES = 4
+
+
+def notes_at_step(board: Board | None, step: int) -> list[str]:
+    """The comments made right after card ``step`` (0: before the play) of a board whose notes have places."""
+    if board is None or NOTE_AT_TAG not in board.tags:
+        return []
+    return [note for (_calls, cards), note in zip(note_places(board), board.notes, strict=True) if cards == step]
+
+
+class CommentaryLabel(QLabel):
+    """The remarks of the replay's current step, hidden when there are none."""
+
+    def __init__(self, document_view, controller) -> None:
+        super().__init__()
+        self.view = document_view
+        self.controller = controller
+        self.setWordWrap(True)
+        self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)  # cut at the bottom, not both ends
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.setMaximumHeight(self.fontMetrics().lineSpacing() * MAX_LINES)  # the diagram keeps its room
+        controller.positionChanged.connect(self.show_step)
+        self.show_step(controller.position())
+
+    def show_step(self, pos) -> None:
+        notes = notes_at_step(self.view.current_board(), pos.step if pos is not None else 0)
+        text = "\n".join(f"Comment: {n}" for n in notes)
+        self.setText(text)
+        self.setToolTip(text)  # all of it, when more than MAX_LINES lines
+        self.setVisible(bool(notes))
+
+
+def install_commentary(document_view) -> CommentaryLabel:
+    """Put the commentary line under the replay bar of a document view."""
+    label = CommentaryLabel(document_view, document_view.replay)
+    document_view.diagram_column.addWidget(label)
+    return label
