@@ -20,13 +20,14 @@ from bridgeview.model.deal import Deal
 CODEC = PbnCodec()
 
 
-def random_chunk(n: int, seed: int = 3) -> BulkChunk:
-    """Random complete deals; DD tables with unknown cells, some wholly unknown."""
+def random_chunk(n: int, seed: int = 3, unknown: bool = True) -> BulkChunk:
+    """Random complete deals; DD tables with unknown cells, some wholly unknown (``unknown``)."""
     rng = np.random.default_rng(seed)
     owners = np.argsort(rng.random((n, 52)), axis=1).astype(np.uint8) // 13
     dd = rng.integers(0, 14, (n, 4, 5)).astype(np.uint8)
-    dd[rng.random((n, 4, 5)) < 0.1] = DD_UNKNOWN
-    dd[::7] = DD_UNKNOWN
+    if unknown:
+        dd[rng.random((n, 4, 5)) < 0.1] = DD_UNKNOWN
+        dd[::7] = DD_UNKNOWN
     return BulkChunk(owners, dd)
 
 
@@ -84,12 +85,12 @@ def test_convert_zrd_to_pbn_and_back_round_trips(tmp_path):
 
 
 # -- big PBN -> ZRD/ZBD in chunks (pbn_bulk) -------------------------------------------
-def varied_pbn(n: int = 240, seed: int = 5) -> str:
+def varied_pbn(n: int = 240, seed: int = 5, unknown: bool = True) -> str:
     """Games of every kind the chunked converter must treat as the check and writer do."""
     from bridgeview.formats.pbn_write import board_text as text_of
 
     rng = np.random.default_rng(seed)
-    chunk = random_chunk(n, seed)
+    chunk = random_chunk(n, seed, unknown)
     games = []
     for i in range(n):
         number = i + 1
@@ -124,13 +125,14 @@ def varied_pbn(n: int = 240, seed: int = 5) -> str:
     return "% PBN 2.1\n% EXPORT\n" + "\n".join(games)
 
 
+@pytest.mark.parametrize("unknown", [True, False])
 @pytest.mark.parametrize("fmt", ["zrd", "zbd"])
-def test_chunked_pbn_conversion_matches_the_check_and_writer(tmp_path, monkeypatch, fmt):
+def test_chunked_pbn_conversion_matches_the_check_and_writer(tmp_path, monkeypatch, fmt, unknown):
     from bridgeview.formats import pbn_bulk, pbn_lazy
     from bridgeview.formats.convert import write_document
 
     path = tmp_path / "varied.pbn"
-    path.write_text(varied_pbn())
+    path.write_text(varied_pbn(unknown=unknown))
     eager = CODEC.read(path, ReadOptions())
     lazy = pbn_lazy.read_lazy(path)
     assert pbn_bulk.applies(lazy, get(fmt), None)
@@ -140,6 +142,7 @@ def test_chunked_pbn_conversion_matches_the_check_and_writer(tmp_path, monkeypat
     want = write_document(eager, tmp_path / f"eager.{fmt}", get(fmt))
     assert got.losses == want.losses and len(want.losses) >= 3, want.losses
     assert got.records == want.records == 240
+    assert (tmp_path / f"lazy.{fmt}").read_bytes() == (tmp_path / f"eager.{fmt}").read_bytes()
     lazy2 = pbn_lazy.read_lazy(path)
     write_document(lazy2, tmp_path / f"lazy2.{fmt}", get(fmt))
     assert (tmp_path / f"lazy2.{fmt}").read_bytes() == (tmp_path / f"eager.{fmt}").read_bytes()
@@ -173,3 +176,21 @@ def test_chunked_report_says_what_the_check_says(tmp_path):
         want = get(fmt).check(CODEC.read(path, ReadOptions()))
         got = pbn_bulk.report(pbn_lazy.read_lazy(path), get(fmt))
         assert (got.losses, got.errors) == (want.losses, want.errors)
+
+
+def test_games_of_the_usual_shape_are_read_together_and_the_rest_one_by_one(tmp_path, monkeypatch):
+    """Most games of a generated file take the numpy path; the others the pattern or the reader."""
+    from bridgeview.formats import pbn_bulk, pbn_lazy
+
+    path = tmp_path / "varied.pbn"
+    path.write_text(varied_pbn(unknown=False))
+    shaped = []
+    real = pbn_bulk._shaped_rows
+    monkeypatch.setattr(pbn_bulk, "_shaped_rows", lambda *a: shaped.append((a[1], real(*a))) or shaped[-1][1])
+    monkeypatch.setattr(pbn_bulk, "CHUNK", 40)  # shapes seen in one chunk serve the next
+    got = pbn_bulk.report(pbn_lazy.read_lazy(path), get("zrd"))
+    want = get("zrd").check(CODEC.read(path, ReadOptions()))
+    assert got.losses == want.losses
+    rows = sorted(first + r for first, call in shaped for r in call[0].tolist())
+    # plain games: numbered, "?" for a number, lower-case ranks (the others need the pattern or the reader)
+    assert {r % 12 for r in rows} == {0, 2, 11} and len(rows) >= 45, rows

@@ -20,13 +20,16 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
+from . import pbn_dd
 from .bulk import ABSENT, DD_UNKNOWN, BulkChunk
 from .errors import FormatError
+from .pbn_lex import escape
 from .pbn_write import ROSTER
 from .registry import Codec, SaveReport, WriteOptions, board_tags
 
 #: targets whose check is the generic one and whose writer takes ``chunks_from_boards``
 FAST_TARGETS = frozenset(("zrd", "zbd"))
+MAX_SHAPES = 4  # shapes of game read with numpy
 CHUNK = 1 << 16  # boards a chunk, as chunks_from_boards makes them (the writers see the same chunks)
 _MODELLED_ROSTER = frozenset(("Board", "Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Result"))
 _VALUE = rb'"(?P<%s>[^"\\\r\n]*)"'
@@ -163,8 +166,11 @@ def parse_deals(deals: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
     k = len(deals)
     if not k:
         return np.full((0, 52), ABSENT, dtype=np.uint8), np.zeros(0, dtype=bool)
-    fixed = [d if len(d) == 69 else b"-" * 69 for d in deals]
-    arr = np.frombuffer(b"".join(fixed), np.uint8).reshape(k, 69)
+    if isinstance(deals, np.ndarray):  # already (k, 69) bytes
+        arr = deals
+    else:
+        fixed = [d if len(d) == 69 else b"-" * 69 for d in deals]
+        arr = np.frombuffer(b"".join(fixed), np.uint8).reshape(k, 69)
     ok = (arr[:, 0] == ord("N")) & (arr[:, 1] == ord(":"))
     ok &= (arr[:, 18] == 32) & (arr[:, 35] == 32) & (arr[:, 52] == 32)
     hands = np.concatenate((arr[:, 2:], np.full((k, 1), 32, np.uint8)), axis=1).reshape(k, 4, 17)[:, :, :16]
@@ -282,7 +288,10 @@ def _fixed_tables(bodies: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
     k = len(bodies)
     if not k:
         return np.full((0, 4, 5), DD_UNKNOWN, dtype=np.uint8), np.zeros(0, dtype=bool)
-    arr = np.frombuffer(b"".join(bodies), np.uint8).reshape(k, 20, 8)
+    if isinstance(bodies, np.ndarray):  # already (k, 160) bytes
+        arr = bodies.reshape(k, 20, 8)
+    else:
+        arr = np.frombuffer(b"".join(bodies), np.uint8).reshape(k, 20, 8)
     seat = _SEAT_AT[arr[:, :, 0]]
     strain = _STRAIN_AT[arr[:, :, 2], arr[:, :, 3]]
     tens = _DIGIT[arr[:, :, 5]]
@@ -327,7 +336,27 @@ def _chunk(doc, a: int, b: int, tally: _Tally, header: dict, state: dict) -> Bul
     vuls_l: list[int] = []
     notes_l: list[bool] = []
     seats = _SEATS_ANY
-    for r in range(k):
+    shapes: list[_Shape] = state.setdefault("shapes", [])
+    if learned is None:  # learn the pattern and a shape from the first game the pattern takes
+        for r in range(k):
+            text = buf[starts[r] : cends[r]]
+            m = general(text)
+            if m is not None:
+                pattern = _learn(m)
+                learned = state["learned"] = (pattern.fullmatch, _getters(pattern))
+                _add_shape(shapes, m, text)
+                break
+    remaining = np.ones(k, dtype=bool)
+    for shape in shapes:  # the games of the usual shapes, all at once
+        done_rows, number, dealer, vul, shaped_owners, shaped_dd = _shaped_rows(doc, a, b, shape, remaining)
+        owners[done_rows] = shaped_owners
+        dd[done_rows] = shaped_dd
+        numbers[done_rows] = np.where(number >= 0, number, a + done_rows + 1)
+        tally.fast_rows(a + done_rows, number, dealer, vul, (shaped_dd != DD_UNKNOWN).any(axis=(1, 2)),
+                        np.zeros(done_rows.shape[0], dtype=bool))
+        remaining[done_rows] = False
+    tries = 0
+    for r in np.flatnonzero(remaining).tolist():
         text = buf[starts[r] : cends[r]]
         m = learned[0](text) if learned is not None else None
         if m is not None:
@@ -341,6 +370,9 @@ def _chunk(doc, a: int, b: int, tally: _Tally, header: dict, state: dict) -> Bul
             if learned is None:
                 pattern = _learn(m)
                 learned = state["learned"] = (pattern.fullmatch, _getters(pattern))
+        if len(shapes) < MAX_SHAPES and tries < 256:  # another common shape (with or without a table, say)
+            tries += 1
+            _add_shape(shapes, m, text)
         groups = m.groups()
         deal, board, dealer, vul, decl, con, res, ort = wanted(groups)
         if not deal or decl and decl != b"?" or con and con != b"?" or res and res != b"?":
@@ -419,6 +451,139 @@ def _done_with(doc, stop: int) -> None:
 
     idx = doc.index
     release(idx.buf, 0, int(idx.starts[stop]) if stop < len(idx) else len(idx.buf))
+
+
+_ORT_VALUE = escape(pbn_dd.ORT_HEADER).encode()  # as it stands between the quotes
+_VUL_VALUES = ((b"None", 0), (b"NS", 1), (b"EW", 2), (b"All", 3), (b"Both", 3), (b"Love", 0), (b"-", 0))
+
+
+class _Shape:
+    """The text of one plain game between its quotes, for recognising games of the same
+    shape with numpy a chunk at a time: the same text between the quotes, values in the
+    same tags, the same OptimumResultTable header and a 20-row table of 8-byte rows."""
+
+    def __init__(self, m: re.Match, text: bytes) -> None:
+        pieces = text.split(b'"')
+        names = [name for name in ROSTER if m.group(name) is not None]
+        ort = m.group("ort")
+        if ort is not None:
+            names.append("ort header")
+        self.names = names
+        self.consts = pieces[0::2][:-1]  # before the first value, and between each value and the next
+        last = pieces[-1]
+        self.ort = ort is not None
+        self.tail = last[: len(last) - len(ort)] if self.ort else last
+        self.usable = (len(pieces) - 1) // 2 == len(names) and "Deal" in names and (not self.ort or len(ort) == 160)
+        if self.ort and self.usable:
+            self.usable = pieces[-2] == _ORT_VALUE
+        self.key = (tuple(self.consts), self.tail, self.ort)
+
+
+def _add_shape(shapes: list[_Shape], m: re.Match, text: bytes) -> None:
+    found = _Shape(m, text)
+    if found.usable and all(found.key != s.key for s in shapes):
+        shapes.append(found)
+
+
+def _shaped_rows(doc, a: int, b: int, shape: _Shape, todo: np.ndarray) -> tuple:
+    """The games ``a..b`` that have ``shape`` and plain values (placeholders in the free tags,
+    a 69-byte deal, a fixed-width table), read with numpy; returns (relative rows, numbers,
+    dealers, vulnerabilities, owners, DD tables) for those whose deal and table are sound."""
+    idx = doc.index
+    lo, hi = int(idx.starts[a]), int(idx.cends[b - 1])
+    arr = np.frombuffer(idx.buf, np.uint8, hi - lo, lo)
+    starts = (idx.starts[a:b] - lo).astype(np.int32)
+    cends = (idx.cends[a:b] - lo).astype(np.int32)
+    quotes = np.flatnonzero(arr == 34).astype(np.int32)  # a chunk is far below 2 GiB: small indices
+    nv = len(shape.names)
+    first = np.searchsorted(quotes, starts)
+    fit = (np.searchsorted(quotes, cends) - first == 2 * nv) & todo
+    rows = np.flatnonzero(fit)
+    empty = (np.zeros(0, np.int64),) * 4 + (np.zeros((0, 52), np.uint8), np.zeros((0, 4, 5), np.uint8))
+    if not rows.shape[0]:
+        return empty
+    q = quotes[first[rows][:, None] + np.arange(2 * nv)[None, :]]  # (m, 2 nv) quote positions
+    last = arr.shape[0] - 1  # gathers are clamped here; a game they run past fails a length check
+    ok = np.ones(rows.shape[0], dtype=bool)
+
+    def same(at: np.ndarray, const: bytes) -> np.ndarray:
+        if not const:
+            return np.ones(at.shape[0], dtype=bool)
+        want = np.frombuffer(const, np.uint8)
+        at = np.minimum(at, last - len(const) + 1)  # a game this runs past fails a length check
+        return (arr[at[:, None] + np.arange(len(const), dtype=np.int32)[None, :]] == want).all(axis=1)
+
+    ok &= q[:, 0] - starts[rows] == len(shape.consts[0])
+    ok &= same(starts[rows], shape.consts[0])
+    for t in range(1, nv):
+        c = shape.consts[t]
+        ok &= q[:, 2 * t] - q[:, 2 * t - 1] - 1 == len(c)
+        ok &= same(q[:, 2 * t - 1] + 1, c)
+    tail_len = len(shape.tail) + (160 if shape.ort else 0)
+    ok &= cends[rows] - q[:, -1] - 1 == tail_len
+    ok &= same(q[:, -1] + 1, shape.tail)
+    lengths = q[:, 1::2] - q[:, 0::2] - 1  # (m, nv)
+    where = {name: t for t, name in enumerate(shape.names)}
+
+    def value(name: str, width: int) -> np.ndarray:
+        at = q[:, 2 * where[name]] + 1
+        at = np.minimum(at, last - width + 1)
+        return arr[at[:, None] + np.arange(width, dtype=np.int32)[None, :]]
+
+    def placeholder(name: str) -> np.ndarray:
+        if name not in where:
+            return np.ones(rows.shape[0], dtype=bool)
+        n = lengths[:, where[name]]
+        return (n == 0) | ((n == 1) & (value(name, 1)[:, 0] == ord("?")))
+
+    for name in (*_NOTE_TAGS, "Declarer", "Contract", "Result"):
+        ok &= placeholder(name)
+    if "ort header" in where:
+        ok &= lengths[:, where["ort header"]] == len(_ORT_VALUE)
+        ok &= same(q[:, 2 * where["ort header"]] + 1, _ORT_VALUE)
+    # Board: digits (up to 9), or a placeholder
+    number = np.full(rows.shape[0], -1, dtype=np.int64)
+    if "Board" in where:
+        n = lengths[:, where["Board"]]
+        digits = value("Board", 9).astype(np.int64) - ord("0")
+        col = np.arange(9)[None, :]
+        inside = col < n[:, None]
+        blank = placeholder("Board")
+        digits_ok = (((digits >= 0) & (digits <= 9)) | ~inside).all(axis=1) & (n > 0) & (n <= 9)
+        ok &= digits_ok | blank
+        power = np.where(inside, 10 ** np.clip(n[:, None] - 1 - col, 0, 8), 0)
+        number = np.where(digits_ok & ~blank, (np.where(inside, digits, 0) * power).sum(axis=1), -1)
+    dealer = np.full(rows.shape[0], -1, dtype=np.int64)
+    if "Dealer" in where:
+        n = lengths[:, where["Dealer"]]
+        seat = _SEAT_AT[value("Dealer", 1)[:, 0] & 0xDF].astype(np.int64)  # upper case
+        dealer = np.where(n == 1, seat, -1)
+        ok &= placeholder("Dealer") | ((n == 1) & (seat >= 0))
+        dealer = np.where(placeholder("Dealer"), -1, dealer)
+    vul = np.full(rows.shape[0], -1, dtype=np.int64)
+    if "Vulnerable" in where:
+        n = lengths[:, where["Vulnerable"]]
+        text = value("Vulnerable", 4)
+        known = placeholder("Vulnerable")
+        for word, v in _VUL_VALUES:
+            hit = (n == len(word)) & (text[:, : len(word)] == np.frombuffer(word, np.uint8)).all(axis=1)
+            vul = np.where(hit, v, vul)
+            known |= hit
+        ok &= known
+    ok &= lengths[:, where["Deal"]] == 69
+    deals = value("Deal", 69)
+    owners, deal_ok = parse_deals(deals)
+    ok &= deal_ok
+    if shape.ort:
+        at = q[:, -1] + 1 + len(shape.tail)
+        at = np.minimum(at, last - 159)  # rows cut short fail above
+        body = arr[at[:, None] + np.arange(160, dtype=np.int32)[None, :]]
+        dd, dd_ok = _fixed_tables(body)
+        ok &= dd_ok
+    else:
+        dd = np.full((rows.shape[0], 4, 5), DD_UNKNOWN, dtype=np.uint8)
+    keep = np.flatnonzero(ok)
+    return rows[keep], number[keep], dealer[keep], vul[keep], owners[keep], dd[keep]
 
 
 def _slow_row(doc, i: int, r: int, owners, dd, numbers) -> tuple:
