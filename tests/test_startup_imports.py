@@ -51,3 +51,16 @@ def test_every_command_still_lists_without_qt(tmp_path):
     assert proc.returncode == 0 and "pbn" in proc.stdout, proc.stderr
     assert {"bridgeview.cli.convert", "bridgeview.cli.solve", "bridgeview.cli.render"} <= modules
     assert _heavy(modules) == []
+
+
+def test_the_command_line_is_built_without_numpy():
+    """--help, --version and usage errors answer without numpy: only a command that reads boards needs it."""
+    code = ("import sys\nfrom bridgeview.cli.main import build_parser\nbuild_parser()\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'PySide6', 'endplay')))")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
+    version = subprocess.run([sys.executable, "-m", "bridgeview.cli.main", "--version"], env=env, capture_output=True,
+                             text=True, timeout=120)
+    assert version.stdout == "bridgeview 0.1.0\n"
