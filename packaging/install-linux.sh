@@ -2,7 +2,7 @@
 # Install bridgeview for the current user and register it with the desktop, so
 # double-clicking a .pbn/.lin/.bri/... file opens it in bridgeview.
 #
-#   packaging/install-linux.sh              pip-install this checkout (editable) and register
+#   packaging/install-linux.sh              pip-install this checkout and register
 #   packaging/install-linux.sh --no-pip     only register (bridgeview is already installed)
 #   packaging/install-linux.sh --uninstall  remove what the registration added
 #
@@ -10,9 +10,9 @@
 # types), --dry-run (print what would be done).  Environment: PYTHON (default
 # python3), XDG_DATA_HOME (default ~/.local/share).
 #
-# The package is installed *editable* (pip install -e) from this checkout: the
-# app finds its fonts, icons and sample in the checkout's resources/ folder, which
-# a plain (non-editable) wheel install does not contain.  Keep the checkout.
+# The package is installed as a wheel (pip install .), which carries the fonts,
+# icons and sample (resources/ as bridgeview/data), so the checkout may be moved
+# or deleted afterwards.
 # Files written: $XDG_DATA_HOME/applications/bridgeview.desktop,
 # $XDG_DATA_HOME/mime/packages/bridgeview-mime.xml and
 # $XDG_DATA_HOME/icons/hicolor/{16x16,...,256x256,scalable}/apps/bridgeview.{png,svg}.
@@ -103,14 +103,14 @@ for size in $SIZES; do
     }
 done
 
-# 1. the Python package (editable, so resources/ is found in the checkout)
+# 1. the Python package (a wheel: it carries resources/, the checkout is not needed afterwards)
 if [ "$do_pip" = 1 ]; then
     user=()
     # --user only outside a virtual environment (pip refuses it inside one)
     if [ "$("$PYTHON" -c 'import sys; print(int(sys.prefix == sys.base_prefix))')" = 1 ]; then
         user=(--user)
     fi
-    run "$PYTHON" -m pip install ${user[@]+"${user[@]}"} -e "$ROOT"
+    run "$PYTHON" -m pip install ${user[@]+"${user[@]}"} "$ROOT"
 fi
 
 # 2. where the bridgeview command is: the launcher gets its full path, so it runs
@@ -148,7 +148,7 @@ if [ -n "$exe" ]; then
     fi
 elif [ "$dry" != 1 ]; then
     echo "install-linux.sh: the bridgeview command was not found; install the package first" >&2
-    echo "  ($PYTHON -m pip install -e $ROOT), or run without --no-pip" >&2
+    echo "  ($PYTHON -m pip install $ROOT), or run without --no-pip" >&2
     exit 1
 fi
 

@@ -437,3 +437,13 @@ def test_pyinstaller_spec_gives_the_mac_app_its_document_types(monkeypatch):
     assert info["CFBundleDocumentTypes"] == _plist()["CFBundleDocumentTypes"]
     assert info["UTExportedTypeDeclarations"] == _plist()["UTExportedTypeDeclarations"]
     assert "CFBundleExecutable" not in info  # PyInstaller names the executable
+
+
+# -- the bundle script ----------------------------------------------------------
+def test_bundle_script_is_named_in_the_readme_and_fails_without_a_bundle(tmp_path):
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert "python3 -m pip install -e '.[bundle]' && python3 packaging/build_bundle.py" in readme
+    proc = subprocess.run([sys.executable, str(PACKAGING / "build_bundle.py"), "--smoke-only", "--dist", str(tmp_path)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1
+    assert "bridgeview-cli does not exist: build the bundle first" in proc.stderr

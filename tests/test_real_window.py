@@ -12,6 +12,7 @@ Xvfb, xdotool or the X11 libraries Qt's xcb plugin needs are missing
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -35,14 +36,14 @@ def _child_env(display: str, tmp: Path) -> dict[str, str]:
     return env
 
 
-@pytest.fixture(scope="module")
-def display(tmp_path_factory):
-    """A private Xvfb server (1280x1024); its display name, e.g. ``:7``."""
+@contextlib.contextmanager
+def _xvfb(screen: str, tmp: Path):
+    """A private Xvfb server with one screen of ``screen`` (``WxHxD``); yields its display name, e.g. ``:7``."""
     for tool in ("Xvfb", "xdotool"):
         if not shutil.which(tool):
             pytest.skip(f"{tool} is not installed (apt-get install xvfb xdotool)")
     read, write = os.pipe()
-    server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x1024x24", "-nolisten", "tcp",
+    server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", screen, "-nolisten", "tcp",
                                "-noreset"], pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     os.close(write)
     try:
@@ -53,8 +54,7 @@ def display(tmp_path_factory):
         name = f":{number}"
         probe = subprocess.run([sys.executable, "-c", "from PySide6.QtGui import QGuiApplication; "
                                 "print(QGuiApplication([]).platformName())"],
-                               env=_child_env(name, tmp_path_factory.mktemp("probe")),
-                               capture_output=True, text=True, timeout=60)
+                               env=_child_env(name, tmp), capture_output=True, text=True, timeout=60)
         if probe.stdout.strip() != "xcb":
             pytest.skip("Qt's xcb platform plugin cannot start (missing X11 libraries?): "
                         + (probe.stderr.strip().splitlines() or ["no output"])[0])
@@ -64,19 +64,24 @@ def display(tmp_path_factory):
         server.wait(timeout=10)
 
 
-@pytest.fixture(scope="module")
-def session(display, tmp_path_factory) -> tuple[dict, Path]:
+def _session(display: str, tmp: Path) -> tuple[dict, Path]:
     """One run of the app on a copy of the sample, as a user's file: what happened, and the screenshot."""
-    tmp = tmp_path_factory.mktemp("real-window")
     deals = tmp / "club night.pbn"
     shutil.copyfile(REPO / "resources" / "sample.pbn", deals)
     out, shot = tmp / "report.json", tmp / "screen.png"
     proc = subprocess.run([sys.executable, str(DRIVER), str(out), str(shot), str(deals)], env=_child_env(display, tmp),
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=180)
     assert proc.returncode == 0 and out.exists(), proc.stdout + proc.stderr
     report = json.loads(out.read_text(encoding="utf-8"))
     assert "error" not in report, report
     return report, shot
+
+
+@pytest.fixture(scope="module")
+def session(tmp_path_factory) -> tuple[dict, Path]:
+    tmp = tmp_path_factory.mktemp("real-window")
+    with _xvfb("1280x1024x24", tmp) as display:
+        yield _session(display, tmp)
 
 
 def test_file_from_the_command_line_opens_in_a_focused_window(session):
@@ -122,3 +127,14 @@ def test_screenshot_from_the_x_server_shows_the_window(session):
     assert felt.mean() > 0.15, felt.mean()
     assert red.sum() > 200
     assert len(np.unique(px.reshape(-1, 4)[:, :3], axis=0)) > 50  # text, cards and widgets, not a blank screen
+
+
+def test_window_fits_a_small_screen(tmp_path):
+    """On a netbook's 1024x600 screen the first window is made smaller, so the replay and status bars show."""
+    with _xvfb("1024x600x24", tmp_path) as display:
+        report, _ = _session(display, tmp_path)
+    x, y, w, h = report["window"]
+    sx, sy, sw, sh = report["screen"]
+    assert (sw, sh) == (1024, 600)
+    assert sx <= x and sy <= y and x + w <= sx + sw and y + h <= sy + sh, (report["window"], report["screen"])
+    assert report["step"] == report["expected_step"]  # and it still works there

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 
-from ..formats.checksum import pavlicek_checksum
 from ..formats.errors import FormatError
 from ..formats.registry import ReadOptions, get, read_file
 from .common import Progress
@@ -32,7 +31,12 @@ def info_lines(path: str, doc) -> list[tuple[str, str]]:
     info = doc.info
     if info.record_size:
         rows.append(("record size", f"{info.record_size} bytes"))
-    checksum = info.checksum if info.checksum is not None else pavlicek_checksum(path)
+    if info.checksum is not None:
+        checksum = info.checksum
+    else:
+        from ..formats.checksum import pavlicek_checksum  # numpy: not needed to build the command line
+
+        checksum = pavlicek_checksum(path)
     rows.append(("checksum", f"{checksum:X}"))
     for key in ("event", "site", "date"):
         if getattr(info, key):

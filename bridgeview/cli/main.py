@@ -69,6 +69,9 @@ def _tolerant_output() -> None:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     _tolerant_output()
+    if argv == ["--version"]:  # answered before the sub-commands are imported; exits as argparse's would
+        print(f"bridgeview {__version__}")
+        raise SystemExit(0)
     parser, commands = build_parser()
     if not argv or (argv[0] not in commands and not argv[0].startswith("-")):
         return _gui(argv)

@@ -63,7 +63,7 @@ class MainWindow(QMainWindow):
         self.thread_threshold = THREAD_THRESHOLD
         self.setWindowTitle(APP_TITLE)
         self.setAcceptDrops(True)
-        self.resize(1280, 800)
+        self.resize(self._first_size())
         self.undo_group = QUndoGroup(self)
         self.tabs = QTabWidget(self)
         self.tabs.setDocumentMode(True)
@@ -670,9 +670,15 @@ class MainWindow(QMainWindow):
                         f"bridgeview {__version__}\n\nView, check, replay, edit and convert bridge deal files.\n"
                         f"Formats: {', '.join(sorted(c.name for c in all_codecs()))}\n\n"
                         "Double-dummy analysis by DDS 2.9.0 (Bo Haglund, Soren Hein; Apache License 2.0) "
-                        "through endplay (Dominic Price; MIT). Licence texts: resources/licenses.")
+                        f"through endplay (Dominic Price; MIT). Licence texts: {resource('licenses')}")
 
     # -- window state -----------------------------------------------------------------------
+    def _first_size(self) -> QSize:
+        """1280x800, or less on a small screen (a netbook's 1024x600), so that the replay bar and the
+        status bar are on screen; room is left for the window frame and a panel."""
+        available = self.screen().availableGeometry()
+        return QSize(min(1280, available.width() - 16), min(800, available.height() - 48))
+
     def _restore_window(self) -> None:
         geometry = self.settings.value("layout/geometry")
         if isinstance(geometry, QByteArray | bytes):

@@ -1,0 +1,66 @@
+"""Command-line commands that need no GUI or solver do not pay for them at start-up.
+
+``bridgeview info small.pbn`` must not import Qt (PySide6/shiboken6, ~0.3 s),
+or DDS (endplay, which drags in matplotlib); the check
+runs the command in a fresh process, as a user's shell does, and lists what it
+imported.  (numpy is still imported: the binary codecs build their lookup tables
+with it when the registry loads them.)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from conftest import REPO
+
+HEAVY = ("PySide6", "shiboken6", "endplay", "matplotlib", "bridgeview.ui", "bridgeview.solve")
+
+
+def _imports(tmp_path, *argv: str) -> tuple[set[str], subprocess.CompletedProcess]:
+    listing = tmp_path / "modules.json"
+    code = ("import json, sys\n"
+            "from bridgeview.cli.main import main\n"
+            "code = main(sys.argv[2:])\n"
+            "open(sys.argv[1], 'w').write(json.dumps(sorted(sys.modules)))\n"
+            "sys.exit(code)\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+    proc = subprocess.run([sys.executable, "-c", code, str(listing), *argv], env=env, capture_output=True, text=True,
+                          timeout=120)
+    return set(json.loads(listing.read_text())), proc
+
+
+def _heavy(modules: set[str]) -> list[str]:
+    return sorted(m for m in modules if m.split(".")[0] in HEAVY or m.startswith(HEAVY))
+
+
+def test_info_on_a_small_pbn_imports_no_qt_or_dds(tmp_path):
+    text = (REPO / "resources" / "sample.pbn").read_text(encoding="utf-8")
+    small = tmp_path / "small.pbn"
+    small.write_text(text[: text.index("[Event", text.index("[Event") + 1)], encoding="utf-8")  # board 1
+    modules, proc = _imports(tmp_path, "info", str(small))
+    assert proc.returncode == 0 and "boards:        1" in proc.stdout, proc.stderr
+    assert "bridgeview.formats.pbn" in modules and "bridgeview.cli.info" in modules  # the listing is real
+    assert _heavy(modules) == []
+
+
+def test_every_command_still_lists_without_qt(tmp_path):
+    modules, proc = _imports(tmp_path, "formats")
+    assert proc.returncode == 0 and "pbn" in proc.stdout, proc.stderr
+    assert {"bridgeview.cli.convert", "bridgeview.cli.solve", "bridgeview.cli.render"} <= modules
+    assert _heavy(modules) == []
+
+
+def test_the_command_line_is_built_without_numpy():
+    """--help, --version and usage errors answer without numpy: only a command that reads boards needs it."""
+    code = ("import sys\nfrom bridgeview.cli.main import build_parser\nbuild_parser()\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'PySide6', 'endplay')))")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
+    version = subprocess.run([sys.executable, "-m", "bridgeview.cli.main", "--version"], env=env, capture_output=True,
+                             text=True, timeout=120)
+    assert version.stdout == "bridgeview 0.1.0\n"
