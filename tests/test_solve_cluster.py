@@ -24,7 +24,7 @@ from bridgeview.model.board import Board
 from bridgeview.model.boardset import BoardSet
 from bridgeview.model.deal import Deal
 from bridgeview.solve import chunks
-from bridgeview.solve.chunks import Journal, UNSOLVED, deal_masks, solve_masks
+from bridgeview.solve.chunks import UNSOLVED, Journal, deal_masks, solve_masks
 
 REPO = Path(__file__).resolve().parent.parent
 
