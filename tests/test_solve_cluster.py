@@ -301,3 +301,59 @@ def test_journal_chunk_whole_or_absent(tmp_path):
     assert j.done() == {0}
     tables, digest = j.load(0)
     assert tables.shape == (2, 4, 5) and digest == "abc"
+
+
+# -- the GUI ---------------------------------------------------------------------------
+def test_gui_solves_on_a_cluster(qtbot, tmp_path, monkeypatch):
+    """Analysis › Solve all boards on a Dask cluster…: tables arrive in the boards; the address is remembered."""
+    distributed = pytest.importorskip("distributed")
+    from bridgeview.ui import dialogs
+    from bridgeview.ui import solver as solver_module
+    from bridgeview.ui.cluster_solve import cluster_address
+    from bridgeview.ui.mainwindow import MainWindow
+
+    monkeypatch.setattr(solver_module, "AUTO_SOLVE_LIMIT", 0)  # a "large" set: nothing solved by itself
+    src = tmp_path / "set.pbn"
+    write_set(src, 9, full=1)
+    win = MainWindow()
+    qtbot.addWidget(win)
+    assert win.open_file(str(src))
+    view = win.current_view()
+    texts = [a.text() for a in win.solver_actions()]
+    assert "Solve all boards on a Dask cluster…" in texts
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None)
+    try:
+        monkeypatch.setattr(dialogs, "get_text", lambda *a, **k: cluster.scheduler_address)
+        job = view.solver.solve_on_cluster()
+        assert job is not None
+        with qtbot.waitSignal(job.done, timeout=120_000):
+            pass
+    finally:
+        cluster.close()
+    assert cluster_address() == cluster.scheduler_address
+    expect = solve_masks(deal_masks(b.deal for b in registry.read_file(src)))
+    for i in range(9):
+        board = view.model.board(i)
+        if i == 3:
+            assert board.dd is None  # the uneven ending
+        else:
+            assert [list(r) for r in board.dd.tricks] == expect[i].tolist()
+
+
+def test_gui_cluster_failure_is_one_line(qtbot, tmp_path, monkeypatch):
+    pytest.importorskip("distributed")
+    from bridgeview.ui import solver as solver_module
+    from bridgeview.ui.mainwindow import MainWindow
+
+    monkeypatch.setattr(solver_module, "AUTO_SOLVE_LIMIT", 0)
+    src = tmp_path / "set.pbn"
+    write_set(src, 5, full=0)
+    win = MainWindow()
+    qtbot.addWidget(win)
+    assert win.open_file(str(src))
+    view = win.current_view()
+    job = view.solver.solve_on_cluster(f"tcp://127.0.0.1:{_free_port()}")
+    with qtbot.waitSignal(job.failedWith, timeout=60_000) as blocker:
+        pass
+    assert blocker.args[0].startswith("Solving on the cluster at tcp://127.0.0.1:")
+    qtbot.waitUntil(lambda: view.solver.cluster_job is None, timeout=10_000)
