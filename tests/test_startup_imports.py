@@ -64,3 +64,10 @@ def test_the_command_line_is_built_without_numpy():
     version = subprocess.run([sys.executable, "-m", "bridgeview.cli.main", "--version"], env=env, capture_output=True,
                              text=True, timeout=120)
     assert version.stdout == "bridgeview 0.1.0\n"
+
+
+def test_command_line_timeout_default_is_the_solvers():
+    from bridgeview.cli.common import DD_TIMEOUT
+    from bridgeview.solve.timed import DEFAULT_TIMEOUT
+
+    assert DD_TIMEOUT == DEFAULT_TIMEOUT

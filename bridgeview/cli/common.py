@@ -7,6 +7,9 @@ import sys
 import threading
 import time
 
+#: seconds a command waits for DDS on a deal (``--dd-timeout``); equal to solve.timed.DEFAULT_TIMEOUT,
+#: written here so that building the command line imports no solver code
+DD_TIMEOUT = 20.0
 MAX_START_BOARD = 10**9  # far above any format's limit, far below numpy's int64 board-number arrays
 
 
@@ -53,8 +56,11 @@ class Progress:
 
     TICK = 0.25  # seconds between redraws by the ticker
 
-    def __init__(self, label: str, delay: float = 1.0, stream=None, counts: bool = True) -> None:
+    def __init__(self, label: str, delay: float = 1.0, stream=None, counts: bool = True, rate: str = "") -> None:
         self.label = label
+        #: with a unit ("deals"), the bar also shows the speed and the time left
+        self.rate = rate
+        self._first: tuple[float, int] | None = None  # (time, count) of the first count: speed is measured from it
         self.stream = stream or sys.stderr
         self.start = time.monotonic()
         self.delay = delay
@@ -79,6 +85,8 @@ class Progress:
             return True
         self.done, self.total = max(done, self.done or 0), total
         now = time.monotonic()
+        if self._first is None:
+            self._first = (now, done)
         if now - self.start >= self.delay and (
             not self._counted or now - self.last >= 0.1 or done >= total
         ):
@@ -112,7 +120,7 @@ class Progress:
                 frac = min(1.0, self.done / self.total) if self.total else 1.0
                 bar = "#" * int(frac * width)
                 count = f" {self.done}/{self.total}" if self.counts else ""
-                text = f"{self.label} [{bar:<{width}}]{count} {frac:6.1%} {elapsed}"
+                text = f"{self.label} [{bar:<{width}}]{count} {frac:6.1%} {elapsed}{self._speed(now)}"
             pad = " " * max(0, self._width - len(text))
             self._width = len(text)
             self.stream.write(f"\r{text}{pad}")
@@ -128,6 +136,16 @@ class Progress:
             self.stream.flush()
         if self.shown:
             self._draw(time.monotonic())
+    def _speed(self, now: float) -> str:
+        """", 7.1 deals/s, 1 h 02 min left" once something was done since the first count."""
+        if not self.rate or self._first is None or self.done is None:
+            return ""
+        t0, d0 = self._first
+        if self.done <= d0 or now <= t0:
+            return ""
+        speed = (self.done - d0) / (now - t0)
+        left = max(0.0, (self.total - self.done) / speed)
+        return f", {speed:.1f} {self.rate}/s, {duration(left)} left"
 
     def close(self) -> None:
         """Stop the ticker and end the bar's line (if it was shown)."""
@@ -139,3 +157,15 @@ class Progress:
                 self.stream.write("\n")
                 self.stream.flush()
                 self.shown = False
+
+
+def duration(seconds: float) -> str:
+    """``42 s``, ``7 min 05 s``, ``3 h 02 min``, ``12 d 4 h``: a time left as a person reads it."""
+    s = int(round(seconds))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60:02d} s"
+    if s < 86400:
+        return f"{s // 3600} h {s % 3600 // 60:02d} min"
+    return f"{s // 86400} d {s % 86400 // 3600} h"

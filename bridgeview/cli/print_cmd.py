@@ -6,7 +6,7 @@ import os
 import sys
 
 from ..formats.errors import FormatError
-from .common import Progress, board_number
+from .common import DD_TIMEOUT, Progress, board_number, seconds
 
 NAME = "print"
 ORDER = 62
@@ -24,8 +24,6 @@ PAPERS = ("A4", "Letter")
 
 
 def add_arguments(p) -> None:
-    from ..solve.print_tables import DEFAULT_TIME_LIMIT
-
     p.add_argument("file", metavar="FILE")
     p.add_argument("-o", "--output", required=True, metavar="OUT.pdf", help="the PDF to write")
     p.add_argument("--per-page", type=int, choices=PER_PAGE, default=4, help="boards a page (default 4)")
@@ -34,8 +32,8 @@ def add_arguments(p) -> None:
     p.add_argument("--landscape", action="store_true", help="landscape pages (default portrait)")
     p.add_argument("--title", metavar="TEXT", help="the title line (default: event, site and date from the file)")
     p.add_argument("--four-colour", action="store_true", help="four-colour suits (diamonds orange, clubs green)")
-    p.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
-                   help=f"longest wait for one deal's double-dummy analysis (default {DEFAULT_TIME_LIMIT:g})")
+    p.add_argument("--dd-timeout", "--time-limit", dest="time_limit", type=seconds, default=DD_TIMEOUT,
+                   metavar="SECONDS", help=f"longest wait for a deal's double-dummy analysis (default {DD_TIMEOUT:g})")
     p.add_argument("--from", dest="from_fmt", metavar="FMT", help="input format (default: detect)")
     p.add_argument("--start-board", type=board_number, metavar="N",
                    help="number of the first board for formats that store none")

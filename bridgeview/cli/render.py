@@ -7,8 +7,7 @@ import sys
 import tempfile
 
 from ..formats.errors import FormatError
-from ..solve.timed import DEFAULT_TIMEOUT as DD_TIMEOUT
-from .common import seconds
+from .common import DD_TIMEOUT, seconds
 
 NAME = "render"
 ORDER = 60

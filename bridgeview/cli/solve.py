@@ -1,4 +1,13 @@
-"""``bridgeview solve IN OUT``: write OUT with every board's double-dummy table (and par into PBN)."""
+"""``bridgeview solve IN OUT``: write OUT with every board's double-dummy table (and par into PBN).
+
+The boards to solve are cut into chunks (:mod:`bridgeview.solve.chunks`); each
+finished chunk is recorded in a journal beside OUT, so a run stopped in any way
+goes on with ``--resume``.  Chunks are solved on this machine (DDS threads on
+every core, in a child process abandoned when a deal takes longer than
+``--dd-timeout``), on a local Dask cluster (``--workers N``) or on an existing
+Dask scheduler (``--cluster ADDRESS``); OUT is written once, at the end, from
+the journal, so every way gives the same bytes.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +15,7 @@ import sys
 
 from ..formats.errors import FormatError
 from ..formats.registry import ReadOptions, WriteOptions, check_target, codec_for_output, read_file
-from ..solve.timed import DEFAULT_TIMEOUT as DD_TIMEOUT
-from .common import Progress, board_number, say_ignored_options, seconds
+from .common import DD_TIMEOUT, Progress, board_number, say_ignored_options, seconds
 
 NAME = "solve"
 ORDER = 20
@@ -15,10 +23,11 @@ HELP = "solve every board double dummy (DDS) and write the tables"
 DESCRIPTION = (
     "Solve the boards of IN double dummy with DDS and write OUT with their DD tables. "
     "Tables IN already holds are kept (use --again to re-solve them and report disagreements); "
-    "when OUT is PBN, the par score and contracts go into OptimumScore/ParContract tags."
+    "when OUT is PBN, the par score and contracts go into OptimumScore/ParContract tags. "
+    "Finished chunks are recorded in OUT.solving, so a stopped run goes on with --resume. "
+    "--workers N solves on a local Dask cluster, --cluster ADDRESS on an existing Dask scheduler "
+    "(pip install 'bridgeview[cluster]')."
 )
-
-WINDOW = 4000  # boards solved between writes into the document (keeps a lazy file's edits bounded per pass)
 
 
 def add_arguments(p) -> None:
@@ -26,21 +35,39 @@ def add_arguments(p) -> None:
     p.add_argument("output", metavar="OUT")
     p.add_argument("--from", dest="from_fmt", metavar="FMT", help="input format (default: detect)")
     p.add_argument("--to", dest="to_fmt", metavar="FMT", help="output format (default: from the extension)")
-    p.add_argument("--jobs", type=int, metavar="N", help="DDS threads (default: one per core)")
+    p.add_argument("--jobs", type=int, metavar="N",
+                   help="DDS threads (default: one per core on this machine, one per Dask worker)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, metavar="N", help="solve on a local Dask cluster of N worker processes")
+    where.add_argument("--cluster", metavar="ADDRESS", help="solve on the Dask scheduler at ADDRESS (tcp://host:8786)")
+    p.add_argument("--chunk", type=int, metavar="N", help="deals a chunk (a Dask task, a journal entry); default 200")
+    p.add_argument("--resume", action="store_true", help="go on from the journal of a stopped run (OUT.solving)")
     p.add_argument("--again", action="store_true", help="re-solve boards that already carry a table")
     p.add_argument("--dd-timeout", type=seconds, default=DD_TIMEOUT, metavar="S",
                    help=f"seconds DDS may spend on a batch, then on one deal, before that deal is left "
-                        f"without a table (default {DD_TIMEOUT:g})")
+                        f"without a table (default {DD_TIMEOUT:g}; on this machine only)")
     p.add_argument(
         "--start-board", type=board_number, metavar="N", help="number of the first board for formats that store none"
     )
     p.add_argument("--force", action="store_true", help="replace OUT even if it is write-protected")
 
 
+def _solver(args, on_slow=None):
+    from ..solve.chunks import DaskSolver, LocalSolver
+
+    if args.cluster or args.workers:
+        try:
+            return DaskSolver(address=args.cluster, workers=args.workers, threads=args.jobs or 1)
+        except RuntimeError as exc:
+            raise FormatError(str(exc)) from None
+        except OSError as exc:  # scheduler not reachable
+            raise FormatError(f"cannot reach the Dask scheduler at {args.cluster}: {exc}") from None
+    return LocalSolver(args.jobs, timeout=args.dd_timeout, on_slow=on_slow)
+
+
 def run(args) -> int:
-    from ..formats.convert import write_document  # numpy: only when solving (keeps `bridgeview info` fast)
-    from ..solve.boards import difference_note, has_table, merged, par_tags
-    from ..solve.timed import SolverUnavailable, solve_within
+    from ..solve.boards import has_table
+    from ..solve.chunks import DEFAULT_CHUNK, Journal, JournalError, input_fingerprint, solve_chunked
 
     codec = codec_for_output(args.output, args.to_fmt)
     if codec.kind != "bridge":
@@ -48,9 +75,12 @@ def run(args) -> int:
     if not codec.caps.dd:
         raise FormatError(f"{codec.title} cannot hold double-dummy results; choose PBN, ZRD, ZDD or zrj16",
                           path=args.output)
-    if args.jobs is not None and args.jobs < 1:
-        raise FormatError("--jobs must be at least 1")
+    for flag in ("jobs", "workers", "chunk"):
+        value = getattr(args, flag)
+        if value is not None and value < 1:
+            raise FormatError(f"--{flag} must be at least 1")
     check_target(args.output, args.force)  # before the solving, not after it
+    chunk = args.chunk or DEFAULT_CHUNK
     doc = read_file(args.input, args.from_fmt, ReadOptions(start_board=args.start_board))
     say_ignored_options(doc)
     if getattr(doc, "info", None) is None:
@@ -59,65 +89,143 @@ def run(args) -> int:
     # every board with cards that lacks a complete table (all of them with --again); the
     # ones DDS cannot solve come back without a table and are reported
     todo = [i for i in range(total) if doc[i].deal.card_count and (args.again or not has_table(doc[i]))]
-    progress = Progress("solving")
-    solved = differing = 0
-    unsolvable: list[int] = []
-    slow: list[int] = []
+    journal = Journal(args.output)
+    meta = {**input_fingerprint(args.input), "boards": total, "again": bool(args.again), "format": codec.name}
+    progress = Progress("solving", rate="deals")
+
+    def slow(number: int, k: int) -> None:
+        i = todo[number * chunk + k]
+        progress.note(f"{_label(doc[i], i)}: DDS took longer than {args.dd_timeout:g} s; "
+                      "left without a table (slow), the rest goes on")
+
+    solver = None
     try:
-        for start in range(0, len(todo), WINDOW):
-            window = todo[start : start + WINDOW]
-            base = start
-
-            def report(done: int, _total: int, base: int = base) -> bool:
-                return progress(base + done, len(todo))
-
-            def gave_up(k: int, window: list[int] = window) -> None:
-                i = window[k]
-                progress.note(f"{_label(doc[i], i)}: DDS took longer than {args.dd_timeout:g} s; "
-                              "left without a table (slow), the rest goes on")
-
-            try:
-                result = solve_within([doc[i].deal for i in window], args.dd_timeout, jobs=args.jobs,
-                                      progress=report, on_slow=gave_up)
-            except SolverUnavailable as e:
-                raise FormatError(f"the double-dummy solver failed: {e}") from None
-            slow.extend(window[k] for k in result.slow)
-            for k, i in enumerate(window):
-                table = result.tables[k]
-                board = doc[i]
-                if table is None:
-                    if k not in result.slow:
-                        unsolvable.append(i)
-                    continue
-                if difference_note(board.dd, table)[0]:
-                    differing += 1
-                new = table if args.again else merged(board.dd, table)
-                if new != board.dd:  # an unchanged board keeps its byte-exact source
-                    doc[i] = board.touched(dd=new)
-                solved += 1
+        solver = _solver(args, slow) if todo else None
+        if solver is not None and sys.stderr.isatty():
+            print(f"bridgeview: solving {len(todo)} deals on {solver.name}", file=sys.stderr)
+        tables_of = (solve_chunked(lambda i: doc[i].deal, todo, journal, meta, solver, chunk=chunk,
+                                   resume=args.resume, progress=progress)
+                     if solver is not None else None)
+    except JournalError as exc:
+        raise FormatError(str(exc)) from None
+    except KeyboardInterrupt:
+        progress.close()
+        done = len(journal.done())
+        print(f"bridgeview: stopped; {done} chunk{'s' if done != 1 else ''} solved are kept in {journal.folder} - "
+              "run the same command with --resume to go on", file=sys.stderr)
+        return 130
     finally:
         progress.close()
-    if codec.name == "pbn":
-        for i in range(total):
-            tags = par_tags(doc[i])
-            if tags and any(doc[i].tags.get(k) != v for k, v in tags.items()):
-                board = doc[i]
-                doc[i] = board.touched(tags={**board.tags, **tags})
-    result = write_document(doc, args.output, codec, WriteOptions(start_board=args.start_board), force=args.force)
+        if solver is not None:
+            solver.close()
+    counts = {"solved": 0, "differing": 0}
+    unsolvable: list[int] = []
+    slow_boards: list[int] = []
+    results = _results(todo, chunk, tables_of, slow_boards)
+    if _can_stream(doc, codec):
+        result = _write_streamed(doc, codec, args, results, counts, unsolvable)
+    else:
+        result = _write_boards(doc, codec, args, results, counts, unsolvable)
+    journal.remove()
     for loss in result.losses:
         print(f"bridgeview: dropped: {loss}", file=sys.stderr)
+    solved = counts["solved"]
     print(f"bridgeview: solved {solved} of {total} board{'s' if total != 1 else ''}", file=sys.stderr)
     if unsolvable:
         shown = ", ".join(_label(doc[i], i) for i in unsolvable[:10]) + (" ..." if len(unsolvable) > 10 else "")
         print(f"bridgeview: {len(unsolvable)} board(s) could not be solved (hands of unequal length, "
               f"cards in two hands or no cards): {shown}", file=sys.stderr)
-    if slow:
-        shown = ", ".join(_label(doc[i], i) for i in slow[:10]) + (" ..." if len(slow) > 10 else "")
-        print(f"bridgeview: {len(slow)} board(s) took DDS longer than {args.dd_timeout:g} s and have no table: "
-              f"{shown}", file=sys.stderr)
-    if args.again and differing:
-        print(f"bridgeview: {differing} stored table(s) differ from DDS; OUT has the DDS tables", file=sys.stderr)
+    if slow_boards:
+        shown = ", ".join(_label(doc[i], i) for i in slow_boards[:10]) + (" ..." if len(slow_boards) > 10 else "")
+        print(f"bridgeview: {len(slow_boards)} board(s) took DDS longer than {args.dd_timeout:g} s and have no "
+              f"table: {shown}", file=sys.stderr)
+    if args.again and counts["differing"]:
+        print(f"bridgeview: {counts['differing']} stored table(s) differ from DDS; OUT has the DDS tables",
+              file=sys.stderr)
     return 0
+
+
+def _results(todo: list[int], chunk: int, tables_of, slow_boards: list[int]):
+    """(board index, solved table or None) for every board solved, in order; slow ones noted in ``slow_boards``."""
+    from ..solve.chunks import is_slow, table_of
+
+    if tables_of is None:
+        return
+    for number, start in enumerate(range(0, len(todo), chunk)):
+        arr = tables_of(number)
+        for k, i in enumerate(todo[start:start + chunk]):
+            if is_slow(arr[k]):
+                slow_boards.append(i)
+                continue
+            yield i, table_of(arr[k])
+
+
+def _write_boards(doc, codec, args, results, counts: dict, unsolvable: list[int]):
+    """Put the tables into the boards (par tags too for PBN) and write the document."""
+    from ..formats.convert import write_document  # numpy: only when solving (keeps `bridgeview info` fast)
+    from ..solve.boards import difference_note, merged, par_tags
+
+    for i, table in results:
+        board = doc[i]
+        if table is None:
+            unsolvable.append(i)
+            continue
+        if difference_note(board.dd, table)[0]:
+            counts["differing"] += 1
+        new = table if args.again else merged(board.dd, table)
+        if new != board.dd:  # an unchanged board keeps its byte-exact source
+            doc[i] = board.touched(dd=new)
+        counts["solved"] += 1
+    if codec.name == "pbn":
+        for i in range(len(doc)):
+            tags = par_tags(doc[i])
+            if tags and any(doc[i].tags.get(k) != v for k, v in tags.items()):
+                board = doc[i]
+                doc[i] = board.touched(tags={**board.tags, **tags})
+    return write_document(doc, args.output, codec, WriteOptions(start_board=args.start_board), force=args.force)
+
+
+def _can_stream(doc, codec) -> bool:
+    """A file read record by record and a target written in bulk: stream, never a board object per deal."""
+    return (codec.name != "pbn" and codec.bulk and getattr(doc, "is_lazy", False)
+            and getattr(doc, "bulk", None) is not None and not doc.edited)
+
+
+def _write_streamed(doc, codec, args, results, counts: dict, unsolvable: list[int]):
+    """Write OUT from the source's bulk chunks with the solved tables filled in, chunk by chunk."""
+    import numpy as np
+
+    from ..formats.bulk import DD_UNKNOWN
+    from ..formats.convert import _write_bulk_chunks
+
+    pending = iter(results)
+    nxt = next(pending, None)
+
+    def chunks():
+        nonlocal nxt
+        base = 0
+        for chunk in doc.bulk():
+            n = len(chunk)
+            dd = chunk.dd.copy() if chunk.dd is not None else np.full((n, 4, 5), DD_UNKNOWN, dtype=np.uint8)
+            while nxt is not None and nxt[0] < base + n:
+                i, table = nxt
+                row = dd[i - base]
+                if table is None:
+                    unsolvable.append(i)
+                else:
+                    solved = np.array(table.tricks, dtype=np.uint8)
+                    known = row != DD_UNKNOWN
+                    if (known & (row != solved)).any():
+                        counts["differing"] += 1
+                    dd[i - base] = solved if args.again else np.where(known, row, solved)
+                    counts["solved"] += 1
+                nxt = next(pending, None)
+            chunk.dd = dd
+            base += n
+            yield chunk
+
+    return _write_bulk_chunks(chunks(), len(doc), args.output, codec, WriteOptions(start_board=args.start_board),
+                              None, args.force)
 
 
 def _label(board, index: int) -> str:

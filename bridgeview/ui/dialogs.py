@@ -39,6 +39,12 @@ def get_int(parent: QWidget | None, title: str, label: str, value: int, low: int
     return int(number) if ok else None
 
 
+def get_text(parent: QWidget | None, title: str, label: str, text: str = "") -> str | None:
+    """Ask for a line of text; None when cancelled."""
+    value, ok = QInputDialog.getText(parent, title, label, text=text)
+    return str(value).strip() if ok else None
+
+
 def get_open_files(parent: QWidget | None, title: str, directory: str, filters: str) -> list[str]:
     """Ask for files to open; an empty list when cancelled."""
     from PySide6.QtWidgets import QFileDialog

@@ -308,7 +308,7 @@ class MainWindow(QMainWindow):
     def solver_actions(self) -> list[QAction]:
         """The current tab's double-dummy actions (what the Analysis menu shows)."""
         solver = getattr(self.current_view(), "solver", None)
-        names = ("solve_again_action", "solve_all_action", "cancel_action")
+        names = ("solve_again_action", "solve_all_action", "cancel_action", "solve_cluster_action")
         return [a for a in (getattr(solver, n, None) for n in names) if isinstance(a, QAction)]
 
     def _sync_tools_menu(self) -> None:

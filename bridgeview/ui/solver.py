@@ -315,7 +315,14 @@ class DocumentSolver(QObject):
         self.solve_again_action.triggered.connect(self.solve_again)
         self.cancel_action = QAction("Cancel solving", view)
         self.cancel_action.triggered.connect(self.cancel)
-        for a in (self.solve_all_action, self.solve_again_action, self.cancel_action):
+        self.solve_cluster_action = QAction("Solve all boards on a Dask cluster…", view)
+        self.solve_cluster_action.setToolTip(
+            "Send every board that lacks a table to a Dask scheduler (for sets too big for this machine)"
+        )
+        self.solve_cluster_action.triggered.connect(lambda _checked=False: self.solve_on_cluster())
+        #: the running cluster job (see ui/cluster_solve.py), or None
+        self.cluster_job = None
+        for a in (self.solve_all_action, self.solve_again_action, self.cancel_action, self.solve_cluster_action):
             view.addAction(a)
 
         self.bar = SolverBar(view.dd_grid.parentWidget())
@@ -380,6 +387,25 @@ class DocumentSolver(QObject):
 
     def cancel(self) -> None:
         self.worker.cancel_background()
+        if self.cluster_job is not None:
+            self.cluster_job.cancel()
+
+    def solve_on_cluster(self, address: str | None = None):
+        """Solve every board lacking a table on the Dask scheduler at ``address`` (asked for, and
+        remembered, when not given); the job, or None when cancelled or nothing needs solving."""
+        from . import dialogs
+        from .cluster_solve import cluster_address, set_cluster_address, start_cluster_solve
+
+        if self.cluster_job is not None:
+            return None
+        if address is None:
+            address = dialogs.get_text(self.view, "Solve on a Dask cluster",
+                                       "Dask scheduler address (workers need pip install 'bridgeview[cluster]'):",
+                                       cluster_address() or "tcp://127.0.0.1:8786")
+            if not address:
+                return None
+        set_cluster_address(address)
+        return start_cluster_solve(self, address)
 
     def _later(self, kind: str, send: Callable[[], None]) -> None:
         self._pending[kind] = send

@@ -1,0 +1,377 @@
+"""Solving a set in chunks, in one process or on a Dask cluster, with a journal to resume from.
+
+The work of ``bridgeview solve`` is cut into chunks of consecutive deals.  Each
+chunk travels as a ``(n, 4)`` uint64 array of hand masks and comes back as a
+``(n, 4, 5)`` uint8 array of DD tables (``UNSOLVED`` where DDS cannot solve the
+deal), so a worker needs nothing of a board but its cards, and a result costs
+20 bytes a deal to ship and keep.
+
+A :class:`Journal` beside the output records every finished chunk in its own
+file (written to a temporary name and renamed, so a kill at any moment leaves
+only whole chunks).  A run that stops - Ctrl+C, kill -9, a crash, a lost
+cluster - is resumed by solving only the chunks the journal does not hold; the
+output is written once at the end from the same tables, so it is
+byte-identical to an uninterrupted run.
+
+Qt-free; endplay is imported by :func:`solve_masks` (on the worker), Dask only
+by :class:`DaskSolver`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..model.ddtable import DDTable
+from ..model.deal import Deal
+from . import dds
+
+#: a cell of a chunk's result array for a deal DDS cannot solve
+UNSOLVED = 255
+#: a cell of a chunk's result array for a deal DDS took longer than the time limit on (left unsolved)
+SLOW = 254
+#: deals a chunk holds unless ``--chunk`` says otherwise (about half a minute of DDS on two cores)
+DEFAULT_CHUNK = 200
+JOURNAL_VERSION = 1
+
+
+# -- the unit of work -------------------------------------------------------------
+def deal_masks(deals: Iterable[Deal]) -> np.ndarray:
+    """(n, 4) uint64 hand masks N E S W of ``deals``."""
+    rows = [deal.hands for deal in deals]
+    return np.array(rows, dtype=np.uint64).reshape(len(rows), 4)
+
+
+def solve_masks(masks: np.ndarray, threads: int | None = None) -> np.ndarray:
+    """DD tables of the deals in ``masks`` as a (n, 4, 5) uint8 array [seat][strain C D H S NT].
+
+    The function a worker runs: DDS with ``threads`` threads (None = one per
+    core), deals it cannot solve marked :data:`UNSOLVED` in every cell.
+    """
+    deals = [Deal(tuple(int(h) for h in row)) for row in np.asarray(masks, dtype=np.uint64)]
+    out = np.full((len(deals), 4, 5), UNSOLVED, dtype=np.uint8)
+    for i, table in enumerate(dds.solve_tables(deals, jobs=threads)):
+        if table is not None:
+            out[i] = np.array(table.tricks, dtype=np.uint8)
+    return out
+
+
+def table_of(row: np.ndarray) -> DDTable | None:
+    """One deal's (4, 5) result row as a :class:`DDTable` (None when DDS could not solve it, or ran out of time)."""
+    if int(row[0, 0]) in (UNSOLVED, SLOW):
+        return None
+    return DDTable.from_rows(row.tolist())
+
+
+def is_slow(row: np.ndarray) -> bool:
+    """True for a deal left unsolved because DDS ran out of time on it."""
+    return int(row[0, 0]) == SLOW
+
+
+def masks_digest(masks: np.ndarray) -> str:
+    """A short fingerprint of a chunk's deals: a journal's chunk is only reused for the same deals."""
+    return hashlib.blake2b(np.ascontiguousarray(masks, dtype="<u8").tobytes(), digest_size=8).hexdigest()
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Chunk ``number`` covers ``todo[start:stop]`` of the boards to solve."""
+
+    number: int
+    start: int
+    stop: int
+
+    def __len__(self) -> int:
+        return self.stop - self.start
+
+
+def plan(count: int, size: int) -> list[Chunk]:
+    """``count`` deals cut into chunks of ``size`` (the last one shorter)."""
+    size = max(1, int(size))
+    return [Chunk(k, s, min(s + size, count)) for k, s in enumerate(range(0, count, size))]
+
+
+# -- the journal --------------------------------------------------------------------
+class JournalError(Exception):
+    """The journal beside the output cannot be used for this run (the message says why and what to do)."""
+
+
+class Journal:
+    """Finished chunks of one solving run, in a folder beside the output (``OUT.solving``).
+
+    ``meta.json`` names the input (path, size, modification time), the chunk size
+    and the number of boards to solve; ``chunk-NNNNNNNN.npz`` holds one chunk's
+    tables and the fingerprint of its deals.
+    """
+
+    def __init__(self, output: str | os.PathLike) -> None:
+        out = Path(output)
+        self.folder = out.with_name(out.name + ".solving")
+
+    def exists(self) -> bool:
+        return (self.folder / "meta.json").is_file()
+
+    def _path(self, number: int) -> Path:
+        return self.folder / f"chunk-{number:08d}.npz"
+
+    def done(self) -> set[int]:
+        """Numbers of the chunks already recorded."""
+        if not self.folder.is_dir():
+            return set()
+        out = set()
+        for p in self.folder.glob("chunk-*.npz"):
+            with contextlib.suppress(ValueError):
+                out.add(int(p.stem.split("-", 1)[1]))
+        return out
+
+    def start(self, meta: dict, resume: bool) -> set[int]:
+        """Open the journal for a run described by ``meta``; the chunks it already holds.
+
+        Without ``resume`` an existing journal is an error (its solved chunks would
+        be thrown away); with it, the journal must describe the same run.
+        """
+        if self.exists():
+            try:
+                old = json.loads((self.folder / "meta.json").read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                raise JournalError(f"{self.folder}: unreadable journal ({exc}); delete it to start again") from None
+            if not resume:
+                n = len(self.done())
+                raise JournalError(
+                    f"{self.folder} holds {n} solved chunk{'s' if n != 1 else ''} of an interrupted run: "
+                    "add --resume to go on from there, or delete it to start again"
+                )
+            for key in ("input_size", "input_mtime_ns", "chunk", "todo", "again", "boards"):
+                if old.get(key) != meta.get(key):
+                    raise JournalError(
+                        f"{self.folder} belongs to another run ({key.replace('_', ' ')} differs: the input or "
+                        "--chunk/--again changed); delete it to start again"
+                    )
+            return self.done()
+        if self.folder.exists():
+            shutil.rmtree(self.folder)  # a folder without meta.json: a run that never recorded anything
+        self.folder.mkdir(parents=True)
+        tmp = self.folder / "meta.json.part"
+        tmp.write_text(json.dumps({"version": JOURNAL_VERSION, **meta}, indent=1), encoding="utf-8")
+        os.replace(tmp, self.folder / "meta.json")
+        return set()
+
+    def record(self, number: int, tables: np.ndarray, digest: str) -> None:
+        """Store one finished chunk (whole or not at all)."""
+        tmp = self.folder / f".chunk-{number:08d}.part"
+        with open(tmp, "wb") as f:
+            np.savez(f, tables=tables, digest=np.array(digest))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self._path(number))
+
+    def load(self, number: int) -> tuple[np.ndarray, str]:
+        with np.load(self._path(number)) as z:
+            return z["tables"], str(z["digest"])
+
+    def remove(self) -> None:
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+# -- solvers: where the chunks are solved -----------------------------------------------
+ChunkResult = tuple[int, np.ndarray]
+
+
+class LocalSolver:
+    """Chunks solved one after another on this machine, DDS's threads on every core (or ``jobs``).
+
+    With a ``timeout`` DDS runs in one child process (:mod:`bridgeview.solve.timed`) that is
+    abandoned when a batch, and then a single deal, takes longer: such a deal comes back
+    :data:`SLOW` (``on_slow(chunk number, position)`` hears it at once) and the rest goes on.
+    """
+
+    name = "this machine"
+
+    def __init__(self, jobs: int | None = None, timeout: float | None = None,
+                 on_slow: Callable[[int, int], None] | None = None) -> None:
+        self.jobs = jobs
+        self.timeout = timeout
+        self.on_slow = on_slow
+        self._process = None
+
+    def solve(self, number: int, masks: np.ndarray) -> np.ndarray:
+        """One chunk's tables."""
+        if self.timeout is None:
+            return solve_masks(masks, self.jobs)
+        from .timed import SolverProcess, solve_within
+
+        if self._process is None:
+            self._process = SolverProcess()
+        deals = [Deal(tuple(int(h) for h in row)) for row in np.asarray(masks, dtype=np.uint64)]
+        hear = (lambda k: self.on_slow(number, k)) if self.on_slow is not None else None
+        result = solve_within(deals, self.timeout, jobs=self.jobs, process=self._process, on_slow=hear)
+        out = np.full((len(deals), 4, 5), UNSOLVED, dtype=np.uint8)
+        for k, table in enumerate(result.tables):
+            if table is not None:
+                out[k] = np.array(table.tricks, dtype=np.uint8)
+        for k in result.slow:
+            out[k] = SLOW
+        return out
+
+    def run(self, work: Iterable[tuple[int, np.ndarray]]) -> Iterator[ChunkResult]:
+        for number, masks in work:
+            yield number, self.solve(number, masks)
+
+    def close(self) -> None:
+        if self._process is not None:
+            self._process.close()
+            self._process = None
+
+
+class DaskSolver:
+    """Chunks solved as Dask tasks on a local cluster of ``workers`` processes or at a scheduler ``address``.
+
+    Each worker runs DDS with ``threads`` threads (default 1: one task a worker
+    process, one process a core).  At most ``2 x workers`` chunks are in flight,
+    so the input is read as fast as it is solved; a task whose worker dies is
+    run again elsewhere by Dask (``retries``).
+    """
+
+    def __init__(self, *, address: str | None = None, workers: int | None = None, threads: int = 1,
+                 retries: int = 3) -> None:
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise RuntimeError(
+                "solving on a cluster needs Dask: pip install 'bridgeview[cluster]'"
+            ) from None
+        self.threads = threads
+        self.retries = retries
+        self.cluster = None
+        if address:
+            _check_reachable(address)
+            self.client = Client(address, timeout="30s")
+            self.name = f"the Dask cluster at {address}"
+        else:
+            n = max(1, int(workers or 1))
+            self.cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                        dashboard_address=None, host="127.0.0.1")
+            self.client = Client(self.cluster)
+            self.name = f"a local Dask cluster of {n} worker{'s' if n != 1 else ''}"
+
+    def worker_count(self) -> int:
+        return max(1, len(self.client.scheduler_info().get("workers", {})))
+
+    def run(self, work: Iterable[tuple[int, np.ndarray]]) -> Iterator[ChunkResult]:
+        from distributed import as_completed
+
+        token = f"{os.getpid()}-{time.time_ns()}"
+        pending = iter(work)
+        numbers: dict[str, int] = {}
+
+        def submit() -> object | None:
+            item = next(pending, None)
+            if item is None:
+                return None
+            number, masks = item
+            fut = self.client.submit(solve_masks, masks, self.threads, key=f"bridgeview-solve-{token}-{number}",
+                                     retries=self.retries, pure=False)
+            numbers[fut.key] = number
+            return fut
+
+        first = [f for f in (submit() for _ in range(2 * self.worker_count())) if f is not None]
+        done = as_completed(first)
+        for fut in done:
+            result = fut.result()
+            number = numbers.pop(fut.key)
+            fut.release()
+            nxt = submit()
+            if nxt is not None:
+                done.add(nxt)
+            yield number, result
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.client.close()
+        if self.cluster is not None:
+            with contextlib.suppress(Exception):
+                self.cluster.close()
+
+
+def _check_reachable(address: str) -> None:
+    """Fail at once (OSError) when nothing listens at a tcp:// scheduler address, instead of Dask's long retries."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    if parts.scheme not in ("tcp", "") or parts.hostname is None:
+        return  # tls://, inproc:// ...: left to Dask
+    with socket.create_connection((parts.hostname, parts.port or 8786), timeout=10):
+        pass
+
+
+# -- the run ------------------------------------------------------------------------------
+ProgressFn = Callable[[int, int], object]
+
+
+def solve_chunked(
+    deal_of: Callable[[int], Deal],
+    todo: Sequence[int],
+    journal: Journal,
+    meta: dict,
+    solver,
+    *,
+    chunk: int = DEFAULT_CHUNK,
+    resume: bool = False,
+    progress: ProgressFn | None = None,
+) -> Callable[[int], np.ndarray]:
+    """Solve the deals ``deal_of(todo[k])`` chunk by chunk with ``solver``, recording each in ``journal``.
+
+    Returns a function giving chunk ``number``'s tables (from the journal).  Chunks
+    the journal already holds are not solved again (with ``resume``); a chunk
+    whose deals differ from the ones it was solved for is solved again.
+    """
+    chunks = plan(len(todo), chunk)
+    meta = {**meta, "chunk": int(chunk), "todo": len(todo)}
+    have = journal.start(meta, resume)
+
+    def masks_of(c: Chunk) -> np.ndarray:
+        return deal_masks(deal_of(i) for i in todo[c.start:c.stop])
+
+    # chunks recorded for other deals (the input changed in place at the same size and time) are redone
+    for c in chunks:
+        if c.number in have and journal.load(c.number)[1] != masks_digest(masks_of(c)):
+            have.discard(c.number)
+    done = sum(len(c) for c in chunks if c.number in have)
+    if progress is not None:
+        progress(done, len(todo))
+    digests: dict[int, str] = {}
+
+    def work() -> Iterator[tuple[int, np.ndarray]]:
+        for c in chunks:
+            if c.number in have:
+                continue
+            masks = masks_of(c)
+            digests[c.number] = masks_digest(masks)
+            yield c.number, masks
+
+    for number, tables in solver.run(work()):
+        journal.record(number, tables, digests.pop(number))
+        done += len(chunks[number])
+        if progress is not None:
+            progress(done, len(todo))
+
+    def tables_of(number: int) -> np.ndarray:
+        return journal.load(number)[0]
+
+    return tables_of
+
+
+def input_fingerprint(path: str | os.PathLike) -> dict:
+    """What identifies the input file of a run in its journal."""
+    st = os.stat(path)
+    return {"input": os.path.abspath(path), "input_size": st.st_size, "input_mtime_ns": st.st_mtime_ns}

@@ -1,0 +1,359 @@
+"""``bridgeview solve`` in chunks: the journal, --resume after Ctrl+C or kill -9, and Dask clusters.
+
+Every way of solving must write the same bytes as the plain one-process run.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bridgeview.cli import solve as solve_cmd
+from bridgeview.cli.main import main
+from bridgeview.formats import registry
+from bridgeview.model.board import Board
+from bridgeview.model.boardset import BoardSet
+from bridgeview.model.deal import Deal
+from bridgeview.solve import chunks
+from bridgeview.solve.chunks import UNSOLVED, Journal, deal_masks, solve_masks
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def ending(rng: random.Random, cards: int) -> Deal:
+    """A random ending of ``cards`` cards a hand (fast for DDS)."""
+    pack = list(range(52))
+    rng.shuffle(pack)
+    owners = [4] * 52
+    for i, c in enumerate(pack[: 4 * cards]):
+        owners[c] = i % 4
+    return Deal.from_owners(owners)
+
+
+def write_set(path: Path, n: int, seed: int = 7, cards: int = 4, full: int = 2) -> None:
+    """``n`` boards: ``full`` full deals, the rest endings of ``cards`` cards, one unsolvable uneven ending."""
+    rng = random.Random(seed)
+    deals = [Deal.shuffled(rng) if i < full else ending(rng, cards) for i in range(n)]
+    boards = [Board.numbered(i + 1, d) for i, d in enumerate(deals)]
+    if n > 3:  # an ending DDS cannot solve (hands of unequal length) stays unsolved on every path
+        owners = [4] * 52
+        owners[0], owners[1], owners[2] = 0, 0, 1
+        boards[3] = Board.numbered(4, Deal.from_owners(owners))
+    registry.write_file(BoardSet(boards), path, "pbn" if path.suffix == ".pbn" else None)
+
+
+def solve_cli(*args: str) -> int:
+    return main(["solve", *map(str, args)])
+
+
+@pytest.fixture
+def plain(tmp_path):
+    """An input set and the output of the plain one-process run, for each target format."""
+    src = tmp_path / "in.pbn"
+    write_set(src, 14)
+    outs = {}
+    for ext in ("pbn", "zdd"):
+        out = tmp_path / f"plain.{ext}"
+        assert solve_cli(src, out) == 0
+        outs[ext] = out.read_bytes()
+        assert not Journal(out).exists()  # the journal goes once OUT is written
+    return src, outs
+
+
+def test_solve_masks_matches_endplay():
+    """The worker's function gives DDS's own tables (endplay called directly) on random full deals."""
+    from endplay.dds import calc_all_tables
+    from endplay.types import Deal as EDeal
+
+    rng = random.Random(11)
+    deals = [Deal.shuffled(rng) for _ in range(4)]
+    ours = solve_masks(deal_masks(deals))
+    theirs = calc_all_tables([EDeal(d.to_pbn()) for d in deals])
+    for k, table in enumerate(theirs):
+        rows = table.to_list(player_major=True)  # players N E S W; strains S H D C NT
+        expect = [[r[3], r[2], r[1], r[0], r[4]] for r in rows]
+        assert ours[k].tolist() == expect
+
+
+def test_unsolvable_marked():
+    owners = [4] * 52
+    owners[0], owners[1], owners[2] = 0, 0, 1
+    out = solve_masks(deal_masks([Deal.from_owners(owners)]))
+    assert (out == UNSOLVED).all()
+
+
+@pytest.mark.parametrize("size", [1, 3, 200])
+def test_chunk_sizes_give_the_same_bytes(tmp_path, plain, size):
+    src, outs = plain
+    for ext in ("pbn", "zdd"):
+        out = tmp_path / f"c.{ext}"
+        assert solve_cli(src, out, "--chunk", size) == 0
+        assert out.read_bytes() == outs[ext]
+
+
+def test_streamed_and_board_paths_agree(tmp_path, monkeypatch):
+    """A record file solved into a record format is streamed; the per-board path writes the same bytes."""
+    src = tmp_path / "in.deals"
+    write_set(src, 5, full=3)
+    streamed, boards = tmp_path / "s.zdd", tmp_path / "b.zdd"
+    assert solve_cli(src, streamed) == 0
+    monkeypatch.setattr(solve_cmd, "_can_stream", lambda doc, codec: False)
+    assert solve_cli(src, boards) == 0
+    assert streamed.read_bytes() == boards.read_bytes()
+    solved = registry.read_file(streamed)
+    assert solved[0].dd is not None and solved[0].dd.is_complete
+    assert solved[3].dd is None or solved[3].dd.is_empty  # the uneven ending stays unsolved
+
+
+class StopAfter:
+    """A solver that solves ``n`` chunks and then behaves as if Ctrl+C was pressed."""
+
+    name = "test"
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def run(self, work):
+        for k, (number, masks) in enumerate(work):
+            if k == self.n:
+                raise KeyboardInterrupt
+            yield number, solve_masks(masks)
+
+    def close(self) -> None:
+        pass
+
+
+def test_ctrl_c_then_resume(tmp_path, plain, monkeypatch, capsys):
+    src, outs = plain
+    out = tmp_path / "r.pbn"
+    monkeypatch.setattr(solve_cmd, "_solver", lambda args, *_: StopAfter(2))
+    assert solve_cli(src, out, "--chunk", 3) == 130
+    err = capsys.readouterr().err
+    assert "--resume" in err and "2 chunks solved" in err
+    assert not out.exists()
+    assert Journal(out).done() == {0, 1}
+    # without --resume the journal is not thrown away
+    monkeypatch.undo()
+    assert solve_cli(src, out, "--chunk", 3) == 1
+    assert "add --resume" in capsys.readouterr().err
+    # --resume solves only the rest
+    seen = []
+    real = chunks.LocalSolver.solve
+
+    def counting(self, number, masks):
+        seen.append(len(masks))
+        return real(self, number, masks)
+
+    monkeypatch.setattr(chunks.LocalSolver, "solve", counting)
+    assert solve_cli(src, out, "--chunk", 3, "--resume") == 0
+    assert sum(seen) == 14 - 6
+    assert out.read_bytes() == outs["pbn"]
+    assert not Journal(out).exists()
+
+
+def test_resume_refuses_another_run(tmp_path, plain, monkeypatch, capsys):
+    src, _ = plain
+    out = tmp_path / "r.zdd"
+    monkeypatch.setattr(solve_cmd, "_solver", lambda args, *_: StopAfter(1))
+    assert solve_cli(src, out, "--chunk", 4) == 130
+    monkeypatch.undo()
+    capsys.readouterr()
+    assert solve_cli(src, out, "--chunk", 5, "--resume") == 1
+    assert "chunk differs" in capsys.readouterr().err
+    write_set(src, 15)  # the input changed
+    assert solve_cli(src, out, "--chunk", 4, "--resume") == 1
+    assert "belongs to another run" in capsys.readouterr().err
+
+
+def test_kill_9_then_resume(tmp_path, plain):
+    """kill -9 in the middle of a run; --resume finishes it with the bytes of an uninterrupted run."""
+    src, outs = plain
+    out = tmp_path / "k.zdd"
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    cmd = [sys.executable, "-m", "bridgeview", "solve", str(src), str(out), "--chunk", "1"]
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    journal = Journal(out)
+    deadline = time.monotonic() + 120
+    try:
+        while len(journal.done()) < 2 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    if proc.returncode == 0:
+        pytest.skip("the run finished before it could be killed")
+    assert not out.exists() and journal.exists()
+    assert len(journal.done()) < 14
+    assert solve_cli(src, out, "--resume") == 1  # a different --chunk is another run
+    assert solve_cli(src, out, "--chunk", 1, "--resume") == 0
+    assert out.read_bytes() == outs["zdd"]
+
+
+def test_bad_options(tmp_path, plain, capsys):
+    src, _ = plain
+    assert solve_cli(src, tmp_path / "o.zdd", "--chunk", 0) == 1
+    assert "--chunk must be at least 1" in capsys.readouterr().err
+    assert solve_cli(src, tmp_path / "o.zdd", "--workers", 0) == 1
+    with pytest.raises(SystemExit) as exc:
+        solve_cli(src, tmp_path / "o.zdd", "--workers", 2, "--cluster", "tcp://127.0.0.1:1")
+    assert exc.value.code == 2
+
+
+def test_unreachable_cluster(tmp_path, plain, capsys):
+    pytest.importorskip("distributed")
+    src, _ = plain
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    assert solve_cli(src, tmp_path / "o.zdd", "--cluster", f"tcp://127.0.0.1:{port}") == 1
+    err = capsys.readouterr().err
+    assert "Dask scheduler" in err and "Traceback" not in err
+
+
+# -- Dask ------------------------------------------------------------------------------
+def test_local_cluster(tmp_path, plain):
+    pytest.importorskip("distributed")
+    src, outs = plain
+    for ext in ("zdd", "pbn"):
+        out = tmp_path / f"d.{ext}"
+        assert solve_cli(src, out, "--workers", 2, "--chunk", 2) == 0
+        assert out.read_bytes() == outs[ext]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _dask(*args: str, env) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_" + args[0], *args[1:]], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+
+
+@pytest.fixture
+def scheduler_and_workers(tmp_path):
+    """A Dask scheduler and two workers started as separate processes on 127.0.0.1."""
+    distributed = pytest.importorskip("distributed")
+    env = {**os.environ, "PYTHONPATH": str(REPO), "DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    procs = [_dask("scheduler", "--host", "127.0.0.1", "--port", str(port), "--dashboard-address", ":0", env=env)]
+    try:
+        for _ in range(2):
+            procs.append(_dask("worker", address, "--nworkers", "1", "--nthreads", "1", "--host", "127.0.0.1",
+                               "--no-dashboard", env=env))
+        with distributed.Client(address, timeout="60s") as client:
+            client.wait_for_workers(2, timeout=120)
+        yield address, procs
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+
+
+def test_external_cluster_with_a_worker_killed(tmp_path, scheduler_and_workers):
+    """Chunks of a worker killed mid-run are redone by Dask; the output is complete and identical."""
+    address, procs = scheduler_and_workers
+    src = tmp_path / "in.pbn"
+    write_set(src, 24, full=5)
+    plain = tmp_path / "plain.pbn"
+    assert solve_cli(src, plain, "--chunk", 1) == 0
+    out = tmp_path / "cluster.pbn"
+    journal = Journal(out)
+    killer_done = []
+
+    def kill_when_started():
+        deadline = time.monotonic() + 120
+        while len(journal.done()) < 3 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        os.killpg(procs[1].pid, signal.SIGKILL)
+        killer_done.append(True)
+
+    import threading
+
+    t = threading.Thread(target=kill_when_started, daemon=True)
+    t.start()
+    assert solve_cli(src, out, "--cluster", address, "--chunk", 1) == 0
+    t.join(5)
+    assert killer_done
+    assert out.read_bytes() == plain.read_bytes()
+    tables = registry.read_file(out)
+    assert all(b.dd is not None for i, b in enumerate(tables) if i != 3)
+
+
+def test_journal_chunk_whole_or_absent(tmp_path):
+    j = Journal(tmp_path / "x.zrd")
+    assert j.start({"input_size": 1}, resume=False) == set()
+    j.record(0, np.zeros((2, 4, 5), np.uint8), "abc")
+    assert j.done() == {0}
+    (j.folder / ".chunk-00000001.part").write_bytes(b"half")  # a write killed half-way is not a chunk
+    assert j.done() == {0}
+    tables, digest = j.load(0)
+    assert tables.shape == (2, 4, 5) and digest == "abc"
+
+
+# -- the GUI ---------------------------------------------------------------------------
+def test_gui_solves_on_a_cluster(qtbot, tmp_path, monkeypatch):
+    """Analysis › Solve all boards on a Dask cluster…: tables arrive in the boards; the address is remembered."""
+    distributed = pytest.importorskip("distributed")
+    from bridgeview.ui import dialogs
+    from bridgeview.ui import solver as solver_module
+    from bridgeview.ui.cluster_solve import cluster_address
+    from bridgeview.ui.mainwindow import MainWindow
+
+    monkeypatch.setattr(solver_module, "AUTO_SOLVE_LIMIT", 0)  # a "large" set: nothing solved by itself
+    src = tmp_path / "set.pbn"
+    write_set(src, 9, full=1)
+    win = MainWindow()
+    qtbot.addWidget(win)
+    assert win.open_file(str(src))
+    view = win.current_view()
+    texts = [a.text() for a in win.solver_actions()]
+    assert "Solve all boards on a Dask cluster…" in texts
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None)
+    try:
+        monkeypatch.setattr(dialogs, "get_text", lambda *a, **k: cluster.scheduler_address)
+        job = view.solver.solve_on_cluster()
+        assert job is not None
+        with qtbot.waitSignal(job.done, timeout=120_000):
+            pass
+    finally:
+        cluster.close()
+    assert cluster_address() == cluster.scheduler_address
+    expect = solve_masks(deal_masks(b.deal for b in registry.read_file(src)))
+    for i in range(9):
+        board = view.model.board(i)
+        if i == 3:
+            assert board.dd is None  # the uneven ending
+        else:
+            assert [list(r) for r in board.dd.tricks] == expect[i].tolist()
+
+
+def test_gui_cluster_failure_is_one_line(qtbot, tmp_path, monkeypatch):
+    pytest.importorskip("distributed")
+    from bridgeview.ui import solver as solver_module
+    from bridgeview.ui.mainwindow import MainWindow
+
+    monkeypatch.setattr(solver_module, "AUTO_SOLVE_LIMIT", 0)
+    src = tmp_path / "set.pbn"
+    write_set(src, 5, full=0)
+    win = MainWindow()
+    qtbot.addWidget(win)
+    assert win.open_file(str(src))
+    view = win.current_view()
+    job = view.solver.solve_on_cluster(f"tcp://127.0.0.1:{_free_port()}")
+    with qtbot.waitSignal(job.failedWith, timeout=60_000) as blocker:
+        pass
+    assert blocker.args[0].startswith("Solving on the cluster at tcp://127.0.0.1:")
+    qtbot.waitUntil(lambda: view.solver.cluster_job is None, timeout=10_000)
