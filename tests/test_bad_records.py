@@ -17,10 +17,10 @@ import pytest
 from PySide6.QtCore import Qt
 from test_ui_support import main_window, make_boards
 
+from bridgeview.check.validate import validate
 from bridgeview.cli.main import main
 from bridgeview.formats.errors import FormatError
 from bridgeview.formats.registry import get, read_file, write_file
-from bridgeview.model.validate import validate
 from bridgeview.ui.board_model import COL_PROBLEM
 from bridgeview.ui.plaintext import tooltip_text
 

@@ -58,8 +58,8 @@ def test_a_record_that_is_no_deal_is_refused_not_copied(tmp_path):
 def test_bulk_validate_finds_every_repeat_as_board_by_board_does(tmp_path, monkeypatch, fmt):
     """Duplicates found by sorted hashes (from the ZBD bytes, or from the masks) are the ones a
     board-by-board pass finds: a deal three times, two pairs, and a broken record."""
+    from bridgeview.check import validate as validate_module
     from bridgeview.formats.registry import read_file
-    from bridgeview.model import validate as validate_module
 
     records = np.frombuffer(zrd_bytes(2000, seed=9), np.uint8).reshape(-1, 23).copy()
     for a, b in ((10, 1500), (10, 700), (3, 1999), (400, 401)):
@@ -81,8 +81,8 @@ def test_bulk_validate_finds_every_repeat_as_board_by_board_does(tmp_path, monke
 
 
 def test_pages_given_back_during_validate_are_read_again_when_needed(tmp_path, monkeypatch):
+    from bridgeview.check import validate as validate_module
     from bridgeview.formats.registry import read_file
-    from bridgeview.model import validate as validate_module
 
     src = tmp_path / "deals.zrd"
     src.write_bytes(zrd_bytes(1000))

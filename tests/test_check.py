@@ -302,7 +302,7 @@ def test_check_runs_on_every_real_file_without_a_traceback(capsys, path):
 
 
 def test_the_veugen_error_file_has_every_validate_problem_and_more(realdata):
-    from bridgeview.model.validate import validate
+    from bridgeview.check.validate import validate
 
     path = realdata / "pbn" / "pbnj_veugen_errors_20.pbn"
     if not path.is_file():

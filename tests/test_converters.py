@@ -14,6 +14,7 @@ from conftest import realdata_files
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bridgeview.check.validate import validate
 from bridgeview.cli.main import main
 from bridgeview.formats.converters import rank_bytes_decode, rank_bytes_encode
 from bridgeview.formats.errors import FormatError
@@ -22,7 +23,6 @@ from bridgeview.model.board import Board
 from bridgeview.model.boardset import BoardSet, FileInfo
 from bridgeview.model.cards import Seat
 from bridgeview.model.deal import Deal
-from bridgeview.model.validate import validate
 from bridgeview.model.vulnerability import Vulnerability
 
 FORMATS = ("ber", "bhg", "cds", "csv", "rzd")

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bridgeview.check.validate import validate
 from bridgeview.cli.main import main
 from bridgeview.formats.dlm import board_checksum, encode_letters, file_checksum
 from bridgeview.formats.errors import FormatError
@@ -18,7 +19,6 @@ from bridgeview.formats.registry import WriteOptions, detect, get, read_file, wr
 from bridgeview.model.board import Board
 from bridgeview.model.boardset import BoardSet, FileInfo
 from bridgeview.model.deal import Deal
-from bridgeview.model.validate import validate
 
 TWIN = "dealconvert_test_16boards"
 GENUINE = "duplimate_to_html_1.dlm"

@@ -12,6 +12,7 @@ from conftest import SPECS, realdata_files
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bridgeview.check.validate import validate
 from bridgeview.cli.main import main
 from bridgeview.formats import duplimate
 from bridgeview.formats.duplimate import (
@@ -29,7 +30,6 @@ from bridgeview.model.board import Board
 from bridgeview.model.boardset import BoardSet, DupControl, FileInfo
 from bridgeview.model.cards import Seat
 from bridgeview.model.deal import Deal
-from bridgeview.model.validate import validate
 from bridgeview.model.vulnerability import Vulnerability
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -28,6 +28,7 @@ from conftest import REALDATA, REPO
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bridgeview.check.validate import validate
 from bridgeview.cli.dump import board_to_json
 from bridgeview.cli.main import main
 from bridgeview.formats.errors import FormatError
@@ -39,7 +40,6 @@ from bridgeview.model.cards import Card, Seat, Strain
 from bridgeview.model.ddtable import DDTable
 from bridgeview.model.deal import Deal
 from bridgeview.model.play import trick_winner
-from bridgeview.model.validate import validate
 
 CODECS = sorted(all_codecs(), key=lambda c: c.name)
 SEED_BOARDS = 3

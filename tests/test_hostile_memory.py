@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from bridgeview.check.validate import validate
 from bridgeview.formats.pbn_lex import PROBLEM_LIMIT
 from bridgeview.formats.registry import all_codecs, read_file
-from bridgeview.model.validate import validate
 
 MB = 1 << 20
 CASES = {

@@ -11,6 +11,7 @@ from conftest import realdata_files
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bridgeview.check.validate import validate
 from bridgeview.formats import registry
 from bridgeview.formats.errors import FormatError
 from bridgeview.formats.lin import (
@@ -33,7 +34,6 @@ from bridgeview.model.boardset import BoardSet, FileInfo
 from bridgeview.model.cards import Card, Seat, Strain, suit_mask
 from bridgeview.model.deal import Deal
 from bridgeview.model.play import replay, trick_winner
-from bridgeview.model.validate import validate
 from bridgeview.model.vulnerability import Vulnerability
 
 CODEC = LinCodec()

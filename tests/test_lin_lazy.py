@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from conftest import realdata_files
 
+from bridgeview.check.validate import validate
 from bridgeview.formats import lin_lazy
 from bridgeview.formats.lin import LinCodec
 from bridgeview.formats.registry import ReadOptions, read_file
-from bridgeview.model.validate import validate
 
 CODEC = LinCodec()
 BOARD = ("pn|Ann,Bob,Cy,Di|st||md|{dealer}SAKQJHT98D765C432,S765HAKQJD432CT98,S432H765DT98CAKQJ,|"

@@ -65,8 +65,8 @@ def test_every_problem_of_the_errors_files_is_named(realdata, capsys, name, expe
 
 
 def test_every_game_of_errors_20_has_a_problem(realdata):
+    from bridgeview.check.validate import validate
     from bridgeview.formats.registry import read_file
-    from bridgeview.model.validate import validate
 
     doc = read_file(realdata / "pbn" / "pbnj_veugen_errors_20.pbn")
     assert len(doc) == 23

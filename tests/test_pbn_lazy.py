@@ -7,10 +7,10 @@ import io
 import pytest
 from conftest import realdata_files
 
+from bridgeview.check.validate import validate
 from bridgeview.formats import pbn_lazy
 from bridgeview.formats.pbn import PbnCodec, board_key
 from bridgeview.formats.registry import ReadOptions, WriteOptions, read_file, write_file
-from bridgeview.model.validate import validate
 
 CODEC = PbnCodec()
 

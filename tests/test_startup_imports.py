@@ -43,6 +43,7 @@ def test_info_on_a_small_pbn_imports_no_qt_or_dds(tmp_path):
     modules, proc = _imports(tmp_path, "info", str(small))
     assert proc.returncode == 0 and "boards:        1" in proc.stdout, proc.stderr
     assert "bridgeview.formats.pbn" in modules and "bridgeview.cli.info" in modules  # the listing is real
+    assert "bridgeview.formats.describe" in modules
     assert _heavy(modules) == []
 
 

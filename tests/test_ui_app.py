@@ -55,8 +55,8 @@ def test_run_gui_opens_sample_without_files(qapp, monkeypatch, tmp_path):
 
 def test_sample_boards_are_realistic():
     need("pbn")
+    from bridgeview.check.validate import validate
     from bridgeview.formats.registry import read_file
-    from bridgeview.model.validate import validate
 
     doc = read_file(sample_path())
     assert [b.number for b in doc] == list(range(1, 17))

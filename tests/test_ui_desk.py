@@ -70,7 +70,7 @@ def test_the_check_tab_lists_problems_marks_boards_and_goes_to_them(qtbot, tmp_p
 
 
 def test_every_validate_problem_is_in_the_check_tab(qtbot, tmp_path, messages, realdata):
-    from bridgeview.model.validate import validate
+    from bridgeview.check.validate import validate
 
     path = realdata / "pbn" / "pbnj_veugen_errors_20.pbn"
     if not path.is_file():

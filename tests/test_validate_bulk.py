@@ -7,11 +7,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bridgeview.check import validate as validate_module
+from bridgeview.check.validate import validate
 from bridgeview.cli.main import main
 from bridgeview.formats import registry
 from bridgeview.formats.bulk import masks_to_owners, owners_to_masks
-from bridgeview.model import validate as validate_module
-from bridgeview.model.validate import validate
 
 
 def random_masks(n: int, seed: int = 3) -> np.ndarray:

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from ..formats.errors import FormatError
 from ..model.boardset import BoardSet
-from ..model.validate import validate
 from .compare import deal_difference
+from .validate import validate
 
 #: The dealing machine's limits: Duplimate (DUP) takes boards 1-999.
 MACHINE_FIRST, MACHINE_LAST = 1, 999

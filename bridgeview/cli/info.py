@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import os
-
-from ..formats.errors import FormatError
-from ..formats.registry import ReadOptions, get, read_file
+from ..formats.describe import info_lines
+from ..formats.registry import ReadOptions, read_file
 from .common import Progress
 
 NAME = "info"
@@ -16,47 +14,6 @@ HELP = "show a file's format, number of boards, checksum and header"
 def add_arguments(p) -> None:
     p.add_argument("file", metavar="FILE")
     p.add_argument("--from", dest="from_fmt", metavar="FMT", help="input format (default: detect)")
-
-
-def info_lines(path: str, doc) -> list[tuple[str, str]]:
-    """(label, value) pairs; the GUI's details panel shows the same."""
-    codec = get(doc.info.format) if getattr(doc, "info", None) and doc.info.format else None
-    rows: list[tuple[str, str]] = [("file", path)]
-    if codec is not None:
-        rows.append(("format", f"{codec.name} ({codec.title})"))
-    size = os.path.getsize(path)
-    rows.append(("size", f"{size} bytes"))
-    n = len(doc)
-    rows.append(("boards", str(n) if n or size else "0 (the file is empty)"))
-    info = doc.info
-    if info.record_size:
-        rows.append(("record size", f"{info.record_size} bytes"))
-    if info.checksum is not None:
-        checksum = info.checksum
-    else:
-        from ..formats.checksum import pavlicek_checksum  # numpy: not needed to build the command line
-
-        checksum = pavlicek_checksum(path)
-    rows.append(("checksum", f"{checksum:X}"))
-    for key in ("event", "site", "date"):
-        if getattr(info, key):
-            rows.append((key, getattr(info, key)))
-    if info.dup is not None:
-        d = info.dup
-        rows.append(("dup random", "yes" if d.random else "no"))
-        rows.append(("dup backwards", "yes" if d.backwards else "no"))
-        rows.append(("dup first board", str(d.first_board)))
-        rows.append(("dup copies", "-" if d.copies is None else str(d.copies)))
-        rows.append(("dup last board", "-" if d.last_board is None else str(d.last_board)))
-    if n:
-        try:  # decoding the two ends of a lazily read file can meet a bad record: info still shows the rest
-            first, last = doc[0].number, doc[n - 1].number
-        except FormatError as e:
-            rows.append(("problem", f"{e} (see bridgeview validate)"))
-        else:
-            if first is not None and last is not None:
-                rows.append(("board numbers", f"{first}-{last}"))
-    return rows
 
 
 def run(args) -> int:

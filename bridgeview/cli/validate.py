@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import sys
 
+from ..check.validate import Problem, validate
 from ..formats.registry import ReadOptions, read_file
-from ..model.validate import Problem, validate
 from .common import Progress, board_number, say_ignored_options
 
 NAME = "validate"

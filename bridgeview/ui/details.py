@@ -10,8 +10,8 @@ import threading
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
-from ..cli.info import info_lines
 from ..formats.checksum import pavlicek_checksum
+from ..formats.describe import info_lines
 from ..formats.registry import _meaningful
 from ..model.board import Board
 

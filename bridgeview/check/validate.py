@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..formats.errors import FormatError
-from .boardset import BoardSet, LazyBoardSet
-from .severity import ERROR, WARNING, severity_of
-from .vulnerability import dealer_for_board, vulnerability_for_board
+from ..model.boardset import BoardSet, LazyBoardSet
+from ..model.severity import ERROR, WARNING, severity_of
+from ..model.vulnerability import dealer_for_board, vulnerability_for_board
 
 
 @dataclass
