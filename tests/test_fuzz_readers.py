@@ -328,3 +328,53 @@ def test_zrj_call_and_play_offsets_anywhere() -> None:
             record[16], record[17] = calls_end, plays_end
             path.write_bytes(bytes(record))
             _read_everything(path, "zrj")
+
+
+# -- the GUI's open path ----------------------------------------------------------
+GUI_EXAMPLES = max(3, EXAMPLES // 4)
+
+
+@pytest.mark.parametrize("codec", CODECS, ids=lambda c: c.name)
+def test_damaged_files_open_in_the_window_or_say_why(qtbot, tmp_path: Path, monkeypatch, codec: Codec) -> None:
+    """``MainWindow.open_file`` on a damaged file: a tab whose boards all select and paint, or one
+    error dialog and no tab -- never an exception, never a stray view."""
+    if not seeds(codec.name):
+        pytest.skip(f"no seed file for {codec.name}")
+    from conftest import Messages
+    from test_ui_support import main_window
+
+    from bridgeview.ui import dialogs
+    from bridgeview.ui.document_view import DocumentView
+
+    messages = Messages()
+    monkeypatch.setattr(dialogs, "message", messages)
+    window = main_window(qtbot, tmp_path)
+    window.show()
+
+    @settings(max_examples=GUI_EXAMPLES, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @given(damaged(codec.name))
+    def run(sample: tuple[bytes, str]) -> None:
+        data, ext_mode = sample
+        with tempfile.TemporaryDirectory(prefix="bv-fuzz-gui-") as tmp:
+            path = _path_for(codec, Path(tmp), ext_mode)
+            path.write_bytes(data)
+            messages.calls.clear()
+            opened = window.open_file(str(path))
+            if not opened:
+                assert len(messages.calls) == 1 and messages.calls[0][0] == "error", messages.calls
+                assert window.tabs.count() == 0, "a failed open left a tab behind"
+                return
+            assert window.tabs.count() == 1
+            view = window.current_view()
+            if isinstance(view, DocumentView):
+                for i in range(min(len(view.boards), 8)):
+                    view.select_board(i)
+                    window.grab()
+            else:
+                window.grab()
+            widget = window.tabs.widget(0)
+            window.tabs.removeTab(0)
+            widget.deleteLater()
+
+    run()

@@ -173,3 +173,73 @@ def test_a_failed_save_leaves_no_part_file(tmp_path: Path) -> None:
     with pytest.raises(FormatError, match="No space left"):
         save_atomically(target, boom)
     assert list(tmp_path.iterdir()) == []
+
+
+# -- a mapped file cut short by another program -------------------------------------------
+CUT_SHORT = r'''
+import os, random, sys, time
+from bridgeview.formats.registry import read_file, write_file
+from bridgeview.model.board import Board
+from bridgeview.model.boardset import CHECK_INTERVAL, BoardSet
+from bridgeview.model.deal import Deal
+
+path, how = sys.argv[1], sys.argv[2]
+rng = random.Random(1)
+write_file(BoardSet([Board.numbered(i + 1, Deal.shuffled(rng)) for i in range(3000)]), path)
+if how == "gui":
+    from PySide6.QtWidgets import QApplication
+    from bridgeview.ui import dialogs
+    from bridgeview.ui.mainwindow import MainWindow
+    app = QApplication([])
+    dialogs.message = lambda *a, **k: dialogs.Button.Ok
+    w = MainWindow()
+    w.resize(1200, 800)
+    w.show()
+    assert w.open_file(path)
+    view = w.current_view()
+    view.select_board(1)
+    w.grab()
+    doc = view.boards
+else:
+    doc = read_file(path)
+    assert doc[1].unreadable is None
+if how == "renamed":  # an atomic save by another program: the map keeps the old file
+    os.replace(path + ".new", path) if os.path.exists(path + ".new") else None
+    write_file(BoardSet([Board.numbered(1, Deal.shuffled(rng))]), path)
+    time.sleep(CHECK_INTERVAL)
+    assert doc[2500].number == 2501 and doc[2500].unreadable is None
+    print("ok")
+    sys.exit(0)
+with open(path, "r+b") as f:  # another program rewrites the file in place
+    f.truncate(100)
+time.sleep(CHECK_INTERVAL)
+if how == "gui":
+    view.select_board(2500)
+    w.grab()
+board = doc[2500]
+assert "cut short on disk" in board.unreadable, board.unreadable
+try:
+    list(doc.bulk())
+except OSError as e:
+    assert "cut short" in e.strerror and e.filename == path
+else:
+    raise AssertionError("bulk reading went on")
+print("ok")
+'''
+
+
+@pytest.mark.parametrize("how", ["model", "gui", "renamed"])
+def test_a_mapped_file_cut_short_on_disk_does_not_kill_the_app(tmp_path: Path, how: str) -> None:
+    """Reading a page of a memory-mapped file that another program truncated raises SIGBUS, which
+    no Python handler survives: the set notices the file shrank and marks the boards instead.
+    Run in a child process, so a regression fails this test instead of killing the test run."""
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    env = dict(os.environ, PYTHONPATH=str(REPO), QT_QPA_PLATFORM="offscreen")
+    proc = subprocess.run([sys.executable, "-c", CUT_SHORT, str(tmp_path / "t.zrd"), how], env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, f"exit {proc.returncode}: {proc.stderr[-2000:]}"
+    assert proc.stdout.strip().endswith("ok")

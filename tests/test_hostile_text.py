@@ -197,3 +197,19 @@ def test_plain_tooltip_round_trip() -> None:
     for text in ("a & b", "&lt;b&gt;", "<b>x</b>\nline 2", "plain"):
         assert tooltip_text(plain_tooltip(text)) == text
     assert plain_tooltip("") == "" and plain_tooltip(None) == ""
+
+
+def test_a_file_name_that_looks_like_html_is_shown_literally(qtbot, tmp_path: Path, messages) -> None:
+    """File names come from the file system, which allows ``<`` and ``>``: tab and recent-file
+    tooltips show them as they are."""
+    from test_ui_support import make_boards
+
+    from bridgeview.formats.registry import write_file
+
+    path = tmp_path / "<b>bold<i><img src=x>.pbn"  # no "/" in a file name
+    write_file(make_boards(1), path)
+    w = main_window(qtbot, tmp_path)
+    assert w.open_file(str(path))
+    assert tooltip_text(w.tabs.tabToolTip(0)) == str(path)
+    w._fill_recent_menu()
+    assert any(tooltip_text(a.toolTip()) == str(path) for a in w.recent_menu.actions())

@@ -168,7 +168,8 @@ def tokenize(game: Game, with_comments: bool = True) -> list[tuple]:
     brace: list[str] | None = None
     brace_line = 0
     lineno = game.first_line
-    for line in iter_lines(game):
+    # a normal game as one list (quicker); a huge one a line at a time (a million short lines twice over)
+    for line in game.lines if game.content_end < 1 << 16 else iter_lines(game):
         lineno += 1
         if brace is not None:
             k = line.find("}")

@@ -321,6 +321,8 @@ def read_file(path: str | os.PathLike, fmt: str | None = None, options: ReadOpti
         from . import verbatim
 
         verbatim.remember(doc, codec, path)
+    if hasattr(doc, "watch"):  # a memory-mapped set: notice the file being cut short under it
+        doc.watch(str(path))
     problems = getattr(doc, "problems", None)
     if isinstance(problems, list) and not len(doc) and _empty(path):  # opens, but not without a word
         problems.insert(0, (None, None, EMPTY_FILE))

@@ -7,6 +7,8 @@ boards the user edited, so a ten-million-deal file costs a few MB.
 
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Callable, Iterator, MutableSequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,6 +40,18 @@ class FileInfo:
     extra: dict[str, Any] = field(default_factory=dict)  # codec-private (PBN preamble, encoding, ...)
     record_size: int | None = None  # bytes a record, for fixed-record formats
     checksum: int | None = None  # Pavlicek checksum of the file as read
+
+
+#: seconds between checks that a memory-mapped file was not cut short under us
+CHECK_INTERVAL = 0.05
+
+
+class FileChangedError(OSError):
+    """The file under a lazily read set changed on disk: its records can no longer be read safely."""
+
+    @property
+    def message(self) -> str:
+        return str(self.strerror)
 
 
 def unreadable_message(error: Exception) -> str:
@@ -129,6 +143,10 @@ class LazyBoardSet(BoardSet):
         self._offsets = offsets
         #: the number of board 0 where the format numbers boards by position (for unreadable records)
         self._first_number = first_number
+        #: (path, device, inode, size) of the mapped file, to notice it being cut short under us
+        self._watched: tuple[str, int, int, int] | None = None
+        self._checked = -CHECK_INTERVAL
+        self._changed: FileChangedError | None = None
 
     def __len__(self) -> int:
         return len(self._boards) if self._materialised else self._count
@@ -146,9 +164,53 @@ class LazyBoardSet(BoardSet):
         if board is not None:
             return board
         try:
+            self.check_unchanged()
             return self._decode(index)
         except Exception as e:  # noqa: BLE001 -- one bad record must not stop a paint, a selection or a save check
             return self.unreadable_board(index, e)
+
+    def watch(self, path: str) -> None:
+        """Remember ``path``'s identity and size: the records are read through a memory map, and
+        reading a page of a file another program has since cut short kills the process (SIGBUS).
+        Bulk reading is guarded too."""
+        try:
+            st = os.stat(path)
+        except OSError:
+            return
+        self._watched = (path, st.st_dev, st.st_ino, st.st_size)
+        bulk = self.bulk
+        if bulk is not None:
+            def guarded():
+                self._checked = -CHECK_INTERVAL
+                self.check_unchanged()
+                for chunk in bulk():
+                    yield chunk
+                    self._checked = -CHECK_INTERVAL  # a chunk is a quarter of a million records: always look
+                    self.check_unchanged()
+
+            self.bulk = guarded
+
+    def check_unchanged(self) -> None:
+        """Raise (a FormatError-like ``OSError``) when the watched file shrank in place since it was opened.
+        A file replaced by a rename is fine: the map keeps the old one."""
+        if self._watched is None:
+            return
+        if self._changed is not None:  # once cut short, never read the map again
+            raise self._changed
+        now = time.monotonic()
+        if now - self._checked < CHECK_INTERVAL:  # a stat a board would slow a ten-million-board pass
+            return
+        self._checked = now
+        path, dev, ino, size = self._watched
+        try:
+            st = os.stat(path)
+        except OSError:
+            return  # deleted: the map keeps the data
+        if (st.st_dev, st.st_ino) == (dev, ino) and st.st_size < size:
+            self._changed = FileChangedError(
+                None, f"the file was cut short on disk after it was opened ({st.st_size:,} of {size:,} bytes left); "
+                "open it again", path)
+            raise self._changed
 
     def unreadable_board(self, index: int, error: Exception) -> Board:
         """The stand-in for record ``index`` that failed to decode: numbered, no cards, and

@@ -262,7 +262,7 @@ class MainWindow(QMainWindow):
         else:
             widget = self._make_view(doc, path)
             index = self.tabs.addTab(widget, widget.title())
-        self.tabs.setTabToolTip(index, path)
+        self.tabs.setTabToolTip(index, plain_tooltip(path))
         self.tabs.setCurrentIndex(index)
         widget.setFocus()  # the board list (or the cribbage movie): arrows work at once, not on the tab bar
         if path != str(sample_path()):
@@ -515,7 +515,7 @@ class MainWindow(QMainWindow):
         widget.path = os.path.abspath(path)  # the tab now shows the saved file, as a bridge tab does
         index = self.tabs.indexOf(widget)
         self.tabs.setTabText(index, os.path.basename(path))
-        self.tabs.setTabToolTip(index, widget.path)
+        self.tabs.setTabToolTip(index, plain_tooltip(widget.path))
         self.add_recent(os.path.abspath(path))
         self.statusBar().showMessage(f"Saved {os.path.basename(path)} as {codec.title}", 5000)
         return True
@@ -532,7 +532,7 @@ class MainWindow(QMainWindow):
         view.mark_saved(os.path.abspath(path), codec.name)
         view.details.path = os.path.abspath(path)
         self._retitle(view)
-        self.tabs.setTabToolTip(self.tabs.indexOf(view), os.path.abspath(path))
+        self.tabs.setTabToolTip(self.tabs.indexOf(view), plain_tooltip(os.path.abspath(path)))
         self.add_recent(os.path.abspath(path))
         self.statusBar().showMessage(f"Saved {os.path.basename(path)} as {codec.title}", 5000)
         return True
