@@ -745,8 +745,8 @@ class EditPanel(QWidget):
             self._typing_into_hand(obj, event)
             return False
         view = self.view
-        if view is None or obj is not view.diagram:
-            return False
+        if view is None or obj is not view.diagram or not self.isVisible():
+            return False  # a closed editor leaves the diagram to the viewer: no unseen card pick-ups or plays
         kind = event.type()
         if kind == QEvent.Type.MouseButtonPress and event.button() == Qt.MouseButton.LeftButton:
             return self.diagram_clicked(QPointF(event.position()))
