@@ -453,7 +453,9 @@ def _done_with(doc, stop: int) -> None:
     release(idx.buf, 0, int(idx.starts[stop]) if stop < len(idx) else len(idx.buf))
 
 
-_ORT_VALUE = escape(pbn_dd.ORT_HEADER).encode()  # as it stands between the quotes
+#: the OptimumResultTable header as it stands between the quotes: one backslash (as pbn_write and
+#: pbn_stream write it, and most programs) or escaped to two; a shape keeps the form its file uses
+_ORT_VALUES = (pbn_dd.ORT_HEADER.encode(), escape(pbn_dd.ORT_HEADER).encode())
 _VUL_VALUES = ((b"None", 0), (b"NS", 1), (b"EW", 2), (b"All", 3), (b"Both", 3), (b"Love", 0), (b"-", 0))
 
 
@@ -474,9 +476,10 @@ class _Shape:
         self.ort = ort is not None
         self.tail = last[: len(last) - len(ort)] if self.ort else last
         self.usable = (len(pieces) - 1) // 2 == len(names) and "Deal" in names and (not self.ort or len(ort) == 160)
+        self.ort_value = pieces[-2] if self.ort and len(pieces) > 1 else b""
         if self.ort and self.usable:
-            self.usable = pieces[-2] == _ORT_VALUE
-        self.key = (tuple(self.consts), self.tail, self.ort)
+            self.usable = self.ort_value in _ORT_VALUES
+        self.key = (tuple(self.consts), self.tail, self.ort, self.ort_value)
 
 
 def _add_shape(shapes: list[_Shape], m: re.Match, text: bytes) -> None:
@@ -539,8 +542,8 @@ def _shaped_rows(doc, a: int, b: int, shape: _Shape, todo: np.ndarray) -> tuple:
     for name in (*_NOTE_TAGS, "Declarer", "Contract", "Result"):
         ok &= placeholder(name)
     if "ort header" in where:
-        ok &= lengths[:, where["ort header"]] == len(_ORT_VALUE)
-        ok &= same(q[:, 2 * where["ort header"]] + 1, _ORT_VALUE)
+        ok &= lengths[:, where["ort header"]] == len(shape.ort_value)
+        ok &= same(q[:, 2 * where["ort header"]] + 1, shape.ort_value)
     # Board: digits (up to 9), or a placeholder
     number = np.full(rows.shape[0], -1, dtype=np.int64)
     if "Board" in where:

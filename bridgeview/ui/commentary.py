@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QLabel
 
 from ..formats.lin import NOTE_AT_TAG, note_places
 from ..model.board import Board
+from .plaintext import plain_tooltip, set_plain_text
 
 #: lines of commentary shown under the replay bar (the tooltip has the rest)
 MAX_LINES = 4
@@ -42,8 +43,8 @@ class CommentaryLabel(QLabel):
     def show_step(self, pos) -> None:
         notes = notes_at_step(self.view.current_board(), pos.step if pos is not None else 0)
         text = "\n".join(f"Comment: {n}" for n in notes)
-        self.setText(text)
-        self.setToolTip(text)  # all of it, when more than MAX_LINES lines
+        set_plain_text(self, text)  # file text: markup in a comment is shown, never rendered
+        self.setToolTip(plain_tooltip(text))  # all of it, when more than MAX_LINES lines
         self.setVisible(bool(notes))
 
 

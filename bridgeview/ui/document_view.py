@@ -112,7 +112,6 @@ class DocumentView(QWidget):
             self.select_board(0)
         else:
             self._show(-1)
-        from .traveller_view import install_traveller; self.traveller = install_traveller(self)  # noqa: E702, I001
         from .replay import install_replay; self.replay = install_replay(self)  # noqa: E702, I001
         from .solver import install_solver; self.solver = install_solver(self)  # noqa: E702, I001
         from .traveller_view import install_traveller; self.traveller = install_traveller(self)  # noqa: E702, I001

@@ -229,6 +229,10 @@ class EditPanel(QWidget):
         self.click_plays = QCheckBox("Clicking a card plays it", self)
         self.click_plays.setObjectName("click_plays")
         self.click_plays.setChecked(True)
+        self.click_plays.setToolTip("On: a click on a card of the recorded play replays up to it, a click on a "
+                                    "card of the player to play plays it.\nOff: a click picks the card up to "
+                                    "move it to another hand.")
+        self.click_plays.toggled.connect(self._click_mode_changed)
         grid.addWidget(self.click_plays, 1, 0, 1, 3)
         grid.addWidget(QLabel("Declarer takes", self), 2, 0)
         self.claim_tricks = QSpinBox(self)
@@ -322,7 +326,13 @@ class EditPanel(QWidget):
             view.model.boardChanged.connect(self._board_edited)
             view.model.modelReset.connect(self.refresh)
             view.diagram.installEventFilter(self)
+            view.diagram.click_plays = self.click_plays.isChecked()
         self.refresh()
+
+    def _click_mode_changed(self, on: bool) -> None:
+        """Off is the card-moving mode: the replay's click-plays-up-to-the-card (ui/keyboard.py) stops too."""
+        if self.view is not None:
+            self.view.diagram.click_plays = on
 
     def board(self) -> Board | None:
         return self.view.current_board() if self.view is not None else None
@@ -735,8 +745,8 @@ class EditPanel(QWidget):
             self._typing_into_hand(obj, event)
             return False
         view = self.view
-        if view is None or obj is not view.diagram:
-            return False
+        if view is None or obj is not view.diagram or not self.isVisible():
+            return False  # a closed editor leaves the diagram to the viewer: no unseen card pick-ups or plays
         kind = event.type()
         if kind == QEvent.Type.MouseButtonPress and event.button() == Qt.MouseButton.LeftButton:
             return self.diagram_clicked(QPointF(event.position()))
@@ -771,6 +781,9 @@ class EditPanel(QWidget):
         if view is None or board is None:
             return False
         card = view.diagram.card_at(pos)
+        if card is not None and self._selected_card is None and getattr(view.diagram, "click_plays", True) \
+                and card in {int(c) for c in board.play or ()}:
+            return False  # a card of the recorded play: the diagram's own click replays up to it
         if card is not None and self.click_plays.isChecked() and play_state(board).to_play is not None:
             self.play_card(card)
             return True

@@ -169,14 +169,20 @@ class Editor(QObject):
         self.history = QDockWidget("Undo History", w)
         self.history.setObjectName("undo_history_dock")
         self.history.setWidget(self.undo_view)
-        w.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.history)
-        w.tabifyDockWidget(self.dock, self.history)
-        self.dock.raise_()
-        w.resizeDocks([self.dock], [360], Qt.Orientation.Horizontal)
+        # below the editor, not tabified with it: a dock tab bar would force ~50 px onto the window's least width
+        w.splitDockWidget(self.dock, self.history, Qt.Orientation.Vertical)
+        # both start closed, so a file opens as the viewer (the window stays usable at 800x600 and the diagram
+        # keeps its room); File > New, Generate and View > Editor (F8) open the editor, the window remembers it
+        self.dock.hide()
+        self.history.hide()
+        self.act_editor = self.dock.toggleViewAction()
+        self.act_editor.setObjectName("action_editor")
+        self.act_editor.setShortcut(QKeySequence("F8"))
+        self.act_editor.setStatusTip("Show or hide the editing panel: deal, auction, play and tags")
         view_menu = self._menu("&View")
         if view_menu is not None:
             view_menu.addSeparator()
-            view_menu.addAction(self.dock.toggleViewAction())
+            view_menu.addAction(self.act_editor)
             view_menu.addAction(self.history.toggleViewAction())
         w.tabs.currentChanged.connect(lambda _i: self.sync())
         self.sync()
@@ -245,7 +251,16 @@ class Editor(QObject):
         w.tabs.setTabToolTip(index, tip)
         w.tabs.setCurrentIndex(index)
         self.sync()
+        self.show_panel()
         return view
+
+    def show_panel(self) -> None:
+        """Open the editing dock (a new or generated set is there to be edited)."""
+        if not self.dock.isVisible():
+            self.dock.show()
+            self.window.resizeDocks([self.dock], [min(360, max(self.window.width() // 3, 200))],
+                                    Qt.Orientation.Horizontal)
+        self.dock.raise_()
 
     def new_document(self):
         """File › New: one empty board numbered 1 (dealer and vulnerability from the number)."""
