@@ -58,3 +58,25 @@ def messages(monkeypatch) -> Messages:
     m = Messages()
     monkeypatch.setattr(dialogs, "message", m)
     return m
+
+
+@pytest.fixture(autouse=True)
+def _message_boxes_never_block(request, monkeypatch):
+    """Outside tests that use ``messages``, a message box answers at once instead of waiting offscreen
+    for a click that never comes (a window closed at teardown with a modified document asks to save:
+    the answer is Discard, else No or Cancel, else the default button)."""
+    if "messages" in request.fixturenames:
+        yield
+        return
+    from bridgeview.ui import dialogs
+
+    Button = dialogs.Button
+
+    def answer(kind, parent, title, text, buttons=Button.Ok, default=Button.NoButton, *rest, **kw):
+        for choice in (Button.Discard, Button.No, Button.Cancel):
+            if buttons.value & choice.value:
+                return choice
+        return default if default != Button.NoButton else Button.Ok
+
+    monkeypatch.setattr(dialogs, "message", answer)
+    yield
