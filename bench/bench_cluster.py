@@ -36,17 +36,8 @@ from bridgeview.model.boardset import BoardSet  # noqa: E402
 from bridgeview.model.deal import Deal  # noqa: E402
 from bridgeview.solve import dds  # noqa: E402
 
-
-def endplay_direct(deals: list[Deal]) -> list[list[list[int]]]:
-    from endplay.dds import calc_all_tables
-    from endplay.types import Deal as EDeal
-
-    edeals = [EDeal(d.to_pbn()) for d in deals]
-    out = []
-    for start in range(0, len(edeals), dds.MAX_TABLES):
-        for t in calc_all_tables(edeals[start : start + dds.MAX_TABLES]):
-            out.append([[r[3], r[2], r[1], r[0], r[4]] for r in t.to_list(player_major=True)])
-    return out
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_solve import endplay_direct  # noqa: E402  (the same baseline as bench_solve.py)
 
 
 def timed(fn) -> float:

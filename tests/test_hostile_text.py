@@ -165,6 +165,7 @@ def test_pasted_link_markup_is_shown_literally(qtbot, tmp_path: Path, messages) 
     assert "<img src=x>an" in shown and "<b>n</b>" in shown
 
 
+@pytest.mark.real_message_box
 def test_messages_quote_markup_literally(qtbot, tmp_path: Path, monkeypatch) -> None:
     """A message box quoting a bad file shows the quote as text (QMessageBox would render it)."""
     from PySide6.QtWidgets import QMessageBox
