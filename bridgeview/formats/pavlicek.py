@@ -30,6 +30,7 @@ from ..model.board import Board
 from ..model.boardset import FileInfo, LazyBoardSet
 from ..model.ddtable import DDTable
 from ..model.deal import Deal
+from ..model.text import plural
 from .bulk import ABSENT, DD_UNKNOWN, BulkChunk, chunks_from_boards, complete_rows
 from .errors import FormatError
 from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
@@ -58,8 +59,6 @@ class BulkCount(int):
         return obj
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' if n != 1 else ''}"
 
 
 # -- bit arithmetic shared by the codecs ---------------------------------------
