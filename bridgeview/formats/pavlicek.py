@@ -1,6 +1,6 @@
 """Richard Pavlicek's fixed-record binary formats: ZBD, ZDD, ZRD and the 16-byte ZRJ.
 
-Guide 7A14 (``/work/shared/specs/000_*`` and ``001_*``).  All four are arrays of
+Guide 7A14 (``../shared/specs/000_*`` and ``001_*`` beside the repository).  All four are arrays of
 fixed-size little-endian records, so a file is opened with ``mmap`` and read
 as a :class:`LazyBoardSet` (a board is decoded only when asked for), and whole
 slices of records are turned into numpy :class:`BulkChunk` s by bit arithmetic

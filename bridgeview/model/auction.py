@@ -67,10 +67,6 @@ class Call:
         return (self.kind, self.level, self.strain) == (other.kind, other.level, other.strain)
 
     @property
-    def is_bid(self) -> bool:
-        return self.kind == CallKind.BID
-
-    @property
     def rank(self) -> int:
         """Bids ordered 1C=0 .. 7NT=34; -1 for non-bids."""
         if self.kind != CallKind.BID:

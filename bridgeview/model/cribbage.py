@@ -376,8 +376,8 @@ class CribbageRecord:
         out: list[DealAnalysis] = []
         start = (0, 0)
         game = 1
-        for i, d in enumerate(self.deals):
-            a = analyse_deal(d, start, game, i, (self.player_name(0), self.player_name(1)))
+        for d in self.deals:
+            a = analyse_deal(d, start, game, (self.player_name(0), self.player_name(1)))
             out.append(a)
             if d.last:
                 start, game = (0, 0), game + 1
@@ -494,7 +494,7 @@ def _add(scores: tuple[int, int], player: int, pts: int) -> tuple[int, int]:
     return s[0], s[1]
 
 
-def analyse_deal(d: CribDeal, start: tuple[int, int], game: int = 1, index: int = 0,
+def analyse_deal(d: CribDeal, start: tuple[int, int], game: int = 1,
                  names: tuple[str, str] = ("player 0", "player 1")) -> DealAnalysis:
     """Expected after-pegging scores = ``start`` + his heels + pegging points; the
     show is then counted from the recorded after-pegging scores (pone, dealer, crib)."""
