@@ -13,6 +13,7 @@ import pytest
 from conftest import realdata_files
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reader_errors import assert_no_internal_error, reported_texts
 
 from bridgeview.check.validate import validate
 from bridgeview.cli.main import main
@@ -169,6 +170,7 @@ def test_round_trip_random_deals(fmt, deals, first):
         path = Path(tmp) / f"r.{fmt}"
         path.write_bytes(data)
         back = read_file(path, fmt, ReadOptions(start_board=start))
+        assert_no_internal_error(reported_texts(back), path.name)
         assert [b.deal for b in back] == deals
         assert [b.number for b in back] == numbers
         if fmt == "csv":

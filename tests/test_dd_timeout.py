@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import threading
 import time
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 import pytest
@@ -83,12 +85,21 @@ def test_quitting_does_not_wait_for_a_slow_deal(qtbot, monkeypatch):
 
     monkeypatch.setattr(solver_module, "DD_TIMEOUT", 600.0)
     monkeypatch.setattr(solver_module, "AUTO_DELAY_MS", 60_000)
+    asked = threading.Event()
+    send = Connection.send
+
+    def send_and_tell(self, obj):  # the parent's request to the DDS child: its hands and a job count
+        send(self, obj)
+        if isinstance(obj, tuple):
+            asked.set()
+
+    monkeypatch.setattr(Connection, "send", send_and_tell)
     doc = BoardSet([Board.numbered(1, Deal.from_pbn(THOMAS_2))], FileInfo(format="pbn"))
     view = DocumentView(doc)
     qtbot.addWidget(view)
     view.show()
     qtbot.waitUntil(lambda: not view.solver.worker.is_idle(), timeout=5000)
-    time.sleep(3)  # the child is started and deep in DDS
+    assert asked.wait(60)  # the child is started and has the deal: DDS is on it
     start = time.monotonic()
     view.solver.worker.stop()
     assert time.monotonic() - start < 10

@@ -11,6 +11,7 @@ import pytest
 from conftest import SPECS, realdata_files
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reader_errors import assert_no_internal_error, reported_texts
 
 from bridgeview.check.validate import validate
 from bridgeview.cli.main import main
@@ -339,6 +340,7 @@ def test_round_trip_full_deals(tmp_path_factory, owner_rows, fmt, first):
     path = tmp_path_factory.mktemp("rt") / f"x.{fmt}"
     write_file(doc, path, options=WriteOptions(start_board=first))
     back = read_file(path, options=ReadOptions(start_board=first))
+    assert_no_internal_error(reported_texts(back), path.name)
     assert [b.deal for b in back] == [b.deal for b in boards]
     assert [b.number for b in back] == [b.number for b in boards]
     if fmt in FIXED:

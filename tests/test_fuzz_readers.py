@@ -7,8 +7,10 @@ them with hypothesis (truncation, flipped bytes, inserted garbage, an empty
 file, a wrong or missing extension) and check that reading, iterating every
 board, validating, the ``dump``/``info``/``validate`` commands and ``convert``
 (to ``.deals`` and back into the codec's own format, read again) raise nothing
-but :class:`FormatError`, and that the CLI answers with exit code 0 or 1 and,
-on failure, one ``bridgeview: ...`` line on stderr.
+but :class:`FormatError`, that nothing they report comes from an unexpected
+exception the reader survived (``could not read this game (TypeError: ...)``, an
+unreadable record ``KeyError: ...``), and that the CLI answers with exit code 0 or 1
+and, on failure, one ``bridgeview: ...`` line on stderr.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import pytest
 from conftest import REALDATA, REPO
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reader_errors import assert_no_internal_error, reported_texts
 
 from bridgeview.check.validate import validate
 from bridgeview.cli.dump import board_to_json
@@ -201,20 +204,22 @@ def _path_for(codec: Codec, directory: Path, ext_mode: str) -> Path:
 
 # -- what must hold -------------------------------------------------------------
 def _read_everything(path: Path, fmt: str | None) -> None:
-    """Read, touch every board, validate; only FormatError may escape."""
+    """Read, touch every board, validate; only FormatError may escape, and no problem may
+    come from an unexpected exception the reader caught."""
     try:
         doc = read_file(path, fmt)
         if hasattr(doc, "info"):
             for b in doc:
                 board_to_json(b)
-                b.problems()
-            validate(doc)
+            texts = reported_texts(doc) + [p.message for p in validate(doc)]
         else:
             doc.to_json()
-            doc.problems()
+            texts = reported_texts(doc)
     except FormatError as e:
         text = e.full()
         assert text and "\n" not in text, f"error message is not one line: {text!r}"
+        texts = [text]
+    assert_no_internal_error(texts, path.name)
 
 
 def _cli(argv: list[str]) -> tuple[int, str, str]:
@@ -224,8 +229,9 @@ def _cli(argv: list[str]) -> tuple[int, str, str]:
     return rc, out.getvalue(), err.getvalue()
 
 
-def _assert_clean_failure(argv: list[str], rc: int, err: str) -> None:
+def _assert_clean_failure(argv: list[str], rc: int, err: str, out: str = "") -> None:
     assert rc in (0, 1), f"{argv}: exit code {rc}"
+    assert_no_internal_error([*err.splitlines(), *out.splitlines()], argv)
     assert "Traceback" not in err, f"{argv}: {err}"
     lines = err.splitlines()
     if rc == 1 and argv[0] == "validate" and len(lines) == 1 and VALIDATE_SUMMARY.fullmatch(lines[0]):
@@ -241,7 +247,7 @@ def _check_cli(path: Path, fmt: str | None, directory: Path) -> None:
     for cmd in ("info", "validate", "dump"):
         argv = [cmd, *base]
         rc, out, err = _cli(argv)
-        _assert_clean_failure(argv, rc, err)
+        _assert_clean_failure(argv, rc, err, out if cmd != "dump" else "")
         if cmd == "dump" and rc == 0:
             json.loads(out)
     codec = get(fmt) if fmt else None
@@ -319,8 +325,6 @@ def test_missing_file_and_directory_are_one_line_errors(tmp_path: Path) -> None:
 def test_zrj_call_and_play_offsets_anywhere() -> None:
     """The issue's own example: a ZRJ record whose call/play end offsets (bytes 16, 17) point anywhere,
     past the 80-byte record included."""
-    if "zrj" not in {c.name for c in CODECS}:
-        pytest.skip("zrj is not registered")
     record = bytearray(seeds("zrj")[0][:80])
     with tempfile.TemporaryDirectory(prefix="bv-fuzz-") as tmp:
         path = Path(tmp) / "offsets.zrj"
@@ -378,3 +382,26 @@ def test_damaged_files_open_in_the_window_or_say_why(qtbot, tmp_path: Path, monk
             widget.deleteLater()
 
     run()
+
+
+@pytest.mark.parametrize(("name", "module", "function", "error"), [
+    ("pbn", "bridgeview.formats.pbn_read", "GameReader.read_auction", TypeError("'NoneType' object is not iterable")),
+    ("zrj", "bridgeview.formats.pavlicek_zrj", "decode_record", KeyError(7)),
+])
+def test_a_reader_that_fails_inside_fails_these_tests(name: str, module: str, function: str, error: Exception,
+                                                     monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A reader that survives its own bug (keeps the game, marks the record unreadable) must still
+    fail the fuzzing: the checks above see the exception the reader caught in what it reports."""
+    path = tmp_path / f"seed.{get(name).extensions[0]}"
+    path.write_bytes(seeds(name)[0])
+    _read_everything(path, name)  # the healthy reader passes
+    _check_cli(path, None, tmp_path)
+
+    def broken(*_args: object, **_kw: object) -> None:
+        raise error
+
+    monkeypatch.setattr(f"{module}.{function}", broken)
+    with pytest.raises(AssertionError, match="unexpected exception"):
+        _read_everything(path, name)
+    with pytest.raises(AssertionError, match="unexpected exception"):
+        _check_cli(path, None, tmp_path)

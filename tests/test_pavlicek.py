@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reader_errors import assert_no_internal_error, reported_texts
 
 from bridgeview.formats import pavlicek as P
 from bridgeview.formats.bulk import ABSENT, DD_UNKNOWN, BulkChunk
@@ -37,7 +38,9 @@ def tmp(tmp_path_factory):
 
 def roundtrip(boards, path, fmt: str):
     write_file(boards, path, fmt)
-    return list(read_file(path, fmt))
+    doc = read_file(path, fmt)
+    assert_no_internal_error(reported_texts(doc), path.name)
+    return list(doc)
 
 
 def random_chunk(n: int, seed: int = 7, dd: bool = True) -> BulkChunk:

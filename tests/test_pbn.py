@@ -550,3 +550,21 @@ def test_read_options_encoding_forces_a_decoding(realdata):
     assert write_bytes(doc) == path.read_bytes()
     with pytest.raises(FormatError):
         read_file(path, "pbn", ReadOptions(encoding="ascii"))
+
+
+@pytest.mark.parametrize(("deal", "message"), [
+    ("N:QQ... - - -", "card SQ twice in hand 'QQ...'"),
+    ("N:AKX... - - -", "bad rank 'X' in hand 'AKX...'"),
+    ("N:A... - -", "deal must have 4 hands, found 3"),
+    ("Q:A... - - -", "not a seat: 'Q'"),
+    ("N:A.. - - -", "hand 'A..' must have 4 suits separated by dots"),
+])
+def test_the_reader_and_the_model_parse_deals_alike(deal: str, message: str) -> None:
+    """One PBN deal parser: a bad Deal tag is reported in the words Deal.from_pbn raises (paste uses it too)."""
+    with pytest.raises(ValueError, match="^" + message.replace(".", r"\.").replace("(", r"\(") + "$"):
+        Deal.from_pbn(deal)
+    doc = parse_pbn_text(f'[Board "1"]\n[Deal "{deal}"]\n')
+    assert [msg for _i, _line, msg in doc.problems] == [f"deal: {message}"]
+    assert doc[0].tags["Deal"] == deal
+    good = "N:AKQJT98765432... .AKQJT98765432.. ..akqjt98765432. ...AKQJT98765432"
+    assert parse_pbn_text(f'[Board "1"]\n[Deal "{good}"]\n')[0].deal == Deal.from_pbn(good.upper())

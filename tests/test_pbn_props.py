@@ -10,6 +10,7 @@ import pytest
 from conftest import REPO
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reader_errors import assert_no_internal_error, reported_texts
 
 from bridgeview.formats.pbn import board_key, board_to_pbn_text, document_text, parse_pbn_text
 from bridgeview.formats.pbn_write import ROSTER
@@ -128,6 +129,7 @@ def model(b: Board) -> tuple:
 def test_generated_board_round_trips(board):
     text = board_to_pbn_text(board)
     doc = parse_pbn_text(text)
+    assert_no_internal_error(reported_texts(doc), text)
     assert len(doc) == 1
     again = doc[0]
     assert model(again) == model(board), text
@@ -143,6 +145,7 @@ def test_generated_file_round_trips_and_rewrites_identically(bs, newline):
 
     text, _enc, _nl = document_text(BoardSet(bs), WriteOptions(newline=newline))
     doc = parse_pbn_text(text)
+    assert_no_internal_error(reported_texts(doc), text)
     assert [model(b) for b in doc] == [model(b) for b in bs]
     assert document_text(doc)[0] == text
 
@@ -160,13 +163,31 @@ def test_fast_reader_agrees_with_the_tokenizer_on_generated_files(bs):
         slow = parse_pbn_text(text)
     assert [board_key(b) for b in fast] == [board_key(b) for b in slow]
     assert fast.problems == slow.problems
+    assert_no_internal_error(reported_texts(fast), text)
 
 
 @settings(max_examples=150, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list('[]{}";%#*+-=$!?\\ \n\r\tABCDHSNTWEXP0123456789:.')), max_size=200))
 def test_parser_survives_any_text(text):
     doc = parse_pbn_text(text)
+    assert_no_internal_error(reported_texts(doc), repr(text))
     assert document_text(doc)[0] == text  # and writes it back unchanged
+
+
+def test_a_reader_bug_fails_the_properties(monkeypatch):
+    """The reader keeps a game it failed on and says why; these properties must see that as a failure."""
+    from bridgeview.formats import pbn_read
+
+    text = board_to_pbn_text(Board.numbered(1, Deal.from_owners([i // 13 for i in range(52)])))
+    text += '[Auction "N"]\n1NT Pass Pass Pass\n'
+    assert_no_internal_error(reported_texts(parse_pbn_text(text)))
+
+    def broken(*_args):
+        raise AttributeError("'NoneType' object has no attribute 'seat'")
+
+    monkeypatch.setattr(pbn_read.GameReader, "read_auction", broken)
+    with pytest.raises(AssertionError, match="unexpected exception"):
+        assert_no_internal_error(reported_texts(parse_pbn_text(text)))
 
 
 def test_bench_runs_with_a_tiny_board_count():

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
 from PySide6.QtGui import QImage
-from test_ui_support import make_file, need
+from test_ui_support import make_file
 
 from bridgeview.cli.main import main
 from bridgeview.resources import resource
@@ -36,7 +35,6 @@ def test_render_window(qapp, tmp_path):
 
 
 def test_render_step_of_sample(qapp, tmp_path):
-    need("pbn")
     out = tmp_path / "s.png"
     assert main(["render", SAMPLE, "--board", "3", "--step", "6", "-o", str(out)]) == 0
     assert size_of(out) == (900, 560)
@@ -57,9 +55,8 @@ def test_render_errors_are_one_line(qapp, tmp_path, capsys):
 
 
 def test_render_cribbage(qapp, tmp_path):
-    need("halscrib")
-    pytest.importorskip("bridgeview.ui.cribbage_view")
-    support = pytest.importorskip("test_cribbage_support")
+    import test_cribbage_support as support
+
     files = [tmp_path / "game.crib"]
     files[0].write_bytes(support.sample_text())
     out = tmp_path / "c.png"

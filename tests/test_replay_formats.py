@@ -16,13 +16,6 @@ from bridgeview.ui import replay as replay_module
 from bridgeview.ui.document_view import DocumentView
 
 
-def codec_or_skip(name: str):
-    try:
-        return get(name)
-    except Exception:  # noqa: BLE001 - the registry's own error type is irrelevant here
-        pytest.skip(f"the {name} codec is not registered yet")
-
-
 @pytest.fixture
 def settings(tmp_path, monkeypatch) -> QSettings:
     s = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
@@ -49,7 +42,6 @@ def open_view(qtbot, doc) -> DocumentView:
 
 
 def test_lin_full_play(qtbot, realdata, settings):
-    codec_or_skip("lin")
     doc = read_file(realdata / "lin" / "bridgebots_sample.lin")
     view = open_view(qtbot, doc)
     c = view.replay
@@ -69,7 +61,6 @@ def test_lin_full_play(qtbot, realdata, settings):
 
 
 def test_lin_claim(realdata):
-    codec_or_skip("lin")
     board = read_file(realdata / "lin" / "endplay_example1.lin")[2]
     rs = ReplayState(board, "lin")
     assert rs.steps == 44 and rs.stop_text is None
@@ -79,7 +70,6 @@ def test_lin_claim(realdata):
 
 
 def test_pbn_play_and_claim(qtbot, realdata, settings):
-    codec_or_skip("pbn")
     doc = read_file(realdata / "pbn" / "endplay_example1_eyc1998.pbn")
     board = doc[0]
     rs = ReplayState(board, "pbn")
@@ -94,7 +84,6 @@ def test_pbn_play_and_claim(qtbot, realdata, settings):
 
 @pytest.mark.parametrize("name", ["bridgebots_sample.pbn", "endplay_example1_eyc1998.pbn"])
 def test_pbn_files_replay_without_problems(realdata, name):
-    codec_or_skip("pbn")
     for board in read_file(realdata / "pbn" / name):
         rs = ReplayState(board, "pbn")
         if board.play:
@@ -105,7 +94,6 @@ def test_pbn_files_replay_without_problems(realdata, name):
 
 
 def test_dx_round_trip_replays(tmp_path):
-    codec_or_skip("dx")
     boards = [played_board(1), played_board(2, number=2, calls="P 1S P 4S P P P", cards=30)]
     path = tmp_path / "played.dx"
     write_file(BoardSet(boards, FileInfo()), path, "dx")
@@ -119,9 +107,7 @@ def test_dx_round_trip_replays(tmp_path):
 
 
 def test_zrj_round_trip_stops_at_the_record_limit(tmp_path):
-    codec = codec_or_skip("zrj")
-    if codec.caps.play is False:
-        pytest.skip("the registered zrj codec stores no play")
+    assert get("zrj").caps.play
     long = played_board(2, calls="1C 1D 1H 1S 1N 2C 2D 2H 2S 2N 3C P P P", cards=52, result=9)
     short = played_board(3, number=3, calls="1N P 3N P P P", cards=52, result=8)
     path = tmp_path / "played.zrj"
@@ -140,7 +126,6 @@ def test_zrj_round_trip_stops_at_the_record_limit(tmp_path):
 
 
 def test_render_step_shows_the_position(tmp_path, realdata):
-    codec_or_skip("lin")
     lin = realdata / "lin" / "endplay_example1.lin"
     out = tmp_path / "step.png"
     cmd = [sys.executable, "-m", "bridgeview", "render", str(lin), "--board", "3", "--step", "44", "-o", str(out)]
@@ -153,7 +138,6 @@ def test_render_step_shows_the_position(tmp_path, realdata):
 
 
 def test_render_helper_matches_the_replay(qtbot, realdata):
-    codec_or_skip("lin")
     from bridgeview.ui.diagram import HandDiagram
     from bridgeview.ui.render_widget import show_step
 
@@ -169,7 +153,6 @@ def test_render_helper_matches_the_replay(qtbot, realdata):
 
 
 def test_main_window_keys_replay_on_the_diagram_and_move_boards_in_the_list(qtbot, realdata, settings, tmp_path):
-    codec_or_skip("lin")
     from PySide6.QtCore import Qt
 
     from bridgeview.ui.mainwindow import MainWindow
@@ -200,7 +183,6 @@ def test_main_window_keys_replay_on_the_diagram_and_move_boards_in_the_list(qtbo
 
 def test_replay_options_live_in_the_main_windows_settings(qtbot, realdata, settings, tmp_path):
     """The window's settings (render's scratch file, a test's file) hold the replay options, not the user's."""
-    codec_or_skip("lin")
     from bridgeview.ui.mainwindow import MainWindow
 
     settings.setValue(replay_module.SETTING_GREY, True)  # what the app-wide settings say

@@ -6,6 +6,7 @@ import threading
 
 import pytest
 from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
 from test_solve import endings
 
 from bridgeview.model.auction import Call
@@ -77,7 +78,8 @@ def test_worker_cancel_keeps_finished_batch(qtbot, worker_of):
     assert blocker.args == [True]
     gate.set()
     qtbot.waitUntil(w.is_idle, timeout=10_000)
-    qtbot.wait(50)
+    qtbot.waitUntil(lambda: len(got) >= solver_module.BACKGROUND_BATCH, timeout=5000)
+    QApplication.processEvents()  # the worker is idle: any table beyond the batch is already posted
     assert sorted(got) == list(range(solver_module.BACKGROUND_BATCH))
 
 
@@ -214,7 +216,8 @@ def test_big_files_solve_only_what_is_viewed(qtbot, monkeypatch):
     qtbot.waitUntil(lambda: view.boards[0].dd is not None, timeout=20_000)
     view.select_board(2)
     qtbot.waitUntil(lambda: view.boards[2].dd is not None, timeout=20_000)
-    qtbot.wait(300)
+    qtbot.waitUntil(view.solver.worker.is_idle, timeout=20_000)
+    QApplication.processEvents()  # what the idle worker solved is posted: deliver it before looking
     assert [b.dd is not None for b in view.boards] == [True, False, True, False, False]
     view.solver.shutdown()
 

@@ -6,7 +6,7 @@ import sys
 
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QApplication
-from test_ui_support import main_window, make_file, need
+from test_ui_support import main_window, make_file
 
 from bridgeview.ui import app as app_module
 from bridgeview.ui import details, dialogs
@@ -22,7 +22,6 @@ def test_application_loads_fonts_and_names(qapp):
 
 
 def test_run_gui_opens_sample_without_files(qapp, monkeypatch, tmp_path):
-    need("pbn")
     from PySide6.QtCore import QSettings
 
     import bridgeview.ui.mainwindow as mw
@@ -54,7 +53,6 @@ def test_run_gui_opens_sample_without_files(qapp, monkeypatch, tmp_path):
 
 
 def test_sample_boards_are_realistic():
-    need("pbn")
     from bridgeview.check.validate import validate
     from bridgeview.formats.registry import read_file
 

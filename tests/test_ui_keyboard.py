@@ -8,14 +8,13 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QLineEdit, QPushButton
 from test_replay_state import played_board
-from test_ui_support import main_window, need
+from test_ui_support import main_window
 
 from bridgeview.formats.registry import write_file
 from bridgeview.model.boardset import BoardSet
 
 
 def played_file(tmp_path: Path, name: str = "played.pbn", seed: int = 1) -> Path:
-    need("pbn")
     path = tmp_path / name
     write_file(BoardSet([played_board(seed=seed), played_board(seed=seed + 1, number=2)]), path, "pbn")
     return path

@@ -4,7 +4,7 @@ original; a lossy save over the tab's own file re-opens it in place."""
 from __future__ import annotations
 
 from test_replay_state import played_board
-from test_ui_support import main_window, need
+from test_ui_support import main_window
 
 from bridgeview.formats.registry import read_file, write_file
 from bridgeview.model.auction import Call
@@ -13,8 +13,6 @@ from bridgeview.ui import dialogs
 
 
 def test_lossy_save_as_opens_the_new_file_beside_the_original(qtbot, tmp_path, messages):
-    need("pbn")
-    need("bri")
     src = tmp_path / "match.pbn"
     write_file(BoardSet([played_board(seed=2), played_board(seed=3, number=2)]), src, "pbn")
     w = main_window(qtbot, tmp_path)
@@ -45,8 +43,6 @@ def test_lossy_save_as_opens_the_new_file_beside_the_original(qtbot, tmp_path, m
 
 
 def test_lossless_save_as_keeps_relabelling_the_tab(qtbot, tmp_path, messages):
-    need("pbn")
-    need("lin")
     src = tmp_path / "a.pbn"
     write_file(BoardSet([played_board(seed=4)]), src, "pbn")
     w = main_window(qtbot, tmp_path)
@@ -58,7 +54,6 @@ def test_lossless_save_as_keeps_relabelling_the_tab(qtbot, tmp_path, messages):
 
 
 def test_lossy_save_over_its_own_file_reopens_in_place(qtbot, tmp_path, messages):
-    need("bri")
     src = tmp_path / "deals.bri"
     board = played_board(seed=5)
     write_file(BoardSet([board.copy(auction=None, play=None)]), src, "bri")

@@ -6,7 +6,7 @@ import pytest
 from conftest import realdata_files
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
-from test_ui_support import UI_FORMATS, main_window, make_boards, make_file, need, settings
+from test_ui_support import UI_FORMATS, main_window, make_boards, make_file, settings
 
 from bridgeview.model.board import Board
 from bridgeview.model.boardset import FileInfo, LazyBoardSet
@@ -222,7 +222,6 @@ def test_export_and_copy(qtbot, tmp_path, messages, monkeypatch):
     monkeypatch.setattr(dialogs, "get_save_file", lambda *a: (str(tmp_path / "y"), ""))
     assert w.export_diagram("png")
     assert (tmp_path / "y.png").exists()
-    need("pbn")
     text = w.copy_pbn()
     from PySide6.QtGui import QGuiApplication
 
@@ -257,11 +256,10 @@ def test_huge_lazy_set_is_cheap(qtbot, tmp_path, messages):
 
 
 def test_cribbage_document_opens_in_its_view(qtbot, tmp_path, messages):
-    need("halscrib")
-    support = pytest.importorskip("test_cribbage_support")
+    import test_cribbage_support as support
+
     files = [tmp_path / "game.crib"]
     files[0].write_bytes(support.sample_text())
-    pytest.importorskip("bridgeview.ui.cribbage_view")
     w = main_window(qtbot, tmp_path)
     assert w.open_file(str(files[0])), messages.calls
     assert type(w.tabs.currentWidget()).__name__ == "CribbageView"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt
 from PySide6.QtGui import QDropEvent, QFont, QFontMetricsF, QGuiApplication, QKeySequence
-from test_ui_support import main_window, make_file, need
+from test_ui_support import main_window, make_file
 
 from bridgeview.formats.errors import FormatError
 from bridgeview.model.auction import Call
@@ -47,7 +47,6 @@ def test_analysis_menu_holds_the_current_tabs_solver_actions(qtbot, tmp_path, me
 
 
 def test_copy_link_and_paste_it_back(qtbot, tmp_path, messages):
-    need("lin")
     p1, boards = make_file(tmp_path, "deals", n=2)
     w = main_window(qtbot, tmp_path)
     w.open_file(str(p1))
@@ -64,8 +63,6 @@ def test_copy_link_and_paste_it_back(qtbot, tmp_path, messages):
 
 
 def test_paste_lin_and_pbn_text_and_garbage(qtbot, tmp_path, messages):
-    need("lin")
-    need("pbn")
     w = main_window(qtbot, tmp_path)
     lin = "pn|a,b,c,d|md|3SAKQJHT98D765C432,ST987HAKQDJ9C8765,S6543HJ76DAKQCAKQ,|ah|Board 5|sv|n|pg||"
     assert w.paste_boards(lin)
@@ -90,7 +87,6 @@ def test_boards_from_text_errors_are_format_errors():
 
 
 def test_dropping_a_link_opens_its_board(qtbot, tmp_path, messages):
-    need("lin")
     w = main_window(qtbot, tmp_path)
     mime = QMimeData()
     mime.setText(link_for(Board.numbered(2, Deal.from_pbn(PBN))))
@@ -133,7 +129,6 @@ def test_board_without_cards_says_so(qtbot):
 
 
 def test_zdd_board_disables_solve_again(qtbot, tmp_path, messages):
-    need("zdd")
     from bridgeview.formats.registry import write_file
 
     boards = BoardSet([Board.numbered(n, Deal.empty(), dd=DDTable.from_rows([[n % 14] * 5] * 4)) for n in (1, 2)])
@@ -167,9 +162,8 @@ def test_par_line_keeps_plain_text_and_follows_four_colour(qtbot):
 
 
 def test_save_as_refuses_the_other_kind_of_format(qtbot, tmp_path, messages):
-    need("halscrib")
-    need("pbn")
-    support = pytest.importorskip("test_cribbage_support")
+    import test_cribbage_support as support
+
     crib = tmp_path / "game.crib"
     crib.write_bytes(support.sample_text())
     w = main_window(qtbot, tmp_path)

@@ -6,7 +6,7 @@ import random
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QApplication
-from test_ui_support import main_window, make_file, need
+from test_ui_support import main_window, make_file
 
 from bridgeview.formats.registry import write_file
 from bridgeview.model.board import Board
@@ -85,7 +85,6 @@ def test_files_without_rooms_have_no_room_column(qtbot, tmp_path):
 
 
 def test_pbn_player_tags_and_placeholders(qtbot, tmp_path):
-    need("pbn")
     board = Board.numbered(1, Deal.shuffled(random.Random(3)))
     board.tags.update({"North": "Ann", "South": "?", "East": "Eve", "West": "", "Room": "Open"})
     other = board.copy(tags={**board.tags, "Room": "Closed", "North": "Zed"})

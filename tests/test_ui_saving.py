@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from test_ui_support import main_window, make_boards, make_file, need
+from test_ui_support import main_window, make_boards, make_file
 
 from bridgeview.formats.convert import Cancelled
 from bridgeview.formats.registry import read_file, write_file
@@ -14,7 +14,6 @@ from bridgeview.ui import dialogs, saving
 @pytest.mark.parametrize(("src", "dst"), [("deals", "pbn"), ("deals", "dx"), ("bri", "deals"), ("pbn", "lin"),
                                           ("dx", "bri"), ("deals", "zbd")])
 def test_save_as_round_trip(qtbot, tmp_path, messages, src, dst):
-    need(dst)
     messages.answer = dialogs.Button.Save  # accept whatever the target cannot hold
     path, boards = make_file(tmp_path, src, n=4)
     w = main_window(qtbot, tmp_path)
@@ -44,7 +43,6 @@ def test_lossy_target_asks_first(qtbot, tmp_path, messages):
 
 
 def test_board_the_target_cannot_hold_is_an_error(qtbot, tmp_path, messages):
-    need("bri")
     path, _ = make_file(tmp_path, "deals", n=2)
     w = main_window(qtbot, tmp_path)
     w.open_file(str(path))
@@ -94,7 +92,6 @@ def test_threaded_save_with_progress(qtbot, tmp_path, messages):
     assert w.save_as(str(out), "zrd"), messages.calls  # the bulk path, nothing lost, nothing asked
     assert not messages.calls
     assert [(b.deal, b.dd) for b in read_file(out)] == [(b.deal, b.dd) for b in boards]
-    need("zbd")
     messages.answer = dialogs.Button.Save
     assert w.save_as(str(tmp_path / "big.zbd"), "zbd")
     assert "double-dummy results of 50 boards" in messages.calls[-1][2]

@@ -9,7 +9,7 @@ from PySide6.QtCore import QSize
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 from test_replay_state import played_board
-from test_ui_support import main_window, need
+from test_ui_support import main_window
 
 from bridgeview.formats.registry import write_file
 from bridgeview.model.auction import Call
@@ -49,7 +49,6 @@ def test_trick_counts_are_badges_apart_from_the_ranks(qtbot):
 
 
 def test_the_ten_is_written_one_way_everywhere(qtbot, tmp_path, messages):
-    need("pbn")
     board = played_board(seed=11)
     path = tmp_path / "tens.pbn"
     write_file(BoardSet([board]), path, "pbn")
@@ -82,7 +81,6 @@ def test_placeholder_tags_are_not_shown_in_details():
 
 
 def test_placeholder_event_site_date_are_not_shown_for_the_file(qtbot, tmp_path):
-    need("pbn")
     path = tmp_path / "p.pbn"
     deal = "N:AKQJ.AKQ.AKQ.AKQ T98.JT9.JT9.JT98 7654.876.876.765 32.5432.5432.432"
     path.write_text('[Event "?"]\n[Site "#"]\n[Date "????.??.??"]\n[Board "1"]\n[Dealer "N"]\n'
@@ -98,7 +96,6 @@ def test_placeholder_event_site_date_are_not_shown_for_the_file(qtbot, tmp_path)
 
 
 def test_contract_column_colours_suit_symbols(qtbot, tmp_path):
-    need("pbn")
     runs = suit_runs("4♥X E")
     assert [t for t, _ in runs] == ["4", "♥", "X E"] and runs[1][1] is not None and runs[0][1] is None
     assert suit_runs("3♦ N", four_colour=True)[1][1] != suit_runs("3♦ N")[1][1]
@@ -122,7 +119,6 @@ def test_contract_column_colours_suit_symbols(qtbot, tmp_path):
 
 
 def test_export_can_include_the_dd_table_and_par(qtbot, tmp_path, messages):
-    need("pbn")
     table = DDTable.from_rows([[7, 8, 9, 10, 11], [6, 5, 4, 3, 2], [7, 8, 9, 10, 11], [6, 5, 4, 3, 2]])
     board = Board.numbered(3, Deal.shuffled(random.Random(4)), dd=table)
     path = tmp_path / "dd.pbn"

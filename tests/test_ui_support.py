@@ -5,16 +5,14 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import pytest
-
-from bridgeview.formats.registry import all_codecs, write_file
+from bridgeview.formats.registry import write_file
 from bridgeview.model.auction import Call
 from bridgeview.model.board import Board
 from bridgeview.model.boardset import BoardSet
 from bridgeview.model.ddtable import DDTable
 from bridgeview.model.deal import Deal
 
-#: formats the UI tests open (each skipped while its codec is not registered)
+#: formats the UI tests open
 UI_FORMATS = ("deals", "dx", "zrd", "bri", "pbn", "lin", "dup", "zbd")
 
 
@@ -34,18 +32,8 @@ def make_boards(n: int = 5, seed: int = 7, dd: bool = False, auction: bool = Fal
     return BoardSet(boards)
 
 
-def registered(name: str) -> bool:
-    return any(c.name == name for c in all_codecs())
-
-
-def need(name: str) -> None:
-    if not registered(name):
-        pytest.skip(f"the {name} codec is not registered yet")
-
-
 def make_file(tmp_path: Path, fmt: str, n: int = 5, seed: int = 7, **kw) -> tuple[Path, BoardSet]:
-    """A small file of ``n`` random boards in format ``fmt`` (skips when the codec is missing)."""
-    need(fmt)
+    """A small file of ``n`` random boards in format ``fmt``."""
     from bridgeview.formats.registry import get
 
     codec = get(fmt)

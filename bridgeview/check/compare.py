@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from ..model.board import Board
 from ..model.cards import CARDS, DISPLAY_SUITS
 from ..model.deal import Deal
+from ..model.text import plural
 
 SEAT_NAMES = ("North", "East", "South", "West")
 #: At most this many moved cards are named one by one; the rest are counted.
@@ -70,7 +71,7 @@ def deal_difference(a: Deal, b: Deal, *, here: str = "here", there: str = "there
     rest = len(cards) - len(named)
     text = "; ".join(named)
     if rest:
-        text += f"; and {rest} more card{'s' if rest != 1 else ''}"
+        text += f"; and {plural(rest, 'more card')}"
     return text
 
 

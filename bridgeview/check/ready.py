@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from ..formats.errors import FormatError
 from ..model.boardset import BoardSet
+from ..model.text import plural
 from .compare import deal_difference
 from .validate import validate
 
@@ -152,10 +153,10 @@ def _dup_control(boards: BoardSet, numbers: dict[int, int]) -> list[Issue]:
 
 def summary(issues: list, count: int) -> str:
     """``16 boards, ready to deal`` or ``3 problems in 16 boards``."""
-    boards = f"{count:,} board{'s' if count != 1 else ''}"
+    boards = plural(count, "board", ",")
     if not issues:
         return f"{boards}, ready to deal"
-    return f"{len(issues)} problem{'s' if len(issues) != 1 else ''} in {boards}"
+    return f"{plural(len(issues), 'problem')} in {boards}"
 
 
 def problems_by_index(issues: list[Issue]) -> dict[int, list[str]]:

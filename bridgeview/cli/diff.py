@@ -7,6 +7,7 @@ import sys
 from ..check import compare_sets
 from ..formats.errors import FormatError
 from ..formats.registry import ReadOptions, read_file
+from ..model.text import plural
 from .common import board_number
 
 NAME = "diff"
@@ -42,10 +43,10 @@ def run(args) -> int:
     deals = [d for d in diffs if d.kind != "tags"]
     n = max(len(a), len(b))
     if deals:
-        print(f"{len(deals)} of {n} board{'s' if n != 1 else ''} differ", file=sys.stderr)
+        print(f"{len(deals)} of {plural(n, 'board')} differ", file=sys.stderr)
         return 1
     tags = len(diffs)
     extra = f" ({tags} with different tags)" if tags else ""
     m = len({x.number for x in a if x.number is not None}) or len(a)
-    print(f"same deals on all {m} board{'s' if m != 1 else ''}{extra}")
+    print(f"same deals on all {plural(m, 'board')}{extra}")
     return 0

@@ -6,6 +6,7 @@ import os
 import sys
 
 from ..formats.errors import FormatError
+from ..model.text import plural
 from .common import DD_TIMEOUT, Progress, board_number, seconds
 
 NAME = "print"
@@ -83,8 +84,8 @@ def _print(args, doc) -> int:
         progress.close()
     for note in sorted(set(data.notes.values())):
         count = sum(1 for v in data.notes.values() if v == note)
-        print(f"bridgeview: {count} board{'s' if count != 1 else ''}: {note}", file=sys.stderr)
+        print(f"bridgeview: {plural(count, 'board')}: {note}", file=sys.stderr)
     pages = write_pdf(data, args.output, options)
-    print(f"{args.output}: {len(data.boards)} board{'s' if len(data.boards) != 1 else ''} on "
-          f"{pages} page{'s' if pages != 1 else ''}")
+    print(f"{args.output}: {plural(len(data.boards), 'board')} on "
+          f"{plural(pages, 'page')}")
     return 0

@@ -15,6 +15,7 @@ import sys
 
 from ..formats.errors import FormatError
 from ..formats.registry import ReadOptions, WriteOptions, check_target, codec_for_output, read_file
+from ..model.text import plural
 from .common import DD_TIMEOUT, Progress, board_number, say_ignored_options, seconds
 
 NAME = "solve"
@@ -111,7 +112,7 @@ def run(args) -> int:
     except KeyboardInterrupt:
         progress.close()
         done = len(journal.done())
-        print(f"bridgeview: stopped; {done} chunk{'s' if done != 1 else ''} solved are kept in {journal.folder} - "
+        print(f"bridgeview: stopped; {plural(done, 'chunk')} solved are kept in {journal.folder} - "
               "run the same command with --resume to go on", file=sys.stderr)
         return 130
     finally:
@@ -130,7 +131,7 @@ def run(args) -> int:
     for loss in result.losses:
         print(f"bridgeview: dropped: {loss}", file=sys.stderr)
     solved = counts["solved"]
-    print(f"bridgeview: solved {solved} of {total} board{'s' if total != 1 else ''}", file=sys.stderr)
+    print(f"bridgeview: solved {solved} of {plural(total, 'board')}", file=sys.stderr)
     if unsolvable:
         shown = ", ".join(_label(doc[i], i) for i in unsolvable[:10]) + (" ..." if len(unsolvable) > 10 else "")
         print(f"bridgeview: {len(unsolvable)} board(s) could not be solved (hands of unequal length, "

@@ -13,6 +13,7 @@ import sys
 
 from ..check.validate import Problem, validate
 from ..formats.registry import ReadOptions, read_file
+from ..model.text import plural
 from .common import Progress, board_number, say_ignored_options
 
 NAME = "validate"
@@ -33,8 +34,6 @@ def add_arguments(p) -> None:
     p.add_argument("--strict", action="store_true", help="warnings also make the exit status 1")
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' if n != 1 else ''}"
 
 
 def problem_lines(problems: list[Problem], every: bool = False) -> list[str]:
@@ -58,7 +57,7 @@ def problem_lines(problems: list[Problem], every: bool = False) -> list[str]:
             places = [f"record {p.record or p.index + 1}" if p.index is not None else p.location() for p in group]
         shown = ", ".join(places[:FIRST_PLACES]) + (", …" if len(places) > FIRST_PLACES else "")
         label = "warning" if severity != "error" else "error"
-        lines.append(f"{_plural(len(group), label)}: {kind}: {shown} (--all lists every one)")
+        lines.append(f"{plural(len(group), label)}: {kind}: {shown} (--all lists every one)")
     return lines
 
 
@@ -76,14 +75,14 @@ def run(args) -> int:
     for line in problem_lines(found, args.all):
         print(f"{args.file}: {line}")
     n = len(doc) if hasattr(doc, "__len__") else 0
-    unit = ("board" if hasattr(doc, "info") else "deal") + ("s" if n != 1 else "")
+    unit = "board" if hasattr(doc, "info") else "deal"
     errors = sum(p.is_error for p in found)
     warnings = len(found) - errors
     if errors or (warnings and args.strict):
-        print(f"{args.file}: {_plural(len(found), 'problem')} in {n} {unit}", file=sys.stderr)
+        print(f"{args.file}: {plural(len(found), 'problem')} in {plural(n, unit)}", file=sys.stderr)
         return 1
     if warnings:
-        print(f"{args.file}: {n} {unit}, {_plural(warnings, 'warning')}, no errors")
+        print(f"{args.file}: {plural(n, unit)}, {plural(warnings, 'warning')}, no errors")
         return 0
-    print(f"{args.file}: {n} {unit}, no problems")
+    print(f"{args.file}: {plural(n, unit)}, no problems")
     return 0

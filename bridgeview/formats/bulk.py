@@ -16,8 +16,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..model.board import Board
-from ..model.ddtable import DDTable
-from ..model.deal import Deal
 
 ABSENT = 4
 DD_UNKNOWN = 15
@@ -93,18 +91,6 @@ def overlapping_rows(masks: np.ndarray) -> np.ndarray:
     """Boolean (n,) array: rows where some card is in two hands."""
     a, b, c, d = (masks[:, i] for i in range(4))
     return ((a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)) != 0
-
-
-def board_from_row(owners_row, dd_row=None, number: int | None = None) -> Board:
-    """One Board from a chunk row (for the lazy per-board path)."""
-    deal = Deal.from_owners(owners_row.tolist() if hasattr(owners_row, "tolist") else owners_row)
-    dd = None
-    if dd_row is not None:
-        rows = dd_row.tolist() if hasattr(dd_row, "tolist") else dd_row
-        dd = DDTable.from_rows([[None if v == DD_UNKNOWN else v for v in r] for r in rows])
-    if number is not None:
-        return Board.numbered(number, deal, dd=dd)
-    return Board(deal=deal, dd=dd)
 
 
 def chunks_from_boards(boards: Iterable[Board], chunk: int = 1 << 16) -> Iterator[BulkChunk]:

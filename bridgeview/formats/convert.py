@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..model.boardset import BoardSet
+from ..model.text import plural
 from .bulk import DD_UNKNOWN
 from .errors import FormatError
 from .registry import (
@@ -99,7 +100,7 @@ def without_empty_games(doc, codec: Codec) -> tuple[object, int]:
 
 
 def empty_games_loss(count: int) -> str:
-    return f"{count} game{'s' if count != 1 else ''} without cards"
+    return f"{plural(count, 'game')} without cards"
 
 
 def read_losses(doc) -> list[str]:
@@ -253,7 +254,7 @@ def _write_bulk_chunks(chunks, total: int, dst, codec: Codec, options: WriteOpti
     save_atomically(dst, write, force=force)
     result.losses.extend(getattr(result.records, "losses", ()))  # what the codec's own bulk writer dropped
     if dd_dropped:
-        result.losses.append(f"double-dummy results of {dd_dropped} board{'s' if dd_dropped != 1 else ''}")
+        result.losses.append(f"double-dummy results of {plural(dd_dropped, 'board')}")
     if numbers_lost:
         result.losses.append(f"board numbers (boards will be numbered from {start} when read back)")
     return result

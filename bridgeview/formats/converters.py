@@ -34,6 +34,7 @@ from ..model.board import Board
 from ..model.boardset import BoardSet, FileInfo, LazyBoardSet
 from ..model.cards import RANK_CHARS, SEAT_LETTERS, Seat
 from ..model.deal import Deal
+from ..model.text import plural
 from ..model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
 from .bulk import BulkChunk, complete_rows
 from .duplimate import FixedRecordCodec, _owner_chunks, _require_full, map_file, show_bytes
@@ -46,8 +47,6 @@ CARD_NAMES = tuple("SHDC"[i // 13] + "AKQJT98765432"[i % 13] for i in range(52))
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' if n != 1 else ''}"
 
 
 def count_problem(owners: list[int] | np.ndarray) -> str | None:

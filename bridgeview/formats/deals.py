@@ -21,6 +21,7 @@ from ..model.boardset import BoardSet, FileInfo
 from ..model.cards import CARDS, SEAT_LETTERS, Card, Strain, cards_of
 from ..model.deal import Deal
 from ..model.play import declarer_tricks, replay
+from ..model.text import plural
 from .bulk import BulkChunk, masks_to_owners, overlapping_rows, owners_to_masks
 from .duplimate import CHUNK, FixedRecordCodec
 from .errors import FormatError
@@ -273,7 +274,7 @@ class DxCodec(Codec):
             (annotations, "alerts, explanations and play marks"),
         ):
             if count:
-                rep.losses.append(f"{what} of {count} board{'s' if count != 1 else ''}")
+                rep.losses.append(f"{what} of {plural(count, 'board')}")
         return rep
 
 

@@ -23,6 +23,7 @@ from ..model.cribbage import (
     CribSource,
     PegPlay,
 )
+from ..model.text import plural
 from .errors import FormatError
 from .registry import Capabilities, Codec, ReadOptions, WriteOptions
 
@@ -165,7 +166,7 @@ def decode_record(data: bytes) -> CribbageRecord:
         record.deals.append(_decode_deal(r, k))
     extra = len(data) - need
     if extra > 0:
-        record.warnings.append(f"{extra} byte{'s' if extra != 1 else ''} after the last deal ignored")
+        record.warnings.append(f"{plural(extra, 'byte')} after the last deal ignored")
     if not 1 <= header.month <= 12 or not 1 <= header.day <= 31 or header.hour > 23 or header.minute > 59 \
             or header.second > 59:
         record.warnings.append(f"the date {header.date_text} is not a real date")

@@ -23,6 +23,7 @@ from ..model.cards import CARDS, DISPLAY_SUITS, RANK_CHARS, SUIT_LETTERS, Card, 
 from ..model.deal import Deal
 from ..model.play import declarer_tricks, replay
 from ..model.severity import warning
+from ..model.text import plural
 from ..model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
 from . import lin_lazy
 from .errors import FormatError, explain
@@ -442,7 +443,7 @@ def _parse_board(tokens: list[Token], index: int, ctx: _Context) -> Board:
                     b.dealer = dealer
                 if deal.card_count != 52 or not deal.is_complete:
                     count = deal.card_count
-                    problem(f"md gives a partial deal ({count} card{'s' if count != 1 else ''})")
+                    problem(f"md gives a partial deal ({plural(count, 'card')})")
             elif key == "sv":
                 try:
                     b.vulnerability = Vulnerability.from_text(value)
@@ -860,12 +861,12 @@ class LinCodec(Codec):
                 tags += 1
                 other_tags |= extra_tags
         if marks:
-            rep.losses.append(f"call and card punctuation of {marks} board{'s' if marks != 1 else ''}")
+            rep.losses.append(f"call and card punctuation of {plural(marks, 'board')}")
         if results:
-            rep.losses.append(f"results without a contract on {results} board{'s' if results != 1 else ''}")
+            rep.losses.append(f"results without a contract on {plural(results, 'board')}")
         if tags:
             names = ", ".join(sorted(other_tags)[:6]) + ("…" if len(other_tags) > 6 else "")
-            rep.losses.append(f"tags LIN has no place for ({names}) on {tags} board{'s' if tags != 1 else ''}")
+            rep.losses.append(f"tags LIN has no place for ({names}) on {plural(tags, 'board')}")
         if info is not None and (_meaningful(info.site) or _meaningful(info.date)):
             rep.losses.append("the site and date (LIN keeps only the event)")
         return rep

@@ -1,6 +1,6 @@
 """Richard Pavlicek's fixed-record binary formats: ZBD, ZDD, ZRD and the 16-byte ZRJ.
 
-Guide 7A14 (``/work/shared/specs/000_*`` and ``001_*``).  All four are arrays of
+Guide 7A14 (``../shared/specs/000_*`` and ``001_*`` beside the repository).  All four are arrays of
 fixed-size little-endian records, so a file is opened with ``mmap`` and read
 as a :class:`LazyBoardSet` (a board is decoded only when asked for), and whole
 slices of records are turned into numpy :class:`BulkChunk` s by bit arithmetic
@@ -30,6 +30,7 @@ from ..model.board import Board
 from ..model.boardset import FileInfo, LazyBoardSet
 from ..model.ddtable import DDTable
 from ..model.deal import Deal
+from ..model.text import plural
 from .bulk import ABSENT, DD_UNKNOWN, BulkChunk, chunks_from_boards, complete_rows
 from .errors import FormatError
 from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
@@ -58,8 +59,6 @@ class BulkCount(int):
         return obj
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' if n != 1 else ''}"
 
 
 # -- bit arithmetic shared by the codecs ---------------------------------------

@@ -27,6 +27,7 @@ from ..model.board import Board
 from ..model.boardset import FileInfo, LazyBoardSet, unreadable_message
 from ..model.cards import Card, Seat, Strain
 from ..model.deal import Deal
+from ..model.text import plural
 from ..model.vulnerability import (
     Vulnerability,
     board_for,
@@ -34,7 +35,7 @@ from ..model.vulnerability import (
     vulnerability_for_board,
 )
 from .errors import FormatError
-from .pavlicek import CODE_FROM_SEAT, SEAT_FROM_CODE, RecordFile, ZRJ16Codec, complete_rows, plural, tolerable
+from .pavlicek import CODE_FROM_SEAT, SEAT_FROM_CODE, RecordFile, ZRJ16Codec, complete_rows, tolerable
 from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions, generic_check
 
 RECORD = 80

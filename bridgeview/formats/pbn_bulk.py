@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..model.text import plural
 from ..model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
 from . import pbn_dd
 from .bulk import ABSENT, DD_UNKNOWN, BulkChunk
@@ -122,10 +123,10 @@ class _Tally:
         for count, what in ((self.dd, "double-dummy results"), (self.auction, "auctions"), (self.play, "play"),
                             (self.notes, "notes and tags")):
             if count:
-                rep.losses.append(f"{what} of {count} board{'s' if count != 1 else ''}")
+                rep.losses.append(f"{what} of {plural(count, 'board')}")
         if self.moved:
-            rep.losses.append(f"dealer and vulnerability that differ from the board number of {self.moved} board"
-                              f"{'s' if self.moved != 1 else ''}")
+            rep.losses.append(f"dealer and vulnerability that differ from the board number of "
+                              f"{plural(self.moved, 'board')}")
         if not self.codec.caps.header and any(_meaningful(getattr(info, k)) for k in ("event", "site", "date")):
             rep.losses.append("the event, site and date")
         if self.numbers_lost:

@@ -41,13 +41,6 @@ def parse_hex20(text: str, seats: tuple[Seat, ...]) -> DDTable | None:
     return DDTable.from_rows(rows)
 
 
-def to_hex20(dd: DDTable, seats: tuple[Seat, ...] = BC_SEATS) -> str | None:
-    """The 20-digit form of a complete table (None when a cell is unknown)."""
-    if not dd.is_complete:
-        return None
-    return "".join(f"{dd.tricks[seat][strain]:x}" for seat in seats for strain in _STRAINS_NT_FIRST)
-
-
 def parse_result_table(header: str, tokens: list[str]) -> tuple[DDTable | None, str | None]:
     """An OptimumResultTable from its column header and cell tokens; (table, problem)."""
     names = [c.split("\\")[0].lstrip("+-") for c in header.split(";")]

@@ -156,7 +156,7 @@ def iter_lines(game: Game) -> Iterator[str]:
         yield line[:-1] if line.endswith("\r") else line
 
 
-def tokenize(game: Game, with_comments: bool = True) -> list[tuple]:
+def tokenize(game: Game) -> list[tuple]:
     """Tokens of a game as ``(kind, value, line)`` with 1-based file lines.
 
     Comments record whether data sat on the same line (``(COMMENT, (text,

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ..model.auction import AUCTION_REST, PASS, Call, CallKind, Contract, auction_is_complete, unread_auction_problem
 from ..model.board import Board
-from ..model.cards import CARDS, RANK_CHARS, Card, Seat, Strain
+from ..model.cards import CARDS, Card, Seat, Strain
 from ..model.ddtable import DDTable
 from ..model.deal import Deal
 from ..model.play import trick_winner
@@ -38,7 +38,6 @@ for _c in CARDS:
     CARD_TOKENS[str(_c)[0] + str(_c)[1].lower()] = _c
     CARD_TOKENS[str(_c)[0].lower() + str(_c)[1]] = _c
 SEATS = {"N": Seat.NORTH, "E": Seat.EAST, "S": Seat.SOUTH, "W": Seat.WEST}
-_SEAT_INDEX = {"N": 0, "E": 1, "S": 2, "W": 3}
 _CONTRACTS: dict[str, Contract] = {}
 _VULS: dict[str, Vulnerability] = {}
 _SUFFIX = re.compile(r"[!?]+$")
@@ -47,54 +46,6 @@ _RESULT_SIDE = re.compile(r"(NS|EW)\s+(\d+)")
 #: tags whose values the model holds; everything else stays in Board.tags
 MODELLED = frozenset(("Board", "Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Result", "Auction",
                       "Play", "Note", "OptimumResultTable", "DoubleDummyTricks"))
-_SUIT_CACHE: dict[str, int] = {}
-
-
-def suit_bits(ranks: str) -> int:
-    """13-bit mask of a rank string (``AKT2``); ValueError on a bad or repeated rank."""
-    bits = _SUIT_CACHE.get(ranks)
-    if bits is None:
-        bits = 0
-        for ch in ranks.upper():
-            r = RANK_CHARS.find(ch)
-            if r < 0:
-                raise ValueError(f"bad rank {ch!r}")
-            if bits >> r & 1:
-                raise ValueError(f"rank {ch} twice in one suit")
-            bits |= 1 << r
-        if len(_SUIT_CACHE) < 100_000:
-            _SUIT_CACHE[ranks] = bits
-    return bits
-
-
-def parse_deal(text: str) -> Deal:
-    """A PBN deal string, any first seat, ``-`` for an unknown hand; ValueError if malformed."""
-    text = text.strip()
-    first = _SEAT_INDEX.get(text[:1].upper(), -1)
-    if len(text) < 2 or text[1] != ":" or first < 0:
-        raise ValueError("the deal must start with a seat and ':'")
-    parts = text[2:].split()
-    if len(parts) != 4:
-        raise ValueError(f"the deal must have 4 hands, not {len(parts)}")
-    hands = [0, 0, 0, 0]
-    get = _SUIT_CACHE.get
-    for offset, part in enumerate(parts):
-        if part == "-":
-            continue
-        suits = part.split(".")
-        if len(suits) != 4:
-            raise ValueError(f"hand {part!r} must have 4 suits separated by dots")
-        mask = 0
-        try:
-            for shift, ranks in zip((39, 26, 13, 0), suits, strict=True):
-                bits = get(ranks)
-                mask |= (bits if bits is not None else suit_bits(ranks)) << shift
-        except ValueError as e:
-            raise ValueError(f"{e} in hand {part!r}") from None
-        hands[(first + offset) % 4] = mask
-    return Deal(tuple(hands))  # type: ignore[arg-type]
-
-
 @dataclass
 class Context:
     """What the games before this one said, for ``#`` and ``##`` values."""
@@ -283,7 +234,7 @@ class GameReader:
         e = by_name.get("Deal")
         if e is not None and e.value not in ("", "?"):
             try:
-                b.deal = parse_deal(e.value)
+                b.deal = Deal.from_pbn(e.value)
             except ValueError as err:
                 self.problem(e.line, f"deal: {err}")
                 b.tags["Deal"] = e.value

@@ -71,7 +71,7 @@ def auction_section(board: Board) -> str:
             words.append(f"={n}=")
             if c.explanation is not None:
                 notes.append((n, c.explanation))
-    out.extend(_lines_of_calls(calls, words))
+    out.extend(_lines_of_calls(words))
     rest = board.tags.get(AUCTION_REST)
     if rest:  # the words from one that is not a call on, as the file had them
         out.append(rest + "\n")
@@ -80,7 +80,7 @@ def auction_section(board: Board) -> str:
     return "".join(out)
 
 
-def _lines_of_calls(calls: list[Call], words: list[str]) -> list[str]:
+def _lines_of_calls(words: list[str]) -> list[str]:
     """Four calls a line; annotation tokens stay with their call."""
     lines: list[str] = []
     cur: list[str] = []

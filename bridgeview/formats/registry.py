@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from ..model.text import plural
 from ..model.vulnerability import dealer_for_board, vulnerability_for_board
 from .errors import FormatError
 
@@ -172,12 +173,12 @@ def generic_check(codec: Codec, boards, *, dealer_vul: bool = True, start: int =
         header = 1
     for count, what in ((dd, "double-dummy results"), (auction, "auctions"), (play, "play"), (notes, "notes and tags")):
         if count:
-            rep.losses.append(f"{what} of {count} board{'s' if count != 1 else ''}")
+            rep.losses.append(f"{what} of {plural(count, 'board')}")
     if unread:
-        rep.losses.append(f"the auction from a token that is not a call on {unread} board{'s' if unread != 1 else ''}")
+        rep.losses.append(f"the auction from a token that is not a call on {plural(unread, 'board')}")
     if moved:
-        rep.losses.append(f"dealer and vulnerability that differ from the board number of {moved} board"
-                          f"{'s' if moved != 1 else ''}")
+        rep.losses.append(f"dealer and vulnerability that differ from the board number of "
+                          f"{plural(moved, 'board')}")
     if header:
         rep.losses.append("the event, site and date")
     if not caps.board_numbers and any(

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, replace
 from enum import IntEnum
 
 from .cards import Seat, Strain
+from .text import plural
 
 
 class CallKind(IntEnum):
@@ -64,10 +65,6 @@ class Call:
 
     def same_call(self, other: Call) -> bool:
         return (self.kind, self.level, self.strain) == (other.kind, other.level, other.strain)
-
-    @property
-    def is_bid(self) -> bool:
-        return self.kind == CallKind.BID
 
     @property
     def rank(self) -> int:
@@ -184,7 +181,7 @@ AUCTION_REST = "Auction:rest"
 def unread_auction_problem(token: str, calls: int) -> str:
     """The problem of an auction read only up to ``token``, which is not a call (the same
     sentence from the reader, with its line, and from the board, for the GUI)."""
-    return f"{token!r} is not a call; the auction is read up to it ({calls} call{'s' if calls != 1 else ''})"
+    return f"{token!r} is not a call; the auction is read up to it ({plural(calls, 'call')})"
 
 
 def auction_is_complete(calls: list[Call]) -> bool:

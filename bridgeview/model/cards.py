@@ -193,14 +193,6 @@ def cards_of(mask: int) -> list[Card]:
     return [CARDS[i] for i in range(51, -1, -1) if mask >> i & 1]
 
 
-def mask_of(cards) -> int:
-    """The 52-bit mask of an iterable of card indices."""
-    m = 0
-    for c in cards:
-        m |= 1 << int(c)
-    return m
-
-
 def ranks_text(mask: int, suit: int) -> str:
     """Ranks of ``suit`` held in ``mask``, high to low (``AKT2``)."""
     bits = (mask >> (13 * int(suit))) & 0x1FFF

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, NamedTuple
 
+from .text import plural
+
 SUIT_LETTERS = "SHDC"  # suit 0 = spades .. 3 = clubs, as the HALSCRIB card code has it
 SUIT_SYMBOLS = "\u2660\u2665\u2666\u2663"
 RANK_LETTERS = "?A23456789TJQK"
@@ -374,8 +376,8 @@ class CribbageRecord:
         out: list[DealAnalysis] = []
         start = (0, 0)
         game = 1
-        for i, d in enumerate(self.deals):
-            a = analyse_deal(d, start, game, i, (self.player_name(0), self.player_name(1)))
+        for d in self.deals:
+            a = analyse_deal(d, start, game, (self.player_name(0), self.player_name(1)))
             out.append(a)
             if d.last:
                 start, game = (0, 0), game + 1
@@ -404,7 +406,7 @@ class CribbageRecord:
                 probs.append(f"deal {i + 1}: the same player deals twice in a row")
         games = sum(1 for d in self.deals if d.last) + (0 if not self.deals or self.deals[-1].last else 1)
         if games != self.header.games:
-            probs.append(f"the header says {self.header.games} game{'s' if self.header.games != 1 else ''}, "
+            probs.append(f"the header says {plural(self.header.games, 'game')}, "
                          f"the deals hold {games}")
         return probs
 
@@ -492,7 +494,7 @@ def _add(scores: tuple[int, int], player: int, pts: int) -> tuple[int, int]:
     return s[0], s[1]
 
 
-def analyse_deal(d: CribDeal, start: tuple[int, int], game: int = 1, index: int = 0,
+def analyse_deal(d: CribDeal, start: tuple[int, int], game: int = 1,
                  names: tuple[str, str] = ("player 0", "player 1")) -> DealAnalysis:
     """Expected after-pegging scores = ``start`` + his heels + pegging points; the
     show is then counted from the recorded after-pegging scores (pone, dealer, crib)."""
@@ -509,7 +511,7 @@ def analyse_deal(d: CribDeal, start: tuple[int, int], game: int = 1, index: int 
         running = _add(running, ev.player, ev.total)
     expected = running
     if not complete and max(expected) < GAME_POINTS and max(d.scores) < GAME_POINTS:
-        peg_problem = (f"the pegging stops after {len(d.pegging)} card{'s' if len(d.pegging) != 1 else ''}, "
+        peg_problem = (f"the pegging stops after {plural(len(d.pegging), 'card')}, "
                        f"but nobody has reached {GAME_POINTS}")
     problem = None
     if tuple(d.scores) != expected:

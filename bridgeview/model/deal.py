@@ -58,7 +58,9 @@ class Deal:
         """Parse a PBN deal string such as ``N:AKQ.JT9.876.5432 - ...``.
 
         Hands are dotted S.H.D.C groups given clockwise from the first seat; a
-        ``-`` leaves that hand empty.  Raises ValueError on bad syntax.
+        ``-`` leaves that hand empty.  Raises ValueError on bad syntax.  The one
+        PBN deal parser (the PBN reader calls it for every board, so suits it has
+        seen are looked up, not parsed again).
         """
         text = text.strip()
         if len(text) < 2 or text[1] != ":":
@@ -68,8 +70,8 @@ class Deal:
         if len(parts) != 4:
             raise ValueError(f"deal must have 4 hands, found {len(parts)}")
         hands = [0, 0, 0, 0]
+        known = _SUIT_BITS.get
         for offset, part in enumerate(parts):
-            seat = (first + offset) % 4
             if part == "-":
                 continue
             suits = part.split(".")
@@ -77,15 +79,9 @@ class Deal:
                 raise ValueError(f"hand {part!r} must have 4 suits separated by dots")
             mask = 0
             for suit, ranks in zip(DISPLAY_SUITS, suits, strict=True):
-                for ch in ranks.upper():
-                    r = RANK_CHARS.find(ch)
-                    if r < 0:
-                        raise ValueError(f"bad rank {ch!r} in hand {part!r}")
-                    bit = 1 << (13 * suit + r)
-                    if mask & bit:
-                        raise ValueError(f"card {SUIT_LETTERS[suit]}{ch} twice in hand {part!r}")
-                    mask |= bit
-            hands[seat] = mask
+                bits = known(ranks)
+                mask |= (bits if bits is not None else _suit_bits(ranks, suit, part)) << (13 * suit)
+            hands[(first + offset) % 4] = mask
         return cls(tuple(hands))  # type: ignore[arg-type]
 
     # -- queries --------------------------------------------------------
@@ -197,3 +193,23 @@ def parse_card(text: str) -> Card:
 
 
 __all__ = ["Deal", "CARDS", "parse_card"]
+
+
+#: rank strings already parsed (``AKT2`` -> its 13-bit mask): a file repeats few of them
+_SUIT_BITS: dict[str, int] = {}
+_SUIT_CACHE_LIMIT = 100_000
+
+
+def _suit_bits(ranks: str, suit: int, hand: str) -> int:
+    """The 13-bit mask of ``ranks`` in ``suit``; ValueError naming the bad or repeated card of ``hand``."""
+    bits = 0
+    for ch in ranks.upper():
+        r = RANK_CHARS.find(ch)
+        if r < 0:
+            raise ValueError(f"bad rank {ch!r} in hand {hand!r}")
+        if bits >> r & 1:
+            raise ValueError(f"card {SUIT_LETTERS[suit]}{ch} twice in hand {hand!r}")
+        bits |= 1 << r
+    if len(_SUIT_BITS) < _SUIT_CACHE_LIMIT:
+        _SUIT_BITS[ranks] = bits
+    return bits

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from ..model.board import Board
 from ..model.cards import DISPLAY_STRAINS, Seat
 from ..model.ddtable import DDTable
+from ..model.text import plural
 from . import dds
 
 
@@ -47,7 +48,7 @@ def difference_note(stored: DDTable | None, solved: DDTable) -> tuple[str, set[t
         return "", set()
     n = len(diffs)
     cells = {(int(s), int(t)) for s, t, _, _ in diffs}
-    return f"stored table differs from DDS in {n} cell{'s' if n != 1 else ''}", cells
+    return f"stored table differs from DDS in {plural(n, 'cell')}", cells
 
 
 def board_par(board: Board, table: DDTable | None = None) -> tuple[int, list[str]] | None:

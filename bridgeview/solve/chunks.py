@@ -33,6 +33,7 @@ import numpy as np
 
 from ..model.ddtable import DDTable
 from ..model.deal import Deal
+from ..model.text import plural
 from . import dds
 
 #: a cell of a chunk's result array for a deal DDS cannot solve
@@ -147,7 +148,7 @@ class Journal:
             if not resume:
                 n = len(self.done())
                 raise JournalError(
-                    f"{self.folder} holds {n} solved chunk{'s' if n != 1 else ''} of an interrupted run: "
+                    f"{self.folder} holds {plural(n, 'solved chunk')} of an interrupted run: "
                     "add --resume to go on from there, or delete it to start again"
                 )
             for key in ("input_size", "input_mtime_ns", "chunk", "todo", "again", "boards"):
@@ -261,7 +262,7 @@ class DaskSolver:
             self.cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
                                         dashboard_address=None, host="127.0.0.1")
             self.client = Client(self.cluster)
-            self.name = f"a local Dask cluster of {n} worker{'s' if n != 1 else ''}"
+            self.name = f"a local Dask cluster of {plural(n, 'worker')}"
 
     def worker_count(self) -> int:
         return max(1, len(self.client.scheduler_info().get("workers", {})))
