@@ -76,6 +76,17 @@ def _decode_text(data: bytes, encoding: str | None) -> tuple[str, str]:
     raise AssertionError("unreachable: latin-1 decodes any bytes")
 
 
+def _reads_as_utf8(data: bytes) -> bool:
+    """True for non-ASCII bytes that are also valid UTF-8 (what :func:`_decode_text` would take as UTF-8)."""
+    if data.isascii():
+        return False
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def _key(line: str) -> tuple[str, str] | None:
     key, sep, value = line.partition("=")
     return (key.strip(), value) if sep else None
@@ -258,6 +269,10 @@ class DlmCodec(Codec):
             data = text.encode(encoding)
         except UnicodeEncodeError as e:
             raise FormatError(f"{text[e.start:e.end]!r} cannot be written in {encoding}") from None
+        if not bom and encoding != "utf-8" and not (options and options.encoding) and _reads_as_utf8(data):
+            # the reader takes BOM-less text that is valid UTF-8 as UTF-8 ("Å€" in cp1252 is the bytes of "ŀ"):
+            # such a headline is written as UTF-8 with a BOM, so the file reads back as written
+            bom, data = True, text.encode("utf-8")
         out.write((b"\xef\xbb\xbf" if bom else b"") + data)
 
     @staticmethod
