@@ -25,9 +25,8 @@ import mmap
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import IO, Any
-
-import numpy as np
+from functools import cache
+from typing import IO, TYPE_CHECKING, Any
 
 from ..model.board import Board
 from ..model.boardset import BoardSet, DupControl, FileInfo, LazyBoardSet
@@ -37,6 +36,9 @@ from ..model.severity import warning
 from .bulk import ABSENT, BulkChunk
 from .errors import FormatError
 from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
+
+if TYPE_CHECKING:
+    import numpy as np
 
 BRI_DEAL = 78
 DGE_DEAL = 68
@@ -58,12 +60,21 @@ CHUNK = 1 << 16
 START_IGNORED = "start_board_ignored"
 DEFAULT_DUP = DupControl(random=True, backwards=False, first_board=1, copies=1, last_board=None)
 
-_IS_SYMBOL = np.zeros(256, dtype=bool)
-_IS_SYMBOL[list(SYMBOLS)] = True
-_RANK_INDEX = np.full(256, 255, dtype=np.uint8)
-_RANK_INDEX[list(RANKS_LOW_FIRST)] = np.arange(13, dtype=np.uint8)
-_EXPECTED_SYMBOLS = np.frombuffer(SYMBOLS * 4, dtype=np.uint8)
-_BRI_SEATS = np.repeat(np.arange(3, dtype=np.uint8), 13)
+
+
+@cache
+def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Byte look-up tables for the bulk deal readers, built on first use so importing the codec needs no numpy:
+    is-suit-symbol, rank index (255 = not a rank), the four symbols as stored, BRI's seat of each stored card."""
+    import numpy as np
+
+    is_symbol = np.zeros(256, dtype=bool)
+    is_symbol[list(SYMBOLS)] = True
+    rank_index = np.full(256, 255, dtype=np.uint8)
+    rank_index[list(RANKS_LOW_FIRST)] = np.arange(13, dtype=np.uint8)
+    expected = np.frombuffer(SYMBOLS * 4, dtype=np.uint8)
+    bri_seats = np.repeat(np.arange(3, dtype=np.uint8), 13)
+    return is_symbol, rank_index, expected, bri_seats
 
 
 def show_bytes(raw: bytes) -> str:
@@ -135,6 +146,8 @@ def decode_dge(data: bytes, base: int = 0, record: int | None = None) -> list[in
 
 def encode_bri(owners: np.ndarray) -> np.ndarray:
     """(n, 52) seat codes of full deals -> (n, 78) BRI digit bytes."""
+    import numpy as np
+
     n = owners.shape[0]
     reversed_owners = owners[:, ::-1]  # column j is card 51 - j, whose BRI number is j + 1
     codes = np.empty((n, 39), dtype=np.uint8)
@@ -149,6 +162,8 @@ def encode_bri(owners: np.ndarray) -> np.ndarray:
 
 def decode_bri_block(digits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(n, 78) BRI bytes -> (owners (n, 52), bad (n,) rows that decode_bri rejects)."""
+    import numpy as np
+
     n = digits.shape[0]
     d = digits.reshape(n, 39, 2).astype(np.int16) - 48
     ok = ((d >= 0) & (d <= 9)).all(axis=(1, 2))
@@ -159,12 +174,14 @@ def decode_bri_block(digits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ok &= (np.diff(np.sort(cards, axis=1), axis=1) != 0).all(axis=1)
     owners = np.full((n, 52), 3, dtype=np.uint8)
     rows = np.repeat(np.arange(n), 39)
-    owners[rows, cards.ravel()] = np.tile(_BRI_SEATS, n)
+    owners[rows, cards.ravel()] = np.tile(_tables()[3], n)
     return owners, ~ok
 
 
 def encode_dge(owners: np.ndarray) -> np.ndarray:
     """(n, 52) seat codes of full deals -> (n, 68) DGE bytes (sorting by hand, suit, rank)."""
+    import numpy as np
+
     n = owners.shape[0]
     cards = np.arange(52)
     display_suit = 3 - cards // 13
@@ -173,21 +190,23 @@ def encode_dge(owners: np.ndarray) -> np.ndarray:
     keys = np.concatenate(
         [np.broadcast_to(symbol_keys, (n, 16)), owners.astype(np.int16) * 100 + card_keys.astype(np.int16)], axis=1
     )
-    values = np.concatenate([_EXPECTED_SYMBOLS, np.frombuffer(RANKS_LOW_FIRST * 4, dtype=np.uint8)])
+    values = np.concatenate([_tables()[2], np.frombuffer(RANKS_LOW_FIRST * 4, dtype=np.uint8)])
     order = np.argsort(keys, axis=1, kind="stable")
     return values[order]
 
 
 def decode_dge_block(block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(n, 68) DGE bytes -> (owners (n, 52), bad (n,) rows that decode_dge rejects)."""
+    import numpy as np
+
     n = block.shape[0]
-    sym = _IS_SYMBOL[block]
+    sym = _tables()[0][block]
     ok = (sym.sum(axis=1) == 16) & sym[:, 0]
     rows = np.nonzero(ok)[0]
     if rows.size:
-        ok[rows] = (block[rows][sym[rows]].reshape(-1, 16) == _EXPECTED_SYMBOLS).all(axis=1)
+        ok[rows] = (block[rows][sym[rows]].reshape(-1, 16) == _tables()[2]).all(axis=1)
     group = np.cumsum(sym, axis=1) - 1  # which of the 16 suit runs a byte is in
-    rank = _RANK_INDEX[block]
+    rank = _tables()[1][block]
     is_card = ~sym
     ok &= ~(is_card & (rank == 255)).any(axis=1)
     hand = group // 4
@@ -204,11 +223,15 @@ def decode_dge_block(block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _full_deal_rows(owners: np.ndarray) -> np.ndarray:
     """Boolean (n,): rows that are complete deals (13 cards a hand, none absent)."""
+    import numpy as np
+
     counts = np.stack([(owners == s).sum(axis=1) for s in range(4)], axis=1)
     return (counts == 13).all(axis=1)
 
 
 def _owner_chunks(boards: Iterable[Board], chunk: int = CHUNK) -> Iterator[np.ndarray]:
+    import numpy as np
+
     batch: list[list[int]] = []
     for b in boards:
         batch.append(b.deal.owners())
@@ -220,6 +243,8 @@ def _owner_chunks(boards: Iterable[Board], chunk: int = CHUNK) -> Iterator[np.nd
 
 
 def _require_full(owners: np.ndarray, done: int, title: str) -> None:
+    import numpy as np
+
     full = _full_deal_rows(owners)
     if not full.all():
         i = int(np.argmin(full))
@@ -343,6 +368,8 @@ class FixedRecordCodec(Codec):
     def _require_a_readable_record(self, buf, count: int) -> None:
         """A file in which no record is a valid deal is not this format: say why record 1 fails.
         Single bad records do not stop the file opening; their boards are marked unreadable."""
+        import numpy as np
+
         size = self.record_size
         if not count:
             return
@@ -358,6 +385,8 @@ class FixedRecordCodec(Codec):
         return BulkChunk(owners, None, numbers)
 
     def _chunks(self, buf, count: int, first: int, chunk: int = CHUNK) -> Iterator[BulkChunk]:
+        import numpy as np
+
         size = self.record_size
         arr = np.frombuffer(buf, dtype=np.uint8, count=count * size).reshape(count, size) if count else None
         for start in range(0, count, chunk):
@@ -442,6 +471,8 @@ class BriCodec(FixedRecordCodec):
         return decode_bri_block(block[:, :BRI_DEAL])
 
     def encode_block(self, owners: np.ndarray) -> np.ndarray:
+        import numpy as np
+
         out = np.empty((owners.shape[0], RECORD), dtype=np.uint8)
         out[:, :BRI_DEAL] = encode_bri(owners)
         out[:, BRI_DEAL:] = np.frombuffer(BRI_FILLER, dtype=np.uint8)
@@ -495,6 +526,8 @@ class DgeCodec(FixedRecordCodec):
         return decode_dge_block(block[:, :DGE_DEAL])
 
     def encode_block(self, owners: np.ndarray) -> np.ndarray:
+        import numpy as np
+
         out = np.zeros((owners.shape[0], RECORD), dtype=np.uint8)
         out[:, :DGE_DEAL] = encode_dge(owners)
         return out
@@ -642,6 +675,8 @@ class DupCodec(FixedRecordCodec):
         return DupSource(bytes(rec[BRI_DEAL + DGE_DEAL :]))
 
     def _make_chunk(self, owners: np.ndarray, numbers: np.ndarray, block: np.ndarray) -> BulkChunk:
+        import numpy as np
+
         return DupChunk(owners, None, numbers, control=np.array(block[:, BRI_DEAL + DGE_DEAL :]))
 
     def _first_number(self, buf, count: int, options: ReadOptions, info: FileInfo, problems: list) -> int:
@@ -664,6 +699,8 @@ class DupCodec(FixedRecordCodec):
         return first
 
     def encode_block(self, owners: np.ndarray) -> np.ndarray:
+        import numpy as np
+
         out = np.zeros((owners.shape[0], DUP_RECORD), dtype=np.uint8)
         out[:, :BRI_DEAL] = encode_bri(owners)
         out[:, BRI_DEAL : BRI_DEAL + DGE_DEAL] = encode_dge(owners)
@@ -672,6 +709,8 @@ class DupCodec(FixedRecordCodec):
     def _write_records(
         self, owners: np.ndarray, numbers: list[int], dup: DupControl | None, raws: list[bytes | None], out: IO[bytes]
     ) -> int:
+        import numpy as np
+
         if not len(numbers):
             return 0
         first = numbers[0]
@@ -692,6 +731,8 @@ class DupCodec(FixedRecordCodec):
         return len(numbers)
 
     def write_bulk(self, chunks: Iterable[BulkChunk], out: IO[bytes], options: WriteOptions | None = None) -> int:
+        import numpy as np
+
         owners_parts: list[np.ndarray] = []
         numbers: list[int] = []
         raws: list[bytes | None] = []
@@ -713,6 +754,8 @@ class DupCodec(FixedRecordCodec):
         return self._write_records(np.concatenate(owners_parts), numbers, dup, raws, out)
 
     def write(self, doc, out: IO[bytes], options: WriteOptions | None = None) -> None:
+        import numpy as np
+
         boards = list(doc)
         if not boards:
             return
