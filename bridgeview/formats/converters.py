@@ -34,8 +34,9 @@ from ..model.cards import RANK_CHARS, SEAT_LETTERS, Seat
 from ..model.deal import Deal
 from ..model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
 from .bulk import BulkChunk, complete_rows
-from .duplimate import FixedRecordCodec, _owner_chunks, _require_full, map_file, show_bytes
+from .duplimate import show_bytes
 from .errors import FormatError
+from .records import FixedRecordCodec, map_file, owner_chunks, require_full
 from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
 
 if TYPE_CHECKING:
@@ -222,7 +223,7 @@ class RzdCodec(_DealRecords):
         parts: list[bytes] = []
         done = 0
         for c in chunks:
-            _require_full(c.owners, done, self.title)
+            require_full(c.owners, done, self.title)
             parts.append(self.encode_block(c.owners).tobytes())
             done += len(c)
             if done > 0xFFFF:
@@ -281,7 +282,7 @@ class CdsCodec(_DealRecords):
         start = options.start_board if options and options.start_board is not None else 1
         done = 0
         for c in chunks:
-            _require_full(c.owners, done, self.title)
+            require_full(c.owners, done, self.title)
             numbers = c.numbers if c.numbers is not None else np.arange(start + done, start + done + len(c))
             if len(c) and (numbers.min() < 1 or numbers.max() > 255):
                 i = int(np.argmax((numbers < 1) | (numbers > 255)))
@@ -311,7 +312,7 @@ def _numbered_chunks(doc, options: WriteOptions | None) -> Iterator[BulkChunk]:
 
     start = options.start_board if options and options.start_board is not None else 1
     done = 0
-    for owners in _owner_chunks(doc):
+    for owners in owner_chunks(doc):
         numbers = [b.number if b.number is not None else start + done + j
                    for j, b in enumerate(doc[done : done + len(owners)])]
         yield BulkChunk(owners, None, np.array(numbers, dtype=np.int64))

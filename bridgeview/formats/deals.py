@@ -20,8 +20,8 @@ from ..model.cards import CARDS, SEAT_LETTERS, Card, Strain, cards_of
 from ..model.deal import Deal
 from ..model.play import declarer_tricks, replay
 from .bulk import BulkChunk, masks_to_owners, overlapping_rows, owners_to_masks
-from .duplimate import CHUNK, FixedRecordCodec
 from .errors import FormatError
+from .records import CHUNK, FixedRecordCodec
 from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
 
 if TYPE_CHECKING:

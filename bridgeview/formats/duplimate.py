@@ -21,9 +21,8 @@ are converted chunk by chunk with numpy (see :mod:`bridgeview.formats.bulk`).
 
 from __future__ import annotations
 
-import mmap
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import IO, TYPE_CHECKING, Any
@@ -35,6 +34,7 @@ from ..model.deal import Deal
 from ..model.severity import warning
 from .bulk import ABSENT, BulkChunk
 from .errors import FormatError
+from .records import FixedRecordCodec, owner_chunks, require_full
 from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
 
 if TYPE_CHECKING:
@@ -51,10 +51,6 @@ DGE_FILLER = b"\0" * 60
 SYMBOLS = b"\x06\x03\x04\x05"
 SUIT_NAMES = ("spade", "heart", "diamond", "club")
 RANKS_LOW_FIRST = b"23456789TJQKA"
-#: Files with at most this many records are checked completely when opened;
-#: larger ones are checked record by record as boards are decoded or converted.
-EAGER_LIMIT = 200_000
-CHUNK = 1 << 16
 #: DUP control bytes written when the set has none of its own (see docs/formats.md, "Duplimate").
 #: ``FileInfo.extra`` key of the sentence saying a requested first board number was not used
 START_IGNORED = "start_board_ignored"
@@ -221,213 +217,6 @@ def decode_dge_block(block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return owners, ~ok
 
 
-def _full_deal_rows(owners: np.ndarray) -> np.ndarray:
-    """Boolean (n,): rows that are complete deals (13 cards a hand, none absent)."""
-    import numpy as np
-
-    counts = np.stack([(owners == s).sum(axis=1) for s in range(4)], axis=1)
-    return (counts == 13).all(axis=1)
-
-
-def _owner_chunks(boards: Iterable[Board], chunk: int = CHUNK) -> Iterator[np.ndarray]:
-    import numpy as np
-
-    batch: list[list[int]] = []
-    for b in boards:
-        batch.append(b.deal.owners())
-        if len(batch) >= chunk:
-            yield np.array(batch, dtype=np.uint8)
-            batch = []
-    if batch:
-        yield np.array(batch, dtype=np.uint8)
-
-
-def _require_full(owners: np.ndarray, done: int, title: str) -> None:
-    import numpy as np
-
-    full = _full_deal_rows(owners)
-    if not full.all():
-        i = int(np.argmin(full))
-        raise FormatError(f"record {done + i + 1} is not a complete deal; {title} stores only full deals")
-
-
-def map_file(path: str | os.PathLike) -> Any:
-    """The file's bytes as a read-only mmap (``b""`` for an empty file)."""
-    with open(path, "rb") as f:
-        if os.fstat(f.fileno()).st_size == 0:
-            return b""
-        return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-
-
-def numbering_losses(boards, start: int) -> list[str]:
-    """The board-number loss for formats that number boards by position from ``start``."""
-    if any(b.number is not None and b.number != start + i for i, b in enumerate(boards)):
-        return [f"board numbers (boards will be numbered from {start} when read back)"]
-    return []
-
-
-def _with_path(e: FormatError, path) -> FormatError:
-    if e.path is None:
-        e.path = str(path)
-    return e
-
-
-# -- fixed-record machinery ----------------------------------------------
-class FixedRecordCodec(Codec):
-    """A format of equal-sized records from byte 0: mapped, decoded lazily, converted in bulk."""
-
-    record_size: int = RECORD
-    binary = True
-    bulk = True
-
-    # subclasses implement these
-    def decode_record(self, rec: bytes, base: int, record: int) -> Deal:
-        """One record's deal; raises FormatError with the exact fault."""
-        raise NotImplementedError
-
-    def decode_block(self, block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(n, record_size) bytes -> (owners (n, 52), bad (n,))."""
-        raise NotImplementedError
-
-    def encode_block(self, owners: np.ndarray) -> np.ndarray:
-        """(n, 52) seat codes -> (n, record_size) bytes."""
-        raise NotImplementedError
-
-    # -- reading
-    #: bytes before the first record (a format's own header, which ``_map`` skips)
-    header_size: int = 0
-
-    def _map(self, path: str | os.PathLike) -> Any:
-        """The records' bytes: the whole file mapped, or a view past the format's header."""
-        return map_file(path)
-
-    def _count(self, buf) -> int:
-        """Complete records in ``buf``; a broken tail after them is reported by :meth:`_broken_tail`."""
-        count, rest = divmod(len(buf), self.record_size)
-        if rest and not count:
-            raise FormatError(
-                f"the file ends inside record 1: {rest} of {self.record_size} bytes", record=1, offset=self.header_size
-            )
-        return count
-
-    def _broken_tail(self, buf, count: int) -> str | None:
-        """The problem a truncated last record makes (the complete records before it still open)."""
-        rest = len(buf) - count * self.record_size
-        if not rest:
-            return None
-        return (f"the file ends inside record {count + 1} (offset {self.header_size + count * self.record_size}): "
-                f"{rest} of {self.record_size} bytes, not read")
-
-    def _first_number(self, buf, count: int, options: ReadOptions, info: FileInfo, problems: list) -> int:
-        return options.start_board if options.start_board is not None else 1
-
-    def _source(self, rec: bytes) -> Any:
-        return None
-
-    def _record_number(self, rec: bytes, position: int) -> int:
-        """The board number of a record: its position, unless the format stores one."""
-        return position
-
-    def read(self, path: str | os.PathLike, options: ReadOptions | None = None) -> LazyBoardSet:
-        options = options or ReadOptions()
-        buf = self._map(path)
-        count = self._count(buf)
-        info = FileInfo(record_size=self.record_size)
-        problems: list = []
-        tail = self._broken_tail(buf, count)
-        if tail:
-            problems.append((None, None, tail))
-            info.extra["broken_tail"] = tail
-        first = self._first_number(buf, count, options, info, problems)
-        if count <= EAGER_LIMIT:
-            try:
-                self._require_a_readable_record(buf, count)
-            except FormatError as e:
-                raise _with_path(e, path) from None
-        size = self.record_size
-
-        def decode(i: int) -> Board:
-            rec = buf[i * size : (i + 1) * size]
-            try:
-                deal = self.decode_record(rec, self.header_size + i * size, i + 1)
-            except FormatError as e:
-                raise _with_path(e, path) from None
-            return Board.numbered(self._record_number(rec, first + i), deal, source=self._source(rec))
-
-        def bulk() -> Iterator[BulkChunk]:
-            try:
-                yield from self._chunks(buf, count, first)
-            except FormatError as e:
-                raise _with_path(e, path) from None
-
-        doc = LazyBoardSet(count, decode, info, header_size=self.header_size, keepalive=buf, bulk=bulk,
-                           first_number=first)
-        doc.problems.extend(problems)
-        return doc
-
-    def _require_a_readable_record(self, buf, count: int) -> None:
-        """A file in which no record is a valid deal is not this format: say why record 1 fails.
-        Single bad records do not stop the file opening; their boards are marked unreadable."""
-        import numpy as np
-
-        size = self.record_size
-        if not count:
-            return
-        arr = np.frombuffer(buf, dtype=np.uint8, count=count * size).reshape(count, size)
-        for start in range(0, count, CHUNK):
-            _owners, bad = self.decode_block(arr[start : start + CHUNK])
-            if not bad.all():
-                return
-        self.decode_record(bytes(buf[:size]), 0, 1)
-        raise FormatError("not a valid deal", record=1, offset=0)
-
-    def _make_chunk(self, owners: np.ndarray, numbers: np.ndarray, block: np.ndarray) -> BulkChunk:
-        return BulkChunk(owners, None, numbers)
-
-    def _chunks(self, buf, count: int, first: int, chunk: int = CHUNK) -> Iterator[BulkChunk]:
-        import numpy as np
-
-        size = self.record_size
-        arr = np.frombuffer(buf, dtype=np.uint8, count=count * size).reshape(count, size) if count else None
-        for start in range(0, count, chunk):
-            block = arr[start : start + chunk]  # type: ignore[index]
-            owners, bad = self.decode_block(block)
-            if bad.any():
-                i = start + int(np.argmax(bad))
-                base = self.header_size + i * size
-                self.decode_record(bytes(buf[i * size : (i + 1) * size]), base, i + 1)
-                raise FormatError("not a valid deal", record=i + 1, offset=base)
-            numbers = np.arange(first + start, first + start + len(block), dtype=np.int64)
-            yield self._make_chunk(owners, numbers, block)
-
-    def read_bulk(self, path: str | os.PathLike, chunk: int = 1 << 18) -> Iterator[BulkChunk]:
-        buf = self._map(path)
-        try:
-            count = self._count(buf)
-            first = self._first_number(buf, count, ReadOptions(), FileInfo(), [])
-            yield from self._chunks(buf, count, first, chunk)
-        except FormatError as e:
-            raise _with_path(e, path) from None
-
-    # -- writing
-    def write_bulk(self, chunks: Iterable[BulkChunk], out: IO[bytes], options: WriteOptions | None = None) -> int:
-        done = 0
-        for c in chunks:
-            _require_full(c.owners, done, self.title)
-            out.write(self.encode_block(c.owners).tobytes())
-            done += len(c)
-        return done
-
-    def write(self, doc, out: IO[bytes], options: WriteOptions | None = None) -> None:
-        self.write_bulk((BulkChunk(o) for o in _owner_chunks(doc)), out, options)
-
-    def check(self, boards, options: WriteOptions | None = None) -> SaveReport:
-        rep = super().check(boards, options)
-        start = options.start_board if options and options.start_board is not None else 1
-        rep.losses = [m for m in rep.losses if not m.startswith("board numbers")] + numbering_losses(boards, start)
-        return rep
-
-
 _DEAL_ONLY = Capabilities(full_deals=True, board_numbers=False, deals_required=True)
 
 
@@ -436,6 +225,7 @@ class BriCodec(FixedRecordCodec):
     title = "Duplimate BRI"
     extensions = ("bri",)
     caps = _DEAL_ONLY
+    record_size = RECORD
 
     def sniff(self, head: bytes, size: int | None = None) -> int:
         if len(head) < BRI_DEAL:
@@ -507,6 +297,7 @@ class DgeCodec(FixedRecordCodec):
     title = "Duplimate DGE"
     extensions = ("dge",)
     caps = _DEAL_ONLY
+    record_size = RECORD
 
     def sniff(self, head: bytes, size: int | None = None) -> int:
         if size is not None and size % RECORD:
@@ -722,7 +513,7 @@ class DupCodec(FixedRecordCodec):
                 )
         if first < 1 or first + len(numbers) - 1 > 999:
             raise FormatError(f"DUP holds board numbers 1-999, not {first}-{first + len(numbers) - 1}")
-        _require_full(owners, 0, self.title)
+        require_full(owners, 0, self.title)
         records = self.encode_block(owners)
         records[:, BRI_DEAL + DGE_DEAL :] = np.frombuffer(
             b"".join(control_rows(first, len(numbers), dup, raws)), dtype=np.uint8
@@ -930,8 +721,6 @@ class BreCodec(Codec):
 
     def check(self, boards, options: WriteOptions | None = None) -> SaveReport:
         rep = super().check(boards, options)
-        start = options.start_board if options and options.start_board is not None else 1
-        rep.losses = [m for m in rep.losses if not m.startswith("board numbers")] + numbering_losses(boards, start)
         try:
             self._header(boards, options)
         except FormatError as e:
@@ -949,8 +738,8 @@ class BreCodec(Codec):
         nl = newline.encode("ascii")
         out.write(b"".join(line + nl for line in self._header(doc, options)))
         done = 0
-        for owners in _owner_chunks(doc):
-            _require_full(owners, done, self.title)
+        for owners in owner_chunks(doc):
+            require_full(owners, done, self.title)
             deals = encode_dge(owners)
             out.write(b"".join(row.tobytes() + nl for row in deals))
             done += len(owners)
@@ -960,5 +749,5 @@ CODECS: tuple[Codec, ...] = (BriCodec(), DgeCodec(), BreCodec(), DupCodec())
 
 __all__ = [
     "CODECS", "DupChunk", "DupSource", "FixedRecordCodec", "control_rows", "decode_bri", "decode_bri_block",
-    "decode_dge", "decode_dge_block", "encode_bri", "encode_dge", "format_control", "map_file", "parse_control",
+    "decode_dge", "decode_dge_block", "encode_bri", "encode_dge", "format_control", "parse_control",
 ]

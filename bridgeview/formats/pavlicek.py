@@ -20,8 +20,6 @@ Bit layouts, with seat codes 0=W 1=N 2=E 3=S:
 
 from __future__ import annotations
 
-import mmap
-import os
 from collections.abc import Iterable, Iterator
 from functools import cache
 from typing import TYPE_CHECKING
@@ -32,6 +30,7 @@ from ..model.ddtable import DDTable
 from ..model.deal import Deal
 from .bulk import ABSENT, DD_UNKNOWN, BulkChunk, chunks_from_boards, complete_rows
 from .errors import FormatError
+from .records import RecordFile, plural
 from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
 
 if TYPE_CHECKING:
@@ -44,7 +43,6 @@ CODE_OF_SEAT = (1, 2, 3, 0, 0)
 #: the ZDD strain blocks NT S H D C as our strain indices
 _STRAIN_OF_BLOCK = [4, 3, 2, 1, 0]
 OTHER_HANDS_LOSS = "double-dummy results of hands other than the target hand of {}"
-SCAN_RECORDS = 1 << 16  # records per chunk when scanning for the end-of-list record
 #: records per bulk chunk: 16 Ki records keep a chunk's arrays in cache through decoding,
 #: checking and encoding (a third faster than 64 Ki on the benchmark's conversions)
 BULK_RECORDS = 1 << 14
@@ -59,10 +57,6 @@ class BulkCount(int):
         obj = super().__new__(cls, value)
         obj.losses = list(losses or [])
         return obj
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' if n != 1 else ''}"
 
 
 # -- bit arithmetic shared by the codecs ---------------------------------------
@@ -267,92 +261,6 @@ def tolerable(bad: int, rows: int) -> bool:
     """Whether ``bad`` undecodable records among the first ``rows`` still let a sniffer claim the
     file: none, or one among at least four (a damaged record is not a different format)."""
     return bad == 0 or (bad == 1 and rows >= 4)
-
-
-# -- the mmapped record file -----------------------------------------------------
-class RecordFile:
-    """A file of fixed-size records, mmapped, cut at the end-of-list record.
-
-    The end-of-list record (a record whose first four bytes are zero) is found
-    by reading the file in chunks with ``pread``, so opening a 241 MB file keeps
-    only a small buffer resident; records are then read through the mmap.
-    """
-
-    def __init__(self, path: str | os.PathLike, record_size: int, what: str) -> None:
-        self.path = str(path)
-        self.record_size = rs = record_size
-        self.size = size = os.path.getsize(path)
-        self.problems: list[tuple[int | None, int | None, str]] = []
-        #: the problem a truncated last record makes, or None
-        self.broken_tail: str | None = None
-        self.mmap: mmap.mmap | None = None
-        full = size // rs
-        with open(path, "rb") as f:
-            if size:
-                self.mmap = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-            end = self._find_end(f, full)
-            tail = size - full * rs
-            if end is None and tail:
-                f.seek(full * rs)
-                last = f.read(min(tail, 4))
-                if tail >= 4 and last == b"\0\0\0\0":
-                    end = full  # a bare 32-bit end marker after the last record
-                elif full:  # a truncated copy: open the complete records, report the rest
-                    self.broken_tail = (
-                        f"the file ends inside record {full + 1} (offset {full * rs}): {plural(tail, 'byte')} "
-                        f"of a {rs}-byte {what} record, not read"
-                    )
-                    self.problems.append((None, None, self.broken_tail))
-                else:
-                    raise FormatError(
-                        f"{plural(tail, 'trailing byte')} do not fill a {rs}-byte {what} record",
-                        path=self.path, record=full + 1, offset=full * rs,
-                    )
-        self.count = full if end is None else end
-        if end is not None:
-            after = size - (end + 1) * rs
-            if after > 0:
-                self.problems.append(
-                    (None, None, f"{plural(after, 'byte')} after the end-of-list record (record {end + 1}) ignored")
-                )
-
-    def _find_end(self, f, full: int) -> int | None:
-        """Index of the first record whose first 32 bits are zero, or None.
-
-        Reads chunks into one reused buffer and compares each record's first
-        four bytes as an (unaligned, strided) uint32 view: memory speed, and
-        no file pages stay mapped.
-        """
-        import numpy as np
-
-        rs = self.record_size
-        buf = np.empty(SCAN_RECORDS * rs, dtype=np.uint8)
-        view = memoryview(buf)
-        f.seek(0)
-        for start in range(0, full, SCAN_RECORDS):
-            k = min(SCAN_RECORDS, full - start)
-            got = f.readinto(view[: k * rs])
-            k = min(k, (got or 0) // rs)
-            heads = np.ndarray((k,), dtype="<u4", buffer=buf, strides=(rs,))
-            null = heads == 0
-            if null.any():
-                return start + int(np.argmax(null))
-        return None
-
-    def records(self, start: int, stop: int) -> np.ndarray:
-        """Records ``start..stop-1`` as a read-only (k, record_size) array on the mmap."""
-        import numpy as np
-
-        stop = min(stop, self.count)
-        k = max(0, stop - start)
-        if k == 0 or self.mmap is None:
-            return np.zeros((0, self.record_size), dtype=np.uint8)
-        rs = self.record_size
-        return np.frombuffer(self.mmap, dtype=np.uint8, count=k * rs, offset=start * rs).reshape(k, rs)
-
-    def error(self, message: str, index: int, byte: int = 0) -> FormatError:
-        """A FormatError for record ``index`` (0-based)."""
-        return FormatError(message, path=self.path, record=index + 1, offset=index * self.record_size + byte)
 
 
 # -- the codecs -------------------------------------------------------------------

@@ -22,6 +22,7 @@ from ..model.board import Board
 from ..model.boardset import FileInfo, LazyBoardSet
 from ..model.deal import Deal
 from .errors import FormatError
+from .records import map_file
 from .registry import Capabilities, Codec, ReadOptions, WriteOptions
 
 if TYPE_CHECKING:
@@ -60,10 +61,8 @@ class ZBSGroups:
         self.path = str(path)
         size = os.path.getsize(path)
         self.problems: list[tuple[int | None, int | None, str]] = []
-        self.mmap: mmap.mmap | None = None
-        with open(path, "rb") as f:
-            if size:
-                self.mmap = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        mapped = map_file(path)
+        self.mmap: mmap.mmap | None = mapped if isinstance(mapped, mmap.mmap) else None
         full = size // 4
         words = (
             np.frombuffer(self.mmap, dtype="<u4", count=full) if self.mmap is not None and full else np.zeros(0, "<u4")

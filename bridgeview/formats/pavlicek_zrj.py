@@ -34,7 +34,8 @@ from ..model.vulnerability import (
     vulnerability_for_board,
 )
 from .errors import FormatError
-from .pavlicek import CODE_OF_SEAT, SEAT_OF_CODE, RecordFile, ZRJ16Codec, complete_rows, plural, tolerable
+from .pavlicek import CODE_OF_SEAT, SEAT_OF_CODE, ZRJ16Codec, complete_rows, tolerable
+from .records import RecordFile, plural
 from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions, generic_check
 
 if TYPE_CHECKING:
