@@ -30,7 +30,7 @@ from ..model.ddtable import DDTable
 from ..model.deal import Deal
 from .bulk import ABSENT, DD_UNKNOWN, BulkChunk, chunks_from_boards, complete_rows
 from .errors import FormatError
-from .records import RecordFile, plural
+from .records import RecordFile, head_records, plural
 from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
 
 if TYPE_CHECKING:
@@ -284,21 +284,10 @@ class FixedRecordCodec(Codec):
 
     # -- sniffing --------------------------------------------------------------
     def sniff(self, head: bytes, size: int | None = None) -> int:
-        import numpy as np
-
-        rs = self.record_size
-        n = min(len(head) // rs, 8)
-        if n == 0:
+        data = head_records(head, size, self.record_size)
+        if data is None:
             return 0
-        data = np.frombuffer(head[: n * rs], dtype=np.uint8).reshape(n, rs)
-        null = (data[:, 0] | data[:, 1] | data[:, 2] | data[:, 3]) == 0
-        if null.any():
-            n = int(np.argmax(null))
-            data = data[:n]
-            if n == 0:
-                return 0
-        elif size is not None and size % rs:
-            return 0
+        n = len(data)
         good = 0
         for row in range(n):  # row by row: one bad record must not hide what the file is
             try:

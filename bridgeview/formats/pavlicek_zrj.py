@@ -35,7 +35,7 @@ from ..model.vulnerability import (
 )
 from .errors import FormatError
 from .pavlicek import CODE_OF_SEAT, SEAT_OF_CODE, ZRJ16Codec, complete_rows, tolerable
-from .records import RecordFile, plural
+from .records import RecordFile, head_records, plural
 from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions, generic_check
 
 if TYPE_CHECKING:
@@ -286,20 +286,10 @@ class ZRJCodec(Codec):
     caps = Capabilities(full_deals=True, board_numbers=True, auction=True, play=True, max_board=MAX_BOARD)
 
     def sniff(self, head: bytes, size: int | None = None) -> int:
-        import numpy as np
-
-        n = min(len(head) // RECORD, 8)
-        if n == 0:
+        arr = head_records(head, size, RECORD)
+        if arr is None:
             return 0
-        arr = np.frombuffer(head[: n * RECORD], dtype=np.uint8).reshape(n, RECORD)
-        null = (arr[:, 0] | arr[:, 1] | arr[:, 2] | arr[:, 3]) == 0
-        if null.any():
-            n = int(np.argmax(null))
-            arr = arr[:n]
-        elif size is not None and size % RECORD:
-            return 0
-        if n == 0:
-            return 0
+        n = len(arr)
         complete = complete_rows(decode_deal(arr)).tolist()
         bad = sum(
             1 for row, ok in zip(arr.tolist(), complete, strict=True)

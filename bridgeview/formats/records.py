@@ -320,3 +320,22 @@ class RecordFile:
     def error(self, message: str, index: int, byte: int = 0) -> FormatError:
         """A FormatError for record ``index`` (0-based)."""
         return FormatError(message, path=self.path, record=index + 1, offset=index * self.record_size + byte)
+
+
+def head_records(head: bytes, size: int | None, record_size: int) -> np.ndarray | None:
+    """The first records (up to 8) of a file being sniffed, as (n, record_size) bytes, cut at the
+    end-of-list record; None when there are none, or when the file has no end-of-list record in
+    ``head`` and its size is not a whole number of records (it cannot be this format)."""
+    import numpy as np
+
+    n = min(len(head) // record_size, 8)
+    if n == 0:
+        return None
+    data = np.frombuffer(head[: n * record_size], dtype=np.uint8).reshape(n, record_size)
+    null = (data[:, 0] | data[:, 1] | data[:, 2] | data[:, 3]) == 0
+    if null.any():
+        n = int(np.argmax(null))
+        data = data[:n]
+    elif size is not None and size % record_size:
+        return None
+    return data if n else None
