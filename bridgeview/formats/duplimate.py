@@ -226,6 +226,11 @@ class BriCodec(FixedRecordCodec):
     extensions = ("bri",)
     caps = _DEAL_ONLY
     record_size = RECORD
+    deal_size = BRI_DEAL
+    filler = BRI_FILLER
+    decode_deal = staticmethod(decode_bri)
+    decode_deal_block = staticmethod(decode_bri_block)
+    encode_deal_block = staticmethod(encode_bri)
 
     def sniff(self, head: bytes, size: int | None = None) -> int:
         if len(head) < BRI_DEAL:
@@ -254,25 +259,13 @@ class BriCodec(FixedRecordCodec):
             f"bare {BRI_DEAL}-byte BRI records without the 50 bytes of padding; read anyway")))
         return doc
 
-    def decode_record(self, rec: bytes, base: int, record: int) -> Deal:
-        return Deal.from_owners(decode_bri(rec[:BRI_DEAL], base, record))
-
-    def decode_block(self, block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return decode_bri_block(block[:, :BRI_DEAL])
-
-    def encode_block(self, owners: np.ndarray) -> np.ndarray:
-        import numpy as np
-
-        out = np.empty((owners.shape[0], RECORD), dtype=np.uint8)
-        out[:, :BRI_DEAL] = encode_bri(owners)
-        out[:, BRI_DEAL:] = np.frombuffer(BRI_FILLER, dtype=np.uint8)
-        return out
 
 
 class _BareBriCodec(BriCodec):
     """BRI records of the 78 digits alone, as some programs write them (read only, via BriCodec)."""
 
     record_size = BRI_DEAL
+    filler = b""
 
     def read(self, path: str | os.PathLike, options: ReadOptions | None = None) -> LazyBoardSet:
         return FixedRecordCodec.read(self, path, options)
@@ -298,6 +291,11 @@ class DgeCodec(FixedRecordCodec):
     extensions = ("dge",)
     caps = _DEAL_ONLY
     record_size = RECORD
+    deal_size = DGE_DEAL
+    filler = DGE_FILLER
+    decode_deal = staticmethod(decode_dge)
+    decode_deal_block = staticmethod(decode_dge_block)
+    encode_deal_block = staticmethod(encode_dge)
 
     def sniff(self, head: bytes, size: int | None = None) -> int:
         if size is not None and size % RECORD:
@@ -310,18 +308,6 @@ class DgeCodec(FixedRecordCodec):
             return 0
         return 90
 
-    def decode_record(self, rec: bytes, base: int, record: int) -> Deal:
-        return Deal.from_owners(decode_dge(rec[:DGE_DEAL], base, record))
-
-    def decode_block(self, block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return decode_dge_block(block[:, :DGE_DEAL])
-
-    def encode_block(self, owners: np.ndarray) -> np.ndarray:
-        import numpy as np
-
-        out = np.zeros((owners.shape[0], RECORD), dtype=np.uint8)
-        out[:, :DGE_DEAL] = encode_dge(owners)
-        return out
 
 
 # -- DUP -------------------------------------------------------------------

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import mmap
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import IO, TYPE_CHECKING, Any
 
 from ..model.board import Board
@@ -96,18 +96,30 @@ class FixedRecordCodec(Codec):
     binary = True
     bulk = True
 
-    # subclasses implement these
+    # A record that is a deal field then fixed filler (BRI, DGE) is declared, not coded: ``deal_size``,
+    # ``filler`` and the three deal functions (as staticmethods). Any other layout overrides the three methods.
+    deal_size: int = 0
+    filler: bytes = b""
+    decode_deal: Callable[[bytes, int, int], list[int]]  # (deal bytes, offset, record) -> 52 seat codes
+    decode_deal_block: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]  # (n, deal_size) -> owners, bad
+    encode_deal_block: Callable[[np.ndarray], np.ndarray]  # (n, 52) seat codes -> (n, deal_size) bytes
+
     def decode_record(self, rec: bytes, base: int, record: int) -> Deal:
         """One record's deal; raises FormatError with the exact fault."""
-        raise NotImplementedError
+        return Deal.from_owners(self.decode_deal(rec[: self.deal_size], base, record))
 
     def decode_block(self, block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(n, record_size) bytes -> (owners (n, 52), bad (n,))."""
-        raise NotImplementedError
+        return self.decode_deal_block(block[:, : self.deal_size])
 
     def encode_block(self, owners: np.ndarray) -> np.ndarray:
         """(n, 52) seat codes -> (n, record_size) bytes."""
-        raise NotImplementedError
+        import numpy as np
+
+        out = np.empty((owners.shape[0], self.record_size), dtype=np.uint8)
+        out[:, : self.deal_size] = self.encode_deal_block(owners)
+        out[:, self.deal_size :] = np.frombuffer(self.filler, dtype=np.uint8)
+        return out
 
     # -- reading
     #: bytes before the first record (a format's own header, which ``_map`` skips)
