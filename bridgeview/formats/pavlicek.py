@@ -264,8 +264,9 @@ def tolerable(bad: int, rows: int) -> bool:
 
 
 # -- the codecs -------------------------------------------------------------------
-class FixedRecordCodec(Codec):
-    """Shared machinery: lazy mmapped reading, numpy bulk reading and writing."""
+class PavlicekRecordCodec(Codec):
+    """Pavlicek's record files, cut at an end-of-list record (:class:`records.RecordFile`): lazy decoding,
+    numpy bulk reading and writing; each codec gives only its record's ``decode`` and ``encode``."""
 
     record_size = 0
     bulk = True
@@ -376,7 +377,7 @@ class _SniffFile:
 _SNIFF_FILE = _SniffFile()
 
 
-class ZBDCodec(FixedRecordCodec):
+class ZBDCodec(PavlicekRecordCodec):
     name = "zbd"
     title = "ZBD (Pavlicek binary deal)"
     extensions = ("zbd",)
@@ -394,7 +395,7 @@ class ZBDCodec(FixedRecordCodec):
         return zbd_encode(chunk.owners)
 
 
-class ZDDCodec(FixedRecordCodec):
+class ZDDCodec(PavlicekRecordCodec):
     """Double-dummy results only: a ZDD board set has no deals."""
 
     name = "zdd"
@@ -476,7 +477,7 @@ def _check_dd_values(dd: np.ndarray, chunk: BulkChunk) -> None:
         raise FormatError(f"board {num}: double-dummy tricks must be 0-13")
 
 
-class ZRDCodec(FixedRecordCodec):
+class ZRDCodec(PavlicekRecordCodec):
     name = "zrd"
     title = "ZRD (Pavlicek deal + double-dummy results)"
     extensions = ("zrd",)
@@ -501,7 +502,7 @@ class ZRDCodec(FixedRecordCodec):
         return np.concatenate([deal, zdd_encode(dd)], axis=1)
 
 
-class ZRJ16Codec(FixedRecordCodec):
+class ZRJ16Codec(PavlicekRecordCodec):
     """ZBD + one target hand's double-dummy tricks (the 16-byte ZRJ of guide revision 000)."""
 
     name = "zrj16"
