@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bridgeview.cli.main import main
-from bridgeview.formats import duplimate
+from bridgeview.formats import records
 from bridgeview.formats.deals import call_byte, call_of_byte
 from bridgeview.formats.errors import FormatError
 from bridgeview.formats.registry import ReadOptions, detect, get, read_file, write_file
@@ -115,7 +115,7 @@ def test_deals_bad_input(tmp_path):
 
 
 def test_deals_lazy_and_bulk_errors_agree(tmp_path, monkeypatch):
-    monkeypatch.setattr(duplimate, "EAGER_LIMIT", 0)
+    monkeypatch.setattr(records, "EAGER_LIMIT", 0)
     data = masks(SAMPLE) + struct.pack("<4Q", 0, 1 << 63, 0, 0)
     doc = read_bytes(tmp_path, "deals", data)
     assert doc[0].deal == SAMPLE

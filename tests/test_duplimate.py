@@ -15,7 +15,7 @@ from reader_errors import assert_no_internal_error, reported_texts
 
 from bridgeview.check.validate import validate
 from bridgeview.cli.main import main
-from bridgeview.formats import duplimate
+from bridgeview.formats import records
 from bridgeview.formats.duplimate import (
     DupChunk,
     decode_bri,
@@ -477,7 +477,7 @@ def test_bad_bre(tmp_path):
 
 
 def test_large_files_are_checked_lazily(tmp_path, monkeypatch):
-    monkeypatch.setattr(duplimate, "EAGER_LIMIT", 1)
+    monkeypatch.setattr(records, "EAGER_LIMIT", 1)
     data = _patched("bri", 128 + 6, b"4x")
     doc = read_bytes(tmp_path, "bri", data)  # opens: too big to check up front
     assert doc.is_lazy and len(doc) == 2 and doc[0].deal.is_complete

@@ -1,10 +1,10 @@
 """Command-line commands that need no GUI or solver do not pay for them at start-up.
 
 ``bridgeview info small.pbn`` must not import Qt (PySide6/shiboken6, ~0.3 s),
-or DDS (endplay, which drags in matplotlib); the check
-runs the command in a fresh process, as a user's shell does, and lists what it
-imported.  (numpy is still imported: the binary codecs build their lookup tables
-with it when the registry loads them.)
+DDS (endplay, which drags in matplotlib) or numpy (~0.1 s: the codecs build their
+lookup tables on first use and import numpy inside the functions that need it, and a
+small file's checksum is summed in plain Python); the check runs the command in a
+fresh process, as a user's shell does, and lists what it imported.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import sys
 
 from conftest import REPO
 
-HEAVY = ("PySide6", "shiboken6", "endplay", "matplotlib", "bridgeview.ui", "bridgeview.solve")
+HEAVY = ("PySide6", "shiboken6", "endplay", "matplotlib", "numpy", "bridgeview.ui", "bridgeview.solve")
 
 
 def _imports(tmp_path, *argv: str) -> tuple[set[str], subprocess.CompletedProcess]:
@@ -36,7 +36,7 @@ def _heavy(modules: set[str]) -> list[str]:
     return sorted(m for m in modules if m.split(".")[0] in HEAVY or m.startswith(HEAVY))
 
 
-def test_info_on_a_small_pbn_imports_no_qt_or_dds(tmp_path):
+def test_info_on_a_small_pbn_imports_no_qt_dds_or_numpy(tmp_path):
     text = (REPO / "resources" / "sample.pbn").read_text(encoding="utf-8")
     small = tmp_path / "small.pbn"
     small.write_text(text[: text.index("[Event", text.index("[Event") + 1)], encoding="utf-8")  # board 1
@@ -44,7 +44,19 @@ def test_info_on_a_small_pbn_imports_no_qt_or_dds(tmp_path):
     assert proc.returncode == 0 and "boards:        1" in proc.stdout, proc.stderr
     assert "bridgeview.formats.pbn" in modules and "bridgeview.cli.info" in modules  # the listing is real
     assert "bridgeview.formats.describe" in modules
+    assert {"bridgeview.formats.duplimate", "bridgeview.formats.pavlicek", "bridgeview.formats.pavlicek_zrj"} <= modules
+    assert "checksum:      37C311B570" in proc.stdout  # summed without numpy, as numpy sums it
     assert _heavy(modules) == []
+
+
+def test_a_binary_file_still_gets_numpy(tmp_path):
+    """The check above is not vacuous: reading a ZBD file does import numpy (its decoder needs it)."""
+    from bridgeview.formats.registry import read_file, write_file
+
+    write_file(read_file(REPO / "resources" / "sample.pbn"), tmp_path / "small.zbd")
+    modules, proc = _imports(tmp_path, "info", str(tmp_path / "small.zbd"))
+    assert proc.returncode == 0 and "format:        zbd" in proc.stdout, proc.stderr
+    assert "numpy" in modules
 
 
 def test_every_command_still_lists_without_qt(tmp_path):

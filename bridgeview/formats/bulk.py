@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..model.board import Board
+
+if TYPE_CHECKING:
+    import numpy as np
 
 ABSENT = 4
 DD_UNKNOWN = 15
@@ -50,6 +52,8 @@ class BulkChunk:
 
 def owners_to_masks(owners: np.ndarray) -> np.ndarray:
     """(n, 52) seat codes -> (n, 4) uint64 hand masks (N E S W), via packbits."""
+    import numpy as np
+
     n = owners.shape[0]
     out = np.zeros((n, 4, 8), dtype=np.uint8)
     for seat in range(4):
@@ -62,6 +66,8 @@ def masks_to_owners(masks: np.ndarray) -> np.ndarray:
 
     Masks must not overlap (check with :func:`overlapping_rows` first): a card in
     two hands gets a meaningless seat code."""
+    import numpy as np
+
     n = masks.shape[0]
     raw = np.ascontiguousarray(masks, dtype="<u8").view(np.uint8).reshape(n, 4, 8)
     bits = np.unpackbits(raw, axis=2, bitorder="little")[:, :, :52]
@@ -79,6 +85,8 @@ def complete_rows(owners: np.ndarray) -> np.ndarray:
     reach it needs a nibble carry, i.e. more than 52 cards.  One pass, no
     per-seat comparisons: this check runs on every row of a bulk conversion.
     """
+    import numpy as np
+
     n = owners.shape[0]
     weights = np.left_shift(np.ascontiguousarray(owners), np.uint16(2), dtype=np.uint16)
     np.left_shift(np.uint16(1), weights, out=weights)  # 16**seat; absent (shift 16 or more) gives 0
@@ -95,6 +103,8 @@ def overlapping_rows(masks: np.ndarray) -> np.ndarray:
 
 def chunks_from_boards(boards: Iterable[Board], chunk: int = 1 << 16) -> Iterator[BulkChunk]:
     """Chunks from any sequence of boards (the slow, general path)."""
+    import numpy as np
+
     buf_owners: list[list[int]] = []
     buf_dd: list = []
     buf_num: list[int] = []

@@ -9,8 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..model.boardset import BoardSet
 from ..model.text import plural
@@ -29,6 +28,9 @@ from .registry import (
     save_atomically,
 )
 from .verbatim import original_writer
+
+if TYPE_CHECKING:
+    pass
 
 ProgressFn = Callable[[int, int], bool]
 
@@ -212,6 +214,8 @@ def _convert_bulk(src, dst, src_codec: Codec, dst_codec: Codec, options: WriteOp
 
 def _write_bulk_chunks(chunks, total: int, dst, codec: Codec, options: WriteOptions, progress,
                        force: bool = False) -> ConvertResult:
+    import numpy as np
+
     result = ConvertResult(codec)
     caps = codec.caps
     dd_dropped = 0

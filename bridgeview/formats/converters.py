@@ -26,9 +26,7 @@ import csv
 import io
 import os
 from collections.abc import Iterable, Iterator
-from typing import IO, Any
-
-import numpy as np
+from typing import IO, TYPE_CHECKING, Any
 
 from ..model.board import Board
 from ..model.boardset import BoardSet, FileInfo, LazyBoardSet
@@ -37,9 +35,13 @@ from ..model.deal import Deal
 from ..model.text import plural
 from ..model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
 from .bulk import BulkChunk, complete_rows
-from .duplimate import FixedRecordCodec, _owner_chunks, _require_full, map_file, show_bytes
+from .duplimate import show_bytes
 from .errors import FormatError
+from .records import FixedRecordCodec, map_file, owner_chunks, require_full
 from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: a file's card order (spades A..2, hearts, diamonds, clubs) as our card indices
 FILE_ORDER = tuple(range(51, -1, -1))
@@ -51,6 +53,8 @@ SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 
 def count_problem(owners: list[int] | np.ndarray) -> str | None:
     """Why 52 seat codes are not a full deal (a hand with other than 13 cards), or None."""
+    import numpy as np
+
     counts = [int((np.asarray(owners) == s).sum()) for s in range(4)]
     for seat, n in enumerate(counts):
         if n != 13:
@@ -59,20 +63,25 @@ def count_problem(owners: list[int] | np.ndarray) -> str | None:
 
 
 # -- RZD/CDS rank bytes ----------------------------------------------------------
-def rank_bytes_decode(raw: np.ndarray, seat_of_code: np.ndarray) -> np.ndarray:
+def rank_bytes_decode(raw: np.ndarray, seat_of_code: tuple[int, ...]) -> np.ndarray:
     """(n, 13) rank bytes (A..2; two bits a suit, spades on top) -> (n, 52) seat codes N0 E1 S2 W3."""
+    import numpy as np
+
+    seat_of = np.array(seat_of_code, dtype=np.uint8)
     n = raw.shape[0]
     owners = np.empty((n, 4, 13), dtype=np.uint8)  # [our suit][our rank, 2 first]
     ranks_low_first = raw[:, ::-1]
     for suit in range(4):
-        owners[:, suit, :] = seat_of_code[(ranks_low_first >> (2 * suit)) & 3]
+        owners[:, suit, :] = seat_of[(ranks_low_first >> (2 * suit)) & 3]
     return owners.reshape(n, 52)
 
 
-def rank_bytes_encode(owners: np.ndarray, code_of_seat: np.ndarray) -> np.ndarray:
+def rank_bytes_encode(owners: np.ndarray, code_of_seat: tuple[int, ...]) -> np.ndarray:
     """(n, 52) seat codes of full deals -> (n, 13) rank bytes (A..2)."""
+    import numpy as np
+
     n = owners.shape[0]
-    codes = code_of_seat[owners.reshape(n, 4, 13)].astype(np.uint8)
+    codes = np.array(code_of_seat, dtype=np.uint8)[owners.reshape(n, 4, 13)]
     out = np.zeros((n, 13), dtype=np.uint8)
     for suit in range(4):
         out |= codes[:, suit, ::-1] << np.uint8(2 * suit)
@@ -80,9 +89,9 @@ def rank_bytes_encode(owners: np.ndarray, code_of_seat: np.ndarray) -> np.ndarra
 
 
 #: RZD seat codes are ours (N0 E1 S2 W3); CDS codes W0 N1 E2 S3
-RZD_SEATS = np.arange(4, dtype=np.uint8)
-CDS_SEATS = np.array([3, 0, 1, 2], dtype=np.uint8)  # our seat for a CDS code
-CDS_CODES = np.array([1, 2, 3, 0, 0], dtype=np.uint8)  # CDS code for our seat (4 = absent, refused first)
+RZD_SEATS = (0, 1, 2, 3)
+CDS_SEATS = (3, 0, 1, 2)  # our seat for a CDS code
+CDS_CODES = (1, 2, 3, 0, 0)  # CDS code for our seat (4 = absent, refused first)
 
 
 class _DealRecords(FixedRecordCodec):
@@ -92,6 +101,8 @@ class _DealRecords(FixedRecordCodec):
 
     def _sniff_records(self, head: bytes, size: int | None) -> int:
         """How many whole records at the start of ``head`` decode to full deals (0 when any does not)."""
+        import numpy as np
+
         rs = self.record_size
         start = self.header_size
         if size is not None and (size < start + rs or (size - start) % rs):
@@ -136,6 +147,8 @@ class BerCodec(_DealRecords):
         return Deal.from_owners(owners)
 
     def decode_block(self, block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        import numpy as np
+
         owners = np.subtract(block[:, ::-1], np.uint8(0x31), dtype=np.uint8)  # bytes below '1' wrap above 3
         bad = owners.max(axis=1, initial=0) > 3
         if bad.any():
@@ -143,6 +156,8 @@ class BerCodec(_DealRecords):
         return owners, bad | ~complete_rows(owners)
 
     def encode_block(self, owners: np.ndarray) -> np.ndarray:
+        import numpy as np
+
         return np.ascontiguousarray(owners[:, ::-1] + np.uint8(0x31))
 
 
@@ -186,6 +201,8 @@ class RzdCodec(_DealRecords):
         return doc
 
     def decode_record(self, rec: bytes, base: int, record: int) -> Deal:
+        import numpy as np
+
         owners = rank_bytes_decode(np.frombuffer(bytes(rec), dtype=np.uint8).reshape(1, 13), RZD_SEATS)[0]
         problem = count_problem(owners)
         if problem:
@@ -205,7 +222,7 @@ class RzdCodec(_DealRecords):
         parts: list[bytes] = []
         done = 0
         for c in chunks:
-            _require_full(c.owners, done, self.title)
+            require_full(c.owners, done, self.title)
             parts.append(self.encode_block(c.owners).tobytes())
             done += len(c)
             if done > 0xFFFF:
@@ -227,6 +244,8 @@ class CdsCodec(_DealRecords):
         return min(90, 50 + 10 * n) if n else 0
 
     def decode_record(self, rec: bytes, base: int, record: int) -> Deal:
+        import numpy as np
+
         rec = bytes(rec)
         if rec[0] == 0:
             raise FormatError("board number 0 (CDS numbers boards 1-255)", record=record, offset=base)
@@ -244,19 +263,25 @@ class CdsCodec(_DealRecords):
         return int(rec[0])
 
     def _make_chunk(self, owners: np.ndarray, numbers: np.ndarray, block: np.ndarray) -> BulkChunk:
+        import numpy as np
+
         return BulkChunk(owners, None, block[:, 0].astype(np.int64))
 
     def encode_block(self, owners: np.ndarray) -> np.ndarray:
+        import numpy as np
+
         out = np.empty((owners.shape[0], 14), dtype=np.uint8)
         out[:, 0] = (np.arange(owners.shape[0]) % 255) + 1  # write_bulk sets the real numbers
         out[:, 1:] = rank_bytes_encode(owners, CDS_CODES)
         return out
 
     def write_bulk(self, chunks: Iterable[BulkChunk], out: IO[bytes], options: WriteOptions | None = None) -> int:
+        import numpy as np
+
         start = options.start_board if options and options.start_board is not None else 1
         done = 0
         for c in chunks:
-            _require_full(c.owners, done, self.title)
+            require_full(c.owners, done, self.title)
             numbers = c.numbers if c.numbers is not None else np.arange(start + done, start + done + len(c))
             if len(c) and (numbers.min() < 1 or numbers.max() > 255):
                 i = int(np.argmax((numbers < 1) | (numbers > 255)))
@@ -282,9 +307,11 @@ class CdsCodec(_DealRecords):
 
 def _numbered_chunks(doc, options: WriteOptions | None) -> Iterator[BulkChunk]:
     """Chunks of a board set's deals with its board numbers (position from ``start_board`` where none)."""
+    import numpy as np
+
     start = options.start_board if options and options.start_board is not None else 1
     done = 0
-    for owners in _owner_chunks(doc):
+    for owners in owner_chunks(doc):
         numbers = [b.number if b.number is not None else start + done + j
                    for j, b in enumerate(doc[done : done + len(owners)])]
         yield BulkChunk(owners, None, np.array(numbers, dtype=np.int64))

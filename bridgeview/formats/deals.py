@@ -11,9 +11,7 @@ from __future__ import annotations
 import os
 import struct
 from collections.abc import Iterable
-from typing import IO
-
-import numpy as np
+from typing import IO, TYPE_CHECKING
 
 from ..model.auction import PASS, Call, CallKind, final_contract
 from ..model.board import Board
@@ -23,9 +21,12 @@ from ..model.deal import Deal
 from ..model.play import declarer_tricks, replay
 from ..model.text import plural
 from .bulk import BulkChunk, masks_to_owners, overlapping_rows, owners_to_masks
-from .duplimate import CHUNK, FixedRecordCodec
 from .errors import FormatError
+from .records import CHUNK, FixedRecordCodec
 from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
+
+if TYPE_CHECKING:
+    import numpy as np
 
 DEAL_SIZE = 32
 HIGH_BITS = ~((1 << 52) - 1) & ((1 << 64) - 1)
@@ -83,6 +84,8 @@ class DealsCodec(FixedRecordCodec):
         return decode_masks(rec, base, record)
 
     def decode_block(self, block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        import numpy as np
+
         masks = np.ascontiguousarray(block).view("<u8").reshape(-1, 4).astype(np.uint64)
         bad = ((masks >> np.uint64(52)) != 0).any(axis=1) | overlapping_rows(masks)
         return masks_to_owners(masks), bad
@@ -92,6 +95,8 @@ class DealsCodec(FixedRecordCodec):
 
     @staticmethod
     def encode_masks(masks: np.ndarray) -> np.ndarray:
+        import numpy as np
+
         return masks.astype("<u8", copy=False).view(np.uint8).reshape(-1, DEAL_SIZE)
 
     def write_bulk(self, chunks: Iterable[BulkChunk], out: IO[bytes], options: WriteOptions | None = None) -> int:

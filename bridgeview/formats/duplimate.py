@@ -21,13 +21,11 @@ are converted chunk by chunk with numpy (see :mod:`bridgeview.formats.bulk`).
 
 from __future__ import annotations
 
-import mmap
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import IO, Any
-
-import numpy as np
+from functools import cache
+from typing import IO, TYPE_CHECKING, Any
 
 from ..model.board import Board
 from ..model.boardset import BoardSet, DupControl, FileInfo, LazyBoardSet
@@ -36,7 +34,11 @@ from ..model.deal import Deal
 from ..model.severity import warning
 from .bulk import ABSENT, BulkChunk
 from .errors import FormatError
+from .records import FixedRecordCodec, owner_chunks, require_full
 from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
+
+if TYPE_CHECKING:
+    import numpy as np
 
 BRI_DEAL = 78
 DGE_DEAL = 68
@@ -49,21 +51,26 @@ DGE_FILLER = b"\0" * 60
 SYMBOLS = b"\x06\x03\x04\x05"
 SUIT_NAMES = ("spade", "heart", "diamond", "club")
 RANKS_LOW_FIRST = b"23456789TJQKA"
-#: Files with at most this many records are checked completely when opened;
-#: larger ones are checked record by record as boards are decoded or converted.
-EAGER_LIMIT = 200_000
-CHUNK = 1 << 16
 #: DUP control bytes written when the set has none of its own (see docs/formats.md, "Duplimate").
 #: ``FileInfo.extra`` key of the sentence saying a requested first board number was not used
 START_IGNORED = "start_board_ignored"
 DEFAULT_DUP = DupControl(random=True, backwards=False, first_board=1, copies=1, last_board=None)
 
-_IS_SYMBOL = np.zeros(256, dtype=bool)
-_IS_SYMBOL[list(SYMBOLS)] = True
-_RANK_INDEX = np.full(256, 255, dtype=np.uint8)
-_RANK_INDEX[list(RANKS_LOW_FIRST)] = np.arange(13, dtype=np.uint8)
-_EXPECTED_SYMBOLS = np.frombuffer(SYMBOLS * 4, dtype=np.uint8)
-_BRI_SEATS = np.repeat(np.arange(3, dtype=np.uint8), 13)
+
+
+@cache
+def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Byte look-up tables for the bulk deal readers, built on first use so importing the codec needs no numpy:
+    is-suit-symbol, rank index (255 = not a rank), the four symbols as stored, BRI's seat of each stored card."""
+    import numpy as np
+
+    is_symbol = np.zeros(256, dtype=bool)
+    is_symbol[list(SYMBOLS)] = True
+    rank_index = np.full(256, 255, dtype=np.uint8)
+    rank_index[list(RANKS_LOW_FIRST)] = np.arange(13, dtype=np.uint8)
+    expected = np.frombuffer(SYMBOLS * 4, dtype=np.uint8)
+    bri_seats = np.repeat(np.arange(3, dtype=np.uint8), 13)
+    return is_symbol, rank_index, expected, bri_seats
 
 
 def show_bytes(raw: bytes) -> str:
@@ -135,6 +142,8 @@ def decode_dge(data: bytes, base: int = 0, record: int | None = None) -> list[in
 
 def encode_bri(owners: np.ndarray) -> np.ndarray:
     """(n, 52) seat codes of full deals -> (n, 78) BRI digit bytes."""
+    import numpy as np
+
     n = owners.shape[0]
     reversed_owners = owners[:, ::-1]  # column j is card 51 - j, whose BRI number is j + 1
     codes = np.empty((n, 39), dtype=np.uint8)
@@ -149,6 +158,8 @@ def encode_bri(owners: np.ndarray) -> np.ndarray:
 
 def decode_bri_block(digits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(n, 78) BRI bytes -> (owners (n, 52), bad (n,) rows that decode_bri rejects)."""
+    import numpy as np
+
     n = digits.shape[0]
     d = digits.reshape(n, 39, 2).astype(np.int16) - 48
     ok = ((d >= 0) & (d <= 9)).all(axis=(1, 2))
@@ -159,12 +170,14 @@ def decode_bri_block(digits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ok &= (np.diff(np.sort(cards, axis=1), axis=1) != 0).all(axis=1)
     owners = np.full((n, 52), 3, dtype=np.uint8)
     rows = np.repeat(np.arange(n), 39)
-    owners[rows, cards.ravel()] = np.tile(_BRI_SEATS, n)
+    owners[rows, cards.ravel()] = np.tile(_tables()[3], n)
     return owners, ~ok
 
 
 def encode_dge(owners: np.ndarray) -> np.ndarray:
     """(n, 52) seat codes of full deals -> (n, 68) DGE bytes (sorting by hand, suit, rank)."""
+    import numpy as np
+
     n = owners.shape[0]
     cards = np.arange(52)
     display_suit = 3 - cards // 13
@@ -173,21 +186,23 @@ def encode_dge(owners: np.ndarray) -> np.ndarray:
     keys = np.concatenate(
         [np.broadcast_to(symbol_keys, (n, 16)), owners.astype(np.int16) * 100 + card_keys.astype(np.int16)], axis=1
     )
-    values = np.concatenate([_EXPECTED_SYMBOLS, np.frombuffer(RANKS_LOW_FIRST * 4, dtype=np.uint8)])
+    values = np.concatenate([_tables()[2], np.frombuffer(RANKS_LOW_FIRST * 4, dtype=np.uint8)])
     order = np.argsort(keys, axis=1, kind="stable")
     return values[order]
 
 
 def decode_dge_block(block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(n, 68) DGE bytes -> (owners (n, 52), bad (n,) rows that decode_dge rejects)."""
+    import numpy as np
+
     n = block.shape[0]
-    sym = _IS_SYMBOL[block]
+    sym = _tables()[0][block]
     ok = (sym.sum(axis=1) == 16) & sym[:, 0]
     rows = np.nonzero(ok)[0]
     if rows.size:
-        ok[rows] = (block[rows][sym[rows]].reshape(-1, 16) == _EXPECTED_SYMBOLS).all(axis=1)
+        ok[rows] = (block[rows][sym[rows]].reshape(-1, 16) == _tables()[2]).all(axis=1)
     group = np.cumsum(sym, axis=1) - 1  # which of the 16 suit runs a byte is in
-    rank = _RANK_INDEX[block]
+    rank = _tables()[1][block]
     is_card = ~sym
     ok &= ~(is_card & (rank == 255)).any(axis=1)
     hand = group // 4
@@ -202,203 +217,6 @@ def decode_dge_block(block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return owners, ~ok
 
 
-def _full_deal_rows(owners: np.ndarray) -> np.ndarray:
-    """Boolean (n,): rows that are complete deals (13 cards a hand, none absent)."""
-    counts = np.stack([(owners == s).sum(axis=1) for s in range(4)], axis=1)
-    return (counts == 13).all(axis=1)
-
-
-def _owner_chunks(boards: Iterable[Board], chunk: int = CHUNK) -> Iterator[np.ndarray]:
-    batch: list[list[int]] = []
-    for b in boards:
-        batch.append(b.deal.owners())
-        if len(batch) >= chunk:
-            yield np.array(batch, dtype=np.uint8)
-            batch = []
-    if batch:
-        yield np.array(batch, dtype=np.uint8)
-
-
-def _require_full(owners: np.ndarray, done: int, title: str) -> None:
-    full = _full_deal_rows(owners)
-    if not full.all():
-        i = int(np.argmin(full))
-        raise FormatError(f"record {done + i + 1} is not a complete deal; {title} stores only full deals")
-
-
-def map_file(path: str | os.PathLike) -> Any:
-    """The file's bytes as a read-only mmap (``b""`` for an empty file)."""
-    with open(path, "rb") as f:
-        if os.fstat(f.fileno()).st_size == 0:
-            return b""
-        return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-
-
-def numbering_losses(boards, start: int) -> list[str]:
-    """The board-number loss for formats that number boards by position from ``start``."""
-    if any(b.number is not None and b.number != start + i for i, b in enumerate(boards)):
-        return [f"board numbers (boards will be numbered from {start} when read back)"]
-    return []
-
-
-def _with_path(e: FormatError, path) -> FormatError:
-    if e.path is None:
-        e.path = str(path)
-    return e
-
-
-# -- fixed-record machinery ----------------------------------------------
-class FixedRecordCodec(Codec):
-    """A format of equal-sized records from byte 0: mapped, decoded lazily, converted in bulk."""
-
-    record_size: int = RECORD
-    binary = True
-    bulk = True
-
-    # subclasses implement these
-    def decode_record(self, rec: bytes, base: int, record: int) -> Deal:
-        """One record's deal; raises FormatError with the exact fault."""
-        raise NotImplementedError
-
-    def decode_block(self, block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(n, record_size) bytes -> (owners (n, 52), bad (n,))."""
-        raise NotImplementedError
-
-    def encode_block(self, owners: np.ndarray) -> np.ndarray:
-        """(n, 52) seat codes -> (n, record_size) bytes."""
-        raise NotImplementedError
-
-    # -- reading
-    #: bytes before the first record (a format's own header, which ``_map`` skips)
-    header_size: int = 0
-
-    def _map(self, path: str | os.PathLike) -> Any:
-        """The records' bytes: the whole file mapped, or a view past the format's header."""
-        return map_file(path)
-
-    def _count(self, buf) -> int:
-        """Complete records in ``buf``; a broken tail after them is reported by :meth:`_broken_tail`."""
-        count, rest = divmod(len(buf), self.record_size)
-        if rest and not count:
-            raise FormatError(
-                f"the file ends inside record 1: {rest} of {self.record_size} bytes", record=1, offset=self.header_size
-            )
-        return count
-
-    def _broken_tail(self, buf, count: int) -> str | None:
-        """The problem a truncated last record makes (the complete records before it still open)."""
-        rest = len(buf) - count * self.record_size
-        if not rest:
-            return None
-        return (f"the file ends inside record {count + 1} (offset {self.header_size + count * self.record_size}): "
-                f"{rest} of {self.record_size} bytes, not read")
-
-    def _first_number(self, buf, count: int, options: ReadOptions, info: FileInfo, problems: list) -> int:
-        return options.start_board if options.start_board is not None else 1
-
-    def _source(self, rec: bytes) -> Any:
-        return None
-
-    def _record_number(self, rec: bytes, position: int) -> int:
-        """The board number of a record: its position, unless the format stores one."""
-        return position
-
-    def read(self, path: str | os.PathLike, options: ReadOptions | None = None) -> LazyBoardSet:
-        options = options or ReadOptions()
-        buf = self._map(path)
-        count = self._count(buf)
-        info = FileInfo(record_size=self.record_size)
-        problems: list = []
-        tail = self._broken_tail(buf, count)
-        if tail:
-            problems.append((None, None, tail))
-            info.extra["broken_tail"] = tail
-        first = self._first_number(buf, count, options, info, problems)
-        if count <= EAGER_LIMIT:
-            try:
-                self._require_a_readable_record(buf, count)
-            except FormatError as e:
-                raise _with_path(e, path) from None
-        size = self.record_size
-
-        def decode(i: int) -> Board:
-            rec = buf[i * size : (i + 1) * size]
-            try:
-                deal = self.decode_record(rec, self.header_size + i * size, i + 1)
-            except FormatError as e:
-                raise _with_path(e, path) from None
-            return Board.numbered(self._record_number(rec, first + i), deal, source=self._source(rec))
-
-        def bulk() -> Iterator[BulkChunk]:
-            try:
-                yield from self._chunks(buf, count, first)
-            except FormatError as e:
-                raise _with_path(e, path) from None
-
-        doc = LazyBoardSet(count, decode, info, header_size=self.header_size, keepalive=buf, bulk=bulk,
-                           first_number=first)
-        doc.problems.extend(problems)
-        return doc
-
-    def _require_a_readable_record(self, buf, count: int) -> None:
-        """A file in which no record is a valid deal is not this format: say why record 1 fails.
-        Single bad records do not stop the file opening; their boards are marked unreadable."""
-        size = self.record_size
-        if not count:
-            return
-        arr = np.frombuffer(buf, dtype=np.uint8, count=count * size).reshape(count, size)
-        for start in range(0, count, CHUNK):
-            _owners, bad = self.decode_block(arr[start : start + CHUNK])
-            if not bad.all():
-                return
-        self.decode_record(bytes(buf[:size]), 0, 1)
-        raise FormatError("not a valid deal", record=1, offset=0)
-
-    def _make_chunk(self, owners: np.ndarray, numbers: np.ndarray, block: np.ndarray) -> BulkChunk:
-        return BulkChunk(owners, None, numbers)
-
-    def _chunks(self, buf, count: int, first: int, chunk: int = CHUNK) -> Iterator[BulkChunk]:
-        size = self.record_size
-        arr = np.frombuffer(buf, dtype=np.uint8, count=count * size).reshape(count, size) if count else None
-        for start in range(0, count, chunk):
-            block = arr[start : start + chunk]  # type: ignore[index]
-            owners, bad = self.decode_block(block)
-            if bad.any():
-                i = start + int(np.argmax(bad))
-                base = self.header_size + i * size
-                self.decode_record(bytes(buf[i * size : (i + 1) * size]), base, i + 1)
-                raise FormatError("not a valid deal", record=i + 1, offset=base)
-            numbers = np.arange(first + start, first + start + len(block), dtype=np.int64)
-            yield self._make_chunk(owners, numbers, block)
-
-    def read_bulk(self, path: str | os.PathLike, chunk: int = 1 << 18) -> Iterator[BulkChunk]:
-        buf = self._map(path)
-        try:
-            count = self._count(buf)
-            first = self._first_number(buf, count, ReadOptions(), FileInfo(), [])
-            yield from self._chunks(buf, count, first, chunk)
-        except FormatError as e:
-            raise _with_path(e, path) from None
-
-    # -- writing
-    def write_bulk(self, chunks: Iterable[BulkChunk], out: IO[bytes], options: WriteOptions | None = None) -> int:
-        done = 0
-        for c in chunks:
-            _require_full(c.owners, done, self.title)
-            out.write(self.encode_block(c.owners).tobytes())
-            done += len(c)
-        return done
-
-    def write(self, doc, out: IO[bytes], options: WriteOptions | None = None) -> None:
-        self.write_bulk((BulkChunk(o) for o in _owner_chunks(doc)), out, options)
-
-    def check(self, boards, options: WriteOptions | None = None) -> SaveReport:
-        rep = super().check(boards, options)
-        start = options.start_board if options and options.start_board is not None else 1
-        rep.losses = [m for m in rep.losses if not m.startswith("board numbers")] + numbering_losses(boards, start)
-        return rep
-
-
 _DEAL_ONLY = Capabilities(full_deals=True, board_numbers=False, deals_required=True)
 
 
@@ -407,6 +225,12 @@ class BriCodec(FixedRecordCodec):
     title = "Duplimate BRI"
     extensions = ("bri",)
     caps = _DEAL_ONLY
+    record_size = RECORD
+    deal_size = BRI_DEAL
+    filler = BRI_FILLER
+    decode_deal = staticmethod(decode_bri)
+    decode_deal_block = staticmethod(decode_bri_block)
+    encode_deal_block = staticmethod(encode_bri)
 
     def sniff(self, head: bytes, size: int | None = None) -> int:
         if len(head) < BRI_DEAL:
@@ -435,23 +259,13 @@ class BriCodec(FixedRecordCodec):
             f"bare {BRI_DEAL}-byte BRI records without the 50 bytes of padding; read anyway")))
         return doc
 
-    def decode_record(self, rec: bytes, base: int, record: int) -> Deal:
-        return Deal.from_owners(decode_bri(rec[:BRI_DEAL], base, record))
-
-    def decode_block(self, block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return decode_bri_block(block[:, :BRI_DEAL])
-
-    def encode_block(self, owners: np.ndarray) -> np.ndarray:
-        out = np.empty((owners.shape[0], RECORD), dtype=np.uint8)
-        out[:, :BRI_DEAL] = encode_bri(owners)
-        out[:, BRI_DEAL:] = np.frombuffer(BRI_FILLER, dtype=np.uint8)
-        return out
 
 
 class _BareBriCodec(BriCodec):
     """BRI records of the 78 digits alone, as some programs write them (read only, via BriCodec)."""
 
     record_size = BRI_DEAL
+    filler = b""
 
     def read(self, path: str | os.PathLike, options: ReadOptions | None = None) -> LazyBoardSet:
         return FixedRecordCodec.read(self, path, options)
@@ -476,6 +290,12 @@ class DgeCodec(FixedRecordCodec):
     title = "Duplimate DGE"
     extensions = ("dge",)
     caps = _DEAL_ONLY
+    record_size = RECORD
+    deal_size = DGE_DEAL
+    filler = DGE_FILLER
+    decode_deal = staticmethod(decode_dge)
+    decode_deal_block = staticmethod(decode_dge_block)
+    encode_deal_block = staticmethod(encode_dge)
 
     def sniff(self, head: bytes, size: int | None = None) -> int:
         if size is not None and size % RECORD:
@@ -488,16 +308,6 @@ class DgeCodec(FixedRecordCodec):
             return 0
         return 90
 
-    def decode_record(self, rec: bytes, base: int, record: int) -> Deal:
-        return Deal.from_owners(decode_dge(rec[:DGE_DEAL], base, record))
-
-    def decode_block(self, block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return decode_dge_block(block[:, :DGE_DEAL])
-
-    def encode_block(self, owners: np.ndarray) -> np.ndarray:
-        out = np.zeros((owners.shape[0], RECORD), dtype=np.uint8)
-        out[:, :DGE_DEAL] = encode_dge(owners)
-        return out
 
 
 # -- DUP -------------------------------------------------------------------
@@ -642,6 +452,8 @@ class DupCodec(FixedRecordCodec):
         return DupSource(bytes(rec[BRI_DEAL + DGE_DEAL :]))
 
     def _make_chunk(self, owners: np.ndarray, numbers: np.ndarray, block: np.ndarray) -> BulkChunk:
+        import numpy as np
+
         return DupChunk(owners, None, numbers, control=np.array(block[:, BRI_DEAL + DGE_DEAL :]))
 
     def _first_number(self, buf, count: int, options: ReadOptions, info: FileInfo, problems: list) -> int:
@@ -664,6 +476,8 @@ class DupCodec(FixedRecordCodec):
         return first
 
     def encode_block(self, owners: np.ndarray) -> np.ndarray:
+        import numpy as np
+
         out = np.zeros((owners.shape[0], DUP_RECORD), dtype=np.uint8)
         out[:, :BRI_DEAL] = encode_bri(owners)
         out[:, BRI_DEAL : BRI_DEAL + DGE_DEAL] = encode_dge(owners)
@@ -672,6 +486,8 @@ class DupCodec(FixedRecordCodec):
     def _write_records(
         self, owners: np.ndarray, numbers: list[int], dup: DupControl | None, raws: list[bytes | None], out: IO[bytes]
     ) -> int:
+        import numpy as np
+
         if not len(numbers):
             return 0
         first = numbers[0]
@@ -683,7 +499,7 @@ class DupCodec(FixedRecordCodec):
                 )
         if first < 1 or first + len(numbers) - 1 > 999:
             raise FormatError(f"DUP holds board numbers 1-999, not {first}-{first + len(numbers) - 1}")
-        _require_full(owners, 0, self.title)
+        require_full(owners, 0, self.title)
         records = self.encode_block(owners)
         records[:, BRI_DEAL + DGE_DEAL :] = np.frombuffer(
             b"".join(control_rows(first, len(numbers), dup, raws)), dtype=np.uint8
@@ -692,6 +508,8 @@ class DupCodec(FixedRecordCodec):
         return len(numbers)
 
     def write_bulk(self, chunks: Iterable[BulkChunk], out: IO[bytes], options: WriteOptions | None = None) -> int:
+        import numpy as np
+
         owners_parts: list[np.ndarray] = []
         numbers: list[int] = []
         raws: list[bytes | None] = []
@@ -713,6 +531,8 @@ class DupCodec(FixedRecordCodec):
         return self._write_records(np.concatenate(owners_parts), numbers, dup, raws, out)
 
     def write(self, doc, out: IO[bytes], options: WriteOptions | None = None) -> None:
+        import numpy as np
+
         boards = list(doc)
         if not boards:
             return
@@ -887,8 +707,6 @@ class BreCodec(Codec):
 
     def check(self, boards, options: WriteOptions | None = None) -> SaveReport:
         rep = super().check(boards, options)
-        start = options.start_board if options and options.start_board is not None else 1
-        rep.losses = [m for m in rep.losses if not m.startswith("board numbers")] + numbering_losses(boards, start)
         try:
             self._header(boards, options)
         except FormatError as e:
@@ -906,8 +724,8 @@ class BreCodec(Codec):
         nl = newline.encode("ascii")
         out.write(b"".join(line + nl for line in self._header(doc, options)))
         done = 0
-        for owners in _owner_chunks(doc):
-            _require_full(owners, done, self.title)
+        for owners in owner_chunks(doc):
+            require_full(owners, done, self.title)
             deals = encode_dge(owners)
             out.write(b"".join(row.tobytes() + nl for row in deals))
             done += len(owners)
@@ -917,5 +735,5 @@ CODECS: tuple[Codec, ...] = (BriCodec(), DgeCodec(), BreCodec(), DupCodec())
 
 __all__ = [
     "CODECS", "DupChunk", "DupSource", "FixedRecordCodec", "control_rows", "decode_bri", "decode_bri_block",
-    "decode_dge", "decode_dge_block", "encode_bri", "encode_dge", "format_control", "map_file", "parse_control",
+    "decode_dge", "decode_dge_block", "encode_bri", "encode_dge", "format_control", "parse_control",
 ]

@@ -19,22 +19,41 @@ from __future__ import annotations
 import mmap
 import os
 from collections import OrderedDict
-
-import numpy as np
+from functools import cache
+from typing import TYPE_CHECKING
 
 from ..model.board import Board
 from ..model.boardset import FileInfo, LazyBoardSet
 from .errors import FormatError
 from .pbn_lazy import _LazyLines, _text_encoding
 
+if TYPE_CHECKING:
+    import numpy as np
+
 #: files from this size on are read lazily when their shape allows
 LAZY_MIN_BYTES = 8 << 20
 CACHE_BOARDS = 256
-_LETTER = np.zeros(256, dtype=bool)
-_LETTER[list(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")] = True
-_SPACE = np.zeros(256, dtype=bool)
-_SPACE[list(b" \t\r\n\f\v")] = True
 _FILE_KEYS = (b"vg", b"rs", b"pw", b"mp", b"bn", b"qx")
+
+
+@cache
+def _letter() -> np.ndarray:
+    """Byte -> is an ASCII letter; built on first use so importing the codec needs no numpy."""
+    import numpy as np
+
+    table = np.zeros(256, dtype=bool)
+    table[list(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")] = True
+    return table
+
+
+@cache
+def _space() -> np.ndarray:
+    """Byte -> is white space."""
+    import numpy as np
+
+    table = np.zeros(256, dtype=bool)
+    table[list(b" \t\r\n\f\v")] = True
+    return table
 
 
 class LinIndex:
@@ -60,6 +79,8 @@ class LinIndex:
 
 def scan(buf) -> LinIndex | None:
     """Index the boards of a hand-record LIN file; None when the file needs the eager reader."""
+    import numpy as np
+
     base = 3 if buf[:3] == b"\xef\xbb\xbf" else 0
     arr = np.frombuffer(buf, np.uint8)
     n = arr.shape[0]
@@ -70,7 +91,7 @@ def scan(buf) -> LinIndex | None:
     bars = np.flatnonzero(arr == ord("|"))
     if bars.shape[0] < 2 or bars.shape[0] % 2 or bars[0] < base:
         return None
-    if not _SPACE[arr[bars[-1] + 1 :]].all():  # text after the last pair
+    if not _space()[arr[bars[-1] + 1 :]].all():  # text after the last pair
         return None
     key_end = bars[0::2]  # the bar after each key
     key_start = np.concatenate(([base], bars[1::2][:-1] + 1))  # where the text before each key starts
@@ -79,11 +100,11 @@ def scan(buf) -> LinIndex | None:
     if not two.all():
         return None
     first, second = arr[key_end - 2], arr[key_end - 1]
-    if not (_LETTER[first] & _LETTER[second]).all():
+    if not (_letter()[first] & _letter()[second]).all():
         return None
     padded = np.flatnonzero(key_end - key_start > 2)
     for k in padded.tolist():  # whitespace (a line break) before a key: look at it
-        if not _SPACE[arr[key_start[k] : key_end[k] - 2]].all():
+        if not _space()[arr[key_start[k] : key_end[k] - 2]].all():
             return None
     keys = (first | 0x20).astype(np.uint16) << 8 | (second | 0x20)  # lower case, two bytes as one number
     for fk in _FILE_KEYS:

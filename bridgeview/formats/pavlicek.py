@@ -20,11 +20,9 @@ Bit layouts, with seat codes 0=W 1=N 2=E 3=S:
 
 from __future__ import annotations
 
-import mmap
-import os
 from collections.abc import Iterable, Iterator
-
-import numpy as np
+from functools import cache
+from typing import TYPE_CHECKING
 
 from ..model.board import Board
 from ..model.boardset import FileInfo, LazyBoardSet
@@ -33,16 +31,19 @@ from ..model.deal import Deal
 from ..model.text import plural
 from .bulk import ABSENT, DD_UNKNOWN, BulkChunk, chunks_from_boards, complete_rows
 from .errors import FormatError
+from .records import RecordFile, head_records
 from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
 
+if TYPE_CHECKING:
+    import numpy as np
+
 #: our seat (N0 E1 S2 W3) for a Pavlicek seat code (W0 N1 E2 S3)
-SEAT_FROM_CODE = np.array([3, 0, 1, 2], dtype=np.uint8)
+SEAT_OF_CODE = (3, 0, 1, 2)
 #: Pavlicek seat code for our seat; index 4 (absent) maps to West, callers check first
-CODE_FROM_SEAT = np.array([1, 2, 3, 0, 0], dtype=np.uint8)
+CODE_OF_SEAT = (1, 2, 3, 0, 0)
 #: the ZDD strain blocks NT S H D C as our strain indices
 _STRAIN_OF_BLOCK = [4, 3, 2, 1, 0]
 OTHER_HANDS_LOSS = "double-dummy results of hands other than the target hand of {}"
-SCAN_RECORDS = 1 << 16  # records per chunk when scanning for the end-of-list record
 #: records per bulk chunk: 16 Ki records keep a chunk's arrays in cache through decoding,
 #: checking and encoding (a third faster than 64 Ki on the benchmark's conversions)
 BULK_RECORDS = 1 << 14
@@ -59,26 +60,24 @@ class BulkCount(int):
         return obj
 
 
-
-
 # -- bit arithmetic shared by the codecs ---------------------------------------
 # Everything below works on whole arrays with element-wise integer arithmetic on
 # uint32 words that hold four one-byte lanes (no per-element table look-ups,
 # which numpy would run through 8-byte index arrays).
-_LANES_3 = np.uint32(0x03030303)
-_LANES_1 = np.uint32(0x01010101)
 
 
+@cache
 def _decode_table() -> np.ndarray:
     """For each ZBD byte, the four owners it holds as a uint32 of four one-byte lanes in card order."""
+    import numpy as np
+
     table = np.zeros(256, dtype=np.uint32)
     for byte in range(256):
         fields = (byte >> 6 & 3, byte >> 4 & 3, byte >> 2 & 3, byte & 3)  # the lowest card of the four first
-        table[byte] = sum(int(SEAT_FROM_CODE[code]) << (8 * lane) for lane, code in enumerate(fields))
+        table[byte] = sum(int(SEAT_OF_CODE[code]) << (8 * lane) for lane, code in enumerate(fields))
     return table
 
 
-_DECODE_TABLE = _decode_table()
 
 
 def zbd_decode(raw: np.ndarray) -> np.ndarray:
@@ -88,23 +87,26 @@ def zbd_decode(raw: np.ndarray) -> np.ndarray:
     and each byte's four fields from the top gives the cards in our order, four
     at a time through a 256-entry table.
     """
+    import numpy as np
+
     n = raw.shape[0]
-    return np.take(_DECODE_TABLE, raw[:, 12::-1]).view(np.uint8).reshape(n, 52)
+    return np.take(_decode_table(), raw[:, 12::-1]).view(np.uint8).reshape(n, 52)
 
 
+@cache
 def _mask_table() -> np.ndarray:
     """For each ZBD byte, a uint32 whose byte lane ``s`` holds seat ``s``'s nibble of the byte's
     four cards (bit ``i`` = the ``i``-th lowest card of the four)."""
+    import numpy as np
+
     table = np.zeros(256, dtype=np.uint32)
     for byte in range(256):
         for k in range(4):  # field k (bits 2k..2k+1) is the (3 - k)-th lowest card of the four
-            seat = int(SEAT_FROM_CODE[byte >> (2 * k) & 3])
+            seat = int(SEAT_OF_CODE[byte >> (2 * k) & 3])
             table[byte] |= 1 << (8 * seat + 3 - k)
     return table
 
 
-_MASK_TABLE = _mask_table()
-_FOUR = np.uint32(4)
 
 
 def zbd_masks(raw: np.ndarray) -> np.ndarray:
@@ -112,25 +114,29 @@ def zbd_masks(raw: np.ndarray) -> np.ndarray:
 
     Twice as fast as decoding owners and packing them (``.deals`` conversions use it): one
     table look-up a byte gives every seat's nibble, and nibble pairs make the mask bytes."""
+    import numpy as np
+
     n = raw.shape[0]
-    lanes = np.take(_MASK_TABLE, raw[:, 12::-1])  # (n, 13): column r = cards 4r..4r+3
+    lanes = np.take(_mask_table(), raw[:, 12::-1])  # (n, 13): column r = cards 4r..4r+3
     out = np.zeros((n, 8, 4), dtype=np.uint8)  # [mask byte][seat]
-    pairs = lanes[:, 0:12:2] | (lanes[:, 1:12:2] << _FOUR)
+    pairs = lanes[:, 0:12:2] | (lanes[:, 1:12:2] << np.uint32(4))
     out[:, :6, :] = pairs.view(np.uint8).reshape(n, 6, 4)
     out[:, 6, :] = np.ascontiguousarray(lanes[:, 12]).view(np.uint8).reshape(n, 4)
     return np.ascontiguousarray(out.transpose(0, 2, 1)).view("<u8").reshape(n, 4).astype(np.uint64, copy=False)
 
 
+@cache
 def _count_table() -> np.ndarray:
     """For each ZBD byte, a uint32 whose byte lane ``s`` counts the byte's cards held by seat ``s``."""
+    import numpy as np
+
     table = np.zeros(256, dtype=np.uint32)
     for byte in range(256):
         for k in range(4):
-            table[byte] += 1 << (8 * int(SEAT_FROM_CODE[byte >> (2 * k) & 3]))
+            table[byte] += 1 << (8 * int(SEAT_OF_CODE[byte >> (2 * k) & 3]))
     return table
 
 
-_COUNT_TABLE = _count_table()
 
 
 class ZbdChunk(BulkChunk):
@@ -155,7 +161,9 @@ class ZbdChunk(BulkChunk):
 
     def complete(self) -> np.ndarray:
         """Every card of a ZBD record has a hand: complete when each hand has 13."""
-        lanes = np.add.reduce(np.take(_COUNT_TABLE, self.zbd), axis=1, dtype=np.uint32)
+        import numpy as np
+
+        lanes = np.add.reduce(np.take(_count_table(), self.zbd), axis=1, dtype=np.uint32)
         return lanes == np.uint32(0x0D0D0D0D)
 
 
@@ -166,10 +174,12 @@ def zbd_chunk(raw: np.ndarray, dd: np.ndarray | None = None) -> BulkChunk:
 
 def zbd_encode(owners: np.ndarray) -> np.ndarray:
     """(n, 52) owner codes -> (n, 13) uint8 ZBD bytes (every card must be held)."""
+    import numpy as np
+
     n = owners.shape[0]
     words = np.ascontiguousarray(owners, dtype=np.uint8).view(np.uint32).reshape(n, 13)
-    c = words + _LANES_1  # our seat -> Pavlicek code: (seat + 1) mod 4, in each lane
-    c &= _LANES_3
+    c = words + np.uint32(0x01010101)  # our seat -> Pavlicek code: (seat + 1) mod 4, in each lane
+    c &= np.uint32(0x03030303)
     packed = c >> 24  # the highest card of the four goes to bits 0-1
     part = c >> 14
     part &= 0x0C
@@ -185,6 +195,8 @@ def zbd_encode(owners: np.ndarray) -> np.ndarray:
 
 def nibbles(raw: np.ndarray) -> np.ndarray:
     """(n, k) bytes -> (n, 2k) nibbles, low nibble first."""
+    import numpy as np
+
     out = np.empty((raw.shape[0], 2 * raw.shape[1]), dtype=np.uint8)
     out[:, 0::2] = raw & 15
     out[:, 1::2] = raw >> 4
@@ -193,14 +205,14 @@ def nibbles(raw: np.ndarray) -> np.ndarray:
 
 def pack_nibbles(nib: np.ndarray) -> np.ndarray:
     """(n, 2k) nibbles -> (n, k) bytes, the inverse of :func:`nibbles`."""
+    import numpy as np
+
     return (nib[:, 0::2] | nib[:, 1::2] << 4).astype(np.uint8)
 
 
 #: ZDD nibble (4 * block + hand) for each cell (seat * 5 + strain) of a (4, 5) DD row
-_ZDD_NIBBLE_OF_CELL = np.array(
-    [4 * (4 - strain) + [1, 2, 3, 0][seat] for seat in range(4) for strain in range(5)], dtype=np.intp
-)
-_ZDD_CELL_OF_NIBBLE = np.argsort(_ZDD_NIBBLE_OF_CELL)
+_ZDD_NIBBLE_OF_CELL = [4 * (4 - strain) + [1, 2, 3, 0][seat] for seat in range(4) for strain in range(5)]
+_ZDD_CELL_OF_NIBBLE = sorted(range(20), key=_ZDD_NIBBLE_OF_CELL.__getitem__)
 
 
 def zdd_decode(raw: np.ndarray, nib: np.ndarray | None = None) -> np.ndarray:
@@ -219,6 +231,8 @@ def bad_nibble_byte(nib: np.ndarray, skip_low_first: bool = False) -> tuple[int,
     """(row, byte column) of the first 14 in ``nib``, the (n, 2k) nibbles of k bytes of tricks, or None.
 
     ``skip_low_first`` ignores the low nibble of byte 0 (zrj16's target-hand bits)."""
+    import numpy as np
+
     bad = nib == 14
     if skip_low_first:
         bad[:, 0] = False
@@ -232,6 +246,8 @@ def bad_nibble_byte(nib: np.ndarray, skip_low_first: bool = False) -> tuple[int,
 
 
 def unknown_dd(n: int) -> np.ndarray:
+    import numpy as np
+
     return np.full((n, 4, 5), DD_UNKNOWN, dtype=np.uint8)
 
 
@@ -248,91 +264,10 @@ def tolerable(bad: int, rows: int) -> bool:
     return bad == 0 or (bad == 1 and rows >= 4)
 
 
-# -- the mmapped record file -----------------------------------------------------
-class RecordFile:
-    """A file of fixed-size records, mmapped, cut at the end-of-list record.
-
-    The end-of-list record (a record whose first four bytes are zero) is found
-    by reading the file in chunks with ``pread``, so opening a 241 MB file keeps
-    only a small buffer resident; records are then read through the mmap.
-    """
-
-    def __init__(self, path: str | os.PathLike, record_size: int, what: str) -> None:
-        self.path = str(path)
-        self.record_size = rs = record_size
-        self.size = size = os.path.getsize(path)
-        self.problems: list[tuple[int | None, int | None, str]] = []
-        #: the problem a truncated last record makes, or None
-        self.broken_tail: str | None = None
-        self.mmap: mmap.mmap | None = None
-        full = size // rs
-        with open(path, "rb") as f:
-            if size:
-                self.mmap = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-            end = self._find_end(f, full)
-            tail = size - full * rs
-            if end is None and tail:
-                f.seek(full * rs)
-                last = f.read(min(tail, 4))
-                if tail >= 4 and last == b"\0\0\0\0":
-                    end = full  # a bare 32-bit end marker after the last record
-                elif full:  # a truncated copy: open the complete records, report the rest
-                    self.broken_tail = (
-                        f"the file ends inside record {full + 1} (offset {full * rs}): {plural(tail, 'byte')} "
-                        f"of a {rs}-byte {what} record, not read"
-                    )
-                    self.problems.append((None, None, self.broken_tail))
-                else:
-                    raise FormatError(
-                        f"{plural(tail, 'trailing byte')} do not fill a {rs}-byte {what} record",
-                        path=self.path, record=full + 1, offset=full * rs,
-                    )
-        self.count = full if end is None else end
-        if end is not None:
-            after = size - (end + 1) * rs
-            if after > 0:
-                self.problems.append(
-                    (None, None, f"{plural(after, 'byte')} after the end-of-list record (record {end + 1}) ignored")
-                )
-
-    def _find_end(self, f, full: int) -> int | None:
-        """Index of the first record whose first 32 bits are zero, or None.
-
-        Reads chunks into one reused buffer and compares each record's first
-        four bytes as an (unaligned, strided) uint32 view: memory speed, and
-        no file pages stay mapped.
-        """
-        rs = self.record_size
-        buf = np.empty(SCAN_RECORDS * rs, dtype=np.uint8)
-        view = memoryview(buf)
-        f.seek(0)
-        for start in range(0, full, SCAN_RECORDS):
-            k = min(SCAN_RECORDS, full - start)
-            got = f.readinto(view[: k * rs])
-            k = min(k, (got or 0) // rs)
-            heads = np.ndarray((k,), dtype="<u4", buffer=buf, strides=(rs,))
-            null = heads == 0
-            if null.any():
-                return start + int(np.argmax(null))
-        return None
-
-    def records(self, start: int, stop: int) -> np.ndarray:
-        """Records ``start..stop-1`` as a read-only (k, record_size) array on the mmap."""
-        stop = min(stop, self.count)
-        k = max(0, stop - start)
-        if k == 0 or self.mmap is None:
-            return np.zeros((0, self.record_size), dtype=np.uint8)
-        rs = self.record_size
-        return np.frombuffer(self.mmap, dtype=np.uint8, count=k * rs, offset=start * rs).reshape(k, rs)
-
-    def error(self, message: str, index: int, byte: int = 0) -> FormatError:
-        """A FormatError for record ``index`` (0-based)."""
-        return FormatError(message, path=self.path, record=index + 1, offset=index * self.record_size + byte)
-
-
 # -- the codecs -------------------------------------------------------------------
-class FixedRecordCodec(Codec):
-    """Shared machinery: lazy mmapped reading, numpy bulk reading and writing."""
+class PavlicekRecordCodec(Codec):
+    """Pavlicek's record files, cut at an end-of-list record (:class:`records.RecordFile`): lazy decoding,
+    numpy bulk reading and writing; each codec gives only its record's ``decode`` and ``encode``."""
 
     record_size = 0
     bulk = True
@@ -351,19 +286,10 @@ class FixedRecordCodec(Codec):
 
     # -- sniffing --------------------------------------------------------------
     def sniff(self, head: bytes, size: int | None = None) -> int:
-        rs = self.record_size
-        n = min(len(head) // rs, 8)
-        if n == 0:
+        data = head_records(head, size, self.record_size)
+        if data is None:
             return 0
-        data = np.frombuffer(head[: n * rs], dtype=np.uint8).reshape(n, rs)
-        null = (data[:, 0] | data[:, 1] | data[:, 2] | data[:, 3]) == 0
-        if null.any():
-            n = int(np.argmax(null))
-            data = data[:n]
-            if n == 0:
-                return 0
-        elif size is not None and size % rs:
-            return 0
+        n = len(data)
         good = 0
         for row in range(n):  # row by row: one bad record must not hide what the file is
             try:
@@ -428,6 +354,8 @@ class FixedRecordCodec(Codec):
         Whether each hand has 13 cards is the caller's check (``check()`` and the
         bulk conversion do it); here only what cannot be encoded at all is refused.
         """
+        import numpy as np
+
         if self.has_deal and chunk.zbd is None and chunk.owners.max(initial=0) > 3:
             bad = ~complete_rows(chunk.owners)
             if bad.any():
@@ -450,7 +378,7 @@ class _SniffFile:
 _SNIFF_FILE = _SniffFile()
 
 
-class ZBDCodec(FixedRecordCodec):
+class ZBDCodec(PavlicekRecordCodec):
     name = "zbd"
     title = "ZBD (Pavlicek binary deal)"
     extensions = ("zbd",)
@@ -461,12 +389,14 @@ class ZBDCodec(FixedRecordCodec):
         return zbd_chunk(raw)
 
     def encode(self, chunk):
+        import numpy as np
+
         if chunk.zbd is not None:  # the same layout: copy the bytes
             return np.ascontiguousarray(chunk.zbd)
         return zbd_encode(chunk.owners)
 
 
-class ZDDCodec(FixedRecordCodec):
+class ZDDCodec(PavlicekRecordCodec):
     """Double-dummy results only: a ZDD board set has no deals."""
 
     name = "zdd"
@@ -482,6 +412,8 @@ class ZDDCodec(FixedRecordCodec):
         return min(score, 20)  # nibbles alone are weak evidence; prefer the extension
 
     def decode(self, raw, first, rf) -> BulkChunk:
+        import numpy as np
+
         nib = nibbles(raw)
         bad = bad_nibble_byte(nib)
         if bad is not None:
@@ -490,6 +422,8 @@ class ZDDCodec(FixedRecordCodec):
         return BulkChunk(np.full((len(raw), 52), ABSENT, dtype=np.uint8), dd)
 
     def encode(self, chunk):
+        import numpy as np
+
         dd = chunk.dd if chunk.dd is not None else unknown_dd(len(chunk))
         _check_dd_values(dd, chunk)
         null = (dd[:, :, 4] == 0).all(axis=1)
@@ -502,6 +436,8 @@ class ZDDCodec(FixedRecordCodec):
         return zdd_encode(dd)
 
     def write_bulk(self, chunks, out, options=None) -> int:
+        import numpy as np
+
         total = 0
         dealt = 0
         for chunk in chunks:
@@ -533,6 +469,8 @@ class ZDDCodec(FixedRecordCodec):
 
 
 def _check_dd_values(dd: np.ndarray, chunk: BulkChunk) -> None:
+    import numpy as np
+
     bad = ((dd > 13) & (dd != DD_UNKNOWN)).any(axis=(1, 2))
     if bad.any():
         i = int(np.argmax(bad))
@@ -540,7 +478,7 @@ def _check_dd_values(dd: np.ndarray, chunk: BulkChunk) -> None:
         raise FormatError(f"board {num}: double-dummy tricks must be 0-13")
 
 
-class ZRDCodec(FixedRecordCodec):
+class ZRDCodec(PavlicekRecordCodec):
     name = "zrd"
     title = "ZRD (Pavlicek deal + double-dummy results)"
     extensions = ("zrd",)
@@ -557,13 +495,15 @@ class ZRDCodec(FixedRecordCodec):
         return zbd_chunk(raw[:, :13], dd)
 
     def encode(self, chunk):
+        import numpy as np
+
         dd = chunk.dd if chunk.dd is not None else unknown_dd(len(chunk))
         _check_dd_values(dd, chunk)
         deal = chunk.zbd if chunk.zbd is not None else zbd_encode(chunk.owners)
         return np.concatenate([deal, zdd_encode(dd)], axis=1)
 
 
-class ZRJ16Codec(FixedRecordCodec):
+class ZRJ16Codec(PavlicekRecordCodec):
     """ZBD + one target hand's double-dummy tricks (the 16-byte ZRJ of guide revision 000)."""
 
     name = "zrj16"
@@ -574,6 +514,8 @@ class ZRJ16Codec(FixedRecordCodec):
     caps = Capabilities(full_deals=True, dd=True)
 
     def decode(self, raw, first, rf) -> BulkChunk:
+        import numpy as np
+
         n = len(raw)
         b13 = raw[:, 13]
         bad = (b13 & 0x0C) != 0
@@ -585,13 +527,15 @@ class ZRJ16Codec(FixedRecordCodec):
         if bad_at is not None:
             raise rf.error("double-dummy value 14 (allowed: 0-13, 15 = unknown)", first + bad_at[0], 13 + bad_at[1])
         dd = unknown_dd(n)
-        seats = SEAT_FROM_CODE[b13 & 3]
+        seats = np.array(SEAT_OF_CODE, dtype=np.uint8)[b13 & 3]
         dd[np.arange(n), seats, :] = makes[:, _STRAIN_OF_BLOCK]
         return zbd_chunk(raw[:, :13], dd)
 
     def targets(self, dd: np.ndarray, preferred: np.ndarray | None = None) -> np.ndarray:
         """The target seat of each row: ``preferred`` where given (>= 0), else the
         first seat (N E S W) whose row is fully known, else the first with any value, else North."""
+        import numpy as np
+
         known = dd != DD_UNKNOWN
         full = known.all(axis=2)
         some = known.any(axis=2)
@@ -603,6 +547,8 @@ class ZRJ16Codec(FixedRecordCodec):
 
     def encode_with(self, chunk: BulkChunk, preferred: np.ndarray | None) -> tuple[np.ndarray, int]:
         """Bytes of the chunk and the number of boards whose other hands' results were dropped."""
+        import numpy as np
+
         n = len(chunk)
         dd = chunk.dd if chunk.dd is not None else unknown_dd(n)
         _check_dd_values(dd, chunk)
@@ -612,7 +558,7 @@ class ZRJ16Codec(FixedRecordCodec):
         others[np.arange(n), target, :] = False
         dropped = int(others.any(axis=(1, 2)).sum())
         tail = np.empty((n, 3), dtype=np.uint8)
-        tail[:, 0] = CODE_FROM_SEAT[target] | rows[:, 4] << 4
+        tail[:, 0] = np.array(CODE_OF_SEAT, dtype=np.uint8)[target] | rows[:, 4] << 4
         tail[:, 1] = rows[:, 3] | rows[:, 2] << 4
         tail[:, 2] = rows[:, 1] | rows[:, 0] << 4
         deal = chunk.zbd if chunk.zbd is not None else zbd_encode(chunk.owners)
@@ -636,6 +582,8 @@ class ZRJ16Codec(FixedRecordCodec):
 
     @staticmethod
     def declarers(boards) -> np.ndarray:
+        import numpy as np
+
         out = np.full(len(boards), -1, dtype=np.int64)
         for i, b in enumerate(boards):
             _, declarer = b.contract_and_declarer()
@@ -648,6 +596,8 @@ class ZRJ16Codec(FixedRecordCodec):
         self.write_bulk(chunks_from_boards(doc), out, options, lambda start, k: prefs[start : start + k])
 
     def check(self, boards, options=None) -> SaveReport:
+        import numpy as np
+
         rep = Codec.check(self, boards, options)  # the generic losses, numbered from --start-board
         prefs = self.declarers(boards)
         dropped = 0

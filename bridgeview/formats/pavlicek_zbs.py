@@ -16,14 +16,17 @@ from __future__ import annotations
 
 import mmap
 import os
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..model.board import Board
 from ..model.boardset import FileInfo, LazyBoardSet
 from ..model.deal import Deal
 from .errors import FormatError
+from .records import map_file
 from .registry import Capabilities, Codec, ReadOptions, WriteOptions
+
+if TYPE_CHECKING:
+    pass
 
 LOCATOR_LIMIT = 5**13  # 1,220,703,125
 #: our seat (N0 E1 S2 W3) for a locator digit 1-4 (W N E S); digit 0 = unused
@@ -53,13 +56,13 @@ class ZBSGroups:
     """The group index of a ZBS file: where each group starts and how many records it has."""
 
     def __init__(self, path: str | os.PathLike) -> None:
+        import numpy as np
+
         self.path = str(path)
         size = os.path.getsize(path)
         self.problems: list[tuple[int | None, int | None, str]] = []
-        self.mmap: mmap.mmap | None = None
-        with open(path, "rb") as f:
-            if size:
-                self.mmap = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        mapped = map_file(path)
+        self.mmap: mmap.mmap | None = mapped if isinstance(mapped, mmap.mmap) else None
         full = size // 4
         words = (
             np.frombuffer(self.mmap, dtype="<u4", count=full) if self.mmap is not None and full else np.zeros(0, "<u4")
@@ -140,6 +143,8 @@ class ZBSCodec(Codec):
     def sniff(self, head: bytes, size: int | None = None) -> int:
         """Strict: the records seen must form groups of at most four suits, each a possible
         (partial) deal, closed where the file ends; text (digits of a BER file) is never ZBS."""
+        import numpy as np
+
         n = len(head) // 4
         if n == 0 or (size is not None and size % 4 and b"\0\0\0\0" not in head):
             return 0

@@ -20,7 +20,7 @@ This revision has no bulk path: auctions and play are per-record data.
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..model.auction import PASS, Call, CallKind, Contract
 from ..model.board import Board
@@ -35,32 +35,41 @@ from ..model.vulnerability import (
     vulnerability_for_board,
 )
 from .errors import FormatError
-from .pavlicek import CODE_FROM_SEAT, SEAT_FROM_CODE, RecordFile, ZRJ16Codec, complete_rows, tolerable
+from .pavlicek import CODE_OF_SEAT, SEAT_OF_CODE, ZRJ16Codec, complete_rows, tolerable
+from .records import RecordFile, head_records
 from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions, generic_check
+
+if TYPE_CHECKING:
+    import numpy as np
 
 RECORD = 80
 FIRST_CALL = 18
 MAX_BOARD = 240
 UNKNOWN_TRICKS = 15  # our extension: a contract whose result is not known
 #: ZRJ field k -> our card index (13 * suit + rank - 2)
-CARD_OF_FIELD = np.array([13 * (k % 4) + k // 4 for k in range(52)], dtype=np.int64)
-_SHIFTS = np.array([0, 2, 4, 6], dtype=np.uint8)
+CARD_OF_FIELD = tuple(13 * (k % 4) + k // 4 for k in range(52))
+_SHIFTS = (0, 2, 4, 6)
 MARK_OF_BITS = {0x40: "!", 0x80: "?", 0xC0: "*"}
 BITS_OF_MARK = {"!": 0x40, "?": 0x80, "*": 0xC0}
 
 
 def decode_deal(raw: np.ndarray) -> np.ndarray:
     """(n, >=13) ZRJ bytes -> (n, 52) owner codes (N0 E1 S2 W3)."""
+    import numpy as np
+
     n = raw.shape[0]
-    fields = ((raw[:, :13, None] >> _SHIFTS) & 3).reshape(n, 52)
+    fields = ((raw[:, :13, None] >> np.array(_SHIFTS, dtype=np.uint8)) & 3).reshape(n, 52)
     owners = np.empty((n, 52), dtype=np.uint8)
-    owners[:, CARD_OF_FIELD] = SEAT_FROM_CODE[fields]
+    owners[:, list(CARD_OF_FIELD)] = np.array(SEAT_OF_CODE, dtype=np.uint8)[fields]
     return owners
 
 
 def encode_deal(owners: list[int]) -> bytes:
     """52 seat codes (all held) -> the 13 deal bytes."""
-    codes = CODE_FROM_SEAT[np.asarray(owners, dtype=np.int64)[CARD_OF_FIELD]].reshape(13, 4)
+    import numpy as np
+
+    held = np.asarray(owners, dtype=np.int64)[list(CARD_OF_FIELD)]
+    codes = np.array(CODE_OF_SEAT, dtype=np.uint8)[held].reshape(13, 4)
     packed = codes[:, 0] | codes[:, 1] << 2 | codes[:, 2] << 4 | codes[:, 3] << 6
     return packed.astype(np.uint8).tobytes()
 
@@ -113,6 +122,8 @@ def encode_contract(contract: Contract) -> int:
 def salvage_record(raw: bytes, problem: str) -> Board:
     """The deal and board number of a record whose contract, auction or play bytes are
     impossible, marked ``unreadable`` with the reason (bytes 0-13 always decode)."""
+    import numpy as np
+
     deal = Deal.from_owners(decode_deal(np.frombuffer(raw, dtype=np.uint8)[None, :])[0].tolist())
     if raw[13] < MAX_BOARD:
         return Board.numbered(raw[13] + 1, deal, unreadable=problem)
@@ -123,6 +134,8 @@ def salvage_record(raw: bytes, problem: str) -> Board:
 
 def decode_record(raw: bytes, index: int, rf) -> Board:
     """One 80-byte record -> Board; FormatError (record, offset of the bad byte) on impossible codes."""
+    import numpy as np
+
     arr = np.frombuffer(raw, dtype=np.uint8)[None, :]
     deal = Deal.from_owners(decode_deal(arr)[0].tolist())
     b13, b14, b15, b16, b17 = raw[13], raw[14], raw[15], raw[16], raw[17]
@@ -158,7 +171,7 @@ def decode_record(raw: bytes, index: int, rf) -> Board:
         elif len(auction) < 4:
             auction += [PASS] * (4 - len(auction))
     else:
-        declarer = Seat(int(SEAT_FROM_CODE[b15 >> 2 & 3]))
+        declarer = Seat(int(SEAT_OF_CODE[b15 >> 2 & 3]))
         tricks = b15 >> 4
         if tricks == 14:
             raise rf.error("declarer's tricks 14 (allowed: 0-13, 15 = unknown)", index, 15)
@@ -228,7 +241,7 @@ def plan_board(board: Board, index: int) -> Plan:
             plan.errors.append(f"{where}: declarer's tricks {tricks} are not 0-13")
             return plan
         byte14 = encode_contract(contract)
-        byte15 = tricks << 4 | int(CODE_FROM_SEAT[int(declarer)]) << 2
+        byte15 = tricks << 4 | int(CODE_OF_SEAT[int(declarer)]) << 2
     elif contract is not None and not auction:
         auction = [PASS] * 4  # a passed-out board: its auction is known
     if board.claim is not None and board.claim != board.result:
@@ -274,18 +287,10 @@ class ZRJCodec(Codec):
     caps = Capabilities(full_deals=True, board_numbers=True, auction=True, play=True, max_board=MAX_BOARD)
 
     def sniff(self, head: bytes, size: int | None = None) -> int:
-        n = min(len(head) // RECORD, 8)
-        if n == 0:
+        arr = head_records(head, size, RECORD)
+        if arr is None:
             return 0
-        arr = np.frombuffer(head[: n * RECORD], dtype=np.uint8).reshape(n, RECORD)
-        null = (arr[:, 0] | arr[:, 1] | arr[:, 2] | arr[:, 3]) == 0
-        if null.any():
-            n = int(np.argmax(null))
-            arr = arr[:n]
-        elif size is not None and size % RECORD:
-            return 0
-        if n == 0:
-            return 0
+        n = len(arr)
         complete = complete_rows(decode_deal(arr)).tolist()
         bad = sum(
             1 for row, ok in zip(arr.tolist(), complete, strict=True)

@@ -16,8 +16,8 @@ from __future__ import annotations
 import operator
 import re
 from dataclasses import dataclass, field
-
-import numpy as np
+from functools import cache
+from typing import TYPE_CHECKING
 
 from ..model.text import plural
 from ..model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
@@ -27,6 +27,9 @@ from .errors import FormatError
 from .pbn_lex import escape
 from .pbn_write import ROSTER
 from .registry import Codec, SaveReport, WriteOptions, board_tags
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: targets whose check is the generic one and whose writer takes ``chunks_from_boards``
 FAST_TARGETS = frozenset(("zrd", "zbd"))
@@ -47,10 +50,18 @@ _STRAINS = {b"NT": 4, b"N": 4, b"S": 3, b"H": 2, b"D": 1, b"C": 0}
 _NOTE_TAGS = tuple(name for name in ROSTER if name not in _MODELLED_ROSTER)
 _WANTED = ("Deal", "Board", "Dealer", "Vulnerable", "Declarer", "Contract", "Result", "ort")
 _SEATS_ANY = {b"N": 0, b"E": 1, b"S": 2, b"W": 3, b"n": 0, b"e": 1, b"s": 2, b"w": 3}
-_RANKS = np.full(256, -1, dtype=np.int16)
-for _r, _ch in enumerate("23456789TJQKA"):
-    _RANKS[ord(_ch)] = _r
-    _RANKS[ord(_ch.lower())] = _r
+
+
+@cache
+def _ranks() -> np.ndarray:
+    """Byte -> rank index (2 = 0), -1 for any other byte; built on first use so importing needs no numpy."""
+    import numpy as np
+
+    table = np.full(256, -1, dtype=np.int16)
+    for r, ch in enumerate("23456789TJQKA"):
+        table[ord(ch)] = r
+        table[ord(ch.lower())] = r
+    return table
 
 
 def applies(doc, codec: Codec, options: WriteOptions | None) -> bool:
@@ -101,6 +112,8 @@ class _Tally:
                   has_dd: np.ndarray, notes: np.ndarray) -> None:
         """:meth:`board` for many complete deals at once (numbers, dealers and vulnerabilities -1 when
         absent); they cannot be errors unless the format limits board numbers."""
+        import numpy as np
+
         caps = self.codec.caps
         if caps.max_board is not None and (number > caps.max_board).any():
             j = int(np.argmax(number > caps.max_board))
@@ -164,6 +177,8 @@ def _notes(values: tuple, header: dict, encoding: str) -> bool:
 def parse_deals(deals: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
     """Owners (k, 52) of ``N:`` deal strings of complete deals written the common way (69 bytes,
     one space between hands), and a boolean (k,) of the rows that were; others need the reader."""
+    import numpy as np
+
     k = len(deals)
     if not k:
         return np.full((0, 52), ABSENT, dtype=np.uint8), np.zeros(0, dtype=bool)
@@ -178,7 +193,7 @@ def parse_deals(deals: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
     dots = hands == ord(".")
     ndots = np.cumsum(dots, axis=2, dtype=np.int8)
     ok &= (ndots[:, :, -1] == 3).all(axis=1)
-    rank = _RANKS[hands]
+    rank = _ranks()[hands]
     ok &= (dots | (rank >= 0)).all(axis=(1, 2))
     cards = (3 - ndots.astype(np.int32)) * 13 + rank  # S H D C -> suits 3 2 1 0
     valid = ~dots & (rank >= 0)
@@ -272,20 +287,28 @@ def _learn(m: re.Match) -> re.Pattern:
     return re.compile(b"".join(parts))
 
 
-_STRAIN_AT = np.full((256, 256), -1, dtype=np.int8)  # two bytes of a fixed-width row -> strain
-for _two, _strain in ((b"NT", 4), (b" S", 3), (b" H", 2), (b" D", 1), (b" C", 0), (b" N", 4)):
-    _STRAIN_AT[_two[0], _two[1]] = _strain
-_SEAT_AT = np.full(256, -1, dtype=np.int8)
-for _ch, _seat in ((b"N", 0), (b"E", 1), (b"S", 2), (b"W", 3)):
-    _SEAT_AT[_ch[0]] = _seat
-_DIGIT = np.full(256, -1, dtype=np.int16)
-for _d in range(10):
-    _DIGIT[ord(str(_d))] = _d
+@cache
+def _row_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Byte tables for fixed-width DD rows (seat letter, two strain bytes, digit; -1 = none), built on first use."""
+    import numpy as np
+
+    strain_at = np.full((256, 256), -1, dtype=np.int8)  # two bytes of a fixed-width row -> strain
+    for two, strain in ((b"NT", 4), (b" S", 3), (b" H", 2), (b" D", 1), (b" C", 0), (b" N", 4)):
+        strain_at[two[0], two[1]] = strain
+    seat_at = np.full(256, -1, dtype=np.int8)
+    for ch, seat in ((b"N", 0), (b"E", 1), (b"S", 2), (b"W", 3)):
+        seat_at[ch[0]] = seat
+    digit = np.full(256, -1, dtype=np.int16)
+    for d in range(10):
+        digit[ord(str(d))] = d
+    return strain_at, seat_at, digit
 
 
 def _fixed_tables(bodies: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
     """DD tables (k, 4, 5) from OptimumResultTable bodies of 20 rows ``N NT 11`` (8 bytes each, as
     we and most programs write them), and a boolean (k,) of the bodies that were so."""
+    import numpy as np
+
     k = len(bodies)
     if not k:
         return np.full((0, 4, 5), DD_UNKNOWN, dtype=np.uint8), np.zeros(0, dtype=bool)
@@ -293,10 +316,10 @@ def _fixed_tables(bodies: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
         arr = bodies.reshape(k, 20, 8)
     else:
         arr = np.frombuffer(b"".join(bodies), np.uint8).reshape(k, 20, 8)
-    seat = _SEAT_AT[arr[:, :, 0]]
-    strain = _STRAIN_AT[arr[:, :, 2], arr[:, :, 3]]
-    tens = _DIGIT[arr[:, :, 5]]
-    ones = _DIGIT[arr[:, :, 6]]
+    seat = _row_tables()[1][arr[:, :, 0]]
+    strain = _row_tables()[0][arr[:, :, 2], arr[:, :, 3]]
+    tens = _row_tables()[2][arr[:, :, 5]]
+    ones = _row_tables()[2][arr[:, :, 6]]
     value = np.where(tens >= 0, tens * 10, 0) + ones
     ok = (seat >= 0) & (strain >= 0) & (ones >= 0) & ((tens >= 0) | (arr[:, :, 5] == 32))
     ok &= (arr[:, :, 1] == 32) & (arr[:, :, 4] == 32) & (arr[:, :, 7] == 10) & (value <= 13)
@@ -313,6 +336,8 @@ def _fixed_tables(bodies: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
 
 def _chunk(doc, a: int, b: int, tally: _Tally, header: dict, state: dict) -> BulkChunk:
     """Boards ``a`` to ``b`` as chunks_from_boards makes them, tallying what the check counts."""
+    import numpy as np
+
     idx = doc.index
     buf = idx.buf
     starts = idx.starts[a:b].tolist()
@@ -493,6 +518,8 @@ def _shaped_rows(doc, a: int, b: int, shape: _Shape, todo: np.ndarray) -> tuple:
     """The games ``a..b`` that have ``shape`` and plain values (placeholders in the free tags,
     a 69-byte deal, a fixed-width table), read with numpy; returns (relative rows, numbers,
     dealers, vulnerabilities, owners, DD tables) for those whose deal and table are sound."""
+    import numpy as np
+
     idx = doc.index
     lo, hi = int(idx.starts[a]), int(idx.cends[b - 1])
     arr = np.frombuffer(idx.buf, np.uint8, hi - lo, lo)
@@ -560,7 +587,7 @@ def _shaped_rows(doc, a: int, b: int, shape: _Shape, todo: np.ndarray) -> tuple:
     dealer = np.full(rows.shape[0], -1, dtype=np.int64)
     if "Dealer" in where:
         n = lengths[:, where["Dealer"]]
-        seat = _SEAT_AT[value("Dealer", 1)[:, 0] & 0xDF].astype(np.int64)  # upper case
+        seat = _row_tables()[1][value("Dealer", 1)[:, 0] & 0xDF].astype(np.int64)  # upper case
         dealer = np.where(n == 1, seat, -1)
         ok &= placeholder("Dealer") | ((n == 1) & (seat >= 0))
         dealer = np.where(placeholder("Dealer"), -1, dealer)

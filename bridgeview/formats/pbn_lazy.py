@@ -20,15 +20,17 @@ import os
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import IO
-
-import numpy as np
+from functools import cache
+from typing import IO, TYPE_CHECKING
 
 from ..model.board import Board
 from ..model.boardset import FileInfo, LazyBoardSet
 from .errors import FormatError
 from .pbn_lex import Game, _all_percent, detect_newline
 from .pbn_read import Context, read_game
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: files from this size on are read lazily (smaller ones are read whole: every problem known at once)
 LAZY_MIN_BYTES = 8 << 20
@@ -38,6 +40,13 @@ CHECKPOINT_EVERY = 256
 CACHE_BOARDS = 256
 _LINE_BLOCK = 1 << 20  # bytes per entry of the newline-count index
 _SCAN_CHUNK = 1 << 24
+
+
+def _no_lines() -> np.ndarray:
+    """The newline-count index of a file with no lines yet."""
+    import numpy as np
+
+    return np.zeros(1, np.int64)
 
 
 @dataclass
@@ -54,7 +63,7 @@ class PbnIndex:
     trailer: str
     newline: str
     inherits: bool  # some tag value may start with '#': decode needs the games before
-    line_counts: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int64))  # newlines before each block
+    line_counts: np.ndarray = field(default_factory=_no_lines)  # newlines before each block
 
     def __len__(self) -> int:
         return int(self.starts.shape[0])
@@ -88,6 +97,8 @@ def _text_encoding(buf, start: int) -> str:
 
 def scan(buf) -> PbnIndex:
     """Index the games of a PBN file's bytes, the way :func:`pbn_lex.split_games` splits its text."""
+    import numpy as np
+
     n = len(buf)
     arr = np.frombuffer(buf, np.uint8) if n else np.zeros(0, np.uint8)
     base = 3 if buf[:3] == b"\xef\xbb\xbf" else 0
@@ -145,8 +156,14 @@ def scan(buf) -> PbnIndex:
     return idx
 
 
-_WS = np.zeros(256, dtype=bool)
-_WS[[ord(c) for c in " \t\r\f\v"]] = True
+@cache
+def _ws() -> np.ndarray:
+    """Byte -> is white space other than a newline; built on first use so importing the codec needs no numpy."""
+    import numpy as np
+
+    table = np.zeros(256, dtype=bool)
+    table[[ord(c) for c in " \t\r\f\v"]] = True
+    return table
 
 
 def _blank_runs(arr: np.ndarray, base: int, buf=None) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool, bool]:
@@ -157,6 +174,8 @@ def _blank_runs(arr: np.ndarray, base: int, buf=None) -> tuple[np.ndarray, np.nd
 
     A line between two newlines is blank when it is empty or all whitespace; runs of
     blank lines are the regular expression's matches."""
+    import numpy as np
+
     n = arr.shape[0]
     line_counts = np.zeros(n // _LINE_BLOCK + 2, np.int64)
     blank_from: list[np.ndarray] = []  # the newline that starts a blank line
@@ -183,16 +202,16 @@ def _blank_runs(arr: np.ndarray, base: int, buf=None) -> tuple[np.ndarray, np.nd
             continue
         if last_nl >= 0:  # the line across the chunk boundary
             line = arr[last_nl + 1 : a + int(rel[0])]
-            if _WS[line].all():
+            if _ws()[line].all():
                 blank_from.append(np.array([last_nl], np.int64))
                 blank_to.append(np.array([a + int(rel[0])], np.int64))
         if rel.shape[0] >= 2:
             gap = np.diff(rel) - 1
             blank = gap == 0
             after = c[rel[:-1] + 1]
-            maybe = ~blank & _WS[after]
+            maybe = ~blank & _ws()[after]
             for k in np.flatnonzero(maybe):  # a line that starts with whitespace: look at all of it
-                blank[k] = bool(_WS[c[int(rel[k]) + 1 : int(rel[k + 1])]].all())
+                blank[k] = bool(_ws()[c[int(rel[k]) + 1 : int(rel[k + 1])]].all())
             ks = np.flatnonzero(blank)
             blank_from.append(rel[ks].astype(np.int64) + a)
             blank_to.append(rel[ks + 1].astype(np.int64) + a)

@@ -13,9 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from functools import lru_cache
-from typing import IO
-
-import numpy as np
+from typing import IO, TYPE_CHECKING
 
 from ..model.boardset import FileInfo
 from ..model.cards import DISPLAY_SUITS, ranks_text
@@ -23,6 +21,9 @@ from ..model.vulnerability import dealer_for_board, vulnerability_for_board
 from . import pbn_dd
 from .bulk import DD_UNKNOWN
 from .pbn_write import board_text, tag
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: codecs whose lazy boards are exactly ``Board.numbered(first + i, deal, dd=...)`` of their bulk rows
 FAST_CODECS = frozenset(("zrd", "zbd"))
@@ -68,6 +69,8 @@ def deal_bytes(owners: np.ndarray) -> np.ndarray:
     A hand is 13 ranks and 3 dots whatever its shape, so every deal is 69 bytes: fill the
     dots and spaces, then scatter each card's rank to where it falls (hand, suit S H D C,
     rank high to low)."""
+    import numpy as np
+
     n = owners.shape[0]
     out = np.full((n, 69), ord("."), dtype=np.uint8)
     out[:, 0], out[:, 1] = ord("N"), ord(":")
@@ -89,6 +92,8 @@ def deal_bytes(owners: np.ndarray) -> np.ndarray:
 
 def _dd_table_bytes() -> np.ndarray:
     """(20 * 16, 8) uint8: the text of every (row, value) of an OptimumResultTable."""
+    import numpy as np
+
     return np.frombuffer("".join(t for _s, _st, texts in _dd_cells() for t in texts).encode("ascii"),
                          np.uint8).reshape(20 * 16, 8)
 
@@ -96,6 +101,8 @@ def _dd_table_bytes() -> np.ndarray:
 def chunk_texts(chunk, first_number: int, header: str, encoding: str = "utf-8") -> list[bytes]:
     """Each game of a bulk chunk, encoded, as :func:`pbn_write.board_text` writes the board
     ``Board.numbered(first_number + row, deal, dd=...)`` (with LF line ends)."""
+    import numpy as np
+
     from .bulk import complete_rows
 
     owners = np.ascontiguousarray(chunk.owners)
