@@ -192,7 +192,7 @@ def test_kill_9_then_resume(tmp_path, plain):
     if proc.returncode == 0:
         pytest.skip("the run finished before it could be killed")
     assert not out.exists() and journal.exists()
-    assert len(journal.done()) < 14
+    assert len(journal.done()) >= 2  # killed once chunks were journalled, before OUT was written
     assert solve_cli(src, out, "--resume") == 1  # a different --chunk is another run
     assert solve_cli(src, out, "--chunk", 1, "--resume") == 0
     assert out.read_bytes() == outs["zdd"]
