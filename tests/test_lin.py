@@ -504,3 +504,19 @@ def test_pairs_tourney_header_and_rs_layout() -> None:
     assert out.splitlines()[:4] == ["vg|Club pairs,BBO,P,1,3,,,,|", "rs|4HN+1,,4HS=,,3NS+3,|", "pw|a,b,c,d|",
                                     "bn|1,2,3|"]
     assert list(parse_text(out)) == list(doc)
+
+
+def test_characters_the_files_encoding_cannot_hold_are_named_as_lost(tmp_path) -> None:
+    """LIN writes in the file's encoding with '?' for what it cannot hold: the save report says so, not silence."""
+    board = "qx|o1|pn|Sam,Émile,Nora,Ed|md|3ST94HK84D872C7543,SAHAQJ973DT43CKT9,SKQJ65HT2DQJ6CAQ2,|sv|o|pg||\n"
+    source = tmp_path / "club.lin"
+    source.write_bytes(board.encode("cp1252"))  # not UTF-8: read, and written back, as cp1252
+    doc = registry.read_file(source)
+    assert doc.info.extra["encoding"] == "cp1252" and doc[0].tags["West"] == "Émile"
+    assert not any("cannot hold" in loss for loss in CODEC.check(doc).losses)  # É fits cp1252
+    doc[0] = doc[0].touched(tags={**doc[0].tags, "West": "Ωmega"})
+    losses = CODEC.check(doc).losses
+    assert any("cp1252 cannot hold (Ω;" in loss for loss in losses), losses
+    target = tmp_path / "saved.lin"
+    registry.write_file(doc, target)
+    assert b"?mega" in target.read_bytes()  # what the loss warns of

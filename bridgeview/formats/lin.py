@@ -29,7 +29,7 @@ from . import lin_lazy
 from .errors import FormatError, explain
 from .pbn import board_key
 from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions, _meaningful, board_tags
-from .textcheck import UTF16_MESSAGE, utf16_text
+from .textcheck import UTF16_MESSAGE, unencodable_loss, utf16_text
 
 HANDVIEWER = "https://www.bridgebase.com/tools/handviewer.html?lin="
 
@@ -869,6 +869,12 @@ class LinCodec(Codec):
             rep.losses.append(f"tags LIN has no place for ({names}) on {plural(tags, 'board')}")
         if info is not None and (_meaningful(info.site) or _meaningful(info.date)):
             rep.losses.append("the site and date (LIN keeps only the event)")
+        encoding = (options.encoding if options else None) or (info.extra.get("encoding") if info is not None
+                                                                 else None) or "utf-8"
+        if encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):  # UTF-8 holds every character
+            loss = unencodable_loss(document_text(boards), encoding)
+            if loss:
+                rep.losses.append(loss)
         return rep
 
 

@@ -20,3 +20,23 @@ def utf16_text(data: bytes) -> bool:
 
 
 UTF16_MESSAGE = "UTF-16 text: not supported; save the file as UTF-8"
+
+
+def unencodable_loss(text: str, encoding: str) -> str | None:
+    """The save-report loss for characters of ``text`` that ``encoding`` cannot hold (they are written as '?'),
+    naming the first few so the user can find them; None when every character fits."""
+    try:
+        text.encode(encoding)
+        return None
+    except UnicodeEncodeError:
+        pass
+    except LookupError:
+        return f"text in the unknown encoding {encoding}"
+    bad: list[str] = []
+    for ch in dict.fromkeys(text):
+        try:
+            ch.encode(encoding)
+        except UnicodeEncodeError:
+            bad.append(ch)
+    shown = " ".join(bad[:6]) + (" …" if len(bad) > 6 else "")
+    return f"characters that {encoding} cannot hold ({shown}; written as '?')"
