@@ -1,0 +1,21 @@
+"""The pre-commit hook runs the ruff the suite runs, so a commit it lets through also passes tests/test_lint.py."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import re
+
+import pytest
+from conftest import REPO
+
+
+def test_pre_commit_runs_ruff_check_pinned_to_the_installed_ruff():
+    config = (REPO / ".pre-commit-config.yaml").read_text(encoding="utf-8")
+    assert "repo: https://github.com/astral-sh/ruff-pre-commit" in config
+    assert re.search(r"^\s*- id: ruff-check\s*$", config, re.M)
+    try:
+        installed = importlib.metadata.version("ruff")
+    except importlib.metadata.PackageNotFoundError:
+        pytest.skip("ruff is not installed as a package")
+    pinned = re.search(r"^\s*rev: v?(\S+)\s*$", config, re.M)
+    assert pinned and pinned.group(1) == installed, f"pin the hook to ruff {installed}"
