@@ -123,44 +123,59 @@ def validate(boards: BoardSet, *, check_numbering: bool = True,
             if msg in read_here.get(i, ()):
                 continue  # the reader said it already, with its line
             out.append(Problem(msg, board=num, index=i, line=line, offset=offset, record=record))
+        where = {"board": num, "index": i, "line": line, "offset": offset, "record": record}
         if num is not None and check_numbering:
-            nkey = num if room is None else (num, room)  # no tuple a board in the usual file
-            hands = hash(b.deal.hands)
-            if nkey in seen_numbers:
-                j, first_hands = seen_numbers[nkey]
-                if first_hands != hands:
-                    msg = f"board number {num} also used by record {j + 1}, with a different deal"
-                    out.append(Problem(msg, board=num, index=i, line=line, offset=offset, record=record,
-                                       kind=NUMBER_KIND))
-            else:
-                seen_numbers[nkey] = (i, hands)
-            if b.dealer is not None and b.dealer != dealer_for_board(num):
-                out.append(Problem(
-                    f"dealer {b.dealer.letter} but board {num} is dealt by {dealer_for_board(num).letter}",
-                    board=num, index=i, line=line, offset=offset, record=record, severity=WARNING,
-                    kind=DEALER_KIND))
-            if b.vulnerability is not None and b.vulnerability != vulnerability_for_board(num):
-                out.append(Problem(
-                    f"vulnerability {b.vulnerability.text} but board {num} is {vulnerability_for_board(num).text}",
-                    board=num, index=i, line=line, offset=offset, record=record, severity=WARNING,
-                    kind=VULNERABILITY_KIND))
+            out.extend(_numbering_problems(b, num, room, seen_numbers, where))
         if b.deal.card_count:
-            key = hash((b.deal.hands, room))
-            got = seen_deals.get(key)
-            if got is None:
-                seen_deals[key] = (i, num)
-            else:
-                j, other = got
-                first = boards[j]
-                if first.deal.hands == b.deal.hands and first.tags.get("Room") == room:  # not a hash collision
-                    if other is not None and other == num:
-                        continue  # another table's result of the same board (a traveller record)
-                    what = f"board {other}" if other is not None else f"record {j + 1}"
-                    out.append(Problem(f"same deal as {what}", board=num, index=i, line=line, offset=offset,
-                                       record=record, kind=SAME_DEAL_KIND))
+            same = _same_deal_problem(boards, b, room, seen_deals, where)
+            if same is not None:
+                out.append(same)
     if progress is not None:
         progress(n, n)
     return read + out
+
+
+def _numbering_problems(b, num: int, room: str | None, seen_numbers: dict[object, tuple[int, int]],
+                        where: dict) -> list[Problem]:
+    """A board number repeated with another deal, and a dealer or vulnerability its number contradicts."""
+    out: list[Problem] = []
+    nkey = num if room is None else (num, room)  # no tuple a board in the usual file
+    hands = hash(b.deal.hands)
+    if nkey in seen_numbers:
+        j, first_hands = seen_numbers[nkey]
+        if first_hands != hands:
+            out.append(Problem(f"board number {num} also used by record {j + 1}, with a different deal", **where,
+                               kind=NUMBER_KIND))
+    else:
+        seen_numbers[nkey] = (where["index"], hands)
+    if b.dealer is not None and b.dealer != dealer_for_board(num):
+        out.append(Problem(f"dealer {b.dealer.letter} but board {num} is dealt by {dealer_for_board(num).letter}",
+                           **where, severity=WARNING, kind=DEALER_KIND))
+    if b.vulnerability is not None and b.vulnerability != vulnerability_for_board(num):
+        out.append(Problem(
+            f"vulnerability {b.vulnerability.text} but board {num} is {vulnerability_for_board(num).text}",
+            **where, severity=WARNING, kind=VULNERABILITY_KIND))
+    return out
+
+
+def _same_deal_problem(boards: BoardSet, b, room: str | None, seen_deals: dict[int, tuple[int, int | None]],
+                       where: dict) -> Problem | None:
+    """The deal seen already on an earlier board of the same room, unless that board is this one at another
+    table (same number: a traveller record)."""
+    key = hash((b.deal.hands, room))
+    got = seen_deals.get(key)
+    if got is None:
+        seen_deals[key] = (where["index"], where["board"])
+        return None
+    j, other = got
+    first = boards[j]
+    if first.deal.hands != b.deal.hands or first.tags.get("Room") != room:  # a hash collision
+        return None
+    num = where["board"]
+    if other is not None and other == num:
+        return None  # another table's result of the same board (a traveller record)
+    what = f"board {other}" if other is not None else f"record {j + 1}"
+    return Problem(f"same deal as {what}", **where, kind=SAME_DEAL_KIND)
 
 
 def _can_check_in_bulk(boards: BoardSet) -> bool:

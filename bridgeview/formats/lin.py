@@ -401,131 +401,180 @@ def parse_text(text: str, options: ReadOptions | None = None) -> BoardSet:
     return doc
 
 
-def _parse_board(tokens: list[Token], index: int, ctx: _Context) -> Board:
-    b = Board()
+@dataclass
+class _BoardRead:
+    """What one board's tokens have said so far, and where a problem found now is reported."""
+
+    index: int
+    ctx: _Context
+    current: Token
+    b: Board = field(default_factory=Board)
     room: str | None = None
     qx_number: int | None = None
     title_number: int | None = None
-    has_md = False
+    has_md: bool = False
     players: list[str] | None = None
-    extra: list[str] = []
-    note_at: list[tuple[int, int]] = []
-    played = 0
-    current: Token = tokens[0]
+    extra: list[str] = field(default_factory=list)
+    note_at: list[tuple[int, int]] = field(default_factory=list)
 
-    def problem(message: str) -> None:
-        ctx.problems.append((index, current.line, message))
+    def problem(self, message: str) -> None:
+        self.ctx.problems.append((self.index, self.current.line, message))
 
-    def fail(message: str) -> FormatError:
-        number = qx_number if qx_number is not None else title_number
-        return FormatError(message, line=current.line, record=index + 1, board=number)
+    def fail(self, message: str) -> FormatError:
+        number = self.qx_number if self.qx_number is not None else self.title_number
+        return FormatError(message, line=self.current.line, record=self.index + 1, board=number)
 
-    for current in tokens:
-        key, value = current.key, current.value
+
+def _parse_board(tokens: list[Token], index: int, ctx: _Context) -> Board:
+    r = _BoardRead(index, ctx, tokens[0])
+    for r.current in tokens:
+        key, value = r.current.key, r.current.value
         try:
-            if key == "qx":
-                m = _QX.fullmatch(value.split(",")[0])
-                if m:
-                    letter = m.group(1).lower()
-                    room = {"o": "Open", "c": "Closed", "": None}.get(letter, m.group(1))
-                    qx_number = int(m.group(2))
-                else:
-                    problem(f"board id qx|{_snippet(value, 40)}| not understood; ignored")
-            elif key == "pn":
-                players = _flat(value).split(",")
-            elif key == "md":
-                if has_md:
-                    raise fail("a second md in one board")
-                dealer, deal, _ = parse_md(value)
-                has_md = True
-                b.deal = deal
-                if dealer is not None:
-                    b.dealer = dealer
-                if deal.card_count != 52 or not deal.is_complete:
-                    count = deal.card_count
-                    problem(f"md gives a partial deal ({plural(count, 'card')})")
-            elif key == "sv":
-                try:
-                    b.vulnerability = Vulnerability.from_text(value)
-                except ValueError:
-                    problem(f"vulnerability sv|{_snippet(value, 40)}| not understood; taken from the board number")
-            elif key == "ah":
-                value = _flat(value)
-                m = _BOARD_TITLE.fullmatch(value)
-                if m:
-                    title_number = int(m.group(1))
-                elif value.strip():
-                    b.tags[TITLE_TAG] = value.strip()
-                    m2 = re.search(r"board\s*(\d{1,9})(?!\d)", value, re.IGNORECASE)
-                    title_number = int(m2.group(1)) if m2 else None
-            elif key == "mb":
-                if b.auction is None:
-                    b.auction = []
-                b.auction.extend(parse_calls(value))
+            reader = _TOKEN_READERS.get(key)
+            if reader is not None:
+                reader(r, value)
             elif not key:
-                problem(warning(f"text {_snippet(value, 40)!r} between '|' is not a LIN key; kept as it is"))
-                extra.append(f"{value}|")
-            elif key == "an":
-                if b.auction:
-                    b.auction[-1] = b.auction[-1].annotated(explanation=_flat(value).strip() or None)
-                else:
-                    problem(f"explanation an|{_snippet(value, 40)}| comes before any call; kept as a note")
-                    b.notes.append(_flat(value))
-            elif key == "pc":
-                card = Card.parse(value)
-                if b.play is None:
-                    b.play = []
-                if card in b.play:
-                    problem(f"card {card} is played twice")
-                elif b.deal.owner(card) is None:
-                    problem(f"card {card} is not in the deal")
-                b.play.append(card)
-                played += 1
-            elif key == "mc":
-                try:
-                    claim = int(value.strip()) if len(value.strip()) <= 9 else -1
-                except ValueError:
-                    claim = -1
-                if 0 <= claim <= 13:
-                    b.claim = claim
-                else:
-                    problem(f"claim mc|{_snippet(value, 40)}| is not 0-13 tricks; ignored")
-            elif key == "nt":
-                b.notes.append(_flat(value))
-                note_at.append((len(b.auction or ()), len(b.play or ())))
+                r.problem(warning(f"text {_snippet(value, 40)!r} between '|' is not a LIN key; kept as it is"))
+                r.extra.append(f"{value}|")
             elif key in ("pg", "st", "rh") and not value.strip():
                 continue
             else:
-                extra.append(f"{key}|{value}|")
+                r.extra.append(f"{key}|{value}|")
         except ValueError as e:
-            raise fail(f"{key}|{_snippet(value, 40)}|: {explain(e)}") from None
-    current = tokens[0]
-    if not has_md:
-        problem("no deal (md) in this board")
-    number = qx_number if qx_number is not None else title_number
-    if qx_number is not None and title_number is not None and qx_number != title_number:
-        problem(f"qx says board {qx_number} but the title says board {title_number}; using {qx_number}")
-    if number is None and ctx.start_board is not None:
-        number = ctx.start_board + index
+            raise r.fail(f"{key}|{_snippet(value, 40)}|: {explain(e)}") from None
+    r.current = tokens[0]
+    return _finish_board(r)
+
+
+def _finish_board(r: _BoardRead) -> Board:
+    """The board once all its tokens are read: its number (qx, else the title, else counted from the start
+    board), dealer and vulnerability from the number where the board has none, room, players, kept tokens."""
+    b = r.b
+    if not r.has_md:
+        r.problem("no deal (md) in this board")
+    number = r.qx_number if r.qx_number is not None else r.title_number
+    if r.qx_number is not None and r.title_number is not None and r.qx_number != r.title_number:
+        r.problem(f"qx says board {r.qx_number} but the title says board {r.title_number}; using {r.qx_number}")
+    if number is None and r.ctx.start_board is not None:
+        number = r.ctx.start_board + r.index
     b.number = number
     if number is not None:
         if b.dealer is None:
             b.dealer = dealer_for_board(number)
         if b.vulnerability is None:
             b.vulnerability = vulnerability_for_board(number)
-    if room is not None:
-        b.tags[ROOM_TAG] = room
-    names = players if players is not None else ctx.header_players
+    if r.room is not None:
+        b.tags[ROOM_TAG] = r.room
+    names = r.players if r.players is not None else r.ctx.header_players
     if names is not None:
-        base = 4 if len(names) >= 8 and room == "Closed" else 0
+        base = 4 if len(names) >= 8 and r.room == "Closed" else 0
         for tag, name in zip(PLAYER_TAGS, names[base:base + 4], strict=False):
             if name.strip():
                 b.tags[tag] = name.strip()
-    if extra:
-        b.tags[EXTRA_TAG] = "".join(extra)
-    if any(calls or cards for calls, cards in note_at):  # commentary inside the auction or play: keep its place
-        b.tags[NOTE_AT_TAG] = ";".join(f"{calls},{cards}" for calls, cards in note_at)
+    if r.extra:
+        b.tags[EXTRA_TAG] = "".join(r.extra)
+    if any(calls or cards for calls, cards in r.note_at):  # commentary inside the auction or play: keep its place
+        b.tags[NOTE_AT_TAG] = ";".join(f"{calls},{cards}" for calls, cards in r.note_at)
     return b
+
+
+def _read_qx(r: _BoardRead, value: str) -> None:
+    """The board id: room letter (o open, c closed) and number."""
+    m = _QX.fullmatch(value.split(",")[0])
+    if m:
+        letter = m.group(1).lower()
+        r.room = {"o": "Open", "c": "Closed", "": None}.get(letter, m.group(1))
+        r.qx_number = int(m.group(2))
+    else:
+        r.problem(f"board id qx|{_snippet(value, 40)}| not understood; ignored")
+
+
+def _read_pn(r: _BoardRead, value: str) -> None:
+    r.players = _flat(value).split(",")
+
+
+def _read_md(r: _BoardRead, value: str) -> None:
+    """The deal and dealer; one per board."""
+    if r.has_md:
+        raise r.fail("a second md in one board")
+    dealer, deal, _ = parse_md(value)
+    r.has_md = True
+    r.b.deal = deal
+    if dealer is not None:
+        r.b.dealer = dealer
+    if deal.card_count != 52 or not deal.is_complete:
+        count = deal.card_count
+        r.problem(f"md gives a partial deal ({plural(count, 'card')})")
+
+
+def _read_sv(r: _BoardRead, value: str) -> None:
+    try:
+        r.b.vulnerability = Vulnerability.from_text(value)
+    except ValueError:
+        r.problem(f"vulnerability sv|{_snippet(value, 40)}| not understood; taken from the board number")
+
+
+def _read_ah(r: _BoardRead, value: str) -> None:
+    """The board title: "Board N" gives a number; any other title is kept, with a number it names."""
+    value = _flat(value)
+    m = _BOARD_TITLE.fullmatch(value)
+    if m:
+        r.title_number = int(m.group(1))
+    elif value.strip():
+        r.b.tags[TITLE_TAG] = value.strip()
+        m2 = re.search(r"board\s*(\d{1,9})(?!\d)", value, re.IGNORECASE)
+        r.title_number = int(m2.group(1)) if m2 else None
+
+
+def _read_mb(r: _BoardRead, value: str) -> None:
+    if r.b.auction is None:
+        r.b.auction = []
+    r.b.auction.extend(parse_calls(value))
+
+
+def _read_an(r: _BoardRead, value: str) -> None:
+    """An explanation of the call before it; before any call it is kept as a note."""
+    b = r.b
+    if b.auction:
+        b.auction[-1] = b.auction[-1].annotated(explanation=_flat(value).strip() or None)
+    else:
+        r.problem(f"explanation an|{_snippet(value, 40)}| comes before any call; kept as a note")
+        b.notes.append(_flat(value))
+
+
+def _read_pc(r: _BoardRead, value: str) -> None:
+    """A card played: kept even when played twice or not in the deal (reported), so the play stays in step."""
+    b = r.b
+    card = Card.parse(value)
+    if b.play is None:
+        b.play = []
+    if card in b.play:
+        r.problem(f"card {card} is played twice")
+    elif b.deal.owner(card) is None:
+        r.problem(f"card {card} is not in the deal")
+    b.play.append(card)
+
+
+def _read_mc(r: _BoardRead, value: str) -> None:
+    try:
+        claim = int(value.strip()) if len(value.strip()) <= 9 else -1
+    except ValueError:
+        claim = -1
+    if 0 <= claim <= 13:
+        r.b.claim = claim
+    else:
+        r.problem(f"claim mc|{_snippet(value, 40)}| is not 0-13 tricks; ignored")
+
+
+def _read_nt(r: _BoardRead, value: str) -> None:
+    """Commentary, with its place among the calls and cards."""
+    r.b.notes.append(_flat(value))
+    r.note_at.append((len(r.b.auction or ()), len(r.b.play or ())))
+
+
+#: the board tokens _parse_board understands; any other is kept as it is
+_TOKEN_READERS = {"qx": _read_qx, "pn": _read_pn, "md": _read_md, "sv": _read_sv, "ah": _read_ah, "mb": _read_mb,
+                  "an": _read_an, "pc": _read_pc, "mc": _read_mc, "nt": _read_nt}
 
 
 def note_places(board: Board) -> list[tuple[int, int]]:

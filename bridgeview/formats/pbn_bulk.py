@@ -364,14 +364,7 @@ def _chunk(doc, a: int, b: int, tally: _Tally, header: dict, state: dict) -> Bul
     seats = _SEATS_ANY
     shapes: list[_Shape] = state.setdefault("shapes", [])
     if learned is None:  # learn the pattern and a shape from the first game the pattern takes
-        for r in range(k):
-            text = buf[starts[r] : cends[r]]
-            m = general(text)
-            if m is not None:
-                pattern = _learn(m)
-                learned = state["learned"] = (pattern.fullmatch, _getters(pattern))
-                _add_shape(shapes, m, text)
-                break
+        learned = _learn_first(buf, starts, cends, shapes, state)
     remaining = np.ones(k, dtype=bool)
     for shape in shapes:  # the games of the usual shapes, all at once
         done_rows, number, dealer, vul, shaped_owners, shaped_dd = _shaped_rows(doc, a, b, shape, remaining)
@@ -404,18 +397,11 @@ def _chunk(doc, a: int, b: int, tally: _Tally, header: dict, state: dict) -> Bul
         if not deal or decl and decl != b"?" or con and con != b"?" or res and res != b"?":
             slow.append(r)
             continue
-        if not board or board == b"?":
-            number = -1
-        elif board.isdigit():
-            number = int(board)
-        else:
+        fields = _plain_fields(board, dealer, vul, seats, vuls)
+        if fields is None:
             slow.append(r)
             continue
-        seat = -1 if not dealer or dealer == b"?" else seats.get(dealer, -2)
-        vv = -1 if not vul or vul == b"?" else vuls[vul]
-        if seat == -2 or vv == -2:
-            slow.append(r)
-            continue
+        number, seat, vv = fields
         key = free(groups)
         notes = note_cache.get(key)
         if notes is None:
@@ -426,17 +412,9 @@ def _chunk(doc, a: int, b: int, tally: _Tally, header: dict, state: dict) -> Bul
             if len(ort) == 160:
                 fixed_bodies.append(ort)
                 fixed_rows.append(r)
-            else:
-                if _ROWS.fullmatch(ort) is None:
-                    slow.append(r)
-                    continue
-                cells = [(_SEATS[st], _STRAINS[sn.upper()], int(v)) for st, sn, v in _ROW.findall(ort)]
-                if any(v > 13 for _s, _t, v in cells):  # the reader rejects the table: let it say so
-                    slow.append(r)
-                    continue
-                table = dd[r]
-                for st, sn, v in cells:
-                    table[st, sn] = v
+            elif not _read_rows(ort, dd[r]):
+                slow.append(r)
+                continue
         deals.append(deal)
         fast_rows.append(r)
         numbers_l.append(number)
@@ -469,6 +447,50 @@ def _chunk(doc, a: int, b: int, tally: _Tally, header: dict, state: dict) -> Bul
         tally.board(a + r, *args)
     any_dd = bool((dd != DD_UNKNOWN).any())
     return BulkChunk(owners, dd if any_dd else None, numbers)
+
+
+def _learn_first(buf, starts: list[int], cends: list[int], shapes: list[_Shape], state: dict) -> tuple | None:
+    """The game pattern (its fullmatch and group getters) learned from the chunk's first game the general
+    pattern takes, with that game's shape; kept in ``state`` for the next chunks.  None if no game fits."""
+    for start, end in zip(starts, cends, strict=True):
+        text = buf[start:end]
+        m = _GAME.fullmatch(text)
+        if m is not None:
+            pattern = _learn(m)
+            learned = state["learned"] = (pattern.fullmatch, _getters(pattern))
+            _add_shape(shapes, m, text)
+            return learned
+    return None
+
+
+def _plain_fields(board: bytes | None, dealer: bytes | None, vul: bytes | None, seats: dict,
+                  vuls: dict) -> tuple[int, int, int] | None:
+    """A plain game's board number, dealer and vulnerability as the tally counts them (-1: none or "?");
+    None when one of them needs the careful reader."""
+    if not board or board == b"?":
+        number = -1
+    elif board.isdigit():
+        number = int(board)
+    else:
+        return None
+    seat = -1 if not dealer or dealer == b"?" else seats.get(dealer, -2)
+    vv = -1 if not vul or vul == b"?" else vuls[vul]
+    if seat == -2 or vv == -2:
+        return None
+    return number, seat, vv
+
+
+def _read_rows(ort: bytes, table) -> bool:
+    """An OptimumResultTable not in the fixed 20-row layout, into ``table`` (4 x 5); False (table untouched)
+    when it needs the careful reader: rows it cannot read, or a trick count the reader rejects."""
+    if _ROWS.fullmatch(ort) is None:
+        return False
+    cells = [(_SEATS[st], _STRAINS[sn.upper()], int(v)) for st, sn, v in _ROW.findall(ort)]
+    if any(v > 13 for _s, _t, v in cells):  # the reader rejects the table: let it say so
+        return False
+    for st, sn, v in cells:
+        table[st, sn] = v
+    return True
 
 
 def _done_with(doc, stop: int) -> None:

@@ -337,21 +337,7 @@ class GameReader:
         gap = False
         unknown_notes: set[int] = set()  # each missing note is reported once, at its first reference
         for i, tok in enumerate(e.words):
-            if tok[0] == "=" and _NOTE_REF.match(tok):
-                n = int(tok[1:-1])
-                if calls:
-                    last = calls[-1]
-                    if last.note is None:
-                        calls[-1] = last.annotated(note=n, explanation=notes.get(n))
-                    else:
-                        calls[-1] = last.annotated(mark=_join(last.mark, tok))
-                if n not in notes and n not in unknown_notes:
-                    unknown_notes.add(n)
-                    self.problem(e.wlines[i], f"note {n} is referred to but there is no [Note \"{n}:...\"]")
-                continue
-            if tok[0] == "$" or tok[0] == "^" or tok in ("!", "?", "!!", "??", "!?", "?!"):
-                if calls:
-                    calls[-1] = calls[-1].annotated(mark=_join(calls[-1].mark, tok))
+            if self._auction_annotation(tok, e.wlines[i], calls, notes, unknown_notes):
                 continue
             if plus:
                 if not after_plus:
@@ -376,13 +362,7 @@ class GameReader:
                 while not auction_is_complete(calls):
                     calls.append(PASS)
                 continue
-            suffix = ""
-            call = CALL_TOKENS.get(up)
-            if call is None:
-                m = _SUFFIX.search(up)
-                if m is not None:
-                    suffix = m.group(0)
-                    call = CALL_TOKENS.get(up[: m.start()])
+            call, suffix = _call_token(up)
             if call is None:
                 # Dropping the token would hand every later call to the wrong player: stop here,
                 # and keep the unread rest so PBN writes it back and conversions report it.
@@ -393,17 +373,46 @@ class GameReader:
                 self.problem(e.wlines[i], f"call {tok} after a '-' (no call) in the auction")
                 gap = False
             calls.append(call.annotated(mark=suffix) if suffix else call)
-        if seat is not None:
-            first = Seat((seat + leading) % 4)
-            if b.dealer is None:
-                b.dealer = first
-            elif first != b.dealer and calls:
-                self.problem(e.line, f"the auction starts with {first.letter} but the dealer is {b.dealer.letter}")
+        self._auction_dealer(e, seat, leading, calls)
         used = {c.note for c in calls if c.note is not None}
         for n, text in notes.items():
             if n not in used:
                 b.tags[f"Note:{n}"] = text
         b.auction = calls
+
+    def _auction_annotation(self, tok: str, line: int | None, calls: list[Call], notes: dict[int, str],
+                            unknown_notes: set[int]) -> bool:
+        """A note reference (``=1=``) or a mark (``$1``, ``^a``, ``!``...) belongs to the call before it:
+        attach it and say True; False for any other token."""
+        if tok[0] == "=" and _NOTE_REF.match(tok):
+            n = int(tok[1:-1])
+            if calls:
+                last = calls[-1]
+                if last.note is None:
+                    calls[-1] = last.annotated(note=n, explanation=notes.get(n))
+                else:
+                    calls[-1] = last.annotated(mark=_join(last.mark, tok))
+            if n not in notes and n not in unknown_notes:
+                unknown_notes.add(n)
+                self.problem(line, f"note {n} is referred to but there is no [Note \"{n}:...\"]")
+            return True
+        if tok[0] == "$" or tok[0] == "^" or tok in ("!", "?", "!!", "??", "!?", "?!"):
+            if calls:
+                calls[-1] = calls[-1].annotated(mark=_join(calls[-1].mark, tok))
+            return True
+        return False
+
+    def _auction_dealer(self, e: Entry, seat: Seat | None, leading: int, calls: list[Call]) -> None:
+        """The first caller (the section's seat after ``leading`` '-' calls) is the dealer: set it when the
+        board has none, report it when it disagrees."""
+        b = self.board
+        if seat is None:
+            return
+        first = Seat((seat + leading) % 4)
+        if b.dealer is None:
+            b.dealer = first
+        elif first != b.dealer and calls:
+            self.problem(e.line, f"the auction starts with {first.letter} but the dealer is {b.dealer.letter}")
 
     # -- play -------------------------------------------------------------------
     def read_play(self, e: Entry) -> None:
@@ -424,36 +433,7 @@ class GameReader:
         trump = play_trump(b)
         if self.fast_play(e.words, int(leader0), int(trump)):
             return
-        # slots in column order: [card | "-" | "+", marks, line]
-        slots: list[list] = []
-        ended = False
-        for tok, line in zip(e.words, e.wlines, strict=True):
-            if tok[0] == "=" and _NOTE_REF.match(tok) or tok[0] == "$" or tok[0] == "^" or _SUFFIX.fullmatch(tok):
-                if slots:
-                    slots[-1][1] = _join(slots[-1][1], tok)
-                continue
-            if ended:
-                self.problem(line, f"{tok} after '*' (the play was claimed or ended)")
-                continue
-            if tok == "*":
-                ended = True
-                self.claimed = True
-                continue
-            if tok in ("-", "+", "--"):
-                slots.append([tok[0], "", line])
-                continue
-            suffix = ""
-            card = CARD_TOKENS.get(tok)
-            if card is None:
-                m = _SUFFIX.search(tok)
-                if m is not None:
-                    suffix = m.group(0)
-                    card = CARD_TOKENS.get(tok[: m.start()])
-            if card is None:
-                self.problem(line, f"{tok!r} is not a card")
-                slots.append(["-", "", line])
-                continue
-            slots.append([card, suffix, line])
+        slots = self._play_slots(e)
         play: list[Card] = []
         marks: dict[int, str] = {}
         leader = leader0
@@ -490,6 +470,35 @@ class GameReader:
                 stopped = "-"
         b.play = play
         b.play_marks = marks
+
+    def _play_slots(self, e: Entry) -> list[list]:
+        """The play section's tokens in column order as ``[card | "-" | "+", marks, line]``, each mark joined
+        to the card before it; tokens after ``*`` and unreadable cards are reported (a bad card holds its
+        place as "-")."""
+        slots: list[list] = []
+        ended = False
+        for tok, line in zip(e.words, e.wlines, strict=True):
+            if tok[0] == "=" and _NOTE_REF.match(tok) or tok[0] == "$" or tok[0] == "^" or _SUFFIX.fullmatch(tok):
+                if slots:
+                    slots[-1][1] = _join(slots[-1][1], tok)
+                continue
+            if ended:
+                self.problem(line, f"{tok} after '*' (the play was claimed or ended)")
+                continue
+            if tok == "*":
+                ended = True
+                self.claimed = True
+                continue
+            if tok in ("-", "+", "--"):
+                slots.append([tok[0], "", line])
+                continue
+            card, suffix = _card_token(tok)
+            if card is None:
+                self.problem(line, f"{tok!r} is not a card")
+                slots.append(["-", "", line])
+                continue
+            slots.append([card, suffix, line])
+        return slots
 
     def fast_play(self, words: list[str], leader0: int, trump: int) -> bool:
         """The common case, whole tricks of plain cards (and perhaps ``*``), without the
@@ -570,3 +579,25 @@ def read_game(game: Game, ctx: Context) -> tuple[Board, list[tuple[int | None, s
     if r.more_problems:
         r.problems.append((r.line, f"… and {r.more_problems:,} more problems in this game"))
     return board, r.problems, r.line
+
+
+def _call_token(up: str) -> tuple[Call | None, str]:
+    """The call an upper-case auction token names, and its suffix mark (``1S!`` -> 1S, "!"); None if none."""
+    call = CALL_TOKENS.get(up)
+    if call is not None:
+        return call, ""
+    m = _SUFFIX.search(up)
+    if m is None:
+        return None, ""
+    return CALL_TOKENS.get(up[: m.start()]), m.group(0)
+
+
+def _card_token(tok: str) -> tuple[Card | None, str]:
+    """The card a play token names, and its suffix mark (``SA!`` -> SA, "!"); None if none."""
+    card = CARD_TOKENS.get(tok)
+    if card is not None:
+        return card, ""
+    m = _SUFFIX.search(tok)
+    if m is None:
+        return None, ""
+    return CARD_TOKENS.get(tok[: m.start()]), m.group(0)
