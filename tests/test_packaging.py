@@ -303,6 +303,7 @@ def test_pyinstaller_spec_bundles_resources(monkeypatch):
     script = Path(analysis.args[0][0])
     assert script.is_file()
     assert (str(REPO / "resources"), "resources") in analysis.kwargs["datas"]
+    assert (str(REPO / "pyproject.toml"), ".") in analysis.kwargs["datas"]  # the version, for bridgeview.__version__
     assert {"bridgeview", "PySide6.QtSvg"} <= set(analysis.kwargs["hiddenimports"])
     exes = [r for r in _Recorder.made if type(r).__name__ == "EXE"]
     assert sorted(e.kwargs["name"] for e in exes) == ["bridgeview", "bridgeview-cli"]
