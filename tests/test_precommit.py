@@ -1,4 +1,5 @@
-"""The pre-commit hook runs the ruff the suite runs, so a commit it lets through also passes tests/test_lint.py."""
+"""The pre-commit hook runs the ruff the suite runs (pinned in the test extra), so a commit it lets through
+also passes tests/test_lint.py."""
 
 from __future__ import annotations
 
@@ -19,3 +20,11 @@ def test_pre_commit_runs_ruff_check_pinned_to_the_installed_ruff():
         pytest.skip("ruff is not installed as a package")
     pinned = re.search(r"^\s*rev: v?(\S+)\s*$", config, re.M)
     assert pinned and pinned.group(1) == installed, f"pin the hook to ruff {installed}"
+
+
+def test_the_hook_and_the_test_extra_pin_the_same_ruff():
+    project = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    config = (REPO / ".pre-commit-config.yaml").read_text(encoding="utf-8")
+    extra = re.search(r'"ruff==([0-9.]+)"', project)
+    pinned = re.search(r"^\s*rev: v?(\S+)\s*$", config, re.M)
+    assert extra and pinned and extra.group(1) == pinned.group(1)
