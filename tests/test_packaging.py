@@ -286,7 +286,8 @@ class _Recorder:
         _Recorder.made.append(self)
 
 
-def test_pyinstaller_spec_bundles_resources(monkeypatch):
+def _run_spec(monkeypatch) -> None:
+    """Execute packaging/bridgeview.spec against a stand-in PyInstaller; what it makes lands in _Recorder.made."""
     hooks = types.ModuleType("PyInstaller.utils.hooks")
     hooks.collect_data_files = hooks.collect_dynamic_libs = lambda package: []
     hooks.collect_submodules = lambda package: [package]
@@ -298,6 +299,10 @@ def test_pyinstaller_spec_bundles_resources(monkeypatch):
     _Recorder.made = []
     spec = PACKAGING / "bridgeview.spec"
     exec(compile(spec.read_text(encoding="utf-8"), str(spec), "exec"), {"SPECPATH": str(PACKAGING), **kinds})
+
+
+def test_pyinstaller_spec_bundles_resources(monkeypatch):
+    _run_spec(monkeypatch)
 
     analysis = next(r for r in _Recorder.made if type(r).__name__ == "Analysis")
     script = Path(analysis.args[0][0])
@@ -421,18 +426,8 @@ def test_a_new_codec_reaches_macos_and_windows(gen, monkeypatch):
 
 
 def test_pyinstaller_spec_gives_the_mac_app_its_document_types(monkeypatch):
-    hooks = types.ModuleType("PyInstaller.utils.hooks")
-    hooks.collect_data_files = hooks.collect_dynamic_libs = lambda package: []
-    hooks.collect_submodules = lambda package: [package]
-    for name, module in (("PyInstaller", types.ModuleType("PyInstaller")),
-                         ("PyInstaller.utils", types.ModuleType("PyInstaller.utils")),
-                         ("PyInstaller.utils.hooks", hooks)):
-        monkeypatch.setitem(sys.modules, name, module)
     monkeypatch.setattr(sys, "platform", "darwin")
-    kinds = {name: type(name, (_Recorder,), {}) for name in ("Analysis", "PYZ", "EXE", "COLLECT", "BUNDLE")}
-    _Recorder.made = []
-    spec = PACKAGING / "bridgeview.spec"
-    exec(compile(spec.read_text(encoding="utf-8"), str(spec), "exec"), {"SPECPATH": str(PACKAGING), **kinds})
+    _run_spec(monkeypatch)
     bundle = next(r for r in _Recorder.made if type(r).__name__ == "BUNDLE")
     info = bundle.kwargs["info_plist"]
     assert info["CFBundleDocumentTypes"] == _plist()["CFBundleDocumentTypes"]

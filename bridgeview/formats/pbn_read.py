@@ -362,7 +362,7 @@ class GameReader:
                 while not auction_is_complete(calls):
                     calls.append(PASS)
                 continue
-            call, suffix = _call_token(up)
+            call, suffix = _marked_token(CALL_TOKENS, up)
             if call is None:
                 # Dropping the token would hand every later call to the wrong player: stop here,
                 # and keep the unread rest so PBN writes it back and conversions report it.
@@ -492,7 +492,7 @@ class GameReader:
             if tok in ("-", "+", "--"):
                 slots.append([tok[0], "", line])
                 continue
-            card, suffix = _card_token(tok)
+            card, suffix = _marked_token(CARD_TOKENS, tok)
             if card is None:
                 self.problem(line, f"{tok!r} is not a card")
                 slots.append(["-", "", line])
@@ -581,23 +581,12 @@ def read_game(game: Game, ctx: Context) -> tuple[Board, list[tuple[int | None, s
     return board, r.problems, r.line
 
 
-def _call_token(up: str) -> tuple[Call | None, str]:
-    """The call an upper-case auction token names, and its suffix mark (``1S!`` -> 1S, "!"); None if none."""
-    call = CALL_TOKENS.get(up)
-    if call is not None:
-        return call, ""
-    m = _SUFFIX.search(up)
-    if m is None:
-        return None, ""
-    return CALL_TOKENS.get(up[: m.start()]), m.group(0)
-
-
-def _card_token(tok: str) -> tuple[Card | None, str]:
-    """The card a play token names, and its suffix mark (``SA!`` -> SA, "!"); None if none."""
-    card = CARD_TOKENS.get(tok)
-    if card is not None:
-        return card, ""
+def _marked_token(table: dict, tok: str) -> tuple:
+    """What ``tok`` names in ``table`` (a call or a card), and its suffix mark (``1S!`` -> 1S, "!"); None if none."""
+    value = table.get(tok)
+    if value is not None:
+        return value, ""
     m = _SUFFIX.search(tok)
     if m is None:
         return None, ""
-    return CARD_TOKENS.get(tok[: m.start()]), m.group(0)
+    return table.get(tok[: m.start()]), m.group(0)

@@ -1,7 +1,8 @@
 """Solving for print: every board that lacks a DD table, each within a time limit.
 
 DDS cannot be interrupted, so a deal it takes too long on would hang printing.
-The solving runs in a worker thread one deal at a time; the caller waits at
+The solving runs in a worker thread one deal at a time (DDS itself in the
+abandonable child process of :mod:`.timed`); the caller waits at
 most ``time_limit`` seconds for each deal and, when one overruns, stops waiting
 and prints the rest without double-dummy results (and says so).  Qt-free.
 """
@@ -16,8 +17,8 @@ from dataclasses import dataclass, field
 
 from ..model.board import Board
 from ..model.ddtable import DDTable
+from .timed import DEFAULT_TIMEOUT as DEFAULT_TIME_LIMIT  # one limit for every command that solves on the way
 
-DEFAULT_TIME_LIMIT = 20.0
 TICK = 0.1  # seconds between progress calls while a deal is being solved
 
 
@@ -34,9 +35,12 @@ class PrintTables:
 
 
 def _default_solver(deal) -> DDTable | None:
-    from .dds import solve_tables
+    """DDS in the shared child process of :mod:`.timed`, killed a little after the printer stops
+    waiting: a deal given up on does not keep DDS busy in this process for minutes."""
+    from .timed import shared_process, solve_within
 
-    return solve_tables([deal])[0]
+    with shared_process() as proc:
+        return solve_within([deal], DEFAULT_TIME_LIMIT + 1.0, process=proc).tables[0]
 
 
 def tables_for_print(
