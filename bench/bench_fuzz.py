@@ -40,7 +40,7 @@ REPO = Path(__file__).resolve().parent.parent
 REALDATA = REPO.parent / "shared" / "realdata"
 MAX_SEED_BYTES = 200_000
 
-from bridgeview.model.validate import validate  # noqa: E402
+from bridgeview.check.validate import validate  # noqa: E402
 
 from bridgeview.formats.errors import FormatError  # noqa: E402
 from bridgeview.formats.registry import Codec, all_codecs, read_file  # noqa: E402
