@@ -4,9 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import IntEnum
+from typing import Any
 
 from .cards import Seat, Strain
 from .text import plural
+
+
+def _bid_strain(strain: int | None) -> Strain:
+    """The strain of a bid or contract; a pass, double or passed-out contract has none."""
+    if strain is None:
+        raise TypeError("a bid needs a strain")
+    return Strain(strain)
 
 
 class CallKind(IntEnum):
@@ -60,7 +68,7 @@ class Call:
         """The call without annotations."""
         return Call(self.kind, self.level, self.strain)
 
-    def annotated(self, **changes) -> Call:
+    def annotated(self, **changes: Any) -> Call:
         return replace(self, **changes)
 
     def same_call(self, other: Call) -> bool:
@@ -71,7 +79,7 @@ class Call:
         """Bids ordered 1C=0 .. 7NT=34; -1 for non-bids."""
         if self.kind != CallKind.BID:
             return -1
-        return 5 * (self.level - 1) + int(self.strain)  # type: ignore[arg-type]
+        return 5 * (self.level - 1) + _bid_strain(self.strain)
 
     def __str__(self) -> str:
         if self.kind == CallKind.PASS:
@@ -80,7 +88,7 @@ class Call:
             return "X"
         if self.kind == CallKind.REDOUBLE:
             return "XX"
-        return f"{self.level}{Strain(self.strain).letter}"  # type: ignore[arg-type]
+        return f"{self.level}{_bid_strain(self.strain).letter}"
 
     def symbol_text(self) -> str:
         """``1♥``, ``3NT``, ``Pass``, ``X``, ``XX`` for display."""
@@ -88,7 +96,7 @@ class Call:
             return "Pass"
         if self.kind != CallKind.BID:
             return str(self)
-        return f"{self.level}{Strain(self.strain).symbol}"  # type: ignore[arg-type]
+        return f"{self.level}{_bid_strain(self.strain).symbol}"
 
 
 PASS = Call(CallKind.PASS)
@@ -130,12 +138,12 @@ class Contract:
     def __str__(self) -> str:
         if self.is_passed_out:
             return "Pass"
-        return f"{self.level}{Strain(self.strain).letter}" + ("", "X", "XX")[self.risk]  # type: ignore[arg-type]
+        return f"{self.level}{_bid_strain(self.strain).letter}" + ("", "X", "XX")[self.risk]
 
     def symbol_text(self) -> str:
         if self.is_passed_out:
             return "Passed out"
-        return f"{self.level}{Strain(self.strain).symbol}" + ("", "X", "XX")[self.risk]  # type: ignore[arg-type]
+        return f"{self.level}{_bid_strain(self.strain).symbol}" + ("", "X", "XX")[self.risk]
 
 
 def auction_problems(calls: list[Call], dealer: int = Seat.NORTH) -> list[str]:
