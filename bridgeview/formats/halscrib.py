@@ -151,10 +151,11 @@ def decode_record(data: bytes) -> CribbageRecord:
     for _what, n in TEXT_FIELDS:
         raw = bytes(r.take(8) for _ in range(n))
         texts.append(raw.decode("latin-1").rstrip(" \x00"))
-    date = [r.take(w) for _, w in DATE_FIELDS]
+    year, month, day, hour, minute, second = (r.take(w) for _, w in DATE_FIELDS)
     games = r.take(8)
     n_deals = r.take(8) + 1
-    header = CribHeader(texts[0], texts[1], (texts[2], texts[3]), texts[4], *date, games=games)
+    header = CribHeader(texts[0], texts[1], (texts[2], texts[3]), texts[4], year, month, day, hour, minute, second,
+                        games=games)
     record = CribbageRecord(header)
     need = (HEADER_BITS + DEAL_BITS * n_deals + 7) // 8
     for k in range(1, n_deals + 1):
@@ -301,7 +302,7 @@ class HalscribCodec(Codec):
             return 90
         return 0
 
-    def read(self, path: str | os.PathLike, options: ReadOptions | None = None) -> CribbageRecord:
+    def read(self, path: str | os.PathLike[str], options: ReadOptions | None = None) -> CribbageRecord:
         with open(path, "rb") as f:
             text = f.read()
         record = decode_record(decode_base64(text))

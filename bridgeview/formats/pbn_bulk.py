@@ -31,6 +31,8 @@ from .registry import Codec, SaveReport, WriteOptions, board_tags
 if TYPE_CHECKING:
     import numpy as np
 
+    from .convert import ConvertResult
+
 #: targets whose check is the generic one and whose writer takes ``chunks_from_boards``
 FAST_TARGETS = frozenset(("zrd", "zbd"))
 MAX_SHAPES = 4  # shapes of game read with numpy
@@ -207,7 +209,7 @@ def parse_deals(deals: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
     return owners, ok
 
 
-def convert(doc, dst, codec: Codec, options: WriteOptions | None, progress=None):
+def convert(doc, dst, codec: Codec, options: WriteOptions | None, progress=None) -> ConvertResult:
     """Check and write ``doc`` (see :func:`applies`) as ``codec`` would, a chunk at a time."""
     from .convert import Cancelled, ConvertResult
     from .registry import save_atomically

@@ -21,7 +21,7 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, TypeGuard
 
 from ..model.board import Board
 from ..model.boardset import FileInfo, LazyBoardSet
@@ -414,7 +414,7 @@ def read_lazy(path: str | os.PathLike) -> LazyPbnSet:
     return doc
 
 
-def can_stream(doc) -> bool:
+def can_stream(doc: object) -> TypeGuard[LazyPbnSet]:
     """True when ``doc`` is a lazy PBN set whose text can be written game by game."""
     return bool(getattr(doc, "pbn_lazy", False)) and doc.is_lazy
 
@@ -483,7 +483,7 @@ def _blank_tail(tail: bytes) -> bool:
 class EditedBoards:
     """The edited boards of a lazy set, for the PBN codec's check: the rest is written as read."""
 
-    def __init__(self, doc: LazyPbnSet) -> None:
+    def __init__(self, doc: LazyBoardSet) -> None:
         self._doc = doc
         self._indices = sorted(doc._edits)
         self.info = doc.info

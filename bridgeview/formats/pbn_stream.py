@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from functools import lru_cache
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, TypeGuard
 
-from ..model.boardset import FileInfo
+from ..model.boardset import FileInfo, LazyBoardSet
 from ..model.cards import DISPLAY_SUITS, ranks_text
 from ..model.vulnerability import dealer_for_board, vulnerability_for_board
 from . import pbn_dd
@@ -154,7 +154,7 @@ def _deal_text_of(masks_row) -> str:
     return "N:" + " ".join(hands)
 
 
-def can_stream(doc) -> bool:
+def can_stream(doc: object) -> TypeGuard[LazyBoardSet]:
     """A lazily read fixed-record set (not PBN): its games can be generated chunk by chunk."""
     info = getattr(doc, "info", None)
     return (bool(getattr(doc, "is_lazy", False)) and info is not None and info.format != "pbn"

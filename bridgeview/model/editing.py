@@ -10,7 +10,7 @@ change the board they are given.
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .auction import Call, CallKind, Contract, auction_is_complete, final_contract
@@ -285,7 +285,7 @@ def with_auction(board: Board, calls: list[Call] | None) -> Board:
     return new
 
 
-def with_play(board: Board, play: list[int] | None, claim: int | None = None) -> Board:
+def with_play(board: Board, play: Sequence[int] | None, claim: int | None = None) -> Board:
     """The board with a new play (and claim); the result follows from them."""
     marks = {i: m for i, m in board.play_marks.items() if play is not None and i < len(play)}
     new = board.touched(play=[Card(int(c)) for c in play] if play else None, claim=claim, play_marks=marks,
