@@ -46,3 +46,25 @@ def test_model_and_formats_are_checked_strictly():
 def test_mypy_is_pinned_in_the_test_extra():
     project = (REPO / "pyproject.toml").read_text(encoding="utf-8")
     assert re.search(r'"mypy==[0-9.]+"', project)
+
+
+_IGNORE = re.compile(r"#\s*type:\s*ignore(\[[^\]]+\])?(.*)$")
+
+
+def _left_out() -> set[str]:
+    """Modules mypy does not check yet (the temporary override in pyproject.toml)."""
+    return {m for o in _config()["overrides"] if o.get("ignore_errors") for m in o["module"]}
+
+
+def test_every_type_ignore_names_its_error_code_and_why():
+    left_out = _left_out()
+    bad = []
+    for path in sorted((REPO / "bridgeview").rglob("*.py")):
+        module = ".".join(path.relative_to(REPO).with_suffix("").parts)
+        if module in left_out:
+            continue
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            m = _IGNORE.search(line)
+            if m and not (m.group(1) and re.match(r"\s+#\s*\w", m.group(2))):
+                bad.append(f"{path.relative_to(REPO)}:{n}: {line.strip()}")
+    assert not bad, "a `# type: ignore[code]  # why` it must stay, or a real fix:\n" + "\n".join(bad)

@@ -11,7 +11,7 @@ makes ten million Python objects.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..model.board import Board
@@ -37,7 +37,7 @@ class BulkChunk:
 
     #: the source's ZBD-coded deal bytes (n, 13) when the owners are exactly theirs: a writer of the
     #: same layout copies them instead of encoding the owners again
-    zbd = None
+    zbd: np.ndarray | None = field(default=None, init=False, repr=False, compare=False)
 
     def complete(self) -> np.ndarray:
         """Boolean (n,): rows that are complete deals (see :func:`complete_rows`)."""

@@ -130,7 +130,7 @@ def call_byte(call: Call) -> int:
         return 2
     if call.kind == CallKind.REDOUBLE:
         return 4
-    return (call.level << 5) | (1 << int(call.strain))  # type: ignore[arg-type]
+    return (call.level << 5) | (1 << int(call.bid_strain))
 
 
 def call_of_byte(b: int) -> Call | None:

@@ -175,8 +175,8 @@ def decode_record(data: bytes) -> CribbageRecord:
 
 
 def _decode_deal(r: BitReader, k: int) -> CribDeal:
-    hands = tuple(tuple(_card(r.take(6), k, f"player {p}'s hand") for _ in range(4)) for p in (0, 1))
-    discards = tuple(tuple(_card(r.take(6), k, f"player {p}'s discards") for _ in range(2)) for p in (0, 1))
+    hand0, hand1 = (tuple(_card(r.take(6), k, f"player {p}'s hand") for _ in range(4)) for p in (0, 1))
+    discard0, discard1 = (tuple(_card(r.take(6), k, f"player {p}'s discards") for _ in range(2)) for p in (0, 1))
     starter = _card(r.take(6), k, "the starter")
     plays: list[PegPlay] = []
     unplayed = 0
@@ -194,7 +194,7 @@ def _decode_deal(r: BitReader, k: int) -> CribDeal:
     for p in (0, 1):
         if scores[p] > GAME_POINTS:
             raise FormatError(f"deal {k}: player {p}'s score {scores[p]} is over {GAME_POINTS}")
-    deal = CribDeal(hands, discards, starter, plays, scores, dealer, last, unplayed)  # type: ignore[arg-type]
+    deal = CribDeal((hand0, hand1), (discard0, discard1), starter, plays, scores, dealer, last, unplayed)
     dup = deal.duplicate_card()
     if dup is not None:
         card, first, second = dup

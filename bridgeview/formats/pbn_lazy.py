@@ -32,6 +32,8 @@ from .pbn_read import Context, read_game
 if TYPE_CHECKING:
     import numpy as np
 
+    from .lin_lazy import LazyLinSet
+
 #: files from this size on are read lazily (smaller ones are read whole: every problem known at once)
 LAZY_MIN_BYTES = 8 << 20
 #: games between inheritance checkpoints in files with ``#`` values
@@ -361,10 +363,10 @@ class LazyPbnSet(LazyBoardSet):
 class _LazyLines:
     """``info.extra["board_lines"]`` of a lazy set: a board's line, found by decoding it."""
 
-    def __init__(self, doc: LazyPbnSet) -> None:
+    def __init__(self, doc: LazyPbnSet | LazyLinSet) -> None:
         self._doc = doc
 
-    def get(self, i: int, default=None):
+    def get(self, i: int, default: int | None = None) -> int | None:
         doc = self._doc
         if doc._materialised or not 0 <= i < len(doc):
             return default

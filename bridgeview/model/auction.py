@@ -75,6 +75,11 @@ class Call:
         return (self.kind, self.level, self.strain) == (other.kind, other.level, other.strain)
 
     @property
+    def bid_strain(self) -> Strain:
+        """The strain of a bid; TypeError for a pass, double or redouble, which have none."""
+        return _bid_strain(self.strain)
+
+    @property
     def rank(self) -> int:
         """Bids ordered 1C=0 .. 7NT=34; -1 for non-bids."""
         if self.kind != CallKind.BID:
@@ -119,6 +124,11 @@ class Contract:
     @property
     def is_passed_out(self) -> bool:
         return self.level == 0
+
+    @property
+    def bid_strain(self) -> Strain:
+        """The strain of a contract that was bid; TypeError for a passed-out board, which has none."""
+        return _bid_strain(self.strain)
 
     @classmethod
     def parse(cls, text: str) -> Contract:

@@ -511,8 +511,7 @@ class EditPanel(QWidget):
             return "X"
         if c.kind == CallKind.REDOUBLE:
             return "XX"
-        assert c.strain is not None, "a bid has a strain"
-        return f"{c.level}{'N' if c.strain == Strain.NOTRUMP else Strain(c.strain).letter}"
+        return f"{c.level}{'N' if c.strain == Strain.NOTRUMP else c.bid_strain.letter}"
 
     def make_call(self, call: Call) -> bool:
         """Add ``call`` to the auction (with the alert typed); False when it is not legal now."""
