@@ -84,7 +84,10 @@ class Call:
         """Bids ordered 1C=0 .. 7NT=34; -1 for non-bids."""
         if self.kind != CallKind.BID:
             return -1
-        return 5 * (self.level - 1) + _bid_strain(self.strain)
+        strain = self.strain
+        if strain is None:
+            raise TypeError("a bid needs a strain")
+        return 5 * (self.level - 1) + int(strain)
 
     def __str__(self) -> str:
         if self.kind == CallKind.PASS:

@@ -52,7 +52,8 @@ class Deal:
         for card, seat in enumerate(owners):
             if 0 <= seat < 4:
                 hands[seat] |= 1 << card
-        return cls.from_masks(hands)
+        north, east, south, west = hands  # (unpacked here, not in from_masks: every board read passes here)
+        return cls((north, east, south, west))
 
     @classmethod
     def shuffled(cls, rng: Random) -> Deal:
@@ -93,7 +94,8 @@ class Deal:
                 bits = known(ranks)
                 mask |= (bits if bits is not None else _suit_bits(ranks, suit, part)) << (13 * suit)
             hands[(first + offset) % 4] = mask
-        return cls.from_masks(hands)
+        north, east, south, west = hands  # (unpacked here, not in from_masks: every board read passes here)
+        return cls((north, east, south, west))
 
     # -- queries --------------------------------------------------------
     def hand(self, seat: int) -> int:
