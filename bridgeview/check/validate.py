@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from ..formats.errors import FormatError
 from ..model.boardset import BoardSet, LazyBoardSet
@@ -178,7 +178,7 @@ def _same_deal_problem(boards: BoardSet, b, room: str | None, seen_deals: dict[i
     return Problem(f"same deal as {what}", **where, kind=SAME_DEAL_KIND)
 
 
-def _can_check_in_bulk(boards: BoardSet) -> bool:
+def _can_check_in_bulk(boards: BoardSet) -> TypeGuard[LazyBoardSet]:
     """Bulk chunks carry deals and DD only, so they suffice for formats that hold nothing else."""
     if not (isinstance(boards, LazyBoardSet) and boards.is_lazy and not boards.edited and boards.bulk):
         return False

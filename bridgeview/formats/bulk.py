@@ -11,7 +11,7 @@ makes ten million Python objects.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..model.board import Board
@@ -37,7 +37,7 @@ class BulkChunk:
 
     #: the source's ZBD-coded deal bytes (n, 13) when the owners are exactly theirs: a writer of the
     #: same layout copies them instead of encoding the owners again
-    zbd = None
+    zbd: np.ndarray | None = field(default=None, init=False, repr=False, compare=False)
 
     def complete(self) -> np.ndarray:
         """Boolean (n,): rows that are complete deals (see :func:`complete_rows`)."""
@@ -74,7 +74,8 @@ def masks_to_owners(masks: np.ndarray) -> np.ndarray:
     owners = bits[:, 1] + 2 * bits[:, 2] + 3 * bits[:, 3]
     absent = (bits[:, 0] | bits[:, 1] | bits[:, 2] | bits[:, 3]) == 0
     owners[absent] = ABSENT
-    return np.minimum(owners, 3, out=owners, where=~absent)
+    np.minimum(owners, 3, out=owners, where=~absent)
+    return owners
 
 
 def complete_rows(owners: np.ndarray) -> np.ndarray:
@@ -92,13 +93,15 @@ def complete_rows(owners: np.ndarray) -> np.ndarray:
     np.left_shift(np.uint16(1), weights, out=weights)  # 16**seat; absent (shift 16 or more) gives 0
     total = np.add.reduce(weights.view(np.uint64).reshape(n, 13), axis=1)
     total = (total + (total >> 16) + (total >> 32) + (total >> 48)) & np.uint64(0xFFFF)
-    return total == 0xDDDD
+    complete: np.ndarray = total == 0xDDDD  # numpy types an array comparison as Any
+    return complete
 
 
 def overlapping_rows(masks: np.ndarray) -> np.ndarray:
     """Boolean (n,) array: rows where some card is in two hands."""
     a, b, c, d = (masks[:, i] for i in range(4))
-    return ((a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)) != 0
+    overlapping: np.ndarray = ((a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)) != 0
+    return overlapping
 
 
 def chunks_from_boards(boards: Iterable[Board], chunk: int = 1 << 16) -> Iterator[BulkChunk]:
@@ -106,7 +109,7 @@ def chunks_from_boards(boards: Iterable[Board], chunk: int = 1 << 16) -> Iterato
     import numpy as np
 
     buf_owners: list[list[int]] = []
-    buf_dd: list = []
+    buf_dd: list[list[list[int]]] = []
     buf_num: list[int] = []
     any_dd = False
 

@@ -7,7 +7,10 @@ import struct
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from io import RawIOBase
+
     import numpy as np
+    from typing_extensions import Buffer
 
 
 #: bytes read at a time: small enough to stay in cache and keep the process small
@@ -40,7 +43,7 @@ def _tail_sum(tail: bytes) -> int:
     return sum(int.from_bytes(padded[i : i + 4], "little") for i in range(0, len(padded), 4))
 
 
-def pavlicek_checksum_bytes(data) -> int:
+def pavlicek_checksum_bytes(data: Buffer) -> int:
     """Checksum of a bytes-like object (a trailing partial word is zero-padded)."""
     import numpy as np
 
@@ -53,7 +56,7 @@ def pavlicek_checksum_bytes(data) -> int:
     return total & _MASK64
 
 
-def _fill(f, view: memoryview) -> int:
+def _fill(f: RawIOBase, view: memoryview) -> int:
     """Read until ``view`` is full or the file ends (a raw read may return less)."""
     got = 0
     while got < len(view):
@@ -67,10 +70,11 @@ def _fill(f, view: memoryview) -> int:
 def _small_sum(data: bytes) -> int:
     """The checksum of a few kilobytes in plain Python (a trailing partial word is zero-padded)."""
     padded = data.ljust((len(data) + 3) // 4 * 4, b"\0")
-    return sum(struct.unpack(f"<{len(padded) // 4}I", padded)) & _MASK64
+    words: tuple[int, ...] = struct.unpack(f"<{len(padded) // 4}I", padded)
+    return sum(words) & _MASK64
 
 
-def pavlicek_checksum(path: str | os.PathLike) -> int:
+def pavlicek_checksum(path: str | os.PathLike[str]) -> int:
     """Checksum of a file, read through one reused 1 MiB buffer: a 241 MB file
     takes tens of milliseconds from the page cache and keeps nothing resident.
     A small file (``bridgeview info small.pbn``) is summed in plain Python, without importing numpy."""
@@ -82,7 +86,7 @@ def pavlicek_checksum(path: str | os.PathLike) -> int:
     import numpy as np
 
     buf = np.empty(CHUNK, dtype=np.uint8)
-    view = memoryview(buf)
+    view = buf.data  # the buffer's memoryview
     total = 0
     with open(path, "rb", buffering=0) as f:
         while True:

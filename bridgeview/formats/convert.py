@@ -7,9 +7,9 @@ things about what a target format cannot hold.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 from ..model.boardset import BoardSet
 from ..model.text import plural
@@ -30,7 +30,9 @@ from .registry import (
 from .verbatim import original_writer
 
 if TYPE_CHECKING:
-    pass
+    from ..model.board import Board
+    from .bulk import BulkChunk
+    from .registry import Boards
 
 ProgressFn = Callable[[int, int], bool]
 
@@ -49,8 +51,8 @@ class Cancelled(Exception):
 
 
 def convert_file(
-    src: str | os.PathLike,
-    dst: str | os.PathLike,
+    src: str | os.PathLike[str],
+    dst: str | os.PathLike[str],
     *,
     from_fmt: str | None = None,
     to_fmt: str | None = None,
@@ -77,14 +79,14 @@ def convert_file(
     return result
 
 
-def ignored_options(doc) -> list[str]:
+def ignored_options(doc: Any) -> list[str]:
     """Sentences saying which read options the file overrode (``--start-board`` on a DUP file)."""
     info = getattr(doc, "info", None)
     note = info.extra.get("start_board_ignored") if info is not None and info.extra else None
     return [note] if note else []
 
 
-def without_empty_games(doc, codec: Codec) -> tuple[object, int]:
+def without_empty_games(doc: Any, codec: Codec) -> tuple[Any, int]:
     """``doc`` without its games that hold no cards (a PBN game with only a ``[Scoring]`` tag), and how
     many were left out, when ``codec`` stores only deals; such games are skipped with a notice rather
     than failing the whole save.  A set where no game has cards is left as it is (the check refuses it)."""
@@ -105,14 +107,14 @@ def empty_games_loss(count: int) -> str:
     return f"{plural(count, 'game')} without cards"
 
 
-def read_losses(doc) -> list[str]:
+def read_losses(doc: Any) -> list[str]:
     """What a save cannot keep because reading could not take it: a truncated copy's broken last record."""
     info = getattr(doc, "info", None)
     tail = info.extra.get("broken_tail") if info is not None else None
     return [f"the unreadable end of the file ({tail})"] if tail else []
 
 
-def forget_read_losses(doc) -> None:
+def forget_read_losses(doc: Any) -> None:
     """After a save the document is the file just written, whose end is whole."""
     info = getattr(doc, "info", None)
     tail = info.extra.pop("broken_tail", None) if info is not None else None
@@ -129,7 +131,7 @@ class CountedBoards:
 
     EVERY = 64  # boards between reports
 
-    def __init__(self, boards, progress: ProgressFn, base: int, total: int) -> None:
+    def __init__(self, boards: Boards, progress: ProgressFn, base: int, total: int) -> None:
         self._boards = boards
         self._progress = progress
         self._base = base
@@ -142,23 +144,24 @@ class CountedBoards:
     def __len__(self) -> int:
         return len(self._boards)
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: int) -> Board:
         if isinstance(index, int) and index % self.EVERY == 0:
             self._report(index if index >= 0 else len(self._boards) + index)
         return self._boards[index]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Board]:
         for i, board in enumerate(self._boards):
             if i % self.EVERY == 0:
                 self._report(i)
             yield board
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self._boards, name)
 
 
 def write_document(
-    doc, dst, codec: Codec, options: WriteOptions | None = None, progress: ProgressFn | None = None,
+    doc: Any, dst: str | os.PathLike[str], codec: Codec, options: WriteOptions | None = None,
+    progress: ProgressFn | None = None,
     *, count_boards: bool = False, force: bool = False,
 ) -> ConvertResult:
     """Check and write an open document (the GUI's Save As comes here too).
@@ -202,7 +205,8 @@ def write_document(
     return result
 
 
-def _convert_bulk(src, dst, src_codec: Codec, dst_codec: Codec, options: WriteOptions, progress,
+def _convert_bulk(src: str | os.PathLike[str], dst: str | os.PathLike[str], src_codec: Codec, dst_codec: Codec,
+                  options: WriteOptions, progress: ProgressFn | None,
                   force: bool = False) -> ConvertResult:
     doc = read_file(src, src_codec.name)
     total = len(doc)
@@ -212,7 +216,8 @@ def _convert_bulk(src, dst, src_codec: Codec, dst_codec: Codec, options: WriteOp
     return result
 
 
-def _write_bulk_chunks(chunks, total: int, dst, codec: Codec, options: WriteOptions, progress,
+def _write_bulk_chunks(chunks: Iterable[BulkChunk], total: int, dst: str | os.PathLike[str], codec: Codec,
+                       options: WriteOptions, progress: ProgressFn | None,
                        force: bool = False) -> ConvertResult:
     import numpy as np
 
@@ -222,7 +227,7 @@ def _write_bulk_chunks(chunks, total: int, dst, codec: Codec, options: WriteOpti
     numbers_lost = False
     start = options.start_board if options.start_board is not None else 1
 
-    def checked():
+    def checked() -> Iterator[BulkChunk]:
         nonlocal dd_dropped, numbers_lost
         done = 0
         for chunk in chunks:
@@ -250,7 +255,7 @@ def _write_bulk_chunks(chunks, total: int, dst, codec: Codec, options: WriteOpti
                 raise Cancelled()
             yield chunk
 
-    def write(f):
+    def write(f: IO[bytes]) -> None:
         result.records = codec.write_bulk(checked(), f, options)
 
     if caps.max_records is not None and total > caps.max_records:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import csv
 import io
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from ..model.board import Board
@@ -38,7 +38,7 @@ from .bulk import BulkChunk, complete_rows
 from .duplimate import show_bytes
 from .errors import FormatError
 from .records import FixedRecordCodec, map_file, owner_chunks, require_full
-from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
+from .registry import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
 
 if TYPE_CHECKING:
     import numpy as np
@@ -126,7 +126,7 @@ class BerCodec(_DealRecords):
             size -= size % 52
         return 92 if self._sniff_records(head, size) else 0
 
-    def _broken_tail(self, buf, count: int) -> str | None:
+    def _broken_tail(self, buf: Any, count: int) -> str | None:
         """A line end (or Ctrl-Z) after the last deal is not a broken record."""
         if all(b in b"\r\n\x1a \t\0" for b in bytes(buf[count * self.record_size :])):
             return None
@@ -181,7 +181,7 @@ class RzdCodec(_DealRecords):
             return 40 if self._sniff_records(head, size) else 0
         return 95 if count == 0 or self._sniff_records(head, size) else 0
 
-    def _map(self, path: str | os.PathLike) -> Any:
+    def _map(self, path: str | os.PathLike[str]) -> Any:
         buf = map_file(path)
         if len(buf) < RZD_HEADER:
             raise FormatError(f"the file is {plural(len(buf), 'byte')}; an RZD file starts with a 13-byte header",
@@ -192,7 +192,7 @@ class RzdCodec(_DealRecords):
             )
         return memoryview(buf)[RZD_HEADER:]
 
-    def read(self, path: str | os.PathLike, options: ReadOptions | None = None) -> LazyBoardSet:
+    def read(self, path: str | os.PathLike[str], options: ReadOptions | None = None) -> LazyBoardSet:
         doc = super().read(path, options)
         with open(path, "rb") as f:
             said = int.from_bytes(f.read(2), "little")
@@ -292,10 +292,10 @@ class CdsCodec(_DealRecords):
             done += len(c)
         return done
 
-    def write(self, doc, out: IO[bytes], options: WriteOptions | None = None) -> None:
+    def write(self, doc: Sequence[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
         self.write_bulk(_numbered_chunks(doc, options), out, options)
 
-    def check(self, boards, options: WriteOptions | None = None) -> SaveReport:
+    def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
         rep = Codec.check(self, boards, options)
         start = options.start_board if options and options.start_board is not None else 1
         for i, b in enumerate(boards):
@@ -305,7 +305,7 @@ class CdsCodec(_DealRecords):
         return rep
 
 
-def _numbered_chunks(doc, options: WriteOptions | None) -> Iterator[BulkChunk]:
+def _numbered_chunks(doc: Sequence[Board], options: WriteOptions | None) -> Iterator[BulkChunk]:
     """Chunks of a board set's deals with its board numbers (position from ``start_board`` where none)."""
     import numpy as np
 
@@ -328,7 +328,7 @@ def _text_lines(data: bytes) -> tuple[list[bytes], str]:
     return [line[:-1] if line.endswith(b"\r") else line for line in lines], newline
 
 
-def _newline(doc, options: WriteOptions | None, key: str) -> bytes:
+def _newline(doc: Boards, options: WriteOptions | None, key: str) -> bytes:
     info = getattr(doc, "info", None)
     nl = (options.newline if options and options.newline else None) or (
         info.extra.get(key) if info is not None else None) or "\r\n"
@@ -363,7 +363,7 @@ class BhgCodec(Codec):
             return 0
         return 0
 
-    def read(self, path: str | os.PathLike, options: ReadOptions | None = None) -> BoardSet:
+    def read(self, path: str | os.PathLike[str], options: ReadOptions | None = None) -> BoardSet:
         with open(path, "rb") as f:
             data = f.read()
         if not data:
@@ -406,17 +406,17 @@ class BhgCodec(Codec):
     @staticmethod
     def encode_board(deal: Deal, number: int) -> str:
         dealer = int(dealer_for_board(number))
-        out = []
+        out: list[str] = []
         for k in range(4):
             hand = deal.hands[(dealer + k) % 4]
             out.extend(bhg_letter(i) for i in range(52) if hand >> (51 - i) & 1)
         return "".join(out)
 
-    def _numbered(self, boards, options: WriteOptions | None) -> list[tuple[int, Board]]:
+    def _numbered(self, boards: Boards, options: WriteOptions | None) -> list[tuple[int, Board]]:
         start = options.start_board if options and options.start_board is not None else 1
         return [(b.number if b.number is not None else start + i, b) for i, b in enumerate(boards)]
 
-    def check(self, boards, options: WriteOptions | None = None) -> SaveReport:
+    def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
         rep = super().check(boards, options)
         numbered = self._numbered(boards, options)
         seen: set[int] = set()
@@ -431,7 +431,7 @@ class BhgCodec(Codec):
             rep.losses.append("the order of the boards (BHG keeps them in board-number order)")
         return rep
 
-    def write(self, doc, out: IO[bytes], options: WriteOptions | None = None) -> None:
+    def write(self, doc: Sequence[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
         nl = _newline(doc, options, "bhg_newline")
         info = getattr(doc, "info", None)
         header = info.extra.get("bhg_header", "") if info is not None else ""
@@ -494,7 +494,7 @@ class CsvCodec(Codec):
             raise FormatError(f"dealer/vulnerability {text!r} is not like N/-, E/NS, S/EW or W/All",
                               line=line) from None
 
-    def read(self, path: str | os.PathLike, options: ReadOptions | None = None) -> BoardSet:
+    def read(self, path: str | os.PathLike[str], options: ReadOptions | None = None) -> BoardSet:
         with open(path, "rb") as f:
             data = f.read()
         lines, newline = _text_lines(data)
@@ -551,7 +551,7 @@ class CsvCodec(Codec):
             raise FormatError(problem, line=line, board=number)
         return Board(number=number, dealer=dealer, vulnerability=vul, deal=Deal.from_owners(owners))
 
-    def check(self, boards, options: WriteOptions | None = None) -> SaveReport:
+    def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
         rep = super().check(boards, options)
         start = options.start_board if options and options.start_board is not None else 1
         for i, b in enumerate(boards):
@@ -560,7 +560,7 @@ class CsvCodec(Codec):
                                   "CSV board numbers are positive")
         return rep
 
-    def write(self, doc, out: IO[bytes], options: WriteOptions | None = None) -> None:
+    def write(self, doc: Sequence[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
         nl = _newline(doc, options, "csv_newline").decode("ascii")
         start = options.start_board if options and options.start_board is not None else 1
         buf = io.StringIO()

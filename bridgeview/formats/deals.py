@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import struct
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import IO, TYPE_CHECKING
 
 from ..model.auction import PASS, Call, CallKind, final_contract
@@ -23,7 +23,7 @@ from ..model.text import plural
 from .bulk import BulkChunk, masks_to_owners, overlapping_rows, owners_to_masks
 from .errors import FormatError
 from .records import CHUNK, FixedRecordCodec
-from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
+from .registry import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
 
 if TYPE_CHECKING:
     import numpy as np
@@ -50,9 +50,9 @@ def decode_masks(raw: bytes, base: int, record: int) -> Deal:
     return deal
 
 
-def deal_problems_for_write(boards) -> list[str]:
+def deal_problems_for_write(boards: Iterable[Board]) -> list[str]:
     """Deals the mask formats cannot store faithfully: a card in two hands."""
-    out = []
+    out: list[str] = []
     for i, b in enumerate(boards):
         if b.deal.overlap:
             where = f"board {b.number}" if b.number is not None else f"record {i + 1}"
@@ -106,7 +106,7 @@ class DealsCodec(FixedRecordCodec):
             done += len(c)
         return done
 
-    def write(self, doc, out: IO[bytes], options: WriteOptions | None = None) -> None:
+    def write(self, doc: Sequence[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
         batch: list[bytes] = []
         for b in doc:
             batch.append(_PACK.pack(*b.deal.hands))
@@ -115,7 +115,7 @@ class DealsCodec(FixedRecordCodec):
                 batch = []
         out.write(b"".join(batch))
 
-    def check(self, boards, options: WriteOptions | None = None) -> SaveReport:
+    def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
         rep = super().check(boards, options)
         rep.errors.extend(deal_problems_for_write(boards))
         return rep
@@ -130,7 +130,7 @@ def call_byte(call: Call) -> int:
         return 2
     if call.kind == CallKind.REDOUBLE:
         return 4
-    return (call.level << 5) | (1 << int(call.strain))  # type: ignore[arg-type]
+    return (call.level << 5) | (1 << int(call.bid_strain))
 
 
 def call_of_byte(b: int) -> Call | None:
@@ -235,13 +235,13 @@ class DxCodec(Codec):
             pos += 1
         return 35 if pos < len(head) else 0
 
-    def read(self, path: str | os.PathLike, options: ReadOptions | None = None) -> BoardSet:
+    def read(self, path: str | os.PathLike[str], options: ReadOptions | None = None) -> BoardSet:
         options = options or ReadOptions()
         with open(path, "rb") as f:
             data = f.read()
         return BoardSet(parse_dx(data, options.start_board), FileInfo())
 
-    def write(self, doc, out: IO[bytes], options: WriteOptions | None = None) -> None:
+    def write(self, doc: Sequence[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
         parts: list[bytes] = []
         for i, b in enumerate(doc):
             number = b.number or 0
@@ -253,7 +253,7 @@ class DxCodec(Codec):
             parts.append(bytes(int(c) for c in b.play or ()) + bytes([END]))
         out.write(b"".join(parts))
 
-    def check(self, boards, options: WriteOptions | None = None) -> SaveReport:
+    def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
         rep = super().check(boards, options)
         rep.errors.extend(deal_problems_for_write(boards))
         contracts = results = annotations = 0

@@ -6,12 +6,13 @@ One function, shared by the command line and the window, so both describe a file
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from .errors import FormatError
 from .registry import get
 
 
-def info_lines(path: str, doc) -> list[tuple[str, str]]:
+def info_lines(path: str, doc: Any) -> list[tuple[str, str]]:
     """(label, value) pairs; the GUI's details panel shows the same."""
     codec = get(doc.info.format) if getattr(doc, "info", None) and doc.info.format else None
     rows: list[tuple[str, str]] = [("file", path)]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from typing import IO
 
 from ..model.board import Board
@@ -26,7 +27,7 @@ from ..model.boardset import BoardSet, FileInfo
 from ..model.cards import SEAT_LETTERS
 from ..model.deal import Deal
 from .errors import FormatError
-from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
+from .registry import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
 
 LETTERS = 26
 MAX_BOARD = 99
@@ -105,7 +106,7 @@ class DlmCodec(Codec):
         return 95 if first.lower().startswith(b"[document]") else 0
 
     # -- reading ---------------------------------------------------------------
-    def read(self, path: str | os.PathLike, options: ReadOptions | None = None) -> BoardSet:
+    def read(self, path: str | os.PathLike[str], options: ReadOptions | None = None) -> BoardSet:
         options = options or ReadOptions()
         with open(path, "rb") as f:
             data = f.read()
@@ -208,19 +209,19 @@ class DlmCodec(Codec):
 
     # -- writing ---------------------------------------------------------------
     @staticmethod
-    def _numbers(boards, options: WriteOptions | None) -> list[int]:
+    def _numbers(boards: Boards, options: WriteOptions | None) -> list[int]:
         start = options.start_board if options and options.start_board is not None else 1
         return [b.number if b.number is not None else start + i for i, b in enumerate(boards)]
 
     @staticmethod
-    def _encoding(doc, options: WriteOptions | None) -> str:
+    def _encoding(doc: Boards, options: WriteOptions | None) -> str:
         if options and options.encoding:
             return options.encoding
         info = getattr(doc, "info", None)
         layout = info.extra.get("dlm") if info is not None else None
         return layout["encoding"] if layout else "cp1252"
 
-    def check(self, boards, options: WriteOptions | None = None) -> SaveReport:
+    def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
         rep = super().check(boards, options)
         numbers = self._numbers(boards, options)
         if not numbers:
@@ -240,7 +241,7 @@ class DlmCodec(Codec):
                 rep.losses.append("the site and date (DLM keeps only a headline)")
         return rep
 
-    def write(self, doc, out: IO[bytes], options: WriteOptions | None = None) -> None:
+    def write(self, doc: Sequence[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
         boards = list(doc)
         numbers = self._numbers(boards, options)
         for board, number in zip(boards, numbers, strict=True):

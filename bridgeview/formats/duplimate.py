@@ -22,7 +22,7 @@ are converted chunk by chunk with numpy (see :mod:`bridgeview.formats.bulk`).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import IO, TYPE_CHECKING, Any
@@ -35,7 +35,7 @@ from ..model.severity import warning
 from .bulk import ABSENT, BulkChunk
 from .errors import FormatError
 from .records import FixedRecordCodec, owner_chunks, require_full
-from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
+from .registry import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
 
 if TYPE_CHECKING:
     import numpy as np
@@ -87,15 +87,15 @@ def decode_bri(data: bytes, base: int = 0, record: int | None = None) -> list[in
     seen = [False] * 52
     for i in range(39):
         pair = data[2 * i : 2 * i + 2]
-        where = {"record": record, "offset": base + 2 * i}
         if len(pair) != 2 or not pair.isdigit():
-            raise FormatError(f"bad card number {show_bytes(pair)}: expected two digits 01-52", **where)
+            raise FormatError(f"bad card number {show_bytes(pair)}: expected two digits 01-52", record=record,
+                              offset=base + 2 * i)
         code = int(pair)
         if not 1 <= code <= 52:
-            raise FormatError(f"card number {code:02d} is not 01-52", **where)
+            raise FormatError(f"card number {code:02d} is not 01-52", record=record, offset=base + 2 * i)
         card = 52 - code
         if seen[card]:
-            raise FormatError(f"card {CARDS[card]} ({code:02d}) is listed twice", **where)
+            raise FormatError(f"card {CARDS[card]} ({code:02d}) is listed twice", record=record, offset=base + 2 * i)
         seen[card] = True
         owners[card] = i // 13
     return owners
@@ -248,7 +248,7 @@ class BriCodec(FixedRecordCodec):
         filler = head[BRI_DEAL:RECORD]
         return 90 if all(b in (0, 0x20) for b in filler) else 60
 
-    def read(self, path: str | os.PathLike, options: ReadOptions | None = None) -> LazyBoardSet:
+    def read(self, path: str | os.PathLike[str], options: ReadOptions | None = None) -> LazyBoardSet:
         with open(path, "rb") as f:
             head = f.read(2 * BRI_DEAL)
         size = os.path.getsize(path)
@@ -267,7 +267,7 @@ class _BareBriCodec(BriCodec):
     record_size = BRI_DEAL
     filler = b""
 
-    def read(self, path: str | os.PathLike, options: ReadOptions | None = None) -> LazyBoardSet:
+    def read(self, path: str | os.PathLike[str], options: ReadOptions | None = None) -> LazyBoardSet:
         return FixedRecordCodec.read(self, path, options)
 
 
@@ -379,10 +379,10 @@ def control_rows(first: int, count: int, dup: DupControl | None, raws: list[byte
     bytes read that mean what would be written (``02 `` for ``2  ``) stay exactly as read."""
     computed = format_control(dup or DEFAULT_DUP, first, first + count - 1)
     meaning = parse_control(computed)
-    out = []
+    out: list[bytes] = []
     for i, raw in enumerate(raws):
         keep = raw is not None and ((i > 0 and _blank(raw)) or _means(raw, meaning))
-        out.append(raw if keep else computed)  # type: ignore[arg-type]
+        out.append(raw if raw is not None and keep else computed)
     return out
 
 
@@ -456,7 +456,8 @@ class DupCodec(FixedRecordCodec):
 
         return DupChunk(owners, None, numbers, control=np.array(block[:, BRI_DEAL + DGE_DEAL :]))
 
-    def _first_number(self, buf, count: int, options: ReadOptions, info: FileInfo, problems: list) -> int:
+    def _first_number(self, buf: Any, count: int, options: ReadOptions, info: FileInfo,
+                      problems: list[tuple[int | None, int | None, str]]) -> int:
         default = options.start_board if options.start_board is not None else 1
         if not count:
             return default
@@ -530,7 +531,7 @@ class DupCodec(FixedRecordCodec):
         dup = parse_control(raws[0]) if raws[0] is not None else None
         return self._write_records(np.concatenate(owners_parts), numbers, dup, raws, out)
 
-    def write(self, doc, out: IO[bytes], options: WriteOptions | None = None) -> None:
+    def write(self, doc: Sequence[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
         import numpy as np
 
         boards = list(doc)
@@ -543,13 +544,13 @@ class DupCodec(FixedRecordCodec):
         self._write_records(owners, numbers, getattr(getattr(doc, "info", None), "dup", None), raws, out)
 
     @staticmethod
-    def _start(doc, options: WriteOptions | None) -> int:
+    def _start(doc: Boards, options: WriteOptions | None) -> int:
         if options and options.start_board is not None:
             return options.start_board
         dup = getattr(getattr(doc, "info", None), "dup", None)
         return dup.first_board if dup is not None else 1
 
-    def check(self, boards, options: WriteOptions | None = None) -> SaveReport:
+    def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
         rep = Codec.check(self, boards, options)
         start = self._start(boards, options)
         numbers = [b.number if b.number is not None else start + i for i, b in enumerate(boards)]
@@ -594,7 +595,7 @@ class BreCodec(Codec):
     @staticmethod
     def _header_end(data: bytes) -> tuple[list[bytes], int, bytes] | None:
         """The three header lines, where the deals start and the line end used."""
-        lines = []
+        lines: list[bytes] = []
         pos = 0
         newline = b"\r\n"
         for _ in range(3):
@@ -633,7 +634,7 @@ class BreCodec(Codec):
         # three lines and no deals (a two-board BHG file looks like that): only the .bre extension says BRE
         return 0
 
-    def read(self, path: str | os.PathLike, options: ReadOptions | None = None) -> BoardSet:
+    def read(self, path: str | os.PathLike[str], options: ReadOptions | None = None) -> BoardSet:
         options = options or ReadOptions()
         with open(path, "rb") as f:
             data = f.read()
@@ -662,9 +663,9 @@ class BreCodec(Codec):
             if len(rest) < DGE_DEAL and all(b in TRAILING_JUNK for b in rest):
                 break
             index = len(boards)
-            where = {"record": index + 1, "line": index + 4}
             if len(rest) < DGE_DEAL:
-                raise FormatError(f"the file ends inside a deal: {len(rest)} of {DGE_DEAL} bytes", offset=pos, **where)
+                raise FormatError(f"the file ends inside a deal: {len(rest)} of {DGE_DEAL} bytes", offset=pos,
+                                  record=index + 1, line=index + 4)
             try:
                 owners = decode_dge(rest[:DGE_DEAL], pos, index + 1)
             except FormatError as e:
@@ -677,7 +678,8 @@ class BreCodec(Codec):
                 pos += 1
             elif pos < len(data):
                 raise FormatError(
-                    f"expected a line end after the deal, found {show_bytes(data[pos:pos + 1])}", offset=pos, **where
+                    f"expected a line end after the deal, found {show_bytes(data[pos:pos + 1])}", offset=pos,
+                    record=index + 1, line=index + 4,
                 )
             board_lines[index] = index + 4
             boards.append(Board.numbered(start + index, Deal.from_owners(owners)))
@@ -685,14 +687,14 @@ class BreCodec(Codec):
         info.extra["header_size"] = header_size
         return BoardSet(boards, info)
 
-    def _encoding(self, doc, options: WriteOptions | None) -> str:
+    def _encoding(self, doc: Boards, options: WriteOptions | None) -> str:
         if options and options.encoding:
             return options.encoding
         info = getattr(doc, "info", None)
         enc = info.extra.get("bre_encoding") if info is not None else None
         return enc if enc and enc != "ascii" else "cp1252"
 
-    def _header(self, doc, options: WriteOptions | None) -> list[bytes]:
+    def _header(self, doc: Boards, options: WriteOptions | None) -> list[bytes]:
         info = getattr(doc, "info", None)
         enc = self._encoding(doc, options)
         out = []
@@ -705,7 +707,7 @@ class BreCodec(Codec):
                 raise FormatError(f"the {key} {text!r} cannot be written in {enc}") from None
         return out
 
-    def check(self, boards, options: WriteOptions | None = None) -> SaveReport:
+    def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
         rep = super().check(boards, options)
         try:
             self._header(boards, options)
@@ -717,7 +719,7 @@ class BreCodec(Codec):
             rep.losses.append("line breaks in the event, site or date (they become spaces)")
         return rep
 
-    def write(self, doc, out: IO[bytes], options: WriteOptions | None = None) -> None:
+    def write(self, doc: Sequence[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
         info = getattr(doc, "info", None)
         newline = (options.newline if options and options.newline else None) or (
             info.extra.get("bre_newline") if info is not None else None) or "\r\n"

@@ -151,10 +151,11 @@ def decode_record(data: bytes) -> CribbageRecord:
     for _what, n in TEXT_FIELDS:
         raw = bytes(r.take(8) for _ in range(n))
         texts.append(raw.decode("latin-1").rstrip(" \x00"))
-    date = [r.take(w) for _, w in DATE_FIELDS]
+    year, month, day, hour, minute, second = (r.take(w) for _, w in DATE_FIELDS)
     games = r.take(8)
     n_deals = r.take(8) + 1
-    header = CribHeader(texts[0], texts[1], (texts[2], texts[3]), texts[4], *date, games=games)
+    header = CribHeader(texts[0], texts[1], (texts[2], texts[3]), texts[4], year, month, day, hour, minute, second,
+                        games=games)
     record = CribbageRecord(header)
     need = (HEADER_BITS + DEAL_BITS * n_deals + 7) // 8
     for k in range(1, n_deals + 1):
@@ -174,8 +175,8 @@ def decode_record(data: bytes) -> CribbageRecord:
 
 
 def _decode_deal(r: BitReader, k: int) -> CribDeal:
-    hands = tuple(tuple(_card(r.take(6), k, f"player {p}'s hand") for _ in range(4)) for p in (0, 1))
-    discards = tuple(tuple(_card(r.take(6), k, f"player {p}'s discards") for _ in range(2)) for p in (0, 1))
+    hand0, hand1 = (tuple(_card(r.take(6), k, f"player {p}'s hand") for _ in range(4)) for p in (0, 1))
+    discard0, discard1 = (tuple(_card(r.take(6), k, f"player {p}'s discards") for _ in range(2)) for p in (0, 1))
     starter = _card(r.take(6), k, "the starter")
     plays: list[PegPlay] = []
     unplayed = 0
@@ -193,7 +194,7 @@ def _decode_deal(r: BitReader, k: int) -> CribDeal:
     for p in (0, 1):
         if scores[p] > GAME_POINTS:
             raise FormatError(f"deal {k}: player {p}'s score {scores[p]} is over {GAME_POINTS}")
-    deal = CribDeal(hands, discards, starter, plays, scores, dealer, last, unplayed)  # type: ignore[arg-type]
+    deal = CribDeal((hand0, hand1), (discard0, discard1), starter, plays, scores, dealer, last, unplayed)
     dup = deal.duplicate_card()
     if dup is not None:
         card, first, second = dup
@@ -301,7 +302,7 @@ class HalscribCodec(Codec):
             return 90
         return 0
 
-    def read(self, path: str | os.PathLike, options: ReadOptions | None = None) -> CribbageRecord:
+    def read(self, path: str | os.PathLike[str], options: ReadOptions | None = None) -> CribbageRecord:
         with open(path, "rb") as f:
             text = f.read()
         record = decode_record(decode_base64(text))

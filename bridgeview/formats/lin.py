@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import IO
 from urllib.parse import quote, unquote, unquote_plus
@@ -28,7 +29,7 @@ from ..model.vulnerability import Vulnerability, dealer_for_board, vulnerability
 from . import lin_lazy
 from .errors import FormatError, explain
 from .pbn import board_key
-from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions, _meaningful, board_tags
+from .registry import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions, _meaningful, board_tags
 from .textcheck import UTF16_MESSAGE, unencodable_loss, utf16_text
 
 HANDVIEWER = "https://www.bridgebase.com/tools/handviewer.html?lin="
@@ -211,7 +212,7 @@ def parse_md(value: str) -> tuple[Seat | None, Deal, int]:
     empty = [s for s in range(4) if counts[s] == 0]
     if len(empty) == 1 and sum(counts) == 39:
         hands[empty[0]] = ((1 << 52) - 1) & ~seen
-    return dealer, Deal(tuple(hands)), given  # type: ignore[arg-type]
+    return dealer, Deal.from_masks(hands), given
 
 
 def _parse_hand(text: str, seat: Seat) -> int:
@@ -279,7 +280,7 @@ def call_text(call: Call) -> str:
     elif call.kind == REDOUBLE.kind:
         t = "r"
     else:
-        t = f"{call.level}{'N' if call.strain == Strain.NOTRUMP else Strain(call.strain).letter}"  # type: ignore[arg-type]
+        t = f"{call.level}{'N' if call.strain == Strain.NOTRUMP else call.bid_strain.letter}"
     return t + ("!" if call.alert else "")
 
 
@@ -314,7 +315,7 @@ def rs_text(contract: Contract | None, declarer: Seat | None, result: int | None
         return ""
     if contract.is_passed_out:
         return "P"
-    strain = "N" if contract.strain == Strain.NOTRUMP else Strain(contract.strain).letter  # type: ignore[arg-type]
+    strain = "N" if contract.strain == Strain.NOTRUMP else contract.bid_strain.letter
     text = f"{contract.level}{strain}{declarer.letter if declarer is not None else ''}{'x' * contract.risk}"
     if result is not None:
         diff = result - 6 - contract.level
@@ -728,9 +729,9 @@ def handviewer_boards(text: str) -> BoardSet:
     return doc
 
 
-def _rs_layout(boards) -> tuple[int, int] | None:
+def _rs_layout(boards: Iterable[Board]) -> tuple[int, int] | None:
     """(first, last) board numbers for BBO's rs layout, or None when the boards do not fit it."""
-    keys = set()
+    keys: set[tuple[int, bool]] = set()
     for b in boards:
         if b.number is None or b.number < 1:
             return None
@@ -747,7 +748,7 @@ def _rs_layout(boards) -> tuple[int, int] | None:
     return first, last
 
 
-def document_text(doc, newline: str = "\n") -> str:
+def document_text(doc: Iterable[Board], newline: str = "\n") -> str:
     """A whole board set as a LIN file: optional header, then one board a line."""
     info: FileInfo | None = getattr(doc, "info", None)
     extra = info.extra if info is not None else {}
@@ -767,6 +768,7 @@ def document_text(doc, newline: str = "\n") -> str:
             if layout:
                 rs = [""] * (2 * (layout[1] - layout[0] + 1))
                 for b in boards:
+                    assert b.number is not None  # a layout means every board has a number
                     pos = 2 * (b.number - layout[0]) + (1 if b.tags.get(ROOM_TAG) == "Closed" else 0)
                     rs[pos] = rs_text(b.contract, b.declarer, b.result)
             else:
@@ -804,10 +806,10 @@ class LinSource:
     so a file saved with nothing changed is written back byte for byte."""
 
     index: int
-    key: tuple
+    key: tuple[object, ...]
 
 
-def _file_key(doc) -> tuple:
+def _file_key(doc: BoardSet) -> tuple[object, ...]:
     """What a LIN file says outside its boards, to notice edits of the file info."""
     info = doc.info
     extra = info.extra
@@ -815,12 +817,13 @@ def _file_key(doc) -> tuple:
             repr(extra.get("lin_comments")), bool(extra.get("lin_rs")), len(doc))
 
 
-def _unchanged_original(doc, options: WriteOptions) -> bytes | None:
+def _unchanged_original(doc: BoardSet, options: WriteOptions) -> bytes | None:
     """The file's bytes as read when nothing in ``doc`` changed since, else None."""
-    info = getattr(doc, "info", None)
+    info: FileInfo | None = getattr(doc, "info", None)
     original = info.extra.get("lin_original") if info is not None else None
-    if original is None or info.format not in (None, "lin"):
+    if info is None or original is None or info.format not in (None, "lin"):
         return None
+    data: bytes
     data, key = original
     if key != _file_key(doc):
         return None
@@ -861,7 +864,7 @@ class LinCodec(Codec):
             return 60
         return 0
 
-    def read(self, path: str | os.PathLike, options: ReadOptions | None = None) -> BoardSet:
+    def read(self, path: str | os.PathLike[str], options: ReadOptions | None = None) -> BoardSet:
         options = options or ReadOptions()
         if not options.encoding and os.path.getsize(path) >= lin_lazy.LAZY_MIN_BYTES:
             lazy = lin_lazy.read_lazy(path, options.start_board)  # big hand records: decoded on demand
@@ -884,7 +887,7 @@ class LinCodec(Codec):
         doc.info.extra["lin_original"] = (data, _file_key(doc))
         return doc
 
-    def write(self, doc, out: IO[bytes], options: WriteOptions | None = None) -> None:
+    def write(self, doc: BoardSet, out: IO[bytes], options: WriteOptions | None = None) -> None:
         options = options or WriteOptions()
         original = _unchanged_original(doc, options)
         if original is not None:  # nothing changed: the file as it was (token and card order, nt places)
@@ -895,7 +898,7 @@ class LinCodec(Codec):
         encoding = options.encoding or extra.get("encoding") or "utf-8"
         out.write(document_text(doc, newline).encode(encoding, errors="replace"))
 
-    def check(self, boards, options: WriteOptions | None = None) -> SaveReport:
+    def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
         rep = super().check(boards, options)
         marks = results = tags = 0
         other_tags: set[str] = set()

@@ -20,7 +20,7 @@ import mmap
 import os
 from collections import OrderedDict
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..model.board import Board
 from ..model.boardset import FileInfo, LazyBoardSet
@@ -59,7 +59,7 @@ def _space() -> np.ndarray:
 class LinIndex:
     """Where each board of a mapped LIN file starts, and the newlines before each."""
 
-    def __init__(self, buf, base: int, encoding: str, starts: np.ndarray, lines: np.ndarray) -> None:
+    def __init__(self, buf: mmap.mmap, base: int, encoding: str, starts: np.ndarray, lines: np.ndarray) -> None:
         self.buf = buf
         self.base = base
         self.encoding = encoding
@@ -77,7 +77,7 @@ class LinIndex:
         return bytes(self.buf[a:b]).decode(self.encoding, errors=errors)
 
 
-def scan(buf) -> LinIndex | None:
+def scan(buf: mmap.mmap) -> LinIndex | None:
     """Index the boards of a hand-record LIN file; None when the file needs the eager reader."""
     import numpy as np
 
@@ -134,8 +134,9 @@ class LazyLinSet(LazyBoardSet):
     """A hand-record LIN file's boards, decoded on demand; ``problems_of(i)`` as for lazy PBN."""
 
     lin_lazy = True
+    index: LinIndex  # type: ignore[assignment]  # shadows Sequence.index(), which no one calls on a board set
 
-    def __init__(self, index: LinIndex, info: FileInfo, start_board: int | None, keepalive=None) -> None:
+    def __init__(self, index: LinIndex, info: FileInfo, start_board: int | None, keepalive: Any = None) -> None:
         super().__init__(len(index), self._decode_board, info, keepalive=keepalive)
         self.index = index
         self._start_board = start_board
@@ -188,7 +189,7 @@ class LazyLinSet(LazyBoardSet):
         return self.decoded(i)[2]
 
 
-def read_lazy(path: str | os.PathLike, start_board: int | None = None) -> LazyLinSet | None:
+def read_lazy(path: str | os.PathLike[str], start_board: int | None = None) -> LazyLinSet | None:
     """Open a hand-record LIN file lazily; None when its shape needs the eager reader."""
     try:
         f = open(path, "rb")

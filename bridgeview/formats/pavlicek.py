@@ -35,7 +35,13 @@ from .records import RecordFile, head_records
 from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
 
 if TYPE_CHECKING:
+    import os
+    from collections.abc import Callable, Sequence
+    from typing import IO
+
     import numpy as np
+
+    from .registry import Boards
 
 #: our seat (N0 E1 S2 W3) for a Pavlicek seat code (W0 N1 E2 S3)
 SEAT_OF_CODE = (3, 0, 1, 2)
@@ -143,6 +149,8 @@ class ZbdChunk(BulkChunk):
     """A chunk of ZBD-coded deals whose owners are decoded only when someone asks: a writer of
     the same layout copies the bytes (:attr:`zbd`), and completeness is counted from the bytes."""
 
+    zbd: np.ndarray
+
     def __init__(self, raw: np.ndarray, dd: np.ndarray | None = None, numbers: np.ndarray | None = None) -> None:
         self.zbd = raw
         self.dd = dd
@@ -151,7 +159,7 @@ class ZbdChunk(BulkChunk):
         self._owners: np.ndarray | None = None
 
     @property
-    def owners(self) -> np.ndarray:  # type: ignore[override]
+    def owners(self) -> np.ndarray:  # type: ignore[override]  # decoded from the ZBD bytes on first use; read-only
         if self._owners is None:
             self._owners = zbd_decode(self.zbd)
         return self._owners
@@ -164,7 +172,8 @@ class ZbdChunk(BulkChunk):
         import numpy as np
 
         lanes = np.add.reduce(np.take(_count_table(), self.zbd), axis=1, dtype=np.uint32)
-        return lanes == np.uint32(0x0D0D0D0D)
+        complete: np.ndarray = lanes == np.uint32(0x0D0D0D0D)  # numpy types an array comparison as Any
+        return complete
 
 
 def zbd_chunk(raw: np.ndarray, dd: np.ndarray | None = None) -> BulkChunk:
@@ -207,7 +216,8 @@ def pack_nibbles(nib: np.ndarray) -> np.ndarray:
     """(n, 2k) nibbles -> (n, k) bytes, the inverse of :func:`nibbles`."""
     import numpy as np
 
-    return (nib[:, 0::2] | nib[:, 1::2] << 4).astype(np.uint8)
+    packed: np.ndarray = (nib[:, 0::2] | nib[:, 1::2] << 4).astype(np.uint8)
+    return packed
 
 
 #: ZDD nibble (4 * block + hand) for each cell (seat * 5 + strain) of a (4, 5) DD row
@@ -276,7 +286,7 @@ class PavlicekRecordCodec(Codec):
     has_dd = False
 
     # subclasses implement these two
-    def decode(self, raw: np.ndarray, first: int, rf: RecordFile) -> BulkChunk:
+    def decode(self, raw: np.ndarray, first: int, rf: RecordFile | _SniffFile) -> BulkChunk:
         """(k, record_size) bytes of records ``first..`` -> a chunk; FormatError on bad data."""
         raise NotImplementedError
 
@@ -303,7 +313,7 @@ class PavlicekRecordCodec(Codec):
         return 30 + 5 * good
 
     # -- reading ---------------------------------------------------------------
-    def read(self, path, options: ReadOptions | None = None) -> LazyBoardSet:
+    def read(self, path: str | os.PathLike[str], options: ReadOptions | None = None) -> LazyBoardSet:
         options = options or ReadOptions()
         rf = RecordFile(path, self.record_size, self.title)
         start = options.start_board or 1
@@ -331,20 +341,20 @@ class PavlicekRecordCodec(Codec):
         for first in range(0, rf.count, chunk):
             yield self.decode(rf.records(first, first + chunk), first, rf)
 
-    def read_bulk(self, path, chunk: int = BULK_RECORDS) -> Iterator[BulkChunk]:
+    def read_bulk(self, path: str | os.PathLike[str], chunk: int = BULK_RECORDS) -> Iterator[BulkChunk]:
         rf = RecordFile(path, self.record_size, self.title)
         yield from self.iter_chunks(rf, chunk)
 
     # -- writing ---------------------------------------------------------------
-    def write(self, doc, out, options: WriteOptions | None = None) -> None:
+    def write(self, doc: Sequence[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
         self.write_bulk(chunks_from_boards(doc), out, options)
 
-    def write_bulk(self, chunks: Iterable[BulkChunk], out, options: WriteOptions | None = None) -> int:
+    def write_bulk(self, chunks: Iterable[BulkChunk], out: IO[bytes], options: WriteOptions | None = None) -> int:
         total = 0
         for chunk in chunks:
             if len(chunk) == 0:
                 continue
-            out.write(memoryview(self.encode_checked(chunk, total)).cast("B"))
+            out.write(self.encode_checked(chunk, total).data.cast("B"))
             total += len(chunk)
         return BulkCount(total)
 
@@ -385,10 +395,10 @@ class ZBDCodec(PavlicekRecordCodec):
     record_size = 13
     caps = Capabilities(full_deals=True)
 
-    def decode(self, raw, first, rf) -> BulkChunk:
+    def decode(self, raw: np.ndarray, first: int, rf: RecordFile | _SniffFile) -> BulkChunk:
         return zbd_chunk(raw)
 
-    def encode(self, chunk):
+    def encode(self, chunk: BulkChunk) -> np.ndarray:
         import numpy as np
 
         if chunk.zbd is not None:  # the same layout: copy the bytes
@@ -411,7 +421,7 @@ class ZDDCodec(PavlicekRecordCodec):
         score = super().sniff(head, size)
         return min(score, 20)  # nibbles alone are weak evidence; prefer the extension
 
-    def decode(self, raw, first, rf) -> BulkChunk:
+    def decode(self, raw: np.ndarray, first: int, rf: RecordFile | _SniffFile) -> BulkChunk:
         import numpy as np
 
         nib = nibbles(raw)
@@ -421,7 +431,7 @@ class ZDDCodec(PavlicekRecordCodec):
         dd = zdd_decode(raw, nib)
         return BulkChunk(np.full((len(raw), 52), ABSENT, dtype=np.uint8), dd)
 
-    def encode(self, chunk):
+    def encode(self, chunk: BulkChunk) -> np.ndarray:
         import numpy as np
 
         dd = chunk.dd if chunk.dd is not None else unknown_dd(len(chunk))
@@ -435,7 +445,7 @@ class ZDDCodec(PavlicekRecordCodec):
             )
         return zdd_encode(dd)
 
-    def write_bulk(self, chunks, out, options=None) -> int:
+    def write_bulk(self, chunks: Iterable[BulkChunk], out: IO[bytes], options: WriteOptions | None = None) -> int:
         import numpy as np
 
         total = 0
@@ -449,7 +459,7 @@ class ZDDCodec(PavlicekRecordCodec):
             total += len(chunk)
         return BulkCount(total, [f"deals of {plural(dealt, 'board')}"] if dealt else [])
 
-    def check(self, boards, options=None) -> SaveReport:
+    def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
         rep = SaveReport()
         dealt = 0
         for i, b in enumerate(boards):
@@ -486,7 +496,7 @@ class ZRDCodec(PavlicekRecordCodec):
     has_dd = True
     caps = Capabilities(full_deals=True, dd=True)
 
-    def decode(self, raw, first, rf) -> BulkChunk:
+    def decode(self, raw: np.ndarray, first: int, rf: RecordFile | _SniffFile) -> BulkChunk:
         nib = nibbles(raw[:, 13:])
         bad = bad_nibble_byte(nib)
         if bad is not None:
@@ -494,7 +504,7 @@ class ZRDCodec(PavlicekRecordCodec):
         dd = zdd_decode(raw[:, 13:], nib)
         return zbd_chunk(raw[:, :13], dd)
 
-    def encode(self, chunk):
+    def encode(self, chunk: BulkChunk) -> np.ndarray:
         import numpy as np
 
         dd = chunk.dd if chunk.dd is not None else unknown_dd(len(chunk))
@@ -513,7 +523,7 @@ class ZRJ16Codec(PavlicekRecordCodec):
     has_dd = True
     caps = Capabilities(full_deals=True, dd=True)
 
-    def decode(self, raw, first, rf) -> BulkChunk:
+    def decode(self, raw: np.ndarray, first: int, rf: RecordFile | _SniffFile) -> BulkChunk:
         import numpy as np
 
         n = len(raw)
@@ -564,10 +574,11 @@ class ZRJ16Codec(PavlicekRecordCodec):
         deal = chunk.zbd if chunk.zbd is not None else zbd_encode(chunk.owners)
         return np.concatenate([deal, tail], axis=1), dropped
 
-    def encode(self, chunk):
+    def encode(self, chunk: BulkChunk) -> np.ndarray:
         return self.encode_with(chunk, None)[0]
 
-    def write_bulk(self, chunks, out, options=None, preferred_of=None) -> int:
+    def write_bulk(self, chunks: Iterable[BulkChunk], out: IO[bytes], options: WriteOptions | None = None,
+                   preferred_of: Callable[[int, int], np.ndarray] | None = None) -> int:
         total = dropped = 0
         for chunk in chunks:
             if len(chunk) == 0:
@@ -581,7 +592,7 @@ class ZRJ16Codec(PavlicekRecordCodec):
         return BulkCount(total, [OTHER_HANDS_LOSS.format(plural(dropped, "board"))] if dropped else [])
 
     @staticmethod
-    def declarers(boards) -> np.ndarray:
+    def declarers(boards: Boards) -> np.ndarray:
         import numpy as np
 
         out = np.full(len(boards), -1, dtype=np.int64)
@@ -591,11 +602,11 @@ class ZRJ16Codec(PavlicekRecordCodec):
                 out[i] = int(declarer)
         return out
 
-    def write(self, doc, out, options=None) -> None:
+    def write(self, doc: Sequence[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
         prefs = self.declarers(doc)
         self.write_bulk(chunks_from_boards(doc), out, options, lambda start, k: prefs[start : start + k])
 
-    def check(self, boards, options=None) -> SaveReport:
+    def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
         import numpy as np
 
         rep = Codec.check(self, boards, options)  # the generic losses, numbered from --start-board

@@ -26,7 +26,8 @@ from .records import map_file
 from .registry import Capabilities, Codec, ReadOptions, WriteOptions
 
 if TYPE_CHECKING:
-    pass
+    from collections.abc import Sequence
+    from typing import IO
 
 LOCATOR_LIMIT = 5**13  # 1,220,703,125
 #: our seat (N0 E1 S2 W3) for a locator digit 1-4 (W N E S); digit 0 = unused
@@ -55,7 +56,7 @@ def encode_locator(owners: list[int], suit: int) -> int:
 class ZBSGroups:
     """The group index of a ZBS file: where each group starts and how many records it has."""
 
-    def __init__(self, path: str | os.PathLike) -> None:
+    def __init__(self, path: str | os.PathLike[str]) -> None:
         import numpy as np
 
         self.path = str(path)
@@ -173,7 +174,7 @@ class ZBSCodec(Codec):
             return 0  # the last group is not closed
         return 5  # binary data can still pass these checks: the extension decides
 
-    def read(self, path, options: ReadOptions | None = None) -> LazyBoardSet:
+    def read(self, path: str | os.PathLike[str], options: ReadOptions | None = None) -> LazyBoardSet:
         options = options or ReadOptions()
         groups = ZBSGroups(path)
         first = options.start_board or 1
@@ -187,7 +188,7 @@ class ZBSCodec(Codec):
         doc.problems.extend(groups.problems)
         return doc
 
-    def write(self, doc, out, options: WriteOptions | None = None) -> None:
+    def write(self, doc: Sequence[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
         buf = bytearray()
         for i, board in enumerate(doc):
             owners = board.deal.owners()

@@ -34,13 +34,20 @@ from ..model.vulnerability import (
     dealer_for_board,
     vulnerability_for_board,
 )
+from .bulk import complete_rows
 from .errors import FormatError
-from .pavlicek import CODE_OF_SEAT, SEAT_OF_CODE, ZRJ16Codec, complete_rows, tolerable
+from .pavlicek import CODE_OF_SEAT, SEAT_OF_CODE, ZRJ16Codec, tolerable
 from .records import RecordFile, head_records
 from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions, generic_check
 
 if TYPE_CHECKING:
+    import os
+    from collections.abc import Sequence
+    from typing import IO
+
     import numpy as np
+
+    from .registry import Boards
 
 RECORD = 80
 FIRST_CALL = 18
@@ -89,7 +96,7 @@ def decode_call(byte: int) -> Call | None:
 
 def encode_call(call: Call) -> int:
     if call.kind == CallKind.BID:
-        code = int(call.level) << 3 | int(call.strain)  # type: ignore[arg-type]
+        code = int(call.level) << 3 | int(call.bid_strain)
     else:
         code = 5 + (CallKind.PASS, CallKind.DOUBLE, CallKind.REDOUBLE).index(call.kind)
     return code | mark_bits(call.mark, call.alert)
@@ -116,7 +123,7 @@ def decode_contract(byte: int) -> Contract | None:
 def encode_contract(contract: Contract) -> int:
     if contract.is_passed_out:
         return 0
-    return 40 * contract.risk + 5 * contract.level + int(contract.strain)  # type: ignore[arg-type]
+    return 40 * contract.risk + 5 * contract.level + int(contract.bid_strain)
 
 
 def salvage_record(raw: bytes, problem: str) -> Board:
@@ -132,7 +139,7 @@ def salvage_record(raw: bytes, problem: str) -> Board:
                  unreadable=problem)
 
 
-def decode_record(raw: bytes, index: int, rf) -> Board:
+def decode_record(raw: bytes, index: int, rf: RecordFile) -> Board:
     """One 80-byte record -> Board; FormatError (record, offset of the bad byte) on impossible codes."""
     import numpy as np
 
@@ -300,7 +307,7 @@ class ZRJCodec(Codec):
             return 0
         return 40 + 5 * (n - bad)
 
-    def read(self, path, options: ReadOptions | None = None) -> LazyBoardSet:
+    def read(self, path: str | os.PathLike[str], options: ReadOptions | None = None) -> LazyBoardSet:
         rf = RecordFile(path, RECORD, "ZRJ")
 
         def decode(i: int) -> Board:
@@ -317,7 +324,7 @@ class ZRJCodec(Codec):
         doc.problems.extend(rf.problems)
         return doc
 
-    def check(self, boards, options: WriteOptions | None = None) -> SaveReport:
+    def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
         rep = generic_check(self, boards, dealer_vul=False)  # unnumbered boards keep theirs in ZRJ
         counts: dict[str, int] = {}
         for i, board in enumerate(boards):
@@ -334,7 +341,7 @@ class ZRJCodec(Codec):
                 rep.losses.append(f"{what} of {plural(n, 'board')}")
         return rep
 
-    def write(self, doc, out, options: WriteOptions | None = None) -> None:
+    def write(self, doc: Sequence[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
         for i, board in enumerate(doc):
             plan = plan_board(board, i)
             if plan.errors:

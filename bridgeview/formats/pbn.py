@@ -10,6 +10,7 @@ is generated from the model by :mod:`pbn_write`.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import IO
 
@@ -20,7 +21,7 @@ from .errors import FormatError
 from .pbn_lex import decode, detect_newline, split_games
 from .pbn_read import Context, read_game
 from .pbn_write import board_text
-from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
+from .registry import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
 from .textcheck import UTF16_MESSAGE, utf16_text
 
 DEFAULT_PREAMBLE = "% PBN 2.1\n% EXPORT\n"
@@ -35,11 +36,11 @@ class PbnSource:
     """
 
     text: str
-    key: tuple
+    key: tuple[object, ...]
     inherits: bool = False
 
 
-def board_key(b: Board) -> tuple:
+def board_key(b: Board) -> tuple[object, ...]:
     """Everything the model says about a board, hashable, to notice edits."""
     return (
         b.number, b.dealer, b.vulnerability, b.deal.hands, b.dd,
@@ -97,7 +98,7 @@ def board_to_pbn_text(board: Board, info: FileInfo | None = None) -> str:
     return board_text(board, info, foreign=not isinstance(board.source, PbnSource) and not board.tags)
 
 
-def document_text(doc, options: WriteOptions | None = None) -> tuple[str, str, str]:
+def document_text(doc: Boards, options: WriteOptions | None = None) -> tuple[str, str, str]:
     """The whole file as text, its encoding and its newline.
 
     Unchanged boards are written as read.  When some of them take or set
@@ -124,8 +125,8 @@ def document_text(doc, options: WriteOptions | None = None) -> tuple[str, str, s
     return text, encoding, newline
 
 
-def _document_text(doc, options: WriteOptions | None,
-                   force: set[int]) -> tuple[str, str, str, dict[int, tuple], set[int]]:
+def _document_text(doc: Boards, options: WriteOptions | None,
+                   force: set[int]) -> tuple[str, str, str, dict[int, tuple[object, ...]], set[int]]:
     """The file text; boards in ``force`` are generated even when unchanged.
 
     When some board written as read takes or sets ``#`` values, also returns what
@@ -149,8 +150,8 @@ def _document_text(doc, options: WriteOptions | None,
     parts: list[str] = [own(extra["preamble"]) if from_pbn else made(DEFAULT_PREAMBLE)]
     foreign = not from_pbn
     renamed = _header_edits(info) if from_pbn else {}
-    expected: dict[int, tuple] = {}
-    raw_keys: dict[int, tuple] = {}
+    expected: dict[int, tuple[object, ...]] = {}
+    raw_keys: dict[int, tuple[object, ...]] = {}
     generated: dict[int, str] = {}
     inheriting = False
     for i, b in enumerate(doc):
@@ -234,7 +235,7 @@ class PbnCodec(Codec):
                 return 0
         return 0
 
-    def read(self, path: str | os.PathLike, options: ReadOptions | None = None) -> BoardSet:
+    def read(self, path: str | os.PathLike[str], options: ReadOptions | None = None) -> BoardSet:
         if (options is None or not options.encoding) and os.path.getsize(path) >= pbn_lazy.LAZY_MIN_BYTES:
             return pbn_lazy.read_lazy(path)  # a big file: boards decoded on demand
         with open(path, "rb") as f:
@@ -255,7 +256,7 @@ class PbnCodec(Codec):
         doc.info.path = str(path)
         return doc
 
-    def write(self, doc, out: IO[bytes], options: WriteOptions | None = None) -> None:
+    def write(self, doc: Sequence[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
         if pbn_lazy.can_stream(doc):  # a big file read lazily: streamed game by game
             opts = options or WriteOptions()
             extra = doc.info.extra
@@ -269,12 +270,13 @@ class PbnCodec(Codec):
         text, encoding, _newline = document_text(doc, options)
         out.write(text.encode(_codec_name(encoding), errors="replace"))
 
-    def check(self, boards, options: WriteOptions | None = None) -> SaveReport:
+    def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
         if (pbn_lazy.can_stream(boards) or pbn_stream.can_stream(boards)) and (options is None or not options.encoding):
             # untouched games of a lazy set hold nothing PBN cannot (they are written as read, or come
             # from a deals-and-DD format): only the edited boards need checking
-            boards = pbn_lazy.EditedBoards(boards)
-        rep = super().check(boards, options)
+            rep = super().check(pbn_lazy.EditedBoards(boards), options)
+        else:
+            rep = super().check(boards, options)
         info = getattr(boards, "info", None)
         encoding = (options.encoding if options else None) or (
             info.extra.get("encoding") if info is not None and info.format == "pbn" else None) or "utf-8"

@@ -17,7 +17,7 @@ import operator
 import re
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 from ..model.text import plural
 from ..model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
@@ -29,7 +29,20 @@ from .pbn_write import ROSTER
 from .registry import Codec, SaveReport, WriteOptions, board_tags
 
 if TYPE_CHECKING:
+    import mmap
+    import os
+    from collections.abc import Callable, Iterator
+
     import numpy as np
+
+    from ..model.cards import Seat
+    from .convert import ConvertResult, ProgressFn
+    from .pbn_lazy import LazyPbnSet
+
+    #: getters of the wanted and of the free-tag values from a match's groups
+    _Getters = tuple[Callable[[tuple[Any, ...]], Any], Callable[[tuple[Any, ...]], Any]]
+    #: a learned game pattern's fullmatch, with its getters
+    _Learned = tuple[Callable[[bytes], re.Match[bytes] | None], _Getters]
 
 #: targets whose check is the generic one and whose writer takes ``chunks_from_boards``
 FAST_TARGETS = frozenset(("zrd", "zbd"))
@@ -64,7 +77,7 @@ def _ranks() -> np.ndarray:
     return table
 
 
-def applies(doc, codec: Codec, options: WriteOptions | None) -> bool:
+def applies(doc: Any, codec: Codec, options: WriteOptions | None) -> bool:
     """True for an unedited lazy PBN set going to a plain fixed-record format."""
     return (bool(getattr(doc, "pbn_lazy", False)) and doc.is_lazy and not doc.edited
             and codec.name in FAST_TARGETS and not doc.index.inherits)
@@ -76,7 +89,7 @@ class _Tally:
 
     codec: Codec
     start: int
-    header: dict
+    header: dict[str, str | None]
     errors: list[str] = field(default_factory=list)
     moved: int = 0
     dd: int = 0
@@ -85,8 +98,8 @@ class _Tally:
     notes: int = 0
     numbers_lost: bool = False
 
-    def board(self, i: int, number, dealer, vul, count: int, complete: bool, dd: bool, auction: bool,
-              play: bool, notes: bool) -> None:
+    def board(self, i: int, number: int | None, dealer: int | None, vul: int | None, count: int, complete: bool,
+              dd: bool, auction: bool, play: bool, notes: bool) -> None:
         caps = self.codec.caps
         where = f"board {number}" if number is not None else f"record {i + 1}"
         title = self.codec.title
@@ -130,7 +143,7 @@ class _Tally:
         if not caps.board_numbers and ((number >= 0) & (number != self.start + index)).any():
             self.numbers_lost = True
 
-    def report(self, info) -> SaveReport:
+    def report(self, info: object) -> SaveReport:
         """The losses in generic_check's words and order."""
         rep = SaveReport(errors=list(self.errors))
         for count, what in ((self.dd, "double-dummy results"), (self.auction, "auctions"), (self.play, "play"),
@@ -147,11 +160,11 @@ class _Tally:
         return rep
 
 
-def _meaningful(value) -> bool:
+def _meaningful(value: object) -> bool:
     return bool(value) and bool(str(value).strip("?.#- "))
 
 
-class _Vuls(dict):
+class _Vuls(dict[bytes, int]):
     """Vulnerability (as int) of a tag value's bytes, -2 for a value the reader would complain of."""
 
     def __missing__(self, key: bytes) -> int:
@@ -164,7 +177,7 @@ class _Vuls(dict):
         return value
 
 
-def _notes(values: tuple, header: dict, encoding: str) -> bool:
+def _notes(values: tuple[bytes | None, ...], header: dict[str, str | None], encoding: str) -> bool:
     """Whether these values of the roster's free tags make the board lose "notes and tags"."""
     for name, v in zip(_NOTE_TAGS, values, strict=True):
         if v and v != b"?":
@@ -174,7 +187,7 @@ def _notes(values: tuple, header: dict, encoding: str) -> bool:
     return False
 
 
-def parse_deals(deals: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
+def parse_deals(deals: list[bytes] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Owners (k, 52) of ``N:`` deal strings of complete deals written the common way (69 bytes,
     one space between hands), and a boolean (k,) of the rows that were; others need the reader."""
     import numpy as np
@@ -207,7 +220,8 @@ def parse_deals(deals: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
     return owners, ok
 
 
-def convert(doc, dst, codec: Codec, options: WriteOptions | None, progress=None):
+def convert(doc: LazyPbnSet, dst: str | os.PathLike[str], codec: Codec, options: WriteOptions | None,
+            progress: ProgressFn | None = None) -> ConvertResult:
     """Check and write ``doc`` (see :func:`applies`) as ``codec`` would, a chunk at a time."""
     from .convert import Cancelled, ConvertResult
     from .registry import save_atomically
@@ -221,9 +235,9 @@ def convert(doc, dst, codec: Codec, options: WriteOptions | None, progress=None)
     if caps.max_records is not None and n > caps.max_records:
         raise FormatError(f"{codec.title} holds at most {caps.max_records} boards; this set has {n}", path=str(dst))
     tally = _Tally(codec, start, header)
-    state: dict = {}
+    state: dict[str, Any] = {}  # what the chunks learn: the game pattern, shapes, the notes seen
 
-    def chunks():
+    def chunks() -> Iterator[BulkChunk]:
         for first in range(0, n, CHUNK):
             chunk = _chunk(doc, first, min(n, first + CHUNK), tally, header, state)
             _done_with(doc, min(n, first + CHUNK))
@@ -235,7 +249,7 @@ def convert(doc, dst, codec: Codec, options: WriteOptions | None, progress=None)
 
     result = ConvertResult(codec)
 
-    def write(f):
+    def write(f: IO[bytes]) -> None:
         result.records = codec.write_bulk(chunks(), f, options)
 
     save_atomically(dst, write)
@@ -244,7 +258,8 @@ def convert(doc, dst, codec: Codec, options: WriteOptions | None, progress=None)
     return result
 
 
-def report(doc, codec: Codec, options: WriteOptions | None = None, progress=None) -> SaveReport:
+def report(doc: LazyPbnSet, codec: Codec, options: WriteOptions | None = None,
+           progress: ProgressFn | None = None) -> SaveReport:
     """What writing ``doc`` (see :func:`applies`) as ``codec`` would lose, as ``codec.check`` says
     it, from one chunked pass (the GUI asks before it saves)."""
     from .convert import Cancelled
@@ -258,7 +273,7 @@ def report(doc, codec: Codec, options: WriteOptions | None = None, progress=None
     caps = codec.caps
     if caps.max_records is not None and n > caps.max_records:
         tally.errors.append(f"{codec.title} holds at most {caps.max_records} boards; this set has {n}")
-    state: dict = {}
+    state: dict[str, Any] = {}  # what the chunks learn: the game pattern, shapes, the notes seen
     for first in range(0, n, CHUNK):
         _chunk(doc, first, min(n, first + CHUNK), tally, header, state)
         _done_with(doc, min(n, first + CHUNK))
@@ -267,14 +282,14 @@ def report(doc, codec: Codec, options: WriteOptions | None = None, progress=None
     return tally.report(info)
 
 
-def _getters(pattern: re.Pattern) -> tuple:
+def _getters(pattern: re.Pattern[bytes]) -> _Getters:
     """Getters of the wanted and the free-tag values from ``match.groups()`` (faster than names)."""
     index = pattern.groupindex
     return (operator.itemgetter(*(index[name] - 1 for name in _WANTED)),
             operator.itemgetter(*(index[name] - 1 for name in _NOTE_TAGS)))
 
 
-def _learn(m: re.Match) -> re.Pattern:
+def _learn(m: re.Match[bytes]) -> re.Pattern[bytes]:
     """A pattern for games with exactly the tags of the game ``m`` matched (no optional parts:
     several times faster than the general pattern, and most files repeat one shape)."""
     present = m.groupdict()
@@ -334,7 +349,8 @@ def _fixed_tables(bodies: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
     return dd, ok
 
 
-def _chunk(doc, a: int, b: int, tally: _Tally, header: dict, state: dict) -> BulkChunk:
+def _chunk(doc: LazyPbnSet, a: int, b: int, tally: _Tally, header: dict[str, str | None],
+           state: dict[str, Any]) -> BulkChunk:
     """Boards ``a`` to ``b`` as chunks_from_boards makes them, tallying what the check counts."""
     import numpy as np
 
@@ -352,10 +368,10 @@ def _chunk(doc, a: int, b: int, tally: _Tally, header: dict, state: dict) -> Bul
     fixed_bodies: list[bytes] = []
     fixed_rows: list[int] = []
     vuls = _VULS
-    learned = state.get("learned")  # (fullmatch of the learned pattern, its two group getters)
+    learned: _Learned | None = state.get("learned")  # (fullmatch of the learned pattern, its two group getters)
     general = _GAME.fullmatch
     gen_get = _getters(_GAME)
-    note_cache: dict = state.setdefault("notes", {})
+    note_cache: dict[tuple[bytes | None, ...], bool] = state.setdefault("notes", {})
     encoding = idx.encoding
     numbers_l: list[int] = []  # per fast row, -1 for none
     dealers_l: list[int] = []
@@ -378,7 +394,7 @@ def _chunk(doc, a: int, b: int, tally: _Tally, header: dict, state: dict) -> Bul
     for r in np.flatnonzero(remaining).tolist():
         text = buf[starts[r] : cends[r]]
         m = learned[0](text) if learned is not None else None
-        if m is not None:
+        if m is not None and learned is not None:
             wanted, free = learned[1]
         else:
             m = general(text)
@@ -401,7 +417,7 @@ def _chunk(doc, a: int, b: int, tally: _Tally, header: dict, state: dict) -> Bul
         if fields is None:
             slow.append(r)
             continue
-        number, seat, vv = fields
+        board_no, seat, vv = fields
         key = free(groups)
         notes = note_cache.get(key)
         if notes is None:
@@ -417,7 +433,7 @@ def _chunk(doc, a: int, b: int, tally: _Tally, header: dict, state: dict) -> Bul
                 continue
         deals.append(deal)
         fast_rows.append(r)
-        numbers_l.append(number)
+        numbers_l.append(board_no)
         dealers_l.append(seat)
         vuls_l.append(vv)
         notes_l.append(notes)
@@ -449,7 +465,8 @@ def _chunk(doc, a: int, b: int, tally: _Tally, header: dict, state: dict) -> Bul
     return BulkChunk(owners, dd if any_dd else None, numbers)
 
 
-def _learn_first(buf, starts: list[int], cends: list[int], shapes: list[_Shape], state: dict) -> tuple | None:
+def _learn_first(buf: mmap.mmap | bytes, starts: list[int], cends: list[int], shapes: list[_Shape],
+                 state: dict[str, Any]) -> _Learned | None:
     """The game pattern (its fullmatch and group getters) learned from the chunk's first game the general
     pattern takes, with that game's shape; kept in ``state`` for the next chunks.  None if no game fits."""
     for start, end in zip(starts, cends, strict=True):
@@ -463,8 +480,8 @@ def _learn_first(buf, starts: list[int], cends: list[int], shapes: list[_Shape],
     return None
 
 
-def _plain_fields(board: bytes | None, dealer: bytes | None, vul: bytes | None, seats: dict,
-                  vuls: dict) -> tuple[int, int, int] | None:
+def _plain_fields(board: bytes | None, dealer: bytes | None, vul: bytes | None, seats: dict[bytes, int],
+                  vuls: dict[bytes, int]) -> tuple[int, int, int] | None:
     """A plain game's board number, dealer and vulnerability as the tally counts them (-1: none or "?");
     None when one of them needs the careful reader."""
     if not board or board == b"?":
@@ -480,7 +497,7 @@ def _plain_fields(board: bytes | None, dealer: bytes | None, vul: bytes | None, 
     return number, seat, vv
 
 
-def _read_rows(ort: bytes, table) -> bool:
+def _read_rows(ort: bytes, table: np.ndarray) -> bool:
     """An OptimumResultTable not in the fixed 20-row layout, into ``table`` (4 x 5); False (table untouched)
     when it needs the careful reader: rows it cannot read, or a trick count the reader rejects."""
     if _ROWS.fullmatch(ort) is None:
@@ -493,7 +510,7 @@ def _read_rows(ort: bytes, table) -> bool:
     return True
 
 
-def _done_with(doc, stop: int) -> None:
+def _done_with(doc: LazyPbnSet, stop: int) -> None:
     """Give back the mapped pages of the games before ``stop`` (memory stays flat however big the file)."""
     from .pbn_lazy import release
 
@@ -512,7 +529,7 @@ class _Shape:
     shape with numpy a chunk at a time: the same text between the quotes, values in the
     same tags, the same OptimumResultTable header and a 20-row table of 8-byte rows."""
 
-    def __init__(self, m: re.Match, text: bytes) -> None:
+    def __init__(self, m: re.Match[bytes], text: bytes) -> None:
         pieces = text.split(b'"')
         names = [name for name in ROSTER if m.group(name) is not None]
         ort = m.group("ort")
@@ -530,13 +547,14 @@ class _Shape:
         self.key = (tuple(self.consts), self.tail, self.ort, self.ort_value)
 
 
-def _add_shape(shapes: list[_Shape], m: re.Match, text: bytes) -> None:
+def _add_shape(shapes: list[_Shape], m: re.Match[bytes], text: bytes) -> None:
     found = _Shape(m, text)
     if found.usable and all(found.key != s.key for s in shapes):
         shapes.append(found)
 
 
-def _shaped_rows(doc, a: int, b: int, shape: _Shape, todo: np.ndarray) -> tuple:
+def _shaped_rows(doc: LazyPbnSet, a: int, b: int, shape: _Shape,
+                 todo: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The games ``a..b`` that have ``shape`` and plain values (placeholders in the free tags,
     a 69-byte deal, a fixed-width table), read with numpy; returns (relative rows, numbers,
     dealers, vulnerabilities, owners, DD tables) for those whose deal and table are sound."""
@@ -564,7 +582,8 @@ def _shaped_rows(doc, a: int, b: int, shape: _Shape, todo: np.ndarray) -> tuple:
             return np.ones(at.shape[0], dtype=bool)
         want = np.frombuffer(const, np.uint8)
         at = np.minimum(at, last - len(const) + 1)  # a game this runs past fails a length check
-        return (arr[at[:, None] + np.arange(len(const), dtype=np.int32)[None, :]] == want).all(axis=1)
+        matched: np.ndarray = (arr[at[:, None] + np.arange(len(const), dtype=np.int32)[None, :]] == want).all(axis=1)
+        return matched
 
     ok &= q[:, 0] - starts[rows] == len(shape.consts[0])
     ok &= same(starts[rows], shape.consts[0])
@@ -581,13 +600,15 @@ def _shaped_rows(doc, a: int, b: int, shape: _Shape, todo: np.ndarray) -> tuple:
     def value(name: str, width: int) -> np.ndarray:
         at = q[:, 2 * where[name]] + 1
         at = np.minimum(at, last - width + 1)
-        return arr[at[:, None] + np.arange(width, dtype=np.int32)[None, :]]
+        picked: np.ndarray = arr[at[:, None] + np.arange(width, dtype=np.int32)[None, :]]
+        return picked
 
     def placeholder(name: str) -> np.ndarray:
         if name not in where:
             return np.ones(rows.shape[0], dtype=bool)
         n = lengths[:, where[name]]
-        return (n == 0) | ((n == 1) & (value(name, 1)[:, 0] == ord("?")))
+        blank: np.ndarray = (n == 0) | ((n == 1) & (value(name, 1)[:, 0] == ord("?")))
+        return blank
 
     for name in (*_NOTE_TAGS, "Declarer", "Contract", "Result"):
         ok &= placeholder(name)
@@ -639,7 +660,8 @@ def _shaped_rows(doc, a: int, b: int, shape: _Shape, todo: np.ndarray) -> tuple:
     return rows[keep], number[keep], dealer[keep], vul[keep], owners[keep], dd[keep]
 
 
-def _slow_row(doc, i: int, r: int, owners, dd, numbers) -> tuple:
+def _slow_row(doc: LazyPbnSet, i: int, r: int, owners: np.ndarray, dd: np.ndarray, numbers: np.ndarray,
+              ) -> tuple[int | None, Seat | None, Vulnerability | None, int, bool, bool, bool, bool, bool]:
     """One game through the careful reader, into row ``r``; returns what the check counts of it."""
     b = doc[i]
     owners[r] = b.deal.owners()

@@ -21,7 +21,7 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any, TypeGuard
 
 from ..model.board import Board
 from ..model.boardset import FileInfo, LazyBoardSet
@@ -31,6 +31,8 @@ from .pbn_read import Context, read_game
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from .lin_lazy import LazyLinSet
 
 #: files from this size on are read lazily (smaller ones are read whole: every problem known at once)
 LAZY_MIN_BYTES = 8 << 20
@@ -80,7 +82,7 @@ class PbnIndex:
         return int(self.line_counts[block]) + self.buf[block * _LINE_BLOCK : offset].count(b"\n")
 
 
-def _text_encoding(buf, start: int) -> str:
+def _text_encoding(buf: mmap.mmap | bytes, start: int) -> str:
     """UTF-8 or Latin-1, as :func:`pbn_lex.decode` decides for text that is not all ASCII,
     without decoding the whole file into one string."""
     n = len(buf)
@@ -95,7 +97,7 @@ def _text_encoding(buf, start: int) -> str:
     return "utf-8"
 
 
-def scan(buf) -> PbnIndex:
+def scan(buf: mmap.mmap | bytes) -> PbnIndex:
     """Index the games of a PBN file's bytes, the way :func:`pbn_lex.split_games` splits its text."""
     import numpy as np
 
@@ -123,9 +125,9 @@ def scan(buf) -> PbnIndex:
         first[lo:hi] = arr[b_start[lo:hi]]
         release(buf, a, a + _SCAN_CHUNK)
     is_game = first == ord("[")
-    for k in np.nonzero(~is_game)[0]:  # the rare block that does not start with a tag: the eager rule
-        body = bytes(buf[b_start[k] : b_cend[k]]).decode(decode_as)
-        is_game[k] = not (not body.strip() or body.lstrip().startswith("%") and _all_percent(body))
+    for blk in np.nonzero(~is_game)[0]:  # the rare block that does not start with a tag: the eager rule
+        body = bytes(buf[b_start[blk] : b_cend[blk]]).decode(decode_as)
+        is_game[blk] = not (not body.strip() or body.lstrip().startswith("%") and _all_percent(body))
     games = np.nonzero(is_game)[0]
     newline = "\n"
     head = bytes(buf[base : base + 4096]).decode(decode_as, errors="replace")
@@ -166,7 +168,8 @@ def _ws() -> np.ndarray:
     return table
 
 
-def _blank_runs(arr: np.ndarray, base: int, buf=None) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool, bool]:
+def _blank_runs(arr: np.ndarray, base: int,
+                buf: mmap.mmap | bytes | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool, bool]:
     """Spans of the matches of ``\\n(?:[ \\t\\r\\f\\v]*\\n)+`` in ``arr[base:]`` (the blank
     lines that separate games), found with numpy a chunk at a time; the newlines before
     each :data:`_LINE_BLOCK`-byte block (so a game's line number costs one short count);
@@ -229,7 +232,7 @@ def _blank_runs(arr: np.ndarray, base: int, buf=None) -> tuple[np.ndarray, np.nd
     return starts[first], ends[last] + 1, line_counts, hashes, ascii_only
 
 
-def release(buf, a: int, b: int) -> None:
+def release(buf: mmap.mmap | bytes | None, a: int, b: int) -> None:
     """Give back the mapped pages of ``buf[a:b]`` (they stay in the page cache): a scan of a
     file of gigabytes then holds a chunk of it at a time, not all of it."""
     advise = getattr(buf, "madvise", None)
@@ -251,8 +254,9 @@ class LazyPbnSet(LazyBoardSet):
     gives one board's (``validate`` asks board by board)."""
 
     pbn_lazy = True
+    index: PbnIndex  # type: ignore[assignment]  # shadows Sequence.index(), which no one calls on a board set
 
-    def __init__(self, index: PbnIndex, info: FileInfo, keepalive=None) -> None:
+    def __init__(self, index: PbnIndex, info: FileInfo, keepalive: Any = None) -> None:
         super().__init__(len(index), self._decode_board, info, keepalive=keepalive)
         self.index = index
         self._cache: OrderedDict[int, tuple[Board, list[tuple[int | None, str]], int]] = OrderedDict()
@@ -307,7 +311,7 @@ class LazyPbnSet(LazyBoardSet):
             self.problems.extend((i, ln if ln else line, msg) for ln, msg in probs)
         return hit
 
-    def _decode_in_context(self, i: int):
+    def _decode_in_context(self, i: int) -> tuple[Board, list[tuple[int | None, str]], int]:
         """Read the games from the last checkpoint before ``i`` on, as the eager reader would."""
         k = i // CHECKPOINT_EVERY
         have = len(self._checkpoints) - 1
@@ -361,10 +365,10 @@ class LazyPbnSet(LazyBoardSet):
 class _LazyLines:
     """``info.extra["board_lines"]`` of a lazy set: a board's line, found by decoding it."""
 
-    def __init__(self, doc: LazyPbnSet) -> None:
+    def __init__(self, doc: LazyPbnSet | LazyLinSet) -> None:
         self._doc = doc
 
-    def get(self, i: int, default=None):
+    def get(self, i: int, default: int | None = None) -> int | None:
         doc = self._doc
         if doc._materialised or not 0 <= i < len(doc):
             return default
@@ -377,7 +381,7 @@ class _LazyLines:
         return value
 
 
-def read_lazy(path: str | os.PathLike) -> LazyPbnSet:
+def read_lazy(path: str | os.PathLike[str]) -> LazyPbnSet:
     """Open a PBN file lazily (the codec's read path for big files)."""
     try:
         f = open(path, "rb")
@@ -414,9 +418,9 @@ def read_lazy(path: str | os.PathLike) -> LazyPbnSet:
     return doc
 
 
-def can_stream(doc) -> bool:
+def can_stream(doc: object) -> TypeGuard[LazyPbnSet]:
     """True when ``doc`` is a lazy PBN set whose text can be written game by game."""
-    return bool(getattr(doc, "pbn_lazy", False)) and doc.is_lazy
+    return bool(getattr(doc, "pbn_lazy", False) and getattr(doc, "is_lazy", False))
 
 
 def write_lazy(doc: LazyPbnSet, out: IO[bytes], encoding: str, newline: str) -> bool:
@@ -460,14 +464,17 @@ def write_lazy(doc: LazyPbnSet, out: IO[bytes], encoding: str, newline: str) -> 
         if b is None and same_bytes:
             tail = _copy(buf, int(idx.starts[i]), int(idx.ends[i]), out)
             continue
-        raw = unchanged_source(b) if b is not None else doc.raw_text(i)
+        if b is None:  # untouched: its text as read
+            tail = emit(own(doc.raw_text(i)))
+            continue
+        raw = unchanged_source(b)
         tail = emit(own(raw) if raw is not None else made(board_text(b, info, foreign=False) + "\n"))
     if info.extra.get("trailer"):
         emit(own(info.extra["trailer"]))
     return True
 
 
-def _copy(buf, a: int, b: int, out: IO[bytes]) -> bytes:
+def _copy(buf: mmap.mmap | bytes, a: int, b: int, out: IO[bytes]) -> bytes:
     """Copy ``buf[a:b]`` to ``out``; return its last bytes."""
     for k in range(a, b, _SCAN_CHUNK):
         out.write(buf[k : min(b, k + _SCAN_CHUNK)])
@@ -483,7 +490,7 @@ def _blank_tail(tail: bytes) -> bool:
 class EditedBoards:
     """The edited boards of a lazy set, for the PBN codec's check: the rest is written as read."""
 
-    def __init__(self, doc: LazyPbnSet) -> None:
+    def __init__(self, doc: LazyBoardSet) -> None:
         self._doc = doc
         self._indices = sorted(doc._edits)
         self.info = doc.info

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from ..model.severity import warning
 
@@ -19,6 +20,9 @@ DATA = 1  # (DATA, [words], line); a quoted string is one word, quotes included
 COMMENT = 3  # (COMMENT, text without delimiters, line); same_line_data set separately
 PERCENT = 4  # (PERCENT, whole line, line)
 BAD = 5  # (BAD, message, line)
+
+#: a token: (kind, value, line); the value's type follows the kind (see above)
+Token = tuple[int, Any, int]
 #: problems kept one by one per game (and per file); past this they are counted
 PROBLEM_LIMIT = 100
 
@@ -156,13 +160,13 @@ def iter_lines(game: Game) -> Iterator[str]:
         yield line[:-1] if line.endswith("\r") else line
 
 
-def tokenize(game: Game) -> list[tuple]:
+def tokenize(game: Game) -> list[Token]:
     """Tokens of a game as ``(kind, value, line)`` with 1-based file lines.
 
     Comments record whether data sat on the same line (``(COMMENT, (text,
     shares_line), line)``) so table sections can complain about them.
     """
-    out: list[tuple] = []
+    out: list[Token] = []
     append = out.append
     bad = [0]  # BAD tokens seen: past PROBLEM_LIMIT they are counted, not kept
     brace: list[str] | None = None
@@ -214,7 +218,7 @@ def tokenize(game: Game) -> list[tuple]:
     return out
 
 
-def _bad(out: list[tuple], bad: list[int] | None, message: str, lineno: int) -> None:
+def _bad(out: list[Token], bad: list[int] | None, message: str, lineno: int) -> None:
     """Add a BAD token, unless ``bad`` (a one-item counter) has passed PROBLEM_LIMIT: then count it."""
     if bad is not None:
         bad[0] += 1
@@ -228,7 +232,7 @@ def _clip(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _slow_line(line: str, lineno: int, out: list[tuple], bad: list[int] | None = None) -> tuple[list[str] | None, int]:
+def _slow_line(line: str, lineno: int, out: list[Token], bad: list[int] | None = None) -> tuple[list[str] | None, int]:
     """Tokenise one line with comments, quoted strings or brackets; return an
     open ``{`` comment's text so far, if the line leaves one open."""
     pos = 0

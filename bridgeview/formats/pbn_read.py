@@ -9,7 +9,9 @@ runs through the file.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any, TypeVar, cast
 
 from ..model.auction import AUCTION_REST, PASS, Call, CallKind, Contract, auction_is_complete, unread_auction_problem
 from ..model.board import Board
@@ -23,7 +25,7 @@ from . import pbn_dd
 from .errors import describe
 from .pbn_checks import check_tag
 from .pbn_entry import Entry, section_text, simple_entries
-from .pbn_lex import BAD, COMMENT, DATA, PERCENT, PROBLEM_LIMIT, TAG, Game, tokenize, unescape
+from .pbn_lex import BAD, COMMENT, DATA, PERCENT, PROBLEM_LIMIT, TAG, Game, Token, tokenize, unescape
 
 # -- fast lookup tables -------------------------------------------------
 CALL_TOKENS: dict[str, Call] = {"PASS": PASS, "P": PASS, "X": Call(CallKind.DOUBLE), "XX": Call(CallKind.REDOUBLE)}
@@ -50,8 +52,8 @@ MODELLED = frozenset(("Board", "Dealer", "Vulnerable", "Deal", "Declarer", "Cont
 class Context:
     """What the games before this one said, for ``#`` and ``##`` values."""
 
-    previous: dict[str, tuple[str, list]] = field(default_factory=dict)
-    persistent: dict[str, tuple[str, list]] = field(default_factory=dict)
+    previous: dict[str, tuple[str, list[str]]] = field(default_factory=dict)
+    persistent: dict[str, tuple[str, list[str]]] = field(default_factory=dict)
     #: the game just read took or set a ``#``/``##`` value (its raw text depends on the games before it)
     inherits: bool = False
 
@@ -59,7 +61,7 @@ class Context:
 class GameReader:
     """Builds one board from one game's tokens."""
 
-    def __init__(self, tokens: list[tuple] | None, ctx: Context, first_line: int,
+    def __init__(self, tokens: list[Token] | None, ctx: Context, first_line: int,
                  entries: list[Entry] | None = None) -> None:
         self.tokens = tokens or []
         self.given = entries
@@ -445,7 +447,10 @@ class GameReader:
             for j in range(4):
                 col = (leader - leader0 + j) % 4
                 slot = row[col] if col < len(row) else None
-                tok = slot[0] if slot is not None else "-"
+                if slot is None:  # a trick cut short: as a "-"
+                    stopped = stopped or "-"
+                    continue
+                tok = slot[0]
                 if tok == "+":
                     if plus_seen:
                         self.problem(slot[2], "'+' appears more than once in the play")
@@ -471,11 +476,11 @@ class GameReader:
         b.play = play
         b.play_marks = marks
 
-    def _play_slots(self, e: Entry) -> list[list]:
+    def _play_slots(self, e: Entry) -> list[list[Any]]:
         """The play section's tokens in column order as ``[card | "-" | "+", marks, line]``, each mark joined
         to the card before it; tokens after ``*`` and unreadable cards are reported (a bad card holds its
         place as "-")."""
-        slots: list[list] = []
+        slots: list[list[Any]] = []  # [card or "-" or "+", marks, line]
         ended = False
         for tok, line in zip(e.words, e.wlines, strict=True):
             if tok[0] == "=" and _NOTE_REF.match(tok) or tok[0] == "$" or tok[0] == "^" or _SUFFIX.fullmatch(tok):
@@ -503,26 +508,27 @@ class GameReader:
     def fast_play(self, words: list[str], leader0: int, trump: int) -> bool:
         """The common case, whole tricks of plain cards (and perhaps ``*``), without the
         general machinery; False when the section needs the careful reader."""
-        cards = list(map(CARD_TOKENS.get, words))
+        found = list(map(CARD_TOKENS.get, words))
         claimed = bool(words) and words[-1] == "*"
         if claimed:
-            cards.pop()
-        if len(cards) % 4 or None in cards:
+            found.pop()
+        if len(found) % 4 or None in found:
             return False
+        cards = cast("list[Card]", found)  # no None, as just checked
         play: list[Card] = []
         leader = leader0
         for k in range(0, len(cards), 4):
             off = (leader - leader0) % 4
             trick = cards[k + off : k + 4] + cards[k : k + off]
-            play.extend(trick)  # type: ignore[arg-type]
+            play.extend(trick)
             best = trick[0]
             bj = 0
             for j in (1, 2, 3):
                 c = trick[j]
-                if c // 13 == best // 13:  # type: ignore[operator]
-                    if c > best:  # type: ignore[operator]
+                if c // 13 == best // 13:
+                    if c > best:
                         best, bj = c, j
-                elif c // 13 == trump:  # type: ignore[operator]
+                elif c // 13 == trump:
                     best, bj = c, j
             leader = (leader + bj) % 4
         self.board.play = play
@@ -555,7 +561,7 @@ def play_trump(b: Board) -> Strain:
     position's ``[Contract "H"]``, else notrump."""
     contract, _declarer = b.contract_and_declarer()
     if contract is not None and not contract.is_passed_out:
-        return contract.strain  # type: ignore[return-value]
+        return contract.bid_strain
     only = b.tags.get("Contract", "").upper()
     if only in ("C", "D", "H", "S", "NT", "N"):
         return Strain.from_text(only)
@@ -581,7 +587,10 @@ def read_game(game: Game, ctx: Context) -> tuple[Board, list[tuple[int | None, s
     return board, r.problems, r.line
 
 
-def _marked_token(table: dict, tok: str) -> tuple:
+_T = TypeVar("_T")
+
+
+def _marked_token(table: Mapping[str, _T], tok: str) -> tuple[_T | None, str]:
     """What ``tok`` names in ``table`` (a call or a card), and its suffix mark (``1S!`` -> 1S, "!"); None if none."""
     value = table.get(tok)
     if value is not None:

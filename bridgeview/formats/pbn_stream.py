@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from functools import lru_cache
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, TypeGuard
 
-from ..model.boardset import FileInfo
+from ..model.boardset import FileInfo, LazyBoardSet
 from ..model.cards import DISPLAY_SUITS, ranks_text
 from ..model.vulnerability import dealer_for_board, vulnerability_for_board
 from . import pbn_dd
@@ -23,7 +23,12 @@ from .bulk import DD_UNKNOWN
 from .pbn_write import board_text, tag
 
 if TYPE_CHECKING:
+    from collections.abc import Sized
+
     import numpy as np
+
+    from ..model.board import Board
+    from .bulk import BulkChunk
 
 #: codecs whose lazy boards are exactly ``Board.numbered(first + i, deal, dd=...)`` of their bulk rows
 FAST_CODECS = frozenset(("zrd", "zbd"))
@@ -98,7 +103,7 @@ def _dd_table_bytes() -> np.ndarray:
                          np.uint8).reshape(20 * 16, 8)
 
 
-def chunk_texts(chunk, first_number: int, header: str, encoding: str = "utf-8") -> list[bytes]:
+def chunk_texts(chunk: BulkChunk, first_number: int, header: str, encoding: str = "utf-8") -> list[bytes]:
     """Each game of a bulk chunk, encoded, as :func:`pbn_write.board_text` writes the board
     ``Board.numbered(first_number + row, deal, dd=...)`` (with LF line ends)."""
     import numpy as np
@@ -146,7 +151,7 @@ def chunk_texts(chunk, first_number: int, header: str, encoding: str = "utf-8") 
     return out
 
 
-def _deal_text_of(masks_row) -> str:
+def _deal_text_of(masks_row: np.ndarray) -> str:
     suits = _suit_texts()
     hands = []
     for m in (int(x) for x in masks_row):
@@ -154,14 +159,14 @@ def _deal_text_of(masks_row) -> str:
     return "N:" + " ".join(hands)
 
 
-def can_stream(doc) -> bool:
+def can_stream(doc: object) -> TypeGuard[LazyBoardSet]:
     """A lazily read fixed-record set (not PBN): its games can be generated chunk by chunk."""
     info = getattr(doc, "info", None)
     return (bool(getattr(doc, "is_lazy", False)) and info is not None and info.format != "pbn"
             and not getattr(doc, "pbn_lazy", False))
 
 
-def write_streamed(doc, out: IO[bytes], encoding: str, newline: str) -> bool:
+def write_streamed(doc: LazyBoardSet, out: IO[bytes], encoding: str, newline: str) -> bool:
     """Write a lazy fixed-record set as PBN a chunk at a time; False when it holds an edited
     board written back from PBN source (which needs the whole-text writer)."""
     from .pbn import _codec_name, unchanged_source
@@ -194,10 +199,10 @@ def write_streamed(doc, out: IO[bytes], encoding: str, newline: str) -> bool:
     return True
 
 
-def progress_of(doc) -> Callable[[int], None]:
+def progress_of(doc: Sized) -> Callable[[int], None]:
     """Report ``done`` boards to whatever progress wrapper ``doc`` is (the CLI's counted
     view or the GUI's), raising Cancelled when the user cancels; a no-op for a bare set."""
-    report = getattr(doc, "_report", None)
+    report: Callable[[int], None] | None = getattr(doc, "_report", None)
     if callable(report):
         return report
     progress = getattr(doc, "_progress", None)
@@ -214,7 +219,7 @@ def progress_of(doc) -> Callable[[int], None]:
     return lambda done: None
 
 
-def _texts(doc, edits: dict, info: FileInfo, header: str, enc: str,
+def _texts(doc: LazyBoardSet, edits: dict[int, Board], info: FileInfo, header: str, enc: str,
            tell: Callable[[int], None]) -> Iterator[bytes]:
     """Every game's generated text, in order, from bulk chunks where the codec allows."""
     fast = info.format in FAST_CODECS and getattr(doc, "bulk", None) is not None and len(doc)
@@ -227,6 +232,7 @@ def _texts(doc, edits: dict, info: FileInfo, header: str, enc: str,
     first = doc[0].number if 0 not in edits else None
     if first is None:
         first = doc._decode(0).number
+    assert first is not None  # the fast codecs number every board
     done = 0
     for chunk in doc.bulk():
         tell(done)

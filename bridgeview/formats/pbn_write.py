@@ -43,7 +43,7 @@ def call_text(call: Call) -> str:
 def _split_mark(mark: str) -> tuple[str, list[str]]:
     """A stored mark as (suffix glued to the token, separate tokens such as ``$3``/``=1=``)."""
     suffix = ""
-    rest = []
+    rest: list[str] = []
     for part in mark.split():
         if not rest and not suffix and part[0] in "!?":
             suffix = part
@@ -72,9 +72,9 @@ def auction_section(board: Board) -> str:
             if c.explanation is not None:
                 notes.append((n, c.explanation))
     out.extend(_lines_of_calls(words))
-    rest = board.tags.get(AUCTION_REST)
-    if rest:  # the words from one that is not a call on, as the file had them
-        out.append(rest + "\n")
+    unread = board.tags.get(AUCTION_REST)
+    if unread:  # the words from one that is not a call on, as the file had them
+        out.append(unread + "\n")
     for n, text in notes:
         out.append(tag("Note", f"{n}:{text}"))
     return "".join(out)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import mmap
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from ..model.board import Board
@@ -29,6 +29,8 @@ from .errors import FormatError
 from .registry import Codec, ReadOptions, WriteOptions
 
 if TYPE_CHECKING:
+    from io import BufferedReader
+
     import numpy as np
 
 #: Files with at most this many records are checked completely when opened;
@@ -43,7 +45,8 @@ def full_deal_rows(owners: np.ndarray) -> np.ndarray:
     import numpy as np
 
     counts = np.stack([(owners == s).sum(axis=1) for s in range(4)], axis=1)
-    return (counts == 13).all(axis=1)
+    full: np.ndarray = (counts == 13).all(axis=1)  # numpy types an array comparison as Any
+    return full
 
 
 def owner_chunks(boards: Iterable[Board], chunk: int = CHUNK) -> Iterator[np.ndarray]:
@@ -70,7 +73,7 @@ def require_full(owners: np.ndarray, done: int, title: str) -> None:
         raise FormatError(f"record {done + i + 1} is not a complete deal; {title} stores only full deals")
 
 
-def map_file(path: str | os.PathLike) -> Any:
+def map_file(path: str | os.PathLike[str]) -> Any:
     """The file's bytes as a read-only mmap (``b""`` for an empty file)."""
     with open(path, "rb") as f:
         if os.fstat(f.fileno()).st_size == 0:
@@ -78,7 +81,7 @@ def map_file(path: str | os.PathLike) -> Any:
         return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
 
 
-def with_path(e: FormatError, path) -> FormatError:
+def with_path(e: FormatError, path: str | os.PathLike[str]) -> FormatError:
     """``e`` naming ``path`` when it names no file yet: decoders know the record, the codec the file."""
     if e.path is None:
         e.path = str(path)
@@ -121,11 +124,11 @@ class FixedRecordCodec(Codec):
     #: bytes before the first record (a format's own header, which ``_map`` skips)
     header_size: int = 0
 
-    def _map(self, path: str | os.PathLike) -> Any:
+    def _map(self, path: str | os.PathLike[str]) -> Any:
         """The records' bytes: the whole file mapped, or a view past the format's header."""
         return map_file(path)
 
-    def _count(self, buf) -> int:
+    def _count(self, buf: Any) -> int:
         """Complete records in ``buf``; a broken tail after them is reported by :meth:`_broken_tail`."""
         count, rest = divmod(len(buf), self.record_size)
         if rest and not count:
@@ -134,7 +137,7 @@ class FixedRecordCodec(Codec):
             )
         return count
 
-    def _broken_tail(self, buf, count: int) -> str | None:
+    def _broken_tail(self, buf: Any, count: int) -> str | None:
         """The problem a truncated last record makes (the complete records before it still open)."""
         rest = len(buf) - count * self.record_size
         if not rest:
@@ -142,7 +145,8 @@ class FixedRecordCodec(Codec):
         return (f"the file ends inside record {count + 1} (offset {self.header_size + count * self.record_size}): "
                 f"{rest} of {self.record_size} bytes, not read")
 
-    def _first_number(self, buf, count: int, options: ReadOptions, info: FileInfo, problems: list) -> int:
+    def _first_number(self, buf: Any, count: int, options: ReadOptions, info: FileInfo,
+                      problems: list[tuple[int | None, int | None, str]]) -> int:
         return options.start_board if options.start_board is not None else 1
 
     def _source(self, rec: bytes) -> Any:
@@ -152,12 +156,12 @@ class FixedRecordCodec(Codec):
         """The board number of a record: its position, unless the format stores one."""
         return position
 
-    def read(self, path: str | os.PathLike, options: ReadOptions | None = None) -> LazyBoardSet:
+    def read(self, path: str | os.PathLike[str], options: ReadOptions | None = None) -> LazyBoardSet:
         options = options or ReadOptions()
         buf = self._map(path)
         count = self._count(buf)
         info = FileInfo(record_size=self.record_size)
-        problems: list = []
+        problems: list[tuple[int | None, int | None, str]] = []
         tail = self._broken_tail(buf, count)
         if tail:
             problems.append((None, None, tail))
@@ -189,7 +193,7 @@ class FixedRecordCodec(Codec):
         doc.problems.extend(problems)
         return doc
 
-    def _require_a_readable_record(self, buf, count: int) -> None:
+    def _require_a_readable_record(self, buf: Any, count: int) -> None:
         """A file in which no record is a valid deal is not this format: say why record 1 fails.
         Single bad records do not stop the file opening; their boards are marked unreadable."""
         import numpy as np
@@ -208,13 +212,15 @@ class FixedRecordCodec(Codec):
     def _make_chunk(self, owners: np.ndarray, numbers: np.ndarray, block: np.ndarray) -> BulkChunk:
         return BulkChunk(owners, None, numbers)
 
-    def _chunks(self, buf, count: int, first: int, chunk: int = CHUNK) -> Iterator[BulkChunk]:
+    def _chunks(self, buf: Any, count: int, first: int, chunk: int = CHUNK) -> Iterator[BulkChunk]:
         import numpy as np
 
         size = self.record_size
-        arr = np.frombuffer(buf, dtype=np.uint8, count=count * size).reshape(count, size) if count else None
+        if not count:
+            return
+        arr = np.frombuffer(buf, dtype=np.uint8, count=count * size).reshape(count, size)
         for start in range(0, count, chunk):
-            block = arr[start : start + chunk]  # type: ignore[index]
+            block = arr[start : start + chunk]
             owners, bad = self.decode_block(block)
             if bad.any():
                 i = start + int(np.argmax(bad))
@@ -224,7 +230,7 @@ class FixedRecordCodec(Codec):
             numbers = np.arange(first + start, first + start + len(block), dtype=np.int64)
             yield self._make_chunk(owners, numbers, block)
 
-    def read_bulk(self, path: str | os.PathLike, chunk: int = 1 << 18) -> Iterator[BulkChunk]:
+    def read_bulk(self, path: str | os.PathLike[str], chunk: int = 1 << 18) -> Iterator[BulkChunk]:
         buf = self._map(path)
         try:
             count = self._count(buf)
@@ -242,7 +248,7 @@ class FixedRecordCodec(Codec):
             done += len(c)
         return done
 
-    def write(self, doc, out: IO[bytes], options: WriteOptions | None = None) -> None:
+    def write(self, doc: Sequence[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
         self.write_bulk((BulkChunk(o) for o in owner_chunks(doc)), out, options)
 
 
@@ -254,7 +260,7 @@ class RecordFile:
     only a small buffer resident; records are then read through the mmap.
     """
 
-    def __init__(self, path: str | os.PathLike, record_size: int, what: str) -> None:
+    def __init__(self, path: str | os.PathLike[str], record_size: int, what: str) -> None:
         self.path = str(path)
         self.record_size = rs = record_size
         self.size = size = os.path.getsize(path)
@@ -291,7 +297,7 @@ class RecordFile:
                     (None, None, f"{plural(after, 'byte')} after the end-of-list record (record {end + 1}) ignored")
                 )
 
-    def _find_end(self, f, full: int) -> int | None:
+    def _find_end(self, f: BufferedReader, full: int) -> int | None:
         """Index of the first record whose first 32 bits are zero, or None.
 
         Reads chunks into one reused buffer and compares each record's first
@@ -302,7 +308,7 @@ class RecordFile:
 
         rs = self.record_size
         buf = np.empty(SCAN_RECORDS * rs, dtype=np.uint8)
-        view = memoryview(buf)
+        view = buf.data  # the buffer's memoryview
         f.seek(0)
         for start in range(0, full, SCAN_RECORDS):
             k = min(SCAN_RECORDS, full - start)

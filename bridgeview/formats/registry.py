@@ -12,16 +12,28 @@ import os
 import pkgutil
 import re
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from ..model.text import plural
 from ..model.vulnerability import dealer_for_board, vulnerability_for_board
 from .errors import FormatError
 
+if TYPE_CHECKING:
+    from ..model.board import Board
+    from ..model.boardset import FileInfo
+
 SNIFF_BYTES = 4096
+
+
+class Boards(Protocol):
+    """The boards a save check reads: a board set, a list, or only the edited boards of a lazy set."""
+
+    def __len__(self) -> int: ...
+    def __iter__(self) -> Iterator[Board]: ...
+    def __getitem__(self, index: int) -> Board: ...
 
 
 @dataclass(frozen=True)
@@ -106,13 +118,13 @@ class Codec:
         """How sure (0..100) this codec is that a file starting with ``head`` is its own."""
         return 0
 
-    def read(self, path: str | os.PathLike, options: ReadOptions | None = None) -> Any:
+    def read(self, path: str | os.PathLike[str], options: ReadOptions | None = None) -> Any:
         raise NotImplementedError
 
     def write(self, doc: Any, out: IO[bytes], options: WriteOptions | None = None) -> None:
         raise NotImplementedError
 
-    def check(self, boards, options: WriteOptions | None = None) -> SaveReport:
+    def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
         """What writing ``boards`` would lose; codecs extend this with their own limits."""
         start = options.start_board if options is not None and options.start_board is not None else 1
         return generic_check(self, boards, start=start)
@@ -121,7 +133,7 @@ class Codec:
     #: True when read_bulk/write_bulk are implemented
     bulk: bool = False
 
-    def read_bulk(self, path: str | os.PathLike, chunk: int = 1 << 18) -> Iterator[Any]:
+    def read_bulk(self, path: str | os.PathLike[str], chunk: int = 1 << 18) -> Iterator[Any]:
         """Yield :class:`bridgeview.formats.bulk.BulkChunk` s of the file's records."""
         raise NotImplementedError
 
@@ -133,7 +145,7 @@ class Codec:
         return f"<codec {self.name}>"
 
 
-def generic_check(codec: Codec, boards, *, dealer_vul: bool = True, start: int = 1) -> SaveReport:
+def generic_check(codec: Codec, boards: Boards, *, dealer_vul: bool = True, start: int = 1) -> SaveReport:
     """Losses and impossibilities that follow from the codec's capabilities alone
     (``dealer_vul=False``: the codec reports dealer/vulnerability losses itself; ``start``:
     the number a reader gives the first board of a format that stores none)."""
@@ -192,7 +204,7 @@ def generic_check(codec: Codec, boards, *, dealer_vul: bool = True, start: int =
 UNREADABLE = "cannot be read"
 
 
-def unreadable_error(boards, index: int, why: str) -> str:
+def unreadable_error(boards: Boards, index: int, why: str) -> str:
     """The save error for board ``index``, which stands in for a record that could not be read."""
     offset = boards.record_offset(index) if hasattr(boards, "record_offset") else None
     record = boards.record_number(index) if hasattr(boards, "record_number") else None
@@ -200,14 +212,14 @@ def unreadable_error(boards, index: int, why: str) -> str:
     return f"{where}: {UNREADABLE}: {why}; fix or delete that board first"
 
 
-def check_error(doc: Any, target: str | os.PathLike, message: str) -> FormatError:
+def check_error(doc: Any, target: str | os.PathLike[str], message: str) -> FormatError:
     """The error for a save that ``check`` refuses: located in the target, or in the source file
     when the trouble is a record of the source that could not be read."""
     source = getattr(getattr(doc, "info", None), "path", None)
     return FormatError(message, path=source if source and f": {UNREADABLE}: " in message else str(target))
 
 
-def _follows_number(board, position: int) -> bool:
+def _follows_number(board: Board, position: int) -> bool:
     """True when the board's dealer and vulnerability are what its number (else its position) implies."""
     number = board.number if board.number is not None and board.number > 0 else position
     return (board.dealer is None or board.dealer == dealer_for_board(number)) and (
@@ -215,7 +227,7 @@ def _follows_number(board, position: int) -> bool:
     )
 
 
-def board_tags(board, info) -> dict[str, str]:
+def board_tags(board: Board, info: FileInfo | None) -> dict[str, str]:
     """The board's tags worth reporting as lost: not placeholders, and not an Event/Site/Date
     that only repeats the file's header (PBN copies it onto every board; the header has its own line)."""
     header = {k: getattr(info, k.lower(), None) for k in ("Event", "Site", "Date")} if info is not None else {}
@@ -270,13 +282,13 @@ def get(name: str) -> Codec:
     raise FormatError(f"unknown format {name!r} (known: {', '.join(sorted(_CODECS))})")
 
 
-def by_extension(path: str | os.PathLike) -> list[Codec]:
+def by_extension(path: str | os.PathLike[str]) -> list[Codec]:
     _load()
     ext = Path(path).suffix.lower().lstrip(".")
     return [c for c in _CODECS.values() if ext in c.extensions]
 
 
-def detect(path: str | os.PathLike) -> Codec:
+def detect(path: str | os.PathLike[str]) -> Codec:
     """The codec for ``path``: by content among its extension's codecs, else by content alone."""
     _load()
     try:
@@ -300,7 +312,7 @@ def detect(path: str | os.PathLike) -> Codec:
     raise FormatError("cannot tell what format this file is", path=str(path))
 
 
-def read_file(path: str | os.PathLike, fmt: str | None = None, options: ReadOptions | None = None) -> Any:
+def read_file(path: str | os.PathLike[str], fmt: str | None = None, options: ReadOptions | None = None) -> Any:
     """Read ``path`` with the named codec or the detected one."""
     codec = get(fmt) if fmt else detect(path)
     if not os.path.exists(path):
@@ -334,14 +346,14 @@ def read_file(path: str | os.PathLike, fmt: str | None = None, options: ReadOpti
 EMPTY_FILE = "the file is empty (0 bytes)"
 
 
-def _empty(path: str | os.PathLike) -> bool:
+def _empty(path: str | os.PathLike[str]) -> bool:
     try:
         return os.path.getsize(path) == 0
     except OSError:
         return False
 
 
-def write_protected(path: str | os.PathLike) -> bool:
+def write_protected(path: str | os.PathLike[str]) -> bool:
     """True when ``path`` (through any symlinks) is an existing file its owner marked read-only
     (no write bit) or that we may not write: a rename would replace it all the same."""
     real = os.path.realpath(path)
@@ -352,7 +364,7 @@ def write_protected(path: str | os.PathLike) -> bool:
     return not mode & 0o222 or not os.access(real, os.W_OK)
 
 
-def check_target(path: str | os.PathLike, force: bool = False) -> None:
+def check_target(path: str | os.PathLike[str], force: bool = False) -> None:
     """Refuse (FormatError) to replace a write-protected ``path`` unless ``force``; call it before
     long work too, so a conversion or a solve does not run only to be refused at the end."""
     if not force and write_protected(path):
@@ -387,7 +399,7 @@ def clean_stale_parts(target: Path) -> list[str]:
     lock belongs to no running save.  Returns the names removed."""
     directory = target.parent if str(target.parent) else Path(".")
     pattern = _part_pattern(target.name)
-    removed = []
+    removed: list[str] = []
     try:
         names = [n for n in os.listdir(directory) if pattern.fullmatch(n)]
     except OSError:
@@ -409,7 +421,7 @@ def clean_stale_parts(target: Path) -> list[str]:
     return removed
 
 
-def save_atomically(path: str | os.PathLike, write, *, force: bool = False) -> None:
+def save_atomically(path: str | os.PathLike[str], write: Callable[[IO[bytes]], object], *, force: bool = False) -> None:
     """Call ``write(fileobj)`` on a temporary file beside ``path``, then rename it
     over ``path``; on any failure the target is untouched and the temporary removed.
 
@@ -448,7 +460,7 @@ def save_atomically(path: str | os.PathLike, write, *, force: bool = False) -> N
         raise
 
 
-def write_file(doc: Any, path: str | os.PathLike, fmt: str | None = None, options: WriteOptions | None = None,
+def write_file(doc: Any, path: str | os.PathLike[str], fmt: str | None = None, options: WriteOptions | None = None,
                *, force: bool = False) -> Codec:
     """Write ``doc`` to ``path`` atomically; the codec is named or chosen by extension.
 
@@ -471,12 +483,12 @@ def write_file(doc: Any, path: str | os.PathLike, fmt: str | None = None, option
     return codec
 
 
-def _codec_for_output(path: str | os.PathLike) -> Codec:
+def _codec_for_output(path: str | os.PathLike[str]) -> Codec:
     cands = by_extension(path)
     if not cands:
         raise FormatError("cannot tell the output format from the extension; use --to", path=str(path))
     return cands[0]
 
 
-def codec_for_output(path: str | os.PathLike, fmt: str | None = None) -> Codec:
+def codec_for_output(path: str | os.PathLike[str], fmt: str | None = None) -> Codec:
     return get(fmt) if fmt else _codec_for_output(path)

@@ -10,8 +10,13 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..model.boardset import BoardSet
+    from .registry import Codec, WriteOptions
 
 #: ``FileInfo.extra`` key of the :class:`Original` a binary set was read from
 KEY = "verbatim"
@@ -27,10 +32,10 @@ class Original:
     size: int
     mtime_ns: int
     codec: str
-    key: tuple
+    key: tuple[object, ...]
 
 
-def _key(doc) -> tuple | None:
+def _key(doc: BoardSet) -> tuple[object, ...] | None:
     """What the set says: its file info, its length, and each board unless it is read lazily
     (a lazy set knows itself whether it was edited).  None when too big to fingerprint."""
     from .pbn import board_key
@@ -44,7 +49,7 @@ def _key(doc) -> tuple | None:
     return head + (hash(tuple(board_key(b) for b in doc)),)
 
 
-def remember(doc: Any, codec, path: str | os.PathLike) -> None:
+def remember(doc: Any, codec: Codec, path: str | os.PathLike[str]) -> None:
     """Note where a just-read binary bridge set came from (called by ``read_file``)."""
     info = getattr(doc, "info", None)
     if info is None or not codec.binary or codec.kind != "bridge":
@@ -59,12 +64,12 @@ def remember(doc: Any, codec, path: str | os.PathLike) -> None:
     info.extra[KEY] = Original(str(path), st.st_size, st.st_mtime_ns, codec.name, key)
 
 
-def original_writer(doc: Any, codec, options) -> Any:
+def original_writer(doc: Any, codec: Codec, options: WriteOptions | None) -> Callable[[IO[bytes]], None] | None:
     """A ``write(fileobj)`` that copies the original file when ``doc`` is unchanged since it was
     read and goes back to the same format with default options; else None."""
     info = getattr(doc, "info", None)
     original = info.extra.get(KEY) if info is not None and info.extra else None
-    if not isinstance(original, Original) or original.codec != codec.name:
+    if info is None or not isinstance(original, Original) or original.codec != codec.name:
         return None
     if options is not None and (options.start_board, options.encoding, options.newline) != (None, None, None):
         return None

@@ -4,9 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import IntEnum
+from typing import Any
 
 from .cards import Seat, Strain
 from .text import plural
+
+
+def _bid_strain(strain: int | None) -> Strain:
+    """The strain of a bid or contract; a pass, double or passed-out contract has none."""
+    if strain is None:
+        raise TypeError("a bid needs a strain")
+    return Strain(strain)
 
 
 class CallKind(IntEnum):
@@ -60,18 +68,26 @@ class Call:
         """The call without annotations."""
         return Call(self.kind, self.level, self.strain)
 
-    def annotated(self, **changes) -> Call:
+    def annotated(self, **changes: Any) -> Call:
         return replace(self, **changes)
 
     def same_call(self, other: Call) -> bool:
         return (self.kind, self.level, self.strain) == (other.kind, other.level, other.strain)
 
     @property
+    def bid_strain(self) -> Strain:
+        """The strain of a bid; TypeError for a pass, double or redouble, which have none."""
+        return _bid_strain(self.strain)
+
+    @property
     def rank(self) -> int:
         """Bids ordered 1C=0 .. 7NT=34; -1 for non-bids."""
         if self.kind != CallKind.BID:
             return -1
-        return 5 * (self.level - 1) + int(self.strain)  # type: ignore[arg-type]
+        strain = self.strain
+        if strain is None:
+            raise TypeError("a bid needs a strain")
+        return 5 * (self.level - 1) + int(strain)
 
     def __str__(self) -> str:
         if self.kind == CallKind.PASS:
@@ -80,7 +96,7 @@ class Call:
             return "X"
         if self.kind == CallKind.REDOUBLE:
             return "XX"
-        return f"{self.level}{Strain(self.strain).letter}"  # type: ignore[arg-type]
+        return f"{self.level}{_bid_strain(self.strain).letter}"
 
     def symbol_text(self) -> str:
         """``1♥``, ``3NT``, ``Pass``, ``X``, ``XX`` for display."""
@@ -88,7 +104,7 @@ class Call:
             return "Pass"
         if self.kind != CallKind.BID:
             return str(self)
-        return f"{self.level}{Strain(self.strain).symbol}"  # type: ignore[arg-type]
+        return f"{self.level}{_bid_strain(self.strain).symbol}"
 
 
 PASS = Call(CallKind.PASS)
@@ -112,6 +128,11 @@ class Contract:
     def is_passed_out(self) -> bool:
         return self.level == 0
 
+    @property
+    def bid_strain(self) -> Strain:
+        """The strain of a contract that was bid; TypeError for a passed-out board, which has none."""
+        return _bid_strain(self.strain)
+
     @classmethod
     def parse(cls, text: str) -> Contract:
         """Parse ``4HX``, ``3NT``, ``6SXX``, ``Pass``; case-insensitive."""
@@ -130,12 +151,12 @@ class Contract:
     def __str__(self) -> str:
         if self.is_passed_out:
             return "Pass"
-        return f"{self.level}{Strain(self.strain).letter}" + ("", "X", "XX")[self.risk]  # type: ignore[arg-type]
+        return f"{self.level}{_bid_strain(self.strain).letter}" + ("", "X", "XX")[self.risk]
 
     def symbol_text(self) -> str:
         if self.is_passed_out:
             return "Passed out"
-        return f"{self.level}{Strain(self.strain).symbol}" + ("", "X", "XX")[self.risk]  # type: ignore[arg-type]
+        return f"{self.level}{_bid_strain(self.strain).symbol}" + ("", "X", "XX")[self.risk]
 
 
 def auction_problems(calls: list[Call], dealer: int = Seat.NORTH) -> list[str]:

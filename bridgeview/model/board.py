@@ -47,7 +47,7 @@ class Board:
     unreadable: str | None = None
 
     @classmethod
-    def numbered(cls, number: int, deal: Deal | None = None, **kw) -> Board:
+    def numbered(cls, number: int, deal: Deal | None = None, **kw: Any) -> Board:
         """A board whose dealer and vulnerability follow from its number."""
         return cls(
             number=number,
@@ -57,7 +57,7 @@ class Board:
             **kw,
         )
 
-    def copy(self, **changes) -> Board:
+    def copy(self, **changes: Any) -> Board:
         """A copy with ``changes`` applied; lists and dicts are copied too."""
         b = replace(
             self,
@@ -71,7 +71,7 @@ class Board:
             setattr(b, k, v)
         return b
 
-    def touched(self, **changes) -> Board:
+    def touched(self, **changes: Any) -> Board:
         """A copy with ``changes`` that no longer claims to be byte-identical to its source."""
         b = self.copy(**changes)
         b.source = None

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterator, MutableSequence
+from collections.abc import Callable, Iterable, Iterator, MutableSequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast, overload
 
 from .board import Board
 
@@ -74,15 +74,27 @@ class BoardSet(MutableSequence[Board]):
     def __len__(self) -> int:
         return len(self._boards)
 
-    def __getitem__(self, index):  # type: ignore[override]
+    @overload
+    def __getitem__(self, index: int) -> Board: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Board]: ...
+    def __getitem__(self, index: int | slice) -> Board | list[Board]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
         return self._boards[index]
 
-    def __setitem__(self, index, board) -> None:  # type: ignore[override]
-        self._boards[index] = board
+    @overload
+    def __setitem__(self, index: int, board: Board) -> None: ...
+    @overload
+    def __setitem__(self, index: slice, board: Iterable[Board]) -> None: ...
+    def __setitem__(self, index: int | slice, board: Board | Iterable[Board]) -> None:
+        # the overloads pair an index with a board and a slice with boards
+        if isinstance(index, slice):
+            self._boards[index] = cast("Iterable[Board]", board)
+        else:
+            self._boards[index] = cast(Board, board)
 
-    def __delitem__(self, index) -> None:  # type: ignore[override]
+    def __delitem__(self, index: int | slice) -> None:
         del self._boards[index]
 
     def insert(self, index: int, board: Board) -> None:
@@ -151,7 +163,11 @@ class LazyBoardSet(BoardSet):
     def __len__(self) -> int:
         return len(self._boards) if self._materialised else self._count
 
-    def __getitem__(self, index):  # type: ignore[override]
+    @overload
+    def __getitem__(self, index: int) -> Board: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Board]: ...
+    def __getitem__(self, index: int | slice) -> Board | list[Board]:
         if self._materialised:
             return super().__getitem__(index)
         if isinstance(index, slice):
@@ -180,7 +196,7 @@ class LazyBoardSet(BoardSet):
         self._watched = (path, st.st_dev, st.st_ino, st.st_size)
         bulk = self.bulk
         if bulk is not None:
-            def guarded():
+            def guarded() -> Iterator[Any]:
                 self._checked = -CHECK_INTERVAL
                 self.check_unchanged()
                 for chunk in bulk():
@@ -220,7 +236,16 @@ class LazyBoardSet(BoardSet):
             return Board(unreadable=message)
         return Board.numbered(self._first_number + index, unreadable=message)
 
-    def __setitem__(self, index, board) -> None:  # type: ignore[override]
+    @overload
+    def __setitem__(self, index: int, board: Board) -> None: ...
+    @overload
+    def __setitem__(self, index: slice, board: Iterable[Board]) -> None: ...
+    def __setitem__(self, index: int | slice, board: Board | Iterable[Board]) -> None:
+        if isinstance(index, slice):  # replacing a run of boards restructures the list, as inserting does
+            self._materialise()
+            super().__setitem__(index, cast("Iterable[Board]", board))
+            return
+        board = cast(Board, board)  # the overloads pair an index with a board
         if self._materialised:
             super().__setitem__(index, board)
             return
@@ -234,7 +259,7 @@ class LazyBoardSet(BoardSet):
             self._materialised = True
             self.bulk = None
 
-    def __delitem__(self, index) -> None:  # type: ignore[override]
+    def __delitem__(self, index: int | slice) -> None:
         self._materialise()
         super().__delitem__(index)
 

@@ -109,7 +109,7 @@ class Seat(IntEnum):
     def is_ns(self) -> bool:
         return self in (Seat.NORTH, Seat.SOUTH)
 
-    def __add__(self, other: int) -> Seat:  # type: ignore[override]
+    def __add__(self, other: int) -> Seat:
         return Seat((int(self) + int(other)) % 4)
 
     @classmethod

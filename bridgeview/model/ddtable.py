@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import SupportsInt
 
 from .cards import DISPLAY_STRAINS, Seat, Strain
 
@@ -20,7 +22,7 @@ class DDTable:
         return cls(tuple((None,) * 5 for _ in range(4)))
 
     @classmethod
-    def from_rows(cls, rows) -> DDTable:
+    def from_rows(cls, rows: Iterable[Iterable[SupportsInt | None]]) -> DDTable:
         """From a 4x5 nested sequence; values outside 0..13 become unknown."""
         out = []
         for row in rows:
@@ -67,7 +69,7 @@ class DDTable:
 
     def differences(self, other: DDTable) -> list[tuple[Seat, Strain, int | None, int | None]]:
         """Cells where both tables are known and disagree."""
-        out = []
+        out: list[tuple[Seat, Strain, int | None, int | None]] = []
         for seat in range(4):
             for st in range(5):
                 a, b = self.tricks[seat][st], other.tricks[seat][st]

@@ -7,7 +7,9 @@ format is literally these four numbers.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .cards import (
     CARDS,
@@ -22,6 +24,9 @@ from .cards import (
     ranks_text,
 )
 
+if TYPE_CHECKING:
+    from random import Random
+
 
 @dataclass(frozen=True, slots=True)
 class Deal:
@@ -35,16 +40,23 @@ class Deal:
         return cls((0, 0, 0, 0))
 
     @classmethod
-    def from_owners(cls, owners) -> Deal:
+    def from_masks(cls, masks: Iterable[int]) -> Deal:
+        """From four hand masks N, E, S, W (a list built hand by hand); ValueError unless exactly four."""
+        north, east, south, west = masks
+        return cls((north, east, south, west))
+
+    @classmethod
+    def from_owners(cls, owners: Iterable[int]) -> Deal:
         """From 52 seat codes indexed by card (0-3 = N E S W, anything else = absent)."""
         hands = [0, 0, 0, 0]
         for card, seat in enumerate(owners):
             if 0 <= seat < 4:
                 hands[seat] |= 1 << card
-        return cls(tuple(hands))  # type: ignore[arg-type]
+        north, east, south, west = hands  # (unpacked here, not in from_masks: every board read passes here)
+        return cls((north, east, south, west))
 
     @classmethod
-    def shuffled(cls, rng) -> Deal:
+    def shuffled(cls, rng: Random) -> Deal:
         """A random full deal from ``rng`` (a ``random.Random``): the sample maker and tests share it."""
         cards = list(range(52))
         rng.shuffle(cards)
@@ -82,7 +94,8 @@ class Deal:
                 bits = known(ranks)
                 mask |= (bits if bits is not None else _suit_bits(ranks, suit, part)) << (13 * suit)
             hands[(first + offset) % 4] = mask
-        return cls(tuple(hands))  # type: ignore[arg-type]
+        north, east, south, west = hands  # (unpacked here, not in from_masks: every board read passes here)
+        return cls((north, east, south, west))
 
     # -- queries --------------------------------------------------------
     def hand(self, seat: int) -> int:
@@ -174,14 +187,14 @@ class Deal:
         hands = [h & ~bit for h in self.hands]
         if seat is not None:
             hands[seat] |= bit
-        return Deal(tuple(hands))  # type: ignore[arg-type]
+        return Deal.from_masks(hands)
 
-    def without(self, cards) -> Deal:
+    def without(self, cards: Iterable[int]) -> Deal:
         """This deal with ``cards`` removed from every hand (played cards)."""
         m = 0
         for c in cards:
             m |= 1 << int(c)
-        return Deal(tuple(h & ~m for h in self.hands))  # type: ignore[arg-type]
+        return Deal.from_masks([h & ~m for h in self.hands])
 
     def __str__(self) -> str:
         return self.to_pbn()

@@ -10,6 +10,7 @@ change the board they are given.
 from __future__ import annotations
 
 import random
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .auction import Call, CallKind, Contract, auction_is_complete, final_contract
@@ -81,9 +82,10 @@ class HandsCheck:
     @property
     def deal(self) -> Deal | None:
         """The deal to apply, or None while the text has errors or a card twice."""
-        if self.errors or self.duplicates or any(m is None for m in self.masks):
+        masks = [m for m in self.masks if m is not None]
+        if self.errors or self.duplicates or len(masks) < len(self.masks):
             return None
-        return Deal(tuple(self.masks))  # type: ignore[arg-type]
+        return Deal.from_masks(masks)
 
     def problems(self) -> list[str]:
         """Everything wrong, as sentences for the panel."""
@@ -130,14 +132,14 @@ def check_hands(texts: list[str], *, fill: bool = True) -> HandsCheck:
 def rotate_deal(deal: Deal, steps: int = 1) -> Deal:
     """The deal turned clockwise by ``steps`` quarter turns: North's hand goes to East for one step."""
     k = steps % 4
-    return Deal(tuple(deal.hands[(s - k) % 4] for s in range(4)))  # type: ignore[arg-type]
+    return Deal.from_masks([deal.hands[(s - k) % 4] for s in range(4)])
 
 
 def swap_hands(deal: Deal, a: int, b: int) -> Deal:
     """The deal with the hands of seats ``a`` and ``b`` exchanged."""
     hands = list(deal.hands)
     hands[a], hands[b] = hands[b], hands[a]
-    return Deal(tuple(hands))  # type: ignore[arg-type]
+    return Deal.from_masks(hands)
 
 
 def random_deals(count: int, seed: int | None = None) -> list[Deal]:
@@ -254,7 +256,7 @@ def result_of(board: Board) -> int | None:
 
 
 # -- board edits (each returns a new, touched board) -------------------------------------
-def _without(tags: dict[str, str], names) -> dict[str, str]:
+def _without(tags: dict[str, str], names: Collection[str]) -> dict[str, str]:
     return {k: v for k, v in tags.items() if k not in names and k.split(":")[0] not in names}
 
 
@@ -283,7 +285,7 @@ def with_auction(board: Board, calls: list[Call] | None) -> Board:
     return new
 
 
-def with_play(board: Board, play: list[int] | None, claim: int | None = None) -> Board:
+def with_play(board: Board, play: Sequence[int] | None, claim: int | None = None) -> Board:
     """The board with a new play (and claim); the result follows from them."""
     marks = {i: m for i, m in board.play_marks.items() if play is not None and i < len(play)}
     new = board.touched(play=[Card(int(c)) for c in play] if play else None, claim=claim, play_marks=marks,
@@ -297,8 +299,8 @@ def renumbered(boards: list[Board], first: int, *, rederive: bool = True) -> lis
     out = []
     for k, b in enumerate(boards):
         n = first + k
-        changes: dict = {"number": n, "tags": _without(b.tags, ("Board",) + (("Dealer", "Vulnerable") if rederive
-                                                                            else ()))}
+        dropped = ("Board", "Dealer", "Vulnerable") if rederive else ("Board",)
+        changes: dict[str, object] = {"number": n, "tags": _without(b.tags, dropped)}
         if rederive:
             changes.update(dealer=dealer_for_board(n), vulnerability=vulnerability_for_board(n))
         out.append(b.touched(**changes))
@@ -310,7 +312,7 @@ def empty_board(number: int) -> Board:
     return Board.numbered(number)
 
 
-def next_free_number(boards) -> int:
+def next_free_number(boards: Iterable[Board]) -> int:
     """One more than the biggest board number in ``boards`` (1 for none)."""
     return max((b.number or 0 for b in boards), default=0) + 1
 

@@ -8,13 +8,14 @@ raising.  Validation and the replay view share it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .cards import Card, Seat, Strain, suit_mask
 from .deal import Deal
 
 
-def trick_winner(cards: list[int], leader: int, trump: Strain | None) -> Seat:
+def trick_winner(cards: Sequence[int], leader: int, trump: Strain | None) -> Seat:
     """The seat that wins a (possibly incomplete) trick led by ``leader``:
     the highest trump if any was played, else the highest card of the suit led."""
     trump_suit = int(trump) if trump is not None and trump != Strain.NOTRUMP else -1
@@ -75,7 +76,7 @@ def opening_leader(declarer: int) -> Seat:
     return Seat((int(declarer) + 1) % 4)
 
 
-def replay(deal: Deal, play: list[int], declarer: int | None, trump: Strain | None) -> PlayReplay:
+def replay(deal: Deal, play: Sequence[int], declarer: int | None, trump: Strain | None) -> PlayReplay:
     """Replay ``play`` from the opening lead; stop at the first illegal card."""
     tricks: list[Trick] = []
     if declarer is None:
@@ -89,7 +90,7 @@ def replay(deal: Deal, play: list[int], declarer: int | None, trump: Strain | No
         seat = current.seat_of(len(current.cards))
         bit = 1 << card
         if not hands[seat] & bit:
-            owner = Deal(tuple(hands)).owner(card)  # type: ignore[arg-type]
+            owner = Deal.from_masks(hands).owner(card)
             where = f"{owner.letter} holds it" if owner is not None else "no hand holds it now"
             if current.cards:
                 tricks.append(current)

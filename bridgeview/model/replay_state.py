@@ -169,6 +169,7 @@ class ReplayState:
     def _forced_tail(self) -> list[int]:
         remaining, _trick, _ns, _ew, to_play = self.replay.position(self.board.deal, 48)
         seat = to_play if to_play is not None else self.replay.tricks[-1].winner
+        assert seat is not None, "a replayed trick has a winner"
         tail: list[int] = []
         for _ in range(4):
             tail.append(int(remaining.cards(seat)[0]))

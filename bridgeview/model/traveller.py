@@ -63,7 +63,7 @@ def traveller_positions(boards: Sequence[Board]) -> dict[int, tuple[int, int]]:
     by position in the set; empty for sets too large to search or read lazily."""
     if len(boards) > TRAVELLER_LIMIT or getattr(boards, "is_lazy", False):
         return {}
-    groups: dict[tuple, list[int]] = {}
+    groups: dict[tuple[int, tuple[int, int, int, int]], list[int]] = {}
     for i, b in enumerate(boards):
         if b.number is not None and b.deal.card_count:
             groups.setdefault((b.number, b.deal.hands), []).append(i)

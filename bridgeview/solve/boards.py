@@ -75,7 +75,7 @@ def makeable_line(table: DDTable | None) -> str:
     for side, seats in (("NS", (Seat.NORTH, Seat.SOUTH)), ("EW", (Seat.EAST, Seat.WEST))):
         bits = []
         for st in DISPLAY_STRAINS:
-            vals = [table.tricks[s][st] for s in seats if table.tricks[s][st] is not None]
+            vals = [t for s in seats if (t := table.tricks[s][st]) is not None]
             if vals and max(vals) >= 7:
                 bits.append(f"{max(vals) - 6}{st.letter}")
         if bits:

@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -35,6 +36,9 @@ from ..model.ddtable import DDTable
 from ..model.deal import Deal
 from ..model.text import plural
 from . import dds
+
+if TYPE_CHECKING:
+    from .timed import SolverProcess
 
 #: a cell of a chunk's result array for a deal DDS cannot solve
 UNSOLVED = 255
@@ -58,7 +62,7 @@ def solve_masks(masks: np.ndarray, threads: int | None = None) -> np.ndarray:
     The function a worker runs: DDS with ``threads`` threads (None = one per
     core), deals it cannot solve marked :data:`UNSOLVED` in every cell.
     """
-    deals = [Deal(tuple(int(h) for h in row)) for row in np.asarray(masks, dtype=np.uint64)]
+    deals = [Deal.from_masks(int(h) for h in row) for row in np.asarray(masks, dtype=np.uint64)]
     out = np.full((len(deals), 4, 5), UNSOLVED, dtype=np.uint8)
     for i, table in enumerate(dds.solve_tables(deals, jobs=threads)):
         if table is not None:
@@ -114,7 +118,7 @@ class Journal:
     tables and the fingerprint of its deals.
     """
 
-    def __init__(self, output: str | os.PathLike) -> None:
+    def __init__(self, output: str | os.PathLike[str]) -> None:
         out = Path(output)
         self.folder = out.with_name(out.name + ".solving")
 
@@ -202,7 +206,7 @@ class LocalSolver:
         self.jobs = jobs
         self.timeout = timeout
         self.on_slow = on_slow
-        self._process = None
+        self._process: SolverProcess | None = None
 
     def solve(self, number: int, masks: np.ndarray) -> np.ndarray:
         """One chunk's tables."""
@@ -212,8 +216,9 @@ class LocalSolver:
 
         if self._process is None:
             self._process = SolverProcess()
-        deals = [Deal(tuple(int(h) for h in row)) for row in np.asarray(masks, dtype=np.uint64)]
-        hear = (lambda k: self.on_slow(number, k)) if self.on_slow is not None else None
+        deals = [Deal.from_masks(int(h) for h in row) for row in np.asarray(masks, dtype=np.uint64)]
+        on_slow = self.on_slow
+        hear = (lambda k: on_slow(number, k)) if on_slow is not None else None
         result = solve_within(deals, self.timeout, jobs=self.jobs, process=self._process, on_slow=hear)
         out = np.full((len(deals), 4, 5), UNSOLVED, dtype=np.uint8)
         for k, table in enumerate(result.tables):
@@ -272,7 +277,7 @@ class DaskSolver:
 
         token = f"{os.getpid()}-{time.time_ns()}"
         pending = iter(work)
-        numbers: dict[str, int] = {}
+        numbers: dict[object, int] = {}  # by the future's key
 
         def submit() -> object | None:
             item = next(pending, None)
@@ -372,7 +377,7 @@ def solve_chunked(
     return tables_of
 
 
-def input_fingerprint(path: str | os.PathLike) -> dict:
+def input_fingerprint(path: str | os.PathLike[str]) -> dict:
     """What identifies the input file of a run in its journal."""
     st = os.stat(path)
     return {"input": os.path.abspath(path), "input_size": st.st_size, "input_mtime_ns": st.st_mtime_ns}

@@ -113,7 +113,7 @@ def to_endplay(deal: Deal):
 def from_endplay(edeal) -> Deal:
     """An ``endplay.types.Deal``'s hands as our :class:`Deal` (cards played to its trick are not included)."""
     rc = edeal._data.remainCards
-    return Deal(tuple(hand_from_dds(list(rc[seat])) for seat in range(4)))  # type: ignore[arg-type]
+    return Deal.from_masks(hand_from_dds(list(rc[seat])) for seat in range(4))
 
 
 # -- what can be solved -------------------------------------------------

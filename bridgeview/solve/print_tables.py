@@ -59,8 +59,8 @@ def tables_for_print(
     out = PrintTables()
     todo = []
     for i, b in enumerate(boards):
-        if has_table(b):
-            out.tables[i] = b.dd  # type: ignore[assignment]
+        if has_table(b) and b.dd is not None:  # (has_table says so; this tells the type checker)
+            out.tables[i] = b.dd
         elif needs_solving(b):
             todo.append(i)
     if not todo:

@@ -20,10 +20,15 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..model.ddtable import DDTable
 from ..model.deal import Deal
 from . import dds
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from multiprocessing.process import BaseProcess
 
 #: seconds a command waits for DDS before it goes on without the table (``--dd-timeout``)
 DEFAULT_TIMEOUT = 20.0
@@ -66,8 +71,8 @@ class SolverProcess:
     """DDS in a child process that can be abandoned when it takes too long."""
 
     def __init__(self) -> None:
-        self._proc = None
-        self._conn = None
+        self._proc: BaseProcess | None = None
+        self._conn: Connection | None = None
 
     def _start(self) -> None:
         ctx = multiprocessing.get_context("spawn")  # no fork: the parent may run Qt threads

@@ -33,6 +33,8 @@ def application(argv: list[str] | None = None) -> QApplication:
     app = QApplication.instance()
     if app is None:
         app = QApplication(argv if argv is not None else [sys.argv[0] if sys.argv else "bridgeview"])
+    if not isinstance(app, QApplication):
+        raise RuntimeError("a QCoreApplication without widgets is already running")
     app.setOrganizationName(ORGANISATION)
     app.setApplicationName(APPLICATION)
     app.setApplicationDisplayName("bridgeview")
@@ -42,7 +44,7 @@ def application(argv: list[str] | None = None) -> QApplication:
     font = QFont("DejaVu Sans")
     font.setPointSizeF(max(9.0, app.font().pointSizeF()))
     app.setFont(font)
-    return app  # type: ignore[return-value]
+    return app
 
 
 def excepthook(exc_type, exc, tb) -> None:

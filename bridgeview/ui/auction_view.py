@@ -203,7 +203,7 @@ class AuctionView(QWidget):
 
     def column_letters(self) -> list[str]:
         """The column headings, left to right."""
-        return [self.table.horizontalHeaderItem(c).text() for c in range(4)]
+        return [item.text() if (item := self.table.horizontalHeaderItem(c)) is not None else "" for c in range(4)]
 
     @staticmethod
     def _notes_text(board: Board, calls: list[Call], notes: dict[int, str]) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable
 
-from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor
 
 from ..model.board import Board
@@ -73,10 +73,10 @@ class BoardSetModel(QAbstractTableModel):
         self.board_label: Callable[[int, str], str] | None = None
 
     # -- Qt model API ----------------------------------------------------------
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
         return 0 if parent.isValid() else len(self.boards)
 
-    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
         return 0 if parent.isValid() else len(COLUMNS) + (self.room_column is not None)
 
     def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
@@ -93,7 +93,7 @@ class BoardSetModel(QAbstractTableModel):
                 return TOOLTIPS[section]
         return None
 
-    def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
+    def data(self, index: QModelIndex | QPersistentModelIndex, role=Qt.ItemDataRole.DisplayRole):
         # a repaint calls this for every cell and role: plain int comparisons keep it cheap
         if not index.isValid():
             return None
@@ -196,7 +196,7 @@ class BoardSetModel(QAbstractTableModel):
         if changed and last >= 0 and min(changed) <= last:
             self.dataChanged.emit(self.index(min(changed), 0), self.index(min(max(changed), last), len(COLUMNS) - 1))
 
-    def flags(self, index: QModelIndex):
+    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
         """Rows can be dragged (to reorder the board list); the drop is handled by the board-list editor."""
         base = super().flags(index)
         return base | Qt.ItemFlag.ItemIsDragEnabled if index.isValid() else base | Qt.ItemFlag.ItemIsDropEnabled

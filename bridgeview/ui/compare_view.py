@@ -119,13 +119,15 @@ class CompareDialog(QDialog):
     @staticmethod
     def _row_of(table: QTableWidget, number: int) -> int:
         for row in range(table.rowCount()):
-            if table.item(row, 0).data(_NUMBER) == number:
+            item = table.item(row, 0)
+            if item is not None and item.data(_NUMBER) == number:
                 return row
         return -1
 
     def _picked(self, table: QTableWidget, row: int) -> None:
-        if row >= 0:
-            self.show_number(table.item(row, 0).data(_NUMBER))
+        item = table.item(row, 0) if row >= 0 else None
+        if item is not None:
+            self.show_number(item.data(_NUMBER))
 
     def show_number(self, number: int) -> None:
         """Select board ``number`` on both sides and show both diagrams (an empty one where it is missing)."""
@@ -135,9 +137,10 @@ class CompareDialog(QDialog):
         ):
             row = self._row_of(table, number)
             table.blockSignals(True)
-            if row >= 0:
+            item = table.item(row, 0) if row >= 0 else None
+            if item is not None:
                 table.selectRow(row)
-                table.scrollToItem(table.item(row, 0))
+                table.scrollToItem(item)
             else:
                 table.clearSelection()
             table.blockSignals(False)

@@ -396,6 +396,8 @@ class CribbageView(QWidget):
 
     #: the global step index after every move
     stepChanged = Signal(int)
+    #: the step shown
+    pos: int  # type: ignore[assignment]  # shadows QWidget.pos(), which this view never calls
 
     def __init__(self, record: CribbageRecord, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -489,14 +491,15 @@ class CribbageView(QWidget):
         layout.addLayout(middle, 1)
         layout.addWidget(self.board)
         layout.addLayout(controls)
-        self.table.mousePressEvent = self._table_clicked  # type: ignore[method-assign]
+        self.table.mousePressEvent = self._table_clicked  # type: ignore[method-assign]  # clicks on the table step
         self.setFocusProxy(self.table)  # keys pressed on the table reach keyPressEvent here
         self._show()
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt name
         """Take the keyboard when shown (a new tab), so the arrow keys step the movie."""
         super().showEvent(event)
-        if not self.isAncestorOf(QApplication.focusWidget()):
+        focus = QApplication.focusWidget()
+        if focus is None or not self.isAncestorOf(focus):
             self.table.setFocus()
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt name
@@ -694,7 +697,7 @@ def render_cribbage(record: CribbageRecord, deal_index: int, step: int | None, o
     if QApplication.instance() is None:
         if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
             os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-        render_cribbage.app = QApplication([])  # type: ignore[attr-defined]
+        render_cribbage.app = QApplication([])  # type: ignore[attr-defined]  # lives as long as the module
     view = CribbageView(record)
     count = view._deal_len(deal_index)
     k = step or 0
@@ -706,7 +709,8 @@ def render_cribbage(record: CribbageRecord, deal_index: int, step: int | None, o
     view.show()
     for _ in range(2):  # the first layout pass resizes the board and breakdown; let the second settle
         QApplication.sendPostedEvents()
-        view.layout().activate()
+        if (layout := view.layout()) is not None:
+            layout.activate()
     pix = view.grab()
     view.hide()
     if (pix.width(), pix.height()) != (width, height):  # smaller than the view can lay itself out

@@ -97,7 +97,7 @@ class DetailsPanel(QWidget):
             return
         if info.checksum is None and os.path.getsize(self.path) > SYNC_CHECKSUM_BYTES:
             # a big file: show everything else now, the checksum when a thread has summed it
-            self._file_rows = [r for r in self._rows_with_checksum(-1) if r[0] != "checksum"]
+            self._file_rows = [r for r in self._rows_with_checksum(self.path, -1) if r[0] != "checksum"]
             self._file_rows.append(("checksum", "computing…"))
             self._file_rows += self._warnings()
             path = self.path
@@ -130,17 +130,17 @@ class DetailsPanel(QWidget):
             rows.append(("warning", f"… and {len(problems) - 50} more"))
         return rows
 
-    def _rows_with_checksum(self, value: int) -> list[tuple[str, str]]:
+    def _rows_with_checksum(self, path: str, value: int) -> list[tuple[str, str]]:
         info = self.boards.info
         saved = info.checksum
         info.checksum = value if value >= 0 else 0
         try:
-            return info_lines(self.path, self.boards)
+            return info_lines(path, self.boards)
         finally:
             info.checksum = saved
 
     def _checksum_ready(self, value: int) -> None:
-        if value >= 0:
+        if value >= 0 and self.path is not None:  # (a checksum is only summed for a file on disk)
             self.boards.info.checksum = value
             self._file_rows = info_lines(self.path, self.boards) + self._warnings()
         else:

@@ -341,7 +341,7 @@ class HandDiagram(QWidget):
         self._hit_sink = hits
         badges: list[tuple[int, QRectF]] = []
         self._badge_sink = badges
-        self._box_sink: dict[Seat, QRectF] = {}
+        self._box_sink = {}
         self._paint_info(painter, g)
         self._paint_tray(painter, g)
         shown, grey = self._shown_hands()

@@ -97,7 +97,7 @@ class DupSettingsCommand(QUndoCommand):
                 n = self.new.first_board + i
                 follows = b.number is not None and b.dealer in (None, dealer_for_board(b.number)) and \
                     b.vulnerability in (None, vulnerability_for_board(b.number))
-                changes = {"number": n}
+                changes: dict[str, object] = {"number": n}
                 if follows:
                     changes.update(dealer=dealer_for_board(n) if b.dealer is not None else None,
                                    vulnerability=vulnerability_for_board(n) if b.vulnerability is not None else None)

@@ -10,6 +10,7 @@ change is one undo command on the current document's stack.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, QPointF, QSize, Qt, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -285,16 +286,16 @@ class EditPanel(QWidget):
         self.dup_first = QSpinBox(self)
         self.dup_copies = QSpinBox(self)
         self.dup_last = QSpinBox(self)
-        for w, name, high in ((self.dup_first, "dup_first_board", 9999), (self.dup_copies, "dup_copies", 99),
-                              (self.dup_last, "dup_last_board", 9999)):
-            w.setObjectName(name)
-            w.setRange(0, high)
-            w.setSpecialValueText("—")
-            w.editingFinished.connect(self.apply_dup)
+        for spin, name, high in ((self.dup_first, "dup_first_board", 9999), (self.dup_copies, "dup_copies", 99),
+                                 (self.dup_last, "dup_last_board", 9999)):
+            spin.setObjectName(name)
+            spin.setRange(0, high)
+            spin.setSpecialValueText("—")
+            spin.editingFinished.connect(self.apply_dup)
         self.dup_random.setObjectName("dup_random")
         self.dup_backwards.setObjectName("dup_backwards")
-        for w in (self.dup_random, self.dup_backwards):
-            w.toggled.connect(lambda _on: self.apply_dup())
+        for tick in (self.dup_random, self.dup_backwards):
+            tick.toggled.connect(lambda _on: self.apply_dup())
         checks = QHBoxLayout()
         checks.addWidget(self.dup_random)
         checks.addWidget(self.dup_backwards)
@@ -379,15 +380,15 @@ class EditPanel(QWidget):
         for name, edit in self.file_edits.items():
             self._set_if_changed(f"file{name}", edit, (getattr(info, name) or "") if info is not None else "")
         dup = info.dup if info is not None and info.dup is not None else DupControl()
-        for w, value in ((self.dup_random, dup.random), (self.dup_backwards, dup.backwards)):
-            w.blockSignals(True)
-            w.setChecked(bool(value))
-            w.blockSignals(False)
-        for w, value in ((self.dup_first, dup.first_board), (self.dup_copies, dup.copies),
-                         (self.dup_last, dup.last_board)):
-            w.blockSignals(True)
-            w.setValue(value or 0)
-            w.blockSignals(False)
+        for tick, on in ((self.dup_random, dup.random), (self.dup_backwards, dup.backwards)):
+            tick.blockSignals(True)
+            tick.setChecked(bool(on))
+            tick.blockSignals(False)
+        for spin, number in ((self.dup_first, dup.first_board), (self.dup_copies, dup.copies),
+                             (self.dup_last, dup.last_board)):
+            spin.blockSignals(True)
+            spin.setValue(number or 0)
+            spin.blockSignals(False)
         self._refresh_auction(b)
         self._refresh_play(b)
 
@@ -487,7 +488,7 @@ class EditPanel(QWidget):
         legal_names = {self._call_name(c) for c in legal}
         for name, button in self.call_buttons.items():
             button.setEnabled(name in legal_names)
-        self.call_buttons.get("P").setEnabled(bool(legal))  # type: ignore[union-attr]
+        self.call_buttons["P"].setEnabled(bool(legal))
         text = ", ".join(parts) if parts else "No calls yet."
         if legal:
             text += f"  — {SEAT_NAMES[next_caller(calls, dealer)]} to call."
@@ -510,7 +511,7 @@ class EditPanel(QWidget):
             return "X"
         if c.kind == CallKind.REDOUBLE:
             return "XX"
-        return f"{c.level}{'N' if c.strain == Strain.NOTRUMP else Strain(c.strain).letter}"
+        return f"{c.level}{'N' if c.strain == Strain.NOTRUMP else c.bid_strain.letter}"
 
     def make_call(self, call: Call) -> bool:
         """Add ``call`` to the auction (with the alert typed); False when it is not legal now."""
@@ -757,7 +758,8 @@ class EditPanel(QWidget):
     def _typing_into_hand(self, edit: QLineEdit, event: QEvent) -> None:
         """A key typed into a hand the panel completed replaces that hand (the user types it themselves)."""
         filled = self._autofilled
-        if filled is None or event.type() != QEvent.Type.KeyPress or not event.text().strip():
+        if filled is None or not isinstance(event, QKeyEvent) or event.type() != QEvent.Type.KeyPress \
+                or not event.text().strip():
             return
         seat, text = filled
         self._autofilled = None

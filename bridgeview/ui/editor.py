@@ -106,6 +106,8 @@ def generated_set(count: int, first: int, seed: int | None) -> BoardSet:
 class Editor(QObject):
     """The editing actions and dock of one main window."""
 
+    panel: EditPanel  # made after the actions that reach it
+
     def __init__(self, window) -> None:
         super().__init__(window)
         self.window = window

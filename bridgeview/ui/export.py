@@ -95,7 +95,8 @@ def diagram_image(diagram: HandDiagram, size: QSize | None = None, device_scale:
 
 def save_png(diagram: HandDiagram, path: str, size: QSize | None = None, device_scale: float = 2.0,
              analysis: Analysis | None = None) -> bool:
-    return diagram_image(diagram, size, device_scale, analysis).save(path, "PNG")
+    image = diagram_image(diagram, size, device_scale, analysis)
+    return image.save(path, "PNG")  # type: ignore[call-overload]  # the stub says bytes; PySide6 takes a str
 
 
 def save_svg(diagram: HandDiagram, path: str, size: QSize | None = None, title: str = "Bridge deal",

@@ -340,7 +340,7 @@ def pdf_bytes(data: PrintData, options: HandRecordOptions) -> tuple[bytes, int]:
     return bytes(array.data()), pages
 
 
-def write_pdf(data: PrintData, path: str | os.PathLike, options: HandRecordOptions) -> int:
+def write_pdf(data: PrintData, path: str | os.PathLike[str], options: HandRecordOptions) -> int:
     """Write the hand records to ``path`` atomically (temp file + rename); returns the page count."""
     from ..formats.registry import save_atomically
 

@@ -9,6 +9,8 @@ A click on a card in replay mode plays up to that card.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -20,6 +22,9 @@ from PySide6.QtWidgets import (
     QTextEdit,
     QWidget,
 )
+
+if TYPE_CHECKING:
+    from .mainwindow import MainWindow
 
 #: key -> the replay action it triggers from any pane
 STEP_KEYS = {
@@ -65,12 +70,12 @@ class StepKeys(QObject):
     painting and scrolling elsewhere never pass through Python.
     """
 
-    def __init__(self, window) -> None:
+    def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self.window = window
         self._watched: QWidget | None = None
         app = QApplication.instance()
-        if app is not None:
+        if isinstance(app, QApplication):
             app.focusChanged.connect(self._focus_changed)
 
     def _focus_changed(self, _old, new) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMenu, QSplitter
+from PySide6.QtWidgets import QMenu, QSplitter, QWidget
 
 from .board_model import COL_DEALER, COL_HCP, COL_RESULT
 
@@ -101,6 +101,14 @@ def install_small_screen(view) -> None:
     view.installEventFilter(_FirstShow(view))
 
 
+def _pane(splitter: QSplitter, index: int) -> QWidget:
+    """Pane ``index`` of a document view's splitter, which always holds its three."""
+    widget = splitter.widget(index)
+    if widget is None:
+        raise LookupError(f"the splitter has no pane {index}")
+    return widget
+
+
 def _column_width(view, col: int) -> int:
     """A board-list column's own width, also while it is hidden."""
     return getattr(view, "_natural_widths", {}).get(col) or view.board_list.columnWidth(col)
@@ -128,9 +136,9 @@ def small_window_sizes(view, total: int) -> list[int] | None:
     frame = 2 * table.frameWidth() + (table.verticalScrollBar().sizeHint().width() if scrolls else 0) + 2
     lst = max(table.minimumWidth(), kept + frame)
     if total - lst - side - handles < COMFORT_WIDTH:
-        side = max(splitter.widget(SIDE_PANEL).minimumSizeHint().width(), 200)
+        side = max(_pane(splitter, SIDE_PANEL).minimumSizeHint().width(), 200)
     centre = total - lst - side - handles
-    if centre < splitter.widget(1).minimumSizeHint().width():
+    if centre < _pane(splitter, 1).minimumSizeHint().width():
         return None
     return [lst, centre, side]
 
@@ -143,7 +151,7 @@ class _FirstShow(QObject):
     def __init__(self, view) -> None:
         super().__init__(view)
         self.view = view
-        self.auto = None  # decided at the first showing
+        self.auto: bool | None = None  # decided at the first showing
         self.small = False
         view.splitter.splitterMoved.connect(self._moved)
 
@@ -191,7 +199,7 @@ def show_panel(view, which: int, on: bool) -> None:
         return
     if on:
         width = view._panel_widths.get(which) or RESTORE_WIDTH[which]
-        sizes[1] = max(splitter.widget(1).minimumWidth(), sizes[1] - width)
+        sizes[1] = max(_pane(splitter, 1).minimumWidth(), sizes[1] - width)
         sizes[which] = width
     else:
         view._panel_widths[which] = sizes[which]

@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QRectF, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRectF, Qt
 from PySide6.QtGui import QAction, QColor, QPainter, QPalette
 from PySide6.QtWidgets import QApplication, QMenu, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
@@ -39,7 +39,8 @@ class SuitDelegate(QStyledItemDelegate):
     #: the diagram whose suit colours the cells follow (four-colour mode), if any
     diagram = None
 
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem,
+              index: QModelIndex | QPersistentModelIndex) -> None:
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
         text = opt.text
@@ -92,7 +93,7 @@ def add_ten_action(window, menu: QMenu) -> QAction:
                 diagram.update()
             replay = getattr(view, "replay", None)
             table = getattr(replay, "trick_table", None)
-            if table is not None:
+            if replay is not None and table is not None:
                 table.show_position(replay.position())
 
     act.toggled.connect(toggled)

@@ -62,6 +62,11 @@ class ReplayController(QObject):
     #: the board (and so the number of steps) changed
     boardChanged = Signal()
 
+    # the panes that show it, set by :func:`install_replay`
+    auction_view: AuctionView
+    bar: ReplayBar
+    trick_table: TrickTable
+
     def __init__(self, parent: QObject | None = None, settings: QSettings | None = None) -> None:
         super().__init__(parent)
         self.settings = settings if settings is not None else default_settings()
@@ -69,7 +74,8 @@ class ReplayController(QObject):
         self.step = 0
         self.grey_played = bool(self.settings.value(SETTING_GREY, False, type=bool))
         self.timer = QTimer(self)
-        self.timer.setInterval(int(self.settings.value(SETTING_INTERVAL, DEFAULT_INTERVAL_MS, type=int)))
+        interval = self.settings.value(SETTING_INTERVAL, DEFAULT_INTERVAL_MS, type=int)
+        self.timer.setInterval(interval if isinstance(interval, int) else DEFAULT_INTERVAL_MS)
         self.timer.timeout.connect(self._tick)
 
     # -- board ----------------------------------------------------------------
@@ -375,7 +381,7 @@ class TrickTable(QTableWidget):
 
     def rows(self) -> list[list[str]]:
         """The table as strings (for tests): number, W, N, E, S, winner."""
-        return [[self.item(r, c).text() if self.item(r, c) else "" for c in range(self.columnCount())]
+        return [[item.text() if (item := self.item(r, c)) else "" for c in range(self.columnCount())]
                 for r in range(self.rowCount())]
 
 
@@ -424,9 +430,9 @@ def install_replay(document_view, settings: QSettings | None = None) -> ReplayCo
     for action in bar.replay_actions():
         diagram.addAction(action)
     from .keyboard import install_card_clicks; install_card_clicks(diagram, controller)  # noqa: E702, I001
-    controller.auction_view = auction  # type: ignore[attr-defined]
-    controller.bar = bar  # type: ignore[attr-defined]
-    controller.trick_table = tricks  # type: ignore[attr-defined]
+    controller.auction_view = auction
+    controller.bar = bar
+    controller.trick_table = tricks
 
     shown = {"index": None}
 

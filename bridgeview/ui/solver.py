@@ -184,7 +184,7 @@ class SolverWorker(QThread):
             _kind, (key, fn) = self._compute.popitem(last=False)
             return lambda: self.resultReady.emit(key, fn())
         if self._urgent:
-            items = []
+            items: list[tuple[int, Deal]] = []
             while self._urgent and len(items) < BACKGROUND_BATCH:
                 items.append(self._urgent.popitem(last=False))
             return lambda: self._solve(items)
@@ -556,7 +556,7 @@ class DocumentSolver(QObject):
             if reason:
                 note = f"Not solvable double dummy: {reason}."
         grid.set_table(board.dd, note=note)
-        if cells:
+        if cells and checked is not None:
             self._mark_cells(cells, checked[1])
         self._request_par(board, i)
 

@@ -27,6 +27,9 @@ TITLE = "Traveller"
 class TravellerView(QWidget):
     """A table of the current board's results at every table; a double-click shows that record."""
 
+    #: the board list's marks, set by :func:`install_traveller`
+    marks: TravellerMarks
+
     def __init__(self, document_view, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.view = document_view
@@ -37,7 +40,9 @@ class TravellerView(QWidget):
         layout.addWidget(self.summary)
         self.table = QTableWidget(0, len(HEADERS), self)
         self.table.setHorizontalHeaderLabels(HEADERS)
-        self.table.horizontalHeaderItem(len(HEADERS) - 1).setToolTip("North-South's score")
+        score_header = self.table.horizontalHeaderItem(len(HEADERS) - 1)
+        if score_header is not None:  # set by the labels above
+            score_header.setToolTip("North-South's score")
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -127,11 +132,11 @@ def install_traveller(document_view) -> TravellerView:
     document_view.currentBoardChanged.connect(tab.show_board)
     if document_view.current_index() >= 0:
         tab.show_board(document_view.current_index())
-    tab.marks = TravellerMarks(document_view)
+    marks = tab.marks = TravellerMarks(document_view)
 
     def board_changed(i: int) -> None:  # after the marks had their look: a result edited, or a board moved
         current = document_view.current_index()
-        if current >= 0 and (i in tab.indices or i in tab.marks.positions):
+        if current >= 0 and (i in tab.indices or i in marks.positions):
             tab.show_board(current)
 
     document_view.model.boardChanged.connect(board_changed)
