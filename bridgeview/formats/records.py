@@ -210,7 +210,7 @@ class FixedRecordCodec(Codec):
       and the three deal functions;
     * records holding more (DD tables): ``decode_chunk``/``encode_chunk`` on whole
       chunks (a board is then decoded as a chunk of one record);
-    * records that need Python a record (ZRJ's auction and play, ZBS's groups):
+    * records decoded one board at a time in Python (ZRJ's auction and play, ZBS's groups):
       ``decode_board``, and ``bulk = False``.
     """
 
