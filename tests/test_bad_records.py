@@ -44,7 +44,7 @@ def _spoil(fmt: str, data: bytearray, index: int) -> None:
         flag = data[at] & 1
         data[at : at + 4] = (0xFFFFFFFE | flag).to_bytes(4, "little")
         return
-    size = getattr(get(fmt), "record_size", 80)  # the 80-byte ZRJ codec has no record_size
+    size = get(fmt).record_size
     base = index * size
     if fmt == "zdd":
         data[base + 1] = 0xEE  # a double-dummy value 14

@@ -19,7 +19,7 @@ def zrd_bytes(n: int, seed: int = 1) -> bytes:
     dd[:, 0, 4] |= 1
     from bridgeview.formats.bulk import BulkChunk
 
-    return get("zrd").encode(BulkChunk(owners, dd)).tobytes()
+    return get("zrd").encode_chunk(BulkChunk(owners, dd), 0)[0].tobytes()
 
 
 def test_zrd_to_zbd_is_the_deal_bytes_of_each_record(tmp_path):

@@ -10,9 +10,9 @@ import pytest
 from bridgeview.formats import pbn_stream
 from bridgeview.formats.bulk import ABSENT, DD_UNKNOWN, BulkChunk
 from bridgeview.formats.convert import convert_file
-from bridgeview.formats.pavlicek import ddtable_from_row
 from bridgeview.formats.pbn import PbnCodec, document_text
 from bridgeview.formats.pbn_write import board_text
+from bridgeview.formats.records import ddtable_from_row
 from bridgeview.formats.registry import ReadOptions, WriteOptions, get, read_file
 from bridgeview.model.board import Board
 from bridgeview.model.deal import Deal

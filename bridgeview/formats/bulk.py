@@ -38,6 +38,9 @@ class BulkChunk:
     #: the source's ZBD-coded deal bytes (n, 13) when the owners are exactly theirs: a writer of the
     #: same layout copies them instead of encoding the owners again
     zbd: np.ndarray | None = field(default=None, init=False, repr=False, compare=False)
+    #: (n,) int64 each board's declarer (0-3 = N E S W, -1 none) when the writer's source knows it:
+    #: zrj16 keeps the declarer's makes when it can store only one hand's
+    declarers: np.ndarray | None = None
 
     def complete(self) -> np.ndarray:
         """Boolean (n,): rows that are complete deals (see :func:`complete_rows`)."""

@@ -34,7 +34,7 @@ from ..model.deal import Deal
 from ..model.severity import warning
 from .bulk import ABSENT, BulkChunk
 from .errors import FormatError
-from .records import FixedRecordCodec, owner_chunks, require_full
+from .records import FixedRecordCodec, Records, owner_chunks, require_full
 from .registry import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
 
 if TYPE_CHECKING:
@@ -456,12 +456,12 @@ class DupCodec(FixedRecordCodec):
 
         return DupChunk(owners, None, numbers, control=np.array(block[:, BRI_DEAL + DGE_DEAL :]))
 
-    def _first_number(self, buf: Any, count: int, options: ReadOptions, info: FileInfo,
-                      problems: list[tuple[int | None, int | None, str]]) -> int:
+    def _first_number(self, records: Records, options: ReadOptions, info: FileInfo) -> int:
         default = options.start_board if options.start_board is not None else 1
+        count = records.count
         if not count:
             return default
-        dup = parse_control(bytes(buf[BRI_DEAL + DGE_DEAL : DUP_RECORD]), BRI_DEAL + DGE_DEAL, 1, default)
+        dup = parse_control(records.record(0)[BRI_DEAL + DGE_DEAL :], BRI_DEAL + DGE_DEAL, 1, default)
         info.dup = dup
         if dup is None:
             return default
@@ -470,7 +470,7 @@ class DupCodec(FixedRecordCodec):
             info.extra[START_IGNORED] = (f"the start board {options.start_board} is ignored: "
                                          f"this DUP file numbers its boards from {first} itself")
         if dup.last_board is not None and dup.last_board != first + count - 1:
-            problems.append((None, None, (
+            records.problems.append((None, None, (
                 f"the control bytes say the last board is {dup.last_board}, "
                 f"but the file's {count} boards run {first}-{first + count - 1}"
             )))

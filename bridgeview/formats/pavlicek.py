@@ -1,10 +1,10 @@
 """Richard Pavlicek's fixed-record binary formats: ZBD, ZDD, ZRD and the 16-byte ZRJ.
 
-Guide 7A14 (``../shared/specs/000_*`` and ``001_*`` beside the repository).  All four are arrays of
-fixed-size little-endian records, so a file is opened with ``mmap`` and read
-as a :class:`LazyBoardSet` (a board is decoded only when asked for), and whole
-slices of records are turned into numpy :class:`BulkChunk` s by bit arithmetic
-for conversions, with no Python loop per record.
+Guide 7A14 (``shared/specs/000_*`` and ``001_*``).  All four are arrays of
+fixed-size little-endian records ended by an end-of-list record, declared on
+:class:`~bridgeview.formats.records.FixedRecordCodec` (mapping, lazy decoding,
+bulk conversion); this module is their bit layouts, as numpy arithmetic on whole
+chunks of records with no Python loop per record.
 
 Bit layouts, with seat codes 0=W 1=N 2=E 3=S:
 
@@ -20,24 +20,19 @@ Bit layouts, with seat codes 0=W 1=N 2=E 3=S:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
 from ..model.board import Board
-from ..model.boardset import FileInfo, LazyBoardSet
-from ..model.ddtable import DDTable
-from ..model.deal import Deal
 from ..model.text import plural
 from .bulk import ABSENT, DD_UNKNOWN, BulkChunk, chunks_from_boards, complete_rows
 from .errors import FormatError
-from .records import RecordFile, head_records
-from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
+from .records import FixedRecordCodec, Records
+from .registry import Boards, Capabilities, SaveReport, WriteOptions
 
 if TYPE_CHECKING:
-    import os
-    from collections.abc import Callable, Sequence
-    from typing import IO
+    from collections.abc import Sequence
 
     import numpy as np
 
@@ -50,20 +45,6 @@ CODE_OF_SEAT = (1, 2, 3, 0, 0)
 #: the ZDD strain blocks NT S H D C as our strain indices
 _STRAIN_OF_BLOCK = [4, 3, 2, 1, 0]
 OTHER_HANDS_LOSS = "double-dummy results of hands other than the target hand of {}"
-#: records per bulk chunk: 16 Ki records keep a chunk's arrays in cache through decoding,
-#: checking and encoding (a third faster than 64 Ki on the benchmark's conversions)
-BULK_RECORDS = 1 << 14
-
-
-class BulkCount(int):
-    """A record count that also carries what the bulk writer had to drop."""
-
-    losses: list[str]
-
-    def __new__(cls, value: int, losses: list[str] | None = None) -> BulkCount:
-        obj = super().__new__(cls, value)
-        obj.losses = list(losses or [])
-        return obj
 
 
 # -- bit arithmetic shared by the codecs ---------------------------------------
@@ -261,221 +242,25 @@ def unknown_dd(n: int) -> np.ndarray:
     return np.full((n, 4, 5), DD_UNKNOWN, dtype=np.uint8)
 
 
-def ddtable_from_row(row: np.ndarray) -> DDTable | None:
-    """A DDTable from a (4, 5) row, or None when every value is unknown."""
-    if (row == DD_UNKNOWN).all():
-        return None
-    return DDTable.from_rows([[None if v == DD_UNKNOWN else int(v) for v in r] for r in row.tolist()])
-
-
-def tolerable(bad: int, rows: int) -> bool:
-    """Whether ``bad`` undecodable records among the first ``rows`` still let a sniffer claim the
-    file: none, or one among at least four (a damaged record is not a different format)."""
-    return bad == 0 or (bad == 1 and rows >= 4)
-
-
 # -- the codecs -------------------------------------------------------------------
-class PavlicekRecordCodec(Codec):
-    """Pavlicek's record files, cut at an end-of-list record (:class:`records.RecordFile`): lazy decoding,
-    numpy bulk reading and writing; each codec gives only its record's ``decode`` and ``encode``."""
-
-    record_size = 0
-    bulk = True
-    #: does a record carry a deal / DD results
-    has_deal = True
-    has_dd = False
-
-    # subclasses implement these two
-    def decode(self, raw: np.ndarray, first: int, rf: RecordFile | _SniffFile) -> BulkChunk:
-        """(k, record_size) bytes of records ``first..`` -> a chunk; FormatError on bad data."""
-        raise NotImplementedError
-
-    def encode(self, chunk: BulkChunk) -> np.ndarray:
-        """A chunk -> (k, record_size) bytes; FormatError for what the format cannot hold."""
-        raise NotImplementedError
-
-    # -- sniffing --------------------------------------------------------------
-    def sniff(self, head: bytes, size: int | None = None) -> int:
-        data = head_records(head, size, self.record_size)
-        if data is None:
-            return 0
-        n = len(data)
-        good = 0
-        for row in range(n):  # row by row: one bad record must not hide what the file is
-            try:
-                chunk = self.decode(data[row : row + 1], 0, _SNIFF_FILE)
-            except FormatError:
-                continue
-            if not self.has_deal or complete_rows(chunk.owners).all():
-                good += 1
-        if not tolerable(n - good, n):
-            return 0
-        return 30 + 5 * good
-
-    # -- reading ---------------------------------------------------------------
-    def read(self, path: str | os.PathLike[str], options: ReadOptions | None = None) -> LazyBoardSet:
-        options = options or ReadOptions()
-        rf = RecordFile(path, self.record_size, self.title)
-        start = options.start_board or 1
-
-        def decode_one(i: int) -> Board:
-            chunk = self.decode(rf.records(i, i + 1), i, rf)
-            return self.board(chunk, 0, start + i)
-
-        info = FileInfo(record_size=self.record_size)
-        if rf.broken_tail:
-            info.extra["broken_tail"] = rf.broken_tail
-        doc = LazyBoardSet(
-            rf.count, decode_one, info, header_size=0, keepalive=rf, bulk=lambda: self.iter_chunks(rf),
-            first_number=start,
-        )
-        doc.problems.extend(rf.problems)
-        return doc
-
-    def board(self, chunk: BulkChunk, row: int, number: int) -> Board:
-        deal = Deal.from_owners(chunk.owners[row].tolist()) if self.has_deal else Deal.empty()
-        dd = ddtable_from_row(chunk.dd[row]) if chunk.dd is not None else None
-        return Board.numbered(number, deal, dd=dd)
-
-    def iter_chunks(self, rf: RecordFile, chunk: int = BULK_RECORDS) -> Iterator[BulkChunk]:
-        for first in range(0, rf.count, chunk):
-            yield self.decode(rf.records(first, first + chunk), first, rf)
-
-    def read_bulk(self, path: str | os.PathLike[str], chunk: int = BULK_RECORDS) -> Iterator[BulkChunk]:
-        rf = RecordFile(path, self.record_size, self.title)
-        yield from self.iter_chunks(rf, chunk)
-
-    # -- writing ---------------------------------------------------------------
-    def write(self, doc: Sequence[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
-        self.write_bulk(chunks_from_boards(doc), out, options)
-
-    def write_bulk(self, chunks: Iterable[BulkChunk], out: IO[bytes], options: WriteOptions | None = None) -> int:
-        total = 0
-        for chunk in chunks:
-            if len(chunk) == 0:
-                continue
-            out.write(self.encode_checked(chunk, total).data.cast("B"))
-            total += len(chunk)
-        return BulkCount(total)
-
-    def encode_checked(self, chunk: BulkChunk, done: int) -> np.ndarray:
-        """Encode after checking that every card has a hand (two bits a card cannot say "nowhere").
-
-        Whether each hand has 13 cards is the caller's check (``check()`` and the
-        bulk conversion do it); here only what cannot be encoded at all is refused.
-        """
-        import numpy as np
-
-        if self.has_deal and chunk.zbd is None and chunk.owners.max(initial=0) > 3:
-            bad = ~complete_rows(chunk.owners)
-            if bad.any():
-                i = int(np.argmax(bad))
-                num = int(chunk.numbers[i]) if chunk.numbers is not None else done + i + 1
-                raise FormatError(f"board {num} is not a complete deal; {self.title} stores only full deals")
-        return self.encode(chunk)
+#: what a DD value of 14 (neither tricks nor "unknown") is called
+BAD_DD = "double-dummy value 14 (allowed: 0-13, 15 = unknown)"
 
 
-class _SniffFile:
-    """Stands in for a RecordFile when decoding the first bytes of a file to sniff it."""
+def require_held(chunk: BulkChunk, done: int, title: str) -> None:
+    """Refuse a chunk with a card in no hand: two bits a card cannot say "nowhere".
 
-    path = None
-    record_size = 1
+    Whether each hand has 13 cards is the caller's check (``check()`` and the bulk
+    conversion do it); here only what cannot be encoded at all is refused.
+    """
+    import numpy as np
 
-    def error(self, message: str, index: int, byte: int = 0) -> FormatError:
-        return FormatError(message, record=index + 1)
-
-
-_SNIFF_FILE = _SniffFile()
-
-
-class ZBDCodec(PavlicekRecordCodec):
-    name = "zbd"
-    title = "ZBD (Pavlicek binary deal)"
-    extensions = ("zbd",)
-    record_size = 13
-    caps = Capabilities(full_deals=True)
-
-    def decode(self, raw: np.ndarray, first: int, rf: RecordFile | _SniffFile) -> BulkChunk:
-        return zbd_chunk(raw)
-
-    def encode(self, chunk: BulkChunk) -> np.ndarray:
-        import numpy as np
-
-        if chunk.zbd is not None:  # the same layout: copy the bytes
-            return np.ascontiguousarray(chunk.zbd)
-        return zbd_encode(chunk.owners)
-
-
-class ZDDCodec(PavlicekRecordCodec):
-    """Double-dummy results only: a ZDD board set has no deals."""
-
-    name = "zdd"
-    title = "ZDD (Pavlicek double-dummy results)"
-    extensions = ("zdd",)
-    record_size = 10
-    has_deal = False
-    has_dd = True
-    caps = Capabilities(full_deals=False, dd=True, deals_required=False)
-
-    def sniff(self, head: bytes, size: int | None = None) -> int:
-        score = super().sniff(head, size)
-        return min(score, 20)  # nibbles alone are weak evidence; prefer the extension
-
-    def decode(self, raw: np.ndarray, first: int, rf: RecordFile | _SniffFile) -> BulkChunk:
-        import numpy as np
-
-        nib = nibbles(raw)
-        bad = bad_nibble_byte(nib)
-        if bad is not None:
-            raise rf.error("double-dummy value 14 (allowed: 0-13, 15 = unknown)", first + bad[0], bad[1])
-        dd = zdd_decode(raw, nib)
-        return BulkChunk(np.full((len(raw), 52), ABSENT, dtype=np.uint8), dd)
-
-    def encode(self, chunk: BulkChunk) -> np.ndarray:
-        import numpy as np
-
-        dd = chunk.dd if chunk.dd is not None else unknown_dd(len(chunk))
-        _check_dd_values(dd, chunk)
-        null = (dd[:, :, 4] == 0).all(axis=1)
-        if null.any():
-            i = int(np.argmax(null))
-            num = int(chunk.numbers[i]) if chunk.numbers is not None else i + 1
-            raise FormatError(
-                f"board {num}: every hand making 0 tricks in notrump would read as the ZDD end-of-list record"
-            )
-        return zdd_encode(dd)
-
-    def write_bulk(self, chunks: Iterable[BulkChunk], out: IO[bytes], options: WriteOptions | None = None) -> int:
-        import numpy as np
-
-        total = 0
-        dealt = 0
-        for chunk in chunks:
-            if len(chunk) == 0:
-                continue
-            raw = np.ascontiguousarray(self.encode(chunk))
-            dealt += int((chunk.owners != ABSENT).any(axis=1).sum())
-            out.write(raw.tobytes())
-            total += len(chunk)
-        return BulkCount(total, [f"deals of {plural(dealt, 'board')}"] if dealt else [])
-
-    def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
-        rep = SaveReport()
-        dealt = 0
-        for i, b in enumerate(boards):
-            where = f"board {b.number}" if b.number is not None else f"record {i + 1}"
-            if b.deal.card_count:
-                dealt += 1
-            if b.dd is not None and all(b.dd.tricks[s][4] == 0 for s in range(4)):
-                rep.errors.append(
-                    f"{where}: every hand making 0 tricks in notrump would read as the ZDD end-of-list record"
-                )
-        full = Codec.check(self, boards, options)  # the generic losses, numbered from --start-board
-        rep.errors.extend(e for e in full.errors if "complete deal" not in e and "no cards" not in e)
-        rep.losses.extend(full.losses)
-        if dealt:
-            rep.losses.append(f"deals of {plural(dealt, 'board')}")
-        return rep
+    if chunk.zbd is None and chunk.owners.max(initial=0) > 3:
+        bad = ~complete_rows(chunk.owners)
+        if bad.any():
+            i = int(np.argmax(bad))
+            num = int(chunk.numbers[i]) if chunk.numbers is not None else done + i + 1
+            raise FormatError(f"board {num} is not a complete deal; {title} stores only full deals")
 
 
 def _check_dd_values(dd: np.ndarray, chunk: BulkChunk) -> None:
@@ -488,58 +273,136 @@ def _check_dd_values(dd: np.ndarray, chunk: BulkChunk) -> None:
         raise FormatError(f"board {num}: double-dummy tricks must be 0-13")
 
 
-class ZRDCodec(PavlicekRecordCodec):
+def _zbd_bytes(chunk: BulkChunk) -> np.ndarray:
+    """The chunk's deals as ZBD bytes: the source's own when it has them (a copy, no encoding)."""
+    return chunk.zbd if chunk.zbd is not None else zbd_encode(chunk.owners)
+
+
+def _dd_of(chunk: BulkChunk) -> np.ndarray:
+    """The chunk's DD tables (all unknown when it has none), refused when a value is not 0-13 or unknown."""
+    dd = chunk.dd if chunk.dd is not None else unknown_dd(len(chunk))
+    _check_dd_values(dd, chunk)
+    return dd
+
+
+def _dd_nibbles(raw: np.ndarray, start: int, records: Records, byte: int) -> np.ndarray:
+    """The DD nibbles of ZDD bytes ``raw`` (at ``byte`` of each record), refused at the first 14."""
+    nib = nibbles(raw)
+    bad = bad_nibble_byte(nib)
+    if bad is not None:
+        raise records.error(BAD_DD, start + bad[0], byte + bad[1])
+    return nib
+
+
+class ZBDCodec(FixedRecordCodec):
+    name = "zbd"
+    title = "ZBD (Pavlicek binary deal)"
+    extensions = ("zbd",)
+    caps = Capabilities(full_deals=True)
+    record_size = 13
+    end_of_list = True
+
+    def decode_chunk(self, block: np.ndarray, start: int, records: Records) -> BulkChunk:
+        return zbd_chunk(block)
+
+    def encode_chunk(self, chunk: BulkChunk, done: int) -> tuple[np.ndarray, int]:
+        require_held(chunk, done, self.title)
+        return _zbd_bytes(chunk), 0
+
+
+class ZDDCodec(FixedRecordCodec):
+    """Double-dummy results only: a ZDD board set has no deals."""
+
+    name = "zdd"
+    title = "ZDD (Pavlicek double-dummy results)"
+    extensions = ("zdd",)
+    caps = Capabilities(full_deals=False, dd=True, deals_required=False)
+    record_size = 10
+    end_of_list = True
+    loss = "deals of {}"
+
+    def sniff(self, head: bytes, size: int | None = None) -> int:
+        score = super().sniff(head, size)
+        return min(score, 20)  # nibbles alone are weak evidence; prefer the extension
+
+    def decode_chunk(self, block: np.ndarray, start: int, records: Records) -> BulkChunk:
+        import numpy as np
+
+        dd = zdd_decode(block, _dd_nibbles(block, start, records, 0))
+        return BulkChunk(np.full((len(block), 52), ABSENT, dtype=np.uint8), dd)
+
+    def encode_chunk(self, chunk: BulkChunk, done: int) -> tuple[np.ndarray, int]:
+        import numpy as np
+
+        dd = _dd_of(chunk)
+        null = (dd[:, :, 4] == 0).all(axis=1)
+        if null.any():
+            i = int(np.argmax(null))
+            num = int(chunk.numbers[i]) if chunk.numbers is not None else i + 1
+            raise FormatError(f"board {num}: {NULL_NOTRUMP}")
+        return zdd_encode(dd), int((chunk.owners != ABSENT).any(axis=1).sum())
+
+    def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
+        rep = super().check(boards, options)
+        for i, b in enumerate(boards):
+            if b.dd is not None and all(b.dd.tricks[s][4] == 0 for s in range(4)):
+                where = f"board {b.number}" if b.number is not None else f"record {i + 1}"
+                rep.errors.append(f"{where}: {NULL_NOTRUMP}")
+        return rep
+
+
+#: why a ZDD record cannot say that every hand makes no trick in notrump
+NULL_NOTRUMP = "every hand making 0 tricks in notrump would read as the ZDD end-of-list record"
+
+
+class ZRDCodec(FixedRecordCodec):
     name = "zrd"
     title = "ZRD (Pavlicek deal + double-dummy results)"
     extensions = ("zrd",)
-    record_size = 23
-    has_dd = True
     caps = Capabilities(full_deals=True, dd=True)
+    record_size = 23
+    end_of_list = True
 
-    def decode(self, raw: np.ndarray, first: int, rf: RecordFile | _SniffFile) -> BulkChunk:
-        nib = nibbles(raw[:, 13:])
-        bad = bad_nibble_byte(nib)
-        if bad is not None:
-            raise rf.error("double-dummy value 14 (allowed: 0-13, 15 = unknown)", first + bad[0], 13 + bad[1])
-        dd = zdd_decode(raw[:, 13:], nib)
-        return zbd_chunk(raw[:, :13], dd)
+    def decode_chunk(self, block: np.ndarray, start: int, records: Records) -> BulkChunk:
+        dd = zdd_decode(block[:, 13:], _dd_nibbles(block[:, 13:], start, records, 13))
+        return zbd_chunk(block[:, :13], dd)
 
-    def encode(self, chunk: BulkChunk) -> np.ndarray:
+    def encode_chunk(self, chunk: BulkChunk, done: int) -> tuple[np.ndarray, int]:
         import numpy as np
 
-        dd = chunk.dd if chunk.dd is not None else unknown_dd(len(chunk))
-        _check_dd_values(dd, chunk)
-        deal = chunk.zbd if chunk.zbd is not None else zbd_encode(chunk.owners)
-        return np.concatenate([deal, zdd_encode(dd)], axis=1)
+        require_held(chunk, done, self.title)
+        dd = _dd_of(chunk)
+        return np.concatenate([_zbd_bytes(chunk), zdd_encode(dd)], axis=1), 0
 
 
-class ZRJ16Codec(PavlicekRecordCodec):
+class ZRJ16Codec(FixedRecordCodec):
     """ZBD + one target hand's double-dummy tricks (the 16-byte ZRJ of guide revision 000)."""
 
     name = "zrj16"
     title = "ZRJ, 16-byte (Pavlicek deal + one hand's makes)"
     extensions = ("zrj",)
-    record_size = 16
-    has_dd = True
     caps = Capabilities(full_deals=True, dd=True)
+    record_size = 16
+    end_of_list = True
+    loss = OTHER_HANDS_LOSS
 
-    def decode(self, raw: np.ndarray, first: int, rf: RecordFile | _SniffFile) -> BulkChunk:
+    def decode_chunk(self, block: np.ndarray, start: int, records: Records) -> BulkChunk:
         import numpy as np
 
-        n = len(raw)
-        b13 = raw[:, 13]
+        n = len(block)
+        b13 = block[:, 13]
         bad = (b13 & 0x0C) != 0
         if bad.any():
             i = int(np.argmax(bad))
-            raise rf.error(f"byte 13 is 0x{int(b13[i]):02x}: bits 2-3 must be zero", first + i, 13)
-        makes = np.stack([b13 >> 4, raw[:, 14] & 15, raw[:, 14] >> 4, raw[:, 15] & 15, raw[:, 15] >> 4], axis=1)
-        bad_at = bad_nibble_byte(nibbles(raw[:, 13:16]), skip_low_first=True)
+            raise records.error(f"byte 13 is 0x{int(b13[i]):02x}: bits 2-3 must be zero", start + i, 13)
+        makes = np.stack([b13 >> 4, block[:, 14] & 15, block[:, 14] >> 4, block[:, 15] & 15, block[:, 15] >> 4], axis=1)
+        bad_at = bad_nibble_byte(nibbles(block[:, 13:16]), skip_low_first=True)
         if bad_at is not None:
-            raise rf.error("double-dummy value 14 (allowed: 0-13, 15 = unknown)", first + bad_at[0], 13 + bad_at[1])
+            raise records.error(BAD_DD, start + bad_at[0], 13 + bad_at[1])
         dd = unknown_dd(n)
         seats = np.array(SEAT_OF_CODE, dtype=np.uint8)[b13 & 3]
         dd[np.arange(n), seats, :] = makes[:, _STRAIN_OF_BLOCK]
-        return zbd_chunk(raw[:, :13], dd)
+        return zbd_chunk(block[:, :13], dd)
 
     def targets(self, dd: np.ndarray, preferred: np.ndarray | None = None) -> np.ndarray:
         """The target seat of each row: ``preferred`` where given (>= 0), else the
@@ -555,14 +418,15 @@ class ZRJ16Codec(PavlicekRecordCodec):
             target = np.where(preferred >= 0, preferred, target)
         return target.astype(np.int64)
 
-    def encode_with(self, chunk: BulkChunk, preferred: np.ndarray | None) -> tuple[np.ndarray, int]:
-        """Bytes of the chunk and the number of boards whose other hands' results were dropped."""
+    def encode_chunk(self, chunk: BulkChunk, done: int) -> tuple[np.ndarray, int]:
+        """The records and how many boards' other hands' results were dropped: the target hand is the
+        declarer where the chunk knows one (:attr:`BulkChunk.declarers`)."""
         import numpy as np
 
+        require_held(chunk, done, self.title)
         n = len(chunk)
-        dd = chunk.dd if chunk.dd is not None else unknown_dd(n)
-        _check_dd_values(dd, chunk)
-        target = self.targets(dd, preferred)
+        dd = _dd_of(chunk)
+        target = self.targets(dd, chunk.declarers)
         rows = dd[np.arange(n), target, :]  # (n, 5) strain C D H S NT
         others = dd != DD_UNKNOWN
         others[np.arange(n), target, :] = False
@@ -571,28 +435,11 @@ class ZRJ16Codec(PavlicekRecordCodec):
         tail[:, 0] = np.array(CODE_OF_SEAT, dtype=np.uint8)[target] | rows[:, 4] << 4
         tail[:, 1] = rows[:, 3] | rows[:, 2] << 4
         tail[:, 2] = rows[:, 1] | rows[:, 0] << 4
-        deal = chunk.zbd if chunk.zbd is not None else zbd_encode(chunk.owners)
-        return np.concatenate([deal, tail], axis=1), dropped
-
-    def encode(self, chunk: BulkChunk) -> np.ndarray:
-        return self.encode_with(chunk, None)[0]
-
-    def write_bulk(self, chunks: Iterable[BulkChunk], out: IO[bytes], options: WriteOptions | None = None,
-                   preferred_of: Callable[[int, int], np.ndarray] | None = None) -> int:
-        total = dropped = 0
-        for chunk in chunks:
-            if len(chunk) == 0:
-                continue
-            self.encode_checked(chunk, total)
-            pref = preferred_of(total, len(chunk)) if preferred_of is not None else None
-            raw, d = self.encode_with(chunk, pref)
-            dropped += d
-            out.write(raw.tobytes())
-            total += len(chunk)
-        return BulkCount(total, [OTHER_HANDS_LOSS.format(plural(dropped, "board"))] if dropped else [])
+        return np.concatenate([_zbd_bytes(chunk), tail], axis=1), dropped
 
     @staticmethod
     def declarers(boards: Boards) -> np.ndarray:
+        """Each board's declarer (our seat code), -1 where none: the hand whose makes zrj16 keeps."""
         import numpy as np
 
         out = np.full(len(boards), -1, dtype=np.int64)
@@ -602,14 +449,19 @@ class ZRJ16Codec(PavlicekRecordCodec):
                 out[i] = int(declarer)
         return out
 
-    def write(self, doc: Sequence[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
-        prefs = self.declarers(doc)
-        self.write_bulk(chunks_from_boards(doc), out, options, lambda start, k: prefs[start : start + k])
+    def write_chunks(self, doc: Iterable[Board]) -> Iterator[BulkChunk]:
+        boards = doc if isinstance(doc, Sequence) else list(doc)
+        prefs = self.declarers(boards)
+        done = 0
+        for chunk in chunks_from_boards(boards):
+            chunk.declarers = prefs[done : done + len(chunk)]
+            done += len(chunk)
+            yield chunk
 
     def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
         import numpy as np
 
-        rep = Codec.check(self, boards, options)  # the generic losses, numbered from --start-board
+        rep = super().check(boards, options)
         prefs = self.declarers(boards)
         dropped = 0
         for i, b in enumerate(boards):

@@ -14,20 +14,15 @@ take for the end of the list.
 
 from __future__ import annotations
 
-import mmap
 import os
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable
+from typing import IO
 
 from ..model.board import Board
-from ..model.boardset import FileInfo, LazyBoardSet
 from ..model.deal import Deal
 from .errors import FormatError
-from .records import map_file
-from .registry import Capabilities, Codec, ReadOptions, WriteOptions
-
-if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from typing import IO
+from .records import FixedRecordCodec, Records
+from .registry import Capabilities, WriteOptions
 
 LOCATOR_LIMIT = 5**13  # 1,220,703,125
 #: our seat (N0 E1 S2 W3) for a locator digit 1-4 (W N E S); digit 0 = unused
@@ -54,62 +49,37 @@ def encode_locator(owners: list[int], suit: int) -> int:
 
 
 class ZBSGroups:
-    """The group index of a ZBS file: where each group starts and how many records it has."""
+    """The group index of a ZBS file's records: where each group (board) starts, how many records it
+    has, and the groups that cannot be decoded, with why (their boards are marked unreadable)."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, records: Records) -> None:
         import numpy as np
 
-        self.path = str(path)
-        size = os.path.getsize(path)
-        self.problems: list[tuple[int | None, int | None, str]] = []
-        mapped = map_file(path)
-        self.mmap: mmap.mmap | None = mapped if isinstance(mapped, mmap.mmap) else None
-        full = size // 4
-        words = (
-            np.frombuffer(self.mmap, dtype="<u4", count=full) if self.mmap is not None and full else np.zeros(0, "<u4")
-        )
-        nulls = np.flatnonzero(words == 0)
-        if nulls.size:
-            end = int(nulls[0])
-            after = size - 4 * (end + 1)
-            if after:
-                message = f"{after} bytes after the end-of-list record (record {end + 1}) ignored"
-                self.problems.append((None, None, message))
-        else:
-            end = full
-            if size % 4:
-                raise FormatError(
-                    f"{size % 4} trailing bytes do not fill a 4-byte ZBS record",
-                    path=self.path, record=full + 1, offset=4 * full,
-                )
-        words = words[:end]
+        end = records.count
+        words = records.block(0, end).view("<u4").reshape(end)
         ends = np.flatnonzero((words & 1) == 0)
         unclosed = bool(end) and (ends.size == 0 or int(ends[-1]) != end - 1)
         if unclosed:
             ends = np.append(ends, end - 1)
         starts = np.concatenate([[0], ends[:-1] + 1]).astype(np.int64) if ends.size else np.zeros(0, np.int64)
         sizes = ends - starts + 1
-        #: groups that cannot be decoded, with why: their boards are marked unreadable, the rest open
         self.bad: dict[int, FormatError] = {}
         too_big = np.flatnonzero((words >> 1) >= LOCATOR_LIMIT)
         for g, i in zip(np.searchsorted(ends, too_big).tolist(), too_big.tolist(), strict=True):
             if g not in self.bad:
-                self.bad[g] = self.error(f"locator {int(words[i]) >> 1} is not below 5^13 = {LOCATOR_LIMIT}", i)
+                self.bad[g] = records.error(f"locator {int(words[i]) >> 1} is not below 5^13 = {LOCATOR_LIMIT}", i)
         for g in np.flatnonzero(sizes > 4).tolist():
             self.bad.setdefault(
-                g, self.error(f"a group of {int(sizes[g])} records; a deal has at most 4 suits", int(starts[g]) + 4))
+                g, records.error(f"a group of {int(sizes[g])} records; a deal has at most 4 suits", int(starts[g]) + 4))
         if unclosed:
-            where = "the end-of-list record" if nulls.size else "the end of the file"
+            where = "the end-of-list record" if records.ended else "the end of the file"
             self.bad.setdefault(
-                len(ends) - 1, self.error(f"the last group is not closed (flag bit set) before {where}", end - 1))
+                len(ends) - 1, records.error(f"the last group is not closed (flag bit set) before {where}", end - 1))
         if self.bad and len(self.bad) == len(ends):  # nothing readable: not a ZBS file, say why
             raise self.bad[min(self.bad)]
         self.words = words
         self.starts = starts
         self.sizes = sizes.astype(np.int64)
-
-    def error(self, message: str, index: int) -> FormatError:
-        return FormatError(message, path=self.path, record=index + 1, offset=4 * index)
 
     def __len__(self) -> int:
         return int(self.starts.size)
@@ -135,11 +105,18 @@ def _possible_deal(group: list[int]) -> bool:
     return all(owners.count(seat) <= 13 for seat in range(4))
 
 
-class ZBSCodec(Codec):
+class ZBSCodec(FixedRecordCodec):
+    """4-byte records in groups: a board is a group, so its boards are decoded from the group index."""
+
     name = "zbs"
     title = "ZBS (Pavlicek binary suits)"
     extensions = ("zbs",)
     caps = Capabilities(full_deals=True, partial_deals=True)
+    record_size = 4
+    end_of_list = True
+    record_name = "ZBS"
+    truncated_opens = False  # a cut group cannot be told from a whole one
+    bulk = False
 
     def sniff(self, head: bytes, size: int | None = None) -> int:
         """Strict: the records seen must form groups of at most four suits, each a possible
@@ -174,21 +151,22 @@ class ZBSCodec(Codec):
             return 0  # the last group is not closed
         return 5  # binary data can still pass these checks: the extension decides
 
-    def read(self, path: str | os.PathLike[str], options: ReadOptions | None = None) -> LazyBoardSet:
-        options = options or ReadOptions()
-        groups = ZBSGroups(path)
-        first = options.start_board or 1
+    def open_records(self, path: str | os.PathLike[str]) -> Records:
+        records = super().open_records(path)
+        records.index = ZBSGroups(records)
+        return records
 
-        def decode(i: int) -> Board:
-            return Board.numbered(first + i, Deal.from_owners(groups.owners(i)))
+    def board_count(self, records: Records) -> int:
+        return len(records.index)
 
-        # a board is a group of records
-        doc = LazyBoardSet(len(groups), decode, FileInfo(record_size=4), keepalive=groups,
-                           offsets=lambda i: 4 * int(groups.starts[i]), first_number=first)
-        doc.problems.extend(groups.problems)
-        return doc
+    def board_offsets(self, records: Records) -> Callable[[int], int]:
+        starts = records.index.starts
+        return lambda i: records.offset(int(starts[i]))
 
-    def write(self, doc: Sequence[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
+    def decode_board(self, records: Records, index: int) -> Board:
+        return Board.numbered(records.first + index, Deal.from_owners(records.index.owners(index)))
+
+    def write(self, doc: Iterable[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
         buf = bytearray()
         for i, board in enumerate(doc):
             owners = board.deal.owners()

@@ -15,16 +15,19 @@ Layout (guide 7A14, revision 001):
   then plays (``?!RRRRSS``, rank 0 = two .. 12 = ace).
 
 The two high bits are punctuation: ``!`` (bit 6), ``?`` (bit 7), both ``*``.
-This revision has no bulk path: auctions and play are per-record data.
+This revision has no bulk path: auctions and play are per-record data, so the
+codec declares its records on :class:`~bridgeview.formats.records.FixedRecordCodec`
+and decodes each board in Python.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from typing import IO, TYPE_CHECKING
 
 from ..model.auction import PASS, Call, CallKind, Contract
 from ..model.board import Board
-from ..model.boardset import FileInfo, LazyBoardSet, unreadable_message
+from ..model.boardset import unreadable_message
 from ..model.cards import Card, Seat, Strain
 from ..model.deal import Deal
 from ..model.text import plural
@@ -36,13 +39,11 @@ from ..model.vulnerability import (
 )
 from .bulk import complete_rows
 from .errors import FormatError
-from .pavlicek import CODE_OF_SEAT, SEAT_OF_CODE, ZRJ16Codec, tolerable
-from .records import RecordFile, head_records
-from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions, generic_check
+from .pavlicek import CODE_OF_SEAT, SEAT_OF_CODE, ZRJ16Codec
+from .records import FixedRecordCodec, Records, head_records, tolerable
+from .registry import Boards, Capabilities, SaveReport, WriteOptions, generic_check
 
 if TYPE_CHECKING:
-    import os
-    from collections.abc import Sequence
     from typing import IO
 
     import numpy as np
@@ -139,7 +140,7 @@ def salvage_record(raw: bytes, problem: str) -> Board:
                  unreadable=problem)
 
 
-def decode_record(raw: bytes, index: int, rf: RecordFile) -> Board:
+def decode_record(raw: bytes, index: int, rf: Records) -> Board:
     """One 80-byte record -> Board; FormatError (record, offset of the bad byte) on impossible codes."""
     import numpy as np
 
@@ -287,11 +288,16 @@ def plan_board(board: Board, index: int) -> Plan:
     return plan
 
 
-class ZRJCodec(Codec):
+class ZRJCodec(FixedRecordCodec):
     name = "zrj"
     title = "ZRJ, 80-byte (Pavlicek deal, contract, auction, play)"
     extensions = ("zrj",)
     caps = Capabilities(full_deals=True, board_numbers=True, auction=True, play=True, max_board=MAX_BOARD)
+    record_size = RECORD
+    end_of_list = True
+    record_name = "ZRJ"
+    numbered_by_position = False  # each record holds its board number
+    bulk = False  # auctions and play are per-record data
 
     def sniff(self, head: bytes, size: int | None = None) -> int:
         arr = head_records(head, size, RECORD)
@@ -307,22 +313,12 @@ class ZRJCodec(Codec):
             return 0
         return 40 + 5 * (n - bad)
 
-    def read(self, path: str | os.PathLike[str], options: ReadOptions | None = None) -> LazyBoardSet:
-        rf = RecordFile(path, RECORD, "ZRJ")
-
-        def decode(i: int) -> Board:
-            raw = bytes(rf.records(i, i + 1)[0])
-            try:
-                return decode_record(raw, i, rf)
-            except FormatError as e:  # keep what the record's first bytes still say: the deal and number
-                return salvage_record(raw, unreadable_message(e))
-
-        info = FileInfo(record_size=RECORD)
-        if rf.broken_tail:
-            info.extra["broken_tail"] = rf.broken_tail
-        doc = LazyBoardSet(rf.count, decode, info, header_size=0, keepalive=rf)
-        doc.problems.extend(rf.problems)
-        return doc
+    def decode_board(self, records: Records, index: int) -> Board:
+        raw = records.record(index)
+        try:
+            return decode_record(raw, index, records)
+        except FormatError as e:  # keep what the record's first bytes still say: the deal and number
+            return salvage_record(raw, unreadable_message(e))
 
     def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
         rep = generic_check(self, boards, dealer_vul=False)  # unnumbered boards keep theirs in ZRJ
@@ -341,7 +337,7 @@ class ZRJCodec(Codec):
                 rep.losses.append(f"{what} of {plural(n, 'board')}")
         return rep
 
-    def write(self, doc: Sequence[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
+    def write(self, doc: Iterable[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
         for i, board in enumerate(doc):
             plan = plan_board(board, i)
             if plan.errors:

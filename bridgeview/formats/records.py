@@ -1,35 +1,36 @@
 """The one base of every fixed-record format: ZBD, ZDD, ZRD, zrj16, ZRJ, ZBS, .deals, BRI, DGE, DUP, BER, RZD, CDS.
 
 A fixed-record file is mapped (:func:`map_file`, the only place a codec opens an
-mmap), its boards decoded on demand, and whole files converted in numpy chunks
-(:mod:`bridgeview.formats.bulk`). A truncated last record is reported and the
-complete records before it still open; a record that does not decode becomes a
-board marked unreadable.
+mmap) into :class:`Records`, its boards decoded on demand, and whole files
+converted in numpy chunks (:mod:`bridgeview.formats.bulk`). A truncated last
+record is reported and the complete records before it still open; a record that
+does not decode becomes a board marked unreadable.
 
-Two kinds of file share this module: files read from byte 0 (or a format's
-header) to the end, through :class:`FixedRecordCodec` (.deals, BRI, DGE, DUP,
-BER, RZD, CDS), and Pavlicek's files cut at an end-of-list record, through
-:class:`RecordFile` (ZBD, ZDD, ZRD, zrj16, ZRJ).  A codec module is its record
-layout plus a registration block (``CODECS``).
+A codec module is its record layout plus a registration block (``CODECS``): a
+:class:`FixedRecordCodec` subclass declares ``record_size`` (and a
+``header_size``, or ``end_of_list`` for Pavlicek's files, which end at a record
+whose first four bytes are zero) and how a record decodes and encodes; this
+module does the rest.
 """
 
 from __future__ import annotations
 
+import io
 import mmap
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from typing import IO, TYPE_CHECKING, Any
 
 from ..model.board import Board
 from ..model.boardset import FileInfo, LazyBoardSet
+from ..model.ddtable import DDTable
 from ..model.deal import Deal
 from ..model.text import plural
-from .bulk import BulkChunk
+from .bulk import DD_UNKNOWN, BulkChunk, chunks_from_boards, complete_rows
 from .errors import FormatError
 from .registry import Codec, ReadOptions, WriteOptions
 
 if TYPE_CHECKING:
-    from io import BufferedReader
 
     import numpy as np
 
@@ -38,6 +39,12 @@ if TYPE_CHECKING:
 EAGER_LIMIT = 200_000
 CHUNK = 1 << 16
 SCAN_RECORDS = 1 << 16  # records per chunk when scanning for the end-of-list record
+#: records per bulk chunk: 16 Ki records keep a chunk's arrays in cache through decoding,
+#: checking and encoding (a third faster than 64 Ki on the benchmark's ZRD conversions)
+BULK_RECORDS = 1 << 14
+
+#: a problem a reader survived: (board index or None, line or None, message)
+Problem = tuple[int | None, int | None, str]
 
 
 def full_deal_rows(owners: np.ndarray) -> np.ndarray:
@@ -45,7 +52,7 @@ def full_deal_rows(owners: np.ndarray) -> np.ndarray:
     import numpy as np
 
     counts = np.stack([(owners == s).sum(axis=1) for s in range(4)], axis=1)
-    full: np.ndarray = (counts == 13).all(axis=1)  # numpy types an array comparison as Any
+    full: np.ndarray = (counts == 13).all(axis=1)
     return full
 
 
@@ -81,19 +88,152 @@ def map_file(path: str | os.PathLike[str]) -> Any:
         return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
 
 
-def with_path(e: FormatError, path: str | os.PathLike[str]) -> FormatError:
+def with_path(e: FormatError, path: str | os.PathLike[str] | None) -> FormatError:
     """``e`` naming ``path`` when it names no file yet: decoders know the record, the codec the file."""
-    if e.path is None:
+    if e.path is None and path is not None:
         e.path = str(path)
     return e
 
 
+def ddtable_from_row(row: np.ndarray) -> DDTable | None:
+    """A DDTable from a (4, 5) chunk row, or None when every value is unknown."""
+    if (row == DD_UNKNOWN).all():
+        return None
+    return DDTable.from_rows([[None if v == DD_UNKNOWN else int(v) for v in r] for r in row.tolist()])
+
+
+def chunk_board(chunk: BulkChunk, row: int, number: int) -> Board:
+    """Board ``number`` from row ``row`` of a chunk: its deal and its DD table when the chunk has them."""
+    dd = ddtable_from_row(chunk.dd[row]) if chunk.dd is not None else None
+    return Board.numbered(number, Deal.from_owners(chunk.owners[row].tolist()), dd=dd)
+
+
+def tolerable(bad: int, rows: int) -> bool:
+    """Whether ``bad`` undecodable records among the first ``rows`` still let a sniffer claim the
+    file: none, or one among at least four (a damaged record is not a different format)."""
+    return bad == 0 or (bad == 1 and rows >= 4)
+
+
+class BulkCount(int):
+    """The number of records a bulk writer wrote, carrying what it had to drop (``convert`` reports it)."""
+
+    losses: list[str]
+
+    def __new__(cls, value: int, losses: list[str] | None = None) -> BulkCount:
+        obj = super().__new__(cls, value)
+        obj.losses = list(losses or [])
+        return obj
+
+
+class Records:
+    """A fixed-record file as opened: its records' bytes (past any header), how many count, what
+    opening it found, and the number of its first board.  It keeps the mapping alive for the board set."""
+
+    def __init__(self, path: str | None, buf: Any, record_size: int, header_size: int = 0) -> None:
+        self.path = path
+        self.buf = buf
+        self.record_size = record_size
+        self.header_size = header_size
+        self.count = len(buf) // record_size
+        #: bytes after the last whole record (a truncated record, or an end marker)
+        self.rest = len(buf) - self.count * record_size
+        #: the number of board 0 where boards are numbered by position
+        self.first = 1
+        self.problems: list[Problem] = []
+        #: the problem a truncated last record makes, or None
+        self.broken_tail: str | None = None
+        #: True when an end-of-list record ends the records
+        self.ended = False
+        #: what a codec derives from the records to find its boards (ZBS: the groups)
+        self.index: Any = None
+
+    @property
+    def mmap(self) -> mmap.mmap | None:
+        """The file's mapping when the records are it (``validate`` gives back pages it has read)."""
+        return self.buf if isinstance(self.buf, mmap.mmap) else None
+
+    def block(self, start: int, stop: int) -> np.ndarray:
+        """Records ``start..stop-1`` as a read-only (k, record_size) array on the mapping."""
+        import numpy as np
+
+        rs = self.record_size
+        k = max(0, min(stop, self.count) - start)
+        if k == 0:
+            return np.zeros((0, rs), dtype=np.uint8)
+        return np.frombuffer(self.buf, dtype=np.uint8, count=k * rs, offset=start * rs).reshape(k, rs)
+
+    def record(self, index: int) -> bytes:
+        """The bytes of record ``index`` (0-based)."""
+        rs = self.record_size
+        return bytes(self.buf[index * rs : (index + 1) * rs])
+
+    def offset(self, index: int, byte: int = 0) -> int:
+        """The file offset of byte ``byte`` of record ``index``."""
+        return self.header_size + index * self.record_size + byte
+
+    def error(self, message: str, index: int, byte: int = 0) -> FormatError:
+        """A FormatError at byte ``byte`` of record ``index`` (0-based)."""
+        return FormatError(message, path=self.path, record=index + 1, offset=self.offset(index, byte))
+
+
+def find_end(f: io.BufferedReader, record_size: int, full: int) -> int | None:
+    """Index of the first of ``full`` records whose first 32 bits are zero, or None.
+
+    Reads chunks with ``readinto`` into one reused buffer and compares each
+    record's first four bytes as an (unaligned, strided) uint32 view: memory
+    speed, and opening a 241 MB file leaves no file pages mapped.
+    """
+    import numpy as np
+
+    rs = record_size
+    buf = np.empty(SCAN_RECORDS * rs, dtype=np.uint8)
+    view = buf.data
+    f.seek(0)
+    for start in range(0, full, SCAN_RECORDS):
+        k = min(SCAN_RECORDS, full - start)
+        got = f.readinto(view[: k * rs])
+        k = min(k, (got or 0) // rs)
+        heads = np.ndarray((k,), dtype="<u4", buffer=buf, strides=(rs,))
+        null = heads == 0
+        if null.any():
+            return start + int(np.argmax(null))
+    return None
+
+
 class FixedRecordCodec(Codec):
-    """A format of equal-sized records from byte 0: mapped, decoded lazily, converted in bulk."""
+    """A format of equal-sized records: mapped, decoded lazily, converted in bulk.
+
+    A codec declares its layout and one of three ways its records decode:
+
+    * records holding only a deal: ``decode_record`` (one record, the exact fault)
+      and ``decode_block`` (a numpy block, a flag a bad record), ``encode_block``;
+      or, for a deal field then fixed filler (BRI, DGE), ``deal_size``, ``filler``
+      and the three deal functions;
+    * records holding more (DD tables): ``decode_chunk``/``encode_chunk`` on whole
+      chunks (a board is then decoded as a chunk of one record);
+    * records decoded one board at a time in Python (ZRJ's auction and play, ZBS's groups):
+      ``decode_board``, and ``bulk = False``.
+    """
 
     record_size: int = 0  # a codec declares its own
     binary = True
     bulk = True
+
+    #: bytes before the first record (a format's own header, which ``_map`` skips)
+    header_size: int = 0
+    #: the records end at the first one whose first four bytes are zero (Pavlicek's files); later bytes are
+    #: reported and ignored, and such a file is claimed by its structure, not checked whole when opened
+    end_of_list: bool = False
+    #: how end-of-list formats name their record in messages (default: the title)
+    record_name: str = ""
+    #: False: a truncated last record refuses the file instead of being reported (ZBS)
+    truncated_opens: bool = True
+    #: boards are numbered by position (``--start-board``), so an unreadable one keeps its number
+    numbered_by_position: bool = True
+    #: records a bulk chunk holds
+    bulk_records: int = BULK_RECORDS
+    #: what the bulk writer drops, as a template for "N boards" (the count ``encode_chunk`` returns)
+    loss: str = ""
 
     # A record that is a deal field then fixed filler (BRI, DGE) is declared, not coded: ``deal_size``,
     # ``filler`` and the three deal functions (as staticmethods). Any other layout overrides the three methods.
@@ -120,22 +260,16 @@ class FixedRecordCodec(Codec):
         out[:, self.deal_size :] = np.frombuffer(self.filler, dtype=np.uint8)
         return out
 
-    # -- reading
-    #: bytes before the first record (a format's own header, which ``_map`` skips)
-    header_size: int = 0
-
+    # -- opening
     def _map(self, path: str | os.PathLike[str]) -> Any:
         """The records' bytes: the whole file mapped, or a view past the format's header."""
         return map_file(path)
 
-    def _count(self, buf: Any) -> int:
-        """Complete records in ``buf``; a broken tail after them is reported by :meth:`_broken_tail`."""
-        count, rest = divmod(len(buf), self.record_size)
-        if rest and not count:
-            raise FormatError(
-                f"the file ends inside record 1: {rest} of {self.record_size} bytes", record=1, offset=self.header_size
-            )
-        return count
+    def _record_words(self, rest: int) -> str:
+        """How much of a record ``rest`` bytes are, as messages say it."""
+        if self.end_of_list:
+            return f"{plural(rest, 'byte')} of a {self.record_size}-byte {self.record_name or self.title} record"
+        return f"{rest} of {self.record_size} bytes"
 
     def _broken_tail(self, buf: Any, count: int) -> str | None:
         """The problem a truncated last record makes (the complete records before it still open)."""
@@ -143,12 +277,58 @@ class FixedRecordCodec(Codec):
         if not rest:
             return None
         return (f"the file ends inside record {count + 1} (offset {self.header_size + count * self.record_size}): "
-                f"{rest} of {self.record_size} bytes, not read")
+                f"{self._record_words(rest)}, not read")
 
-    def _first_number(self, buf: Any, count: int, options: ReadOptions, info: FileInfo,
-                      problems: list[tuple[int | None, int | None, str]]) -> int:
+    def _cut_at_end_of_list(self, records: Records, path: str | os.PathLike[str]) -> None:
+        """End the records at the end-of-list record (or a bare 32-bit end marker after the last record)."""
+        rs = self.record_size
+        with open(path, "rb") as f:
+            end = find_end(f, rs, records.count)
+        if end is None and records.rest >= 4 and bytes(records.buf[records.count * rs :][:4]) == b"\0\0\0\0":
+            end = records.count
+        if end is None:
+            return
+        records.count = end
+        records.ended = True
+        after = len(records.buf) - (end + 1) * rs
+        if after > 0:
+            records.problems.append(
+                (None, None, f"{plural(after, 'byte')} after the end-of-list record (record {end + 1}) ignored"))
+
+    def open_records(self, path: str | os.PathLike[str]) -> Records:
+        """The file's records: counted to the end (or the end-of-list record), a truncated tail reported."""
+        records = Records(str(path), self._map(path), self.record_size, self.header_size)
+        if self.end_of_list:
+            self._cut_at_end_of_list(records, path)
+        full, rest = records.count, records.rest
+        if records.ended or not rest:
+            return records
+        if not full or not self.truncated_opens:
+            if self.end_of_list:
+                message = (f"{plural(rest, 'trailing byte')} {'does' if rest == 1 else 'do'} not fill a "
+                           f"{self.record_size}-byte {self.record_name or self.title} record")
+            else:
+                message = f"the file ends inside record 1: {self._record_words(rest)}"
+            raise FormatError(message, path=str(path), record=full + 1, offset=records.offset(full))
+        tail = self._broken_tail(records.buf, full)
+        if tail:
+            records.broken_tail = tail
+            records.problems.append((None, None, tail))
+        return records
+
+    def _first_number(self, records: Records, options: ReadOptions, info: FileInfo) -> int:
+        """The number of board 0: ``--start-board``, unless the format says (DUP's control bytes)."""
         return options.start_board if options.start_board is not None else 1
 
+    def board_count(self, records: Records) -> int:
+        """How many boards the records hold: one a record, unless a format groups them (ZBS)."""
+        return records.count
+
+    def board_offsets(self, records: Records) -> Callable[[int], int] | None:
+        """The file offset of each board where boards are not one record each (ZBS), else None."""
+        return None
+
+    # -- reading
     def _source(self, rec: bytes) -> Any:
         return None
 
@@ -156,184 +336,137 @@ class FixedRecordCodec(Codec):
         """The board number of a record: its position, unless the format stores one."""
         return position
 
+    def decode_board(self, records: Records, index: int) -> Board:
+        """Record ``index`` as a board; FormatError names what is wrong (the board set marks it unreadable)."""
+        number = records.first + index
+        if type(self).decode_chunk is not FixedRecordCodec.decode_chunk:  # records with more than a deal
+            return chunk_board(self.decode_chunk(records.block(index, index + 1), index, records), 0, number)
+        rec = records.record(index)
+        deal = self.decode_record(rec, records.offset(index), index + 1)
+        return Board.numbered(self._record_number(rec, number), deal, source=self._source(rec))
+
     def read(self, path: str | os.PathLike[str], options: ReadOptions | None = None) -> LazyBoardSet:
         options = options or ReadOptions()
-        buf = self._map(path)
-        count = self._count(buf)
+        records = self.open_records(path)
         info = FileInfo(record_size=self.record_size)
-        problems: list[tuple[int | None, int | None, str]] = []
-        tail = self._broken_tail(buf, count)
-        if tail:
-            problems.append((None, None, tail))
-            info.extra["broken_tail"] = tail
-        first = self._first_number(buf, count, options, info, problems)
-        if count <= EAGER_LIMIT:
+        if records.broken_tail:
+            info.extra["broken_tail"] = records.broken_tail
+        records.first = self._first_number(records, options, info)
+        if not self.end_of_list and records.count <= EAGER_LIMIT:
             try:
-                self._require_a_readable_record(buf, count)
+                self._require_a_readable_record(records)
             except FormatError as e:
                 raise with_path(e, path) from None
-        size = self.record_size
 
         def decode(i: int) -> Board:
-            rec = buf[i * size : (i + 1) * size]
             try:
-                deal = self.decode_record(rec, self.header_size + i * size, i + 1)
+                return self.decode_board(records, i)
             except FormatError as e:
                 raise with_path(e, path) from None
-            return Board.numbered(self._record_number(rec, first + i), deal, source=self._source(rec))
 
         def bulk() -> Iterator[BulkChunk]:
             try:
-                yield from self._chunks(buf, count, first)
+                yield from self._chunks(records, self.bulk_records)
             except FormatError as e:
                 raise with_path(e, path) from None
 
-        doc = LazyBoardSet(count, decode, info, header_size=self.header_size, keepalive=buf, bulk=bulk,
-                           first_number=first)
-        doc.problems.extend(problems)
+        doc = LazyBoardSet(
+            self.board_count(records), decode, info, header_size=self.header_size, keepalive=records,
+            bulk=bulk if self.bulk else None, offsets=self.board_offsets(records),
+            first_number=records.first if self.numbered_by_position else None,
+        )
+        doc.problems.extend(records.problems)
         return doc
 
-    def _require_a_readable_record(self, buf: Any, count: int) -> None:
+    def _require_a_readable_record(self, records: Records) -> None:
         """A file in which no record is a valid deal is not this format: say why record 1 fails.
         Single bad records do not stop the file opening; their boards are marked unreadable."""
-        import numpy as np
-
-        size = self.record_size
+        count = records.count
         if not count:
             return
-        arr = np.frombuffer(buf, dtype=np.uint8, count=count * size).reshape(count, size)
         for start in range(0, count, CHUNK):
-            _owners, bad = self.decode_block(arr[start : start + CHUNK])
+            _owners, bad = self.decode_block(records.block(start, start + CHUNK))
             if not bad.all():
                 return
-        self.decode_record(bytes(buf[:size]), 0, 1)
-        raise FormatError("not a valid deal", record=1, offset=0)
+        self.decode_record(records.record(0), records.offset(0), 1)
+        raise FormatError("not a valid deal", record=1, offset=records.offset(0))
 
     def _make_chunk(self, owners: np.ndarray, numbers: np.ndarray, block: np.ndarray) -> BulkChunk:
         return BulkChunk(owners, None, numbers)
 
-    def _chunks(self, buf: Any, count: int, first: int, chunk: int = CHUNK) -> Iterator[BulkChunk]:
+    def decode_chunk(self, block: np.ndarray, start: int, records: Records) -> BulkChunk:
+        """Records ``start..`` (``block``, (k, record_size) bytes) as a chunk; FormatError names the first bad one."""
         import numpy as np
 
-        size = self.record_size
-        if not count:
-            return
-        arr = np.frombuffer(buf, dtype=np.uint8, count=count * size).reshape(count, size)
-        for start in range(0, count, chunk):
-            block = arr[start : start + chunk]
-            owners, bad = self.decode_block(block)
-            if bad.any():
-                i = start + int(np.argmax(bad))
-                base = self.header_size + i * size
-                self.decode_record(bytes(buf[i * size : (i + 1) * size]), base, i + 1)
-                raise FormatError("not a valid deal", record=i + 1, offset=base)
-            numbers = np.arange(first + start, first + start + len(block), dtype=np.int64)
-            yield self._make_chunk(owners, numbers, block)
+        owners, bad = self.decode_block(block)
+        if bad.any():
+            i = start + int(np.argmax(bad))
+            self.decode_record(records.record(i), records.offset(i), i + 1)
+            raise FormatError("not a valid deal", record=i + 1, offset=records.offset(i))
+        numbers = np.arange(records.first + start, records.first + start + len(block), dtype=np.int64)
+        return self._make_chunk(owners, numbers, block)
 
-    def read_bulk(self, path: str | os.PathLike[str], chunk: int = 1 << 18) -> Iterator[BulkChunk]:
-        buf = self._map(path)
+    def _chunks(self, records: Records, chunk: int) -> Iterator[BulkChunk]:
+        for start in range(0, records.count, chunk):
+            yield self.decode_chunk(records.block(start, start + chunk), start, records)
+
+    def read_bulk(self, path: str | os.PathLike[str], chunk: int | None = None) -> Iterator[BulkChunk]:
         try:
-            count = self._count(buf)
-            first = self._first_number(buf, count, ReadOptions(), FileInfo(), [])
-            yield from self._chunks(buf, count, first, chunk)
+            records = self.open_records(path)
+            records.first = self._first_number(records, ReadOptions(), FileInfo())
+            yield from self._chunks(records, chunk or self.bulk_records)
         except FormatError as e:
             raise with_path(e, path) from None
 
+    # -- sniffing
+    def sniff(self, head: bytes, size: int | None = None) -> int:
+        """Claim a file of end-of-list records when its first records decode (as full deals where the
+        format stores them), one damaged record among four or more tolerated."""
+        data = head_records(head, size, self.record_size)
+        if data is None:
+            return 0
+        n = len(data)
+        sample = Records(None, data.tobytes(), self.record_size)
+        good = 0
+        for row in range(n):  # row by row: one bad record must not hide what the file is
+            try:
+                chunk = self.decode_chunk(data[row : row + 1], row, sample)
+            except FormatError:
+                continue
+            if not self.caps.full_deals or complete_rows(chunk.owners).all():
+                good += 1
+        if not tolerable(n - good, n):
+            return 0
+        return 30 + 5 * good
+
     # -- writing
+    def encode_chunk(self, chunk: BulkChunk, done: int) -> tuple[np.ndarray, int]:
+        """A chunk (after ``done`` records) as (k, record_size) bytes, and how many of its boards lose
+        what :attr:`loss` names; FormatError for what the format cannot hold."""
+        require_full(chunk.owners, done, self.title)
+        return self.encode_block(chunk.owners), 0
+
     def write_bulk(self, chunks: Iterable[BulkChunk], out: IO[bytes], options: WriteOptions | None = None) -> int:
-        done = 0
-        for c in chunks:
-            require_full(c.owners, done, self.title)
-            out.write(self.encode_block(c.owners).tobytes())
-            done += len(c)
-        return done
-
-    def write(self, doc: Sequence[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
-        self.write_bulk((BulkChunk(o) for o in owner_chunks(doc)), out, options)
-
-
-class RecordFile:
-    """A file of fixed-size records, mmapped, cut at the end-of-list record.
-
-    The end-of-list record (a record whose first four bytes are zero) is found
-    by reading the file in chunks with ``pread``, so opening a 241 MB file keeps
-    only a small buffer resident; records are then read through the mmap.
-    """
-
-    def __init__(self, path: str | os.PathLike[str], record_size: int, what: str) -> None:
-        self.path = str(path)
-        self.record_size = rs = record_size
-        self.size = size = os.path.getsize(path)
-        self.problems: list[tuple[int | None, int | None, str]] = []
-        #: the problem a truncated last record makes, or None
-        self.broken_tail: str | None = None
-        mapped = map_file(path)
-        self.mmap: mmap.mmap | None = mapped if isinstance(mapped, mmap.mmap) else None
-        full = size // rs
-        with open(path, "rb") as f:
-            end = self._find_end(f, full)
-            tail = size - full * rs
-            if end is None and tail:
-                f.seek(full * rs)
-                last = f.read(min(tail, 4))
-                if tail >= 4 and last == b"\0\0\0\0":
-                    end = full  # a bare 32-bit end marker after the last record
-                elif full:  # a truncated copy: open the complete records, report the rest
-                    self.broken_tail = (
-                        f"the file ends inside record {full + 1} (offset {full * rs}): {plural(tail, 'byte')} "
-                        f"of a {rs}-byte {what} record, not read"
-                    )
-                    self.problems.append((None, None, self.broken_tail))
-                else:
-                    raise FormatError(
-                        f"{plural(tail, 'trailing byte')} do not fill a {rs}-byte {what} record",
-                        path=self.path, record=full + 1, offset=full * rs,
-                    )
-        self.count = full if end is None else end
-        if end is not None:
-            after = size - (end + 1) * rs
-            if after > 0:
-                self.problems.append(
-                    (None, None, f"{plural(after, 'byte')} after the end-of-list record (record {end + 1}) ignored")
-                )
-
-    def _find_end(self, f: BufferedReader, full: int) -> int | None:
-        """Index of the first record whose first 32 bits are zero, or None.
-
-        Reads chunks into one reused buffer and compares each record's first
-        four bytes as an (unaligned, strided) uint32 view: memory speed, and
-        no file pages stay mapped.
-        """
         import numpy as np
 
-        rs = self.record_size
-        buf = np.empty(SCAN_RECORDS * rs, dtype=np.uint8)
-        view = buf.data  # the buffer's memoryview
-        f.seek(0)
-        for start in range(0, full, SCAN_RECORDS):
-            k = min(SCAN_RECORDS, full - start)
-            got = f.readinto(view[: k * rs])
-            k = min(k, (got or 0) // rs)
-            heads = np.ndarray((k,), dtype="<u4", buffer=buf, strides=(rs,))
-            null = heads == 0
-            if null.any():
-                return start + int(np.argmax(null))
-        return None
+        done = lost = 0
+        for chunk in chunks:
+            if len(chunk) == 0:
+                continue
+            data, dropped = self.encode_chunk(chunk, done)
+            out.write(np.ascontiguousarray(data).data.cast("B"))
+            lost += dropped
+            done += len(chunk)
+        return BulkCount(done, [self.loss.format(plural(lost, "board"))] if lost else [])
 
-    def records(self, start: int, stop: int) -> np.ndarray:
-        """Records ``start..stop-1`` as a read-only (k, record_size) array on the mmap."""
-        import numpy as np
+    def write_chunks(self, doc: Iterable[Board]) -> Iterator[BulkChunk]:
+        """The chunks :meth:`write` saves: deals, with DD tables and numbers for a codec that codes chunks."""
+        if type(self).encode_chunk is not FixedRecordCodec.encode_chunk:
+            return chunks_from_boards(doc)
+        return (BulkChunk(o) for o in owner_chunks(doc))
 
-        stop = min(stop, self.count)
-        k = max(0, stop - start)
-        if k == 0 or self.mmap is None:
-            return np.zeros((0, self.record_size), dtype=np.uint8)
-        rs = self.record_size
-        return np.frombuffer(self.mmap, dtype=np.uint8, count=k * rs, offset=start * rs).reshape(k, rs)
-
-    def error(self, message: str, index: int, byte: int = 0) -> FormatError:
-        """A FormatError for record ``index`` (0-based)."""
-        return FormatError(message, path=self.path, record=index + 1, offset=index * self.record_size + byte)
+    def write(self, doc: Any, out: IO[bytes], options: WriteOptions | None = None) -> None:
+        self.write_bulk(self.write_chunks(doc), out, options)
 
 
 def head_records(head: bytes, size: int | None, record_size: int) -> np.ndarray | None:

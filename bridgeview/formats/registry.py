@@ -155,18 +155,17 @@ def generic_check(codec: Codec, boards: Boards, *, dealer_vul: bool = True, star
     moved = 0  # boards whose dealer or vulnerability the number (read back) will not give
     if caps.max_records is not None and n > caps.max_records:
         rep.errors.append(f"{codec.title} holds at most {caps.max_records} boards; this set has {n}")
-    dd = auction = play = header = notes = unread = 0
+    dd = auction = play = header = notes = unread = dealt = 0
     info = getattr(boards, "info", None)
     for i, b in enumerate(boards):
         if b.unreadable:  # a stand-in for a record that could not be read: writing it would lose the record
             rep.errors.append(unreadable_error(boards, i, b.unreadable))
             continue
         where = f"board {b.number}" if b.number is not None else f"record {i + 1}"
-        count = b.deal.card_count
-        if caps.deals_required and count == 0:
-            rep.errors.append(f"{where} has no cards; {codec.title} stores only deals")
-        elif not caps.partial_deals and count and not b.deal.is_complete:
-            rep.errors.append(f"{where} is not a complete deal; {codec.title} stores only full deals")
+        if not caps.full_deals and not caps.partial_deals:  # a format of results alone (ZDD) drops the deal
+            dealt += bool(b.deal.card_count)
+        else:
+            rep.errors.extend(_deal_errors(codec, b, where))
         if caps.max_board is not None and b.number is not None and b.number > caps.max_board:
             rep.errors.append(f"{where}: {codec.title} holds board numbers up to {caps.max_board}")
         if dealer_vul and not caps.dealer_vul and not _follows_number(b, start + i):
@@ -197,7 +196,19 @@ def generic_check(codec: Codec, boards: Boards, *, dealer_vul: bool = True, star
         b.number is not None and b.number != start + i for i, b in enumerate(boards)
     ):
         rep.losses.append(f"board numbers (boards will be numbered from {start} when read back)")
+    if dealt:
+        rep.losses.append(f"deals of {plural(dealt, 'board')}")
     return rep
+
+
+def _deal_errors(codec: Codec, board: Any, where: str) -> list[str]:
+    """Why a format that stores deals cannot store this board's (no cards, or not a full deal)."""
+    count = board.deal.card_count
+    if codec.caps.deals_required and count == 0:
+        return [f"{where} has no cards; {codec.title} stores only deals"]
+    if not codec.caps.partial_deals and count and not board.deal.is_complete:
+        return [f"{where} is not a complete deal; {codec.title} stores only full deals"]
+    return []
 
 
 #: what a save error about a stand-in for an unreadable record says (it names the source file, not the target)
