@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QPushButton,
 
 from ..check import Issue, check_set, problems_by_index
 from ..formats.errors import FormatError
+from ..model.text import plural
 
 #: Sets up to this many boards are checked on opening and after every edit; bigger ones on request.
 AUTO_CHECK_LIMIT = 5_000
@@ -90,10 +91,10 @@ class CheckPanel(QWidget):
         n = len(boards)
         if self.issues:
             k = len(self.issues)
-            self._set_summary(f"{k} problem{'s' if k != 1 else ''}", f"{k} problem{'s' if k != 1 else ''} in "
-                              f"{n:,} board{'s' if n != 1 else ''}: not ready to deal")
+            self._set_summary(plural(k, "problem"),
+                              f"{plural(k, 'problem')} in {plural(n, 'board', ',')}: not ready to deal")
         else:
-            self._set_summary(f"{n:,} board{'s' if n != 1 else ''}, ready to deal")
+            self._set_summary(f"{plural(n, 'board', ',')}, ready to deal")
         return self.issues
 
     def _set_summary(self, short: str, long: str | None = None) -> None:

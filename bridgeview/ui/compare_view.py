@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..check import BoardDiff, compare_sets
+from ..model.text import plural
 from .diagram import HandDiagram
 
 _RED = QColor("#c8102e")
@@ -49,9 +50,9 @@ class CompareDialog(QDialog):
         deals = [d for d in self.diffs.values() if d.kind != "tags"]
         n = len({_key(a, i) for i in range(len(a))} | {_key(b, i) for i in range(len(b))})
         if deals:
-            text = f"{len(deals)} of {n} board{'s' if n != 1 else ''} differ"
+            text = f"{len(deals)} of {plural(n, 'board')} differ"
         else:
-            text = f"Same deals on all {n} board{'s' if n != 1 else ''}"
+            text = f"Same deals on all {plural(n, 'board')}"
         tags = len(self.diffs) - len(deals)
         if tags:
             text += f" ({tags} with different tags)"

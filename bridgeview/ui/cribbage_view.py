@@ -41,9 +41,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..formats.document import Document
 from ..formats.errors import FormatError
 from ..model.cribbage import GAME_POINTS, SUIT_SYMBOLS, CribbageRecord, CribCard, MovieStep
+from ..model.text import plural
 from ..resources import resource
+from .document import DocumentTab
 from .replay import DEFAULT_INTERVAL_MS, SPEEDS
 
 FONT_FAMILY = "DejaVu Sans"
@@ -391,15 +394,17 @@ class CribbageBoard(QWidget):
             p.drawEllipse(self.hole(board, player, front), peg, peg)
 
 
-class CribbageView(QWidget):
-    """A HALSCRIB game: header, table, board, step controls and breakdown."""
+class CribbageView(DocumentTab):
+    """A HALSCRIB game (a record, or a :class:`Document` holding one): header, table, board, step controls
+    and breakdown."""
 
     #: the global step index after every move
     stepChanged = Signal(int)
 
-    def __init__(self, record: CribbageRecord, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+    def __init__(self, source: CribbageRecord | Document, parent: QWidget | None = None) -> None:
+        super().__init__(source, source.path, parent)
         ensure_fonts()
+        record: CribbageRecord = self.document.core.content
         self.record = record
         self.steps = record.movie()
         self.starts = record.deal_starts(self.steps)
@@ -521,7 +526,7 @@ class CribbageView(QWidget):
         if h.comments:
             parts.append(f"\u201c{e(h.comments)}\u201d")
         n = len(self.record.deals)
-        parts.append(f"{h.games} game{'s' if h.games != 1 else ''}, {n} deal{'s' if n != 1 else ''}")
+        parts.append(f"{plural(h.games, 'game')}, {plural(n, 'deal')}")
         return " &nbsp;\u00b7&nbsp; ".join(parts)
 
     # -- moving -----------------------------------------------------------------
@@ -589,6 +594,10 @@ class CribbageView(QWidget):
         icon = QStyle.StandardPixmap.SP_MediaPause if self.timer.isActive() else QStyle.StandardPixmap.SP_MediaPlay
         self.movie_button.setIcon(self.style().standardIcon(icon))
         self.movie_button.blockSignals(False)
+
+    def shutdown(self) -> None:
+        """The tab is closing: stop the movie."""
+        self.timer.stop()
 
     def _tick(self) -> None:
         self.next_step()
@@ -689,8 +698,8 @@ def render_cribbage(record: CribbageRecord, deal_index: int, step: int | None, o
                     width: int = 1000, height: int = 700) -> None:
     """Draw step ``step`` (0 = the cards dealt) of deal ``deal_index`` (0-based) to a PNG."""
     if not 0 <= deal_index < len(record.deals):
-        raise FormatError(f"deal {deal_index + 1} is not in this game record (it has {len(record.deals)} deals)",
-                          path=record.path)
+        has = plural(len(record.deals), "deal")
+        raise FormatError(f"deal {deal_index + 1} is not in this game record (it has {has})", path=record.path)
     if QApplication.instance() is None:
         if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
             os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")

@@ -14,6 +14,7 @@ from ..formats.checksum import pavlicek_checksum
 from ..formats.describe import info_lines
 from ..formats.registry import _meaningful
 from ..model.board import Board
+from ..model.text import plural
 
 #: files up to this size get their checksum at once; bigger ones in a thread
 SYNC_CHECKSUM_BYTES = 8 << 20
@@ -55,9 +56,9 @@ def board_rows(board: Board | None, index: int, boards) -> list[tuple[str, str]]
         by = f" by {declarer.letter}" if declarer is not None and not contract.is_passed_out else ""
         rows.append(("contract", contract.symbol_text() + by))
     if board.result is not None:
-        rows.append(("result", f"{board.result} tricks"))
+        rows.append(("result", plural(board.result, "trick")))
     if board.claim is not None:
-        rows.append(("claim", f"{board.claim} tricks"))
+        rows.append(("claim", plural(board.claim, "trick")))
     if board.play:
         rows.append(("cards played", str(len(board.play))))
     for key, value in board.tags.items():

@@ -17,6 +17,7 @@ from ..model.board import Board
 from ..model.cards import CARDS, DISPLAY_SUITS, RANK_CHARS, Card, Seat, Suit, hcp_of, ranks_text
 from ..model.deal import Deal
 from ..model.play import Trick
+from ..model.text import plural
 from ..model.vulnerability import Vulnerability
 
 FONT_FAMILY = "DejaVu Sans"
@@ -396,7 +397,7 @@ class HandDiagram(QWidget):
             if c is not None and not c.is_passed_out:
                 diff = b.result - (c.level + 6)
                 verdict = "made" if diff == 0 else (f"made +{diff}" if diff > 0 else f"down {-diff}")
-                right.append((f"{verdict} ({b.result} tricks)", False))
+                right.append((f"{verdict} ({plural(b.result, 'trick')})", False))
         if self._show_tricks:
             right.append((f"N-S {self._ns}   E-W {self._ew}", False))
         y = 2.0
