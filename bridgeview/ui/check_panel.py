@@ -10,19 +10,18 @@ summary for the status bar ("16 boards, ready to deal" or "3 problems").
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
 
 from ..check import Issue, check_set, problems_by_index
 from ..formats.errors import FormatError
 from ..model.text import plural
+from .theme import RED
 
 #: Sets up to this many boards are checked on opening and after every edit; bigger ones on request.
 AUTO_CHECK_LIMIT = 5_000
 #: Milliseconds after an edit before the set is checked again (a burst of edits costs one check).
 RECHECK_DELAY = 250
 _INDEX = Qt.ItemDataRole.UserRole
-_RED = QColor("#c8102e")
 
 
 class CheckPanel(QWidget):
@@ -83,7 +82,7 @@ class CheckPanel(QWidget):
         for issue in self.issues:
             item = QListWidgetItem(str(issue))
             item.setData(_INDEX, issue.index if issue.index is not None else -1)
-            item.setForeground(_RED)
+            item.setForeground(RED)
             if issue.index is not None:
                 item.setToolTip("Click to show this board")
             self.list.addItem(item)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -27,8 +26,8 @@ from PySide6.QtWidgets import (
 from ..check import BoardDiff, compare_sets
 from ..model.text import plural
 from .diagram import HandDiagram
+from .theme import RED
 
-_RED = QColor("#c8102e")
 _NUMBER = Qt.ItemDataRole.UserRole
 
 
@@ -113,7 +112,7 @@ class CompareDialog(QDialog):
                 if diff is not None:
                     item.setToolTip(str(diff))
                     if diff.kind != "tags":
-                        item.setForeground(_RED)
+                        item.setForeground(RED)
                 table.setItem(row, col, item)
         return table
 

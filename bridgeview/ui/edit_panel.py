@@ -47,16 +47,18 @@ from ..model.editing import (
 from ..model.text import plural
 from .diagram import rank_label
 from .edit_commands import FileInfoCommand, set_board
+from .theme import PALE_RED as THEME_PALE_RED
+from .theme import RED as THEME_RED
 
 SEAT_NAMES = ("North", "East", "South", "West")
 #: tags typed as text: board tags first, then the ones the model keeps as values
 TEXT_TAGS = ("Event", "Site", "Date", "Scoring", "Room", "West", "North", "East", "South")
 VALUE_TAGS = ("Contract", "Declarer", "Result")
 HEADER_FIELDS = ("event", "site", "date")
-RED = "#c8102e"
+RED = THEME_RED.name()
 #: the width the panel asks for: the bidding box and hand lines readable (narrower windows scroll it)
 PANEL_WIDTH = 360
-PALE_RED = "#e9a3ad"  # a red suit on a disabled call button
+PALE_RED = THEME_PALE_RED.name()  # a red suit on a disabled call button
 
 
 def card_name(card: int) -> str:
