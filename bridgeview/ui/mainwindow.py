@@ -10,7 +10,7 @@ from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QUrl
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QUndoGroup
 from PySide6.QtWidgets import QLabel, QMainWindow, QTabWidget, QWidget
 
-from ..formats.document import BRIDGE, Document
+from ..formats.document import BRIDGE, CRIBBAGE, Document
 from ..formats.errors import FormatError
 from ..formats.registry import Codec, all_codecs, get
 from ..model.text import plural
@@ -54,7 +54,7 @@ def open_filter() -> str:
 
 
 #: the file name Save As suggests for a document that has none yet, by kind
-NEW_FILE_NAME = {"bridge": "boards", "cribbage": "game"}
+NEW_FILE_NAME = {BRIDGE: "boards", CRIBBAGE: "game"}
 
 
 def _codec_for(codecs: list[Codec], chosen: str, path: str, kind: str) -> Codec | None:
@@ -452,6 +452,7 @@ class MainWindow(QMainWindow):
         if not codecs:
             dialogs.message("error", self, "Save As", "No format can be written.")
             return False
+        codec: Codec | None
         if path is None:
             chosen = self._ask_save_target(doc, codecs)
             if chosen is None:
