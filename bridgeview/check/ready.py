@@ -123,8 +123,10 @@ def _gaps(numbers: dict[int, int]) -> list[Issue]:
     for prev, num in zip(ordered, ordered[1:], strict=False):
         if num > prev + 1:
             missing = list(range(prev + 1, num))
-            text = (f"board{'s' if len(missing) > 1 else ''} {_ranges(missing)} "
-                    f"{'are' if len(missing) > 1 else 'is'} missing from the run")
+            if len(missing) == 1:
+                text = f"board {_ranges(missing)} is missing from the run"
+            else:
+                text = f"boards {_ranges(missing)} are missing from the run"
             if len(missing) > 20:
                 text = f"boards {prev + 1}-{num - 1} ({len(missing)} boards) are missing from the run"
             out.append(Issue(f"follows board {prev}: {text}", num, numbers[num], "gap"))

@@ -5,29 +5,14 @@ from __future__ import annotations
 import sys
 import traceback
 
-from PySide6.QtGui import QFont, QFontDatabase, QIcon
+from PySide6.QtGui import QFont, QIcon
 from PySide6.QtWidgets import QApplication
 
 from ..resources import resource
+from .theme import FONT_FAMILY, load_fonts
 
 ORGANISATION = "bridgeview"
 APPLICATION = "bridgeview"
-FONT_FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf")
-_fonts_loaded = False
-
-
-def load_fonts() -> None:
-    """Register the bundled DejaVu fonts once, so suit symbols look the same everywhere."""
-    global _fonts_loaded
-    if _fonts_loaded:
-        return
-    for name in FONT_FILES:
-        path = resource("fonts", name)
-        if path.exists():
-            QFontDatabase.addApplicationFont(str(path))
-    _fonts_loaded = True
-
-
 def application(argv: list[str] | None = None) -> QApplication:
     """The QApplication (created if needed) with our names and fonts."""
     app = QApplication.instance()
@@ -41,7 +26,7 @@ def application(argv: list[str] | None = None) -> QApplication:
     app.setDesktopFileName("bridgeview")  # Wayland/taskbars match windows to bridgeview.desktop
     app.setWindowIcon(QIcon(str(resource("icons", "bridgeview.svg"))))
     load_fonts()
-    font = QFont("DejaVu Sans")
+    font = QFont(FONT_FAMILY)
     font.setPointSizeF(max(9.0, app.font().pointSizeF()))
     app.setFont(font)
     return app

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QColor
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -29,10 +29,10 @@ from ..model.board import Board
 from ..model.cards import Seat, Strain
 from ..model.replay_state import ReplayState, result_summary
 from .plaintext import plain_label, plain_tooltip, set_plain_text, tooltip_text
+from .theme import RED
 
 #: fixed column order (the trick table, and the auction when not dealer-first): West first
 COLUMN_SEATS = (Seat.WEST, Seat.NORTH, Seat.EAST, Seat.SOUTH)
-RED = QColor("#c8102e")
 SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 _NOTE_RE = re.compile(r"^\s*(\d+)\s*:\s*(.*)$", re.S)
 _NOTE_TAG_RE = re.compile(r"^note[:\s]\s*(\d+)$", re.I)

@@ -11,11 +11,11 @@ from collections import OrderedDict
 from collections.abc import Callable
 
 from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, QPersistentModelIndex, Qt, Signal
-from PySide6.QtGui import QColor
 
 from ..model.board import Board
 from ..model.cards import Seat
 from .plaintext import plain_tooltip
+from .theme import RED
 
 COLUMNS = ("Board", "Dlr", "Vul", "Contract", "Result", "N", "E", "S", "W", "")
 COL_BOARD, COL_DEALER, COL_VUL, COL_CONTRACT, COL_RESULT = range(5)
@@ -51,7 +51,6 @@ _FOREGROUND = Qt.ItemDataRole.ForegroundRole.value
 _TOOLTIP = Qt.ItemDataRole.ToolTipRole.value
 _LEFT = (Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter).value
 _CENTRE = Qt.AlignmentFlag.AlignCenter.value
-_RED = QColor("#c8102e")
 
 
 class BoardSetModel(QAbstractTableModel):
@@ -105,9 +104,9 @@ class BoardSetModel(QAbstractTableModel):
             return _LEFT if col == COL_CONTRACT else _CENTRE
         if role == _FOREGROUND:
             if col == COL_PROBLEM:
-                return _RED if self._texts(index.row())[col] else None
+                return RED if self._texts(index.row())[col] else None
             if col == COL_VUL:
-                return _RED if self._texts(index.row())[col] not in ("None", "") else None
+                return RED if self._texts(index.row())[col] not in ("None", "") else None
             return None
         if role == _TOOLTIP and col == COL_PROBLEM:
             problems = self.row(index.row())[1]

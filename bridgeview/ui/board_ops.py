@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QAbstractItemView
 from ..formats.errors import FormatError
 from ..model.board import Board
 from ..model.editing import empty_board, next_free_number, renumbered
+from ..model.text import plural
 from .board_model import ROWS_MIME
 from .edit_commands import BoardListCommand
 
@@ -138,7 +139,7 @@ def paste_into(view, text: str | None = None) -> int:
     boards[at:at] = [b.touched() for b in pasted]
     if not pasted:
         raise FormatError("no board to paste")
-    _push(view, boards, f"Paste {len(pasted)} board{'s' if len(pasted) != 1 else ''}", at)
+    _push(view, boards, f"Paste {plural(len(pasted), 'board')}", at)
     return len(pasted)
 
 

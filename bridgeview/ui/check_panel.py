@@ -10,18 +10,18 @@ summary for the status bar ("16 boards, ready to deal" or "3 problems").
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
 
 from ..check import Issue, check_set, problems_by_index
 from ..formats.errors import FormatError
+from ..model.text import plural
+from .theme import RED
 
 #: Sets up to this many boards are checked on opening and after every edit; bigger ones on request.
 AUTO_CHECK_LIMIT = 5_000
 #: Milliseconds after an edit before the set is checked again (a burst of edits costs one check).
 RECHECK_DELAY = 250
 _INDEX = Qt.ItemDataRole.UserRole
-_RED = QColor("#c8102e")
 
 
 class CheckPanel(QWidget):
@@ -82,7 +82,7 @@ class CheckPanel(QWidget):
         for issue in self.issues:
             item = QListWidgetItem(str(issue))
             item.setData(_INDEX, issue.index if issue.index is not None else -1)
-            item.setForeground(_RED)
+            item.setForeground(RED)
             if issue.index is not None:
                 item.setToolTip("Click to show this board")
             self.list.addItem(item)
@@ -90,10 +90,10 @@ class CheckPanel(QWidget):
         n = len(boards)
         if self.issues:
             k = len(self.issues)
-            self._set_summary(f"{k} problem{'s' if k != 1 else ''}", f"{k} problem{'s' if k != 1 else ''} in "
-                              f"{n:,} board{'s' if n != 1 else ''}: not ready to deal")
+            self._set_summary(plural(k, "problem"),
+                              f"{plural(k, 'problem')} in {plural(n, 'board', ',')}: not ready to deal")
         else:
-            self._set_summary(f"{n:,} board{'s' if n != 1 else ''}, ready to deal")
+            self._set_summary(f"{plural(n, 'board', ',')}, ready to deal")
         return self.issues
 
     def _set_summary(self, short: str, long: str | None = None) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -25,9 +24,10 @@ from PySide6.QtWidgets import (
 )
 
 from ..check import BoardDiff, compare_sets
+from ..model.text import plural
 from .diagram import HandDiagram
+from .theme import RED
 
-_RED = QColor("#c8102e")
 _NUMBER = Qt.ItemDataRole.UserRole
 
 
@@ -49,9 +49,9 @@ class CompareDialog(QDialog):
         deals = [d for d in self.diffs.values() if d.kind != "tags"]
         n = len({_key(a, i) for i in range(len(a))} | {_key(b, i) for i in range(len(b))})
         if deals:
-            text = f"{len(deals)} of {n} board{'s' if n != 1 else ''} differ"
+            text = f"{len(deals)} of {plural(n, 'board')} differ"
         else:
-            text = f"Same deals on all {n} board{'s' if n != 1 else ''}"
+            text = f"Same deals on all {plural(n, 'board')}"
         tags = len(self.diffs) - len(deals)
         if tags:
             text += f" ({tags} with different tags)"
@@ -112,7 +112,7 @@ class CompareDialog(QDialog):
                 if diff is not None:
                     item.setToolTip(str(diff))
                     if diff.kind != "tags":
-                        item.setForeground(_RED)
+                        item.setForeground(RED)
                 table.setItem(row, col, item)
         return table
 

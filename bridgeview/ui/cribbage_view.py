@@ -19,7 +19,6 @@ from PySide6.QtGui import (
     QBrush,
     QColor,
     QFont,
-    QFontDatabase,
     QLinearGradient,
     QPainter,
     QPaintEvent,
@@ -41,16 +40,45 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..formats.document import Document
 from ..formats.errors import FormatError
 from ..model.cribbage import GAME_POINTS, SUIT_SYMBOLS, CribbageRecord, CribCard, MovieStep
-from ..resources import resource
+from ..model.text import plural
+from .document import DocumentTab
 from .replay import DEFAULT_INTERVAL_MS, SPEEDS
+from .theme import (
+    CRIB_BACK,
+    CRIB_BACK_EDGE,
+    CRIB_BLACK,
+    CRIB_BOARD_TEXT,
+    CRIB_CARD_EDGE,
+    CRIB_CARD_FACE,
+    CRIB_DEALER_BG,
+    CRIB_DEALER_FG,
+    CRIB_FELT,
+    CRIB_HIGHLIGHT,
+    CRIB_HOLE,
+    CRIB_PLAYERS,
+    CRIB_POINTS_FG,
+    CRIB_PROBLEM,
+    CRIB_SKUNK,
+    CRIB_STEP_GREY,
+    CRIB_WARNING_BG,
+    CRIB_WARNING_FG,
+    CRIB_WOOD,
+    CRIB_WOOD_EDGE,
+    FONT_FAMILY,
+    RED,
+    WHITE,
+    load_fonts,
+    shadow,
+    veil,
+    with_alpha,
+)
 
-FONT_FAMILY = "DejaVu Sans"
-PLAYER_COLOURS = (QColor("#2f7de1"), QColor("#e0493a"))
-RED = QColor("#c8102e")
-BLACK = QColor("#1a1a1a")
-HIGHLIGHT = QColor("#ffd23f")
+PLAYER_COLOURS = CRIB_PLAYERS
+BLACK = CRIB_BLACK
+HIGHLIGHT = CRIB_HIGHLIGHT
 MONTHS = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
 
 
@@ -58,16 +86,6 @@ def cards_html(cards: Sequence[CribCard]) -> str:
     """Cards as rich text, hearts and diamonds in red."""
     return " ".join(f"<span style='color:{(RED if c.is_red else BLACK).name()}'>{html.escape(c.symbol_text())}</span>"
                     for c in cards)
-
-
-def ensure_fonts() -> None:
-    """Load the bundled DejaVu fonts once, unless the app already has them."""
-    if FONT_FAMILY in QFontDatabase.families():
-        return
-    for name in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf"):
-        path = resource("fonts", name)
-        if path.exists():
-            QFontDatabase.addApplicationFont(str(path))
 
 
 def _font(px: float, bold: bool = False) -> QFont:
@@ -108,8 +126,8 @@ class CribbageTable(QWidget):
     def paint(self, p: QPainter, w: float, h: float) -> None:
         table = QRectF(0, 0, w, h)
         grad = QRadialGradient(table.center(), max(w, h) * 0.7)
-        grad.setColorAt(0, QColor("#24804f"))
-        grad.setColorAt(1, QColor("#11452b"))
+        grad.setColorAt(0, CRIB_FELT[0])
+        grad.setColorAt(1, CRIB_FELT[1])
         p.fillRect(QRectF(0, 0, w, h), QBrush(grad))
         s = self.step
         if s is None:
@@ -167,11 +185,11 @@ class CribbageTable(QWidget):
         if s.count is not None:
             cx = x + max(len(s.pile) - 1, 0) * cw * 0.55 + cw * 1.65
             rad = ch * 0.24
-            p.setPen(QPen(QColor(255, 255, 255, 200), 2))
-            p.setBrush(QColor(0, 0, 0, 90))
+            p.setPen(QPen(veil(200), 2))
+            p.setBrush(shadow(90))
             p.drawEllipse(QPointF(cx, mid_y + ch / 2), rad, rad)
             p.setFont(_font(rad * 0.95, True))
-            p.setPen(QColor("white"))
+            p.setPen(WHITE)
             p.drawText(QRectF(cx - rad, mid_y + ch / 2 - rad, 2 * rad, 2 * rad), Qt.AlignmentFlag.AlignCenter,
                        str(s.count))
         self._paint_caption(p, table, s, rows[0] - ch * 0.02, ch)
@@ -183,7 +201,7 @@ class CribbageTable(QWidget):
         p.setBrush(colour)
         p.drawEllipse(QRectF(r.left(), r.top() + ch * 0.08, ch * 0.14, ch * 0.14))
         p.setFont(_font(ch * 0.15, True))
-        p.setPen(QColor("white"))
+        p.setPen(WHITE)
         p.drawText(QRectF(r.left() + ch * 0.2, r.top(), r.width(), ch * 0.3),
                    Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self.record.player_name(player))
         p.setFont(_font(ch * 0.3, True))
@@ -192,9 +210,9 @@ class CribbageTable(QWidget):
         if s.dealer == player:
             badge = QRectF(r.left(), r.top() + ch * 0.74, ch * 0.62, ch * 0.2)
             p.setPen(Qt.PenStyle.NoPen)
-            p.setBrush(QColor("#f4e3b5"))
+            p.setBrush(CRIB_DEALER_BG)
             p.drawRoundedRect(badge, 4, 4)
-            p.setPen(QColor("#5a3d12"))
+            p.setPen(CRIB_DEALER_FG)
             p.setFont(_font(ch * 0.11, True))
             p.drawText(badge, Qt.AlignmentFlag.AlignCenter, "dealer")
         if s.scorer == player and s.points:
@@ -202,7 +220,7 @@ class CribbageTable(QWidget):
             p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(HIGHLIGHT)
             p.drawRoundedRect(bubble, bubble.height() / 2, bubble.height() / 2)
-            p.setPen(QColor("#3a2a00"))
+            p.setPen(CRIB_POINTS_FG)
             p.setFont(_font(ch * 0.15, True))
             p.drawText(bubble, Qt.AlignmentFlag.AlignCenter, f"+{s.points}")
         if s.winner == player:
@@ -217,7 +235,7 @@ class CribbageTable(QWidget):
         metrics = p.fontMetrics()
         y = bottom - ch * 0.36
         r = QRectF(table.left() + 12, y, table.width() - 24, ch * 0.26)
-        p.setPen(QColor("white"))
+        p.setPen(WHITE)
         elided = metrics.elidedText(text, Qt.TextElideMode.ElideRight, int(r.width()))
         p.drawText(r, Qt.AlignmentFlag.AlignCenter, elided)
         if s.problem:
@@ -227,27 +245,27 @@ class CribbageTable(QWidget):
             tw = min(m.horizontalAdvance(warn) + 20, table.width() - 24)
             box = QRectF(table.center().x() - tw / 2, y - ch * 0.27, tw, ch * 0.22)
             p.setPen(Qt.PenStyle.NoPen)
-            p.setBrush(QColor("#fff1c2"))
+            p.setBrush(CRIB_WARNING_BG)
             p.drawRoundedRect(box, 6, 6)
-            p.setPen(QColor("#8a2a00"))
+            p.setPen(CRIB_WARNING_FG)
             p.drawText(box, Qt.AlignmentFlag.AlignCenter, m.elidedText(warn, Qt.TextElideMode.ElideRight, int(tw - 12)))
 
     def _label(self, p: QPainter, r: QRectF, text: str, px: float) -> None:
         p.setFont(_font(px))
-        p.setPen(QColor(255, 255, 255, 190))
+        p.setPen(veil(190))
         p.drawText(r, Qt.AlignmentFlag.AlignCenter, text)
 
     def _paint_card(self, p: QPainter, r: QRectF, c: CribCard, highlight: bool = False,
                     edge: QColor | None = None) -> None:
         radius = r.width() * 0.08
         p.setPen(Qt.PenStyle.NoPen)
-        p.setBrush(QColor(0, 0, 0, 70))
+        p.setBrush(shadow(70))
         p.drawRoundedRect(r.translated(2, 3), radius, radius)
         if highlight:
             p.setBrush(HIGHLIGHT)
             p.drawRoundedRect(r.adjusted(-4, -4, 4, 4), radius + 3, radius + 3)
-        p.setBrush(QColor("#fdfdf8"))
-        p.setPen(QPen(edge if edge is not None else QColor("#9a9a9a"), 2 if edge is not None else 1))
+        p.setBrush(CRIB_CARD_FACE)
+        p.setPen(QPen(edge if edge is not None else CRIB_CARD_EDGE, 2 if edge is not None else 1))
         p.drawRoundedRect(r, radius, radius)
         colour = RED if c.is_red else BLACK
         p.setPen(colour)
@@ -264,16 +282,16 @@ class CribbageTable(QWidget):
     def _paint_back(self, p: QPainter, r: QRectF) -> None:
         radius = r.width() * 0.08
         p.setPen(Qt.PenStyle.NoPen)
-        p.setBrush(QColor(0, 0, 0, 60))
+        p.setBrush(shadow(60))
         p.drawRoundedRect(r.translated(2, 3), radius, radius)
-        p.setPen(QPen(QColor("#f4f4f4"), 1.5))
+        p.setPen(QPen(CRIB_BACK_EDGE, 1.5))
         grad = QLinearGradient(r.topLeft(), r.bottomRight())
-        grad.setColorAt(0, QColor("#3557a8"))
-        grad.setColorAt(1, QColor("#1d356e"))
+        grad.setColorAt(0, CRIB_BACK[0])
+        grad.setColorAt(1, CRIB_BACK[1])
         p.setBrush(QBrush(grad))
         p.drawRoundedRect(r, radius, radius)
         inner = r.adjusted(r.width() * 0.12, r.width() * 0.12, -r.width() * 0.12, -r.width() * 0.12)
-        p.setPen(QPen(QColor(255, 255, 255, 90), 1))
+        p.setPen(QPen(veil(90), 1))
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawRoundedRect(inner, radius * 0.6, radius * 0.6)
         p.drawLine(inner.topLeft(), inner.bottomRight())
@@ -332,9 +350,9 @@ class CribbageBoard(QWidget):
     def paint(self, p: QPainter, board: QRectF) -> None:
         s = self.step
         grad = QLinearGradient(board.topLeft(), board.bottomLeft())
-        grad.setColorAt(0, QColor("#dcae74"))
-        grad.setColorAt(1, QColor("#a56f3a"))
-        p.setPen(QPen(QColor("#6b4420"), 2))
+        grad.setColorAt(0, CRIB_WOOD[0])
+        grad.setColorAt(1, CRIB_WOOD[1])
+        p.setPen(QPen(CRIB_WOOD_EDGE, 2))
         p.setBrush(QBrush(grad))
         p.drawRoundedRect(board, board.height() * 0.16, board.height() * 0.16)
         left, unit, radius, rows = self.geometry_for(board)
@@ -344,18 +362,17 @@ class CribbageBoard(QWidget):
             bottom = max(rows[(player, "out")], rows[(player, "back")]) + radius * 2.6
             groove = QRectF(left - unit * 0.8, top, self.hole(board, player, 60).x() - left + unit * 1.6, bottom - top)
             p.setPen(Qt.PenStyle.NoPen)
-            p.setBrush(QColor(PLAYER_COLOURS[player].red(), PLAYER_COLOURS[player].green(),
-                              PLAYER_COLOURS[player].blue(), 40))
+            p.setBrush(with_alpha(PLAYER_COLOURS[player], 40))
             p.drawRoundedRect(groove, radius * 2, radius * 2)
-            p.setBrush(QColor("#3b2410"))
+            p.setBrush(CRIB_HOLE)
             for k in range(GAME_POINTS):
                 p.drawEllipse(self.hole(board, player, k), radius, radius)
         p.drawEllipse(self.hole(board, 0, GAME_POINTS), radius * 1.8, radius * 1.8)
-        p.setPen(QPen(QColor("#7a1d1d"), 1.5, Qt.PenStyle.DashLine))
+        p.setPen(QPen(CRIB_SKUNK, 1.5, Qt.PenStyle.DashLine))
         sx = (self.hole(board, 0, 90).x() + self.hole(board, 0, 91).x()) / 2
         p.drawLine(QPointF(sx, rows[(1, "back")] - radius * 2), QPointF(sx, rows[(0, "back")] + radius * 2))
         p.setFont(_font(max(8.0, board.height() * 0.08), True))
-        p.setPen(QColor("#5a3d12"))
+        p.setPen(CRIB_BOARD_TEXT)
         p.drawText(QRectF(sx - 12, (rows[(1, "back")] + rows[(0, "back")]) / 2 - 8, 24, 16),
                    Qt.AlignmentFlag.AlignCenter, "S")
         for k in (30, 60, 90):
@@ -386,22 +403,24 @@ class CribbageBoard(QWidget):
                 p.setPen(QPen(colour.darker(150), 1.5))
                 p.setBrush(colour.lighter(140))
                 p.drawEllipse(self.hole(board, player, back), peg * 0.8, peg * 0.8)
-            p.setPen(QPen(QColor("white"), 1.5))
+            p.setPen(QPen(WHITE, 1.5))
             p.setBrush(colour)
             p.drawEllipse(self.hole(board, player, front), peg, peg)
 
 
-class CribbageView(QWidget):
-    """A HALSCRIB game: header, table, board, step controls and breakdown."""
+class CribbageView(DocumentTab):
+    """A HALSCRIB game (a record, or a :class:`Document` holding one): header, table, board, step controls
+    and breakdown."""
 
     #: the global step index after every move
     stepChanged = Signal(int)
     #: the step shown
     pos: int  # type: ignore[assignment]  # shadows QWidget.pos(), which this view never calls
 
-    def __init__(self, record: CribbageRecord, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        ensure_fonts()
+    def __init__(self, source: CribbageRecord | Document, parent: QWidget | None = None) -> None:
+        super().__init__(source, source.path, parent)
+        load_fonts()
+        record: CribbageRecord = self.document.core.content
         self.record = record
         self.steps = record.movie()
         self.starts = record.deal_starts(self.steps)
@@ -524,7 +543,7 @@ class CribbageView(QWidget):
         if h.comments:
             parts.append(f"\u201c{e(h.comments)}\u201d")
         n = len(self.record.deals)
-        parts.append(f"{h.games} game{'s' if h.games != 1 else ''}, {n} deal{'s' if n != 1 else ''}")
+        parts.append(f"{plural(h.games, 'game')}, {plural(n, 'deal')}")
         return " &nbsp;\u00b7&nbsp; ".join(parts)
 
     # -- moving -----------------------------------------------------------------
@@ -593,6 +612,10 @@ class CribbageView(QWidget):
         self.movie_button.setIcon(self.style().standardIcon(icon))
         self.movie_button.blockSignals(False)
 
+    def shutdown(self) -> None:
+        """The tab is closing: stop the movie."""
+        self.timer.stop()
+
     def _tick(self) -> None:
         self.next_step()
         if self.pos >= len(self.steps) - 1:
@@ -644,7 +667,8 @@ class CribbageView(QWidget):
 
     def _breakdown_html(self, s: MovieStep) -> str:
         e = html.escape
-        rows = [f"<p style='color:#777'>Game {s.game}, deal {s.deal + 1}</p>", f"<h3>{e(s.caption)}</h3>"]
+        rows = [f"<p style='color:{CRIB_STEP_GREY.name()}'>Game {s.game}, deal {s.deal + 1}</p>",
+                f"<h3>{e(s.caption)}</h3>"]
         if s.kind == "show":  # the count as a table: what scores, with which cards, for how much
             rows.append(f"<p><b>{e(s.details[0])}</b></p>")
             if s.items:
@@ -656,7 +680,7 @@ class CribbageView(QWidget):
             rows.append("<ul style='margin-left:0; -qt-list-indent:1'>"
                         + "".join(f"<li>{e(d)}</li>" for d in s.details) + "</ul>")
         if s.problem:
-            rows.append(f"<p style='color:#b3261e'><b>\u26a0 {e(s.problem)}</b></p>")
+            rows.append(f"<p style='color:{CRIB_PROBLEM.name()}'><b>\u26a0 {e(s.problem)}</b></p>")
         names = [e(self.record.player_name(p)) for p in (0, 1)]
         rows.append(f"<p><b style='color:{PLAYER_COLOURS[0].name()}'>{names[0]}</b> {s.scores[0]} &nbsp; "
                     f"<b style='color:{PLAYER_COLOURS[1].name()}'>{names[1]}</b> {s.scores[1]}</p>")
@@ -692,8 +716,8 @@ def render_cribbage(record: CribbageRecord, deal_index: int, step: int | None, o
                     width: int = 1000, height: int = 700) -> None:
     """Draw step ``step`` (0 = the cards dealt) of deal ``deal_index`` (0-based) to a PNG."""
     if not 0 <= deal_index < len(record.deals):
-        raise FormatError(f"deal {deal_index + 1} is not in this game record (it has {len(record.deals)} deals)",
-                          path=record.path)
+        has = plural(len(record.deals), "deal")
+        raise FormatError(f"deal {deal_index + 1} is not in this game record (it has {has})", path=record.path)
     if QApplication.instance() is None:
         if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
             os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")

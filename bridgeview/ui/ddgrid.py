@@ -6,7 +6,7 @@ import html
 import re
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -18,28 +18,29 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..model.cards import DISPLAY_STRAINS, Seat, Strain
+from ..model.cards import DISPLAY_STRAINS, Seat, Strain, Suit
 from ..model.ddtable import DDTable
 from .plaintext import plain_label
+from .theme import INK, MAKE_BG, MAKE_FG, MUTED, UNKNOWN_GREY, suit_colour
 
 ROW_SEATS = (Seat.NORTH, Seat.SOUTH, Seat.EAST, Seat.WEST)
 UNKNOWN_TEXT = "—"
 #: lines of text kept under the grid for the note and the par lines
 INFO_LINES = 3
-MAKE_BG = QColor("#d9f0dc")
-MAKE_FG = QColor("#14532d")
 SUIT_FG = {
-    Strain.NOTRUMP: QColor("#1b1b1b"),
-    Strain.SPADES: QColor("#1b1b1b"),
-    Strain.HEARTS: QColor("#c8102e"),
-    Strain.DIAMONDS: QColor("#c8102e"),
-    Strain.CLUBS: QColor("#1b1b1b"),
+    Strain.NOTRUMP: INK,
+    Strain.SPADES: suit_colour(Suit.SPADES),
+    Strain.HEARTS: suit_colour(Suit.HEARTS),
+    Strain.DIAMONDS: suit_colour(Suit.DIAMONDS),
+    Strain.CLUBS: suit_colour(Suit.CLUBS),
 }
 
 
 _CONTRACT = re.compile(r"\b([1-7])([SHDC])(?=[x+\-=\s;,.)]|X|$)")
-_SUIT_HTML = {"S": ("♠", "#1b1b1b", "#1b1b1b"), "H": ("♥", "#c8102e", "#c8102e"),
-              "D": ("♦", "#c8102e", "#e07000"), "C": ("♣", "#1b1b1b", "#11803a")}
+#: a suit letter's symbol and its colour (HTML) in two and in four colours
+_SUIT_HTML = {letter: (symbol, suit_colour(suit).name(), suit_colour(suit, True).name())
+              for letter, symbol, suit in (("S", "♠", Suit.SPADES), ("H", "♥", Suit.HEARTS),
+                                           ("D", "♦", Suit.DIAMONDS), ("C", "♣", Suit.CLUBS))}
 
 
 def contracts_html(text: str, four_colour: bool = False) -> str:
@@ -101,7 +102,7 @@ class DDGrid(QWidget):
         info.setSpacing(2)
         self.note = plain_label(QLabel(""))
         self.note.setWordWrap(True)
-        self.note.setStyleSheet("color: #6b6b6b;")
+        self.note.setStyleSheet(f"color: {MUTED.name()};")
         info.addWidget(self.note)
         self.par = QLabel("")
         self.par.setWordWrap(True)
@@ -131,7 +132,7 @@ class DDGrid(QWidget):
                     item.setFont(bold)
                     item.setToolTip(f"{value - 6}{strain.letter} makes for {seat.letter}")
                 elif value is None:
-                    item.setForeground(QColor("#9a9a9a"))
+                    item.setForeground(UNKNOWN_GREY)
                 self.grid.setItem(row, col, item)
         if not note and (table is None or table.is_empty):
             note = "No double-dummy results in the file."
@@ -144,8 +145,8 @@ class DDGrid(QWidget):
         self.set_par(self._par_plain)
         colours = dict(SUIT_FG)
         if on:
-            colours[Strain.DIAMONDS] = QColor("#e07000")
-            colours[Strain.CLUBS] = QColor("#11803a")
+            colours[Strain.DIAMONDS] = suit_colour(Suit.DIAMONDS, True)
+            colours[Strain.CLUBS] = suit_colour(Suit.CLUBS, True)
         for col, strain in enumerate(DISPLAY_STRAINS):
             item = self.grid.horizontalHeaderItem(col)
             if item is not None:

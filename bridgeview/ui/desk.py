@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from ..formats.errors import FormatError
 from ..formats.registry import read_file
+from ..model.text import plural
 from . import dialogs
 from .hand_records import PAGE_SIZES, PER_PAGE, HandRecordOptions, HandRecordPainter, default_title, prepare
 
@@ -117,7 +118,7 @@ class HandRecordsDialog(QDialog):
             dialogs.message("error", self, "Hand records", f"Cannot write the hand records:\n\n{text}")
             return False
         self.window_.statusBar().showMessage(
-            f"Wrote {os.path.basename(path)}: {len(data.boards)} boards on {pages} page{'s' if pages != 1 else ''}",
+            f"Wrote {os.path.basename(path)}: {plural(len(data.boards), 'board')} on {plural(pages, 'page')}",
             5000)
         return True
 

@@ -14,6 +14,8 @@ from ..formats.checksum import pavlicek_checksum
 from ..formats.describe import info_lines
 from ..formats.registry import _meaningful
 from ..model.board import Board
+from ..model.text import plural
+from .theme import LABEL_GREY, RED
 
 #: files up to this size get their checksum at once; bigger ones in a thread
 SYNC_CHECKSUM_BYTES = 8 << 20
@@ -55,9 +57,9 @@ def board_rows(board: Board | None, index: int, boards) -> list[tuple[str, str]]
         by = f" by {declarer.letter}" if declarer is not None and not contract.is_passed_out else ""
         rows.append(("contract", contract.symbol_text() + by))
     if board.result is not None:
-        rows.append(("result", f"{board.result} tricks"))
+        rows.append(("result", plural(board.result, "trick")))
     if board.claim is not None:
-        rows.append(("claim", f"{board.claim} tricks"))
+        rows.append(("claim", plural(board.claim, "trick")))
     if board.play:
         rows.append(("cards played", str(len(board.play))))
     for key, value in board.tags.items():
@@ -162,8 +164,8 @@ class DetailsPanel(QWidget):
     def _render(self) -> None:
         def table(title: str, rows: list[tuple[str, str]]) -> str:
             body = "".join(
-                f"<tr><td style='color:#666;padding-right:10px'>{html.escape(k)}</td>"
-                f"<td{' style=color:#c8102e' if k in ('problem', 'warning') else ''}>{html.escape(v)}</td></tr>"
+                f"<tr><td style='color:{LABEL_GREY.name()};padding-right:10px'>{html.escape(k)}</td>"
+                f"<td{' style=color:' + RED.name() if k in ('problem', 'warning') else ''}>{html.escape(v)}</td></tr>"
                 for k, v in rows
             )
             return f"<h4 style='margin:6px 0 2px 0'>{title}</h4><table cellspacing=0>{body}</table>"

@@ -17,24 +17,35 @@ from ..model.board import Board
 from ..model.cards import CARDS, DISPLAY_SUITS, RANK_CHARS, Card, Seat, Suit, hcp_of, ranks_text
 from ..model.deal import Deal
 from ..model.play import Trick
+from ..model.text import plural
 from ..model.vulnerability import Vulnerability
+from .theme import (
+    BADGE_BG,
+    BLUE,
+    CARD_EDGE,
+    FELT,
+    FELT_TEXT,
+    FONT_FAMILY,
+    GREY,
+    HILITE,
+    INK,
+    MUTED,
+    NONVUL,
+    PANEL,
+    PANEL_RULE,
+    RED,
+    TRAY_EDGE,
+    TRAY_OUTLINE,
+    TRAY_SIDE,
+    VUL_RED,
+    WHITE,
+    shadow,
+    suit_colour,
+    with_alpha,
+)
 
-FONT_FAMILY = "DejaVu Sans"
 CANVAS_W, CANVAS_H = 100.0, 90.0
 
-FELT = QColor("#2f6f4a")
-PANEL = QColor("#fbfaf6")
-INK = QColor("#1b1b1b")
-GREY = QColor("#b4b4b4")
-MUTED = QColor("#6b6b6b")
-RED = QColor("#c8102e")
-ORANGE = QColor("#e07000")
-GREEN = QColor("#11803a")
-BLUE = QColor("#1f5fbf")
-VUL_RED = QColor("#d42a2a")
-NONVUL = QColor("#f1efe6")
-HILITE = QColor("#ffd34d")
-BADGE_BG = QColor("#e4e0d2")
 #: canvas units between a card and its trick-count badge, and inside the badge around its figure
 BADGE_GAP, BADGE_PAD = 0.25, 0.45
 
@@ -201,13 +212,7 @@ class HandDiagram(QWidget):
         return "No cards for this board."
 
     def suit_colour(self, suit: int) -> QColor:
-        if suit == Suit.HEARTS:
-            return RED
-        if suit == Suit.DIAMONDS:
-            return ORANGE if self._four_colour else RED
-        if suit == Suit.CLUBS:
-            return GREEN if self._four_colour else INK
-        return INK  # spades stay black in both schemes
+        return suit_colour(suit, self._four_colour)
 
     def view_model(self) -> dict:
         """A plain description of what is drawn, for tests and accessibility.
@@ -350,7 +355,7 @@ class HandDiagram(QWidget):
             for seat in Seat:
                 self._paint_hand(painter, g, seat, shown[seat], grey[seat])
         else:
-            painter.setPen(QColor("#f4f1e6"))
+            painter.setPen(FELT_TEXT)
             painter.setFont(self._font(g, 2.8))
             painter.drawText(g.rect(15, CENTRE.y() + TRAY / 2 + 4, 70, 14),
                              Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap,
@@ -371,7 +376,7 @@ class HandDiagram(QWidget):
 
     def _paint_info(self, p: QPainter, g: _Geometry) -> None:
         b = self._board
-        p.setPen(QColor("#f4f1e6"))
+        p.setPen(FELT_TEXT)
         if b is None:
             p.setFont(self._font(g, 3.2, True))
             p.drawText(g.rect(0, 40, 100, 10), Qt.AlignmentFlag.AlignCenter, "No board")
@@ -396,7 +401,7 @@ class HandDiagram(QWidget):
             if c is not None and not c.is_passed_out:
                 diff = b.result - (c.level + 6)
                 verdict = "made" if diff == 0 else (f"made +{diff}" if diff > 0 else f"down {-diff}")
-                right.append((f"{verdict} ({b.result} tricks)", False))
+                right.append((f"{verdict} ({plural(b.result, 'trick')})", False))
         if self._show_tricks:
             right.append((f"N-S {self._ns}   E-W {self._ew}", False))
         y = 2.0
@@ -410,7 +415,7 @@ class HandDiagram(QWidget):
             p.setFont(self._font(g, 2.3))
             y = 66.0
             for text in notes:
-                p.setPen(HILITE if text == self._stop_text else QColor("#f4f1e6"))
+                p.setPen(HILITE if text == self._stop_text else FELT_TEXT)
                 r = g.rect(2 - g.spread_x, y + g.spread_y, 32, 11)
                 p.drawText(r, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap, text)
                 y += 11.5
@@ -423,7 +428,7 @@ class HandDiagram(QWidget):
         band = 3.6
         outer = g.rect(x0, y0, TRAY, TRAY)
         p.setPen(Qt.PenStyle.NoPen)
-        p.setBrush(QColor(0, 0, 0, 60))
+        p.setBrush(shadow(60))
         p.drawRoundedRect(outer.translated(0.35 * g.s, 0.45 * g.s), 1.2 * g.s, 1.2 * g.s)
         p.setBrush(NONVUL)
         p.drawRoundedRect(outer, 1.2 * g.s, 1.2 * g.s)
@@ -448,12 +453,12 @@ class HandDiagram(QWidget):
             for pt in pts[1:]:
                 path.lineTo(g.pt(*pt))
             path.closeSubpath()
-            p.setBrush(VUL_RED if vul.is_vulnerable(seat) else QColor("#e3dfd0"))
-            p.setPen(QPen(QColor("#8d887a"), max(0.6, 0.12 * g.s)))
+            p.setBrush(VUL_RED if vul.is_vulnerable(seat) else TRAY_SIDE)
+            p.setPen(QPen(TRAY_EDGE, max(0.6, 0.12 * g.s)))
             p.drawPath(path)
         p.restore()
         p.setBrush(Qt.BrushStyle.NoBrush)
-        p.setPen(QPen(QColor("#5d594f"), max(0.8, 0.18 * g.s)))
+        p.setPen(QPen(TRAY_OUTLINE, max(0.8, 0.18 * g.s)))
         p.drawRoundedRect(outer, 1.2 * g.s, 1.2 * g.s)
         centres = {
             Seat.NORTH: (CENTRE.x(), y0 + band / 2),
@@ -465,11 +470,11 @@ class HandDiagram(QWidget):
             is_vul = vul.is_vulnerable(seat)
             if seat == dealer:
                 p.setPen(Qt.PenStyle.NoPen)
-                p.setBrush(QColor("#1b1b1b"))
+                p.setBrush(INK)
                 p.drawEllipse(g.pt(cx, cy), 1.55 * g.s, 1.55 * g.s)
-                p.setPen(QColor("white"))
+                p.setPen(WHITE)
             else:
-                p.setPen(QColor("white") if is_vul else INK)
+                p.setPen(WHITE if is_vul else INK)
             p.setFont(self._font(g, 2.3, True))
             p.drawText(g.rect(cx - 2, cy - 2, 4, 4), Qt.AlignmentFlag.AlignCenter, seat.letter)
         if b is not None and b.number is not None:
@@ -491,7 +496,7 @@ class HandDiagram(QWidget):
         box = g.rect(x, y, w, h)
         self._box_sink[seat] = box
         p.setPen(Qt.PenStyle.NoPen)
-        p.setBrush(QColor(0, 0, 0, 55))
+        p.setBrush(shadow(55))
         p.drawRoundedRect(box.translated(0.35 * g.s, 0.45 * g.s), 1.4 * g.s, 1.4 * g.s)
         p.setBrush(PANEL)
         to_play = seat == self._to_play
@@ -544,7 +549,7 @@ class HandDiagram(QWidget):
             p.setFont(hcp_font)
             p.setPen(MUTED)
             p.drawText(head, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, layout.hcp_text)
-        p.setPen(QPen(QColor("#dedbd0"), max(0.5, 0.12 * g.s)))
+        p.setPen(QPen(PANEL_RULE, max(0.5, 0.12 * g.s)))
         p.drawLine(g.pt(x + 1.4, y + 4.6), g.pt(x + w - 1.4, y + 4.6))
         line_h = 4.2
         rank_font = self._font(g, 3.1, True)
@@ -596,7 +601,7 @@ class HandDiagram(QWidget):
                 costly = self._annotations.get(c) if to_play and not is_grey else None
                 if costly is not None and costly[1]:
                     p.setPen(Qt.PenStyle.NoPen)
-                    p.setBrush(QColor(200, 16, 46, 36))
+                    p.setBrush(with_alpha(RED, 36))
                     p.drawRoundedRect(r.adjusted(-0.3 * g.s, 0.35 * g.s, 0.3 * g.s, -0.35 * g.s),
                                       0.5 * g.s, 0.5 * g.s)
                 p.setPen(GREY if is_grey else colour)
@@ -610,7 +615,7 @@ class HandDiagram(QWidget):
                     p.setPen(Qt.PenStyle.NoPen)
                     p.setBrush(RED if ann[1] else BADGE_BG)
                     p.drawRoundedRect(badge, bh / 2, bh / 2)
-                    p.setPen(QColor("white") if ann[1] else INK)
+                    p.setPen(WHITE if ann[1] else INK)
                     p.drawText(badge, Qt.AlignmentFlag.AlignCenter, ann[0])
                     self._badge_sink.append((c, badge))
                 if not is_grey:
@@ -624,11 +629,11 @@ class HandDiagram(QWidget):
             cx, cy = CENTRE.x() + dx, CENTRE.y() + dy
             r = g.rect(cx - CARD_W / 2, cy - CARD_H / 2, CARD_W, CARD_H)
             p.setPen(Qt.PenStyle.NoPen)
-            p.setBrush(QColor(0, 0, 0, 70))
+            p.setBrush(shadow(70))
             p.drawRoundedRect(r.translated(0.3 * g.s, 0.4 * g.s), 0.8 * g.s, 0.8 * g.s)
             winner = trick.winner is not None and seat == trick.winner
-            p.setBrush(QColor("white"))
-            p.setPen(QPen(HILITE, 0.5 * g.s) if winner else QPen(QColor("#9b978a"), max(0.6, 0.12 * g.s)))
+            p.setBrush(WHITE)
+            p.setPen(QPen(HILITE, 0.5 * g.s) if winner else QPen(CARD_EDGE, max(0.6, 0.12 * g.s)))
             p.drawRoundedRect(r, 0.8 * g.s, 0.8 * g.s)
             colour = self.suit_colour(card // 13)
             p.setPen(colour)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import os
+from typing import Any
 
 from PySide6.QtCore import QItemSelectionModel, Qt, Signal
-from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -16,38 +15,31 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..formats.document import Document
 from ..model.board import Board
 from .board_model import COLUMNS, BoardSetModel
 from .commands import header_command, move_card_command
 from .ddgrid import DDGrid
 from .details import DetailsPanel
 from .diagram import HandDiagram
+from .document import DocumentTab
 
 COLUMN_WIDTHS = (56, 34, 42, 70, 48, 30, 30, 30, 30, 24)
 ROW_HEIGHT = 22
 
 
-class DocumentView(QWidget):
-    """The view of one bridge board set, with its own undo stack."""
+class DocumentView(DocumentTab):
+    """The view of one bridge board set (a :class:`Document` or a set read from ``path``), with its undo stack."""
 
     currentBoardChanged = Signal(int)
-    modifiedChanged = Signal(bool)
 
-    def __init__(self, boards, path: str | None = None, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.boards = boards
-        self.path = path
-        info = getattr(boards, "info", None)
-        self.format_name: str | None = info.format if info is not None else None
+    def __init__(self, source: Document | Any, path: str | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(source, path, parent)
+        boards = self.boards
+        path = self.path
         self.model = BoardSetModel(boards, self)
-        self.undo_stack = QUndoStack(self)
-        self.undo_stack.cleanChanged.connect(self._clean_changed)
         self.model.boardChanged.connect(self._board_edited)
         self._current = -1
-        #: the tab title of a document that has no file yet (e.g. pasted boards)
-        self.untitled_name = "Untitled"
-        #: a DD table was solved into a board since the last save (solving is not an undo step)
-        self._solved_unsaved = False
 
         self.board_list = QTableView(self)
         self.board_list.setObjectName("board_list")
@@ -148,29 +140,16 @@ class DocumentView(QWidget):
         self.select_board(i)
         return True
 
-    def is_modified(self) -> bool:
-        return not self.undo_stack.isClean() or getattr(self, "_solved_unsaved", False)
+    @property
+    def boards(self) -> Any:
+        """The board set shown (a BoardSet, or a lazy set over a big file)."""
+        return self.document.core.content
 
     def mark_solved(self) -> None:
         """A DD table was solved into a board: the document has something new to save (not an undo step),
-        when its own format can keep the table."""
-        from ..formats.errors import FormatError
-        from ..formats.registry import get
-
-        try:
-            keeps = self.format_name is not None and get(self.format_name).caps.dd
-        except FormatError:
-            keeps = False
-        if keeps and self.path is not None and not getattr(self, "_solved_unsaved", False):
-            from .mainwindow import _is_bundled
-
-            if not _is_bundled(self.path):
-                self._solved_unsaved = True
-                self.modifiedChanged.emit(True)
-
-    def title(self) -> str:
-        name = os.path.basename(self.path) if self.path else self.untitled_name
-        return name + (" *" if self.is_modified() else "")
+        when its own file can keep the table."""
+        if self.document.core.keeps_dd:
+            self.document.mark_changed()
 
     # -- edits (undoable) ----------------------------------------------------------
     def move_card(self, card: int, seat: int) -> None:
@@ -210,12 +189,9 @@ class DocumentView(QWidget):
                 stop()
 
     def mark_saved(self, path: str, format_name: str) -> None:
-        """After a save: the document now lives at ``path`` in ``format_name``."""
-        self.path = path
-        self.format_name = format_name
-        self._solved_unsaved = False
-        self.undo_stack.setClean()
-        self.modifiedChanged.emit(False)
+        """After a save: the document now lives at ``path`` in ``format_name``; Details names the new file."""
+        super().mark_saved(path, format_name)
+        self.details.path = path
 
     # -- internals ---------------------------------------------------------------
     def _board_column_width(self) -> int:
@@ -229,9 +205,6 @@ class DocumentView(QWidget):
         digits = len(str(biggest))
         fm = self.board_list.fontMetrics()
         return max(COLUMN_WIDTHS[0], fm.horizontalAdvance("8" * digits) + 18)
-
-    def _clean_changed(self, clean: bool) -> None:
-        self.modifiedChanged.emit(self.is_modified())
 
     def _on_row(self, i: int) -> None:
         if i < 0 or i == self._current:

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QCheckBox, QDialog, QDialogButtonBox, QFormLayout,
 
 from ..formats.duplimate import DEFAULT_DUP
 from ..model.boardset import DupControl
+from ..model.text import plural
 from ..model.vulnerability import dealer_for_board, vulnerability_for_board
 
 MAX_BOARD, MAX_COPIES = 999, 99
@@ -65,7 +66,7 @@ class DupSettingsDialog(QDialog):
 
     def _update_last(self) -> None:
         first = self.first.value()
-        self.last.setText(f"{first + max(self.count, 1) - 1}  ({self.count} board{'s' if self.count != 1 else ''} "
+        self.last.setText(f"{first + max(self.count, 1) - 1}  ({plural(self.count, 'board')} "
                           f"from board {first})")
 
     def values(self) -> DupControl:

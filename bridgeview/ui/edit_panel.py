@@ -45,18 +45,21 @@ from ..model.editing import (
     with_deal,
     with_play,
 )
+from ..model.text import plural
 from .diagram import rank_label
 from .edit_commands import FileInfoCommand, set_board
+from .theme import PALE_RED as THEME_PALE_RED
+from .theme import RED as THEME_RED
 
 SEAT_NAMES = ("North", "East", "South", "West")
 #: tags typed as text: board tags first, then the ones the model keeps as values
 TEXT_TAGS = ("Event", "Site", "Date", "Scoring", "Room", "West", "North", "East", "South")
 VALUE_TAGS = ("Contract", "Declarer", "Result")
 HEADER_FIELDS = ("event", "site", "date")
-RED = "#c8102e"
+RED = THEME_RED.name()
 #: the width the panel asks for: the bidding box and hand lines readable (narrower windows scroll it)
 PANEL_WIDTH = 360
-PALE_RED = "#e9a3ad"  # a red suit on a disabled call button
+PALE_RED = THEME_PALE_RED.name()  # a red suit on a disabled call button
 
 
 def card_name(card: int) -> str:
@@ -560,16 +563,15 @@ class EditPanel(QWidget):
         elif st.problem:
             text = f"The play stops: {st.problem}."
         elif st.to_play is not None:
-            text = f"{SEAT_NAMES[st.to_play]} to play. Declarer has {st.declarer_tricks} trick" \
-                   f"{'s' if st.declarer_tricks != 1 else ''}."
+            text = f"{SEAT_NAMES[st.to_play]} to play. Declarer has {plural(st.declarer_tricks, 'trick')}."
         elif b.claim is not None:
-            text = f"Declarer claimed {b.claim} tricks."
+            text = f"Declarer claimed {plural(b.claim, 'trick')}."
         elif not b.deal.card_count:
             text = "No cards to play: enter the deal first."
         else:
             text = "The play is over."
         if b.result is not None:
-            text += f" Result: {b.result} tricks."
+            text += f" Result: {plural(b.result, 'trick')}."
         self.play_status.setText(text)
         self.play_status.setStyleSheet("")
         playing = st.to_play is not None
@@ -648,7 +650,7 @@ class EditPanel(QWidget):
         if not won <= n <= won + left:
             self._play_refused(f"declarer cannot take {n} tricks: {won} won, {left} still to play")
             return False
-        self._push(with_play(board, board.play, n), f"Claim {n} tricks")
+        self._push(with_play(board, board.play, n), f"Claim {plural(n, 'trick')}")
         self._to_end()
         return True
 

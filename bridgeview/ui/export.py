@@ -7,13 +7,14 @@ under the diagram with the double-dummy table and par, as the window shows them.
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen
+from PySide6.QtGui import QFont, QImage, QPainter, QPen
 from PySide6.QtSvg import QSvgGenerator
 
 from ..model.cards import DISPLAY_STRAINS, Strain
 from ..model.ddtable import DDTable
-from .ddgrid import _CONTRACT, MAKE_BG, MAKE_FG, ROW_SEATS, SUIT_FG
-from .diagram import FONT_FAMILY, INK, MUTED, PANEL, HandDiagram
+from .ddgrid import _CONTRACT, ROW_SEATS, SUIT_FG
+from .diagram import HandDiagram
+from .theme import EXPORT_RULE, FONT_FAMILY, INK, MAKE_BG, MAKE_FG, MUTED, PANEL
 
 #: height of the DD table and par band under an exported diagram, in logical pixels
 ANALYSIS_HEIGHT = 170
@@ -54,7 +55,7 @@ def paint_analysis(painter: QPainter, area: QRectF, table: DDTable | None, par: 
             cell = QRectF(x0 + 22 + col * cell_w, y, cell_w, cell_h)
             if value is not None and value >= 7:
                 painter.fillRect(cell.adjusted(1, 1, -1, -1), MAKE_BG)
-            painter.setPen(QPen(QColor("#d8d4c6"), 1))
+            painter.setPen(QPen(EXPORT_RULE, 1))
             painter.drawRect(cell)
             painter.setFont(bold if value is not None and value >= 7 else font)
             painter.setPen(MAKE_FG if value is not None and value >= 7 else (INK if value is not None else MUTED))

@@ -22,8 +22,8 @@ from ..model.cards import DISPLAY_SUITS, Seat, Strain, Suit
 from ..model.ddtable import DDTable
 from ..solve.print_tables import DEFAULT_TIME_LIMIT, PrintTables
 from .diagram import rank_label
+from .theme import FONT_FAMILY, PRINT_GREY, PRINT_INK, suit_colour
 
-FONT_FAMILY = "DejaVu Sans"
 PER_PAGE = (1, 2, 4, 6, 9)
 #: (columns, rows) of the grid for each number of boards a page
 GRIDS = {1: (1, 1), 2: (1, 2), 4: (2, 2), 6: (2, 3), 9: (3, 3)}
@@ -32,11 +32,8 @@ CELL_W, CELL_H = 260.0, 330.0
 CELL_H_NO_DD = 212.0  # the hands alone: boards print larger without the DD table
 MARGIN_MM = 12.0
 TITLE_H, FOOTER_H = 26.0, 18.0
-INK = QColor("#000000")
-RED = QColor("#c8102e")
-ORANGE = QColor("#e07000")
-GREEN = QColor("#11803a")
-GREY = QColor("#8a8a8a")
+INK = PRINT_INK
+GREY = PRINT_GREY
 SEAT_NAMES = ("North", "East", "South", "West")
 DD_STRAINS = (Strain.NOTRUMP, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS)
 DD_SEATS = (Seat.NORTH, Seat.SOUTH, Seat.EAST, Seat.WEST)
@@ -137,13 +134,7 @@ class HandRecordPainter:
         return page_count(len(self.data.boards), self.options.per_page)
 
     def suit_colour(self, suit: Suit) -> QColor:
-        if suit in (Suit.HEARTS,):
-            return RED
-        if suit == Suit.DIAMONDS:
-            return ORANGE if self.options.four_colour else RED
-        if suit == Suit.CLUBS and self.options.four_colour:
-            return GREEN
-        return INK
+        return suit_colour(suit, self.options.four_colour, INK)
 
     def paint(self, device, *, new_page=None) -> int:
         """Paint every page on ``device``; ``new_page()`` starts the next one (default: device.newPage).

@@ -13,7 +13,8 @@ from PySide6.QtGui import QAction, QColor, QPainter, QPalette
 from PySide6.QtWidgets import QApplication, QMenu, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from .board_model import COL_CONTRACT
-from .diagram import GREEN, INK, ORANGE, RED, set_ten_text
+from .diagram import set_ten_text
+from .theme import GREEN, INK, ORANGE, RED
 
 SETTING_TEN = "view/tenAsT"
 _SUIT_COLOURS = {"♥": RED, "♦": RED, "♠": INK, "♣": INK}

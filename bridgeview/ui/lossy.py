@@ -14,23 +14,30 @@ A tab already showing the target file is refreshed the same way.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
+from ..formats.document import Document
 from ..formats.errors import FormatError
-from ..formats.registry import read_file
+from ..formats.registry import Codec, read_file
 from . import dialogs
+from .document import DocumentTab
+from .document_view import DocumentView
+
+if TYPE_CHECKING:
+    from .mainwindow import MainWindow
 
 
-def _replace_tab(window, old, path: str, codec) -> object | None:
-    """Re-read ``path`` into a fresh view in ``old``'s tab (``old`` is closed); None when it cannot be read."""
+def _replace_tab(window: MainWindow, old: DocumentTab, path: str, codec: Codec) -> DocumentTab | None:
+    """Re-read ``path`` into a fresh tab in ``old``'s place (``old`` is closed); None when it cannot be read."""
     try:
-        doc = read_file(path, codec.name)
+        doc = Document(read_file(path, codec.name), path, codec.name)
     except (FormatError, OSError, ValueError) as e:
         text = e.full() if isinstance(e, FormatError) else f"{path}: {e}"
         dialogs.message("error", window, "Cannot re-open", f"Saved, but cannot read the file back:\n\n{text}")
         return None
     index = window.tabs.indexOf(old)
-    view = window._make_view(doc, path)
-    current = old.current_index()
+    view = window._make_tab(doc)
+    current = old.current_index() if isinstance(old, DocumentView) else -1
     window.undo_group.removeStack(old.undo_stack)
     old.shutdown()
     window.tabs.insertTab(index, view, view.title())
@@ -38,12 +45,12 @@ def _replace_tab(window, old, path: str, codec) -> object | None:
     window.tabs.removeTab(window.tabs.indexOf(old))
     old.deleteLater()
     window.tabs.setCurrentWidget(view)
-    if 0 <= current < len(view.boards):
+    if isinstance(view, DocumentView) and 0 <= current < len(view.boards):
         view.select_board(current)
     return view
 
 
-def after_lossy_save(window, view, path: str, codec, losses: list[str]) -> bool:
+def after_lossy_save(window: MainWindow, view: DocumentTab, path: str, codec: Codec, losses: list[str]) -> bool:
     """Show ``path`` as written (see the module docstring); True (the file was written either way)."""
     name = os.path.basename(path)
     window.add_recent(path)
@@ -54,7 +61,7 @@ def after_lossy_save(window, view, path: str, codec, losses: list[str]) -> bool:
             10000)
         return True
     for other in window.views():
-        if other is not view and getattr(other, "path", None) == path and hasattr(other, "undo_stack"):
+        if other is not view and other.path == path:
             _replace_tab(window, other, path, codec)
             break
     else:

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QUrl
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QUndoGroup
 from PySide6.QtWidgets import QLabel, QMainWindow, QTabWidget, QWidget
 
+from ..formats.document import BRIDGE, CRIBBAGE, Document
 from ..formats.errors import FormatError
-from ..formats.registry import all_codecs, detect, get, read_file, write_file
+from ..formats.registry import Codec, all_codecs, get
+from ..model.text import plural
 from ..resources import resource
 from . import dialogs
+from .document import DocumentTab
 from .document_view import DocumentView
 from .export import save_png, save_svg
 from .plaintext import plain_tooltip
@@ -25,11 +29,6 @@ APP_TITLE = "bridgeview"
 def sample_path() -> Path:
     """The bundled sample board set shown when the app starts without files."""
     return resource("sample.pbn")
-
-
-def _is_bundled(path: str) -> bool:
-    """Files shipped in resources/ are never overwritten by Save."""
-    return Path(path).resolve().parent == sample_path().resolve().parent
 
 
 def same_file(a: str | None, b: str) -> bool:
@@ -52,6 +51,25 @@ def open_filter() -> str:
     parts += [filter_for(c) for c in codecs]
     parts.append("All files (*)")
     return ";;".join(parts)
+
+
+#: the file name Save As suggests for a document that has none yet, by kind
+NEW_FILE_NAME = {BRIDGE: "boards", CRIBBAGE: "game"}
+
+
+def _codec_for(codecs: list[Codec], chosen: str, path: str, kind: str) -> Codec | None:
+    """The codec picked in the dialog or named by ``path``'s extension; the only one there is when the
+    document's kind has a single writable format (a game saves as HALSCRIB whatever its name)."""
+    return codec_from_filter(chosen, path, kind) or (codecs[0] if len(codecs) == 1 else None)
+
+
+def _wrong_kind(kind: str, codec: Codec, codecs: list[Codec]) -> str:
+    """Why ``codec`` cannot hold a document of ``kind`` (``codecs`` are the formats that can)."""
+    if kind == BRIDGE:
+        return f"{codec.title} holds {codec.kind} games, not bridge boards: saving would lose every board."
+    names = ", ".join(c.title for c in codecs)
+    return (f"{codec.title} holds bridge boards: a cribbage game saved in it would lose every deal, score and "
+            f"peg. Save it as {names}.")
 
 
 class MainWindow(QMainWindow):
@@ -115,7 +133,7 @@ class MainWindow(QMainWindow):
         m.addAction(self.act_export_svg)
         self.act_export_analysis = QAction("Include Double Dummy and Par in Exports", self)
         self.act_export_analysis.setCheckable(True)
-        self.act_export_analysis.setChecked(self.settings.value("export/analysis", False, type=bool))
+        self.act_export_analysis.setChecked(bool(self.settings.value("export/analysis", False, type=bool)))
         self.act_export_analysis.toggled.connect(lambda on: self.settings.setValue("export/analysis", bool(on)))
         m.addAction(self.act_export_analysis)
         m.addSeparator()
@@ -150,7 +168,7 @@ class MainWindow(QMainWindow):
         v = bar.addMenu("&View")
         self.act_four_colour = QAction("&Four-Colour Suits", self)
         self.act_four_colour.setCheckable(True)
-        self.act_four_colour.setChecked(self.settings.value("view/fourColour", False, type=bool))
+        self.act_four_colour.setChecked(bool(self.settings.value("view/fourColour", False, type=bool)))
         self.act_four_colour.toggled.connect(self.set_four_colour)
         v.addAction(self.act_four_colour)
         v.addSeparator()
@@ -180,7 +198,8 @@ class MainWindow(QMainWindow):
 
     def _update_actions(self) -> None:
         view = self.current_view()
-        has_board = view is not None and view.current_board() is not None
+        board = view.current_board() if view is not None else None
+        has_board = board is not None
         for act in (self.act_save, self.act_save_as, self.act_close):
             act.setEnabled(self.tabs.count() > 0)
         for act in (self.act_export_png, self.act_export_svg, self.act_copy_pbn, self.act_copy_link,
@@ -189,28 +208,20 @@ class MainWindow(QMainWindow):
         solver = getattr(view, "solver", None)
         again = getattr(solver, "solve_again_action", None)
         if isinstance(again, QAction):  # nothing to solve on a board without cards (a ZDD file)
-            again.setEnabled(has_board and view.current_board().deal.card_count > 0)
+            again.setEnabled(board is not None and board.deal.card_count > 0)
         self._update_status()
 
     def _update_status(self) -> None:
         view = self.current_view()
-        widget = self.tabs.currentWidget()
-        if view is None:
-            fmt = getattr(widget, "format_title", "") if widget is not None else ""
-            self.status_format.setText(fmt)
+        tab = self.current_tab()
+        if view is None:  # no tab, or a tab without boards (a cribbage game)
+            self.status_format.setText(tab.document.core.format_title if tab is not None else "")
             self.status_board.setText("")
             self.status_check.setText("")
-            own = getattr(widget, "path", None) if widget is not None else None
-            self.setWindowTitle(f"{os.path.basename(own)} — {APP_TITLE}" if own else APP_TITLE)
+            self.setWindowTitle(f"{tab.title()} — {APP_TITLE}" if tab is not None else APP_TITLE)
             return
         n = len(view.boards)
-        title = ""
-        if view.format_name:
-            try:
-                title = get(view.format_name).title
-            except FormatError:
-                title = view.format_name
-        self.status_format.setText(f"{title} · {n:,} board{'s' if n != 1 else ''}")
+        self.status_format.setText(f"{view.document.core.format_title} · {plural(n, 'board', ',')}")
         panel = getattr(view, "check_panel", None)
         self.status_check.setText(panel.summary_text if panel is not None else "")
         i = view.current_index()
@@ -227,8 +238,14 @@ class MainWindow(QMainWindow):
         w = self.tabs.currentWidget()
         return w if isinstance(w, DocumentView) else None
 
-    def views(self) -> list[QWidget]:
-        return [self.tabs.widget(i) for i in range(self.tabs.count())]
+    def current_tab(self) -> DocumentTab | None:
+        """The current tab, whatever its document holds (a board set or a cribbage game)."""
+        w = self.tabs.currentWidget()
+        return w if isinstance(w, DocumentTab) else None
+
+    def views(self) -> list[DocumentTab]:
+        """Every tab, in order."""
+        return [w for w in (self.tabs.widget(i) for i in range(self.tabs.count())) if isinstance(w, DocumentTab)]
 
     def open_files(self, paths: list[str]) -> int:
         """Open each of ``paths``; returns how many opened."""
@@ -237,13 +254,12 @@ class MainWindow(QMainWindow):
     def open_file(self, path: str) -> bool:
         """Open ``path`` in a new tab (or show its tab); a file that cannot be read gets a dialog."""
         path = os.path.abspath(path)
-        for i, w in enumerate(self.views()):
-            if same_file(getattr(w, "path", None), path):  # through a symlink too: one file, one tab
-                self.tabs.setCurrentIndex(i)
+        for w in self.views():
+            if same_file(w.path, path):  # through a symlink too: one file, one tab
+                self.tabs.setCurrentWidget(w)
                 return True
         try:
-            codec = detect(path)
-            doc = read_file(path, codec.name)
+            doc = Document.read(path)
         except FormatError as e:
             if e.path is None:
                 e.path = path
@@ -252,31 +268,35 @@ class MainWindow(QMainWindow):
         except (OSError, ValueError, MemoryError) as e:
             dialogs.message("error", self, "Cannot open file", f"Cannot open {path}:\n\n{e}")
             return False
-        if codec.kind == "cribbage":
-            from .cribbage_view import CribbageView
-
-            widget = CribbageView(doc)
-            widget.path = path  # type: ignore[attr-defined]
-            widget.format_title = codec.title  # type: ignore[attr-defined]
-            index = self.tabs.addTab(widget, os.path.basename(path))
-        else:
-            widget = self._make_view(doc, path)
-            index = self.tabs.addTab(widget, widget.title())
+        widget = self._make_tab(doc)
+        index = self.tabs.addTab(widget, widget.title())
         self.tabs.setTabToolTip(index, plain_tooltip(path))
         self.tabs.setCurrentIndex(index)
         widget.setFocus()  # the board list (or the cribbage movie): arrows work at once, not on the tab bar
         if path != str(sample_path()):
             self.add_recent(path)
-        problems = getattr(doc, "problems", None)
-        if isinstance(problems, list) and len(problems) == 1:  # one problem (an empty file, say): say which
+        problems = doc.problems
+        if len(problems) == 1:  # one problem (an empty file, say): say which
             self.statusBar().showMessage(f"{os.path.basename(path)}: {problems[0][2]}", 8000)
-        elif isinstance(problems, list) and problems:
+        elif problems:
             self.statusBar().showMessage(
-                f"{os.path.basename(path)}: {len(problems)} problem{'s' if len(problems) != 1 else ''} "
+                f"{os.path.basename(path)}: {plural(len(problems), 'problem')} "
                 "found while reading (see Details)", 8000)
         return True
 
-    def _make_view(self, doc, path: str | None) -> DocumentView:
+    def _make_tab(self, doc: Document) -> DocumentTab:
+        """The tab for ``doc``: a board set's view, or a cribbage game's movie."""
+        if doc.kind == BRIDGE:
+            return self._make_view(doc, doc.path)
+        from .cribbage_view import CribbageView
+
+        tab = CribbageView(doc)
+        self.undo_group.addStack(tab.undo_stack)
+        tab.modifiedChanged.connect(lambda _m, t=tab: self._retitle(t))
+        return tab
+
+    def _make_view(self, doc: Document | Any, path: str | None) -> DocumentView:
+        """The view of a board set (or of a bridge :class:`Document`) read from ``path``, or new."""
         view = DocumentView(doc, path, self)
         view.diagram.set_four_colour(self.act_four_colour.isChecked())
         view.dd_grid.set_four_colour(self.act_four_colour.isChecked())
@@ -290,15 +310,17 @@ class MainWindow(QMainWindow):
         view.check_panel.summaryChanged.connect(lambda _s: self._update_status())
         return view
 
-    def _retitle(self, view: DocumentView) -> None:
+    def _retitle(self, view: DocumentTab) -> None:
         i = self.tabs.indexOf(view)
         if i >= 0:
             self.tabs.setTabText(i, view.title())
         self._update_status()
 
     def _tab_changed(self, _index: int) -> None:
+        tab = self.current_tab()
+        stack = tab.undo_stack if tab is not None else None
+        self.undo_group.setActiveStack(stack)  # type: ignore[arg-type]  # None clears it; the stub lacks None
         view = self.current_view()
-        self.undo_group.setActiveStack(view.undo_stack if view is not None else None)
         self._sync_tools_menu()
         self._update_actions()
         if view is not None:
@@ -328,18 +350,20 @@ class MainWindow(QMainWindow):
         if index < 0:
             return False
         widget = self.tabs.widget(index)
-        if isinstance(widget, DocumentView):
+        if isinstance(widget, DocumentTab):
             if not self._maybe_save(widget):
                 return False
-            self.settings.setValue("layout/documentSplitter", widget.splitter.saveState())
+            if isinstance(widget, DocumentView):
+                self.settings.setValue("layout/documentSplitter", widget.splitter.saveState())
             self.undo_group.removeStack(widget.undo_stack)
             widget.shutdown()
         self.tabs.removeTab(index)
-        widget.deleteLater()
+        if widget is not None:
+            widget.deleteLater()
         self._update_actions()
         return True
 
-    def _maybe_save(self, view: DocumentView) -> bool:
+    def _maybe_save(self, view: DocumentTab) -> bool:
         if not view.is_modified():
             return True
         self.tabs.setCurrentWidget(view)
@@ -363,7 +387,7 @@ class MainWindow(QMainWindow):
         value = self.settings.value("recentFiles", [])
         if isinstance(value, str):
             value = [value]
-        return [str(v) for v in (value or [])]
+        return [str(v) for v in value] if isinstance(value, list | tuple) else []
 
     def add_recent(self, path: str) -> None:
         files = [p for p in self.recent_files() if p != path]
@@ -409,131 +433,86 @@ class MainWindow(QMainWindow):
 
     # -- saving --------------------------------------------------------------------------
     def save(self) -> bool:
-        """Save the current file in its own format (Save As when that format cannot be written)."""
-        view = self.current_view()
-        if view is None:
-            widget = self.tabs.currentWidget()
-            own = getattr(widget, "path", None)
-            if own and getattr(widget, "record", None) is not None and not _is_bundled(own):
-                return self._save_other_as(own, None)  # a game saves in place, in its own format
-            return self._save_other_as(None, None)
-        codec = None
-        if view.path and view.format_name:
-            try:
-                codec = get(view.format_name)
-            except FormatError:
-                codec = None
-        if codec is None or not codec.can_write or view.path == str(sample_path()):
+        """Save the current file in place, in its own format; Save As when there is no file yet, its format
+        cannot be written, or it is a bundled sample."""
+        tab = self.current_tab()
+        if tab is None:
+            return False
+        doc = tab.document.core
+        codec = doc.codec
+        if not doc.saves_in_place or codec is None or doc.path is None:
             return self.save_as()
-        return self.save_to(view, view.path, codec)
+        return self.save_to(tab, doc.path, codec)
 
     def save_as(self, path: str | None = None, format_name: str | None = None) -> bool:
-        """Save the current file under a new name in any writable format."""
-        view = self.current_view()
-        if view is None:
-            return self._save_other_as(path, format_name)
+        """Save the current file under a new name, in any writable format that holds what it holds (a board
+        set in a bridge format, a game in a cribbage one); without ``path``, ask where."""
+        tab = self.current_tab()
+        if tab is None:
+            return False
+        doc = tab.document.core
+        codecs = writable_codecs(doc.kind)
+        if not codecs:
+            dialogs.message("error", self, "Save As", "No format can be written.")
+            return False
+        codec: Codec | None
         if path is None:
-            codecs = writable_codecs("bridge")
-            if not codecs:
-                dialogs.message("error", self, "Save As", "No format can be written.")
+            chosen = self._ask_save_target(doc, codecs)
+            if chosen is None:
                 return False
-            filters = ";;".join(filter_for(c) for c in codecs)
-            current = None
-            if view.format_name:
-                current = next((c for c in codecs if c.name == view.format_name), None)
-            start = self.settings.value("paths/lastSaveDir", os.path.dirname(view.path or str(Path.home())))
-            base = os.path.splitext(os.path.basename(view.path or "boards"))[0]
-            chosen_path, chosen = dialogs.get_save_file(
-                self, "Save board set as", os.path.join(str(start), base), filters,
-                filter_for(current) if current else "")
-            if not chosen_path:
-                return False
-            codec = codec_from_filter(chosen, chosen_path)
-            if codec is None:
-                dialogs.message("error", self, "Save As", f"Cannot tell which format to use for {chosen_path}.")
-                return False
-            path = with_extension(chosen_path, codec)
-            self.settings.setValue("paths/lastSaveDir", os.path.dirname(path))
+            path, codec = chosen
         else:
             try:
-                codec = get(format_name) if format_name else None
-                if codec is None:
-                    codec = codec_from_filter("", path)
+                codec = get(format_name) if format_name else _codec_for(codecs, "", path, doc.kind)
             except FormatError as e:
                 dialogs.message("error", self, "Save As", str(e))
                 return False
             if codec is None:
                 dialogs.message("error", self, "Save As", f"Cannot tell which format to use for {path}.")
                 return False
-        if codec.kind != "bridge":
-            dialogs.message("error", self, "Save As",
-                            f"{codec.title} holds {codec.kind} games, not bridge boards: saving would lose "
-                            "every board.\n\nNothing was written.")
+        if codec.kind != doc.kind:
+            dialogs.message("error", self, "Save As", f"{_wrong_kind(doc.kind, codec, codecs)}\n\nNothing was written.")
             return False
-        return self.save_to(view, path, codec)
+        return self.save_to(tab, path, codec)
 
-    def _save_other_as(self, path: str | None, format_name: str | None) -> bool:
-        """Save As for a non-bridge tab (a cribbage game): its own kind of format only."""
-        widget = self.tabs.currentWidget()
-        record = getattr(widget, "record", None)
-        if record is None:
-            return False
-        codecs = writable_codecs("cribbage")
-        if not codecs:
-            return False
-        if path is None:
-            chosen_path, chosen = dialogs.get_save_file(
-                self, "Save game as", os.path.splitext(getattr(widget, "path", "") or str(Path.home() / "game"))[0],
-                ";;".join(filter_for(c) for c in codecs))
-            if not chosen_path:
-                return False
-            codec = codec_from_filter(chosen, chosen_path, "cribbage") or codecs[0]
-            path = with_extension(chosen_path, codec)
-        else:
-            try:
-                codec = get(format_name) if format_name else (codec_from_filter("", path, "cribbage") or codecs[0])
-            except FormatError as e:
-                dialogs.message("error", self, "Save As", str(e))
-                return False
-        if codec.kind != "cribbage":
-            names = ", ".join(c.title for c in codecs)
-            dialogs.message("error", self, "Save As",
-                            f"{codec.title} holds bridge boards: a cribbage game saved in it would lose every "
-                            f"deal, score and peg. Save it as {names}.\n\nNothing was written.")
-            return False
-        from .saving import may_replace
+    def _ask_save_target(self, doc: Document, codecs: list[Codec]) -> tuple[str, Codec] | None:
+        """Ask where, and in which of ``codecs``, to save ``doc``; None when the user cancelled."""
+        filters = ";;".join(filter_for(c) for c in codecs)
+        current = next((c for c in codecs if c.name == doc.format_name), None)
+        start = self.settings.value("paths/lastSaveDir", os.path.dirname(doc.path or str(Path.home())))
+        base = os.path.splitext(os.path.basename(doc.path or NEW_FILE_NAME[doc.kind]))[0]
+        title = "Save board set as" if doc.kind == BRIDGE else "Save game as"
+        chosen_path, chosen = dialogs.get_save_file(self, title, os.path.join(str(start), base), filters,
+                                                    filter_for(current) if current else "")
+        if not chosen_path:
+            return None
+        codec = _codec_for(codecs, chosen, chosen_path, doc.kind)
+        if codec is None:
+            dialogs.message("error", self, "Save As", f"Cannot tell which format to use for {chosen_path}.")
+            return None
+        path = with_extension(chosen_path, codec)
+        self.settings.setValue("paths/lastSaveDir", os.path.dirname(path))
+        return path, codec
 
-        force = may_replace(self, path)
-        if force is None:
-            return False
-        try:
-            write_file(record, path, codec.name, force=force)
-        except (FormatError, OSError, ValueError) as e:
-            text = e.full() if isinstance(e, FormatError) else f"{path}: {e}"
-            dialogs.message("error", self, "Cannot save", f"{text}\n\nNothing was written.")
-            return False
-        widget.path = os.path.abspath(path)  # the tab now shows the saved file, as a bridge tab does
-        index = self.tabs.indexOf(widget)
-        self.tabs.setTabText(index, os.path.basename(path))
-        self.tabs.setTabToolTip(index, plain_tooltip(widget.path))
-        self.add_recent(os.path.abspath(path))
-        self.statusBar().showMessage(f"Saved {os.path.basename(path)} as {codec.title}", 5000)
-        return True
-
-    def save_to(self, view: DocumentView, path: str, codec) -> bool:
-        from .editor import add_par_tags; add_par_tags(view, codec)  # noqa: E702, I001
+    def save_to(self, view: DocumentTab, path: str, codec: Codec) -> bool:
+        """Write the tab's document to ``path`` as ``codec``: the one save path of Save and Save As, for board
+        sets and games alike.  Asks about what the format cannot hold and about replacing a write-protected
+        file, writes atomically, then shows the tab as saved; after a save that lost something, the file as
+        it now is (see ui/lossy.py)."""
+        if isinstance(view, DocumentView):
+            from .editor import add_par_tags; add_par_tags(view, codec)  # noqa: E702, I001
         losses: list[str] = []
-        if not save_document(self, view.boards, path, codec, self.thread_threshold, losses):
+        if not save_document(self, view.document.core.content, path, codec, self.thread_threshold, losses):
             return False
+        path = os.path.abspath(path)
         if losses:  # the file holds less than the tab: show the file as it is (see ui/lossy.py)
             from .lossy import after_lossy_save
 
-            return after_lossy_save(self, view, os.path.abspath(path), codec, losses)
-        view.mark_saved(os.path.abspath(path), codec.name)
-        view.details.path = os.path.abspath(path)
+            return after_lossy_save(self, view, path, codec, losses)
+        view.mark_saved(path, codec.name)
         self._retitle(view)
-        self.tabs.setTabToolTip(self.tabs.indexOf(view), plain_tooltip(os.path.abspath(path)))
-        self.add_recent(os.path.abspath(path))
+        self.tabs.setTabToolTip(self.tabs.indexOf(view), plain_tooltip(path))
+        self.add_recent(path)
         self.statusBar().showMessage(f"Saved {os.path.basename(path)} as {codec.title}", 5000)
         return True
 
@@ -583,7 +562,7 @@ class MainWindow(QMainWindow):
         view = self._make_view(doc, None)
         view.untitled_name = "Pasted board" if len(doc) == 1 else "Pasted boards"
         index = self.tabs.addTab(view, view.title())
-        self.tabs.setTabToolTip(index, f"{len(doc)} board{'s' if len(doc) != 1 else ''} from the clipboard")
+        self.tabs.setTabToolTip(index, f"{plural(len(doc), 'board')} from the clipboard")
         self.tabs.setCurrentIndex(index)
         return True
 
@@ -625,7 +604,7 @@ class MainWindow(QMainWindow):
             return False
         values = dialogs.edit_board_header(self, board.number, board.effective_dealer,
                                            board.effective_vulnerability)
-        if values is None:
+        if values is None or view is None:
             return False
         view.set_board_header(*values)
         return True
@@ -697,13 +676,12 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:  # noqa: N802
         for w in self.views():
-            if isinstance(w, DocumentView) and not self._maybe_save(w):
+            if not self._maybe_save(w):
                 event.ignore()
                 return
         self.save_layout()
         for w in self.views():
-            if isinstance(w, DocumentView):
-                w.shutdown()
+            w.shutdown()
         event.accept()
 
     def keyPressEvent(self, event) -> None:  # noqa: N802

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
 
 from ..model.board import Board
 from ..model.replay_state import ReplayState
 from .ddgrid import DDGrid
 from .diagram import HandDiagram
+from .theme import WHITE
 
 
 def show_step(diagram: HandDiagram, board: Board, step: int, fmt: str | None = None) -> int:
@@ -27,7 +28,7 @@ class DiagramWithGrid(QWidget):
         super().__init__(parent)
         self.setAutoFillBackground(True)
         pal = self.palette()
-        pal.setColor(QPalette.ColorRole.Window, QColor("white"))
+        pal.setColor(QPalette.ColorRole.Window, WHITE)
         self.setPalette(pal)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 8, 0)

@@ -442,7 +442,7 @@ def install_replay(document_view, settings: QSettings | None = None) -> ReplayCo
         same = index is not None and index == shown["index"]
         shown["index"] = index
         board = document_view.current_board()
-        controller.set_board(board, _format_of(document_view), controller.step if same else 0, keep_playing=same)
+        controller.set_board(board, document_view.format_name, controller.step if same else 0, keep_playing=same)
         auction.set_board(board, controller.state)
 
     controller.positionChanged.connect(lambda pos: show_position(diagram, controller, pos))
@@ -460,12 +460,3 @@ def _window_settings(widget) -> QSettings | None:
             return s
         w = w.parent()
     return None
-
-
-def _format_of(document_view) -> str | None:
-    """The registry name of the format the view's document was read from (or last saved in)."""
-    name = getattr(document_view, "format_name", None)
-    if name:
-        return name
-    info = getattr(getattr(document_view, "boards", None), "info", None)
-    return getattr(info, "format", None)

@@ -22,6 +22,7 @@ from ..formats.convert import (
 )
 from ..formats.errors import FormatError
 from ..formats.registry import Codec, SaveReport, WriteOptions, all_codecs, write_protected
+from ..model.text import plural
 from . import dialogs
 
 #: documents with more boards than this are checked and written in a worker thread
@@ -159,7 +160,7 @@ def bulk_report(doc, codec: Codec, progress: Callable[[int, int], bool]) -> Save
         if progress(done, total) is False:
             raise Cancelled()
     if dd_rows:
-        report.losses.append(f"double-dummy results of {dd_rows} board{'s' if dd_rows != 1 else ''}")
+        report.losses.append(f"double-dummy results of {plural(dd_rows, 'board')}")
     if numbers_lost:
         report.losses.append("board numbers (boards will be numbered from 1 when read back)")
     return report

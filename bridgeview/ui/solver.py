@@ -19,7 +19,7 @@ from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 
 from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer, Signal
-from PySide6.QtGui import QAction, QColor
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QStackedWidget, QToolButton, QWidget
 
 from ..model.board import Board
@@ -28,6 +28,7 @@ from ..model.ddtable import DDTable
 from ..model.deal import Deal
 from ..solve.boards import difference_note, has_table, makeable_line, merged, needs_solving, par_line
 from ..solve.dds import unsolvable_reason
+from .theme import DIFF_RED
 
 #: boards a background DDS call solves; small, so urgent requests wait at most one batch
 BACKGROUND_BATCH = 8
@@ -39,7 +40,7 @@ AUTO_DELAY_MS = 1500
 #: what the user is looking at is solved once they have stopped on it this long (flicking
 #: through boards or cards with the keyboard does not queue a solve for every stop)
 SETTLE_MS = 200
-DIFF_FG = QColor("#b91c1c")
+DIFF_FG = DIFF_RED
 #: seconds DDS may spend on one batch (then on one deal) before it is given up (render's --dd-timeout)
 DD_TIMEOUT = 20.0
 

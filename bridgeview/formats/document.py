@@ -1,0 +1,117 @@
+"""One open file, whatever it holds: where it lives, its format and what it holds.
+
+A GUI tab (a bridge board set or a cribbage game) and its save path work on a
+:class:`Document`, so neither asks "is this a bridge tab?" to learn a file's
+path or format.  The undo stack is the UI's (``ui/document.py``); what changed
+outside it (a double-dummy table solved into a board) is kept here, so "is there
+something to save" has one answer.  Qt-free: it sits on the formats layer
+because a document knows its codec.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..model.cribbage import CribbageRecord
+from ..resources import resource
+from .errors import FormatError
+from .registry import Codec, detect, get, read_file
+
+#: the two kinds of content a document holds (``Codec.kind`` names the same two)
+BRIDGE = "bridge"
+CRIBBAGE = "cribbage"
+
+
+def bundled(path: str | None) -> bool:
+    """Files shipped in resources/ (the sample boards) are never overwritten by Save."""
+    if not path:
+        return False
+    return Path(path).resolve().parent == resource("sample.pbn").resolve().parent
+
+
+def format_of(content: Any) -> str | None:
+    """The format ``content`` was read from, as its reader recorded it (None for a new set)."""
+    if isinstance(content, CribbageRecord):
+        return content.format
+    info = getattr(content, "info", None)  # a BoardSet or a lazy set over a file
+    return info.format if info is not None else None
+
+
+@dataclass
+class Document:
+    """The content of one tab (a board set, eager or lazy, or a cribbage game) and the file it is."""
+
+    content: Any
+    path: str | None = None
+    format_name: str | None = None
+    #: the tab title while the document has no file (pasted boards, a new set)
+    untitled_name: str = "Untitled"
+    #: changed in a way that is not an undo step (a DD table solved into a board): unsaved all the same
+    changed_outside_undo: bool = field(default=False)
+
+    @classmethod
+    def of(cls, content: Any, path: str | None = None) -> Document:
+        """A document of ``content`` (read from ``path``, or new), in the format its reader recorded."""
+        return cls(content, path, format_of(content))
+
+    @classmethod
+    def read(cls, path: str) -> Document:
+        """Read ``path`` in the format its content shows; raises FormatError (or OSError) as the readers do."""
+        path = os.path.abspath(path)
+        codec = detect(path)
+        return cls(read_file(path, codec.name), path, codec.name)
+
+    @property
+    def kind(self) -> str:
+        """"bridge" or "cribbage": which formats can hold it."""
+        return CRIBBAGE if isinstance(self.content, CribbageRecord) else BRIDGE
+
+    @property
+    def codec(self) -> Codec | None:
+        """The codec of the document's own format, None when it has none (or an unknown one)."""
+        if not self.format_name:
+            return None
+        try:
+            return get(self.format_name)
+        except FormatError:
+            return None
+
+    @property
+    def format_title(self) -> str:
+        codec = self.codec
+        return codec.title if codec is not None else (self.format_name or "")
+
+    @property
+    def name(self) -> str:
+        """The file's name, or the untitled name of a document without one."""
+        return os.path.basename(self.path) if self.path else self.untitled_name
+
+    @property
+    def problems(self) -> list[tuple[int | None, int | None, str]]:
+        """What the reader survived, as (board index or None, line or None, message)."""
+        problems = getattr(self.content, "problems", None)  # a board set's; a game's are its warnings
+        return problems if isinstance(problems, list) else []
+
+    @property
+    def saves_in_place(self) -> bool:
+        """Whether Save can write the document back to its own file in its own format (else Save As)."""
+        codec = self.codec
+        return codec is not None and codec.can_write and bool(self.path) and not bundled(self.path)
+
+    @property
+    def keeps_dd(self) -> bool:
+        """Whether the document's own file can hold a solved DD table (so solving one is worth saving)."""
+        codec = self.codec
+        return codec is not None and codec.caps.dd and self.path is not None and not bundled(self.path)
+
+    def saved_as(self, path: str, format_name: str) -> None:
+        """After a save: the document is now the file ``path`` in ``format_name``, nothing unsaved."""
+        self.path = path
+        self.format_name = format_name
+        self.changed_outside_undo = False
+
+
+__all__ = ["BRIDGE", "CRIBBAGE", "Document", "bundled", "format_of"]
