@@ -144,32 +144,24 @@ class LazyLinSet(LazyBoardSet):
 
     def decoded(self, i: int) -> tuple[Board, list[tuple[int | None, str]], int]:
         """Board ``i``, its problems ``(line, message)`` and the line of its first pair."""
-        from .lin import _Context, _parse_board, implied_result, tokenize
+        from .lin import _Context, _parse_board, implied_result
+        from .lin_tokens import scan
 
         hit = self._cache.get(i)
         if hit is not None:
             self._cache.move_to_end(i)
             return hit
-        text = self.index.text(i)
-        shift = int(self.index.lines[i])
-        try:
-            tokens, _comments = tokenize(text)
-        except FormatError as e:
-            if e.line is not None:
-                e.line += shift
-            raise
-        for t in tokens:
-            t.line += shift
+        toks = scan(self.index.text(i), line_base=int(self.index.lines[i]))
         ctx = _Context(start_board=self._start_board)
         try:
-            board = _parse_board(tokens, i, ctx)
+            board = _parse_board(toks, range(len(toks)), i, ctx)
         except FormatError as e:
             e.path = e.path or self.info.path
             raise
         if board.result is None:
             board.result = implied_result(board)
         probs = [(line, msg) for _i, line, msg in ctx.problems]
-        hit = (board, probs, tokens[0].line)
+        hit = (board, probs, toks.line(0))
         self._cache[i] = hit
         if len(self._cache) > CACHE_BOARDS:
             self._cache.popitem(last=False)
