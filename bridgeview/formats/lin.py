@@ -29,6 +29,7 @@ from . import lin_lazy
 from .errors import FormatError, explain
 from .lin_tokens import Tokens, _snippet, scan
 from .pbn import board_key
+from .pbn_lazy import EditedBoards
 from .registry import Capabilities, Codec, ReadOptions, SaveReport, WriteOptions, _meaningful, board_tags
 from .textcheck import UTF16_MESSAGE, unencodable_loss, utf16_text
 
@@ -1021,6 +1022,11 @@ class LinCodec(Codec):
 
     def write(self, doc, out: IO[bytes], options: WriteOptions | None = None) -> None:
         options = options or WriteOptions()
+        if lin_lazy.can_stream(doc):  # a big file read lazily: untouched boards copied, edited ones written
+            extra = doc.info.extra
+            newline = options.newline or extra.get("newline") or "\n"
+            if lin_lazy.write_lazy(doc, out, options.encoding or extra.get("encoding") or "utf-8", newline):
+                return
         original = _unchanged_original(doc, options)
         if original is not None:  # nothing changed: the file as it was (token and card order, nt places)
             out.write(original)
@@ -1031,6 +1037,9 @@ class LinCodec(Codec):
         out.write(document_text(doc, newline).encode(encoding, errors="replace"))
 
     def check(self, boards, options: WriteOptions | None = None) -> SaveReport:
+        if lin_lazy.can_stream(boards) and (options is None or not options.encoding):
+            # a lazy set's untouched boards are written as read: only the edited ones can lose anything
+            boards = EditedBoards(boards)
         rep = super().check(boards, options)
         marks = results = tags = 0
         other_tags: set[str] = set()
