@@ -20,6 +20,7 @@ hand-record file of bare ``qx|…|md|…|`` pairs reads as no boards at all ther
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 import tempfile
@@ -125,7 +126,8 @@ def run(n: int = 10_000, *, echo: bool = True, repeat: int = 3) -> dict:
                 result[label] = _time_file(path, repeat)
     if echo:
         for label, r in result.items():
-            print(f"{label}: {r['counts'][0]} boards, {r['bytes'] / 1e6:.1f} MB")
+            print(f"{label}: {r['counts'][0]} boards ({r['counts'][1]} for endplay), {r['bytes'] / 1e6:.1f} MB, "
+                  f"{r['calls']} calls, {r['cards']} cards")
             print(f"  bridgeview: {r['ours_s']:.2f} s ({r['ours_ms_per_board']:.3f} ms/board)")
             print(f"  endplay:    {r['endplay_s']:.2f} s ({r['endplay_ms_per_board']:.3f} ms/board)")
             print(f"  ratio: {r['ratio']:.1f}x faster")
@@ -133,4 +135,5 @@ def run(n: int = 10_000, *, echo: bool = True, repeat: int = 3) -> dict:
 
 
 if __name__ == "__main__":
+    print(f"load average {os.getloadavg()[0]:.1f}")
     run(int(sys.argv[1]) if len(sys.argv) > 1 else 10_000)

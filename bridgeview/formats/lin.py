@@ -248,10 +248,15 @@ def _plain_hand(text: str) -> int:
     m = _PLAIN_HAND.fullmatch(text)
     if m is None:
         return -1
-    s, h, d, c = map(_holding, m.groups())
-    if s < 0 or h < 0 or d < 0 or c < 0:
-        return -1
-    mask = s << 39 | h << 26 | d << 13 | c
+    get = _HOLDINGS.get
+    mask = 0
+    for ranks in m.groups():  # spades first: each suit's 13 bits below the one before
+        held = get(ranks)
+        if held is None:
+            held = _holding(ranks)
+        if held < 0:
+            return -1
+        mask = mask << 13 | held
     return mask if mask.bit_count() <= 13 else -1
 
 
@@ -534,20 +539,20 @@ def _parse_board(toks: Tokens, group: Group, index: int, ctx: _Context) -> Board
     keys, values = toks.keys, toks.values
     r = _BoardRead(index, ctx, toks, group[0])
     b = r.b
-    cards = _card_table()
+    card_of = _card_table().get
     dealt = 0  # the cards in the deal read so far
     i, key = group[0], ""
     try:
         for i in group:
             key = keys[i]
             if key == "pc":
-                card = cards.get(values[i])
-                if card is not None:
-                    bit = 1 << card
-                    if dealt & bit and not r.played & bit and b.play is not None:
-                        b.play.append(card)
-                        r.played |= bit
-                        continue
+                card = card_of(values[i])
+                if card is not None and dealt >> card & 1 and not r.played >> card & 1:
+                    if b.play is None:
+                        b.play = []
+                    b.play.append(card)
+                    r.played |= 1 << card
+                    continue
                 r.at = i
                 _read_pc(r, values[i])
             elif key == "mb":
