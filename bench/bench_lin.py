@@ -115,6 +115,33 @@ def _time_file(path: Path, repeat: int) -> dict:
     }
 
 
+def save_memory(n: int, folder: Path) -> dict:
+    """Open the played file of ``n`` boards lazily, edit two boards, save it: the save's peak Python memory
+    (tracemalloc; the mapped file is not Python memory) and CPU time."""
+    import tracemalloc
+
+    from bridgeview.formats import lin_lazy
+    from bridgeview.formats.registry import write_file
+
+    path = write_files(n, folder)["played"]
+    doc = lin_lazy.read_lazy(path)
+    assert doc is not None  # the file has the shape the lazy reader takes
+    for i in (1, n - 2):
+        doc[i] = doc[i].copy(claim=None, result=None, play=None, auction=None)
+    write_file(doc, folder / "saved.lin")  # once first: the modules a save imports are not its memory
+    tracemalloc.start()
+    t = time.process_time()
+    try:
+        write_file(doc, folder / "saved.lin")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    seconds = time.process_time() - t
+    before, after = path.read_bytes().split(b"\n"), (folder / "saved.lin").read_bytes().split(b"\n")
+    changed = sum(a != b for a, b in zip(before, after, strict=True))
+    return {"boards": n, "bytes": path.stat().st_size, "peak": peak, "save_s": seconds, "changed_lines": changed}
+
+
 def run(n: int = 10_000, *, echo: bool = True, repeat: int = 3) -> dict:
     """Write the bench files for ``n`` boards, read each with both readers, return the timings by file."""
     result: dict[str, dict] = {}
@@ -131,6 +158,12 @@ def run(n: int = 10_000, *, echo: bool = True, repeat: int = 3) -> dict:
             print(f"  bridgeview: {r['ours_s']:.2f} s ({r['ours_ms_per_board']:.3f} ms/board)")
             print(f"  endplay:    {r['endplay_s']:.2f} s ({r['endplay_ms_per_board']:.3f} ms/board)")
             print(f"  ratio: {r['ratio']:.1f}x faster")
+        with tempfile.TemporaryDirectory() as tmp:
+            for size in (n, 4 * n):  # the save's memory does not grow with the file
+                m = save_memory(size, Path(tmp))
+                print(f"lazy save, {m['boards']} boards ({m['bytes'] / 1e6:.1f} MB), two edited: peak "
+                      f"{m['peak'] / 1e6:.2f} MB of Python memory, {m['save_s']:.2f} s, "
+                      f"{m['changed_lines']} lines changed")
     return result
 
 
