@@ -151,3 +151,15 @@ def test_saving_a_big_lazy_file_keeps_memory_flat(tmp_path, monkeypatch):
             tracemalloc.stop()
         assert peak < size / 4, (options, peak, size)
     assert CODEC.read(tmp_path / "out.lin", ReadOptions())[7000].claim == 4
+
+
+def test_a_lazy_file_with_an_edited_event_saves_a_header_and_the_same_boards(tmp_path, monkeypatch):
+    path, doc = _lazy(tmp_path, monkeypatch, 100)
+    doc.info.event = "Club night"
+    write_file(doc, tmp_path / "out.lin")
+    data = (tmp_path / "out.lin").read_bytes()
+    assert data.startswith(b"vg|Club night,")
+    assert data.endswith(path.read_bytes())  # the boards copied as they were, after the header line
+    back = CODEC.read(tmp_path / "out.lin", ReadOptions())
+    assert back.info.event == "Club night"
+    assert list(back) == list(CODEC.read(path, ReadOptions()))
