@@ -20,6 +20,7 @@ import codecs
 import mmap
 import os
 from collections import OrderedDict
+from collections.abc import Callable
 from functools import cache
 from typing import IO, TYPE_CHECKING
 
@@ -135,10 +136,11 @@ class LazyLinSet(LazyBoardSet):
     """A hand-record LIN file's boards, decoded on demand; ``problems_of(i)`` as for lazy PBN."""
 
     lin_lazy = True
+    lin_index: LinIndex
 
     def __init__(self, index: LinIndex, info: FileInfo, start_board: int | None, keepalive=None) -> None:
         super().__init__(len(index), self._decode_board, info, keepalive=keepalive)
-        self.index = index
+        self.lin_index = index  # not ``index``: that is Sequence.index
         self._start_board = start_board
         self._cache: OrderedDict[int, tuple[Board, list[tuple[int | None, str]], int]] = OrderedDict()
         self._noted: set[int] = set()
@@ -152,7 +154,7 @@ class LazyLinSet(LazyBoardSet):
         if hit is not None:
             self._cache.move_to_end(i)
             return hit
-        toks = scan(self.index.text(i), line_base=int(self.index.lines[i]))
+        toks = scan(self.lin_index.text(i), line_base=int(self.lin_index.lines[i]))
         ctx = _Context(start_board=self._start_board)
         try:
             board = _parse_board(toks, range(len(toks)), i, ctx)
@@ -224,7 +226,7 @@ def write_lazy(doc: LazyLinSet, out: IO[bytes], encoding: str, newline: str) -> 
     edits = doc._edits
     if any(needs_rs(b) for b in edits.values()):
         return False
-    idx = doc.index
+    idx = doc.lin_index
     info = doc.info
     enc = "utf-8" if encoding.lower().replace("_", "-") in ("utf-8", "utf8") else encoding
     same = newline == info.extra.get("newline") and enc == idx.encoding
@@ -265,7 +267,7 @@ def write_lazy(doc: LazyLinSet, out: IO[bytes], encoding: str, newline: str) -> 
     return True
 
 
-def _copy_boards(copy, idx: LinIndex, a: int, b: int) -> None:
+def _copy_boards(copy: Callable[[int, int], None], idx: LinIndex, a: int, b: int) -> None:
     """Copy bytes ``a:b`` of the file, in pieces that end where a board starts when they are re-encoded."""
     if a >= b:
         return
