@@ -51,7 +51,6 @@ NOTE_AT_TAG = "LinNoteAt"
 #: tags this codec writes itself; any other tag is a loss when saving as LIN
 OWN_TAGS = frozenset({*PLAYER_TAGS, EXTRA_TAG, ROOM_TAG, TITLE_TAG, NOTE_AT_TAG})
 
-_KEY = re.compile(r"[A-Za-z]{2}")
 # board numbers of at most nine digits: longer ones are not numbers a user means (and Python
 # refuses to convert a 5,000-digit string), so they read as text not understood
 _BOARD_TITLE = re.compile(r"\s*board\s*(\d{1,9})\s*", re.IGNORECASE)
