@@ -8,7 +8,7 @@ from conftest import realdata_files
 from bridgeview.check.validate import validate
 from bridgeview.formats import lin_lazy
 from bridgeview.formats.lin import LinCodec
-from bridgeview.formats.registry import ReadOptions, read_file
+from bridgeview.formats.registry import ReadOptions, WriteOptions, read_file, write_file
 
 CODEC = LinCodec()
 BOARD = ("pn|Ann,Bob,Cy,Di|st||md|{dealer}SAKQJHT98D765C432,S765HAKQJD432CT98,S432H765DT98CAKQJ,|"
@@ -79,3 +79,87 @@ def test_big_hand_records_open_lazily_through_the_codec(tmp_path, monkeypatch):
     assert doc[449].deal == CODEC.read(path, ReadOptions())[449].deal
     assert read_file(path, options=ReadOptions(start_board=5))[0].number == CODEC.read(
         path, ReadOptions(start_board=5))[0].number
+
+
+def _lazy(tmp_path, monkeypatch, n: int, newline: str = "\n"):
+    monkeypatch.setattr(lin_lazy, "LAZY_MIN_BYTES", 1000)
+    path = tmp_path / "big.lin"
+    path.write_bytes(hand_records(n, newline).encode())
+    doc = read_file(path)
+    assert doc.is_lazy
+    return path, doc
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_an_edited_lazy_file_saves_its_edits_and_copies_the_rest(tmp_path, monkeypatch, newline):
+    path, doc = _lazy(tmp_path, monkeypatch, 600, newline)
+    write_file(doc, tmp_path / "same.lin")
+    assert (tmp_path / "same.lin").read_bytes() == path.read_bytes()  # nothing edited: the file as it was
+    edited = {3: doc[3].copy(tags={**doc[3].tags, "North": "Zoë"}), 599: doc[599].copy(claim=7, result=7)}
+    edited[450] = doc[450].copy(auction=None, play=None)
+    for i, b in edited.items():
+        doc[i] = b
+    write_file(doc, tmp_path / "out.lin")
+    before = path.read_bytes().split(newline.encode())
+    after = (tmp_path / "out.lin").read_bytes().split(newline.encode())
+    assert len(after) == len(before)
+    changed = [k for k in range(len(before)) if before[k] != after[k]]
+    assert len(changed) == 3 and b"Zo\xc3\xab" in after[changed[0]]
+    back = CODEC.read(tmp_path / "out.lin", ReadOptions())
+    original = CODEC.read(path, ReadOptions())
+    assert [i for i in range(600) if back[i] != original[i]] == [3, 450, 599]
+    for i, b in edited.items():
+        assert back[i] == b
+    assert lin_lazy.read_lazy(tmp_path / "out.lin") is not None  # still a hand-record file, opened lazily
+
+
+def test_a_lazy_file_saved_with_other_line_ends_keeps_its_boards(tmp_path, monkeypatch):
+    path, doc = _lazy(tmp_path, monkeypatch, 200)
+    doc[7] = doc[7].copy(claim=3, result=3)
+    write_file(doc, tmp_path / "crlf.lin", options=WriteOptions(newline="\r\n"))
+    data = (tmp_path / "crlf.lin").read_bytes()
+    assert data.count(b"\r\n") == data.count(b"\n") == path.read_bytes().count(b"\n")
+    back = CODEC.read(tmp_path / "crlf.lin", ReadOptions())
+    assert list(back) == [doc[i] for i in range(200)]
+
+
+def test_an_edited_board_whose_title_hides_its_number_is_saved_with_qx(tmp_path, monkeypatch):
+    path, doc = _lazy(tmp_path, monkeypatch, 50)
+    doc[10] = doc[10].copy(tags={**doc[10].tags, "Title": "the slam"})
+    write_file(doc, tmp_path / "out.lin")
+    back = CODEC.read(tmp_path / "out.lin", ReadOptions())
+    assert back[10].number == 11 and back[10].tags["Title"] == "the slam"
+    assert [b.number for b in back] == list(range(1, 51))
+
+
+def test_saving_a_big_lazy_file_keeps_memory_flat(tmp_path, monkeypatch):
+    """The save streams: its peak Python memory is a small part of the file, with edits and with new line ends
+    (building the whole text, as the eager writer does, takes more than the file's size)."""
+    import tracemalloc
+
+    path, doc = _lazy(tmp_path, monkeypatch, 8000)
+    size = path.stat().st_size
+    assert size > 1_000_000
+    doc[5] = doc[5].copy(claim=2, result=2)
+    doc[7000] = doc[7000].copy(claim=4, result=4)
+    for options in (WriteOptions(), WriteOptions(newline="\r\n")):
+        tracemalloc.start()
+        try:
+            write_file(doc, tmp_path / "out.lin", options=options)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert peak < size / 4, (options, peak, size)
+    assert CODEC.read(tmp_path / "out.lin", ReadOptions())[7000].claim == 4
+
+
+def test_a_lazy_file_with_an_edited_event_saves_a_header_and_the_same_boards(tmp_path, monkeypatch):
+    path, doc = _lazy(tmp_path, monkeypatch, 100)
+    doc.info.event = "Club night"
+    write_file(doc, tmp_path / "out.lin")
+    data = (tmp_path / "out.lin").read_bytes()
+    assert data.startswith(b"vg|Club night,")
+    assert data.endswith(path.read_bytes())  # the boards copied as they were, after the header line
+    back = CODEC.read(tmp_path / "out.lin", ReadOptions())
+    assert back.info.event == "Club night"
+    assert list(back) == list(CODEC.read(path, ReadOptions()))

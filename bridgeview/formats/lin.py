@@ -14,6 +14,7 @@ import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import IO
 from urllib.parse import quote, unquote, unquote_plus
 
@@ -22,13 +23,14 @@ from ..model.board import Board
 from ..model.boardset import BoardSet, FileInfo
 from ..model.cards import CARDS, DISPLAY_SUITS, RANK_CHARS, SUIT_LETTERS, Card, Seat, Strain, ranks_text
 from ..model.deal import Deal
-from ..model.play import declarer_tricks, replay
 from ..model.severity import warning
 from ..model.text import plural
 from ..model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
 from . import lin_lazy
 from .errors import FormatError, explain
+from .lin_tokens import Tokens, _snippet, scan
 from .pbn import board_key
+from .pbn_lazy import EditedBoards
 from .registry import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions, _meaningful, board_tags
 from .textcheck import UTF16_MESSAGE, unencodable_loss, utf16_text
 
@@ -50,7 +52,6 @@ NOTE_AT_TAG = "LinNoteAt"
 #: tags this codec writes itself; any other tag is a loss when saving as LIN
 OWN_TAGS = frozenset({*PLAYER_TAGS, EXTRA_TAG, ROOM_TAG, TITLE_TAG, NOTE_AT_TAG})
 
-_KEY = re.compile(r"[A-Za-z]{2}")
 # board numbers of at most nine digits: longer ones are not numbers a user means (and Python
 # refuses to convert a 5,000-digit string), so they read as text not understood
 _BOARD_TITLE = re.compile(r"\s*board\s*(\d{1,9})\s*", re.IGNORECASE)
@@ -67,113 +68,115 @@ class Token:
     line: int
 
 
+#: a board's pairs: indices into the file's :class:`Tokens` (a range, or a list when pairs were moved or taken out)
+Group = range | list[int]
+
+
 # -- tokenising ---------------------------------------------------------------
 def tokenize(text: str) -> tuple[list[Token], list[str]]:
     """Split LIN text into tokens; ``%`` lines between pairs are comments (returned apart)."""
-    tokens: list[Token] = []
-    comments: list[str] = []
-    pos, n, line = 0, len(text), 1
-    while True:
-        while pos < n and text[pos] in " \t\r\n\f\v":
-            if text[pos] == "\n":
-                line += 1
-            pos += 1
-        if pos >= n:
-            break
-        if text[pos] == "%":
-            end = text.find("\n", pos)
-            end = n if end < 0 else end
-            comments.append(text[pos:end].rstrip("\r"))
-            pos = end
-            continue
-        bar = text.find("|", pos)
-        if bar < 0:
-            raise FormatError(f"text {_snippet(text[pos:])!r} is not a LIN key|value| pair", line=line)
-        key = text[pos:bar].strip()
-        if not _KEY.fullmatch(key):
-            # text between bars that is not a key (BBO lesson colour tables: ``cb|30 |jasno czerwony|``):
-            # kept as a keyless token so the boards around it are read and it is written back
-            tokens.append(Token("", text[pos:bar], line))
-            line += text.count("\n", pos, bar)
-            pos = bar + 1
-            continue
-        end = text.find("|", bar + 1)
-        if end < 0:
-            raise FormatError(f"the value of {key!r} has no closing '|'", line=line)
-        value = text[bar + 1:end]
-        tokens.append(Token(key.lower(), value, line))
-        line += value.count("\n")
-        pos = end + 1
-    return tokens, comments
+    toks = scan(text)
+    line = toks.line
+    return [Token(k, v, line(i)) for i, (k, v) in enumerate(zip(toks.keys, toks.values, strict=True))], toks.comments
 
 
 def _flat(text: str) -> str:
     """A text value on one line: a line break inside it counts as a space."""
+    if "\n" not in text and "\r" not in text:
+        return text
     return re.sub(r"\s*[\r\n]+\s*", " ", text)
 
 
-def _snippet(text: str, size: int = 24) -> str:
-    text = text.strip().splitlines()[0] if text.strip() else ""
-    return text if len(text) <= size else text[:size] + "…"
-
-
-def split_boards(tokens: list[Token]) -> tuple[list[Token], list[list[Token]]]:
-    """File-level tokens, and the tokens of each board in file order."""
-    header: list[Token] = []
-    groups: list[list[Token]] = []
-    first_qx = next((i for i, t in enumerate(tokens) if t.key == "qx"), None)
-    if first_qx is not None:
-        current: list[Token] | None = None
-        lead = tokens[:first_qx]
-        if any(t.key == "md" for t in lead):  # boards without qx before the first qx'd one
-            current = [t for t in lead if t.key not in FILE_KEYS]
+def split_boards(toks: Tokens) -> tuple[list[int], list[Group]]:
+    """File-level pairs, and the pairs of each board in file order (as indices into ``toks``)."""
+    keys = toks.keys
+    n = len(keys)
+    header: list[int] = []
+    groups: list[Group] = []
+    if "qx" in keys:
+        first_qx = keys.index("qx")
+        current: Group | None = None
+        if "md" in keys[:first_qx]:  # boards without qx before the first qx'd one
+            current = [i for i in range(first_qx) if keys[i] not in FILE_KEYS]
             groups.append(current)
-            header = [t for t in lead if t.key in FILE_KEYS]
+            header = [i for i in range(first_qx) if keys[i] in FILE_KEYS]
         else:
-            header = list(lead)
-        for t in tokens[first_qx:]:
-            if t.key == "qx":
-                # a pn/st after the previous board's deal belongs to the board that follows it
-                # (GIB match records write ``pn|…|qx|…|md|…``)
-                moved: list[Token] = []
-                if current is not None and any(x.key == "md" for x in current):
-                    while current and current[-1].key in LEAD_KEYS:
-                        moved.insert(0, current.pop())
-                current = [t, *moved]
-                groups.append(current)
-            elif t.key in FILE_KEYS or current is None:
-                header.append(t)
-            else:
-                current.append(t)
+            header = list(range(first_qx))
+        pos = first_qx
+        while pos < n:
+            try:
+                nxt = keys.index("qx", pos + 1)
+            except ValueError:
+                nxt = n
+            # a pn/st after the previous board's deal belongs to the board that follows it
+            # (GIB match records write ``pn|…|qx|…|md|…``)
+            moved: list[int] = []
+            if current is not None and _has_md(keys, current):
+                cut = len(current)
+                while cut and keys[current[cut - 1]] in LEAD_KEYS:
+                    cut -= 1
+                if cut < len(current):
+                    moved = list(current[cut:])
+                    groups[-1] = current = current[:cut]
+            rest: Group = range(pos + 1, nxt)
+            if not FILE_KEYS.isdisjoint(keys[pos + 1:nxt]):
+                header.extend(i for i in rest if keys[i] in FILE_KEYS)
+                rest = [i for i in rest if keys[i] not in FILE_KEYS]
+            current = range(pos, nxt) if not moved and isinstance(rest, range) else [pos, *moved, *rest]
+            groups.append(current)
+            pos = nxt
     else:
-        body = [t for t in tokens if t.key not in FILE_KEYS]
-        header = [t for t in tokens if t.key in FILE_KEYS]
+        body: Group = range(n)
+        if not FILE_KEYS.isdisjoint(keys):
+            header = [i for i in range(n) if keys[i] in FILE_KEYS]
+            body = [i for i in range(n) if keys[i] not in FILE_KEYS]
         if body:
-            if not any(t.key == "md" for t in body):
-                raise FormatError("no deal (md) and no board (qx) in this LIN text", line=body[0].line)
+            if not _has_md(keys, body):
+                raise FormatError("no deal (md) and no board (qx) in this LIN text", line=toks.line(body[0]))
             groups = [body]
-    out: list[list[Token]] = []
+    out: list[Group] = []
     for g in groups:
-        out.extend(_split_at_deals(g))
+        out.extend(_split_at_deals(keys, g))
     return header, out
 
 
-def _split_at_deals(group: list[Token]) -> list[list[Token]]:
-    """Split a token run holding several ``md`` into boards; each later board
-    starts at the ``pn``/``st`` tokens just before its ``md``."""
+def _has_md(keys: list[str], group: Group) -> bool:
+    if isinstance(group, range):
+        return "md" in keys[group.start:group.stop]
+    return any(keys[i] == "md" for i in group)
+
+
+def _split_at_deals(keys: list[str], group: Group) -> list[Group]:
+    """Split a run of pairs holding several ``md`` into boards; each later board
+    starts at the ``pn``/``st`` pairs just before its ``md``."""
+    if isinstance(group, range):  # the usual case: find each md with list.index, and cut ranges
+        a, b = group.start, group.stop
+        cuts = [a]
+        try:
+            pos = keys.index("md", a, b) + 1
+            while True:
+                start = keys.index("md", pos, b)
+                pos = start + 1
+                while start - 1 > cuts[-1] and keys[start - 1] in LEAD_KEYS:
+                    start -= 1
+                cuts.append(start)
+        except ValueError:
+            pass
+        cuts.append(b)
+        return [range(x, y) for x, y in zip(cuts, cuts[1:], strict=False) if y > x]
     cuts = [0]
     seen_md = False
     for i, t in enumerate(group):
-        if t.key != "md":
+        if keys[t] != "md":
             continue
         if seen_md:
             start = i
-            while start - 1 > cuts[-1] and group[start - 1].key in LEAD_KEYS:
+            while start - 1 > cuts[-1] and keys[group[start - 1]] in LEAD_KEYS:
                 start -= 1
             cuts.append(start)
         seen_md = True
     cuts.append(len(group))
-    return [group[a:b] for a, b in zip(cuts, cuts[1:], strict=False) if b > a]
+    return [group[x:y] for x, y in zip(cuts, cuts[1:], strict=False) if y > x]
 
 
 # -- values -------------------------------------------------------------------
@@ -201,7 +204,9 @@ def parse_md(value: str) -> tuple[Seat | None, Deal, int]:
     given = 0
     for i, part in enumerate(parts):
         seat = LIN_SEATS[i]
-        mask = _parse_hand(part, seat)
+        mask = _plain_hand(part)
+        if mask < 0:
+            mask = _parse_hand(part, seat)
         if mask & seen:
             dup = " ".join(str(CARDS[c]) for c in range(52) if (mask & seen) >> c & 1)
             raise ValueError(f"{dup} in more than one hand")
@@ -213,6 +218,46 @@ def parse_md(value: str) -> tuple[Seat | None, Deal, int]:
     if len(empty) == 1 and sum(counts) == 39:
         hands[empty[0]] = ((1 << 52) - 1) & ~seen
     return dealer, Deal.from_masks(hands), given
+
+
+#: a hand written the plain way: the four suits in order, upper-case ranks
+_PLAIN_HAND = re.compile(r"S([2-9TJQKA]*)H([2-9TJQKA]*)D([2-9TJQKA]*)C([2-9TJQKA]*)")
+#: ranks text → 13-bit holding, or -1 when a rank is there twice; filled as holdings are met
+_HOLDINGS: dict[str, int] = {}
+_HOLDINGS_MAX = 1 << 16
+
+
+def _holding(ranks: str) -> int:
+    """The 13-bit mask of a run of rank letters; -1 when one repeats."""
+    mask = _HOLDINGS.get(ranks)
+    if mask is None:
+        mask = 0
+        for ch in ranks:
+            bit = 1 << RANK_CHARS.index(ch)
+            mask = -1 if mask < 0 or mask & bit else mask | bit
+        if len(_HOLDINGS) < _HOLDINGS_MAX:
+            _HOLDINGS[ranks] = mask
+    return mask
+
+
+def _plain_hand(text: str) -> int:
+    """The mask of a hand written the usual way (``SAK2HQ3D…C…``) through a table of holdings; -1 for any
+    other spelling, a repeated rank or too many cards, which :func:`_parse_hand` reads or explains."""
+    if not text:
+        return 0
+    m = _PLAIN_HAND.fullmatch(text)
+    if m is None:
+        return -1
+    get = _HOLDINGS.get
+    mask = 0
+    for ranks in m.groups():  # spades first: each suit's 13 bits below the one before
+        held = get(ranks)
+        if held is None:
+            held = _holding(ranks)
+        if held < 0:
+            return -1
+        mask = mask << 13 | held
+    return mask if mask.bit_count() <= 13 else -1
 
 
 def _parse_hand(text: str, seat: Seat) -> int:
@@ -330,10 +375,38 @@ def implied_result(board: Board) -> int | None:
     if board.play and len(board.play) == 52:
         contract, declarer = board.contract_and_declarer()
         if contract is not None and declarer is not None and not contract.is_passed_out:
-            rp = replay(board.deal, board.play, declarer, contract.strain)
-            if rp.problem is None:
-                return declarer_tricks(rp, declarer)
+            return _legal_play_tricks(board.deal.hands, board.play, int(declarer), contract.strain)
     return None
+
+
+def _legal_play_tricks(hands: tuple[int, ...], play: list[Card], declarer: int, trump: Strain | None) -> int | None:
+    """Declarer's tricks in a whole play that follows the rules, else None: what :func:`replay` gives,
+    on plain ints, because every played board of a file asks for it."""
+    left = list(hands)
+    trump_suit = int(trump) if trump is not None and trump != Strain.NOTRUMP else -1
+    leader = (declarer + 1) % 4
+    won = 0  # tricks of declarer's side
+    for t in range(0, 52, 4):
+        lead_suit = play[t] // 13
+        best = -1
+        best_key = -1
+        for j in range(4):
+            card = int(play[t + j])
+            seat = (leader + j) % 4
+            bit = 1 << card
+            hand = left[seat]
+            if not hand & bit:
+                return None
+            suit = card // 13
+            if j and suit != lead_suit and hand >> (13 * lead_suit) & 0x1FFF:
+                return None
+            left[seat] = hand & ~bit
+            key = card + 100 if suit == trump_suit else card if suit == lead_suit else -1
+            if key > best_key:
+                best_key, best = key, seat
+        leader = best
+        won += (best - declarer) % 2 == 0
+    return won
 
 
 def needs_rs(board: Board) -> bool:
@@ -356,37 +429,39 @@ class _Context:
 def parse_text(text: str, options: ReadOptions | None = None) -> BoardSet:
     """LIN text → BoardSet; FormatError (with line and board) on input that cannot be read."""
     options = options or ReadOptions()
-    tokens, comments = tokenize(text)
-    header, groups = split_boards(tokens)
+    toks = scan(text)
+    header, groups = split_boards(toks)
+    keys, values = toks.keys, toks.values
     info = FileInfo()
     ctx = _Context(start_board=options.start_board)
-    if comments:
-        info.extra["lin_comments"] = comments
+    if toks.comments:
+        info.extra["lin_comments"] = toks.comments
     vg: list[str] | None = None
     rs: list[str] | None = None
     header_extra: list[tuple[str, str]] = []
-    for t in header:
-        if t.key == "vg":
-            vg = _flat(t.value).split(",")
+    for i in header:
+        key, value = keys[i], values[i]
+        if key == "vg":
+            vg = _flat(value).split(",")
             info.extra["lin_vg"] = vg
             if vg[0].strip():
                 info.event = vg[0].strip()
-        elif t.key == "rs":
-            rs = t.value.split(",")
+        elif key == "rs":
+            rs = value.split(",")
             info.extra["lin_rs"] = True
-        elif t.key == "pn":
-            ctx.header_players = _flat(t.value).split(",")
-        elif t.key == "pg" and not t.value.strip():
+        elif key == "pn":
+            ctx.header_players = _flat(value).split(",")
+        elif key == "pg" and not value.strip():
             continue
         else:
-            header_extra.append((t.key, t.value))
+            header_extra.append((key, value))
     if header_extra:
         info.extra["lin_header"] = header_extra
     boards: list[Board] = []
     lines: dict[int, int] = {}
     for index, group in enumerate(groups):
-        lines[index] = group[0].line
-        boards.append(_parse_board(group, index, ctx))
+        lines[index] = toks.line(group[0])
+        boards.append(_parse_board(toks, group, index, ctx))
     info.extra["board_lines"] = lines
     if not any(b.tags.get(ROOM_TAG) == "Closed" for b in boards):
         for b in boards:  # with one room only, the room says nothing
@@ -404,11 +479,12 @@ def parse_text(text: str, options: ReadOptions | None = None) -> BoardSet:
 
 @dataclass
 class _BoardRead:
-    """What one board's tokens have said so far, and where a problem found now is reported."""
+    """What one board's pairs have said so far, and where a problem found now is reported."""
 
     index: int
     ctx: _Context
-    current: Token
+    tokens: Tokens
+    at: int  # the pair being read: problems and errors name its line
     b: Board = field(default_factory=Board)
     room: str | None = None
     qx_number: int | None = None
@@ -417,33 +493,96 @@ class _BoardRead:
     players: list[str] | None = None
     extra: list[str] = field(default_factory=list)
     note_at: list[tuple[int, int]] = field(default_factory=list)
+    played: int = 0  # the cards played so far, as a mask
 
     def problem(self, message: str) -> None:
-        self.ctx.problems.append((self.index, self.current.line, message))
+        self.ctx.problems.append((self.index, self.tokens.line(self.at), message))
 
     def fail(self, message: str) -> FormatError:
         number = self.qx_number if self.qx_number is not None else self.title_number
-        return FormatError(message, line=self.current.line, record=self.index + 1, board=number)
+        return FormatError(message, line=self.tokens.line(self.at), record=self.index + 1, board=number)
 
 
-def _parse_board(tokens: list[Token], index: int, ctx: _Context) -> Board:
-    r = _BoardRead(index, ctx, tokens[0])
-    for r.current in tokens:
-        key, value = r.current.key, r.current.value
-        try:
-            reader = _TOKEN_READERS.get(key)
-            if reader is not None:
-                reader(r, value)
-            elif not key:
-                r.problem(warning(f"text {_snippet(value, 40)!r} between '|' is not a LIN key; kept as it is"))
-                r.extra.append(f"{value}|")
-            elif key in ("pg", "st", "rh") and not value.strip():
-                continue
+@cache
+def _card_table() -> dict[str, Card]:
+    """``pc`` values → cards, for every two-letter spelling :meth:`Card.parse` reads (``SA``, ``sa``, ``As``)."""
+    table: dict[str, Card] = {}
+    for card in CARDS:
+        s, r = SUIT_LETTERS[card // 13], RANK_CHARS[card % 13]
+        for text in {a + b for a in (s, s.lower()) for b in (r, r.lower())}:
+            for spelling in (text, text[::-1]):
+                try:
+                    if Card.parse(spelling) == card:
+                        table[spelling] = card
+                except ValueError:
+                    pass
+    return table
+
+
+#: ``mb`` values met so far → their calls (values are few: calls, with or without ``!``)
+_CALLS: dict[str, tuple[Call, ...]] = {}
+_CALLS_MAX = 4096
+
+
+def _calls_of(value: str) -> tuple[Call, ...]:
+    calls = _CALLS.get(value)
+    if calls is None:
+        calls = tuple(parse_calls(value))
+        if len(_CALLS) < _CALLS_MAX:
+            _CALLS[value] = calls
+    return calls
+
+
+def _parse_board(toks: Tokens, group: Group, index: int, ctx: _Context) -> Board:
+    """One board from its pairs.  Cards, calls, explanations and empty ``pg`` pairs -- nearly all of a played
+    board -- are read inline through tables; every other pair, and any card that is not plain, by its reader."""
+    keys, values = toks.keys, toks.values
+    r = _BoardRead(index, ctx, toks, group[0])
+    b = r.b
+    card_of = _card_table().get
+    dealt = 0  # the cards in the deal read so far
+    i, key = group[0], ""
+    try:
+        for i in group:
+            key = keys[i]
+            if key == "pc":
+                card = card_of(values[i])
+                if card is not None and dealt >> card & 1 and not r.played >> card & 1:
+                    if b.play is None:
+                        b.play = []
+                    b.play.append(card)
+                    r.played |= 1 << card
+                    continue
+                r.at = i
+                _read_pc(r, values[i])
+            elif key == "mb":
+                if b.auction is None:
+                    b.auction = []
+                b.auction.extend(_calls_of(values[i]))
+            elif key == "pg" or key == "st" or key == "rh":
+                if values[i].strip():
+                    r.extra.append(f"{key}|{values[i]}|")
+            elif key == "an" and b.auction:
+                c = b.auction[-1]
+                b.auction[-1] = Call(c.kind, c.level, c.strain, c.alert, _flat(values[i]).strip() or None, c.mark,
+                                     c.note)
             else:
-                r.extra.append(f"{key}|{value}|")
-        except ValueError as e:
-            raise r.fail(f"{key}|{_snippet(value, 40)}|: {explain(e)}") from None
-    r.current = tokens[0]
+                r.at = i
+                reader = _TOKEN_READERS.get(key)
+                if reader is not None:
+                    reader(r, values[i])
+                    if key == "md":
+                        h = b.deal.hands
+                        dealt = h[0] | h[1] | h[2] | h[3]
+                elif not key:
+                    r.problem(warning(f"text {_snippet(values[i], 40)!r} between '|' is not a LIN key; kept as it is"))
+                    r.extra.append(f"{values[i]}|")
+                else:
+                    r.extra.append(f"{key}|{values[i]}|")
+    except ValueError as e:
+        r.at = i
+        raise r.fail(f"{key}|{_snippet(values[i], 40)}|: {explain(e)}") from None
+    r.at = group[0]
     return _finish_board(r)
 
 
@@ -549,11 +688,12 @@ def _read_pc(r: _BoardRead, value: str) -> None:
     card = Card.parse(value)
     if b.play is None:
         b.play = []
-    if card in b.play:
+    if r.played >> card & 1:
         r.problem(f"card {card} is played twice")
     elif b.deal.owner(card) is None:
         r.problem(f"card {card} is not in the deal")
     b.play.append(card)
+    r.played |= 1 << card
 
 
 def _read_mc(r: _BoardRead, value: str) -> None:
@@ -889,6 +1029,11 @@ class LinCodec(Codec):
 
     def write(self, doc: BoardSet, out: IO[bytes], options: WriteOptions | None = None) -> None:
         options = options or WriteOptions()
+        if lin_lazy.can_stream(doc):  # a big file read lazily: untouched boards copied, edited ones written
+            extra = doc.info.extra
+            newline = options.newline or extra.get("newline") or "\n"
+            if lin_lazy.write_lazy(doc, out, options.encoding or extra.get("encoding") or "utf-8", newline):
+                return
         original = _unchanged_original(doc, options)
         if original is not None:  # nothing changed: the file as it was (token and card order, nt places)
             out.write(original)
@@ -899,6 +1044,9 @@ class LinCodec(Codec):
         out.write(document_text(doc, newline).encode(encoding, errors="replace"))
 
     def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
+        if lin_lazy.can_stream(boards) and (options is None or not options.encoding):
+            # a lazy set's untouched boards are written as read: only the edited ones can lose anything
+            boards = EditedBoards(boards)
         rep = super().check(boards, options)
         marks = results = tags = 0
         other_tags: set[str] = set()

@@ -16,14 +16,16 @@ way: :func:`scan` returns None for them.
 
 from __future__ import annotations
 
+import codecs
 import mmap
 import os
 from collections import OrderedDict
+from collections.abc import Callable
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, TypeGuard
 
 from ..model.board import Board
-from ..model.boardset import FileInfo, LazyBoardSet
+from ..model.boardset import BoardSet, FileInfo, LazyBoardSet
 from .errors import FormatError
 from .pbn_lazy import _LazyLines, _text_encoding
 
@@ -134,43 +136,35 @@ class LazyLinSet(LazyBoardSet):
     """A hand-record LIN file's boards, decoded on demand; ``problems_of(i)`` as for lazy PBN."""
 
     lin_lazy = True
-    index: LinIndex  # type: ignore[assignment]  # shadows Sequence.index(), which no one calls on a board set
+    lin_index: LinIndex
 
     def __init__(self, index: LinIndex, info: FileInfo, start_board: int | None, keepalive: Any = None) -> None:
         super().__init__(len(index), self._decode_board, info, keepalive=keepalive)
-        self.index = index
+        self.lin_index = index  # not ``index``: that is Sequence.index
         self._start_board = start_board
         self._cache: OrderedDict[int, tuple[Board, list[tuple[int | None, str]], int]] = OrderedDict()
         self._noted: set[int] = set()
 
     def decoded(self, i: int) -> tuple[Board, list[tuple[int | None, str]], int]:
         """Board ``i``, its problems ``(line, message)`` and the line of its first pair."""
-        from .lin import _Context, _parse_board, implied_result, tokenize
+        from .lin import _Context, _parse_board, implied_result
+        from .lin_tokens import scan
 
         hit = self._cache.get(i)
         if hit is not None:
             self._cache.move_to_end(i)
             return hit
-        text = self.index.text(i)
-        shift = int(self.index.lines[i])
-        try:
-            tokens, _comments = tokenize(text)
-        except FormatError as e:
-            if e.line is not None:
-                e.line += shift
-            raise
-        for t in tokens:
-            t.line += shift
+        toks = scan(self.lin_index.text(i), line_base=int(self.lin_index.lines[i]))
         ctx = _Context(start_board=self._start_board)
         try:
-            board = _parse_board(tokens, i, ctx)
+            board = _parse_board(toks, range(len(toks)), i, ctx)
         except FormatError as e:
             e.path = e.path or self.info.path
             raise
         if board.result is None:
             board.result = implied_result(board)
         probs = [(line, msg) for _i, line, msg in ctx.problems]
-        hit = (board, probs, tokens[0].line)
+        hit = (board, probs, toks.line(0))
         self._cache[i] = hit
         if len(self._cache) > CACHE_BOARDS:
             self._cache.popitem(last=False)
@@ -211,3 +205,96 @@ def read_lazy(path: str | os.PathLike[str], start_board: int | None = None) -> L
     info.extra["encoding"] = index.encoding
     info.extra["newline"] = "\r\n" if buf.find(b"\r\n") >= 0 else "\n"
     return doc
+
+
+#: bytes copied from the mapped file at a time when saving
+COPY_CHUNK = 1 << 20
+
+
+def can_stream(doc: object) -> TypeGuard[LazyLinSet]:
+    """True when ``doc`` is a lazy LIN set still read from its file, so saving can copy its untouched boards."""
+    return bool(getattr(doc, "lin_lazy", False) and getattr(doc, "is_lazy", False))
+
+
+def write_lazy(doc: LazyLinSet, out: IO[bytes], encoding: str, newline: str) -> bool:
+    """Save a lazy set board by board: the untouched boards' bytes straight from the mapped file (their text,
+    re-encoded, when the encoding or line ends change), each edited board's new text in its place between the
+    white space the file had there.  Memory stays that of one board.  False when the set needs the
+    whole-file writer: an edited board whose result only a file-level ``rs`` list can hold."""
+    from .lin import document_text, needs_rs
+
+    edits = doc._edits
+    if any(needs_rs(b) for b in edits.values()):
+        return False
+    idx = doc.lin_index
+    info = doc.info
+    enc = "utf-8" if encoding.lower().replace("_", "-") in ("utf-8", "utf8") else encoding
+    same = newline == info.extra.get("newline") and enc == idx.encoding
+    encoder = codecs.getincrementalencoder(enc)(errors="replace")
+    buf = idx.buf
+    spans = len(idx)
+
+    def emit(text: str) -> None:
+        out.write(encoder.encode(text))
+
+    def copy(a: int, b: int) -> None:
+        if same:
+            for k in range(a, b, COPY_CHUNK):
+                out.write(buf[k:min(b, k + COPY_CHUNK)])
+        elif b > a:  # a piece of whole boards (see _copy_boards): decoded, its line ends changed, encoded
+            errors = "replace" if idx.encoding == "cp1252" else "strict"
+            text = bytes(buf[a:b]).decode(idx.encoding, errors=errors)
+            text = text.replace("\r\n", "\n")
+            emit(text if newline == "\n" else text.replace("\n", newline))
+
+    def end(i: int) -> int:
+        return int(idx.starts[i + 1]) if i + 1 < spans else idx.end
+
+    if same:
+        copy(0, idx.base)  # a UTF-8 mark stays first (re-encoded text gets one only from a "-sig" encoding)
+    emit(document_text(BoardSet([], info), newline))  # a header only when the file info was edited
+    pos = idx.base
+    for i in sorted(k for k in edits if 0 <= k < spans):
+        a, b = int(idx.starts[i]), end(i)
+        span = bytes(buf[a:b])
+        lead = a + len(span) - len(span.lstrip())
+        trail = a + len(span.rstrip())
+        _copy_boards(copy, idx, pos, lead)
+        emit(_board_text(edits[i]))
+        pos = trail
+    _copy_boards(copy, idx, pos, idx.end)
+    out.write(encoder.encode("", final=True))
+    return True
+
+
+def _copy_boards(copy: Callable[[int, int], None], idx: LinIndex, a: int, b: int) -> None:
+    """Copy bytes ``a:b`` of the file, in pieces that end where a board starts when they are re-encoded."""
+    if a >= b:
+        return
+    import numpy as np
+
+    cuts = idx.starts[np.searchsorted(idx.starts, a, side="right"):np.searchsorted(idx.starts, b, side="left")]
+    pos = a
+    for k in range(0, cuts.shape[0], 256):  # a piece every 256 boards: a few hundred KB at most
+        cut = int(cuts[k])
+        copy(pos, cut)
+        pos = cut
+    copy(pos, b)
+
+
+def _board_text(board: Board) -> str:
+    """An edited board as one LIN line in the hand-record style of the file (no ``qx``), unless its number
+    or room would then be lost: then with ``qx`` (the file is then read eagerly next time)."""
+    from .lin import ROOM_TAG, _join, board_pairs, parse_text
+
+    pairs = board_pairs(board)
+    text = _join(pairs)
+    if board.number is not None:
+        try:
+            number = parse_text(text)[0].number
+        except (FormatError, IndexError):
+            number = None
+        if number != board.number or ROOM_TAG in board.tags:
+            room = "c" if board.tags.get(ROOM_TAG) == "Closed" else "o"
+            text = _join([("qx", f"{room}{board.number}"), *pairs])
+    return text
