@@ -41,7 +41,6 @@ REALDATA = REPO.parent / "shared" / "realdata"
 MAX_SEED_BYTES = 200_000
 
 from bridgeview.check.validate import validate  # noqa: E402
-
 from bridgeview.formats.errors import FormatError  # noqa: E402
 from bridgeview.formats.registry import Codec, all_codecs, read_file  # noqa: E402
 

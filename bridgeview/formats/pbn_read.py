@@ -23,6 +23,7 @@ from . import pbn_dd
 from .errors import describe
 from .pbn_checks import check_tag
 from .pbn_entry import Entry, section_text, simple_entries
+from .pbn_fast import read_fast
 from .pbn_lex import BAD, COMMENT, DATA, PERCENT, PROBLEM_LIMIT, TAG, Game, tokenize, unescape
 
 # -- fast lookup tables -------------------------------------------------
@@ -54,6 +55,28 @@ class Context:
     persistent: dict[str, tuple[str, list]] = field(default_factory=dict)
     #: the game just read took or set a ``#``/``##`` value (its raw text depends on the games before it)
     inherits: bool = False
+    #: tags of games read by the fast path, not yet in ``previous`` (``(names, [(name, value, section)])``):
+    #: most files never use ``#``, so they are handed over only when a game needs the careful reader
+    pending: list[tuple[dict, list[tuple[str, str, str]]]] = field(default_factory=list)
+
+    def note_fast(self, names: dict, found: list[tuple[str, str, str]]) -> None:
+        """Remember what a game read by the fast path said: ``names`` has its tag names as keys, ``found``
+        its tags.  A game that names every tag an earlier pending one named overrides all it said."""
+        pending = self.pending
+        keys = names.keys()
+        if pending and keys >= pending[-1][0].keys():
+            pending.pop()
+            if pending:
+                pending[:] = [p for p in pending if not keys >= p[0].keys()]
+        pending.append((names, found))
+        if len(pending) > 64:
+            self.flush()
+
+    def flush(self) -> None:
+        """Hand the fast-read games' tags over to ``previous``."""
+        for _names, found in self.pending:
+            self.previous.update((name, (value, section.split())) for name, value, section in found)
+        self.pending.clear()
 
 
 class GameReader:
@@ -114,6 +137,8 @@ class GameReader:
     def resolve(self, entries: list[Entry]) -> list[Entry]:
         """Apply ``#``/``##`` inheritance; drop repeated tags (PBN: the first counts)."""
         ctx = self.ctx
+        if ctx.pending:
+            ctx.flush()
         if not ctx.persistent and not any(e.value[:1] == "#" for e in entries):
             names = {e.name for e in entries}
             if len(names) == len(entries):  # no inheritance, no repeats (nor Notes): nothing to do
@@ -566,8 +591,14 @@ def _join(a: str, b: str) -> str:
     return f"{a} {b}" if a else b
 
 
-def read_game(game: Game, ctx: Context) -> tuple[Board, list[tuple[int | None, str]], int]:
-    """The board of one game, its problems ``(line, message)`` and the line it is reported at."""
+def read_game(game: Game, ctx: Context, fast: bool = True) -> tuple[Board, list[tuple[int | None, str]], int]:
+    """The board of one game, its problems ``(line, message)`` and the line it is reported at.
+
+    ``fast``: try the fast path first (:mod:`pbn_fast`); without it every game is read carefully (the
+    tests compare the two)."""
+    hit = read_fast(game.raw, game.first_line, ctx) if fast else None
+    if hit is not None:
+        return hit
     entries = simple_entries(game.raw, game.first_line)
     r = GameReader(tokenize(game) if entries is None else None, ctx, game.first_line, entries)
     try:
