@@ -127,8 +127,16 @@ ODDITIES = [
     (r'\[West "[^"]*"\]', '[West "w"]\n[West "again"]'), (r'\[West "', '{a comment}\n[West "'),
     (r'\[West "', '[West  "'), (r"\[West ", "[ West "), (r'\[Event "[^"]*"\]', '[Event "a]b"]'),
     (r"\[OptimumResultTable \"[^\"]*\"\]", '[OptimumResultTable "Declarer;Denomination;Result"]'),
-    (r"(\[OptimumResultTable \"[^\"]*\"\]\n)N", r"\1Q"), (r'\[Site "', '[DoubleDummyTricks "746b5747b55862758627"]\n[Site "'),
+    (r"(\[OptimumResultTable \"[^\"]*\"\]\n)N", r"\1Q"),
+    (r'\[Site "', '[DoubleDummyTricks "746b5747b55862758627"]\n[Site "'),
     (r'\[Site "', '[DoubleDummyTricks "xyz"]\n[Site "'), (r"\n\n", "\n  \n"), (r"\]\n", "]\r\n"),
+    (r"\n\[Auction", "\n{lively}\n[Auction"), (r"\n\[Auction", "\n{a} {b}\n[Auction"),
+    (r"\n\[Auction", "\n{two\nlines}\n[Auction"), (r"\n\[Auction", " {same line}\n[Auction"),
+    (r'(\[Auction "\w"\]\n\S+)', r"\1 {inside}"), (r"\n\[Play", '\n{before play}\n[Play'),
+    (r'(\[Auction "\w"\]\n\S+)', r"\1 =1="), (r'(\[Auction "\w"\]\n\S+)', r"\1 =1= =2="),
+    (r"\n\[Play", '\n[Note "1:one"]\n[Note "2:two"]\n[Play'), (r"\n\[Play", '\n[Note "x"]\n[Play'),
+    (r'(\[Play "\w"\]\n\S+)', r'\1 =3=\n[Note "3:in play"]'), (r'\[Event "', '[Note "1:first"]\n[Event "'),
+    (r'\[OptimumResultTable', '{dd}\n[OptimumResultTable'), (r"(\[OptimumResultTable .*\n)", r"\1{in table}\n"),
 ]
 
 

@@ -9,7 +9,10 @@ is generated from the model by :mod:`pbn_write`.
 
 from __future__ import annotations
 
+import gc
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import IO, NamedTuple
 
 from ..model.board import Board
@@ -60,6 +63,25 @@ def unchanged_source(b: Board) -> str | None:
 
 def parse_pbn_text(text: str, *, encoding: str = "utf-8") -> BoardSet:
     """Boards from PBN text (any line ends); recoverable problems go to ``.problems``."""
+    with paused_gc():
+        return _parse_pbn_text(text, encoding)
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """No cyclic garbage collection while reading: a read makes a dozen objects a board and frees none, and
+    the collector would walk all of them again and again (a third of the reading time); nothing a read
+    makes holds a cycle, so reference counting still frees what is dropped."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _parse_pbn_text(text: str, encoding: str) -> BoardSet:
     layout = split_games(text)
     ctx = Context()
     boards: list[Board] = []
@@ -71,7 +93,8 @@ def parse_pbn_text(text: str, *, encoding: str = "utf-8") -> BoardSet:
         ctx.inherits = False
         boards.append(board)
         board_lines[i] = line
-        problems.extend((i, ln if ln else line, msg) for ln, msg in probs)
+        if probs:
+            problems.extend((i, ln if ln else line, msg) for ln, msg in probs)
     info = FileInfo(format="pbn")
     if boards:
         first = boards[0].tags

@@ -55,11 +55,9 @@ for _suit, _letter in enumerate("CDHS"):
     for _rank, _ch in enumerate(RANK_CHARS):
         for _sp in _spellings(_letter + _ch):
             CARDS_BY_TOKEN[_sp] = CARDS[13 * _suit + _rank]
-#: rank strings of one suit to their 13-bit mask shifted into place, one table per position in a hand
-#: (spades, hearts, diamonds, clubs); filled as suits are met
-_SUIT_MASKS: tuple[dict[str, int], ...] = ({}, {}, {}, {})
+#: rank strings of one suit (``AKJ4``) to their 13-bit mask; filled as suits are met
+_SUIT_BITS: dict[str, int] = {}
 _SUIT_CACHE_LIMIT = 50_000
-_POSITIONS = _SUIT_MASKS * 4  # the table of each of a deal's 16 suits
 _VULS: dict[str, Vulnerability] = {}
 _CONTRACTS: dict[str, Contract] = {}
 _END_POSITION = frozenset(("C", "D", "H", "S", "NT", "N"))
@@ -67,8 +65,15 @@ _END_POSITION = frozenset(("C", "D", "H", "S", "NT", "N"))
 _MODELLED = frozenset(("Board", "Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Result", "Auction",
                        "Play", "OptimumResultTable", "DoubleDummyTricks"))
 _CHECKED = frozenset(("Score", "OptimumScore", "ScoreIMP", "ScoreMP", "Scoring"))
+_COMMENT = re.compile(r"\{([^{}\n\r]*)\}")
+_COMMENTS_ONLY = re.compile(r"\s*(?:\{[^{}\n\r]*\}\s*)+")
+_NOTE = re.compile(r"\s*(\d+)\s*:(.*)$", re.S)
+_NOTE_REF = re.compile(r"=(\d+)=")
 #: (name, value) of checked tags (``Scoring "IMP"``) found fine, not checked again
 _FINE: set[tuple[str, str]] = set()
+#: a Scoring tag whose value is fine (or unknown) needs no check: its value to ``{"Scoring"}``
+_UNKNOWN_CHECKED: dict[str | None, frozenset[str]] = {"?": frozenset(("Scoring",)), "": frozenset(("Scoring",))}
+_NOTHING: frozenset[str] = frozenset()
 
 
 def _trick_weights(trump: int, led: int) -> tuple[int, ...]:
@@ -95,20 +100,18 @@ class _Careful(Exception):
     """The game needs the careful reader."""
 
 
-def _suit_mask(ranks: str, position: int) -> int:
-    """``ranks`` of the suit at ``position`` in a hand (0 = spades) as a shifted mask; _Careful when
-    a rank is bad or repeated (the careful reader words the problem)."""
+def _suit_bits(ranks: str) -> int:
+    """``ranks`` of one suit as a 13-bit mask; _Careful when a rank is bad or repeated (the careful reader
+    words the problem)."""
     bits = 0
     for ch in ranks.upper():
         r = RANK_CHARS.find(ch)
         if r < 0 or bits >> r & 1:
             raise _Careful
         bits |= 1 << r
-    mask = bits << 13 * (3 - position)
-    table = _SUIT_MASKS[position]
-    if len(table) < _SUIT_CACHE_LIMIT:
-        table[ranks] = mask
-    return mask
+    if len(_SUIT_BITS) < _SUIT_CACHE_LIMIT:
+        _SUIT_BITS[ranks] = bits
+    return bits
 
 
 def _deal(text: str) -> Deal:
@@ -117,11 +120,12 @@ def _deal(text: str) -> Deal:
     if m is None:
         return _deal_spaced(text)
     g = m.groups()
-    masks = list(map(dict.get, _POSITIONS, g[1:]))
-    if None in masks:
-        masks = [k if k is not None else _suit_mask(g[1 + i], i % 4) for i, k in enumerate(masks)]
-    a, b, c, d, e, f, h, i, j, k, l, m_, n, o, p, q = masks
-    hands = (a | b | c | d, e | f | h | i, j | k | l | m_, n | o | p | q)
+    bits = list(map(_SUIT_BITS.get, g[1:]))
+    if None in bits:
+        bits = [k if k is not None else _suit_bits(g[1 + i]) for i, k in enumerate(bits)]
+    a, b, c, d, e, f, h, i, j, k, l, m_, n, o, p, q = bits  # spades, hearts, diamonds, clubs of each hand
+    hands = (a << 39 | b << 26 | c << 13 | d, e << 39 | f << 26 | h << 13 | i,  # type: ignore[operator]
+             j << 39 | k << 26 | l << 13 | m_, n << 39 | o << 26 | p << 13 | q)  # type: ignore[operator]
     first = _SEATS[g[0]]
     return _new_deal(hands[4 - first:] + hands[:4 - first] if first else hands)
 
@@ -144,8 +148,8 @@ def _deal_spaced(text: str) -> Deal:
             raise _Careful
         mask = 0
         for i, ranks in enumerate(suits):
-            known = _SUIT_MASKS[i].get(ranks)
-            mask |= known if known is not None else _suit_mask(ranks, i)
+            known = _SUIT_BITS.get(ranks)
+            mask |= (known if known is not None else _suit_bits(ranks)) << 13 * (3 - i)
         hands[(int(first) + offset) % 4] = mask
     return _new_deal(tuple(hands))
 
@@ -178,34 +182,86 @@ def read_fast(raw: str, first_line: int, ctx) -> tuple[Board, list[tuple[int | N
     if lead and not raw[:lead].isspace():
         return None
     between = "".join(map(_SECTION, found))
+    comments: list[str] = []
+    if "{" in between or "}" in between:
+        found = _strip_comments(found, comments)
+        if found is None:
+            return None
+        between = "".join(map(_SECTION, found))
     if "{" in between or ";" in between or "%" in between or "}" in between:
-        return None  # commentary or a % line: the careful reader
+        return None  # commentary within a section or a % line: the careful reader
+    notes: dict[int, str] | None = None
     names = list(map(_NAME, found))
     values = dict(zip(names, map(_VALUE, found), strict=True))
-    if len(values) != n or "Note" in values:
-        return None  # a repeated tag, or notes: the careful reader
+    if "Note" in values:
+        found, names, notes = _auction_notes(found, names)
+        if notes is None:
+            return None
+        values = dict(zip(names, map(_VALUE, found), strict=True))
+    if len(values) != len(names):
+        return None  # a repeated tag: the careful reader
     sections = dict(zip(names, map(_SECTION, found), strict=True))
     try:
-        board, problems = _read(raw, first_line, values, sections)
+        board, problems = _read(raw, first_line, values, sections, notes)
     except Exception:  # _Careful, or a value only the careful reader words right (e.g. a digit int() refuses)
         return None
+    if comments:
+        board.notes = comments
     ctx.note_fast(sections, found)
     line = first_line + 1 + raw.count("\n", 0, raw.find("[Board ") if "Board" in sections else lead)
     return board, problems, line
 
 
-def _read(raw: str, first_line: int, values: dict[str, str],
-          sections: dict[str, str]) -> tuple[Board, list[tuple[int | None, str]]]:
+def _strip_comments(found: list[tuple[str, str, str]], comments: list[str]) -> list[tuple[str, str, str]] | None:
+    """The tags with the ``{...}`` comments of their sections taken out into ``comments``; None unless every
+    comment sits on one line in the blank section of a tag that is no table (the careful reader words the
+    rest)."""
+    out = []
+    for tag in found:
+        section = tag[2]
+        if "{" in section or "}" in section:
+            if tag[0][-5:] == "Table" or not _COMMENTS_ONLY.fullmatch(section):
+                return None
+            comments.extend(_COMMENT.findall(section))
+            tag = (tag[0], tag[1], "\n")
+        out.append(tag)
+    return out
+
+
+def _auction_notes(found: list[tuple[str, str, str]],
+                   names: list[str]) -> tuple[list[tuple[str, str, str]], list[str], dict[int, str] | None]:
+    """The tags without their notes, and the notes (``{number: text}``) when they all follow the auction;
+    None for notes anywhere else (they go with the play or with tags: the careful reader)."""
+    first = names.index("Note")
+    count = names.count("Note")
+    if first == 0 or names[first - 1] != "Auction" or names[first:first + count] != ["Note"] * count:
+        return found, names, None
+    notes: dict[int, str] = {}
+    for _name, value, section in found[first:first + count]:
+        m = _NOTE.match(value)
+        if m is None or (section and not section.isspace()):
+            return found, names, None
+        notes[int(m.group(1))] = m.group(2).lstrip(" ")
+    if count == 1:  # one note is no repeated tag: the careful reader hands it on like any tag
+        return found, names, notes
+    return found[:first] + found[first + count:], names[:first] + names[first + count:], notes
+
+
+def _read(raw: str, first_line: int, values: dict[str, str], sections: dict[str, str],
+          notes: dict[int, str] | None = None) -> tuple[Board, list[tuple[int | None, str]]]:
     """The board; ``values`` is left holding the tags the model does not (they become ``Board.tags``)."""
     problems: list[tuple[int | None, str]] = []
     pop = values.pop
+    if notes is not None:
+        pop("Note", None)  # a lone note stays in ``values`` until here
     number, dealer, vul, deal, declarer, contract, result, auction, play, ort, bc = (
         pop("Board", None), pop("Dealer", None), pop("Vulnerable", None), pop("Deal", None),
         pop("Declarer", None), pop("Contract", None), pop("Result", None), pop("Auction", None),
         pop("Play", None), pop("OptimumResultTable", None), pop("DoubleDummyTricks", None))
     other = values
     if other:
-        if not other.keys() <= _PLAIN:
+        if not other.keys() <= _PLAIN and not (other.keys() - _PLAIN) <= _UNKNOWN_CHECKED.get(
+                other.get("Scoring"), _NOTHING):
             _check_tags(other, sections, raw, first_line, problems)
         rest = "".join(map(sections.__getitem__, other))
         if rest and not rest.isspace():
@@ -230,7 +286,9 @@ def _read(raw: str, first_line: int, values: dict[str, str],
     if ort is not None or bc is not None:
         _read_dd(b, ort, sections.get("OptimumResultTable", ""), bc)
     if auction is not None:
-        _read_auction(b, auction, sections["Auction"])
+        _read_auction(b, auction, sections["Auction"], notes)
+    elif notes:
+        raise _Careful
     claimed = _read_play(b, play, sections["Play"]) if play is not None else False
     if result is not None:
         r = result.strip()
@@ -282,6 +340,8 @@ def _check_tags(other: dict[str, str], sections: dict[str, str], raw: str, first
                 _check(name, value, sections[name], raw, first_line, problems)
                 if len(problems) == count and name in _CHECKED and len(_FINE) < 10_000:
                     _FINE.add((name, value))  # a table's check depends on its section too: not remembered
+                    if name == "Scoring" and len(_UNKNOWN_CHECKED) < 1000:
+                        _UNKNOWN_CHECKED[value] = _UNKNOWN_CHECKED["?"]
         elif name == "ScoreRubberHistory":
             raise _Careful  # it implies a vulnerability to compare: the careful reader does it
         elif len(_PLAIN) < 10_000:
@@ -321,7 +381,7 @@ def _read_dd(b: Board, ort: str | None, ort_section: str, bc: str | None) -> Non
         b.dd = dd
 
 
-def _read_auction(b: Board, value: str, section: str) -> None:
+def _read_auction(b: Board, value: str, section: str, notes: dict[int, str] | None) -> None:
     seat = _SEATS.get(value)
     if seat is None:
         if not _unknown(value):
@@ -333,7 +393,7 @@ def _read_auction(b: Board, value: str, section: str) -> None:
         words.pop()
     calls = list(map(CALLS.get, words))
     if None in calls:
-        raise _Careful
+        calls = _annotated_calls(words, notes)
     if all_pass:
         while not auction_is_complete(calls):  # type: ignore[arg-type]
             calls.append(PASS)
@@ -343,6 +403,31 @@ def _read_auction(b: Board, value: str, section: str) -> None:
         elif seat != b.dealer and calls:
             raise _Careful
     b.auction = calls  # type: ignore[assignment]
+    if notes:
+        used = {c.note for c in calls if c.note is not None}  # type: ignore[union-attr]
+        for n, text in notes.items():
+            if n not in used:
+                b.tags[f"Note:{n}"] = text
+
+
+def _annotated_calls(words: list[str], notes: dict[int, str] | None) -> list[Call]:
+    """Calls with note references (``1C =1=``), each note known and each call with one at most."""
+    if notes is None:
+        raise _Careful
+    calls: list[Call] = []
+    for tok in words:
+        call = CALLS.get(tok)
+        if call is not None:
+            calls.append(call)
+            continue
+        m = _NOTE_REF.fullmatch(tok)
+        if m is None or not calls or calls[-1].note is not None:
+            raise _Careful
+        n = int(m.group(1))
+        if n not in notes:
+            raise _Careful
+        calls[-1] = calls[-1].annotated(note=n, explanation=notes[n])
+    return calls
 
 
 def _read_play(b: Board, value: str, section: str) -> bool:
