@@ -204,4 +204,7 @@ def test_bench_runs_with_a_tiny_board_count():
     assert result["ours_s"] > 0 and result["endplay_s"] > 0
     rich = result["annotated"]
     assert rich["counts"] == (40, 40) and rich["problems"] == 0
-    assert rich["comments"] == 40 and rich["notes"] > 0  # the annotated file really takes the careful path
+    assert rich["comments"] == 40 and rich["notes"] > 0  # the annotated file really holds notes and comments
+    assert result["fast_path"] == rich["fast_path"] == 40  # and the fast path reads them all
+    deals = result["deals"]
+    assert deals["counts"] == (40, 40) and deals["problems"] == 0 and deals["fast_path"] == 40

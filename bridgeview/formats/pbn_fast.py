@@ -58,6 +58,7 @@ for _suit, _letter in enumerate("CDHS"):
 #: rank strings of one suit (``AKJ4``) to their 13-bit mask; filled as suits are met
 _SUIT_BITS: dict[str, int] = {}
 _SUIT_CACHE_LIMIT = 50_000
+_FAST_MAX = 1 << 16  # a game longer than this is no usual game
 _VULS: dict[str, Vulnerability] = {}
 _CONTRACTS: dict[str, Contract] = {}
 _END_POSITION = frozenset(("C", "D", "H", "S", "NT", "N"))
@@ -170,8 +171,8 @@ def read_fast(raw: str, first_line: int, ctx) -> tuple[Board, list[tuple[int | N
 
     ``ctx`` is the reader's :class:`pbn_read.Context`: a game read here sets no ``#`` default, and what it
     says is handed to the context only if a later game asks (``ctx.note_fast``)."""
-    if ctx.persistent or '"#' in raw:
-        return None  # a "#" value, or one set before: the careful reader
+    if ctx.persistent or '"#' in raw or len(raw) > _FAST_MAX:
+        return None  # a "#" value, or one set before, or a huge game (no list of its tags): the careful reader
     found = _TAG.findall(raw)
     n = len(found)
     # every bracket and quote belongs to a tag found, and only blanks come before the first: the game is

@@ -19,6 +19,10 @@ DATA = 1  # (DATA, [words], line); a quoted string is one word, quotes included
 COMMENT = 3  # (COMMENT, text without delimiters, line); same_line_data set separately
 PERCENT = 4  # (PERCENT, whole line, line)
 BAD = 5  # (BAD, message, line)
+#: a repeated tag past the first PROBLEM_LIMIT repeats, left out with its section (one shared token, so a
+#: game of a million ``[Board "1"]`` lines costs a pointer a line)
+SKIPPED = 6
+_SKIPPED_TOKEN = (SKIPPED, None, 0)
 #: problems kept one by one per game (and per file); past this they are counted
 PROBLEM_LIMIT = 100
 
@@ -165,6 +169,8 @@ def tokenize(game: Game) -> list[tuple]:
     out: list[tuple] = []
     append = out.append
     bad = [0]  # BAD tokens seen: past PROBLEM_LIMIT they are counted, not kept
+    seen: set[str] = set()  # tag names so far, and how often one came again
+    repeats = 0
     brace: list[str] | None = None
     brace_line = 0
     lineno = game.first_line
@@ -191,11 +197,18 @@ def tokenize(game: Game) -> list[tuple]:
             if k > 1:
                 name, value = line[1:k], line[k + 2 : -2]
                 if '"' not in value and "\\" not in value and name.isalnum():
+                    if name in seen and name != "Note":
+                        repeats += 1
+                        if repeats > PROBLEM_LIMIT:
+                            append(_SKIPPED_TOKEN)
+                            continue
+                    seen.add(name)
                     append((TAG, (name, value), lineno))
                     continue
         if c0 == "[" and line.endswith("]") and "{" not in line and ";" not in line:
             m = _TAG_LINE.fullmatch(line)
             if m is not None:
+                seen.add(m.group(1))
                 append((TAG, (m.group(1), m.group(3)), lineno))
                 if not m.group(2):
                     append((BAD, warning(_NO_SPACE.format(m.group(1))), lineno))

@@ -24,7 +24,7 @@ from .errors import describe
 from .pbn_checks import check_tag
 from .pbn_entry import Entry, section_text, simple_entries
 from .pbn_fast import read_fast
-from .pbn_lex import BAD, COMMENT, DATA, PERCENT, PROBLEM_LIMIT, TAG, Game, tokenize, unescape
+from .pbn_lex import BAD, COMMENT, DATA, PERCENT, PROBLEM_LIMIT, SKIPPED, TAG, Game, tokenize, unescape
 
 # -- fast lookup tables -------------------------------------------------
 CALL_TOKENS: dict[str, Call] = {"PASS": PASS, "P": PASS, "X": Call(CallKind.DOUBLE), "XX": Call(CallKind.REDOUBLE)}
@@ -108,13 +108,20 @@ class GameReader:
         current: Entry | None = None
         notes = self.board.notes
         table = False
+        skipping = False  # after a repeated tag left out by the tokenizer: its section goes too
         for kind, value, line in self.tokens:
             if kind == TAG:
                 v = value[1]
                 current = Entry(value[0], unescape(v) if "\\" in v else v, line)
                 entries.append(current)
                 table = current.name.endswith("Table")
+                skipping = False
+            elif kind == SKIPPED:
+                self.more_problems += 1  # "appears twice", past the first hundred: counted
+                skipping, table = True, False
             elif kind == DATA:
+                if skipping:
+                    continue
                 if current is None:
                     self.problem(line, f"{' '.join(value)!r} before the first tag")
                 else:
@@ -599,8 +606,11 @@ def read_game(game: Game, ctx: Context, fast: bool = True) -> tuple[Board, list[
     hit = read_fast(game.raw, game.first_line, ctx) if fast else None
     if hit is not None:
         return hit
-    entries = simple_entries(game.raw, game.first_line)
+    simple = simple_entries(game.raw, game.first_line)
+    entries = simple[0] if simple is not None else None
     r = GameReader(tokenize(game) if entries is None else None, ctx, game.first_line, entries)
+    if simple is not None:
+        r.more_problems = simple[1]  # repeats of a tag past the first hundred: counted, not read
     try:
         board = r.read()
         r.finish()
