@@ -118,8 +118,8 @@ def split_games(text: str) -> Layout:
     line_at = 0  # 0-based line number of ``counted``
     counted = 0
     for start, cend, end in blocks:
-        body = text[start:cend]
-        if not body.strip() or body.lstrip().startswith("%") and _all_percent(body):
+        # a block that starts with a tag is a game (the usual case, known without copying the block)
+        if not text.startswith("[", start, cend) and _no_game(text[start:cend]):
             if preamble_end is None and not games:
                 continue  # still in the preamble
             if pending is None:
@@ -142,6 +142,11 @@ def split_games(text: str) -> Layout:
         return Layout(text, [], "")
     trailer = text[pending:] if pending is not None else ""
     return Layout(text[:preamble_end], games, trailer)
+
+
+def _no_game(body: str) -> bool:
+    """A block of blank, comment-only (``%``) lines: no game, it waits for the next one (or is preamble)."""
+    return not body.strip() or body.lstrip().startswith("%") and _all_percent(body)
 
 
 def _all_percent(body: str) -> bool:
