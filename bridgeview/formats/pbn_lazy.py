@@ -41,6 +41,7 @@ CHECKPOINT_EVERY = 256
 CACHE_BOARDS = 256
 _LINE_BLOCK = 1 << 20  # bytes per entry of the newline-count index
 _SCAN_CHUNK = 1 << 24
+_SUM_STEP = 1 << 20  # bytes summed at a time for the checksum (a multiple of 8)
 
 
 def _no_lines() -> np.ndarray:
@@ -200,7 +201,10 @@ def _blank_runs(arr: np.ndarray, base: int,
             ascii_only = False
         if total_sum is not None:  # chunks start at multiples of _SCAN_CHUNK: whole 32-bit words
             whole = c.shape[0] // 8 * 8
-            total_sum += _sum_words(c[:whole]) + (_tail_sum(bytes(c[whole:])) if whole < c.shape[0] else 0)
+            for k in range(0, whole, _SUM_STEP):  # a cache-sized piece at a time, as pavlicek_checksum reads
+                total_sum += _sum_words(c[k : min(k + _SUM_STEP, whole)])
+            if whole < c.shape[0]:
+                total_sum += _tail_sum(bytes(c[whole:]))
         rel = np.flatnonzero(c == 10).astype(np.int32)
         # newlines before each block start inside this chunk
         first_block = -(-a // _LINE_BLOCK)
