@@ -13,8 +13,10 @@ Each input is read, every board is decoded and checked (``validate``), and every
 selected and painted.  Anything but a FormatError (or a clean refusal in the window)
 is a failure: the input is saved under ``--out`` with the traceback, to reproduce it.
 
-It ends with the memory the crafted brace, quote and board-line files cost (tracemalloc
-peak while reading and validating, as a multiple of the file size).
+It ends with the memory the crafted brace, quote and board-line files cost: the
+tracemalloc peak while reading and validating in this process, and the peak RSS of a
+whole ``bridgeview validate FILE`` process (interpreter and mapped file pages included),
+each as a multiple of the file size.  ``--memory-only`` runs just that table.
 
     nice python3 bench/bench_fuzz.py                      # 2,000 inputs a reader, a few minutes
     nice python3 bench/bench_fuzz.py --inputs 100000      # the long run (hours on one core)
@@ -29,6 +31,7 @@ import argparse
 import io
 import os
 import random
+import subprocess
 import sys
 import tempfile
 import time
@@ -240,14 +243,16 @@ class Harness:
 
 
 # -- memory of the crafted files ------------------------------------------------------------
-def memory_table(directory: Path) -> list[tuple[str, int, int]]:
-    """(name, file bytes, tracemalloc peak) for the pathological texts of the issue."""
+def memory_table(directory: Path) -> list[tuple[str, int, int, int]]:
+    """(name, file bytes, tracemalloc peak, peak RSS of ``bridgeview validate``) for the pathological texts
+    of the issue."""
     cases = {
         "10 MB of }": "}" * (10 * MB),
         "1 MB of }": "}" * MB,
         "1 MB of } lines": "}\n" * (MB // 2),
         "1 MB unclosed quote": '"' + "x" * MB,
         "1.2 MB of [Board \"1\"] lines": '[Board "1"]\n' * 100_000,
+        "12 MB of [Board \"1\"] lines": '[Board "1"]\n' * 1_000_000,
     }
     rows = []
     all_codecs()
@@ -263,8 +268,26 @@ def memory_table(directory: Path) -> list[tuple[str, int, int]]:
             pass
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
-        rows.append((name, size, peak))
+        rows.append((name, size, peak, validate_rss(path)))
     return rows
+
+
+def validate_rss(path: Path) -> int:
+    """Peak RSS in bytes of a fresh ``bridgeview validate`` process on ``path`` (measured by a parent of
+    its own, so no other child counts)."""
+    probe = ("import resource, subprocess, sys\n"
+             "subprocess.run([sys.executable, '-c', 'import sys; from bridgeview.cli.main import main; "
+             "sys.exit(main())', 'validate', sys.argv[1]], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    out = subprocess.run([sys.executable, "-c", probe, str(path)], capture_output=True, text=True, check=True)
+    return int(out.stdout.strip()) * 1024  # ru_maxrss is in KiB on Linux
+
+
+def memory_report(directory: Path) -> None:
+    print("\nmemory while reading and validating (tracemalloc peak; peak RSS of `bridgeview validate`):")
+    for name, size, peak, rss in memory_table(directory):
+        print(f"  {name:32} {size / MB:6.1f} MB file  {peak / MB:7.1f} MB ({peak / size:5.1f}x)"
+              f"  RSS {rss / MB:7.1f} MB ({rss / size:5.1f}x)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -275,7 +298,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--gui-every", type=int, default=50, help="open every Nth input in the window (0: never)")
     ap.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "bridgeview-fuzz-failures")
     ap.add_argument("--no-memory", action="store_true", help="skip the memory table")
+    ap.add_argument("--memory-only", action="store_true", help="only the memory table")
     args = ap.parse_args(argv)
+    if args.memory_only:
+        with tempfile.TemporaryDirectory(prefix="bv-fuzz-memory-") as tmp:
+            memory_report(Path(tmp))
+        return 0
     harness = Harness(args.out, args.gui_every)
     codecs = sorted(all_codecs(), key=lambda c: c.name)
     if args.codec:
@@ -302,9 +330,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{codec.name:10} {len(seeds):>5} {args.inputs:>8,} {failed:>8} {time.process_time() - start:>8.1f}",
                   flush=True)
         if not args.no_memory:
-            print("\nmemory while reading and validating (tracemalloc peak):")
-            for name, size, peak in memory_table(directory):
-                print(f"  {name:32} {size / MB:6.1f} MB file  {peak / MB:7.1f} MB  ({peak / size:5.1f}x)")
+            memory_report(directory)
     print(f"\n{harness.failures} failure(s)" + (f"; inputs saved in {args.out}" if harness.failures else ""))
     return 1 if harness.failures else 0
 

@@ -3,10 +3,11 @@
 Generates a file of legal random boards with auctions and full play (made
 with our model, written with our codec), then times reading the whole file
 with both readers in one run (CPU time, best of three, interleaved, because
-the machine is shared) and prints the ratio.  It does so twice: for a plain
-export file (read by our regular-expression fast path) and for the same
-boards with an alerted opening call, its ``[Note]`` and a ``{}`` comment per
-board (read by our careful tokenizer), so both of our readers are measured.
+the machine is shared) and prints the ratio.  It does so for three files: a
+plain export file with auctions and play; the same boards with an alerted
+opening call, its ``[Note]`` and a ``{}`` comment per board (annotated); and
+a deals-only file (what a deal generator's boards become: the export roster,
+each deal, no auction or play), where the fixed work per board counts most.
 
     python bench/bench_pbn.py [BOARDS]      # default 10000
 """
@@ -14,6 +15,7 @@ board (read by our careful tokenizer), so both of our readers are measured.
 from __future__ import annotations
 
 import io
+import os
 import random
 import sys
 import tempfile
@@ -99,9 +101,12 @@ def make_boards(n: int, seed: int = 1) -> BoardSet:
     return BoardSet(boards, FileInfo(event="Bench"))
 
 
-def write_file(n: int, path: Path, seed: int = 1, annotated: bool = False) -> None:
-    """Write the bench file; ``annotated`` adds an alert with its note and a comment to every board."""
+def write_file(n: int, path: Path, seed: int = 1, annotated: bool = False, deals_only: bool = False) -> None:
+    """Write the bench file; ``annotated`` adds an alert with its note and a comment to every board,
+    ``deals_only`` keeps only the numbered deals."""
     boards = make_boards(n, seed)
+    if deals_only:
+        boards = BoardSet([Board.numbered(b.number, b.deal) for b in boards], FileInfo())
     if annotated:
         for b in boards:
             if b.auction:
@@ -141,6 +146,7 @@ def _time_file(path: Path, repeat: int) -> dict:
     check = parse_pbn_text(path.read_text(encoding="utf-8"))
     n = count or 1
     return {
+        "fast_path": _fast_games(path),
         "bytes": path.stat().st_size, "ours_s": ours, "endplay_s": theirs,
         "ours_ms_per_board": 1000 * ours / n, "endplay_ms_per_board": 1000 * theirs / n,
         "ratio": theirs / ours if ours else float("inf"), "counts": (count, their_count),
@@ -150,19 +156,32 @@ def _time_file(path: Path, repeat: int) -> dict:
     }
 
 
+def _fast_games(path: Path) -> int:
+    """How many games of the file the reader's fast path takes (the rest go to the careful reader)."""
+    from bridgeview.formats.pbn_fast import read_fast
+    from bridgeview.formats.pbn_lex import split_games
+    from bridgeview.formats.pbn_read import Context
+
+    return sum(read_fast(g.raw, g.first_line, Context()) is not None
+               for g in split_games(path.read_text(encoding="utf-8")).games)
+
+
 def run(n: int = 10_000, *, echo: bool = True, repeat: int = 3) -> dict:
     """Write an ``n``-board file, read it with both readers (CPU time, best of
-    ``repeat``), return the timings; ``result["annotated"]`` holds the same for
-    the annotated file."""
+    ``repeat``), return the timings; ``result["annotated"]`` and ``result["deals"]``
+    hold the same for the annotated and the deals-only file."""
     with tempfile.TemporaryDirectory() as tmp:
-        plain, rich = Path(tmp) / "bench.pbn", Path(tmp) / "annotated.pbn"
+        plain, rich, deals = Path(tmp) / "bench.pbn", Path(tmp) / "annotated.pbn", Path(tmp) / "deals.pbn"
         write_file(n, plain)
         write_file(n, rich, annotated=True)
+        write_file(n, deals, deals_only=True)
         result = {"boards": n, **_time_file(plain, repeat)}
         result["annotated"] = {"boards": n, **_time_file(rich, repeat)}
+        result["deals"] = {"boards": n, **_time_file(deals, repeat)}
     if echo:
-        for label, r in (("plain export", result), ("annotated", result["annotated"])):
-            print(f"{label}: {n} boards, {r['bytes'] / 1e6:.1f} MB")
+        print(f"load average {os.getloadavg()[0]:.1f}")
+        for label, r in (("plain export", result), ("annotated", result["annotated"]), ("deals only", result["deals"])):
+            print(f"{label}: {n} boards, {r['bytes'] / 1e6:.1f} MB, {r['fast_path']} games by the fast path")
             print(f"  bridgeview: {r['ours_s']:.2f} s ({r['ours_ms_per_board']:.3f} ms/board)")
             print(f"  endplay:    {r['endplay_s']:.2f} s ({r['endplay_ms_per_board']:.3f} ms/board)")
             print(f"  ratio: {r['ratio']:.1f}x faster")

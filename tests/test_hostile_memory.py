@@ -23,6 +23,8 @@ CASES = {
     "unclosed {": "{" * MB,
     "unclosed quote": '[Event "x"]\n"' + "x" * MB,
     "a long malformed tag": "[Event " + "x" * MB,
+    "a tag repeated on every line": '[Board "1"]\n' * (MB // 12),
+    "repeated tags with a comment": '{c}\n' + '[Board "1"]\n' * (MB // 12),
 }
 
 
@@ -66,3 +68,13 @@ def test_problems_past_the_first_hundred_are_counted(tmp_path: Path) -> None:
     many.write_text("}\n" * 5000)
     messages = [p[2] for p in read_file(many).problems]
     assert len(messages) <= PROBLEM_LIMIT + 2 and any("more problems" in m for m in messages)
+
+
+def test_each_repeated_tag_is_reported_at_its_own_line(tmp_path: Path) -> None:
+    path = tmp_path / "repeats.pbn"
+    path.write_text('[Board "1"]\n[Dealer "N"]\n[Board "2"]\n[Board "3"]\n')
+    doc = read_file(path)
+    assert doc[0].number == 1
+    assert [(line, msg) for _i, line, msg in doc.problems] == [
+        (3, "tag Board appears twice in the game; the first is used"),
+        (4, "tag Board appears twice in the game; the first is used")]

@@ -159,3 +159,45 @@ def test_saving_a_lazy_set_over_its_own_file_twice(tmp_path, monkeypatch):
     assert [again[i].tags["Event"] for i in (9, 10, 20)] == ["Club night", "First edit", "Second edit"]
     assert len(again) == 150 and again[149].source.text == CODEC.read(
         _write(tmp_path, "orig.pbn", original), ReadOptions())[149].source.text
+
+
+@pytest.mark.parametrize("name", list(EDGE_TEXTS))
+@pytest.mark.parametrize("chunk", [64, 1 << 24])
+def test_the_scan_sums_the_checksum(tmp_path, monkeypatch, name, chunk):
+    """The scan sums Pavlicek's checksum while it has each chunk mapped (so the window starts no thread
+    to read the file again); a byte-order mark shifts the words off the chunks: then it is left to others."""
+    from bridgeview.formats.checksum import pavlicek_checksum
+
+    monkeypatch.setattr(pbn_lazy, "_SCAN_CHUNK", chunk)  # many chunks, and a last one of odd length
+    path = tmp_path / "edge.pbn"
+    path.write_bytes(EDGE_TEXTS[name].encode("utf-8") + b"x" * (len(name) % 7))
+    doc = pbn_lazy.read_lazy(path)
+    if EDGE_TEXTS[name].startswith("\ufeff"):
+        assert doc.info.checksum is None
+    else:
+        assert doc.info.checksum == pavlicek_checksum(path)
+
+
+def test_a_window_on_a_big_pbn_file_shows_the_checksum_without_a_thread(qtbot, tmp_path, monkeypatch):
+    import threading
+
+    from PySide6.QtCore import QSettings
+
+    from bridgeview.formats.checksum import pavlicek_checksum
+    from bridgeview.ui import details
+    from bridgeview.ui.mainwindow import MainWindow
+
+    monkeypatch.setattr(pbn_lazy, "LAZY_MIN_BYTES", 0)
+    monkeypatch.setattr(details, "SYNC_CHECKSUM_BYTES", 0)  # a thread for any file whose sum is not known
+    started: list[str] = []
+    real_start = threading.Thread.start
+    monkeypatch.setattr(threading.Thread, "start", lambda self: started.append(self.name) or real_start(self))
+    path = tmp_path / "big.pbn"
+    path.write_text(EDGE_TEXTS["plain"])
+    w = MainWindow(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(w)
+    assert w.open_file(str(path))
+    view = w.current_view()
+    assert view.boards.is_lazy
+    assert dict(view.details.file_rows())["checksum"] == f"{pavlicek_checksum(path):X}"
+    assert "checksum" not in started

@@ -159,8 +159,10 @@ def test_fast_reader_agrees_with_the_tokenizer_on_generated_files(bs):
 
     text = document_text(BoardSet(bs))[0]
     fast = parse_pbn_text(text)
-    with mock.patch.object(pbn_read, "simple_entries", lambda *args: None):
-        slow = parse_pbn_text(text)
+    with mock.patch.object(pbn_read, "read_fast", lambda *args: None):  # the fast path has its own tests
+        fast = parse_pbn_text(text)
+        with mock.patch.object(pbn_read, "simple_entries", lambda *args: None):
+            slow = parse_pbn_text(text)
     assert [board_key(b) for b in fast] == [board_key(b) for b in slow]
     assert fast.problems == slow.problems
     assert_no_internal_error(reported_texts(fast), text)
@@ -186,6 +188,7 @@ def test_a_reader_bug_fails_the_properties(monkeypatch):
         raise AttributeError("'NoneType' object has no attribute 'seat'")
 
     monkeypatch.setattr(pbn_read.GameReader, "read_auction", broken)
+    monkeypatch.setattr(pbn_read, "read_fast", lambda *_args: None)  # the careful reader reads every game
     with pytest.raises(AssertionError, match="unexpected exception"):
         assert_no_internal_error(reported_texts(parse_pbn_text(text)))
 
@@ -201,4 +204,7 @@ def test_bench_runs_with_a_tiny_board_count():
     assert result["ours_s"] > 0 and result["endplay_s"] > 0
     rich = result["annotated"]
     assert rich["counts"] == (40, 40) and rich["problems"] == 0
-    assert rich["comments"] == 40 and rich["notes"] > 0  # the annotated file really takes the careful path
+    assert rich["comments"] == 40 and rich["notes"] > 0  # the annotated file really holds notes and comments
+    assert result["fast_path"] == rich["fast_path"] == 40  # and the fast path reads them all
+    deals = result["deals"]
+    assert deals["counts"] == (40, 40) and deals["problems"] == 0 and deals["fast_path"] == 40

@@ -194,3 +194,58 @@ def test_games_of_the_usual_shape_are_read_together_and_the_rest_one_by_one(tmp_
     rows = sorted(first + r for first, call in shaped for r in call[0].tolist())
     # plain games: numbered, "?" for a number, lower-case ranks (the others need the pattern or the reader)
     assert {r % 12 for r in rows} == {0, 2, 11} and len(rows) >= 45, rows
+
+
+def _with_empty_games(text: str, every: int = 7) -> str:
+    """``text`` with a game that holds no cards after every ``every``-th game: a lone Scoring tag, a board
+    whose deal is unknown, a board without a number or a deal."""
+    games = text.split("\n\n")
+    kinds = ['[Scoring "IMP"]\n', '[Board "{n}"]\n[Deal "?"]\n', '[Event "x"]\n[Dealer "N"]\n']
+    out = []
+    for i, game in enumerate(games):
+        out.append(game)
+        if i % every == every - 1:
+            out.append(kinds[(i // every) % 3].format(n=900 + i))
+    return "\n\n".join(out)
+
+
+@pytest.mark.parametrize("fmt", ["zrd", "zbd"])
+def test_chunked_pbn_conversion_leaves_out_games_without_cards_as_the_eager_path_does(tmp_path, monkeypatch, fmt):
+    from bridgeview.formats import pbn_bulk, pbn_lazy
+    from bridgeview.formats.convert import write_document
+
+    path = tmp_path / "gaps.pbn"
+    path.write_text(_with_empty_games(varied_pbn(unknown=False)))
+    eager = CODEC.read(path, ReadOptions())
+    empty = sum(1 for b in eager if not b.deal.card_count)
+    assert empty >= 30
+    lazy = pbn_lazy.read_lazy(path)
+    assert pbn_bulk.applies(lazy, get(fmt), None)
+    monkeypatch.setattr(pbn_bulk, "CHUNK", 50)  # games left out in every chunk, numbered on across chunks
+    got = write_document(lazy, tmp_path / f"lazy.{fmt}", get(fmt))
+    report = pbn_bulk.report(pbn_lazy.read_lazy(path), get(fmt))
+    monkeypatch.setattr(pbn_bulk, "CHUNK", 1 << 16)
+    want = write_document(eager, tmp_path / f"eager.{fmt}", get(fmt))
+    assert want.losses[0] == f"{empty} games without cards"
+    assert got.losses == want.losses
+    assert report.losses == want.losses and not report.errors
+    assert got.records == want.records == 240
+    assert (tmp_path / f"lazy.{fmt}").read_bytes() == (tmp_path / f"eager.{fmt}").read_bytes()
+
+
+def test_chunked_pbn_conversion_refuses_a_file_without_any_cards(tmp_path):
+    from bridgeview.formats import pbn_bulk, pbn_lazy
+    from bridgeview.formats.convert import write_document
+    from bridgeview.formats.errors import FormatError
+
+    path = tmp_path / "none.pbn"
+    path.write_text("\n".join(f'[Board "{n}"]\n[Deal "?"]\n' for n in range(3, 40)))
+    with pytest.raises(FormatError) as eager_error:
+        write_document(CODEC.read(path, ReadOptions()), tmp_path / "e.zrd", get("zrd"))
+    with pytest.raises(FormatError) as lazy_error:
+        write_document(pbn_lazy.read_lazy(path), tmp_path / "l.zrd", get("zrd"))
+    assert str(lazy_error.value) == str(eager_error.value) and "board 3 has no cards" in str(lazy_error.value)
+    assert not (tmp_path / "l.zrd").exists()
+    want = get("zrd").check(CODEC.read(path, ReadOptions())).errors
+    assert pbn_bulk.report(pbn_lazy.read_lazy(path), get("zrd")).errors[:1] == want[:1]
+    assert "board 3 has no cards" in want[0]

@@ -238,14 +238,20 @@ def convert(doc: LazyPbnSet, dst: str | os.PathLike[str], codec: Codec, options:
     state: dict[str, Any] = {}  # what the chunks learn: the game pattern, shapes, the notes seen
 
     def chunks() -> Iterator[BulkChunk]:
+        written = 0
         for first in range(0, n, CHUNK):
             chunk = _chunk(doc, first, min(n, first + CHUNK), tally, header, state)
             _done_with(doc, min(n, first + CHUNK))
             if tally.errors:
                 raise FormatError(tally.errors[0], path=str(dst))
-            if progress is not None and progress(first + len(chunk), n) is False:
+            if progress is not None and progress(min(n, first + CHUNK), n) is False:
                 raise Cancelled()
-            yield chunk
+            written += len(chunk)
+            if len(chunk):
+                yield chunk
+        refused = _no_cards_at_all(state, written, tally)
+        if refused is not None:
+            raise FormatError(refused, path=str(dst))
 
     result = ConvertResult(codec)
 
@@ -254,7 +260,7 @@ def convert(doc: LazyPbnSet, dst: str | os.PathLike[str], codec: Codec, options:
 
     save_atomically(dst, write)
     result.records = int(result.records)
-    result.losses = tally.report(info).losses
+    result.losses = _dropped_loss(state) + tally.report(info).losses
     return result
 
 
@@ -273,13 +279,19 @@ def report(doc: LazyPbnSet, codec: Codec, options: WriteOptions | None = None,
     caps = codec.caps
     if caps.max_records is not None and n > caps.max_records:
         tally.errors.append(f"{codec.title} holds at most {caps.max_records} boards; this set has {n}")
-    state: dict[str, Any] = {}  # what the chunks learn: the game pattern, shapes, the notes seen
+    state: dict[str, Any] = {}
+    written = 0
     for first in range(0, n, CHUNK):
-        _chunk(doc, first, min(n, first + CHUNK), tally, header, state)
+        written += len(_chunk(doc, first, min(n, first + CHUNK), tally, header, state))
         _done_with(doc, min(n, first + CHUNK))
         if progress is not None and progress(min(n, first + CHUNK), n) is False:
             raise Cancelled()
-    return tally.report(info)
+    refused = _no_cards_at_all(state, written, tally)
+    if refused is not None:
+        tally.errors.append(refused)
+    rep = tally.report(info)
+    rep.losses[:0] = _dropped_loss(state)
+    return rep
 
 
 def _getters(pattern: re.Pattern[bytes]) -> _Getters:
@@ -382,13 +394,14 @@ def _chunk(doc: LazyPbnSet, a: int, b: int, tally: _Tally, header: dict[str, str
     if learned is None:  # learn the pattern and a shape from the first game the pattern takes
         learned = _learn_first(buf, starts, cends, shapes, state)
     remaining = np.ones(k, dtype=bool)
+    counted: list[tuple[Any, ...]] = []  # what the tally hears, once the games without cards are known
     for shape in shapes:  # the games of the usual shapes, all at once
         done_rows, number, dealer, vul, shaped_owners, shaped_dd = _shaped_rows(doc, a, b, shape, remaining)
         owners[done_rows] = shaped_owners
         dd[done_rows] = shaped_dd
         numbers[done_rows] = np.where(number >= 0, number, a + done_rows + 1)
-        tally.fast_rows(a + done_rows, number, dealer, vul, (shaped_dd != DD_UNKNOWN).any(axis=(1, 2)),
-                        np.zeros(done_rows.shape[0], dtype=bool))
+        counted.append((done_rows, number, dealer, vul, (shaped_dd != DD_UNKNOWN).any(axis=(1, 2)),
+                        np.zeros(done_rows.shape[0], dtype=bool)))
         remaining[done_rows] = False
     tries = 0
     for r in np.flatnonzero(remaining).tolist():
@@ -455,14 +468,75 @@ def _chunk(doc: LazyPbnSet, a: int, b: int, tally: _Tally, header: dict[str, str
     notes = np.array(notes_l, dtype=bool)[good]
     numbers[rows] = np.where(number >= 0, number, a + rows + 1)
     has_dd = (dd[rows] != DD_UNKNOWN).any(axis=(1, 2))
-    tally.fast_rows(a + rows, number, dealer, vul, has_dd, notes)
+    counted.append((rows, number, dealer, vul, has_dd, notes))
+    owners, dd, numbers = _finish_chunk(doc, a, k, slow, counted, owners, dd, numbers, tally, state)
+    any_dd = bool((dd != DD_UNKNOWN).any())
+    return BulkChunk(owners, dd if any_dd else None, numbers)
+
+
+def _finish_chunk(
+    doc: LazyPbnSet, a: int, k: int, slow: list[int], counted: list[tuple[Any, ...]], owners: np.ndarray,
+    dd: np.ndarray, numbers: np.ndarray, tally: _Tally, state: dict[str, Any],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Read the chunk's ``slow`` games carefully, leave out those without cards when the target stores
+    only deals (as ``without_empty_games`` does board by board), and tell the tally what it counts of
+    every game, at the place it lands in the output; returns the chunk's arrays."""
+    import numpy as np
+
     slow.sort()
+    slow_args = []
+    empty: list[int] = []  # games without cards: left out when the target stores only deals
     for r in slow:
         dd[r] = DD_UNKNOWN
         args = _slow_row(doc, a + r, r, owners, dd, numbers)
-        tally.board(a + r, *args)
-    any_dd = bool((dd != DD_UNKNOWN).any())
-    return BulkChunk(owners, dd if any_dd else None, numbers)
+        if args[3] == 0 and tally.codec.caps.deals_required:
+            empty.append(r)
+            state.setdefault("first_empty", (a + r, args[0]))
+        else:
+            slow_args.append((r, args))
+    # the tally counts boards where they land in the output, after the games left out before them
+    before = state.get("dropped", 0)
+    shift = np.zeros(k + 1, dtype=np.int64)
+    if empty:
+        shift[np.array(empty, dtype=np.int64) + 1] = 1
+        shift = np.cumsum(shift)
+    for rows_, number_, dealer_, vul_, dd_, notes_ in counted:
+        tally.fast_rows(a - before + rows_ - shift[rows_], number_, dealer_, vul_, dd_, notes_)
+    for r, args in slow_args:
+        tally.board(a - before + r - int(shift[r]), *args)
+    if empty or before:  # a board with no number of its own is numbered where it lands, as in the view
+        auto = np.zeros(k, dtype=bool)
+        for rows_, number_, *_rest in counted:
+            auto[rows_] = number_ < 0
+        for r, args in slow_args:
+            auto[r] = args[0] is None
+        at = np.arange(k, dtype=np.int64)
+        numbers = np.where(auto, a - before + at - shift[:k] + 1, numbers)
+    if empty:
+        state["dropped"] = before + len(empty)
+        keep = np.ones(k, dtype=bool)
+        keep[empty] = False
+        owners, dd, numbers = owners[keep], dd[keep], numbers[keep]
+    return owners, dd, numbers
+
+
+def _no_cards_at_all(state: dict[str, Any], written: int, tally: _Tally) -> str | None:
+    """When every game was left out for want of cards, the check's error for the first (as the
+    board-by-board path, which then refuses the file); else None."""
+    first = state.get("first_empty")
+    if written or first is None:
+        return None
+    i, number = first
+    where = f"board {number}" if number is not None else f"record {i + 1}"
+    return f"{where} has no cards; {tally.codec.title} stores only deals"
+
+
+def _dropped_loss(state: dict[str, Any]) -> list[str]:
+    """The board-by-board path's words for the games left out (``without_empty_games``)."""
+    from .convert import empty_games_loss
+
+    dropped = state.get("dropped", 0)
+    return [empty_games_loss(dropped)] if dropped else []
 
 
 def _learn_first(buf: mmap.mmap | bytes, starts: list[int], cends: list[int], shapes: list[_Shape],

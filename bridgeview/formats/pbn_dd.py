@@ -26,6 +26,11 @@ PSBRIDGE_SEATS = (Seat.EAST, Seat.NORTH, Seat.WEST, Seat.SOUTH)
 _STRAIN_TOKENS = {"NT": Strain.NOTRUMP, "N": Strain.NOTRUMP, "S": Strain.SPADES, "H": Strain.HEARTS,
                   "D": Strain.DIAMONDS, "C": Strain.CLUBS}
 ORT_HEADER = "Declarer;Denomination\\2R;Result\\2R"
+#: look-ups for the cells of a table (every board of an exported file has one: they are read a lot)
+_COLUMNS: dict[str, list[str]] = {}
+_SEAT_INDEX = {"N": 0, "E": 1, "S": 2, "W": 3}
+_STRAIN_INDEX = {k: int(v) for k, v in _STRAIN_TOKENS.items()}
+_TRICKS = {str(n): n for n in range(14)}
 
 
 def parse_hex20(text: str, seats: tuple[Seat, ...]) -> DDTable | None:
@@ -43,7 +48,11 @@ def parse_hex20(text: str, seats: tuple[Seat, ...]) -> DDTable | None:
 
 def parse_result_table(header: str, tokens: list[str]) -> tuple[DDTable | None, str | None]:
     """An OptimumResultTable from its column header and cell tokens; (table, problem)."""
-    names = [c.split("\\")[0].lstrip("+-") for c in header.split(";")]
+    names = _COLUMNS.get(header)
+    if names is None:
+        names = [c.split("\\")[0].lstrip("+-") for c in header.split(";")]
+        if len(_COLUMNS) < 100:
+            _COLUMNS[header] = names
     try:
         di, si, ri = names.index("Declarer"), names.index("Denomination"), names.index("Result")
     except ValueError:
@@ -52,12 +61,16 @@ def parse_result_table(header: str, tokens: list[str]) -> tuple[DDTable | None, 
     if len(tokens) % width:
         return None, f"OptimumResultTable has {len(tokens)} entries, not a multiple of its {width} columns"
     rows: list[list[int | None]] = [[None] * 5 for _ in range(4)]
+    seats, strains, tricks = _SEAT_INDEX.get, _STRAIN_INDEX.get, _TRICKS.get
     for k in range(0, len(tokens), width):
-        d, s, r = tokens[k + di], tokens[k + si].upper(), tokens[k + ri]
-        if d not in ("N", "E", "S", "W") or s not in _STRAIN_TOKENS or not r.isdigit() or int(r) > 13:
-            return None, f"bad OptimumResultTable row: {' '.join(tokens[k:k + width])}"
-        rows[Seat.from_letter(d)][_STRAIN_TOKENS[s]] = int(r)
-    return DDTable.from_rows(rows), None
+        d, s, r = seats(tokens[k + di]), strains(tokens[k + si]), tricks(tokens[k + ri])
+        if d is None or s is None or r is None:
+            s = _STRAIN_INDEX.get(tokens[k + si].upper())
+            r = int(tokens[k + ri]) if tokens[k + ri].isdigit() else None
+            if d is None or s is None or r is None or r > 13:
+                return None, f"bad OptimumResultTable row: {' '.join(tokens[k:k + width])}"
+        rows[d][s] = r
+    return DDTable(tuple(map(tuple, rows))), None
 
 
 def result_table_rows(dd: DDTable) -> list[str]:

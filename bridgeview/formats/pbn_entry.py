@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from sys import intern
 
+from .pbn_lex import PROBLEM_LIMIT
+
 
 class Entry:
     """One tag with its section's tokens (``words``) and the line of each token.
@@ -68,19 +70,36 @@ class Entry:
 
 
 _WORD = re.compile(r"\S+")
-_SIMPLE_GAME = re.compile(r'\s*(?:\[[A-Za-z0-9_]+ "[^"\\]*"\][^\[\]"]*)*')
+_SIMPLE_GAME = re.compile(r'\s*+(?:\[[A-Za-z0-9_]++ "[^"\\]*+"\][^\[\]"]*+)*+')  # possessive: no backtracking stack
 _SIMPLE_TAG = re.compile(r'\[([A-Za-z0-9_]+) "([^"\\]*)"\]([^\[\]"]*)')
 
 
-def simple_entries(text: str, first_line: int) -> list[Entry] | None:
+def simple_entries(text: str, first_line: int) -> tuple[list[Entry], int] | None:
     """Entries of a game with no commentary, escapes or quoted strings, read with
-    two regular-expression passes; None when the game needs the tokenizer (which
-    also reports a stray ``}``)."""
+    two regular-expression passes, and how many repeats of a tag were left out;
+    None when the game needs the tokenizer (which also reports a stray ``}``).
+
+    A repeated tag is reported and dropped (the first counts): past the first
+    PROBLEM_LIMIT repeats they are only counted, so a game of a million
+    ``[Board "1"]`` lines does not cost a million entries."""
     if "{" in text or "}" in text or ";" in text or "%" in text or not _SIMPLE_GAME.fullmatch(text):
         return None
+    out: list[Entry] = []
+    seen: set[str] = set()
+    repeats = 0
     # finditer, not findall: no second list of a million tuples; names interned (one "Board", not a million)
-    return [Entry(intern(m.group(1)), m.group(2), None, m.group(3).split(), None, False, text, first_line)
-            for m in _SIMPLE_TAG.finditer(text)]
+    for m in _SIMPLE_TAG.finditer(text):
+        name = m.group(1)
+        if name in seen and name != "Note":
+            repeats += 1
+            if repeats > PROBLEM_LIMIT:
+                continue
+        else:
+            seen.add(name)
+        e = Entry(intern(name), m.group(2), None, m.group(3).split(), None, False, text, first_line)
+        e._pos, e._span = m.start(), m.span(3)  # where it is, so a repeat is reported at its own line
+        out.append(e)
+    return out, max(0, repeats - PROBLEM_LIMIT)
 
 
 def section_text(e: Entry) -> str:

@@ -25,6 +25,7 @@ from typing import IO, TYPE_CHECKING, Any, TypeGuard
 
 from ..model.board import Board
 from ..model.boardset import FileInfo, LazyBoardSet
+from .checksum import _MASK64, _sum_words, _tail_sum
 from .errors import FormatError
 from .pbn_lex import Game, _all_percent, detect_newline
 from .pbn_read import Context, read_game
@@ -42,6 +43,7 @@ CHECKPOINT_EVERY = 256
 CACHE_BOARDS = 256
 _LINE_BLOCK = 1 << 20  # bytes per entry of the newline-count index
 _SCAN_CHUNK = 1 << 24
+_SUM_STEP = 1 << 20  # bytes summed at a time for the checksum (a multiple of 8)
 
 
 def _no_lines() -> np.ndarray:
@@ -66,6 +68,7 @@ class PbnIndex:
     newline: str
     inherits: bool  # some tag value may start with '#': decode needs the games before
     line_counts: np.ndarray = field(default_factory=_no_lines)  # newlines before each block
+    checksum: int | None = None  # Pavlicek's checksum of the file, summed by the scan (None: not summed)
 
     def __len__(self) -> int:
         return int(self.starts.shape[0])
@@ -104,11 +107,11 @@ def scan(buf: mmap.mmap | bytes) -> PbnIndex:
     n = len(buf)
     arr = np.frombuffer(buf, np.uint8) if n else np.zeros(0, np.uint8)
     base = 3 if buf[:3] == b"\xef\xbb\xbf" else 0
-    m_start, m_end, line_counts, inherits, ascii_only = _blank_runs(arr, base, buf)
+    m_start, m_end, line_counts, inherits, ascii_only, checksum = _blank_runs(arr, base, buf)
     encoding = "utf-8" if ascii_only else _text_encoding(buf, base)
     if base and encoding != "utf-8":  # a byte-order mark on text that is not UTF-8: all of it is Latin-1
         base, encoding = 0, "latin-1"
-        m_start, m_end, line_counts, inherits, _ascii = _blank_runs(arr, base, buf)
+        m_start, m_end, line_counts, inherits, _ascii, checksum = _blank_runs(arr, base, buf)
     elif base:
         encoding = "utf-8-sig"
     decode_as = "utf-8" if encoding == "utf-8-sig" else encoding
@@ -154,6 +157,7 @@ def scan(buf: mmap.mmap | bytes) -> PbnIndex:
     idx = PbnIndex(buf, base, decode_as, starts, b_cend[games].copy(), b_end[games].copy(),
                    bytes(buf[base:k]).decode(decode_as), trailer, newline, inherits)
     idx.line_counts = line_counts
+    idx.checksum = checksum
     release(buf, 0, n)
     return idx
 
@@ -168,12 +172,17 @@ def _ws() -> np.ndarray:
     return table
 
 
-def _blank_runs(arr: np.ndarray, base: int,
-                buf: mmap.mmap | bytes | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool, bool]:
+def _blank_runs(
+    arr: np.ndarray, base: int, buf: mmap.mmap | bytes | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool, bool, int | None]:
     """Spans of the matches of ``\\n(?:[ \\t\\r\\f\\v]*\\n)+`` in ``arr[base:]`` (the blank
     lines that separate games), found with numpy a chunk at a time; the newlines before
     each :data:`_LINE_BLOCK`-byte block (so a game's line number costs one short count);
-    whether some tag value may start with ``#``; and whether the text is all ASCII.
+    whether some tag value may start with ``#``; whether the text is all ASCII; and the
+    file's Pavlicek checksum, summed while each chunk is mapped anyway (None when ``base``
+    skips a byte-order mark: the words of the file would not line up with the chunks).
+    A window showing the file then needs no thread to sum it again, which on a busy
+    machine slowed its first moves two- to fourfold.
 
     A line between two newlines is blank when it is empty or all whitespace; runs of
     blank lines are the regular expression's matches."""
@@ -187,11 +196,18 @@ def _blank_runs(arr: np.ndarray, base: int,
     total = 0  # newlines before the chunk
     hashes = False
     ascii_only = True
+    total_sum: int | None = 0 if base == 0 else None
     for a in range(base, n, _SCAN_CHUNK):
         b = min(n, a + _SCAN_CHUNK)
         c = arr[a:b]
         if ascii_only and c.max(initial=0) >= 0x80:
             ascii_only = False
+        if total_sum is not None:  # chunks start at multiples of _SCAN_CHUNK: whole 32-bit words
+            whole = c.shape[0] // 8 * 8
+            for k in range(0, whole, _SUM_STEP):  # a cache-sized piece at a time, as pavlicek_checksum reads
+                total_sum += _sum_words(c[k : min(k + _SUM_STEP, whole)])
+            if whole < c.shape[0]:
+                total_sum += _tail_sum(bytes(c[whole:]))
         rel = np.flatnonzero(c == 10).astype(np.int32)
         # newlines before each block start inside this chunk
         first_block = -(-a // _LINE_BLOCK)
@@ -213,7 +229,7 @@ def _blank_runs(arr: np.ndarray, base: int,
             blank = gap == 0
             after = c[rel[:-1] + 1]
             maybe = ~blank & _ws()[after]
-            for k in np.flatnonzero(maybe):  # a line that starts with whitespace: look at all of it
+            for k in map(int, np.flatnonzero(maybe)):  # a line that starts with whitespace: look at all of it
                 blank[k] = bool(_ws()[c[int(rel[k]) + 1 : int(rel[k + 1])]].all())
             ks = np.flatnonzero(blank)
             blank_from.append(rel[ks].astype(np.int64) + a)
@@ -223,13 +239,14 @@ def _blank_runs(arr: np.ndarray, base: int,
     line_counts[n // _LINE_BLOCK + 1 :] = total
     starts = np.concatenate(blank_from) if blank_from else np.zeros(0, np.int64)
     ends = np.concatenate(blank_to) if blank_to else np.zeros(0, np.int64)
+    checksum = total_sum & _MASK64 if total_sum is not None else None
     if not starts.shape[0]:
-        return starts, ends, line_counts, hashes, ascii_only
+        return starts, ends, line_counts, hashes, ascii_only, checksum
     new_run = np.ones(starts.shape[0], dtype=bool)
     new_run[1:] = starts[1:] != ends[:-1]
     first = np.flatnonzero(new_run)
     last = np.concatenate((first[1:] - 1, [starts.shape[0] - 1]))
-    return starts[first], ends[last] + 1, line_counts, hashes, ascii_only
+    return starts[first], ends[last] + 1, line_counts, hashes, ascii_only, checksum
 
 
 def release(buf: mmap.mmap | bytes | None, a: int, b: int) -> None:
@@ -400,7 +417,7 @@ def read_lazy(path: str | os.PathLike[str]) -> LazyPbnSet:
         raise FormatError("a NUL byte: this is a binary file, not PBN text", offset=at,
                           line=head.count(b"\n", 0, at) + 1)
     index = scan(buf)
-    info = FileInfo(format="pbn", path=str(path))
+    info = FileInfo(format="pbn", path=str(path), checksum=index.checksum)
     doc = LazyPbnSet(index, info, keepalive=(f, buf))
     if len(index):
         from .pbn import _known

@@ -23,6 +23,10 @@ BAD = 5  # (BAD, message, line)
 
 #: a token: (kind, value, line); the value's type follows the kind (see above)
 Token = tuple[int, Any, int]
+#: a repeated tag past the first PROBLEM_LIMIT repeats, left out with its section (one shared token, so a
+#: game of a million ``[Board "1"]`` lines costs a pointer a line)
+SKIPPED = 6
+_SKIPPED_TOKEN = (SKIPPED, None, 0)
 #: problems kept one by one per game (and per file); past this they are counted
 PROBLEM_LIMIT = 100
 
@@ -118,8 +122,8 @@ def split_games(text: str) -> Layout:
     line_at = 0  # 0-based line number of ``counted``
     counted = 0
     for start, cend, end in blocks:
-        body = text[start:cend]
-        if not body.strip() or body.lstrip().startswith("%") and _all_percent(body):
+        # a block that starts with a tag is a game (the usual case, known without copying the block)
+        if not text.startswith("[", start, cend) and _no_game(text[start:cend]):
             if preamble_end is None and not games:
                 continue  # still in the preamble
             if pending is None:
@@ -142,6 +146,11 @@ def split_games(text: str) -> Layout:
         return Layout(text, [], "")
     trailer = text[pending:] if pending is not None else ""
     return Layout(text[:preamble_end], games, trailer)
+
+
+def _no_game(body: str) -> bool:
+    """A block of blank, comment-only (``%``) lines: no game, it waits for the next one (or is preamble)."""
+    return not body.strip() or body.lstrip().startswith("%") and _all_percent(body)
 
 
 def _all_percent(body: str) -> bool:
@@ -169,6 +178,8 @@ def tokenize(game: Game) -> list[Token]:
     out: list[Token] = []
     append = out.append
     bad = [0]  # BAD tokens seen: past PROBLEM_LIMIT they are counted, not kept
+    seen: set[str] = set()  # tag names so far, and how often one came again
+    repeats = 0
     brace: list[str] | None = None
     brace_line = 0
     lineno = game.first_line
@@ -195,11 +206,18 @@ def tokenize(game: Game) -> list[Token]:
             if k > 1:
                 name, value = line[1:k], line[k + 2 : -2]
                 if '"' not in value and "\\" not in value and name.isalnum():
+                    if name in seen and name != "Note":
+                        repeats += 1
+                        if repeats > PROBLEM_LIMIT:
+                            append(_SKIPPED_TOKEN)
+                            continue
+                    seen.add(name)
                     append((TAG, (name, value), lineno))
                     continue
         if c0 == "[" and line.endswith("]") and "{" not in line and ";" not in line:
             m = _TAG_LINE.fullmatch(line)
             if m is not None:
+                seen.add(m.group(1))
                 append((TAG, (m.group(1), m.group(3)), lineno))
                 if not m.group(2):
                     append((BAD, warning(_NO_SPACE.format(m.group(1))), lineno))

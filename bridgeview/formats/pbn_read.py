@@ -25,7 +25,8 @@ from . import pbn_dd
 from .errors import describe
 from .pbn_checks import check_tag
 from .pbn_entry import Entry, section_text, simple_entries
-from .pbn_lex import BAD, COMMENT, DATA, PERCENT, PROBLEM_LIMIT, TAG, Game, Token, tokenize, unescape
+from .pbn_fast import read_fast
+from .pbn_lex import BAD, COMMENT, DATA, PERCENT, PROBLEM_LIMIT, SKIPPED, TAG, Game, Token, tokenize, unescape
 
 # -- fast lookup tables -------------------------------------------------
 CALL_TOKENS: dict[str, Call] = {"PASS": PASS, "P": PASS, "X": Call(CallKind.DOUBLE), "XX": Call(CallKind.REDOUBLE)}
@@ -56,6 +57,28 @@ class Context:
     persistent: dict[str, tuple[str, list[str]]] = field(default_factory=dict)
     #: the game just read took or set a ``#``/``##`` value (its raw text depends on the games before it)
     inherits: bool = False
+    #: tags of games read by the fast path, not yet in ``previous`` (``(names, [(name, value, section)])``):
+    #: most files never use ``#``, so they are handed over only when a game needs the careful reader
+    pending: list[tuple[dict[str, int], list[tuple[str, str, str]]]] = field(default_factory=list)
+
+    def note_fast(self, names: dict[str, int], found: list[tuple[str, str, str]]) -> None:
+        """Remember what a game read by the fast path said: ``names`` has its tag names as keys, ``found``
+        its tags.  A game that names every tag an earlier pending one named overrides all it said."""
+        pending = self.pending
+        keys = names.keys()
+        if pending and keys >= pending[-1][0].keys():
+            pending.pop()
+            if pending:
+                pending[:] = [p for p in pending if not keys >= p[0].keys()]
+        pending.append((names, found))
+        if len(pending) > 64:
+            self.flush()
+
+    def flush(self) -> None:
+        """Hand the fast-read games' tags over to ``previous``."""
+        for _names, found in self.pending:
+            self.previous.update((name, (value, section.split())) for name, value, section in found)
+        self.pending.clear()
 
 
 class GameReader:
@@ -87,13 +110,20 @@ class GameReader:
         current: Entry | None = None
         notes = self.board.notes
         table = False
+        skipping = False  # after a repeated tag left out by the tokenizer: its section goes too
         for kind, value, line in self.tokens:
             if kind == TAG:
                 v = value[1]
                 current = Entry(value[0], unescape(v) if "\\" in v else v, line)
                 entries.append(current)
                 table = current.name.endswith("Table")
+                skipping = False
+            elif kind == SKIPPED:
+                self.more_problems += 1  # "appears twice", past the first hundred: counted
+                skipping, table = True, False
             elif kind == DATA:
+                if skipping:
+                    continue
                 if current is None:
                     self.problem(line, f"{' '.join(value)!r} before the first tag")
                 else:
@@ -116,6 +146,8 @@ class GameReader:
     def resolve(self, entries: list[Entry]) -> list[Entry]:
         """Apply ``#``/``##`` inheritance; drop repeated tags (PBN: the first counts)."""
         ctx = self.ctx
+        if ctx.pending:
+            ctx.flush()
         if not ctx.persistent and not any(e.value[:1] == "#" for e in entries):
             names = {e.name for e in entries}
             if len(names) == len(entries):  # no inheritance, no repeats (nor Notes): nothing to do
@@ -572,10 +604,19 @@ def _join(a: str, b: str) -> str:
     return f"{a} {b}" if a else b
 
 
-def read_game(game: Game, ctx: Context) -> tuple[Board, list[tuple[int | None, str]], int]:
-    """The board of one game, its problems ``(line, message)`` and the line it is reported at."""
-    entries = simple_entries(game.raw, game.first_line)
+def read_game(game: Game, ctx: Context, fast: bool = True) -> tuple[Board, list[tuple[int | None, str]], int]:
+    """The board of one game, its problems ``(line, message)`` and the line it is reported at.
+
+    ``fast``: try the fast path first (:mod:`pbn_fast`); without it every game is read carefully (the
+    tests compare the two)."""
+    hit = read_fast(game.raw, game.first_line, ctx) if fast else None
+    if hit is not None:
+        return hit
+    simple = simple_entries(game.raw, game.first_line)
+    entries = simple[0] if simple is not None else None
     r = GameReader(tokenize(game) if entries is None else None, ctx, game.first_line, entries)
+    if simple is not None:
+        r.more_problems = simple[1]  # repeats of a tag past the first hundred: counted, not read
     try:
         board = r.read()
         r.finish()

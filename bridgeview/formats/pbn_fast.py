@@ -1,0 +1,472 @@
+"""The fast path of the PBN reader: a well-formed game straight to a :class:`Board`.
+
+Most games in real and generated files are plain tag lines with auction, play
+and table sections of ordinary tokens.  Such a game is read here with one
+``findall`` over its text, its tags in a dict of strings (no per-tag objects),
+cards, calls and suits looked up in tables.  It gives exactly the board the
+careful reader (:mod:`pbn_read`) would give.  Anything unusual (a problem to
+report, ``#`` inheritance, repeated tags, notes, marks, commentary) makes it
+return None and the careful reader reads the game instead, so the rare game
+costs what it did and nothing read is lost.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import product
+from operator import itemgetter
+from typing import TYPE_CHECKING
+
+from ..model.auction import PASS, Call, Contract, auction_is_complete
+from ..model.board import Board
+from ..model.cards import CARDS, RANK_CHARS, Card, Seat, Strain
+from ..model.deal import Deal
+from ..model.severity import warning
+from ..model.vulnerability import Vulnerability
+from . import pbn_dd
+from .pbn_checks import check_tag
+from .pbn_entry import Entry
+
+if TYPE_CHECKING:
+    from .pbn_read import Context
+
+#: a tag, its value (no escapes, no line break) and the section after it; a lone backslash is kept as
+#: written, as the tokenizer keeps it (``Denomination\2R``)
+_TAG = re.compile(r'\[([A-Za-z0-9_]++) "([^"\\\n]*+(?:\\[^"\\\n][^"\\\n]*+)*+)"\]([^\[\]"]*+)')
+_SEATS: dict[str, Seat] = {}
+for _s in Seat:
+    _SEATS[_s.letter] = _SEATS[_s.letter.lower()] = _s
+#: every call token in every mix of upper and lower case (``Pass``, ``pass``, ``1nt``), to its call
+CALLS: dict[str, Call] = {}
+
+
+def _spellings(token: str) -> list[str]:
+    return ["".join(chars) for chars in product(*({c.upper(), c.lower()} for c in token))]
+
+
+for _tok, _call in (("PASS", PASS), ("P", PASS), ("X", Call.parse("X")), ("XX", Call.parse("XX"))):
+    for _sp in _spellings(_tok):
+        CALLS[_sp] = _call
+for _level in range(1, 8):
+    for _strain in Strain:
+        for _sp in _spellings(f"{_level}{_strain.letter}"):
+            CALLS[_sp] = Call.bid(_level, _strain)
+    for _sp in _spellings(f"{_level}N"):
+        CALLS[_sp] = Call.bid(_level, Strain.NOTRUMP)
+#: every card token (``SA``, ``sa``, ``Sa``, ``sA``) to its card
+CARDS_BY_TOKEN: dict[str, Card] = {}
+for _suit, _letter in enumerate("CDHS"):
+    for _rank, _ch in enumerate(RANK_CHARS):
+        for _sp in _spellings(_letter + _ch):
+            CARDS_BY_TOKEN[_sp] = CARDS[13 * _suit + _rank]
+#: rank strings of one suit (``AKJ4``) to their 13-bit mask; filled as suits are met
+_SUIT_BITS: dict[str, int] = {}
+_SUIT_CACHE_LIMIT = 50_000
+_FAST_MAX = 1 << 16  # a game longer than this is no usual game
+_VULS: dict[str, Vulnerability] = {}
+_CONTRACTS: dict[str, Contract] = {}
+_END_POSITION = frozenset(("C", "D", "H", "S", "NT", "N"))
+#: tags the model holds (as in pbn_read.MODELLED), and the ones the fast path gives up on
+_MODELLED = frozenset(("Board", "Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Result", "Auction",
+                       "Play", "OptimumResultTable", "DoubleDummyTricks"))
+_CHECKED = frozenset(("Score", "OptimumScore", "ScoreIMP", "ScoreMP", "Scoring"))
+_COMMENT = re.compile(r"\{([^{}\n\r]*)\}")
+_COMMENTS_ONLY = re.compile(r"\s*(?:\{[^{}\n\r]*\}\s*)+")
+_NOTE = re.compile(r"\s*(\d+)\s*:(.*)$", re.S)
+_NOTE_REF = re.compile(r"=(\d+)=")
+#: (name, value) of checked tags (``Scoring "IMP"``) found fine, not checked again
+_FINE: set[tuple[str, str]] = set()
+#: a Scoring tag whose value is fine (or unknown) needs no check: its value to ``{"Scoring"}``
+_UNKNOWN_CHECKED: dict[str | None, frozenset[str]] = {"?": frozenset(("Scoring",)), "": frozenset(("Scoring",))}
+_NOTHING: frozenset[str] = frozenset()
+
+
+def _trick_weights(trump: int, led: int) -> tuple[int, ...]:
+    """Each card's weight in a trick led in suit ``led`` (trump 4: notrump): the highest wins; multiples
+    of 4, so a seat's position can ride in the low bits."""
+    return tuple(4 * (64 + c % 13) if c // 13 == trump else 4 * (32 + c % 13) if c // 13 == led else 0
+                 for c in range(52))
+
+
+#: ``_WEIGHTS[trump][lead card]``: the weights of the cards in a trick that card leads
+_WEIGHTS = tuple(tuple(_trick_weights(trump, c // 13) for c in range(52)) for trump in range(5))
+#: names of tags the model does not hold and the careful reader does not check, learned as met
+_PLAIN: set[str] = set()
+_EMPTY = Deal.empty()
+_DEAL_NEW = object.__new__
+_SET = object.__setattr__
+_NAME, _VALUE, _SECTION = itemgetter(0), itemgetter(1), itemgetter(2)
+_HAND = r"([^ .\]\[\"]*)\.([^ .\]\[\"]*)\.([^ .\]\[\"]*)\.([^ .\]\[\"]*)"
+#: a deal of four hands of four suits, one space between hands
+_DEAL = re.compile(rf"([NESWnesw]):{_HAND} {_HAND} {_HAND} {_HAND}")
+
+
+class _Careful(Exception):
+    """The game needs the careful reader."""
+
+
+def _suit_bits(ranks: str) -> int:
+    """``ranks`` of one suit as a 13-bit mask; _Careful when a rank is bad or repeated (the careful reader
+    words the problem)."""
+    bits = 0
+    for ch in ranks.upper():
+        r = RANK_CHARS.find(ch)
+        if r < 0 or bits >> r & 1:
+            raise _Careful
+        bits |= 1 << r
+    if len(_SUIT_BITS) < _SUIT_CACHE_LIMIT:
+        _SUIT_BITS[ranks] = bits
+    return bits
+
+
+def _deal(text: str) -> Deal:
+    """A deal string of four hands of four suits (or ``-``), as :meth:`Deal.from_pbn` reads it."""
+    m = _DEAL.fullmatch(text)
+    if m is None:
+        return _deal_spaced(text)
+    g = m.groups()
+    bits = list(map(_SUIT_BITS.get, g[1:]))
+    if None in bits:
+        bits = [k if k is not None else _suit_bits(g[1 + i]) for i, k in enumerate(bits)]
+    a, b, c, d, e, f, h, i, j, k, l, m_, n, o, p, q = bits  # spades, hearts, diamonds, clubs of each hand
+    hands = (a << 39 | b << 26 | c << 13 | d, e << 39 | f << 26 | h << 13 | i,  # type: ignore[operator]
+             j << 39 | k << 26 | l << 13 | m_, n << 39 | o << 26 | p << 13 | q)  # type: ignore[operator]
+    first = _SEATS[g[0]]
+    return _new_deal(hands[4 - first:] + hands[:4 - first] if first else hands)
+
+
+def _deal_spaced(text: str) -> Deal:
+    """A deal string with ``-`` hands or odd spacing."""
+    text = text.strip()
+    first = _SEATS.get(text[:1])
+    if first is None or text[1:2] != ":":
+        raise _Careful
+    parts = text[2:].split()
+    if len(parts) != 4:
+        raise _Careful
+    hands = [0, 0, 0, 0]
+    for offset, part in enumerate(parts):
+        if part == "-":
+            continue
+        suits = part.split(".")
+        if len(suits) != 4:
+            raise _Careful
+        mask = 0
+        for i, ranks in enumerate(suits):
+            known = _SUIT_BITS.get(ranks)
+            mask |= (known if known is not None else _suit_bits(ranks)) << 13 * (3 - i)
+        hands[(int(first) + offset) % 4] = mask
+    return _new_deal(tuple(hands))
+
+
+def _new_deal(hands: tuple[int, ...]) -> Deal:
+    """``Deal(hands)`` without the frozen dataclass's checked ``__init__`` (a third of the cost of a deal)."""
+    d = _DEAL_NEW(Deal)
+    _SET(d, "hands", hands)
+    return d
+
+
+def _unknown(value: str) -> bool:
+    return value == "" or value == "?"
+
+
+def read_fast(raw: str, first_line: int, ctx: Context) -> tuple[Board, list[tuple[int | None, str]], int] | None:
+    """The board of a well-formed game, its problems and its line; None when the careful reader must read it.
+
+    ``ctx`` is the reader's :class:`pbn_read.Context`: a game read here sets no ``#`` default, and what it
+    says is handed to the context only if a later game asks (``ctx.note_fast``)."""
+    if ctx.persistent or '"#' in raw or len(raw) > _FAST_MAX:
+        return None  # a "#" value, or one set before, or a huge game (no list of its tags): the careful reader
+    found: list[tuple[str, str, str]] = _TAG.findall(raw)
+    n = len(found)
+    # every bracket and quote belongs to a tag found, and only blanks come before the first: the game is
+    # the tags and sections found and nothing else
+    if not n or raw.count("[") != n or raw.count("]") != n or raw.count('"') != 2 * n:
+        return None
+    lead = raw.find("[")
+    if lead and not raw[:lead].isspace():
+        return None
+    between = "".join(map(_SECTION, found))
+    comments: list[str] = []
+    if "{" in between or "}" in between:
+        stripped = _strip_comments(found, comments)
+        if stripped is None:
+            return None
+        found = stripped
+        between = "".join(map(_SECTION, found))
+    if "{" in between or ";" in between or "%" in between or "}" in between:
+        return None  # commentary within a section or a % line: the careful reader
+    notes: dict[int, str] | None = None
+    names = list(map(_NAME, found))
+    values = dict(zip(names, map(_VALUE, found), strict=True))
+    if "Note" in values:
+        found, names, notes = _auction_notes(found, names)
+        if notes is None:
+            return None
+        values = dict(zip(names, map(_VALUE, found), strict=True))
+    if len(values) != len(names):
+        return None  # a repeated tag: the careful reader
+    sections = dict(zip(names, map(_SECTION, found), strict=True))
+    try:
+        board, problems = _read(raw, first_line, values, sections, notes)
+    except Exception:  # _Careful, or a value only the careful reader words right (e.g. a digit int() refuses)
+        return None
+    if comments:
+        board.notes = comments
+    ctx.note_fast(sections, found)
+    line = first_line + 1 + raw.count("\n", 0, raw.find("[Board ") if "Board" in sections else lead)
+    return board, problems, line
+
+
+def _strip_comments(found: list[tuple[str, str, str]], comments: list[str]) -> list[tuple[str, str, str]] | None:
+    """The tags with the ``{...}`` comments of their sections taken out into ``comments``; None unless every
+    comment sits on one line in the blank section of a tag that is no table (the careful reader words the
+    rest)."""
+    out = []
+    for tag in found:
+        section = tag[2]
+        if "{" in section or "}" in section:
+            if tag[0][-5:] == "Table" or not _COMMENTS_ONLY.fullmatch(section):
+                return None
+            comments.extend(_COMMENT.findall(section))
+            tag = (tag[0], tag[1], "\n")
+        out.append(tag)
+    return out
+
+
+def _auction_notes(found: list[tuple[str, str, str]],
+                   names: list[str]) -> tuple[list[tuple[str, str, str]], list[str], dict[int, str] | None]:
+    """The tags without their notes, and the notes (``{number: text}``) when they all follow the auction;
+    None for notes anywhere else (they go with the play or with tags: the careful reader)."""
+    first = names.index("Note")
+    count = names.count("Note")
+    if first == 0 or names[first - 1] != "Auction" or names[first:first + count] != ["Note"] * count:
+        return found, names, None
+    notes: dict[int, str] = {}
+    for _name, value, section in found[first:first + count]:
+        m = _NOTE.match(value)
+        if m is None or (section and not section.isspace()):
+            return found, names, None
+        notes[int(m.group(1))] = m.group(2).lstrip(" ")
+    if count == 1:  # one note is no repeated tag: the careful reader hands it on like any tag
+        return found, names, notes
+    return found[:first] + found[first + count:], names[:first] + names[first + count:], notes
+
+
+def _read(raw: str, first_line: int, values: dict[str, str], sections: dict[str, str],
+          notes: dict[int, str] | None = None) -> tuple[Board, list[tuple[int | None, str]]]:
+    """The board; ``values`` is left holding the tags the model does not (they become ``Board.tags``)."""
+    problems: list[tuple[int | None, str]] = []
+    pop = values.pop
+    if notes is not None:
+        pop("Note", None)  # a lone note stays in ``values`` until here
+    number, dealer, vul, deal, declarer, contract, result, auction, play, ort, bc = (
+        pop("Board", None), pop("Dealer", None), pop("Vulnerable", None), pop("Deal", None),
+        pop("Declarer", None), pop("Contract", None), pop("Result", None), pop("Auction", None),
+        pop("Play", None), pop("OptimumResultTable", None), pop("DoubleDummyTricks", None))
+    other = values
+    if other:
+        if not other.keys() <= _PLAIN and not (other.keys() - _PLAIN) <= _UNKNOWN_CHECKED.get(
+                other.get("Scoring"), _NOTHING):
+            _check_tags(other, sections, raw, first_line, problems)
+        rest = "".join(map(sections.__getitem__, other))
+        if rest and not rest.isspace():
+            other = _section_tags(other, sections)
+    b = Board(
+        number=None if number is None or number == "" or number == "?" else _number(number),
+        dealer=None if dealer is None or dealer == "" or dealer == "?" else _SEATS[dealer],
+        vulnerability=None if vul is None or vul == "" or vul == "?" else _vulnerability(vul),
+        deal=_EMPTY if deal is None or deal == "" or deal == "?" else _deal(deal),
+        declarer=None if declarer is None or declarer == "" or declarer == "?" else
+        _SEATS[declarer[1:] if declarer[:1] == "^" else declarer],
+        tags=other,
+    )
+    if contract is not None and contract != "" and contract != "?":
+        c = _CONTRACTS.get(contract)
+        if c is not None:
+            b.contract = c
+        elif contract.upper() in _END_POSITION:
+            other["Contract"] = contract
+        else:
+            b.contract = _contract(contract)
+    if ort is not None or bc is not None:
+        _read_dd(b, ort, sections.get("OptimumResultTable", ""), bc)
+    if auction is not None:
+        _read_auction(b, auction, sections["Auction"], notes)
+    elif notes:
+        raise _Careful
+    claimed = _read_play(b, play, sections["Play"]) if play is not None else False
+    if result is not None:
+        r = result.strip()
+        if r != "" and r != "?":
+            if not r.isdigit() or int(r) > 13:
+                raise _Careful
+            b.result = int(r)
+            if claimed:
+                b.claim = b.result
+    return b, problems
+
+
+def _number(text: str) -> int:
+    if not text.isdigit():
+        raise _Careful
+    return int(text)
+
+
+def _vulnerability(text: str) -> Vulnerability:
+    v = _VULS.get(text)
+    if v is None:
+        try:
+            v = Vulnerability.from_text(text)
+        except ValueError:
+            raise _Careful from None
+        if len(_VULS) < 1000:
+            _VULS[text] = v
+    return v
+
+
+def _contract(text: str) -> Contract:
+    v = text.strip()
+    if v[-1:] in "Rr":
+        raise _Careful  # "4SR": the careful reader warns
+    c = Contract.parse(v)
+    if len(_CONTRACTS) < 1000:
+        _CONTRACTS[text] = c
+    return c
+
+
+def _check_tags(other: dict[str, str], sections: dict[str, str], raw: str, first_line: int,
+                problems: list[tuple[int | None, str]]) -> None:
+    """Check the tags the model does not hold that the careful reader checks (scores, tables); learn the others."""
+    for name in other.keys() - _PLAIN:
+        value = other[name]
+        if name in _CHECKED or name[-5:] == "Table":
+            if value != "" and value != "?" and (name, value) not in _FINE:
+                count = len(problems)
+                _check(name, value, sections[name], raw, first_line, problems)
+                if len(problems) == count and name in _CHECKED and len(_FINE) < 10_000:
+                    _FINE.add((name, value))  # a table's check depends on its section too: not remembered
+                    if name == "Scoring" and len(_UNKNOWN_CHECKED) < 1000:
+                        _UNKNOWN_CHECKED[value] = _UNKNOWN_CHECKED["?"]
+        elif name == "ScoreRubberHistory":
+            raise _Careful  # it implies a vulnerability to compare: the careful reader does it
+        elif len(_PLAIN) < 10_000:
+            _PLAIN.add(name)
+
+
+def _section_tags(other: dict[str, str], sections: dict[str, str]) -> dict[str, str]:
+    """The tags with a ``Name:section`` entry after each that has a section, one line a row."""
+    out: dict[str, str] = {}
+    for name, value in other.items():
+        out[name] = value
+        section = sections.get(name)
+        if section and not section.isspace():
+            out[f"{name}:section"] = "\n".join(" ".join(w) for w in map(str.split, section.split("\n")) if w)
+    return out
+
+
+def _check(name: str, value: str, section: str, raw: str, first_line: int,
+           problems: list[tuple[int | None, str]]) -> None:
+    """The careful reader's checks of a tag the model does not hold (scores, tables)."""
+    e = Entry(name, value, None, section.split(), None, False, raw, first_line)
+    check_tag(e, lambda line, message: problems.append((line, warning(message))))
+
+
+def _read_dd(b: Board, ort: str | None, ort_section: str, bc: str | None) -> None:
+    if ort is not None:
+        dd, err = pbn_dd.parse_result_table(ort, ort_section.split())
+        if err:
+            raise _Careful
+        if bc is not None:
+            raise _Careful  # two tables to compare and merge: the careful reader does it
+        b.dd = dd
+    elif bc is not None and not _unknown(bc):
+        dd = pbn_dd.parse_hex20(bc, pbn_dd.BC_SEATS)
+        if dd is None:
+            raise _Careful
+        b.dd = dd
+
+
+def _read_auction(b: Board, value: str, section: str, notes: dict[int, str] | None) -> None:
+    seat = _SEATS.get(value)
+    if seat is None:
+        if not _unknown(value):
+            raise _Careful
+        seat = b.dealer
+    words = section.split()
+    all_pass = bool(words) and words[-1] in ("AP", "ap", "Ap", "aP")
+    if all_pass:
+        words.pop()
+    looked_up = list(map(CALLS.get, words))
+    calls: list[Call] = ([c for c in looked_up if c is not None] if None not in looked_up
+                         else _annotated_calls(words, notes))
+    if all_pass:
+        while not auction_is_complete(calls):
+            calls.append(PASS)
+    if seat is not None:
+        if b.dealer is None:
+            b.dealer = seat
+        elif seat != b.dealer and calls:
+            raise _Careful
+    b.auction = calls
+    if notes:
+        used = {c.note for c in calls if c.note is not None}
+        for n, text in notes.items():
+            if n not in used:
+                b.tags[f"Note:{n}"] = text
+
+
+def _annotated_calls(words: list[str], notes: dict[int, str] | None) -> list[Call]:
+    """Calls with note references (``1C =1=``), each note known and each call with one at most."""
+    if notes is None:
+        raise _Careful
+    calls: list[Call] = []
+    for tok in words:
+        call = CALLS.get(tok)
+        if call is not None:
+            calls.append(call)
+            continue
+        m = _NOTE_REF.fullmatch(tok)
+        if m is None or not calls or calls[-1].note is not None:
+            raise _Careful
+        n = int(m.group(1))
+        if n not in notes:
+            raise _Careful
+        calls[-1] = calls[-1].annotated(note=n, explanation=notes[n])
+    return calls
+
+
+def _read_play(b: Board, value: str, section: str) -> bool:
+    """The play section (whole tricks of plain cards, perhaps ``*``); True when it ends in ``*``."""
+    leader0 = _SEATS.get(value)
+    words = section.split()
+    if leader0 is None:
+        if not _unknown(value) or words:
+            raise _Careful
+        return False
+    contract, declarer = b.contract_and_declarer()
+    if declarer is None:
+        b.declarer = declarer = Seat((leader0 + 3) % 4)
+    elif (declarer + 1) % 4 != leader0:
+        raise _Careful
+    if contract is not None and not contract.is_passed_out:
+        trump = int(contract.strain)  # type: ignore[arg-type]
+    else:
+        only = b.tags.get("Contract", "").upper()
+        trump = int(Strain.from_text(only)) if only in _END_POSITION else 4
+    claimed = bool(words) and words[-1] == "*"
+    if claimed:
+        words.pop()
+    cards = list(map(CARDS_BY_TOKEN.get, words))
+    if len(cards) % 4 or None in cards:
+        raise _Careful
+    play: list[Card] = []
+    weights = _WEIGHTS[trump]
+    off = 0  # the leader's column in the section (its first column is the opening leader's)
+    for k in range(0, len(cards), 4):
+        t0, t1, t2, t3 = cards[k + off : k + 4] + cards[k : k + off] if off else cards[k : k + 4]
+        w = weights[t0]  # type: ignore[index]
+        off = (off + (max(w[t0], w[t1] + 1, w[t2] + 2, w[t3] + 3) & 3)) & 3  # type: ignore[index]
+        play += (t0, t1, t2, t3)  # type: ignore[arg-type]
+    b.play = play
+    return claimed

@@ -1,0 +1,180 @@
+"""The PBN reader's fast path gives exactly what the careful reader gives.
+
+Every game is read twice, with the fast path (``read_game(..., fast=True)``, as
+files are read) and with the careful reader alone: boards, problems, lines and
+``#`` bookkeeping must agree on real files, generated files and generated files
+with the odd things real files hold.  And the fast path must really be taken
+for the usual games, or the reader is no faster than before.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+from conftest import realdata_files
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_pbn_props import boards
+
+from bridgeview.formats import pbn_fast
+from bridgeview.formats.pbn import PbnCodec, board_key, document_text, parse_pbn_text
+from bridgeview.formats.pbn_lex import decode, split_games
+from bridgeview.formats.pbn_read import Context, read_game
+from bridgeview.model.auction import final_contract
+from bridgeview.model.board import Board
+from bridgeview.model.boardset import BoardSet
+from bridgeview.model.deal import Deal
+
+HERE = Path(__file__).parent
+
+
+def both_ways(text: str) -> tuple[list, list, int]:
+    """Each game as (model, problems, line, inherits) read with and without the fast path; and how many
+    games the fast path read."""
+    out = []
+    taken = 0
+    for fast in (True, False):
+        ctx = Context()
+        games = []
+        for game in split_games(text).games:
+            if fast:
+                probe = Context(previous=dict(ctx.previous), persistent=dict(ctx.persistent))
+                taken += pbn_fast.read_fast(game.raw, game.first_line, probe) is not None
+            board, problems, line = read_game(game, ctx, fast=fast)
+            games.append((board_key(board), [(ln, str(msg)) for ln, msg in problems], line, ctx.inherits))
+            ctx.inherits = False
+        out.append(games)
+    return out[0], out[1], taken
+
+
+@pytest.mark.parametrize("path", realdata_files("pbn", "*.pbn"), ids=lambda p: p.name)
+def test_real_files_read_the_same_both_ways(path: Path) -> None:
+    text, _encoding = decode(path.read_bytes())
+    fast, careful, _taken = both_ways(text)
+    assert fast == careful
+
+
+def test_real_files_take_the_fast_path(realdata: Path) -> None:
+    """The plain files among the real ones (BigDeal, Deep Finesse, JFR exports) are read by the fast path."""
+    path = realdata / "pbn" / "zdenecek_bigdeal11_deepfinesse.pbn"
+    if not path.exists():
+        pytest.skip("zdenecek_bigdeal11_deepfinesse.pbn is not present")
+    text, _encoding = decode(path.read_bytes())
+    _fast, _careful, taken = both_ways(text)
+    assert taken == len(split_games(text).games) > 0
+
+
+def export_file(count: int, seed: int = 3) -> str:
+    """A plain export file like the benchmark's: roster, auction, play, result, a DD table on some boards."""
+    from test_pbn_props import random_auction, random_play
+
+    from bridgeview.model.ddtable import DDTable
+
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        b = Board.numbered(i + 1, Deal.shuffled(rng))
+        b.auction = random_auction(rng, b.effective_dealer)
+        fc = final_contract(b.auction, b.effective_dealer)
+        if fc is not None and not fc[0].is_passed_out:
+            b.contract, b.declarer = fc
+            b.play = random_play(rng, b.deal, fc[1], fc[0].strain, 52 if i % 3 else 4 * rng.randint(0, 12))
+            b.result = rng.randint(0, 13)
+        elif fc is not None:
+            b.contract = fc[0]
+        if i % 2:
+            b.dd = DDTable.from_rows([[rng.randint(0, 13) for _ in range(5)] for _ in range(4)])
+        b.tags = {"Event": "Bench", "Scoring": "IMP", "West": "w"}
+        out.append(b)
+    return document_text(BoardSet(out))[0]
+
+
+def test_export_files_take_the_fast_path_for_every_game() -> None:
+    text = export_file(60)
+    fast, careful, taken = both_ways(text)
+    assert fast == careful
+    assert taken == 60
+    doc = parse_pbn_text(text)
+    assert document_text(doc)[0] == text  # and write back byte for byte
+
+
+#: small changes that real files make to the plain games our writer makes, each (pattern, replacement)
+ODDITIES = [
+    (r"\bPass\b", "pass"), (r"\bPass\b", "P"), (r"Pass Pass Pass\n?$", "AP"), (r"\b([1-7])NT\b", r"\1N"),
+    (r"\b([SHDC])([2-9TJQKA])\b", lambda m: m.group(0).lower()), (r"\bS([2-9TJQKA])\b", "SZ"),
+    (r'\[Deal "N:', '[Deal "n:'), (r'\[Deal "N:', '[Deal "E:'), (r'(\[Deal "[^ ]*) ', r"\1  "),
+    (r'(\[Deal "N:)[^ ]*', r"\1-"), (r'(\[Deal "N:[^ ]*)\.', r"\1"), (r'(\[Deal "N:)', r"\1AA"),
+    (r'\[Board "(\d+)"\]', r'[Board "x\1"]'), (r'\[Board "\d+"\]', '[Board "#"]'), (r'\[Event "', '[Event "#'),
+    (r'\[Event "[^"]*"\]', '[Event "##Cup"]'), (r'\[Dealer "\w"\]', '[Dealer "x"]'),
+    (r'\[Vulnerable "\w+"\]', '[Vulnerable "Both"]'), (r'\[Vulnerable "\w+"\]', '[Vulnerable "sideways"]'),
+    (r'\[Contract "(\w+)"\]', r'[Contract "\1R"]'), (r'\[Contract "\w+"\]', '[Contract "H"]'),
+    (r'\[Contract "\w+"\]', '[Contract "9Z"]'), (r'\[Result "\d+"\]', '[Result "NS 9"]'),
+    (r'\[Result "\d+"\]', '[Result "14"]'), (r'\[Declarer "(\w)"\]', r'[Declarer "^\1"]'),
+    (r'\[Declarer "\w"\]', '[Declarer "Q"]'), (r'\[Play "\w"\]', '[Play "?"]'), (r'\[Play "\w"\]', '[Play "x"]'),
+    (r"(\[Play \"\w\"\]\n(?:.*\n){2})", r"\1*\n"), (r"\n\[Play", ' =1=\n[Note "1:weak"]\n[Play'),
+    (r"\n\[Play", " !\n[Play"), (r"\n\[Play", " $2\n[Play"), (r'\[Scoring "\w+"\]', '[Scoring "IMP;a b"]'),
+    (r'\[Scoring "\w+"\]', '[Scoring "MP;Butler"]'),
+    (r'\[West "', '[Score "NS 420"]\n[West "'), (r'\[West "', '[Score "about 3"]\n[West "'),
+    (r'\[West "', '[ScoreRubberHistory "NS 0/100 EW 0/0"]\n[West "'),
+    (r'\[West "', lambda m: '[TotalScoreTable "Rank\\2R;PairId\\2R"]\n 1 7\n 2 3\n[West "'),
+    (r'\[West "', '[TotalScoreTable "-Rank;PairId"]\n 2 7\n 1 3 4\n[West "'),
+    (r'\[West "', '[XSection "a"]\nsome words\n more words\n[West "'),
+    (r'\[West "[^"]*"\]', lambda m: '[West "A \\"B\\" C"]'),
+    (r'\[West "', lambda m: '[West "back\\slash'),
+    (r'\[West "[^"]*"\]', '[West "w"]\n[West "again"]'), (r'\[West "', '{a comment}\n[West "'),
+    (r'\[West "', '[West  "'), (r"\[West ", "[ West "), (r'\[Event "[^"]*"\]', '[Event "a]b"]'),
+    (r"\[OptimumResultTable \"[^\"]*\"\]", '[OptimumResultTable "Declarer;Denomination;Result"]'),
+    (r"(\[OptimumResultTable \"[^\"]*\"\]\n)N", r"\1Q"),
+    (r'\[Site "', '[DoubleDummyTricks "746b5747b55862758627"]\n[Site "'),
+    (r'\[Site "', '[DoubleDummyTricks "xyz"]\n[Site "'), (r"\n\n", "\n  \n"), (r"\]\n", "]\r\n"),
+    (r"\n\[Auction", "\n{lively}\n[Auction"), (r"\n\[Auction", "\n{a} {b}\n[Auction"),
+    (r"\n\[Auction", "\n{two\nlines}\n[Auction"), (r"\n\[Auction", " {same line}\n[Auction"),
+    (r'(\[Auction "\w"\]\n\S+)', r"\1 {inside}"), (r"\n\[Play", '\n{before play}\n[Play'),
+    (r'(\[Auction "\w"\]\n\S+)', r"\1 =1="), (r'(\[Auction "\w"\]\n\S+)', r"\1 =1= =2="),
+    (r"\n\[Play", '\n[Note "1:one"]\n[Note "2:two"]\n[Play'), (r"\n\[Play", '\n[Note "x"]\n[Play'),
+    (r'(\[Play "\w"\]\n\S+)', r'\1 =3=\n[Note "3:in play"]'), (r'\[Event "', '[Note "1:first"]\n[Event "'),
+    (r'\[OptimumResultTable', '{dd}\n[OptimumResultTable'), (r"(\[OptimumResultTable .*\n)", r"\1{in table}\n"),
+]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(boards(), min_size=1, max_size=3), st.lists(st.tuples(st.sampled_from(ODDITIES), st.integers(0, 3)),
+                                                           max_size=4))
+def test_fast_path_agrees_with_the_careful_reader(bs: list[Board], changes: list) -> None:
+    text = document_text(BoardSet(bs))[0]
+    for (pattern, replacement), count in changes:
+        text = re.sub(pattern, replacement, text, count=count, flags=re.M)
+    fast, careful, _taken = both_ways(text)
+    assert fast == careful, text
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32), st.lists(st.tuples(st.sampled_from(ODDITIES), st.integers(0, 3)), max_size=4))
+def test_fast_path_agrees_on_export_files_with_oddities(seed: int, changes: list) -> None:
+    text = export_file(6, seed)
+    for (pattern, replacement), count in changes:
+        text = re.sub(pattern, replacement, text, count=count, flags=re.M)
+    fast, careful, _taken = both_ways(text)
+    assert fast == careful, text
+
+
+def test_hash_values_after_fast_games_take_the_latest_value() -> None:
+    """Games read by the fast path hand what they said on only when a later game asks for it with '#'."""
+    games = ['[Event "A"]\n[Site "S1"]\n[Board "1"]\n', '[Event "B"]\n[Board "2"]\n[Dealer "E"]\n',
+             '[Event "C"]\n[Board "3"]\n', '[Event "#"]\n[Site "#"]\n[Dealer "#"]\n[Board "4"]\n']
+    doc = parse_pbn_text("\n".join(games))
+    assert [b.tags.get("Event") for b in doc] == ["A", "B", "C", "C"]
+    assert doc[3].tags.get("Site") == "S1" and str(doc[3].dealer.letter) == "E"
+    fast, careful, taken = both_ways("\n".join(games))
+    assert fast == careful and taken == 3
+
+
+def test_a_codec_read_of_an_export_file_matches_the_careful_reader(tmp_path: Path) -> None:
+    path = tmp_path / "export.pbn"
+    path.write_text(export_file(30, seed=9), encoding="utf-8")
+    doc = PbnCodec().read(path)
+    _fast, careful, _taken = both_ways(path.read_text(encoding="utf-8"))
+    assert [board_key(b) for b in doc] == [c[0] for c in careful]
