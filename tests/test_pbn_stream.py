@@ -249,3 +249,26 @@ def test_chunked_pbn_conversion_refuses_a_file_without_any_cards(tmp_path):
     want = get("zrd").check(CODEC.read(path, ReadOptions())).errors
     assert pbn_bulk.report(pbn_lazy.read_lazy(path), get("zrd")).errors[:1] == want[:1]
     assert "board 3 has no cards" in want[0]
+
+
+@pytest.mark.parametrize("fmt", ["bri", "dup", "dge"])
+def test_a_big_pbn_read_lazily_leaves_out_games_without_cards_for_other_deal_formats(tmp_path, fmt):
+    """Deals-only formats without the chunked path (BRI, DUP, DGE) get the same games and the same notice
+    from a lazily read file as from the eager reader, instead of refusing the whole save."""
+    from bridgeview.formats import pbn_lazy
+    from bridgeview.formats.convert import WithoutGames, write_document
+
+    path = tmp_path / "gaps.pbn"
+    path.write_text(_with_empty_games(varied_pbn(60, unknown=False), every=7))
+    eager = CODEC.read(path, ReadOptions())
+    empty = sum(1 for b in eager if not b.deal.card_count)
+    assert empty >= 5
+    want = write_document(eager, tmp_path / f"eager.{fmt}", get(fmt))
+    lazy = pbn_lazy.read_lazy(path)
+    got = write_document(lazy, tmp_path / f"lazy.{fmt}", get(fmt))
+    assert f"{empty} games without cards" in want.losses
+    assert got.losses == want.losses
+    assert got.records == want.records == len(eager) - empty
+    assert (tmp_path / f"lazy.{fmt}").read_bytes() == (tmp_path / f"eager.{fmt}").read_bytes()
+    view = WithoutGames(lazy, [0])
+    assert len(view) == len(lazy) - 1 and view[0].number == lazy[1].number

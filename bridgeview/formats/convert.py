@@ -93,6 +93,8 @@ def without_empty_games(doc: Any, codec: Codec) -> tuple[Any, int]:
     if codec.kind != "bridge" or not codec.caps.deals_required:
         return doc, 0
     if getattr(doc, "is_lazy", False) and not getattr(doc, "edited", True):
+        if _lazy_text(doc):
+            return _lazy_without_empty_games(doc, codec)
         return doc, 0  # fixed records: every record is a deal (or, in ZDD, none is)
     keep = [b for b in doc if b.deal.card_count]
     dropped = len(doc) - len(keep)
@@ -101,6 +103,48 @@ def without_empty_games(doc: Any, codec: Codec) -> tuple[Any, int]:
     view = BoardSet(keep, getattr(doc, "info", None))
     view.problems = list(getattr(doc, "problems", []))
     return view, dropped
+
+
+def _lazy_text(doc: Any) -> bool:
+    """A big PBN or LIN file read lazily: its games are decoded on demand and may hold no cards."""
+    return bool(getattr(doc, "pbn_lazy", False) or getattr(doc, "lin_lazy", False))
+
+
+def _lazy_without_empty_games(doc: Any, codec: Codec) -> tuple[Any, int]:
+    """:func:`without_empty_games` for a lazily read text file: one streaming pass notes the games
+    without cards (their positions only), and the boards left are a lazy view, never a list of them."""
+    from . import pbn_bulk
+
+    if pbn_bulk.applies(doc, codec, None):
+        return doc, 0  # the chunked PBN converter leaves them out itself, as it goes
+    empty = [i for i, b in enumerate(doc) if not b.deal.card_count]
+    if not empty or len(empty) == len(doc):
+        return doc, 0
+    return WithoutGames(doc, empty), len(empty)
+
+
+class WithoutGames:
+    """A lazy board set with some games left out, read through to the set on demand (the boards of a
+    million-game file are not held); what writers and checks use of a board set is passed on."""
+
+    def __init__(self, doc: Any, left_out: list[int]) -> None:
+        import numpy as np
+
+        self.doc = doc
+        self.info = doc.info
+        self.problems = list(getattr(doc, "problems", []))
+        keep = np.ones(len(doc), dtype=bool)
+        keep[np.asarray(left_out, dtype=np.int64)] = False
+        self._kept = np.flatnonzero(keep)
+
+    def __len__(self) -> int:
+        return int(self._kept.shape[0])
+
+    def __getitem__(self, i: int) -> Any:
+        return self.doc[int(self._kept[i])]
+
+    def __iter__(self) -> Iterator[Any]:
+        return (b for b in self.doc if b.deal.card_count)
 
 
 def empty_games_loss(count: int) -> str:
