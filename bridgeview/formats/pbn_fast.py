@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from itertools import product
 from operator import itemgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ..model.auction import PASS, Call, Contract, auction_is_complete
 from ..model.board import Board
@@ -128,9 +128,10 @@ def _deal(text: str) -> Deal:
     bits = list(map(_SUIT_BITS.get, g[1:]))
     if None in bits:
         bits = [k if k is not None else _suit_bits(g[1 + i]) for i, k in enumerate(bits)]
-    a, b, c, d, e, f, h, i, j, k, l, m_, n, o, p, q = bits  # spades, hearts, diamonds, clubs of each hand
-    hands = (a << 39 | b << 26 | c << 13 | d, e << 39 | f << 26 | h << 13 | i,  # type: ignore[operator]
-             j << 39 | k << 26 | l << 13 | m_, n << 39 | o << 26 | p << 13 | q)  # type: ignore[operator]
+    # spades, hearts, diamonds, clubs of each hand (every None was replaced just above)
+    a, b, c, d, e, f, h, i, j, k, l, m_, n, o, p, q = cast("list[int]", bits)
+    hands = (a << 39 | b << 26 | c << 13 | d, e << 39 | f << 26 | h << 13 | i,
+             j << 39 | k << 26 | l << 13 | m_, n << 39 | o << 26 | p << 13 | q)
     first = _SEATS[g[0]]
     return _new_deal(hands[4 - first:] + hands[:4 - first] if first else hands)
 
@@ -450,7 +451,7 @@ def _read_play(b: Board, value: str, section: str) -> bool:
     elif (declarer + 1) % 4 != leader0:
         raise _Careful
     if contract is not None and not contract.is_passed_out:
-        trump = int(contract.strain)  # type: ignore[arg-type]
+        trump = int(contract.bid_strain)
     else:
         only = b.tags.get("Contract", "").upper()
         trump = int(Strain.from_text(only)) if only in _END_POSITION else 4
@@ -460,13 +461,14 @@ def _read_play(b: Board, value: str, section: str) -> bool:
     cards = list(map(CARDS_BY_TOKEN.get, words))
     if len(cards) % 4 or None in cards:
         raise _Careful
+    known = cast("list[Card]", cards)  # every token was a card: None is not in it
     play: list[Card] = []
     weights = _WEIGHTS[trump]
     off = 0  # the leader's column in the section (its first column is the opening leader's)
     for k in range(0, len(cards), 4):
-        t0, t1, t2, t3 = cards[k + off : k + 4] + cards[k : k + off] if off else cards[k : k + 4]
-        w = weights[t0]  # type: ignore[index]
-        off = (off + (max(w[t0], w[t1] + 1, w[t2] + 2, w[t3] + 3) & 3)) & 3  # type: ignore[index]
-        play += (t0, t1, t2, t3)  # type: ignore[arg-type]
+        t0, t1, t2, t3 = known[k + off : k + 4] + known[k : k + off] if off else known[k : k + 4]
+        w = weights[t0]
+        off = (off + (max(w[t0], w[t1] + 1, w[t2] + 2, w[t3] + 3) & 3)) & 3
+        play += (t0, t1, t2, t3)
     b.play = play
     return claimed
