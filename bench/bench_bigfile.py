@@ -59,10 +59,17 @@ def measure(path: Path, index: int, checksum: bool) -> dict:
     t3 = time.perf_counter()
     after = rss_kib()
     out = {
-        "path": str(path), "size": path.stat().st_size, "boards": count, "index": index,
-        "board_number": board.number, "deal": board.deal.to_pbn(),
-        "open_ms": (t1 - t0) * 1000, "len_ms": (t2 - t1) * 1000, "decode_ms": (t3 - t2) * 1000,
-        "total_ms": (t3 - t0) * 1000, "rss_growth_kib": after - before,
+        "path": str(path),
+        "size": path.stat().st_size,
+        "boards": count,
+        "index": index,
+        "board_number": board.number,
+        "deal": board.deal.to_pbn(),
+        "open_ms": (t1 - t0) * 1000,
+        "len_ms": (t2 - t1) * 1000,
+        "decode_ms": (t3 - t2) * 1000,
+        "total_ms": (t3 - t0) * 1000,
+        "rss_growth_kib": after - before,
     }
     if checksum:
         t4 = time.perf_counter()
@@ -121,8 +128,10 @@ def report(results: dict) -> None:
         )
     if "checksum_ms" in results["big"]:
         big = results["big"]
-        print(f"checksum of the big file (as bridgeview info computes it): {big['checksum_ms']:.0f} ms, "
-              f"RSS +{big['checksum_rss_growth_kib']} KiB")
+        print(
+            f"checksum of the big file (as bridgeview info computes it): {big['checksum_ms']:.0f} ms, "
+            f"RSS +{big['checksum_rss_growth_kib']} KiB"
+        )
 
 
 def main(argv: list[str] | None = None) -> dict:

@@ -108,8 +108,12 @@ def child(kind: str, args: list[str]) -> dict:
 
 
 def run_child(kind: str, *args: str) -> dict:
-    proc = subprocess.run([sys.executable, __file__, "--child", kind, *args], capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
+    proc = subprocess.run(
+        [sys.executable, __file__, "--child", kind, *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
+    )
     if proc.returncode:
         raise SystemExit(f"child {kind} failed:\n{proc.stderr}")
     line = proc.stdout.strip().splitlines()[-1]
@@ -171,26 +175,48 @@ def main() -> int:
     rows = [
         ("boards; PBN size", f"{args.n:,}; {mb:.0f} MiB"),
         ("regex pass over mmap (baseline)", f"{base:.2f} s; peak {big['regex']['peak_mb']:.0f} MB"),
-        ("`info big.pbn`", f"{big['info']['seconds']:.2f} s = **{big['info']['seconds'] / base:.1f}×** the regex pass; "
-         f"peak {big['info']['peak_mb']:.0f} MB"),
-        ("`convert big.pbn back.zrd`", f"{big['pbn_to_zrd']['seconds']:.2f} s = "
-         f"**{big['pbn_to_zrd']['seconds'] / base:.1f}×**; peak {big['pbn_to_zrd']['peak_mb']:.0f} MB; "
-         f"byte-identical to the original: {big['identical']}"),
-        ("`convert big.zrd big.pbn`", f"{big['zrd_to_pbn']['seconds']:.2f} s = "
-         f"{args.n / big['zrd_to_pbn']['seconds']:,.0f} boards/s; peak {big['zrd_to_pbn']['peak_mb']:.0f} MB"),
-        ("GUI: open, first board shown", f"{big['gui']['open_seconds']:.2f} s = "
-         f"**{big['gui']['open_seconds'] / base:.1f}×** (board {big['gui']['first_board']})"),
-        (f"GUI: go to board {big['gui']['jump_target']:,}", f"{big['gui']['jump_seconds'] * 1000:.0f} ms "
-         f"(shown: {big['gui']['jump_shown']}); GUI peak {big['gui']['peak_mb']:.0f} MB"),
+        (
+            "`info big.pbn`",
+            f"{big['info']['seconds']:.2f} s = **{big['info']['seconds'] / base:.1f}×** the regex pass; "
+            f"peak {big['info']['peak_mb']:.0f} MB",
+        ),
+        (
+            "`convert big.pbn back.zrd`",
+            f"{big['pbn_to_zrd']['seconds']:.2f} s = "
+            f"**{big['pbn_to_zrd']['seconds'] / base:.1f}×**; peak {big['pbn_to_zrd']['peak_mb']:.0f} MB; "
+            f"byte-identical to the original: {big['identical']}",
+        ),
+        (
+            "`convert big.zrd big.pbn`",
+            f"{big['zrd_to_pbn']['seconds']:.2f} s = "
+            f"{args.n / big['zrd_to_pbn']['seconds']:,.0f} boards/s; peak {big['zrd_to_pbn']['peak_mb']:.0f} MB",
+        ),
+        (
+            "GUI: open, first board shown",
+            f"{big['gui']['open_seconds']:.2f} s = "
+            f"**{big['gui']['open_seconds'] / base:.1f}×** (board {big['gui']['first_board']})",
+        ),
+        (
+            f"GUI: go to board {big['gui']['jump_target']:,}",
+            f"{big['gui']['jump_seconds'] * 1000:.0f} ms "
+            f"(shown: {big['gui']['jump_shown']}); GUI peak {big['gui']['peak_mb']:.0f} MB",
+        ),
     ]
     for key, what in (("info", "`info`"), ("pbn_to_zrd", "`convert` PBN→ZRD"), ("zrd_to_pbn", "`convert` ZRD→PBN")):
-        rows.append((f"peak RSS, {what}: ¼ size → full size",
-                     f"{quarter[key]['peak_mb']:.0f} MB → {big[key]['peak_mb']:.0f} MB"))
+        rows.append(
+            (
+                f"peak RSS, {what}: ¼ size → full size",
+                f"{quarter[key]['peak_mb']:.0f} MB → {big[key]['peak_mb']:.0f} MB",
+            )
+        )
     if val is not None:
-        rows.append((f"`validate` on a {args.validate_deals:,}-deal ZRD ({val['size'] / 2**20:.0f} MiB)",
-                     f"{val['seconds']:.2f} s; peak {val['peak_mb']:.0f} MB; {val['stdout'].strip()[-80:]}"))
-    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average "
-          f"{os.getloadavg()[0]:.1f} at the end\n")
+        rows.append(
+            (
+                f"`validate` on a {args.validate_deals:,}-deal ZRD ({val['size'] / 2**20:.0f} MiB)",
+                f"{val['seconds']:.2f} s; peak {val['peak_mb']:.0f} MB; {val['stdout'].strip()[-80:]}",
+            )
+        )
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end\n")
     print("| measurement | result |\n|---|---|")
     for k, v in rows:
         print(f"| {k} | {v} |")

@@ -95,23 +95,38 @@ def main_bench() -> None:
         rows.append(("bridgeview solve (this process, DDS threads)", one))
         check(out)
         out = Path(tmp) / "child.zrd"
-        rows.append(("bridgeview solve (default: DDS in a child with --dd-timeout)",
-                     timed(lambda: main(["solve", str(src), str(out), "--chunk", str(args.chunk)]))))
+        rows.append(
+            (
+                "bridgeview solve (default: DDS in a child with --dd-timeout)",
+                timed(lambda: main(["solve", str(src), str(out), "--chunk", str(args.chunk)])),
+            )
+        )
         check(out)
         for n in args.workers:
             out = Path(tmp) / f"w{n}.zrd"
-            rows.append((f"bridgeview solve --workers {n}",
-                         timed(lambda n=n, out=out: main(["solve", str(src), str(out), "--workers", str(n),
-                                                          "--chunk", str(args.chunk)]))))
+            rows.append(
+                (
+                    f"bridgeview solve --workers {n}",
+                    timed(
+                        lambda n=n, out=out: main(
+                            ["solve", str(src), str(out), "--workers", str(n), "--chunk", str(args.chunk)]
+                        )
+                    ),
+                )
+            )
             check(out)
-    print(f"{args.deals} random full deals, chunks of {args.chunk}, {os.cpu_count()} cores, "
-          f"load average before {os.getloadavg()[0]:.1f}\n")
+    print(
+        f"{args.deals} random full deals, chunks of {args.chunk}, {os.cpu_count()} cores, "
+        f"load average before {os.getloadavg()[0]:.1f}\n"
+    )
     print("| method | seconds | deals/s | vs direct |")
     print("|---|---:|---:|---:|")
     for name, secs in rows:
         print(f"| {name} | {secs:.2f} | {args.deals / secs:.1f} | {secs / base:.2f}x |")
-    print(f"\nOne process: {inside[0]:.2f} s inside DDS's CalcAllTables, {one - inside[0]:.3f} s of bridgeview's "
-          f"own work (reading, chunking, journal, writing) = {(one - inside[0]) / inside[0]:.2%} on top of DDS")
+    print(
+        f"\nOne process: {inside[0]:.2f} s inside DDS's CalcAllTables, {one - inside[0]:.3f} s of bridgeview's "
+        f"own work (reading, chunking, journal, writing) = {(one - inside[0]) / inside[0]:.2%} on top of DDS"
+    )
 
 
 if __name__ == "__main__":

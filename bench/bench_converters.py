@@ -94,8 +94,11 @@ def run(n: int, directory: Path, repeat: int = 3) -> dict:
     src = directory / "bench.zrd"
     write_zrd(src, n)
     results: dict = {"n": n, "machine": machine(), "repeat": repeat}
-    pairs = (("zrd", "ber", src, loop_zrd_to_ber), ("zrd", "rzd", src, loop_zrd_to_rzd),
-             ("ber", "zbd", directory / "vec.ber", loop_ber_to_zbd))
+    pairs = (
+        ("zrd", "ber", src, loop_zrd_to_ber),
+        ("zrd", "rzd", src, loop_zrd_to_rzd),
+        ("ber", "zbd", directory / "vec.ber", loop_ber_to_zbd),
+    )
     for source, target, path, loop in pairs:
         if target == "rzd" and n > 0xFFFF:
             continue  # RZD counts boards in 16 bits
@@ -121,8 +124,10 @@ def main(argv: list[str] | None = None) -> dict:
     print(f"N = {results['n']} deals; best of {3 * runs} vectorised runs and {runs} loop runs")
     for key in ("zrd_ber", "zrd_rzd", "ber_zbd"):
         if f"{key}_ratio" in results:
-            print(f"{key.replace('_', ' -> ')}: vectorised {results[f'{key}_vectorised_s']:.3f} s, "
-                  f"Python loop {results[f'{key}_loop_s']:.2f} s, ratio {results[f'{key}_ratio']:.0f}x")
+            print(
+                f"{key.replace('_', ' -> ')}: vectorised {results[f'{key}_vectorised_s']:.3f} s, "
+                f"Python loop {results[f'{key}_loop_s']:.2f} s, ratio {results[f'{key}_ratio']:.0f}x"
+            )
     return results
 
 

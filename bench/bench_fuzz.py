@@ -92,9 +92,31 @@ def seeds_for(codec: Codec, rng: random.Random) -> list[bytes]:
 
 
 # -- damage ---------------------------------------------------------------------------------
-GARBAGE = [b"\x00" * 8, b"\xff" * 8, b'[Deal "N:', b"|md|", b"\r\n\r\n", b"\xc3\x28", b"-" * 5,
-           b"9" * 40, b"AKQJT98765432", b"\t\x1a", b"}{][", b"==", b'<img src="/dev/zero">', b"<table>",
-           b'[Board "1"]\n', b"{", b"}", b'"', b"\\", b"%", b";", b"|an|<b>x</b>|", b"\xfe\xff"]
+GARBAGE = [
+    b"\x00" * 8,
+    b"\xff" * 8,
+    b'[Deal "N:',
+    b"|md|",
+    b"\r\n\r\n",
+    b"\xc3\x28",
+    b"-" * 5,
+    b"9" * 40,
+    b"AKQJT98765432",
+    b"\t\x1a",
+    b"}{][",
+    b"==",
+    b'<img src="/dev/zero">',
+    b"<table>",
+    b'[Board "1"]\n',
+    b"{",
+    b"}",
+    b'"',
+    b"\\",
+    b"%",
+    b";",
+    b"|an|<b>x</b>|",
+    b"\xfe\xff",
+]
 
 
 def damage(data: bytes, rng: random.Random) -> bytes:
@@ -109,7 +131,7 @@ def damage(data: bytes, rng: random.Random) -> bytes:
         return bytes(rng.randrange(256) for _ in range(rng.randint(1, 24)))
 
     if kind == "truncate":
-        del buf[rng.randint(0, max(0, n - 1)):]
+        del buf[rng.randint(0, max(0, n - 1)) :]
     elif kind == "flip":
         for _ in range(rng.randint(1, 8)):
             if buf:
@@ -251,8 +273,8 @@ def memory_table(directory: Path) -> list[tuple[str, int, int, int]]:
         "1 MB of }": "}" * MB,
         "1 MB of } lines": "}\n" * (MB // 2),
         "1 MB unclosed quote": '"' + "x" * MB,
-        "1.2 MB of [Board \"1\"] lines": '[Board "1"]\n' * 100_000,
-        "12 MB of [Board \"1\"] lines": '[Board "1"]\n' * 1_000_000,
+        '1.2 MB of [Board "1"] lines': '[Board "1"]\n' * 100_000,
+        '12 MB of [Board "1"] lines': '[Board "1"]\n' * 1_000_000,
     }
     rows = []
     all_codecs()
@@ -275,10 +297,12 @@ def memory_table(directory: Path) -> list[tuple[str, int, int, int]]:
 def validate_rss(path: Path) -> int:
     """Peak RSS in bytes of a fresh ``bridgeview validate`` process on ``path`` (measured by a parent of
     its own, so no other child counts)."""
-    probe = ("import resource, subprocess, sys\n"
-             "subprocess.run([sys.executable, '-c', 'import sys; from bridgeview.cli.main import main; "
-             "sys.exit(main())', 'validate', sys.argv[1]], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
-             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    probe = (
+        "import resource, subprocess, sys\n"
+        "subprocess.run([sys.executable, '-c', 'import sys; from bridgeview.cli.main import main; "
+        "sys.exit(main())', 'validate', sys.argv[1]], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    )
     out = subprocess.run([sys.executable, "-c", probe, str(path)], capture_output=True, text=True, check=True)
     return int(out.stdout.strip()) * 1024  # ru_maxrss is in KiB on Linux
 
@@ -286,8 +310,10 @@ def validate_rss(path: Path) -> int:
 def memory_report(directory: Path) -> None:
     print("\nmemory while reading and validating (tracemalloc peak; peak RSS of `bridgeview validate`):")
     for name, size, peak, rss in memory_table(directory):
-        print(f"  {name:32} {size / MB:6.1f} MB file  {peak / MB:7.1f} MB ({peak / size:5.1f}x)"
-              f"  RSS {rss / MB:7.1f} MB ({rss / size:5.1f}x)")
+        print(
+            f"  {name:32} {size / MB:6.1f} MB file  {peak / MB:7.1f} MB ({peak / size:5.1f}x)"
+            f"  RSS {rss / MB:7.1f} MB ({rss / size:5.1f}x)"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -327,8 +353,10 @@ def main(argv: list[str] | None = None) -> int:
                 before = harness.failures
                 harness.run(codec, data, ext, number, directory)
                 failed += harness.failures != before
-            print(f"{codec.name:10} {len(seeds):>5} {args.inputs:>8,} {failed:>8} {time.process_time() - start:>8.1f}",
-                  flush=True)
+            print(
+                f"{codec.name:10} {len(seeds):>5} {args.inputs:>8,} {failed:>8} {time.process_time() - start:>8.1f}",
+                flush=True,
+            )
         if not args.no_memory:
             memory_report(directory)
     print(f"\n{harness.failures} failure(s)" + (f"; inputs saved in {args.out}" if harness.failures else ""))

@@ -102,8 +102,12 @@ def main() -> int:
     gen_s = 0.0
     if not big.exists():
         # in a child process, so numpy's scratch memory does not count in this one's peak
-        out = subprocess.run([sys.executable, __file__, "--generate-only", "--keep", str(big), "--deals",
-                              str(args.deals)], check=True, capture_output=True, text=True).stdout
+        out = subprocess.run(
+            [sys.executable, __file__, "--generate-only", "--keep", str(big), "--deals", str(args.deals)],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
         gen_s = float(out.strip().splitlines()[-1])
     small = Path(tmp.name) / "small.zrd"
     make_zrd(small, 32)
@@ -175,8 +179,12 @@ def main() -> int:
     rows.append(("open the big ZRD (first board shown)", f"{t_open:.0f} ms (first board: {first_shown})"))
     rows.append(("go to board 10,000,000 (Ctrl+G)", f"{t_jump:.1f} ms (found: {bool(found)}, shown: {shown})"))
     rows.append(("go to a random board of the big file", f"median {t_big_jump:.1f} ms (10 jumps)"))
-    rows.append(("scroll the list to a random place + repaint", f"median {sorted(times)[25]:.1f} ms, "
-                 f"max {max(times):.1f} ms (50 jumps)"))
+    rows.append(
+        (
+            "scroll the list to a random place + repaint",
+            f"median {sorted(times)[25]:.1f} ms, max {max(times):.1f} ms (50 jumps)",
+        )
+    )
     rows.append(("next board near the end", f"median {sorted(step_times)[10]:.1f} ms"))
     rows.append(("RSS, empty window", mem_empty_text))
     rows.append(("RSS, a 32-deal file open (over the empty window)", mem_small_text))

@@ -106,11 +106,16 @@ def _time_file(path: Path, repeat: int) -> dict:
     doc = LinCodec().read(path)
     n = count or 1
     return {
-        "bytes": path.stat().st_size, "ours_s": ours, "endplay_s": theirs,
-        "ours_ms_per_board": 1000 * ours / n, "endplay_ms_per_board": 1000 * theirs / n,
-        "ratio": theirs / ours if ours else float("inf"), "counts": (count, their_count),
+        "bytes": path.stat().st_size,
+        "ours_s": ours,
+        "endplay_s": theirs,
+        "ours_ms_per_board": 1000 * ours / n,
+        "endplay_ms_per_board": 1000 * theirs / n,
+        "ratio": theirs / ours if ours else float("inf"),
+        "counts": (count, their_count),
         "problems": len(doc.problems),
-        "calls": sum(len(b.auction or ()) for b in doc), "cards": sum(len(b.play or ()) for b in doc),
+        "calls": sum(len(b.auction or ()) for b in doc),
+        "cards": sum(len(b.play or ()) for b in doc),
         "alerts": sum(1 for b in doc for c in b.auction or () if c.alert),
     }
 
@@ -153,17 +158,21 @@ def run(n: int = 10_000, *, echo: bool = True, repeat: int = 3) -> dict:
                 result[label] = _time_file(path, repeat)
     if echo:
         for label, r in result.items():
-            print(f"{label}: {r['counts'][0]} boards ({r['counts'][1]} for endplay), {r['bytes'] / 1e6:.1f} MB, "
-                  f"{r['calls']} calls, {r['cards']} cards")
+            print(
+                f"{label}: {r['counts'][0]} boards ({r['counts'][1]} for endplay), {r['bytes'] / 1e6:.1f} MB, "
+                f"{r['calls']} calls, {r['cards']} cards"
+            )
             print(f"  bridgeview: {r['ours_s']:.2f} s ({r['ours_ms_per_board']:.3f} ms/board)")
             print(f"  endplay:    {r['endplay_s']:.2f} s ({r['endplay_ms_per_board']:.3f} ms/board)")
             print(f"  ratio: {r['ratio']:.1f}x faster")
         with tempfile.TemporaryDirectory() as tmp:
             for size in (n, 4 * n):  # the save's memory does not grow with the file
                 m = save_memory(size, Path(tmp))
-                print(f"lazy save, {m['boards']} boards ({m['bytes'] / 1e6:.1f} MB), two edited: peak "
-                      f"{m['peak'] / 1e6:.2f} MB of Python memory, {m['save_s']:.2f} s, "
-                      f"{m['changed_lines']} lines changed")
+                print(
+                    f"lazy save, {m['boards']} boards ({m['bytes'] / 1e6:.1f} MB), two edited: peak "
+                    f"{m['peak'] / 1e6:.2f} MB of Python memory, {m['save_s']:.2f} s, "
+                    f"{m['changed_lines']} lines changed"
+                )
     return result
 
 

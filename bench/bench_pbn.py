@@ -95,8 +95,16 @@ def make_boards(n: int, seed: int = 1) -> BoardSet:
             b.result = rng.randint(0, 13)
         elif fc is not None:
             b.contract = fc[0]
-        b.tags = {"Event": "Bench", "Site": "Here", "Date": "2026.11.22", "West": "w", "North": "n", "East": "e",
-                  "South": "s", "Scoring": "IMP"}
+        b.tags = {
+            "Event": "Bench",
+            "Site": "Here",
+            "Date": "2026.11.22",
+            "West": "w",
+            "North": "n",
+            "East": "e",
+            "South": "s",
+            "Scoring": "IMP",
+        }
         boards.append(b)
     return BoardSet(boards, FileInfo(event="Bench"))
 
@@ -147,9 +155,13 @@ def _time_file(path: Path, repeat: int) -> dict:
     n = count or 1
     return {
         "fast_path": _fast_games(path),
-        "bytes": path.stat().st_size, "ours_s": ours, "endplay_s": theirs,
-        "ours_ms_per_board": 1000 * ours / n, "endplay_ms_per_board": 1000 * theirs / n,
-        "ratio": theirs / ours if ours else float("inf"), "counts": (count, their_count),
+        "bytes": path.stat().st_size,
+        "ours_s": ours,
+        "endplay_s": theirs,
+        "ours_ms_per_board": 1000 * ours / n,
+        "endplay_ms_per_board": 1000 * theirs / n,
+        "ratio": theirs / ours if ours else float("inf"),
+        "counts": (count, their_count),
         "problems": len(check.problems),
         "notes": sum(1 for b in check for c in b.auction or [] if c.explanation),
         "comments": sum(len(b.notes) for b in check),
@@ -162,8 +174,10 @@ def _fast_games(path: Path) -> int:
     from bridgeview.formats.pbn_lex import split_games
     from bridgeview.formats.pbn_read import Context
 
-    return sum(read_fast(g.raw, g.first_line, Context()) is not None
-               for g in split_games(path.read_text(encoding="utf-8")).games)
+    return sum(
+        read_fast(g.raw, g.first_line, Context()) is not None
+        for g in split_games(path.read_text(encoding="utf-8")).games
+    )
 
 
 def run(n: int = 10_000, *, echo: bool = True, repeat: int = 3) -> dict:

@@ -82,8 +82,9 @@ def cli(deals: list[Deal]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         src, dst = Path(tmp) / "in.deals", Path(tmp) / "out.zrd"
         registry.write_file(BoardSet([Board(deal=d) for d in deals]), src, "deals")
-        subprocess.run([sys.executable, "-m", "bridgeview", "solve", str(src), str(dst)], check=True,
-                       capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "bridgeview", "solve", str(src), str(dst)], check=True, capture_output=True
+        )
 
 
 def conversion_overhead(deals: list[Deal], rounds: int = 50) -> float:
@@ -135,8 +136,10 @@ def main() -> None:
             dds._set_threads(None)
     rows = [(name, secs) for (name, _), secs in zip(methods, best, strict=True)]
     base = rows[0][1]
-    print(f"{len(deals)} random deals, {cores} cores, best of {args.repeat}, "
-          f"load average {os.getloadavg()[0]:.1f} at the end\n")
+    print(
+        f"{len(deals)} random deals, {cores} cores, best of {args.repeat}, "
+        f"load average {os.getloadavg()[0]:.1f} at the end\n"
+    )
     per_deal = conversion_overhead(deals)
     print(f"solve_tables' own work outside DDS: {per_deal * 1e6:.0f} µs a deal\n")
     print("| method | seconds | deals/s | vs direct |")

@@ -78,8 +78,9 @@ def _env(platform: str, config: str) -> dict[str, str]:
 def time_paint(kind: str, env: dict[str, str]) -> float:
     """Seconds from spawning the process to the first paint of the window's content."""
     start = time.time_ns()
-    proc = subprocess.run([sys.executable, "-c", _PAINT_PROBE, kind], env=env, capture_output=True, text=True,
-                          timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", _PAINT_PROBE, kind], env=env, capture_output=True, text=True, timeout=120
+    )
     if proc.returncode != 0 or not proc.stdout.strip():
         raise SystemExit(f"{kind}: {proc.stderr.strip() or 'no paint'}")
     return (int(proc.stdout.split()[0]) - start) / 1e9
@@ -119,17 +120,25 @@ def main() -> int:
             for name, job in jobs.items():
                 times[name].append(job())
     load = os.getloadavg()[0]
-    print(f"{args.runs} runs each, Qt platform {args.platform}, load average {load:.1f}, "
-          f"Python {sys.version.split()[0]}\n")
+    print(
+        f"{args.runs} runs each, Qt platform {args.platform}, load average {load:.1f}, "
+        f"Python {sys.version.split()[0]}\n"
+    )
     print("| measurement | median | min | median vs baseline |")
     print("|---|---|---|---|")
-    baselines = {"bridgeview GUI, sample's diagram first painted": "bare PySide6 window, first paint",
-                 "bridgeview --version": "python -c pass", "bridgeview info small.pbn": "python -c pass"}
+    baselines = {
+        "bridgeview GUI, sample's diagram first painted": "bare PySide6 window, first paint",
+        "bridgeview --version": "python -c pass",
+        "bridgeview info small.pbn": "python -c pass",
+    }
     for name, values in times.items():
         med = statistics.median(values)
         base = baselines.get(name)
-        ratio = f"{med / statistics.median(times[base]):.1f}x ({name.split(',')[0]} / {base.split(',')[0]})" \
-            if base else "baseline"
+        ratio = (
+            f"{med / statistics.median(times[base]):.1f}x ({name.split(',')[0]} / {base.split(',')[0]})"
+            if base
+            else "baseline"
+        )
         print(f"| {name} | {med * 1000:.0f} ms | {min(values) * 1000:.0f} ms | {ratio} |")
     gui = statistics.median(times["bridgeview GUI, sample's diagram first painted"])
     extra = gui - statistics.median(times["bare PySide6 window, first paint"])

@@ -120,8 +120,7 @@ def test_the_cli_lists_the_bad_record_and_goes_on(tmp_path: Path, fmt: str, wher
 
 @pytest.mark.parametrize("where", list(WHERE))
 @pytest.mark.parametrize("fmt", ["zrj", "zrd", "zbs", "dup", "deals"])
-def test_the_window_opens_lists_and_selects_every_board(qtbot, tmp_path: Path, messages, fmt: str,
-                                                        where: str) -> None:
+def test_the_window_opens_lists_and_selects_every_board(qtbot, tmp_path: Path, messages, fmt: str, where: str) -> None:
     path, _expected, bad = _bad_file(tmp_path, fmt, where)
     w = main_window(qtbot, tmp_path)
     w.show()

@@ -65,8 +65,10 @@ def test_a_deal_with_a_card_astray_is_not_fit_to_deal():
     spade_ace = int(Card.parse("SA"))
     boards[6] = boards[6].copy(deal=deal.with_card(spade_ace, None))
     owner = deal.owner(spade_ace).letter
-    assert [str(x) for x in check_set(boards)] == ["board 7: missing cards: SA",
-                                                   f"board 7: {owner} holds 12 cards, not 13"]
+    assert [str(x) for x in check_set(boards)] == [
+        "board 7: missing cards: SA",
+        f"board 7: {owner} holds 12 cards, not 13",
+    ]
 
 
 def test_an_ending_is_not_fit_to_deal():
@@ -89,8 +91,10 @@ def test_the_same_deal_twice_is_found():
     assert [(x.board, x.message) for x in check_set(boards)] == [(10, "same deal as board 3")]
 
 
-@pytest.mark.parametrize(("k", "words"), [(1, "hands rotated 90° clockwise"), (2, "hands rotated 180°"),
-                                          (3, "hands rotated 90° anticlockwise")])
+@pytest.mark.parametrize(
+    ("k", "words"),
+    [(1, "hands rotated 90° clockwise"), (2, "hands rotated 180°"), (3, "hands rotated 90° anticlockwise")],
+)
 def test_the_same_deal_rotated_to_other_seats_is_found(k, words):
     boards = clean_set()
     boards[11] = boards[11].copy(deal=rotated(boards[4].deal, k))
@@ -101,8 +105,11 @@ def test_a_repeated_board_number_is_found():
     boards = clean_set()
     boards[5] = boards[5].copy(number=5, dealer=None, vulnerability=None)
     issues = [str(x) for x in check_set(boards)]
-    assert issues == ["board 5: board number 5 also used by record 5, with a different deal",
-                      "board 7: follows board 5: board 6 is missing from the run"]
+    assert issues == [
+        "board 5: board number 5 also used by record 5, with a different deal",
+        "board 7: follows board 5: board 6 is missing from the run",
+    ]
+
 
 def test_a_number_missing_from_the_run_is_found():
     boards = clean_set()
@@ -130,11 +137,14 @@ def test_dealer_left_to_the_number_is_no_problem():
     assert check_set(boards) == []
 
 
-@pytest.mark.parametrize(("dup", "words"), [
-    (DupControl(first_board=3, copies=1, last_board=16), "say the first board is 3, but the set starts at board 1"),
-    (DupControl(first_board=1, copies=1, last_board=20), "say the last board is 20, but the set ends at board 16"),
-    (DupControl(first_board=1, copies=0, last_board=16), "ask for 0 copies"),
-])
+@pytest.mark.parametrize(
+    ("dup", "words"),
+    [
+        (DupControl(first_board=3, copies=1, last_board=16), "say the first board is 3, but the set starts at board 1"),
+        (DupControl(first_board=1, copies=1, last_board=20), "say the last board is 20, but the set ends at board 16"),
+        (DupControl(first_board=1, copies=0, last_board=16), "ask for 0 copies"),
+    ],
+)
 def test_dup_control_fields_that_disagree_with_the_boards_are_found(dup, words):
     boards = clean_set()
     boards.info.dup = dup
@@ -208,8 +218,9 @@ def test_check_against_tells_each_difference_precisely(capsys, pair):
     assert "board 5: hands rotated 90° clockwise" in lines
     assert "board 9: North and South swapped" in lines
     names = ("North", "East", "South", "West")
-    assert any(line.startswith(f"board 12: ♠Q is with {names[other]} here, with {names[owner]} there")
-               for line in lines)
+    assert any(
+        line.startswith(f"board 12: ♠Q is with {names[other]} here, with {names[owner]} there") for line in lines
+    )
     assert f"board 17: only in {pa}" in lines
     assert "board 18: follows board 16: board 17 is missing from the run" in out  # the machine file's own gap
     assert "problems in 19 boards" in err
@@ -293,8 +304,7 @@ def test_the_real_dup_file_asks_for_0_copies(capsys, realdata):
     assert rc == 1 and len(out.splitlines()) == 1 and "0 copies" in out
 
 
-@pytest.mark.parametrize("path", realdata_files("pbn", "*.pbn") + realdata_files("lin", "*.lin"),
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize("path", realdata_files("pbn", "*.pbn") + realdata_files("lin", "*.lin"), ids=lambda p: p.name)
 def test_check_runs_on_every_real_file_without_a_traceback(capsys, path):
     rc, out, err = run(capsys, "check", path)
     assert rc in (0, 1)
@@ -334,8 +344,9 @@ def test_converting_a_gapped_set_to_dup_says_which_boards_break_the_run(capsys, 
 
 def test_renumber_and_dup_fields_on_the_command_line(capsys, tmp_path):
     src, dst = gapped(tmp_path), tmp_path / "out.dup"
-    rc, out, err = run(capsys, "convert", src, dst, "--renumber", "--dup-copies", "3", "--dup-random", "no",
-                       "--dup-backwards", "yes")
+    rc, out, err = run(
+        capsys, "convert", src, dst, "--renumber", "--dup-copies", "3", "--dup-random", "no", "--dup-backwards", "yes"
+    )
     assert rc == 0, err
     back = read_file(dst)
     assert back.info.dup == DupControl(random=False, backwards=True, first_board=1, copies=3, last_board=8)
@@ -378,8 +389,10 @@ def test_the_check_package_stays_below_solve_ui_and_cli():
     import subprocess
     import sys
 
-    code = ("import sys, bridgeview.check; print(sorted(m for m in sys.modules if m.startswith("
-            "('bridgeview.solve', 'bridgeview.ui', 'bridgeview.cli', 'PySide6'))))")
+    code = (
+        "import sys, bridgeview.check; print(sorted(m for m in sys.modules if m.startswith("
+        "('bridgeview.solve', 'bridgeview.ui', 'bridgeview.cli', 'PySide6'))))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 

@@ -187,8 +187,11 @@ def test_to_picks_the_zrj_variant(capsys, tmp_path):
 def test_to_unknown_format_is_a_one_line_error_and_writes_nothing(capsys, tmp_path):
     src = tmp_path / "src.deals"
     write_file(boards(2), src, "deals")
-    for argv in (["convert", src, tmp_path / "out.xyz"], ["convert", src, tmp_path / "out.pbn", "--to", "nosuch"],
-                 ["convert", src, tmp_path / "out.deals", "--from", "nosuch"]):
+    for argv in (
+        ["convert", src, tmp_path / "out.xyz"],
+        ["convert", src, tmp_path / "out.pbn", "--to", "nosuch"],
+        ["convert", src, tmp_path / "out.deals", "--from", "nosuch"],
+    ):
         rc, _, err = run(capsys, *argv)
         assert rc == 1, err
         one_error_line(err)
@@ -205,7 +208,10 @@ def test_start_board_numbers_boards_of_formats_that_store_none(capsys, tmp_path)
     assert [b.number for b in got] == [17, 18, 19]
     # dealer and vulnerability follow the new numbers (board 17 is dealt like board 1)
     assert [(b.effective_dealer, b.effective_vulnerability.text) for b in got] == [
-        (Seat.NORTH, "None"), (Seat.EAST, "NS"), (Seat.SOUTH, "EW")]
+        (Seat.NORTH, "None"),
+        (Seat.EAST, "NS"),
+        (Seat.SOUTH, "EW"),
+    ]
     rc, out_json, _ = run(capsys, "dump", src, "--start-board", "5")
     assert rc == 0 and [b["board"] for b in json.loads(out_json)["boards"]] == [5, 6, 7]
 
@@ -235,8 +241,9 @@ def test_start_board_must_be_a_sensible_board_number(capsys, tmp_path, value, co
     assert not (tmp_path / "out.pbn").exists()
 
 
-@pytest.mark.parametrize("src_fmt,dst", [("zrd", "out.zbd"), ("zrd", "out.bri"), ("pbn", "out.dge"),
-                                         ("zrd", "out.deals")])
+@pytest.mark.parametrize(
+    "src_fmt,dst", [("zrd", "out.zbd"), ("zrd", "out.bri"), ("pbn", "out.dge"), ("zrd", "out.deals")]
+)
 def test_convert_says_what_dd_results_it_drops(capsys, tmp_path, src_fmt, dst):
     src = tmp_path / f"src.{src_fmt}"
     write_file(boards(5, dd=True), src, src_fmt)
@@ -325,8 +332,10 @@ def test_convert_of_a_broken_file_is_one_located_line(capsys, tmp_path):
     src.write_bytes(src.read_bytes()[:31])  # two records and 5 stray bytes: a truncated copy
     rc, _, err = run(capsys, "convert", src, tmp_path / "out.pbn")
     assert rc == 0
-    assert err.splitlines() == ["bridgeview: dropped: the unreadable end of the file (the file ends inside record 3 "
-                                "(offset 26): 5 bytes of a 13-byte ZBD (Pavlicek binary deal) record, not read)"]
+    assert err.splitlines() == [
+        "bridgeview: dropped: the unreadable end of the file (the file ends inside record 3 "
+        "(offset 26): 5 bytes of a 13-byte ZBD (Pavlicek binary deal) record, not read)"
+    ]
     assert len(read_file(tmp_path / "out.pbn")) == 2
     src.write_bytes(src.read_bytes()[:5])  # not even one record
     rc, _, err = run(capsys, "convert", src, tmp_path / "out2.pbn")
@@ -554,11 +563,21 @@ def test_formats_markdown_table(capsys):
     assert len(rows) == len(all_codecs())
 
 
-@pytest.mark.parametrize("argv", [
-    ["convert"], ["convert", "a.pbn"], ["convert", "a.pbn", "b.bri", "--start-board", "x"],
-    ["info"], ["validate"], ["dump"], ["info", "a.pbn", "--bogus"], ["--bogus"], ["formats", "extra"],
-    ["convert", "a", "b", "--to"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["convert"],
+        ["convert", "a.pbn"],
+        ["convert", "a.pbn", "b.bri", "--start-board", "x"],
+        ["info"],
+        ["validate"],
+        ["dump"],
+        ["info", "a.pbn", "--bogus"],
+        ["--bogus"],
+        ["formats", "extra"],
+        ["convert", "a", "b", "--to"],
+    ],
+)
 def test_usage_errors_exit_2(capsys, argv):
     with pytest.raises(SystemExit) as e:
         main(argv)
@@ -626,8 +645,10 @@ def test_output_into_a_missing_directory_or_onto_a_directory_names_the_target(ca
     src = tmp_path / "src.deals"
     write_file(boards(2), src, "deals")
     (tmp_path / "taken.pbn").mkdir()
-    for target, reason in ((tmp_path / "missing" / "out.pbn", "No such file or directory"),
-                           (tmp_path / "taken.pbn", "Is a directory")):
+    for target, reason in (
+        (tmp_path / "missing" / "out.pbn", "No such file or directory"),
+        (tmp_path / "taken.pbn", "Is a directory"),
+    ):
         rc, _, err = run(capsys, "convert", src, target)
         assert rc == 1
         assert one_error_line(err) == f"bridgeview: {target}: {reason}"
@@ -826,8 +847,9 @@ def test_output_a_console_cannot_encode_is_escaped_not_a_traceback(tmp_path):
     write_file(bs, src, "pbn")
     env = {**os.environ, "PYTHONIOENCODING": "ascii"}
     for cmd in ("info", "validate", "dump"):
-        proc = subprocess.run([sys.executable, "-m", "bridgeview", cmd, str(src)], capture_output=True, env=env,
-                              timeout=60)
+        proc = subprocess.run(
+            [sys.executable, "-m", "bridgeview", cmd, str(src)], capture_output=True, env=env, timeout=60
+        )
         assert proc.returncode == 0 and b"Traceback" not in proc.stderr, proc.stderr
         if cmd == "dump":
             assert json.loads(proc.stdout)["event"] == "Zürich ♠ Cup"
@@ -855,8 +877,10 @@ def test_validate_locates_problems_in_fixed_record_files_and_survives_bad_record
     assert rc == 1
     lines = out.splitlines()
     assert f"{path}: record 2 (offset 23), board 2: same deal as board 1" in lines
-    located = ("record 3 (offset 46), board 3: unreadable record: double-dummy value 14 (allowed: 0-13, "
-               "15 = unknown) (at offset 61)")
+    located = (
+        "record 3 (offset 46), board 3: unreadable record: double-dummy value 14 (allowed: 0-13, "
+        "15 = unknown) (at offset 61)"
+    )
     assert f"{path}: {located}" in lines
     assert f"{path}: record 4 (offset 69), board 4: N holds 52 cards, not 13" in lines
     rc, out, err = run(capsys, "info", str(path))

@@ -58,7 +58,8 @@ def test_sample_decodes_to_the_pbn_twin(realdata, fmt):
     assert doc.info.format == fmt
     assert [b.deal for b in doc] == [b.deal for b in pbn]
     assert [(b.number, b.effective_dealer, b.effective_vulnerability) for b in doc] == [
-        (b.number, b.effective_dealer, b.effective_vulnerability) for b in pbn]
+        (b.number, b.effective_dealer, b.effective_vulnerability) for b in pbn
+    ]
     assert not doc.problems and not validate(doc)
 
 
@@ -129,8 +130,10 @@ def test_bhg_letters_start_with_the_dealer():
 def test_csv_fields_and_stored_dealer_vulnerability(tmp_path):
     board = Board(number=5, dealer=Seat.WEST, vulnerability=Vulnerability.ALL, deal=SUITS)
     data = encode("csv", BoardSet([board]))
-    assert data == (b'"AKQJT98765432","","","","","AKQJT98765432","","","","","AKQJT98765432","",'
-                    b'"","","","AKQJT98765432","5","W/All"\r\n')
+    assert data == (
+        b'"AKQJT98765432","","","","","AKQJT98765432","","","","","AKQJT98765432","",'
+        b'"","","","AKQJT98765432","5","W/All"\r\n'
+    )
     back = read_file_bytes("csv", data)[0]
     assert (back.number, back.dealer, back.vulnerability, back.deal) == (5, Seat.WEST, Vulnerability.ALL, SUITS)
 
@@ -183,8 +186,10 @@ def test_round_trip_random_deals(fmt, deals, first):
 def test_rank_bytes_encode_is_the_inverse_of_decode(seed):
     rng = np.random.default_rng(seed)
     owners = (np.argsort(rng.random((5, 52)), axis=1) // 13).astype(np.uint8)
-    for seats, codes in ((np.arange(4, dtype=np.uint8), np.arange(5, dtype=np.uint8)),
-                         (np.array([3, 0, 1, 2], np.uint8), np.array([1, 2, 3, 0, 0], np.uint8))):
+    for seats, codes in (
+        (np.arange(4, dtype=np.uint8), np.arange(5, dtype=np.uint8)),
+        (np.array([3, 0, 1, 2], np.uint8), np.array([1, 2, 3, 0, 0], np.uint8)),
+    ):
         assert (rank_bytes_decode(rank_bytes_encode(owners, codes), seats) == owners).all()
 
 
@@ -196,8 +201,10 @@ def test_checks_name_what_cannot_be_stored():
     assert "appears twice" in get("bhg").check(boardset(deals, [4, 4, 5])).errors[0]
     assert any("order" in m for m in get("bhg").check(boardset(deals, [3, 1, 2])).losses)
     assert any("board numbers" in m for m in get("ber").check(boardset(deals, [5, 9, 10])).losses)
-    assert any("dealer and vulnerability" in m for m in get("cds").check(
-        BoardSet([Board(number=1, dealer=Seat.WEST, deal=deals[0])])).losses)
+    assert any(
+        "dealer and vulnerability" in m
+        for m in get("cds").check(BoardSet([Board(number=1, dealer=Seat.WEST, deal=deals[0])])).losses
+    )
     assert not get("csv").check(BoardSet([Board(number=1, dealer=Seat.WEST, deal=deals[0])])).losses
     partial = BoardSet([Board.numbered(1, deals[0].without([0]))])
     for fmt in FORMATS:
@@ -214,21 +221,24 @@ def test_rzd_count_limit_and_header_problem(tmp_path):
 
 
 # -- bad input: one located line -------------------------------------------------------------
-@pytest.mark.parametrize(("fmt", "mutate", "message", "where"), [
-    ("ber", lambda d: d[:7] + b"5" + d[8:], "card S7 has seat digit '5', not 1-4", "record 1 (offset 7)"),
-    ("ber", lambda d: d[:52] + b"2" + d[53:], "N holds 12 cards", "record 2 (offset 52)"),
-    ("cds", lambda d: b"\0" + d[1:], "board number 0", "record 1 (offset 0)"),
-    ("cds", lambda d: d[:15] + b"\0" + d[16:], "holds", "record 2 (offset 15)"),
-    ("rzd", lambda d: d[:5] + b"x" + d[6:], "not 11 spaces", "offset 2"),
-    ("rzd", lambda d: d[:26] + b"\0" + d[27:], "holds", "record 2 (offset 26)"),
-    ("bhg", lambda d: d.replace(b"ABC", b"AAC", 1), "card SA (A) appears twice", "line 2, board 1"),
-    ("bhg", lambda d: d.replace(b"ABC", b"A1C", 1), "not a card letter", "line 2, board 1"),
-    ("bhg", lambda d: d.replace(b"ABC", b"AC", 1), "51 characters", "line 2, board 1"),
-    ("csv", lambda d: d.replace(b'"N/-"', b'"N/X"'), "dealer/vulnerability 'N/X'", "line 1"),
-    ("csv", lambda d: d.replace(b'"AKQJT98765432"', b'"AKQJT9876543X"', 1), "'X' is not a rank", "line 1"),
-    ("csv", lambda d: d.replace(b'"AKQJT98765432"', b'"AKQJT9876543"', 1), "N holds 12 cards", "line 1"),
-    ("csv", lambda d: d.replace(b',"1",', b',"x",'), "board number 'x'", "line 1"),
-])
+@pytest.mark.parametrize(
+    ("fmt", "mutate", "message", "where"),
+    [
+        ("ber", lambda d: d[:7] + b"5" + d[8:], "card S7 has seat digit '5', not 1-4", "record 1 (offset 7)"),
+        ("ber", lambda d: d[:52] + b"2" + d[53:], "N holds 12 cards", "record 2 (offset 52)"),
+        ("cds", lambda d: b"\0" + d[1:], "board number 0", "record 1 (offset 0)"),
+        ("cds", lambda d: d[:15] + b"\0" + d[16:], "holds", "record 2 (offset 15)"),
+        ("rzd", lambda d: d[:5] + b"x" + d[6:], "not 11 spaces", "offset 2"),
+        ("rzd", lambda d: d[:26] + b"\0" + d[27:], "holds", "record 2 (offset 26)"),
+        ("bhg", lambda d: d.replace(b"ABC", b"AAC", 1), "card SA (A) appears twice", "line 2, board 1"),
+        ("bhg", lambda d: d.replace(b"ABC", b"A1C", 1), "not a card letter", "line 2, board 1"),
+        ("bhg", lambda d: d.replace(b"ABC", b"AC", 1), "51 characters", "line 2, board 1"),
+        ("csv", lambda d: d.replace(b'"N/-"', b'"N/X"'), "dealer/vulnerability 'N/X'", "line 1"),
+        ("csv", lambda d: d.replace(b'"AKQJT98765432"', b'"AKQJT9876543X"', 1), "'X' is not a rank", "line 1"),
+        ("csv", lambda d: d.replace(b'"AKQJT98765432"', b'"AKQJT9876543"', 1), "N holds 12 cards", "line 1"),
+        ("csv", lambda d: d.replace(b',"1",', b',"x",'), "board number 'x'", "line 1"),
+    ],
+)
 def test_bad_input_is_one_located_line(tmp_path, capsys, fmt, mutate, message, where):
     numbers = [1, 2] if fmt != "csv" else [1]
     data = mutate(encode(fmt, boardset([SUITS] * len(numbers), numbers)))

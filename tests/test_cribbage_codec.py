@@ -51,9 +51,9 @@ def test_pegging_play_codes() -> None:
     plays = [(0, "CK"), (1, "HA")]
     bits = header_bits() + deal_bits("CK SA S2 S3", "HA D2 D3 D4", "C2 C3", "H2 H3", "D9", plays, 0, 0, 1, True)
     deal_start = HEADER_BITS + 24 * 2 + 12 * 2 + 6
-    assert bits[deal_start:deal_start + 7] == "0111101"
-    assert bits[deal_start + 7:deal_start + 14] == "1010001"
-    assert bits[deal_start + 14:deal_start + 56] == "1111111" * 6
+    assert bits[deal_start : deal_start + 7] == "0111101"
+    assert bits[deal_start + 7 : deal_start + 14] == "1010001"
+    assert bits[deal_start + 14 : deal_start + 56] == "1111111" * 6
     rec = decode_record(decode_base64(pack(bits)))
     assert rec.deals[0].unplayed == 6 and rec.deals[0].last
 
@@ -108,7 +108,7 @@ def test_sniff_and_detect(tmp_path: Path) -> None:
     codec = get("halscrib")
     assert codec.kind == "cribbage" and not codec.binary
     assert codec.sniff(one_deal_text()) == 90
-    assert codec.sniff(b"[Event \"x\"]\n[Board \"1\"]\n" * 10) == 0
+    assert codec.sniff(b'[Event "x"]\n[Board "1"]\n' * 10) == 0
     assert codec.sniff(base64.b64encode(bytes(range(200)))) == 0  # names are not printable
     assert detect(write(tmp_path, one_deal_text(), "game.txt")).name == "halscrib"
     for ext in ("crib", "hal", "cb64"):
@@ -157,7 +157,7 @@ def test_score_over_121(tmp_path: Path, capsys) -> None:
 
 def test_bad_card_code(tmp_path: Path, capsys) -> None:
     bits = header_bits() + deal_bits(**ONE_DEAL)
-    bits = bits[:HEADER_BITS] + "001111" + bits[HEADER_BITS + 6:]  # rank 15
+    bits = bits[:HEADER_BITS] + "001111" + bits[HEADER_BITS + 6 :]  # rank 15
     err = cli_error(tmp_path, pack(bits), capsys)
     assert "deal 1: bad card code 0x0f in player 0's hand" in err
 
@@ -167,8 +167,14 @@ def test_cli_dump_info_validate(tmp_path: Path, capsys) -> None:
     assert main(["dump", str(path)]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["format"] == "halscrib"
-    assert data["header"] == {"author": "Hal Author", "program": "HALSCRIB", "players": ["Ann", "HAL"],
-                              "comments": "a test game", "date": "2024-03-17T20:15:42", "games": 1}
+    assert data["header"] == {
+        "author": "Hal Author",
+        "program": "HALSCRIB",
+        "players": ["Ann", "HAL"],
+        "comments": "a test game",
+        "date": "2024-03-17T20:15:42",
+        "games": 1,
+    }
     assert data["deals"][0]["pegging"][1] == {"player": 1, "card": "D4"}
     assert main(["info", str(path)]) == 0
     out = capsys.readouterr().out
@@ -190,12 +196,27 @@ cards_st = st.permutations(list(range(52))).map(lambda p: [CribCard(c // 13, c %
 
 
 @settings(max_examples=40, deadline=None)
-@given(cards_st, st.integers(0, 8), st.integers(0, 121), st.integers(0, 121), st.booleans(), st.booleans(),
-       st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=8))
+@given(
+    cards_st,
+    st.integers(0, 8),
+    st.integers(0, 121),
+    st.integers(0, 121),
+    st.booleans(),
+    st.booleans(),
+    st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=8),
+)
 def test_codec_round_trip(cs, n_plays, s0, s1, dealer, last, name) -> None:
     plays = [PegPlay(i % 2, c) for i, c in enumerate(cs[:4] + cs[4:8])][:n_plays]
-    deal = CribDeal((tuple(cs[0:4]), tuple(cs[4:8])), (tuple(cs[8:10]), tuple(cs[10:12])), cs[12], plays,
-                    (s0, s1), int(dealer), last, 8 - n_plays)
+    deal = CribDeal(
+        (tuple(cs[0:4]), tuple(cs[4:8])),
+        (tuple(cs[8:10]), tuple(cs[10:12])),
+        cs[12],
+        plays,
+        (s0, s1),
+        int(dealer),
+        last,
+        8 - n_plays,
+    )
     rec = CribbageRecord(CribHeader(players=(name.rstrip(" "), "HAL"), year=4095, second=59), [deal, deal])
     back = decode_record(decode_base64(wrap_base64(encode_record(rec), 64)))
     assert back.to_json() == rec.to_json()
@@ -205,7 +226,7 @@ def test_bad_base64_names_the_deal(tmp_path: Path, capsys) -> None:
     text = pack(header_bits(n_deals=2) + deal_bits(**ONE_DEAL) + deal_bits(**dict(ONE_DEAL, dealer=0)))
     compact = text.replace(b"\n", b"")
     in_deal_2 = (HEADER_BITS + 150 + 30) // 6  # a character carrying bits of deal 2
-    err = cli_error(tmp_path, compact[:in_deal_2] + b"*" + compact[in_deal_2 + 1:], capsys)
+    err = cli_error(tmp_path, compact[:in_deal_2] + b"*" + compact[in_deal_2 + 1 :], capsys)
     assert f"offset {in_deal_2}: bad Base64 in deal 2: character '*' is not in the Base64 alphabet" in err
     err = cli_error(tmp_path, b"#" + text[1:], capsys)
     assert "line 1, offset 0: bad Base64 in the header: character '#'" in err
@@ -227,7 +248,7 @@ def test_zero_padding_and_whitespace() -> None:
     assert len(data) == (HEADER_BITS + 150 + 7) // 8 == 92 and data[-1] & 0b111 == 0  # 733 bits + 3 zero bits
     text = base64.b64encode(data)
     assert text.endswith(b"=") and wrap_base64(data, 0, final_newline=False) == text
-    spaced = b"\t".join(text[i:i + 7] for i in range(0, len(text), 7)) + b" \r\n\r\n"
+    spaced = b"\t".join(text[i : i + 7] for i in range(0, len(text), 7)) + b" \r\n\r\n"
     assert decode_record(decode_base64(spaced)).to_json() == rec.to_json()
     odd_pad = base64.b64encode(data[:-1] + bytes([data[-1] | 0b101]))  # non-zero padding bits are ignored
     assert decode_record(decode_base64(odd_pad)).to_json() == rec.to_json()

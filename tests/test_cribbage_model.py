@@ -20,9 +20,16 @@ from bridgeview.model.cribbage import (
 
 
 def deal_from(d: dict) -> CribDeal:
-    return CribDeal((cards(d["h0"]), cards(d["h1"])), (cards(d["d0"]), cards(d["d1"])), card(d["starter"]),
-                    [PegPlay(p, card(t)) for p, t in d["plays"]], (d["s0"], d["s1"]), d["dealer"], d["last"],
-                    8 - len(d["plays"]))
+    return CribDeal(
+        (cards(d["h0"]), cards(d["h1"])),
+        (cards(d["d0"]), cards(d["d1"])),
+        card(d["starter"]),
+        [PegPlay(p, card(t)) for p, t in d["plays"]],
+        (d["s0"], d["s1"]),
+        d["dealer"],
+        d["last"],
+        8 - len(d["plays"]),
+    )
 
 
 def record_of(*deals: CribDeal, games: int = 1) -> CribbageRecord:
@@ -244,8 +251,17 @@ def test_pegging_captions_announce_each_score() -> None:
 
 
 def test_the_show_step_carries_its_breakdown() -> None:
-    d = deal_from(dict(ONE_DEAL, h0="S5 H5 D5 CJ", d0="C2 C3", starter="C5", plays=[
-        (0, "CJ"), (1, "D4"), (0, "S5"), (1, "S6"), (0, "H5"), (1, "H7"), (0, "D5"), (1, "C8")], s0=1, s1=4))
+    d = deal_from(
+        dict(
+            ONE_DEAL,
+            h0="S5 H5 D5 CJ",
+            d0="C2 C3",
+            starter="C5",
+            plays=[(0, "CJ"), (1, "D4"), (0, "S5"), (1, "S6"), (0, "H5"), (1, "H7"), (0, "D5"), (1, "C8")],
+            s0=1,
+            s1=4,
+        )
+    )
     rec = record_of(d)
     assert rec.problems() == []
     show = next(s for s in rec.movie() if s.kind == "show")
@@ -256,8 +272,20 @@ def test_the_show_step_carries_its_breakdown() -> None:
 
 def test_the_pegging_steps_say_go_and_thirty_one() -> None:
     plays = [(1, "S3"), (0, "D3"), (1, "C9"), (0, "D9"), (1, "D6"), (1, "CA"), (0, "D4"), (0, "H2")]
-    d = deal_from(dict(h0="D9 H2 D3 D4", h1="S3 CA C9 D6", d0="S8 D7", d1="DK SQ", starter="DQ", plays=plays,
-                       s0=5, s1=4, dealer=0, last=False))
+    d = deal_from(
+        dict(
+            h0="D9 H2 D3 D4",
+            h1="S3 CA C9 D6",
+            d0="S8 D7",
+            d1="DK SQ",
+            starter="DQ",
+            plays=plays,
+            s0=5,
+            s1=4,
+            dealer=0,
+            last=False,
+        )
+    )
     rec = record_of(d)
     assert rec.problems() == []
     pegs = [s for s in rec.movie() if s.kind == "peg"]

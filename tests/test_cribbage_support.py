@@ -47,8 +47,16 @@ def text_bits(text: str, n: int) -> str:
     return "".join(bits(b, 8) for b in text.encode("ascii").ljust(n, b" "))
 
 
-def header_bits(author="Hal Author", program="HALSCRIB", p0="Ann", p1="HAL", comments="a test game",
-                date=(2024, 3, 17, 20, 15, 42), games=1, n_deals=1) -> str:
+def header_bits(
+    author="Hal Author",
+    program="HALSCRIB",
+    p0="Ann",
+    p1="HAL",
+    comments="a test game",
+    date=(2024, 3, 17, 20, 15, 42),
+    games=1,
+    n_deals=1,
+) -> str:
     out = text_bits(author, 16) + text_bits(program, 16) + text_bits(p0, 8) + text_bits(p1, 8)
     out += text_bits(comments, 18)
     for v, w in zip(date, (12, 4, 5, 6, 6, 6), strict=True):
@@ -61,8 +69,18 @@ def card_code(text: str) -> int:
     return c.suit * 16 + c.rank
 
 
-def deal_bits(h0: str, h1: str, d0: str, d1: str, starter: str, plays: list[tuple[int, str]], s0: int, s1: int,
-              dealer: int, last: bool) -> str:
+def deal_bits(
+    h0: str,
+    h1: str,
+    d0: str,
+    d1: str,
+    starter: str,
+    plays: list[tuple[int, str]],
+    s0: int,
+    s1: int,
+    dealer: int,
+    last: bool,
+) -> str:
     out = "".join(bits(card_code(t), 6) for t in (h0 + " " + h1 + " " + d0 + " " + d1).split())
     out += bits(card_code(starter), 6)
     for p, t in plays:
@@ -76,16 +94,25 @@ def pack(bitstring: str, width: int = 76) -> bytes:
     bitstring += "0" * (-len(bitstring) % 8)
     data = int(bitstring, 2).to_bytes(len(bitstring) // 8, "big") if bitstring else b""
     text = base64.b64encode(data)
-    return b"\n".join(text[i:i + width] for i in range(0, len(text), width)) + b"\n"
+    return b"\n".join(text[i : i + width] for i in range(0, len(text), width)) + b"\n"
 
 
 # A small hand-made game of one deal where player 1 (HAL) deals:
 #   Ann (pone) holds 5S 5H 10C KD, throws 2C 3C; HAL holds 4D 6S 7H 8C, throws 9S QH; starter JS (his heels).
 #   Pegging: Ann 10C 10, HAL 4D 14, Ann 5H 19, HAL 6S 25 (run of 3), Ann 5S 30 (go, 1); HAL 7H 7,
 #   Ann KD 17, HAL 8C 25 (last card, 1).  After the pegging: Ann 1, HAL 6 (2 for his heels + 3 + 1).
-ONE_DEAL = dict(h0="S5 H5 CT DK", h1="D4 S6 H7 C8", d0="C2 C3", d1="S9 HQ", starter="SJ",
-                plays=[(0, "CT"), (1, "D4"), (0, "H5"), (1, "S6"), (0, "S5"), (1, "H7"), (0, "DK"), (1, "C8")],
-                s0=1, s1=6, dealer=1, last=False)
+ONE_DEAL = dict(
+    h0="S5 H5 CT DK",
+    h1="D4 S6 H7 C8",
+    d0="C2 C3",
+    d1="S9 HQ",
+    starter="SJ",
+    plays=[(0, "CT"), (1, "D4"), (0, "H5"), (1, "S6"), (0, "S5"), (1, "H7"), (0, "DK"), (1, "C8")],
+    s0=1,
+    s1=6,
+    dealer=1,
+    last=False,
+)
 
 
 def one_deal_text(**changes) -> bytes:
@@ -129,8 +156,9 @@ def _choose_play(held: list[CribCard], series: list[CribCard], count: int) -> Cr
 def simulate(seed: int = 13, games: int = 2, names=("Ann", "HAL")) -> CribbageRecord:
     """Plausible games by the rules: sensible discards, greedy pegging, exact scoring."""
     rng = random.Random(seed)
-    header = CribHeader("bridgeview tests", "HALSCRIB", tuple(names), "two friendly games",
-                        2024, 3, 17, 20, 15, 42, games)
+    header = CribHeader(
+        "bridgeview tests", "HALSCRIB", tuple(names), "two friendly games", 2024, 3, 17, 20, 15, 42, games
+    )
     record = CribbageRecord(header)
     dealer = rng.randrange(2)
     for _game in range(games):
@@ -178,13 +206,26 @@ def simulate(seed: int = 13, games: int = 2, names=("Ann", "HAL")) -> CribbageRe
             after = (scores[0], scores[1])
             if not over:
                 pone = 1 - dealer
-                for p, hand, crib in ((pone, keep[pone], False), (dealer, keep[dealer], False),
-                                      (dealer, throw[0] + throw[1], True)):
+                for p, hand, crib in (
+                    (pone, keep[pone], False),
+                    (dealer, keep[dealer], False),
+                    (dealer, throw[0] + throw[1], True),
+                ):
                     if add(p, score_hand(hand, starter, crib).total):
                         over = True
                         break
-            record.deals.append(CribDeal((tuple(keep[0]), tuple(keep[1])), (tuple(throw[0]), tuple(throw[1])),
-                                         starter, plays, after, dealer, over, 8 - len(plays)))
+            record.deals.append(
+                CribDeal(
+                    (tuple(keep[0]), tuple(keep[1])),
+                    (tuple(throw[0]), tuple(throw[1])),
+                    starter,
+                    plays,
+                    after,
+                    dealer,
+                    over,
+                    8 - len(plays),
+                )
+            )
             dealer = 1 - dealer
             if over:
                 loser = 0 if scores[0] < scores[1] else 1

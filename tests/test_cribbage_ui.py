@@ -98,10 +98,36 @@ def test_the_movie_plays_and_stops_at_the_end(qtbot, one_deal_view: CribbageView
 
 
 def test_a_wrong_score_is_flagged_in_the_movie(qtbot) -> None:
-    rec = decode_record(decode_base64(pack(header_bits() + deal_bits(**{
-        "h0": "S5 H5 CT DK", "h1": "D4 S6 H7 C8", "d0": "C2 C3", "d1": "S9 HQ", "starter": "SJ",
-        "plays": [(0, "CT"), (1, "D4"), (0, "H5"), (1, "S6"), (0, "S5"), (1, "H7"), (0, "DK"), (1, "C8")],
-        "s0": 1, "s1": 9, "dealer": 1, "last": False}))))
+    rec = decode_record(
+        decode_base64(
+            pack(
+                header_bits()
+                + deal_bits(
+                    **{
+                        "h0": "S5 H5 CT DK",
+                        "h1": "D4 S6 H7 C8",
+                        "d0": "C2 C3",
+                        "d1": "S9 HQ",
+                        "starter": "SJ",
+                        "plays": [
+                            (0, "CT"),
+                            (1, "D4"),
+                            (0, "H5"),
+                            (1, "S6"),
+                            (0, "S5"),
+                            (1, "H7"),
+                            (0, "DK"),
+                            (1, "C8"),
+                        ],
+                        "s0": 1,
+                        "s1": 9,
+                        "dealer": 1,
+                        "last": False,
+                    }
+                )
+            )
+        )
+    )
     view = CribbageView(rec)
     qtbot.addWidget(view)
     view.go(11)
@@ -124,8 +150,10 @@ def test_render_cribbage_writes_a_png(qtbot, tmp_path: Path) -> None:
 
 def test_render_command(qtbot, tmp_path: Path, capsys) -> None:
     out = tmp_path / "crib.png"
-    assert main(["render", str(SAMPLE), "--deal", "2", "--step", "3", "--width", "640", "--height", "480",
-                 "-o", str(out)]) == 0
+    assert (
+        main(["render", str(SAMPLE), "--deal", "2", "--step", "3", "--width", "640", "--height", "480", "-o", str(out)])
+        == 0
+    )
     assert QImage(str(out)).size().width() == 640
     assert main(["render", str(SAMPLE), "--deal", "40", "-o", str(out)]) == 1
     assert "deal 40 is not in this game record" in capsys.readouterr().err
@@ -151,9 +179,18 @@ def test_the_step_controls_match_the_bridge_replay(qtbot, one_deal_view: Cribbag
 
 
 def test_the_show_breakdown_is_a_table(qtbot) -> None:
-    deal = {"h0": "S5 H5 D5 CJ", "h1": "D4 S6 H7 C8", "d0": "C2 C3", "d1": "S9 HQ", "starter": "C5",
-            "plays": [(0, "CJ"), (1, "D4"), (0, "S5"), (1, "S6"), (0, "H5"), (1, "H7"), (0, "D5"), (1, "C8")],
-            "s0": 1, "s1": 4, "dealer": 1, "last": False}
+    deal = {
+        "h0": "S5 H5 D5 CJ",
+        "h1": "D4 S6 H7 C8",
+        "d0": "C2 C3",
+        "d1": "S9 HQ",
+        "starter": "C5",
+        "plays": [(0, "CJ"), (1, "D4"), (0, "S5"), (1, "S6"), (0, "H5"), (1, "H7"), (0, "D5"), (1, "C8")],
+        "s0": 1,
+        "s1": 4,
+        "dealer": 1,
+        "last": False,
+    }
     view = CribbageView(decode_record(decode_base64(pack(header_bits() + deal_bits(**deal)))))
     qtbot.addWidget(view)
     view.go(12)
@@ -188,9 +225,25 @@ def test_open_and_save_as_from_the_main_window(qtbot, tmp_path: Path, monkeypatc
     assert (tmp_path / "copy.crib").read_bytes() == src.read_bytes()  # unchanged: byte for byte
     assert w.tabs.tabText(0) == "copy.crib" and w.tabs.currentWidget().path == str(tmp_path / "copy.crib")
     bad = tmp_path / "bad.crib"
-    bad.write_bytes(pack(header_bits() + deal_bits(**{
-        "h0": "S5 H5 CT DK", "h1": "D4 S6 H7 S5", "d0": "C2 C3", "d1": "S9 HQ", "starter": "SJ", "plays": [],
-        "s0": 0, "s1": 2, "dealer": 1, "last": True})))
+    bad.write_bytes(
+        pack(
+            header_bits()
+            + deal_bits(
+                **{
+                    "h0": "S5 H5 CT DK",
+                    "h1": "D4 S6 H7 S5",
+                    "d0": "C2 C3",
+                    "d1": "S9 HQ",
+                    "starter": "SJ",
+                    "plays": [],
+                    "s0": 0,
+                    "s1": 2,
+                    "dealer": 1,
+                    "last": True,
+                }
+            )
+        )
+    )
     assert not w.open_file(str(bad))
     assert "deal 1: duplicate card 5\u2660" in messages[-1][3]
 

@@ -71,8 +71,9 @@ def test_gui_gives_up_on_the_current_board_and_says_so(qtbot, monkeypatch):
     qtbot.addWidget(view)
     view.show()
     qtbot.waitUntil(lambda: "longer than" in view.dd_grid.note.text(), timeout=(LIMIT + 40) * 1000)
-    assert view.dd_grid.note.text() == (f"No double-dummy table: DDS took longer than {LIMIT} s "
-                                        "on this deal and was stopped.")
+    assert view.dd_grid.note.text() == (
+        f"No double-dummy table: DDS took longer than {LIMIT} s on this deal and was stopped."
+    )
     view.select_board(0)  # shown again: not asked again
     assert "longer than" in view.dd_grid.note.text()
     view.solver.shutdown()

@@ -211,8 +211,7 @@ def test_dx_bad_input(tmp_path):
     bad(good[:33] + bytes([33, 3]) + good[35:], "byte 0x03 is not a call", 1, 34)
     bad(good[:33] + bytes([8]) + good[34:], "byte 0x08 is not a call", 1, 33)
     bad(good[:-2] + bytes([52, 0xFF]), "byte 0x34 is not a card", 1, len(good) - 2)
-    bad(good[:33] + bytes([0xFF]) + bytes(range(52)) + bytes([7, 0xFF]),
-        "more than 52 cards", 1, 33 + 1 + 52)
+    bad(good[:33] + bytes([0xFF]) + bytes(range(52)) + bytes([7, 0xFF]), "more than 52 cards", 1, 33 + 1 + 52)
     over = bytes([1]) + struct.pack("<4Q", 1 << 60, 0, 0, 0) + b"\xff\xff"
     bad(over, "bits above 51", 1, 1)
 

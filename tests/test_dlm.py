@@ -158,8 +158,11 @@ def test_checks():
 
 
 @settings(max_examples=25, deadline=None)
-@given(seeds=st.lists(st.integers(0, 10**6), min_size=1, max_size=30), first=st.integers(1, 60),
-       event=st.text(st.sampled_from("abcXYZ 0129-éüßøÅ€"), max_size=20))
+@given(
+    seeds=st.lists(st.integers(0, 10**6), min_size=1, max_size=30),
+    first=st.integers(1, 60),
+    event=st.text(st.sampled_from("abcXYZ 0129-éüßøÅ€"), max_size=20),
+)
 def test_round_trip_random_deals(seeds, first, event):
     deals = [Deal.shuffled(random.Random(s)) for s in seeds][: 100 - first]
     boards = BoardSet([Board.numbered(first + i, d) for i, d in enumerate(deals)], FileInfo(event=event))
@@ -173,15 +176,18 @@ def test_round_trip_random_deals(seeds, first, event):
 
 
 # -- bad input ------------------------------------------------------------------------------
-@pytest.mark.parametrize(("change", "message"), [
-    (lambda t: t.replace("[Document]", "[Doc]"), "line 1: a DLM file starts with a [Document] line"),
-    (lambda t: t.replace("From board=1", "From board=x"), "line 5: From board is 'x', not a number"),
-    (lambda t: t.replace("To board=2", "To board=120"), "boards 1-120"),
-    (lambda t: t.replace("Board 02=", "Board 02=z", 1), "board 2: letter 1 is 'z', not a-p"),
-    (lambda t: t.replace("Board 01=a", "Board 01=b", 1), "board 1: N holds 12 cards, not 13"),
-    (lambda t: t.replace("Board 02=", "Borad 02=", 1), "no Board 02 line"),
-    (lambda t: t.replace("Crypto key=0", "Crypto key"), "expected key=value"),
-])
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda t: t.replace("[Document]", "[Doc]"), "line 1: a DLM file starts with a [Document] line"),
+        (lambda t: t.replace("From board=1", "From board=x"), "line 5: From board is 'x', not a number"),
+        (lambda t: t.replace("To board=2", "To board=120"), "boards 1-120"),
+        (lambda t: t.replace("Board 02=", "Board 02=z", 1), "board 2: letter 1 is 'z', not a-p"),
+        (lambda t: t.replace("Board 01=a", "Board 01=b", 1), "board 1: N holds 12 cards, not 13"),
+        (lambda t: t.replace("Board 02=", "Borad 02=", 1), "no Board 02 line"),
+        (lambda t: t.replace("Crypto key=0", "Crypto key"), "expected key=value"),
+    ],
+)
 def test_bad_input_is_one_located_line(tmp_path, capsys, change, message):
     text = encode(BoardSet([Board.numbered(1, SUITS), Board.numbered(2, SUITS)])).decode("ascii")
     path = tmp_path / "bad.dlm"

@@ -48,8 +48,12 @@ def test_saving_records_the_new_file_and_clears_what_was_unsaved(tmp_path: Path)
     doc = Document.of(BoardSet())
     doc.changed_outside_undo = True
     doc.saved_as(str(tmp_path / "a.pbn"), "pbn")
-    assert (doc.path, doc.format_name, doc.changed_outside_undo, doc.name) == (str(tmp_path / "a.pbn"), "pbn",
-                                                                            False, "a.pbn")
+    assert (doc.path, doc.format_name, doc.changed_outside_undo, doc.name) == (
+        str(tmp_path / "a.pbn"),
+        "pbn",
+        False,
+        "a.pbn",
+    )
 
 
 def test_every_tab_holds_a_document(qtbot, tmp_path: Path, messages) -> None:

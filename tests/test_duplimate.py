@@ -98,7 +98,9 @@ def test_read_spec_sample(fmt):
     assert doc.info.format == fmt
     assert [b.deal.to_pbn() for b in doc] == list(SAMPLE_DEALS)
     assert [(b.number, b.dealer, b.vulnerability) for b in doc] == [
-        (1, Seat.NORTH, Vulnerability.NONE), (2, Seat.EAST, Vulnerability.NS)]
+        (1, Seat.NORTH, Vulnerability.NONE),
+        (2, Seat.EAST, Vulnerability.NS),
+    ]
     assert all(b.deal.is_complete for b in doc)
     if fmt == "bre":
         assert (doc.info.event, doc.info.site, doc.info.date) == ("File Format Samples", "Melbourne", "01.01.2013")

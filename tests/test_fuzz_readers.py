@@ -143,8 +143,22 @@ def test_every_codec_has_a_seed_it_reads_cleanly(codec: Codec, tmp_path: Path) -
 # -- damage ---------------------------------------------------------------------
 GARBAGE = st.one_of(
     st.binary(min_size=1, max_size=24),
-    st.sampled_from([b"\x00" * 8, b"\xff" * 8, b"[Deal \"N:", b"|md|", b"\r\n\r\n", b"\xc3\x28", b"-" * 5,
-                     b"99999999999999999999", b"AKQJT98765432", b"\t\x1a", b"}{][", b"=="]),
+    st.sampled_from(
+        [
+            b"\x00" * 8,
+            b"\xff" * 8,
+            b'[Deal "N:',
+            b"|md|",
+            b"\r\n\r\n",
+            b"\xc3\x28",
+            b"-" * 5,
+            b"99999999999999999999",
+            b"AKQJT98765432",
+            b"\t\x1a",
+            b"}{][",
+            b"==",
+        ]
+    ),
 )
 
 
@@ -282,8 +296,12 @@ def test_damaged_files_raise_only_format_error(codec: Codec) -> None:
     if not seeds(codec.name):
         pytest.skip(f"no seed file for {codec.name}")
 
-    @settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @settings(
+        max_examples=EXAMPLES,
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
     @given(damaged(codec.name))
     def run(sample: tuple[bytes, str]) -> None:
         _fuzz_one(codec, sample)
@@ -355,8 +373,12 @@ def test_damaged_files_open_in_the_window_or_say_why(qtbot, tmp_path: Path, monk
     window = main_window(qtbot, tmp_path)
     window.show()
 
-    @settings(max_examples=GUI_EXAMPLES, deadline=None, derandomize=True,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @settings(
+        max_examples=GUI_EXAMPLES,
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
     @given(damaged(codec.name))
     def run(sample: tuple[bytes, str]) -> None:
         data, ext_mode = sample
@@ -384,12 +406,21 @@ def test_damaged_files_open_in_the_window_or_say_why(qtbot, tmp_path: Path, monk
     run()
 
 
-@pytest.mark.parametrize(("name", "module", "function", "error"), [
-    ("pbn", "bridgeview.formats.pbn_read", "GameReader.read_auction", TypeError("'NoneType' object is not iterable")),
-    ("zrj", "bridgeview.formats.pavlicek_zrj", "decode_record", KeyError(7)),
-])
-def test_a_reader_that_fails_inside_fails_these_tests(name: str, module: str, function: str, error: Exception,
-                                                     monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("name", "module", "function", "error"),
+    [
+        (
+            "pbn",
+            "bridgeview.formats.pbn_read",
+            "GameReader.read_auction",
+            TypeError("'NoneType' object is not iterable"),
+        ),
+        ("zrj", "bridgeview.formats.pavlicek_zrj", "decode_record", KeyError(7)),
+    ],
+)
+def test_a_reader_that_fails_inside_fails_these_tests(
+    name: str, module: str, function: str, error: Exception, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     """A reader that survives its own bug (keeps the game, marks the record unreadable) must still
     fail the fuzzing: the checks above see the exception the reader caught in what it reports."""
     path = tmp_path / f"seed.{get(name).extensions[0]}"

@@ -176,8 +176,10 @@ def test_the_command_offers_the_layouts_choices_without_importing_qt():
 
     assert print_cmd.PER_PAGE == hand_records.PER_PAGE
     assert set(print_cmd.PAPERS) == set(hand_records.PAGE_SIZES)
-    code = ("import sys; from bridgeview.cli.main import build_parser; build_parser(); "
-            "print('PySide6.QtGui' in sys.modules)")
+    code = (
+        "import sys; from bridgeview.cli.main import build_parser; build_parser(); "
+        "print('PySide6.QtGui' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
 

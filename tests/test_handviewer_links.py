@@ -34,7 +34,11 @@ def test_four_hands_dealer_vul_board_and_names() -> None:
     assert b.deal.is_complete and b.deal.card_count == 52
     assert b.deal.suit_text(Seat.NORTH, Suit.SPADES) == "KQT53"
     assert {k: b.tags[k] for k in ("North", "South", "East", "West")} == {
-        "North": "Alice", "South": "Bob", "East": "Carl", "West": "Dora"}
+        "North": "Alice",
+        "South": "Bob",
+        "East": "Carl",
+        "West": "Dora",
+    }
 
 
 def test_three_hands_give_the_fourth_and_ten_may_be_spelt_10() -> None:
@@ -45,16 +49,16 @@ def test_three_hands_give_the_fourth_and_ten_may_be_spelt_10() -> None:
     assert b.vulnerability == Vulnerability.NONE
 
 
-@pytest.mark.parametrize(("v", "vul"), [("n", "NS"), ("e", "EW"), ("b", "All"), ("o", "None"), ("-", "None"),
-                                        ("0", "None")])
+@pytest.mark.parametrize(
+    ("v", "vul"), [("n", "NS"), ("e", "EW"), ("b", "All"), ("o", "None"), ("-", "None"), ("0", "None")]
+)
 def test_every_vulnerability_letter(v: str, vul: str) -> None:
     b = parse_handviewer_url(HV + f"n={N}&s={S}&e={E}&w={W}&v={v}")
     assert b.effective_vulnerability.text == vul
 
 
 def test_auction_with_explanations_annotations_and_play() -> None:
-    url = HV + (f"n={N}&s={S}&e={E}&w={W}&d=n&a=1n(15-17)p2c(Stayman){{ok}}p2sp4sppp"
-                "&p=d2dad4d7s5sasjs7")
+    url = HV + (f"n={N}&s={S}&e={E}&w={W}&d=n&a=1n(15-17)p2c(Stayman){{ok}}p2sp4sppp&p=d2dad4d7s5sasjs7")
     b = parse_handviewer_url(url)
     assert [str(c) for c in b.auction] == ["1NT", "P", "2C", "P", "2S", "P", "4S", "P", "P", "P"]
     assert b.auction[0].explanation == "15-17" and b.auction[0].alert
@@ -118,18 +122,21 @@ def test_pasted_link_without_scheme_opens() -> None:
     assert doc[0].number == 9 and doc.info.format == "lin"
 
 
-@pytest.mark.parametrize(("url", "words"), [
-    (HV + "board=1", "no hand"),
-    (HV + "b=4&d=n", "no hand"),
-    (HV + f"n={N}&d=q", "dealer"),
-    (HV + f"n={N}&v=z", "vulnerability"),
-    (HV + f"n={N}&b=x1", "board number"),
-    (HV + f"n={N}&a=1sp9", "auction"),
-    (HV + f"n={N}&a=1s(oops", "unclosed"),
-    (HV + f"n={N}&p=s2zz", "play"),
-    (HV + "n=kq5", "suit letter"),
-    (HV + "n=sakqjt98765432h2", "cards"),
-])
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [
+        (HV + "board=1", "no hand"),
+        (HV + "b=4&d=n", "no hand"),
+        (HV + f"n={N}&d=q", "dealer"),
+        (HV + f"n={N}&v=z", "vulnerability"),
+        (HV + f"n={N}&b=x1", "board number"),
+        (HV + f"n={N}&a=1sp9", "auction"),
+        (HV + f"n={N}&a=1s(oops", "unclosed"),
+        (HV + f"n={N}&p=s2zz", "play"),
+        (HV + "n=kq5", "suit letter"),
+        (HV + "n=sakqjt98765432h2", "cards"),
+    ],
+)
 def test_bad_links_get_a_one_line_reason(url: str, words: str) -> None:
     with pytest.raises(FormatError) as err:
         parse_handviewer_url(url)
@@ -159,8 +166,13 @@ def test_parameter_link_round_trip(rng, number: int, dealer: str) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.dictionaries(st.sampled_from(["n", "e", "s", "w", "d", "v", "b", "a", "p", "t", "nn", "sn"]),
-                       st.text(alphabet="shdcakqjt1098765432nxrp-(){}%+ ,|", max_size=30), min_size=1))
+@given(
+    st.dictionaries(
+        st.sampled_from(["n", "e", "s", "w", "d", "v", "b", "a", "p", "t", "nn", "sn"]),
+        st.text(alphabet="shdcakqjt1098765432nxrp-(){}%+ ,|", max_size=30),
+        min_size=1,
+    )
+)
 def test_any_parameters_give_boards_or_a_one_line_format_error(params) -> None:
     url = HV + "&".join(f"{k}={v}" for k, v in params.items())
     try:

@@ -124,8 +124,9 @@ def test_solve_refuses_before_solving(protected: Path, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("answer", [dialogs.Button.Cancel, dialogs.Button.Yes])
-def test_the_gui_asks_before_replacing_a_write_protected_file(qtbot, protected: Path, tmp_path: Path, messages,
-                                                              answer) -> None:
+def test_the_gui_asks_before_replacing_a_write_protected_file(
+    qtbot, protected: Path, tmp_path: Path, messages, answer
+) -> None:
     messages.answer = answer
     w = main_window(qtbot, tmp_path)
     assert w.open_file(str(protected))
@@ -176,7 +177,7 @@ def test_a_failed_save_leaves_no_part_file(tmp_path: Path) -> None:
 
 
 # -- a mapped file cut short by another program -------------------------------------------
-CUT_SHORT = r'''
+CUT_SHORT = r"""
 import os, random, sys, time
 from bridgeview.formats.registry import read_file, write_file
 from bridgeview.model.board import Board
@@ -225,7 +226,7 @@ except OSError as e:
 else:
     raise AssertionError("bulk reading went on")
 print("ok")
-'''
+"""
 
 
 @pytest.mark.parametrize("how", ["model", "gui", "renamed"])
@@ -239,7 +240,12 @@ def test_a_mapped_file_cut_short_on_disk_does_not_kill_the_app(tmp_path: Path, h
     from conftest import REPO
 
     env = dict(os.environ, PYTHONPATH=str(REPO), QT_QPA_PLATFORM="offscreen")
-    proc = subprocess.run([sys.executable, "-c", CUT_SHORT, str(tmp_path / "t.zrd"), how], env=env,
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", CUT_SHORT, str(tmp_path / "t.zrd"), how],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, f"exit {proc.returncode}: {proc.stderr[-2000:]}"
     assert proc.stdout.strip().endswith("ok")

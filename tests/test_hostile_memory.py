@@ -24,7 +24,7 @@ CASES = {
     "unclosed quote": '[Event "x"]\n"' + "x" * MB,
     "a long malformed tag": "[Event " + "x" * MB,
     "a tag repeated on every line": '[Board "1"]\n' * (MB // 12),
-    "repeated tags with a comment": '{c}\n' + '[Board "1"]\n' * (MB // 12),
+    "repeated tags with a comment": "{c}\n" + '[Board "1"]\n' * (MB // 12),
 }
 
 
@@ -77,4 +77,5 @@ def test_each_repeated_tag_is_reported_at_its_own_line(tmp_path: Path) -> None:
     assert doc[0].number == 1
     assert [(line, msg) for _i, line, msg in doc.problems] == [
         (3, "tag Board appears twice in the game; the first is used"),
-        (4, "tag Board appears twice in the game; the first is used")]
+        (4, "tag Board appears twice in the game; the first is used"),
+    ]

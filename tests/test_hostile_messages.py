@@ -27,13 +27,17 @@ def _cli(*argv) -> tuple[int, str, str]:
 
 
 # -- huge numbers -----------------------------------------------------------------------------
-@pytest.mark.parametrize("lin", [
-    f"qx|o{HUGE}|{DEAL_MD}sv|n|",
-    f"ah|Board {HUGE}|{DEAL_MD}sv|n|",
-    f"{DEAL_MD}sv|n|mb|p|mc|{HUGE}|",
-    f"{DEAL_MD}sv|n|mb|{HUGE}|",
-    f"vg|a,b,I,{HUGE},2,x,0,y,0|rs|3NN=,|{DEAL_MD}sv|n|",
-], ids=["qx", "ah", "mc", "mb", "vg"])
+@pytest.mark.parametrize(
+    "lin",
+    [
+        f"qx|o{HUGE}|{DEAL_MD}sv|n|",
+        f"ah|Board {HUGE}|{DEAL_MD}sv|n|",
+        f"{DEAL_MD}sv|n|mb|p|mc|{HUGE}|",
+        f"{DEAL_MD}sv|n|mb|{HUGE}|",
+        f"vg|a,b,I,{HUGE},2,x,0,y,0|rs|3NN=,|{DEAL_MD}sv|n|",
+    ],
+    ids=["qx", "ah", "mc", "mb", "vg"],
+)
 def test_a_5000_digit_number_in_lin(tmp_path: Path, lin: str) -> None:
     path = tmp_path / "huge.lin"
     path.write_text(lin)
@@ -92,7 +96,7 @@ def test_utf16_in_the_window(qtbot, tmp_path: Path, messages) -> None:
 
 def test_a_binary_file_is_still_called_binary(tmp_path: Path) -> None:
     path = tmp_path / "bin.pbn"
-    path.write_bytes(b"[Board \"1\"]\n\x00\x01\x02\x03 some bytes \x00\x00\x10")
+    path.write_bytes(b'[Board "1"]\n\x00\x01\x02\x03 some bytes \x00\x00\x10')
     with pytest.raises(FormatError, match="binary file"):
         read_file(path)
 

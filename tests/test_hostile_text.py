@@ -106,29 +106,29 @@ def test_pbn_markup_in_every_field_is_shown_literally(qtbot, tmp_path: Path, mes
     names = ("event", "site", "west", "north", "east", "south", "scoring", "note1", "note2", "commentary", "custom")
     f = {k: f"{m}{k}" for k in names}
     pbn = f"""% {m} preamble
-[Event "{f['event']}"]
-[Site "{f['site']}"]
+[Event "{f["event"]}"]
+[Site "{f["site"]}"]
 [Date "2024.01.01"]
 [Board "1"]
-[West "{f['west']}"]
-[North "{f['north']}"]
-[East "{f['east']}"]
-[South "{f['south']}"]
+[West "{f["west"]}"]
+[North "{f["north"]}"]
+[East "{f["east"]}"]
+[South "{f["south"]}"]
 [Dealer "N"]
 [Vulnerable "None"]
 [Deal "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"]
-[Scoring "{f['scoring']}"]
+[Scoring "{f["scoring"]}"]
 [Declarer "N"]
 [Contract "7NT"]
 [Result "13"]
 [Auction "N"]
 7NT =1= Pass =2= Pass Pass
-[Note "1:{f['note1']}"]
-[Note "2:{f['note2']}"]
+[Note "1:{f["note1"]}"]
+[Note "2:{f["note2"]}"]
 [Play "E"]
 JS 6S 2S AS
-{{{f['commentary']}}}
-[Custom "{f['custom']}"]
+{{{f["commentary"]}}}
+[Custom "{f["custom"]}"]
 """
     path = tmp_path / "hostile.pbn"
     path.write_text(pbn)
@@ -148,18 +148,22 @@ def test_bre_header_markup_is_shown_literally(qtbot, tmp_path: Path, messages) -
 
 
 def test_cribbage_header_markup_is_shown_literally(qtbot, tmp_path: Path, messages) -> None:
-    header = header_bits(author="<b>auth</b>", program="<i>prog</i>", p0="<b>A</b>", p1="<i>B</i>",
-                         comments="<img src=/d>c", n_deals=1)
+    header = header_bits(
+        author="<b>auth</b>", program="<i>prog</i>", p0="<b>A</b>", p1="<i>B</i>", comments="<img src=/d>c", n_deals=1
+    )
     path = tmp_path / "hostile.crib"
     path.write_bytes(pack(header + deal_bits(**ONE_DEAL)))
-    _open_and_check(qtbot, tmp_path, messages, path, ["<b>auth</b>", "<i>prog</i>", "<b>A</b>", "<i>B</i>",
-                                                     "<img src=/d>c"])
+    _open_and_check(
+        qtbot, tmp_path, messages, path, ["<b>auth</b>", "<i>prog</i>", "<b>A</b>", "<i>B</i>", "<img src=/d>c"]
+    )
 
 
 def test_pasted_link_markup_is_shown_literally(qtbot, tmp_path: Path, messages) -> None:
     w = main_window(qtbot, tmp_path)
-    link = ("https://www.bridgebase.com/tools/handviewer.html?lin=pn|<b>n</b>,e,s,w|"
-            "md|1SQ982HQ82DKQ763CT,SJ643HKJ7653DCAQ4,SK5HADAJT52CJ9762,|mb|1N|an|<img src=x>an|mb|p|mb|p|mb|p|")
+    link = (
+        "https://www.bridgebase.com/tools/handviewer.html?lin=pn|<b>n</b>,e,s,w|"
+        "md|1SQ982HQ82DKQ763CT,SJ643HKJ7653DCAQ4,SK5HADAJT52CJ9762,|mb|1N|an|<img src=x>an|mb|p|mb|p|mb|p|"
+    )
     assert w.paste_boards(link), messages.calls
     shown = "\n".join(visible_texts(w))
     assert "<img src=x>an" in shown and "<b>n</b>" in shown

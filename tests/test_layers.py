@@ -87,8 +87,10 @@ def test_every_layer_is_known():
 def test_the_check_catches_a_leak():
     """Relative, absolute and in-function imports upward are all caught (so the test above can fail)."""
     fake = PACKAGE / "model" / "_layer_probe.py"
-    src = ("from PySide6.QtCore import Qt\nfrom . import cards\nfrom .. import __version__\n"
-           "def f():\n    from ..ui import diagram\n    import bridgeview.cli.main\n    from ..formats import pbn\n")
+    src = (
+        "from PySide6.QtCore import Qt\nfrom . import cards\nfrom .. import __version__\n"
+        "def f():\n    from ..ui import diagram\n    import bridgeview.cli.main\n    from ..formats import pbn\n"
+    )
     try:
         fake.write_text(src, encoding="utf-8")
         bad = violations(fake, "model")

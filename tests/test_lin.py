@@ -79,7 +79,11 @@ def test_usbf_vugraph(realdata) -> None:
     assert o46.deal == c46.deal
     assert o46.dealer == Seat.EAST and o46.vulnerability == Vulnerability.NONE
     assert (o46.tags["South"], o46.tags["West"], o46.tags["North"], o46.tags["East"]) == (
-        "Meckstroth", "Levin", "Rodwell", "Weinstein")
+        "Meckstroth",
+        "Levin",
+        "Rodwell",
+        "Weinstein",
+    )
     assert (c46.tags["South"], c46.tags["East"]) == ("Stansby", "Mahmood")
     # mb|3C!|an|jacoby 2N|
     third = o46.auction[2]
@@ -124,8 +128,12 @@ def test_low_to_high_three_hands_no_final_newline(realdata) -> None:
 def test_pbntolin_comments_and_upper_case_vulnerability(realdata) -> None:
     doc = registry.read_file(realdata / "lin" / "pbs_dealer_fourthsuitforcing_pbntolin.lin")
     assert len(doc) == 10
-    assert [b.vulnerability for b in doc[:4]] == [Vulnerability.NONE, Vulnerability.NS, Vulnerability.EW,
-                                                   Vulnerability.ALL]
+    assert [b.vulnerability for b in doc[:4]] == [
+        Vulnerability.NONE,
+        Vulnerability.NS,
+        Vulnerability.EW,
+        Vulnerability.ALL,
+    ]
     assert doc.info.extra["lin_comments"][0].startswith("% LIN File created by PbnToLin")
     assert "Room" not in doc[0].tags  # only open rooms
     assert doc.info.extra["board_lines"][0] == 9
@@ -163,14 +171,17 @@ def test_parse_md_variants() -> None:
     assert dealer is None and given == 4 and deal3.card_count == 4
 
 
-@pytest.mark.parametrize("value, message", [
-    ("1SAKQJT98765432HA,,,", "14 cards"),
-    ("1SAKZ,,,", "bad rank"),
-    ("1AK,,,", "before any suit"),
-    ("1SA,SA,,", "SA in more than one hand"),
-    ("7SA,,,", "dealer digit"),
-    ("1S2,S3,S4,S5,S6", "at most 4"),
-])
+@pytest.mark.parametrize(
+    "value, message",
+    [
+        ("1SAKQJT98765432HA,,,", "14 cards"),
+        ("1SAKZ,,,", "bad rank"),
+        ("1AK,,,", "before any suit"),
+        ("1SA,SA,,", "SA in more than one hand"),
+        ("7SA,,,", "dealer digit"),
+        ("1S2,S3,S4,S5,S6", "at most 4"),
+    ],
+)
 def test_parse_md_errors(value: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         parse_md(value)
@@ -195,15 +206,21 @@ def full_deal() -> Deal:
 
 
 def test_board_to_lin_exact() -> None:
-    b = Board.numbered(3, full_deal(), auction=[Call.parse("1S").annotated(alert=True, explanation="5+ spades"),
-                                                 PASS, PASS, PASS],
-                       play=tokens_of("HA H7 H2 H8"), claim=9, notes=["nice | hand"])
+    b = Board.numbered(
+        3,
+        full_deal(),
+        auction=[Call.parse("1S").annotated(alert=True, explanation="5+ spades"), PASS, PASS, PASS],
+        play=tokens_of("HA H7 H2 H8"),
+        claim=9,
+        notes=["nice | hand"],
+    )
     b.tags["North"] = "Ann, B"
     text = board_to_lin(b)
     assert text == (
         "pn|,,Ann; B,|st||md|1S765H432DAKQJCT98,S432HAKQJDT98C765,SAKQJHT98D765C432,ST98H765D432CAKQJ|rh||"
         "ah|Board 3|sv|e|nt|nice / hand|mb|1S!|an|5+ spades|mb|p|mb|p|mb|p|pg||pc|HA|pc|H7|pc|H2|pc|H8|pg||"
-        "mc|9|pg||")
+        "mc|9|pg||"
+    )
     back = parse_handviewer_url(text)
     assert back.deal == b.deal and back.auction == b.auction and back.play == b.play and back.claim == 9
     assert back.tags == {"North": "Ann; B"}
@@ -211,7 +228,7 @@ def test_board_to_lin_exact() -> None:
 
 def test_handviewer_url_round_trip() -> None:
     b = Board.numbered(7, full_deal(), auction=[Call.parse("1N"), DOUBLE, REDOUBLE, PASS, PASS, PASS])
-    b.auction[0] = b.auction[0].annotated(explanation="15+ to 17, \"strong\" & fine")
+    b.auction[0] = b.auction[0].annotated(explanation='15+ to 17, "strong" & fine')
     url = handviewer_url(b)
     assert url.startswith("https://www.bridgebase.com/tools/handviewer.html?lin=")
     assert "|" not in url and " " not in url
@@ -220,8 +237,10 @@ def test_handviewer_url_round_trip() -> None:
     assert back.dealer == b.dealer and back.vulnerability == b.vulnerability
     lin = board_to_lin(b)
     # hv.html, raw pipes, another parameter after lin=, myhands links, raw LIN text
-    assert parse_handviewer_url("https://www.bridgebase.com/tools/hv.html?lin=" + lin.replace("&", "%26")).auction \
+    assert (
+        parse_handviewer_url("https://www.bridgebase.com/tools/hv.html?lin=" + lin.replace("&", "%26")).auction
         == b.auction
+    )
     other = board_to_lin(Board.numbered(2, full_deal()))
     myhands = "https://www.bridgebase.com/myhands/hands.php?tourney=123&lin=" + other.replace(" ", "+") + "&offset=0"
     assert parse_handviewer_url(myhands).number == 2
@@ -237,12 +256,15 @@ def test_pasted_lin_text_gives_every_board() -> None:
     assert one.number == 9 and str(one.auction[0]) == "2C"
 
 
-@pytest.mark.parametrize("text", [
-    "https://www.bridgebase.com/tools/handviewer.html?board=1",
-    "hello world",
-    "https://www.bridgebase.com/tools/handviewer.html?lin=",
-    "pn|a,b,c,d|",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "https://www.bridgebase.com/tools/handviewer.html?board=1",
+        "hello world",
+        "https://www.bridgebase.com/tools/handviewer.html?lin=",
+        "pn|a,b,c,d|",
+    ],
+)
 def test_handviewer_url_errors(text: str) -> None:
     with pytest.raises(FormatError):
         parse_handviewer_url(text)
@@ -299,8 +321,10 @@ def test_check_reports_losses() -> None:
 
 
 def test_write_keeps_newline_and_extra_keys(tmp_path: Path) -> None:
-    text = "pn|a,b,c,d|st||md|1SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,|rh||ah|Board 1|sv|o|sk|12|" \
-           "mb|p|mb|p|mb|p|mb|p|pg||\r\n"
+    text = (
+        "pn|a,b,c,d|st||md|1SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,|rh||ah|Board 1|sv|o|sk|12|"
+        "mb|p|mb|p|mb|p|mb|p|pg||\r\n"
+    )
     src = tmp_path / "in.lin"
     src.write_bytes(text.encode())
     doc = registry.read_file(src)
@@ -314,15 +338,18 @@ def test_write_keeps_newline_and_extra_keys(tmp_path: Path) -> None:
 
 
 # -- bad input ------------------------------------------------------------------------
-@pytest.mark.parametrize("text, line, message", [
-    ("qx|o1|md|1SAKQJT98765432HA,,,|sv|o|", 1, "14 cards"),
-    ("qx|o1|sv|o|\nqx|o2|md|1SAKQJT9876543X,,,|", 2, "bad rank"),
-    ("pn|a,b,c,d|md|1SA,,,|\nmb|1Z|", 2, "mb|1Z|"),
-    ("md|1SA,,,|\n\npc|Z9|", 3, "pc|Z9|"),
-    ("md|1SA,,,|sv|o|\nhello world\n", 2, "not a LIN key"),
-    ("md|1SA,,,|sv|o|mb|p", 1, "no closing"),
-    ("pn|a,b,c,d|st||\nsv|o|", 1, "no deal"),
-])
+@pytest.mark.parametrize(
+    "text, line, message",
+    [
+        ("qx|o1|md|1SAKQJT98765432HA,,,|sv|o|", 1, "14 cards"),
+        ("qx|o1|sv|o|\nqx|o2|md|1SAKQJT9876543X,,,|", 2, "bad rank"),
+        ("pn|a,b,c,d|md|1SA,,,|\nmb|1Z|", 2, "mb|1Z|"),
+        ("md|1SA,,,|\n\npc|Z9|", 3, "pc|Z9|"),
+        ("md|1SA,,,|sv|o|\nhello world\n", 2, "not a LIN key"),
+        ("md|1SA,,,|sv|o|mb|p", 1, "no closing"),
+        ("pn|a,b,c,d|st||\nsv|o|", 1, "no deal"),
+    ],
+)
 def test_bad_input_raises_located_error(text: str, line: int, message: str) -> None:
     with pytest.raises(FormatError) as e:
         parse_text(text)
@@ -352,10 +379,20 @@ def test_recoverable_problems_carry_lines() -> None:
 
 
 # -- generated boards -------------------------------------------------------------------
-NAME = st.text(st.characters(whitelist_categories=("L", "N"), whitelist_characters=" -_~."), min_size=1,
-               max_size=12).map(str.strip).filter(bool)
-TEXT = st.text(st.characters(whitelist_categories=("L", "N", "P", "S", "Zs"), blacklist_characters="|\r\n"),
-               min_size=1, max_size=30).map(str.strip).filter(bool)
+NAME = (
+    st.text(st.characters(whitelist_categories=("L", "N"), whitelist_characters=" -_~."), min_size=1, max_size=12)
+    .map(str.strip)
+    .filter(bool)
+)
+TEXT = (
+    st.text(
+        st.characters(whitelist_categories=("L", "N", "P", "S", "Zs"), blacklist_characters="|\r\n"),
+        min_size=1,
+        max_size=30,
+    )
+    .map(str.strip)
+    .filter(bool)
+)
 
 
 @st.composite
@@ -393,8 +430,12 @@ def boards(draw) -> Board:
     perm = draw(st.permutations(range(52)))
     deal = Deal.from_owners([perm.index(c) // 13 for c in range(52)])
     number = draw(st.none() | st.integers(1, 99))
-    b = Board(number=number, dealer=draw(st.sampled_from(list(Seat))),
-              vulnerability=draw(st.sampled_from(list(Vulnerability))), deal=deal)
+    b = Board(
+        number=number,
+        dealer=draw(st.sampled_from(list(Seat))),
+        vulnerability=draw(st.sampled_from(list(Vulnerability))),
+        deal=deal,
+    )
     if draw(st.booleans()):
         b.auction = draw(auctions())
         fc = final_contract(b.auction, b.dealer)
@@ -465,8 +506,9 @@ def test_pbn_to_lin_to_pbn(tmp_path: Path, path: Path) -> None:
         assert b.deal == a.deal
         assert (b.number, b.dealer, b.vulnerability) == (a.number, a.dealer, a.vulnerability)
         assert [c.plain() for c in b.auction or []] == [c.plain() for c in a.auction or []]
-        assert [(c.alert, c.explanation) for c in b.auction or []] == [(c.alert, c.explanation)
-                                                                       for c in a.auction or []]
+        assert [(c.alert, c.explanation) for c in b.auction or []] == [
+            (c.alert, c.explanation) for c in a.auction or []
+        ]
         assert list(b.play or []) == list(a.play or [])
         assert (b.claim, b.result) == (a.claim, a.result)
         assert b.contract_and_declarer() == a.contract_and_declarer()
@@ -474,8 +516,9 @@ def test_pbn_to_lin_to_pbn(tmp_path: Path, path: Path) -> None:
 
 def test_claim_and_alerts_survive_pbn_lin_pbn(tmp_path: Path) -> None:
     pbn = registry.get("pbn")
-    b = Board.numbered(1, full_deal(), auction=[Call.parse("1C").annotated(alert=True, explanation="16+"),
-                                                 PASS, PASS, PASS])
+    b = Board.numbered(
+        1, full_deal(), auction=[Call.parse("1C").annotated(alert=True, explanation="16+"), PASS, PASS, PASS]
+    )
     b.play = tokens_of("D4 DA D8 D7")
     b.claim = b.result = 12
     first = tmp_path / "a.pbn"
@@ -493,16 +536,21 @@ def test_claim_and_alerts_survive_pbn_lin_pbn(tmp_path: Path) -> None:
 
 def test_pairs_tourney_header_and_rs_layout() -> None:
     deal = "md|3SAKQJHAKQJDAKQJCA,S2345H2345D2345C2,S6789H6789D6789C3,|rh||"
-    text = ("vg|Club pairs,BBO,P,1,3,,,,|\nrs|4HN+1,,4HS=,,3NS+3,|\npw|a,b,c,d|\nbn|1,2,3|\npg||\n"
-            + "".join(f"qx|o{n}|pn|a,b,c,d|st||{deal}ah|Board {n}|sv|o|pg||\n" for n in (1, 2, 3)))
+    text = "vg|Club pairs,BBO,P,1,3,,,,|\nrs|4HN+1,,4HS=,,3NS+3,|\npw|a,b,c,d|\nbn|1,2,3|\npg||\n" + "".join(
+        f"qx|o{n}|pn|a,b,c,d|st||{deal}ah|Board {n}|sv|o|pg||\n" for n in (1, 2, 3)
+    )
     doc = parse_text(text)
     assert [str(b.contract) + b.declarer.letter + str(b.result) for b in doc] == ["4HN11", "4HS10", "3NTS12"]
     assert all("Room" not in b.tags for b in doc)
     assert doc.info.event == "Club pairs"
     assert doc.info.extra["lin_header"] == [("pw", "a,b,c,d"), ("bn", "1,2,3")]
     out = document_text(doc)
-    assert out.splitlines()[:4] == ["vg|Club pairs,BBO,P,1,3,,,,|", "rs|4HN+1,,4HS=,,3NS+3,|", "pw|a,b,c,d|",
-                                    "bn|1,2,3|"]
+    assert out.splitlines()[:4] == [
+        "vg|Club pairs,BBO,P,1,3,,,,|",
+        "rs|4HN+1,,4HS=,,3NS+3,|",
+        "pw|a,b,c,d|",
+        "bn|1,2,3|",
+    ]
     assert list(parse_text(out)) == list(doc)
 
 

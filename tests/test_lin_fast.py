@@ -111,7 +111,7 @@ def test_legal_play_tricks_agree_with_replay():
     for n in range(300):
         cards = list(range(52))
         rng.shuffle(cards)
-        hands = [sum(1 << c for c in cards[13 * s:13 * s + 13]) for s in range(4)]
+        hands = [sum(1 << c for c in cards[13 * s : 13 * s + 13]) for s in range(4)]
         declarer = rng.randrange(4)
         strain = Strain(rng.randrange(5))
         play = _random_play(rng, hands, (declarer + 1) % 4, int(strain) if strain != Strain.NOTRUMP else -1)

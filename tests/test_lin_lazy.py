@@ -11,8 +11,10 @@ from bridgeview.formats.lin import LinCodec
 from bridgeview.formats.registry import ReadOptions, WriteOptions, read_file, write_file
 
 CODEC = LinCodec()
-BOARD = ("pn|Ann,Bob,Cy,Di|st||md|{dealer}SAKQJHT98D765C432,S765HAKQJD432CT98,S432H765DT98CAKQJ,|"
-         "sv|{vul}|ah|Board {n}|mb|p|mb|1N|mb|p|mb|p|mb|p|pc|S2|pc|SA|pc|S5|pc|ST|pg||\n")
+BOARD = (
+    "pn|Ann,Bob,Cy,Di|st||md|{dealer}SAKQJHT98D765C432,S765HAKQJD432CT98,S432H765DT98CAKQJ,|"
+    "sv|{vul}|ah|Board {n}|mb|p|mb|1N|mb|p|mb|p|mb|p|pc|S2|pc|SA|pc|S5|pc|ST|pg||\n"
+)
 
 
 def hand_records(n: int, newline: str = "\n") -> str:
@@ -34,8 +36,9 @@ def assert_same(path) -> None:
     assert len(lazy) == len(eager)
     assert list(lazy) == list(eager)
     assert sorted((i, *p) for i in range(len(lazy)) for p in lazy.problems_of(i)) == sorted(eager.problems)
-    assert [lazy.info.extra["board_lines"].get(i) for i in range(len(eager))] == \
-        [eager.info.extra["board_lines"][i] for i in range(len(eager))]
+    assert [lazy.info.extra["board_lines"].get(i) for i in range(len(eager))] == [
+        eager.info.extra["board_lines"][i] for i in range(len(eager))
+    ]
     for key in ("encoding", "newline"):
         assert lazy.info.extra[key] == eager.info.extra[key]
     assert [str(p) for p in validate(lazy)] == [str(p) for p in validate(eager)]
@@ -57,13 +60,16 @@ def test_real_lin_files_lazily_or_eagerly_the_same(path):
     assert_same(path)
 
 
-@pytest.mark.parametrize("text", [
-    "qx|o1|" + BOARD.format(dealer=1, vul="o", n=1),  # rooms and board ids
-    "vg|Final,,I,1,16,A,0,B,0|" + BOARD.format(dealer=1, vul="o", n=1),  # a vugraph header
-    "% a comment\n" + BOARD.format(dealer=1, vul="o", n=1),
-    BOARD.format(dealer=1, vul="o", n=1) + "stray",
-    "pn|a,b,c,d|st||",  # no deal
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "qx|o1|" + BOARD.format(dealer=1, vul="o", n=1),  # rooms and board ids
+        "vg|Final,,I,1,16,A,0,B,0|" + BOARD.format(dealer=1, vul="o", n=1),  # a vugraph header
+        "% a comment\n" + BOARD.format(dealer=1, vul="o", n=1),
+        BOARD.format(dealer=1, vul="o", n=1) + "stray",
+        "pn|a,b,c,d|st||",  # no deal
+    ],
+)
 def test_files_with_state_across_boards_are_read_eagerly(tmp_path, text):
     path = tmp_path / "x.lin"
     path.write_text(text)
@@ -77,8 +83,10 @@ def test_big_hand_records_open_lazily_through_the_codec(tmp_path, monkeypatch):
     doc = read_file(path)
     assert doc.is_lazy and len(doc) == 500
     assert doc[449].deal == CODEC.read(path, ReadOptions())[449].deal
-    assert read_file(path, options=ReadOptions(start_board=5))[0].number == CODEC.read(
-        path, ReadOptions(start_board=5))[0].number
+    assert (
+        read_file(path, options=ReadOptions(start_board=5))[0].number
+        == CODEC.read(path, ReadOptions(start_board=5))[0].number
+    )
 
 
 def _lazy(tmp_path, monkeypatch, n: int, newline: str = "\n"):

@@ -87,8 +87,22 @@ def test_pbn_deal_round_trip(deal):
 
 def test_sixteen_board_cycle_and_reverse_lookup():
     assert [vulnerability_for_board(n).text for n in range(1, 17)] == [
-        "None", "NS", "EW", "All", "NS", "EW", "All", "None",
-        "EW", "All", "None", "NS", "All", "None", "NS", "EW",
+        "None",
+        "NS",
+        "EW",
+        "All",
+        "NS",
+        "EW",
+        "All",
+        "None",
+        "EW",
+        "All",
+        "None",
+        "NS",
+        "All",
+        "None",
+        "NS",
+        "EW",
     ]
     assert [dealer_for_board(n).letter for n in (1, 2, 3, 4, 5, 17)] == list("NESWNN")
     pairs = {(dealer_for_board(n), vulnerability_for_board(n)) for n in range(1, 17)}
@@ -153,9 +167,18 @@ def test_replay_counts_tricks_and_stops_on_revoke():
 @pytest.mark.parametrize(
     "contract,vul,tricks,score",
     [
-        ("4H", False, 10, 420), ("4H", True, 11, 650), ("3NT", False, 9, 400), ("1NT", False, 8, 120),
-        ("4HX", True, 10, 790), ("2CX", False, 8, 180), ("1CXX", False, 7, 230), ("6S", True, 12, 1430),
-        ("7NT", False, 13, 1520), ("4S", False, 8, -100), ("3NTX", False, 4, -1100), ("4SX", True, 7, -800),
+        ("4H", False, 10, 420),
+        ("4H", True, 11, 650),
+        ("3NT", False, 9, 400),
+        ("1NT", False, 8, 120),
+        ("4HX", True, 10, 790),
+        ("2CX", False, 8, 180),
+        ("1CXX", False, 7, 230),
+        ("6S", True, 12, 1430),
+        ("7NT", False, 13, 1520),
+        ("4S", False, 8, -100),
+        ("3NTX", False, 4, -1100),
+        ("4SX", True, 7, -800),
         ("3NTXX", True, 6, -1600),
     ],
 )

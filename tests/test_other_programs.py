@@ -34,7 +34,7 @@ def pbn(tmp_path: Path, body: str, name: str = "t.pbn") -> Path:
 
 
 def game(number: int = 1, dealer: str = "N", extra: str = "", deal: str = DEAL) -> str:
-    return (f'[Board "{number}"]\n[Dealer "{dealer}"]\n[Vulnerable "None"]\n[Deal "{deal}"]\n{extra}')
+    return f'[Board "{number}"]\n[Dealer "{dealer}"]\n[Vulnerable "None"]\n[Deal "{deal}"]\n{extra}'
 
 
 def save_bytes(doc, fmt: str, tmp_path: Path) -> bytes:
@@ -103,8 +103,9 @@ def test_packed_calls_in_one_mb_are_read(tmp_path):
 
 # -- 5 (LIN part): unchanged LIN files are saved byte for byte -------------------------------
 def test_unchanged_lin_file_resaves_byte_identical_and_edits_are_regenerated(tmp_path):
-    text = (f"qx|o1|md|3{MD}|sv|o|nt|before the auction|mb|1S|nt|after 1S|mb|p|mb|p|mb|p|"
-            "pc|C2|nt|after the lead|pc|CA|\r\n")
+    text = (
+        f"qx|o1|md|3{MD}|sv|o|nt|before the auction|mb|1S|nt|after 1S|mb|p|mb|p|mb|p|pc|C2|nt|after the lead|pc|CA|\r\n"
+    )
     path = tmp_path / "vugraph.lin"
     path.write_bytes(text.encode())
     doc = read_file(path)
@@ -148,7 +149,7 @@ def test_a_declarer_the_auction_contradicts_is_reported(tmp_path):
 
 # -- 12: [Dealer"N"] --------------------------------------------------------------------------
 def test_tag_without_a_space_is_read_with_a_warning(tmp_path):
-    path = pbn(tmp_path, '[Board "3"]\n[Dealer"S"]\n[Vulnerable "EW"]\n' f'[Deal "{DEAL}"]\n')
+    path = pbn(tmp_path, f'[Board "3"]\n[Dealer"S"]\n[Vulnerable "EW"]\n[Deal "{DEAL}"]\n')
     doc = read_file(path)
     assert doc[0].dealer == Seat.SOUTH
     assert any("no space between the tag name Dealer" in msg for _, _, msg in doc.problems)
@@ -180,8 +181,9 @@ def traveller(tmp_path: Path, second_deal: str = DEAL) -> Path:
     games = []
     for n, (declarer, contract, result) in enumerate(tables):
         deal = second_deal if n == 2 else DEAL
-        games.append(game(1, deal=deal, extra=f'[Declarer "{declarer}"]\n[Contract "{contract}"]\n'
-                                               f'[Result "{result}"]\n'))
+        games.append(
+            game(1, deal=deal, extra=f'[Declarer "{declarer}"]\n[Contract "{contract}"]\n[Result "{result}"]\n')
+        )
     return pbn(tmp_path, "\n".join(games), "traveller.pbn")
 
 
@@ -212,8 +214,10 @@ def test_warnings_are_grouped_by_kind_and_exit_0(tmp_path, capsys):
     assert main(["validate", str(path)]) == 0
     out = capsys.readouterr().out.splitlines()
     dealer = [line for line in out if "dealer" in line]
-    assert dealer == [f"{path}: 9 warnings: dealer does not follow the board number: "
-                      "board 2, board 3, board 4, board 6, board 7, … (--all lists every one)"]
+    assert dealer == [
+        f"{path}: 9 warnings: dealer does not follow the board number: "
+        "board 2, board 3, board 4, board 6, board 7, … (--all lists every one)"
+    ]
     assert out[-1] == f"{path}: 12 boards, 18 warnings, no errors"
 
 
@@ -267,7 +271,7 @@ def test_dup_control_fields_are_kept_exactly_as_read(tmp_path, capsys):
     write_file(deals_set(2), path, "dup")
     data = bytearray(path.read_bytes())
     control = 78 + 68
-    data[control:control + 10] = b"YN1  1 02 "  # last board written "02 " by another program
+    data[control : control + 10] = b"YN1  1 02 "  # last board written "02 " by another program
     path.write_bytes(bytes(data))
     doc = read_file(path)
     assert save_bytes(doc, "dup", tmp_path) == bytes(data)
@@ -275,7 +279,7 @@ def test_dup_control_fields_are_kept_exactly_as_read(tmp_path, capsys):
     assert (tmp_path / "copy.dup").read_bytes() == bytes(data)
     doc[1] = doc[1].touched(deal=deals_set(3)[2].deal)  # edited: the control bytes still say the same
     again = save_bytes(doc, "dup", tmp_path)
-    assert again[control:control + 10] == b"YN1  1 02 "
+    assert again[control : control + 10] == b"YN1  1 02 "
     assert again[:control] == bytes(data[:control])
 
 
@@ -284,7 +288,7 @@ def test_bri_filler_of_another_writer_is_kept(tmp_path):
     write_file(deals_set(3), path, "bri")
     data = bytearray(path.read_bytes())
     for r in range(3):
-        data[r * 128 + 78:(r + 1) * 128] = b"\0" * 50  # NULs where bridgeview writes spaces
+        data[r * 128 + 78 : (r + 1) * 128] = b"\0" * 50  # NULs where bridgeview writes spaces
     path.write_bytes(bytes(data))
     assert save_bytes(read_file(path), "bri", tmp_path) == bytes(data)
 
@@ -296,7 +300,7 @@ def test_bare_bri_records_are_read_with_a_warning(tmp_path, capsys):
     write_file(source, padded, "bri")
     data = padded.read_bytes()
     bare = tmp_path / "bare.bri"
-    bare.write_bytes(b"".join(data[r * 128:r * 128 + 78] for r in range(3)))
+    bare.write_bytes(b"".join(data[r * 128 : r * 128 + 78] for r in range(3)))
     doc = read_file(bare)
     assert doc.info.format == "bri"
     assert [b.deal for b in doc] == [b.deal for b in source]
@@ -340,16 +344,19 @@ def bhg_bytes(deals: int, seed: int = 2) -> bytes:
     for _ in range(deals):
         cards = list(letters)
         rng.shuffle(cards)
-        lines.append("".join("".join(sorted(cards[13 * h:13 * h + 13])) for h in range(4)))
+        lines.append("".join("".join(sorted(cards[13 * h : 13 * h + 13])) for h in range(4)))
     return ("\r\n".join(lines) + "\r\n").encode()
 
 
-@pytest.mark.parametrize(("data", "name", "fmt"), [
-    (ber_bytes(16, 0, 8), "binary_ber", None),  # passed the old ZBS sniff: groups, a null word, then more data
-    (ber_bytes(16, 0x31, 3), "text_ber", "ber"),
-    (bhg_bytes(2), "two_board_bhg", "bhg"),  # three lines: the old BRE sniff took the card lines for site and date
-    (bhg_bytes(16), "bhg", "bhg"),
-])
+@pytest.mark.parametrize(
+    ("data", "name", "fmt"),
+    [
+        (ber_bytes(16, 0, 8), "binary_ber", None),  # passed the old ZBS sniff: groups, a null word, then more data
+        (ber_bytes(16, 0x31, 3), "text_ber", "ber"),
+        (bhg_bytes(2), "two_board_bhg", "bhg"),  # three lines: the old BRE sniff took the card lines for site and date
+        (bhg_bytes(16), "bhg", "bhg"),
+    ],
+)
 def test_files_of_other_formats_are_not_taken_for_zbs_or_bre(tmp_path, capsys, data, name, fmt):
     """Each opens as what it is (BER, BHG), or as nothing, never as ZBS or BRE."""
     path = tmp_path / name
@@ -382,9 +389,11 @@ def test_traveller_tab_lists_every_tables_result(tmp_path, qtbot):
     tabs = view.side_tabs
     assert tabs.tabText(tabs.indexOf(tab)) == "Traveller (3)"
     rows = [[tab.table.item(r, c).text() for c in range(6)] for r in range(tab.table.rowCount())]
-    assert rows == [["1", "4♠", "N", "10", "=", "+420"],
-                    ["2", "3NT", "S", "9", "=", "+400"],
-                    ["3", "5♦X", "E", "8", "-3", "+500"]]
+    assert rows == [
+        ["1", "4♠", "N", "10", "=", "+420"],
+        ["2", "3NT", "S", "9", "=", "+400"],
+        ["3", "5♦X", "E", "8", "-3", "+500"],
+    ]
     tab._open(2, 0)
     assert view.current_index() == 2
     view.solver.shutdown()
@@ -403,8 +412,10 @@ def test_traveller_tab_of_a_board_played_once(tmp_path, qtbot):
 
 # -- 7: LIN commentary keeps its place -------------------------------------------------------------
 def test_lin_commentary_stays_at_its_place_in_the_auction_and_play(tmp_path):
-    text = (f"qx|o1|md|3{MD}|sv|o|nt|before the auction|mb|1S|nt|after 1S|mb|p|mb|p|mb|p|pg||"
-            "pc|C2|nt|after the lead|pc|CA|\n")
+    text = (
+        f"qx|o1|md|3{MD}|sv|o|nt|before the auction|mb|1S|nt|after 1S|mb|p|mb|p|mb|p|pg||"
+        "pc|C2|nt|after the lead|pc|CA|\n"
+    )
     path = tmp_path / "vugraph.lin"
     path.write_text(text)
     doc = read_file(path)
@@ -426,8 +437,10 @@ def test_a_group_on_one_board_number_names_records(tmp_path, capsys):
     path = pbn(tmp_path, "\n".join(game(1, deal=Deal.shuffled(rng).to_pbn()) for _ in range(6)))
     assert main(["validate", str(path)]) == 1
     out = capsys.readouterr().out
-    assert (f"{path}: 5 errors: board number repeated with a different deal: "
-            "record 2, record 3, record 4, record 5, record 6 (--all lists every one)") in out
+    assert (
+        f"{path}: 5 errors: board number repeated with a different deal: "
+        "record 2, record 3, record 4, record 5, record 6 (--all lists every one)"
+    ) in out
 
 
 def test_board_list_marks_each_tables_result_and_follows_edits(tmp_path, qtbot):
@@ -454,9 +467,11 @@ def test_board_list_marks_each_tables_result_and_follows_edits(tmp_path, qtbot):
 def test_lin_notes_keep_their_places_through_a_round_trip(board, data):
     calls, cards = len(board.auction or ()), len(board.play or ())
     places = sorted(
-        (calls, data.draw(st.integers(1, cards))) if cards and data.draw(st.booleans())
+        (calls, data.draw(st.integers(1, cards)))
+        if cards and data.draw(st.booleans())
         else (data.draw(st.integers(0, calls)), 0)
-        for _ in board.notes)
+        for _ in board.notes
+    )
     if any(a or c for a, c in places):
         board.tags["LinNoteAt"] = ";".join(f"{a},{c}" for a, c in places)
     text = board_to_lin(board)
@@ -470,8 +485,10 @@ def test_replay_shows_lin_commentary_at_its_step(tmp_path, qtbot):
     from bridgeview.ui.document_view import DocumentView
 
     path = tmp_path / "vugraph.lin"
-    path.write_text(f"qx|o1|md|3{MD}|sv|o|nt|before the auction|mb|1S|nt|after 1S|mb|p|mb|p|mb|p|pg||"
-                    "pc|CT|nt|after the lead|pc|C2|\n")  # East leads, South follows
+    path.write_text(
+        f"qx|o1|md|3{MD}|sv|o|nt|before the auction|mb|1S|nt|after 1S|mb|p|mb|p|mb|p|pg||"
+        "pc|CT|nt|after the lead|pc|C2|\n"
+    )  # East leads, South follows
     view = DocumentView(read_file(path), str(path))
     qtbot.addWidget(view)
     view.show()

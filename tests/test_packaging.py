@@ -72,7 +72,8 @@ def test_committed_files_match_the_registry(gen, tmp_path):
     for path in written:
         committed = LINUX / path.name
         assert committed.read_bytes() == path.read_bytes(), (
-            f"{committed} is stale: run python packaging/make_desktop_files.py")
+            f"{committed} is stale: run python packaging/make_desktop_files.py"
+        )
     assert gen.stale_files(LINUX) == []
 
 
@@ -119,8 +120,13 @@ def test_mime_xml_details():
         assert (node.findtext(f"{SMI}comment") or "").strip(), name
         assert node.find(f"{SMI}icon").get("name") == "bridgeview"
         parents = {p.get("type") for p in node.findall(f"{SMI}sub-class-of")}
-        text = name in ("application/x-pbn", "application/x-bbo-lin", "application/x-halscrib",
-                        "application/x-duplimate-dlm", "application/x-bridge-bhg")
+        text = name in (
+            "application/x-pbn",
+            "application/x-bbo-lin",
+            "application/x-halscrib",
+            "application/x-duplimate-dlm",
+            "application/x-bridge-bhg",
+        )
         if name == "application/x-bridge-csv":  # spreadsheets keep *.csv: a lower glob weight, a text/csv child
             assert parents == {"text/csv"}
             assert [g.get("weight") for g in node.findall(f"{SMI}glob")] == ["10"]
@@ -230,10 +236,16 @@ def test_install_script_syntax():
 
 
 def _run_installer(home: Path, *args: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, HOME=str(home), XDG_DATA_HOME=str(home / "share"), XDG_CONFIG_HOME=str(home / "config"),
-               PYTHON=sys.executable)
-    return subprocess.run(["bash", str(PACKAGING / "install-linux.sh"), *args], env=env, capture_output=True,
-                          text=True, timeout=120)
+    env = dict(
+        os.environ,
+        HOME=str(home),
+        XDG_DATA_HOME=str(home / "share"),
+        XDG_CONFIG_HOME=str(home / "config"),
+        PYTHON=sys.executable,
+    )
+    return subprocess.run(
+        ["bash", str(PACKAGING / "install-linux.sh"), *args], env=env, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_install_registers_and_uninstall_removes(tmp_path):
@@ -249,21 +261,32 @@ def test_install_registers_and_uninstall_removes(tmp_path):
     assert program == "bridgeview" or os.access(program.strip('"'), os.X_OK)
     assert entry["MimeType"] == _desktop()["MimeType"]
     assert (share / "mime" / "packages" / "bridgeview-mime.xml").read_bytes() == (
-        LINUX / "bridgeview-mime.xml").read_bytes()
+        LINUX / "bridgeview-mime.xml"
+    ).read_bytes()
     assert (share / "icons" / "hicolor" / "scalable" / "apps" / "bridgeview.svg").is_file()
     for size in (16, 32, 48, 64, 128, 256):
         assert (share / "icons" / "hicolor" / f"{size}x{size}" / "apps" / "bridgeview.png").is_file()
 
     # the registered types are what a desktop (here Qt's MIME database) sees, by name and by content
     (tmp_path / "deal-without-extension").write_text('% PBN 2.1\n[Event "x"]\n')
-    probe = ("import sys\nfrom PySide6.QtCore import QMimeDatabase\ndb = QMimeDatabase()\n"
-             "print(*(db.mimeTypeForFile(f).name() for f in sys.argv[1:]))")
+    probe = (
+        "import sys\nfrom PySide6.QtCore import QMimeDatabase\ndb = QMimeDatabase()\n"
+        "print(*(db.mimeTypeForFile(f).name() for f in sys.argv[1:]))"
+    )
     env = dict(os.environ, XDG_DATA_HOME=str(share))
-    found = subprocess.run([sys.executable, "-c", probe, "a.pbn", "b.ZRJ", "c.cb64",
-                            str(tmp_path / "deal-without-extension")],
-                           env=env, capture_output=True, text=True, timeout=60)
-    assert found.stdout.split() == ["application/x-pbn", "application/x-pavlicek-zrj", "application/x-halscrib",
-                                    "application/x-pbn"], found.stderr
+    found = subprocess.run(
+        [sys.executable, "-c", probe, "a.pbn", "b.ZRJ", "c.cb64", str(tmp_path / "deal-without-extension")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert found.stdout.split() == [
+        "application/x-pbn",
+        "application/x-pavlicek-zrj",
+        "application/x-halscrib",
+        "application/x-pbn",
+    ], found.stderr
 
     proc = _run_installer(tmp_path, "--uninstall")
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -291,9 +314,11 @@ def _run_spec(monkeypatch) -> None:
     hooks = types.ModuleType("PyInstaller.utils.hooks")
     hooks.collect_data_files = hooks.collect_dynamic_libs = lambda package: []
     hooks.collect_submodules = lambda package: [package]
-    for name, module in (("PyInstaller", types.ModuleType("PyInstaller")),
-                         ("PyInstaller.utils", types.ModuleType("PyInstaller.utils")),
-                         ("PyInstaller.utils.hooks", hooks)):
+    for name, module in (
+        ("PyInstaller", types.ModuleType("PyInstaller")),
+        ("PyInstaller.utils", types.ModuleType("PyInstaller.utils")),
+        ("PyInstaller.utils.hooks", hooks),
+    ):
         monkeypatch.setitem(sys.modules, name, module)
     kinds = {name: type(name, (_Recorder,), {}) for name in ("Analysis", "PYZ", "EXE", "COLLECT", "BUNDLE")}
     _Recorder.made = []
@@ -326,10 +351,15 @@ def test_committed_platform_files_match_the_registry(gen, tmp_path):
     for path in written:
         committed = PACKAGING / path.relative_to(tmp_path)
         assert committed.read_bytes() == path.read_bytes(), (
-            f"{committed} is stale: run python packaging/make_desktop_files.py")
+            f"{committed} is stale: run python packaging/make_desktop_files.py"
+        )
     assert gen.stale_platform_files() == []
-    check = subprocess.run([sys.executable, str(PACKAGING / "make_desktop_files.py"), "--check"],
-                           capture_output=True, text=True, timeout=60)
+    check = subprocess.run(
+        [sys.executable, str(PACKAGING / "make_desktop_files.py"), "--check"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert check.returncode == 0, check.stderr
 
 
@@ -421,8 +451,9 @@ def test_a_new_codec_reaches_macos_and_windows(gen, monkeypatch):
     files = gen.platform_files()
     assert "<string>org.bridgeview.tabdeal</string>" in files["macos/Info.plist"]
     inno = files["windows/bridgeview.iss"]
-    assert ('Subkey: "Software\\Classes\\.tabd\\OpenWithProgids"; ValueType: string; '
-            'ValueName: "bridgeview.tabdeal"') in inno
+    assert (
+        'Subkey: "Software\\Classes\\.tabd\\OpenWithProgids"; ValueType: string; ValueName: "bridgeview.tabdeal"'
+    ) in inno
 
 
 def test_pyinstaller_spec_gives_the_mac_app_its_document_types(monkeypatch):
@@ -439,7 +470,11 @@ def test_pyinstaller_spec_gives_the_mac_app_its_document_types(monkeypatch):
 def test_bundle_script_is_named_in_the_readme_and_fails_without_a_bundle(tmp_path):
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert "python3 -m pip install -e '.[bundle]' && python3 packaging/build_bundle.py" in readme
-    proc = subprocess.run([sys.executable, str(PACKAGING / "build_bundle.py"), "--smoke-only", "--dist", str(tmp_path)],
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, str(PACKAGING / "build_bundle.py"), "--smoke-only", "--dist", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 1
     assert "bridgeview-cli does not exist: build the bundle first" in proc.stderr

@@ -19,9 +19,7 @@ from bridgeview.model.cards import Seat
 from bridgeview.model.ddtable import DDTable
 from bridgeview.model.deal import Deal
 
-SUITS_DEAL = Deal.from_pbn(
-    "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
-)
+SUITS_DEAL = Deal.from_pbn("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432")
 # N spades, E hearts, S diamonds, W clubs; fields 0-12 N(1), 13-25 E(2), 26-38 S(3), 39-51 W(0)
 SUITS_ZBD = bytes.fromhex("555555a9aaaafaffff3f000000")
 

@@ -127,8 +127,10 @@ def test_roundtrip_legal_auction_and_play(tmp, seed):
     assert [(str(c), c.mark) for c in back.auction] == [(str(c), c.mark) for c in board.auction]
     assert (back.contract, back.declarer) == (contract, declarer)
     assert back.result == board.result
-    room = 62 - (len(board.auction) - min(next(i for i, c in enumerate(board.auction + [Call.bid(1, 0)])
-                                                  if c.kind != CallKind.PASS), 3))
+    room = 62 - (
+        len(board.auction)
+        - min(next(i for i, c in enumerate(board.auction + [Call.bid(1, 0)]) if c.kind != CallKind.PASS), 3)
+    )
     kept = (board.play or [])[:room]
     assert (back.play or []) == kept
     assert back.play_marks == {i: m for i, m in board.play_marks.items() if i < len(kept)}
@@ -192,8 +194,13 @@ def test_play_cut_is_a_loss(tmp):
 
 def test_marks_and_explanations_losses():
     board = Board.numbered(1, SUITS_DEAL)
-    board.auction = [PASS.annotated(mark="!"), Call.parse("1C").annotated(mark="!!", explanation="strong"), PASS,
-                     PASS, PASS]
+    board.auction = [
+        PASS.annotated(mark="!"),
+        Call.parse("1C").annotated(mark="!!", explanation="strong"),
+        PASS,
+        PASS,
+        PASS,
+    ]
     report = get("zrj").check([board])
     assert len(report.losses) == 2 and any("marks" in x for x in report.losses)
 

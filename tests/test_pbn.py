@@ -69,16 +69,19 @@ def test_fast_reader_agrees_with_the_tokenizer(path, monkeypatch):
 GAME = '[Board "1"]\n[Dealer "N"]\n[Deal "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"]\n'
 
 
-@pytest.mark.parametrize("text", [
-    GAME + '[Auction "N"]\n1S {a comment} Pass\n2S AP\n{after}\n',
-    "{before the tags}\r\n" + GAME.replace("\n", "\r\n") + "{two\r\nlines} [Event \"x\"]\r\n",
-    GAME + '{holds [Hidden "#"] ; and % and \\ and "quotes"}\n',
-    GAME + "{nested {braces} here}\n",
-    GAME + "{not closed\n",
-    GAME + "} stray\n",
-    GAME + '[ScoreTable "Rank;Score"]\n1 {c} 500\n',
-    GAME + '[Auction "N"]\n1S =1= Pass\n2S AP\n[Note "1:{in a note}"]\n{x}\n',
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        GAME + '[Auction "N"]\n1S {a comment} Pass\n2S AP\n{after}\n',
+        "{before the tags}\r\n" + GAME.replace("\n", "\r\n") + '{two\r\nlines} [Event "x"]\r\n',
+        GAME + '{holds [Hidden "#"] ; and % and \\ and "quotes"}\n',
+        GAME + "{nested {braces} here}\n",
+        GAME + "{not closed\n",
+        GAME + "} stray\n",
+        GAME + '[ScoreTable "Rank;Score"]\n1 {c} 500\n',
+        GAME + '[Auction "N"]\n1S =1= Pass\n2S AP\n[Note "1:{in a note}"]\n{x}\n',
+    ],
+)
 def test_fast_reader_comments_agree_with_the_tokenizer(text, monkeypatch):
     from bridgeview.formats import pbn_read
 
@@ -265,7 +268,10 @@ def test_unknown_table_sections_are_kept(realdata):
 def test_event_site_date_go_to_tags_and_file_info(realdata):
     doc = read_file(realdata / "pbn" / "endplay_example1_eyc1998.pbn")
     assert (doc.info.event, doc.info.site, doc.info.date) == (
-        "16th European Youth Team Championships", "Vienna, Austria AUT", "1998.07.16")
+        "16th European Youth Team Championships",
+        "Vienna, Austria AUT",
+        "1998.07.16",
+    )
     assert doc[1].tags["Event"] == doc.info.event
 
 
@@ -407,8 +413,13 @@ def test_play_columns_become_play_order(realdata):
 
 
 def test_every_real_play_replays_legally(realdata):
-    for name in ("endplay_example1_eyc1998.pbn", "bridgebots_sample.pbn", "pbnj_veugen_correct_20.pbn",
-                 "pbnj_veugen_correct_21.pbn", "endplay_sample_optimumresulttable.pbn"):
+    for name in (
+        "endplay_example1_eyc1998.pbn",
+        "bridgebots_sample.pbn",
+        "pbnj_veugen_correct_20.pbn",
+        "pbnj_veugen_correct_21.pbn",
+        "endplay_sample_optimumresulttable.pbn",
+    ):
         for b in read_file(realdata / "pbn" / name):
             if b.play and b.contract is not None:
                 rp = replay(b.deal, b.play, b.declarer, b.contract.strain)
@@ -474,8 +485,10 @@ def test_psbridge_hidden_dd_lines(realdata):
 
 
 def test_dd_sources_that_disagree_are_reported():
-    text = ('[Deal "N:AKQJT98765432... - - -"]\n[DoubleDummyTricks "746b5747b55862758627"]\n'
-            '[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]\nN NT 8\n')
+    text = (
+        '[Deal "N:AKQJT98765432... - - -"]\n[DoubleDummyTricks "746b5747b55862758627"]\n'
+        '[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]\nN NT 8\n'
+    )
     doc = parse_pbn_text(text)
     assert any("disagrees" in msg for _i, _line, msg in doc.problems)
 
@@ -496,7 +509,7 @@ def test_board_to_pbn_text_of_a_foreign_board():
 def test_foreign_document_gets_a_pbn_header():
     doc = BoardSet([Board.numbered(1, Deal.empty()), Board.numbered(2, Deal.empty())], FileInfo(event="Club"))
     text, encoding, newline = document_text(doc)
-    assert text.startswith("% PBN 2.1\n% EXPORT\n[Event \"Club\"]")
+    assert text.startswith('% PBN 2.1\n% EXPORT\n[Event "Club"]')
     assert (encoding, newline) == ("utf-8", "\n")
     assert "\n\n[Event" in text
     assert [b.number for b in parse_pbn_text(text)] == [1, 2]
@@ -554,13 +567,16 @@ def test_read_options_encoding_forces_a_decoding(realdata):
         read_file(path, "pbn", ReadOptions(encoding="ascii"))
 
 
-@pytest.mark.parametrize(("deal", "message"), [
-    ("N:QQ... - - -", "card SQ twice in hand 'QQ...'"),
-    ("N:AKX... - - -", "bad rank 'X' in hand 'AKX...'"),
-    ("N:A... - -", "deal must have 4 hands, found 3"),
-    ("Q:A... - - -", "not a seat: 'Q'"),
-    ("N:A.. - - -", "hand 'A..' must have 4 suits separated by dots"),
-])
+@pytest.mark.parametrize(
+    ("deal", "message"),
+    [
+        ("N:QQ... - - -", "card SQ twice in hand 'QQ...'"),
+        ("N:AKX... - - -", "bad rank 'X' in hand 'AKX...'"),
+        ("N:A... - -", "deal must have 4 hands, found 3"),
+        ("Q:A... - - -", "not a seat: 'Q'"),
+        ("N:A.. - - -", "hand 'A..' must have 4 suits separated by dots"),
+    ],
+)
 def test_the_reader_and_the_model_parse_deals_alike(deal: str, message: str) -> None:
     """One PBN deal parser: a bad Deal tag is reported in the words Deal.from_pbn raises (paste uses it too)."""
     with pytest.raises(ValueError, match="^" + message.replace(".", r"\.").replace("(", r"\(") + "$"):

@@ -53,8 +53,9 @@ def validate_lines(path, capsys) -> tuple[int, list[str]]:
     return code, [line for line in out.splitlines() if line.startswith(str(path))]
 
 
-@pytest.mark.parametrize(("name", "expected"), [("pbnj_veugen_errors_20.pbn", ERRORS_20),
-                                                ("pbnj_veugen_errors_21.pbn", ERRORS_21)])
+@pytest.mark.parametrize(
+    ("name", "expected"), [("pbnj_veugen_errors_20.pbn", ERRORS_20), ("pbnj_veugen_errors_21.pbn", ERRORS_21)]
+)
 def test_every_problem_of_the_errors_files_is_named(realdata, capsys, name, expected):
     path = realdata / "pbn" / name
     code, lines = validate_lines(path, capsys)
@@ -77,22 +78,39 @@ def test_every_game_of_errors_20_has_a_problem(realdata):
 def test_correct_files_have_no_syntax_problems(realdata):
     from bridgeview.formats.registry import read_file
 
-    for name in ("pbnj_veugen_correct_21.pbn", "pbnj_veugen_correct_20.pbn", "pbnj_veugen_basic_10.pbn",
-                 "dealconvert_test_16boards.pbn", "zdenecek_bridgecomposer_latin1.pbn"):
+    for name in (
+        "pbnj_veugen_correct_21.pbn",
+        "pbnj_veugen_correct_20.pbn",
+        "pbnj_veugen_basic_10.pbn",
+        "dealconvert_test_16boards.pbn",
+        "zdenecek_bridgecomposer_latin1.pbn",
+    ):
         assert read_file(realdata / "pbn" / name).problems == [], name
 
 
-TABLE = ('[Board "1"]\n[ScoreTable "{cols}"]\n{rows}\n')
+TABLE = '[Board "1"]\n[ScoreTable "{cols}"]\n{rows}\n'
 
 
-@pytest.mark.parametrize(("cols", "rows", "message"), [
-    ("-Rank;+Percentage", "1 70\n2 71", "line 4: ScoreTable column '+Percentage' is marked to run high to low, "
-     "but 70 is followed by 71"),
-    ("-Rank\\2R;Pct", "1 70\n3 60\n2 50", "line 5: ScoreTable column '-Rank\\2R' is marked to run low to high, "
-     "but 3 is followed by 2"),
-    ("Rank;Pct;Names", '1 70 "a"\n2 60\n3 50 "c"', "line 4: ScoreTable has 8 entries, not a multiple of its "
-     "3 columns: this row has 2"),
-])
+@pytest.mark.parametrize(
+    ("cols", "rows", "message"),
+    [
+        (
+            "-Rank;+Percentage",
+            "1 70\n2 71",
+            "line 4: ScoreTable column '+Percentage' is marked to run high to low, but 70 is followed by 71",
+        ),
+        (
+            "-Rank\\2R;Pct",
+            "1 70\n3 60\n2 50",
+            "line 5: ScoreTable column '-Rank\\2R' is marked to run low to high, but 3 is followed by 2",
+        ),
+        (
+            "Rank;Pct;Names",
+            '1 70 "a"\n2 60\n3 50 "c"',
+            "line 4: ScoreTable has 8 entries, not a multiple of its 3 columns: this row has 2",
+        ),
+    ],
+)
 def test_table_order_marks_and_short_rows(cols, rows, message):
     doc = parse_pbn_text(TABLE.format(cols=cols, rows=rows))
     assert [f"line {line}: {text}" for _i, line, text in doc.problems] == [message]
@@ -106,36 +124,56 @@ def test_table_order_marks_skip_ties_and_dashes():
 def test_validate_names_lines_of_bad_values(tmp_path, capsys):
     p = tmp_path / "bad.pbn"
     p.write_text(
-        '% PBN 2.1\n'
+        "% PBN 2.1\n"
         '[Board "x1"]\n'
         '[Dealer "Q"]\n'
         '[Vulnerable "Sometimes"]\n'
         '[Deal "N:AKQ.JT9.876.5432 - - ZZ"]\n'
         '[Contract "9NT"]\n'
         '[Auction "N"]\n'
-        '1S 1C Pass Pass\n'
-        'Pass\n'
-        '\n'
+        "1S 1C Pass Pass\n"
+        "Pass\n"
+        "\n"
         '[Board "2"]\n'
         '[Deal "N:AKQJT98765432... - - -"]\n'
         '[Declarer "N"]\n'
         '[Contract "1S"]\n'
         '[Play "E"]\n'
-        'SA S2 S3 S4\n'
+        "SA S2 S3 S4\n"
     )
     code, lines = validate_lines(p, capsys)
     assert code == 1
     text = "\n".join(lines)
-    for line, words in [(2, "board number 'x1' is not a number"), (3, "dealer 'Q'"), (4, "vulnerability 'Sometimes'"),
-                        (5, "deal: "), (6, "contract '9NT'"), (2, "insufficient")]:
+    for line, words in [
+        (2, "board number 'x1' is not a number"),
+        (3, "dealer 'Q'"),
+        (4, "vulnerability 'Sometimes'"),
+        (5, "deal: "),
+        (6, "contract '9NT'"),
+        (2, "insufficient"),
+    ]:
         assert f"line {line}," in text and words in text, (line, words, text)
     assert "play: card 1 (SA) is not in E's hand" in text
 
 
 def test_reader_never_raises_on_nonsense():
-    for text in ["[", "]", "{", "}", '[Deal "', "\x00\x01", "[Auction \"N\"]\n=x= $ ^ AP AP\n",
-                 '[Play "N"]\n* * SA\n', '[Note "x"]', '[Event "#"]', '[OptimumResultTable "Declarer"]\nN NT 99\n',
-                 '[Result "NS 14"]', '[DoubleDummyTricks "zz"]', "%%!R 12", '[Deal "N:AKA... - - -"]']:
+    for text in [
+        "[",
+        "]",
+        "{",
+        "}",
+        '[Deal "',
+        "\x00\x01",
+        '[Auction "N"]\n=x= $ ^ AP AP\n',
+        '[Play "N"]\n* * SA\n',
+        '[Note "x"]',
+        '[Event "#"]',
+        '[OptimumResultTable "Declarer"]\nN NT 99\n',
+        '[Result "NS 14"]',
+        '[DoubleDummyTricks "zz"]',
+        "%%!R 12",
+        '[Deal "N:AKA... - - -"]',
+    ]:
         doc = parse_pbn_text(text)
         assert isinstance(doc.problems, list)
 

@@ -103,46 +103,81 @@ def test_export_files_take_the_fast_path_for_every_game() -> None:
 
 #: small changes that real files make to the plain games our writer makes, each (pattern, replacement)
 ODDITIES = [
-    (r"\bPass\b", "pass"), (r"\bPass\b", "P"), (r"Pass Pass Pass\n?$", "AP"), (r"\b([1-7])NT\b", r"\1N"),
-    (r"\b([SHDC])([2-9TJQKA])\b", lambda m: m.group(0).lower()), (r"\bS([2-9TJQKA])\b", "SZ"),
-    (r'\[Deal "N:', '[Deal "n:'), (r'\[Deal "N:', '[Deal "E:'), (r'(\[Deal "[^ ]*) ', r"\1  "),
-    (r'(\[Deal "N:)[^ ]*', r"\1-"), (r'(\[Deal "N:[^ ]*)\.', r"\1"), (r'(\[Deal "N:)', r"\1AA"),
-    (r'\[Board "(\d+)"\]', r'[Board "x\1"]'), (r'\[Board "\d+"\]', '[Board "#"]'), (r'\[Event "', '[Event "#'),
-    (r'\[Event "[^"]*"\]', '[Event "##Cup"]'), (r'\[Dealer "\w"\]', '[Dealer "x"]'),
-    (r'\[Vulnerable "\w+"\]', '[Vulnerable "Both"]'), (r'\[Vulnerable "\w+"\]', '[Vulnerable "sideways"]'),
-    (r'\[Contract "(\w+)"\]', r'[Contract "\1R"]'), (r'\[Contract "\w+"\]', '[Contract "H"]'),
-    (r'\[Contract "\w+"\]', '[Contract "9Z"]'), (r'\[Result "\d+"\]', '[Result "NS 9"]'),
-    (r'\[Result "\d+"\]', '[Result "14"]'), (r'\[Declarer "(\w)"\]', r'[Declarer "^\1"]'),
-    (r'\[Declarer "\w"\]', '[Declarer "Q"]'), (r'\[Play "\w"\]', '[Play "?"]'), (r'\[Play "\w"\]', '[Play "x"]'),
-    (r"(\[Play \"\w\"\]\n(?:.*\n){2})", r"\1*\n"), (r"\n\[Play", ' =1=\n[Note "1:weak"]\n[Play'),
-    (r"\n\[Play", " !\n[Play"), (r"\n\[Play", " $2\n[Play"), (r'\[Scoring "\w+"\]', '[Scoring "IMP;a b"]'),
+    (r"\bPass\b", "pass"),
+    (r"\bPass\b", "P"),
+    (r"Pass Pass Pass\n?$", "AP"),
+    (r"\b([1-7])NT\b", r"\1N"),
+    (r"\b([SHDC])([2-9TJQKA])\b", lambda m: m.group(0).lower()),
+    (r"\bS([2-9TJQKA])\b", "SZ"),
+    (r'\[Deal "N:', '[Deal "n:'),
+    (r'\[Deal "N:', '[Deal "E:'),
+    (r'(\[Deal "[^ ]*) ', r"\1  "),
+    (r'(\[Deal "N:)[^ ]*', r"\1-"),
+    (r'(\[Deal "N:[^ ]*)\.', r"\1"),
+    (r'(\[Deal "N:)', r"\1AA"),
+    (r'\[Board "(\d+)"\]', r'[Board "x\1"]'),
+    (r'\[Board "\d+"\]', '[Board "#"]'),
+    (r'\[Event "', '[Event "#'),
+    (r'\[Event "[^"]*"\]', '[Event "##Cup"]'),
+    (r'\[Dealer "\w"\]', '[Dealer "x"]'),
+    (r'\[Vulnerable "\w+"\]', '[Vulnerable "Both"]'),
+    (r'\[Vulnerable "\w+"\]', '[Vulnerable "sideways"]'),
+    (r'\[Contract "(\w+)"\]', r'[Contract "\1R"]'),
+    (r'\[Contract "\w+"\]', '[Contract "H"]'),
+    (r'\[Contract "\w+"\]', '[Contract "9Z"]'),
+    (r'\[Result "\d+"\]', '[Result "NS 9"]'),
+    (r'\[Result "\d+"\]', '[Result "14"]'),
+    (r'\[Declarer "(\w)"\]', r'[Declarer "^\1"]'),
+    (r'\[Declarer "\w"\]', '[Declarer "Q"]'),
+    (r'\[Play "\w"\]', '[Play "?"]'),
+    (r'\[Play "\w"\]', '[Play "x"]'),
+    (r"(\[Play \"\w\"\]\n(?:.*\n){2})", r"\1*\n"),
+    (r"\n\[Play", ' =1=\n[Note "1:weak"]\n[Play'),
+    (r"\n\[Play", " !\n[Play"),
+    (r"\n\[Play", " $2\n[Play"),
+    (r'\[Scoring "\w+"\]', '[Scoring "IMP;a b"]'),
     (r'\[Scoring "\w+"\]', '[Scoring "MP;Butler"]'),
-    (r'\[West "', '[Score "NS 420"]\n[West "'), (r'\[West "', '[Score "about 3"]\n[West "'),
+    (r'\[West "', '[Score "NS 420"]\n[West "'),
+    (r'\[West "', '[Score "about 3"]\n[West "'),
     (r'\[West "', '[ScoreRubberHistory "NS 0/100 EW 0/0"]\n[West "'),
     (r'\[West "', lambda m: '[TotalScoreTable "Rank\\2R;PairId\\2R"]\n 1 7\n 2 3\n[West "'),
     (r'\[West "', '[TotalScoreTable "-Rank;PairId"]\n 2 7\n 1 3 4\n[West "'),
     (r'\[West "', '[XSection "a"]\nsome words\n more words\n[West "'),
     (r'\[West "[^"]*"\]', lambda m: '[West "A \\"B\\" C"]'),
     (r'\[West "', lambda m: '[West "back\\slash'),
-    (r'\[West "[^"]*"\]', '[West "w"]\n[West "again"]'), (r'\[West "', '{a comment}\n[West "'),
-    (r'\[West "', '[West  "'), (r"\[West ", "[ West "), (r'\[Event "[^"]*"\]', '[Event "a]b"]'),
+    (r'\[West "[^"]*"\]', '[West "w"]\n[West "again"]'),
+    (r'\[West "', '{a comment}\n[West "'),
+    (r'\[West "', '[West  "'),
+    (r"\[West ", "[ West "),
+    (r'\[Event "[^"]*"\]', '[Event "a]b"]'),
     (r"\[OptimumResultTable \"[^\"]*\"\]", '[OptimumResultTable "Declarer;Denomination;Result"]'),
     (r"(\[OptimumResultTable \"[^\"]*\"\]\n)N", r"\1Q"),
     (r'\[Site "', '[DoubleDummyTricks "746b5747b55862758627"]\n[Site "'),
-    (r'\[Site "', '[DoubleDummyTricks "xyz"]\n[Site "'), (r"\n\n", "\n  \n"), (r"\]\n", "]\r\n"),
-    (r"\n\[Auction", "\n{lively}\n[Auction"), (r"\n\[Auction", "\n{a} {b}\n[Auction"),
-    (r"\n\[Auction", "\n{two\nlines}\n[Auction"), (r"\n\[Auction", " {same line}\n[Auction"),
-    (r'(\[Auction "\w"\]\n\S+)', r"\1 {inside}"), (r"\n\[Play", '\n{before play}\n[Play'),
-    (r'(\[Auction "\w"\]\n\S+)', r"\1 =1="), (r'(\[Auction "\w"\]\n\S+)', r"\1 =1= =2="),
-    (r"\n\[Play", '\n[Note "1:one"]\n[Note "2:two"]\n[Play'), (r"\n\[Play", '\n[Note "x"]\n[Play'),
-    (r'(\[Play "\w"\]\n\S+)', r'\1 =3=\n[Note "3:in play"]'), (r'\[Event "', '[Note "1:first"]\n[Event "'),
-    (r'\[OptimumResultTable', '{dd}\n[OptimumResultTable'), (r"(\[OptimumResultTable .*\n)", r"\1{in table}\n"),
+    (r'\[Site "', '[DoubleDummyTricks "xyz"]\n[Site "'),
+    (r"\n\n", "\n  \n"),
+    (r"\]\n", "]\r\n"),
+    (r"\n\[Auction", "\n{lively}\n[Auction"),
+    (r"\n\[Auction", "\n{a} {b}\n[Auction"),
+    (r"\n\[Auction", "\n{two\nlines}\n[Auction"),
+    (r"\n\[Auction", " {same line}\n[Auction"),
+    (r'(\[Auction "\w"\]\n\S+)', r"\1 {inside}"),
+    (r"\n\[Play", "\n{before play}\n[Play"),
+    (r'(\[Auction "\w"\]\n\S+)', r"\1 =1="),
+    (r'(\[Auction "\w"\]\n\S+)', r"\1 =1= =2="),
+    (r"\n\[Play", '\n[Note "1:one"]\n[Note "2:two"]\n[Play'),
+    (r"\n\[Play", '\n[Note "x"]\n[Play'),
+    (r'(\[Play "\w"\]\n\S+)', r'\1 =3=\n[Note "3:in play"]'),
+    (r'\[Event "', '[Note "1:first"]\n[Event "'),
+    (r"\[OptimumResultTable", "{dd}\n[OptimumResultTable"),
+    (r"(\[OptimumResultTable .*\n)", r"\1{in table}\n"),
 ]
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(boards(), min_size=1, max_size=3), st.lists(st.tuples(st.sampled_from(ODDITIES), st.integers(0, 3)),
-                                                           max_size=4))
+@given(
+    st.lists(boards(), min_size=1, max_size=3),
+    st.lists(st.tuples(st.sampled_from(ODDITIES), st.integers(0, 3)), max_size=4),
+)
 def test_fast_path_agrees_with_the_careful_reader(bs: list[Board], changes: list) -> None:
     text = document_text(BoardSet(bs))[0]
     for (pattern, replacement), count in changes:
@@ -163,8 +198,12 @@ def test_fast_path_agrees_on_export_files_with_oddities(seed: int, changes: list
 
 def test_hash_values_after_fast_games_take_the_latest_value() -> None:
     """Games read by the fast path hand what they said on only when a later game asks for it with '#'."""
-    games = ['[Event "A"]\n[Site "S1"]\n[Board "1"]\n', '[Event "B"]\n[Board "2"]\n[Dealer "E"]\n',
-             '[Event "C"]\n[Board "3"]\n', '[Event "#"]\n[Site "#"]\n[Dealer "#"]\n[Board "4"]\n']
+    games = [
+        '[Event "A"]\n[Site "S1"]\n[Board "1"]\n',
+        '[Event "B"]\n[Board "2"]\n[Dealer "E"]\n',
+        '[Event "C"]\n[Board "3"]\n',
+        '[Event "#"]\n[Site "#"]\n[Dealer "#"]\n[Board "4"]\n',
+    ]
     doc = parse_pbn_text("\n".join(games))
     assert [b.tags.get("Event") for b in doc] == ["A", "B", "C", "C"]
     assert doc[3].tags.get("Site") == "S1" and str(doc[3].dealer.letter) == "E"

@@ -24,17 +24,35 @@ GAME = (
 EDGE_TEXTS = {
     "plain": "% PBN 2.1\n% EXPORT\n\n" + "\n".join(GAME.format(n=n) for n in range(1, 6)),
     "crlf": ("% PBN 2.1\n\n" + "\n".join(GAME.format(n=n) for n in range(1, 4))).replace("\n", "\r\n"),
-    "bom and comments": "\ufeff% PBN 2.1\n\n{a comment before the game}\n\n" + GAME.format(n=1)
-    + "\n% between\n\n" + GAME.format(n=2) + "{café}\n\n\n  \n% trailer only\n",
-    "inheritance": "% PBN 2.1\n\n" + GAME.format(n=1) + "\n"
+    "bom and comments": "\ufeff% PBN 2.1\n\n{a comment before the game}\n\n"
+    + GAME.format(n=1)
+    + "\n% between\n\n"
+    + GAME.format(n=2)
+    + "{café}\n\n\n  \n% trailer only\n",
+    "inheritance": "% PBN 2.1\n\n"
+    + GAME.format(n=1)
+    + "\n"
     + GAME.format(n=2).replace('"Club night"', '"#"').replace('"Here"', '"##Elsewhere"')
-    + "\n" + GAME.format(n=3).replace('[Site "Here"]\n', "").replace('"Club night"', '"#"') + "\n"
+    + "\n"
+    + GAME.format(n=3).replace('[Site "Here"]\n', "").replace('"Club night"', '"#"')
+    + "\n"
     + GAME.format(n=4).replace('"Here"', '"#"'),
-    "problems": "% PBN 2.1\n\n" + GAME.format(n=1).replace("3NT Pass", "3NT Bogus") + "\n"
-    + GAME.format(n="x") + "\n" + GAME.format(n=3).replace('"N:AKQJ', '"N:AKKJ'),
+    "problems": "% PBN 2.1\n\n"
+    + GAME.format(n=1).replace("3NT Pass", "3NT Bogus")
+    + "\n"
+    + GAME.format(n="x")
+    + "\n"
+    + GAME.format(n=3).replace('"N:AKQJ', '"N:AKKJ'),
     "no games": "% PBN 2.1\n% EXPORT\n\n",
-    "whitespace lines": "% PBN 2.1\n \n\t\n" + GAME.format(n=1) + "  \n\t \r\n\n" + GAME.format(n=2)
-    + " \n" + GAME.format(n=3) + "\n \t\x0b\n\n" + " N S\n" + GAME.format(n=4),
+    "whitespace lines": "% PBN 2.1\n \n\t\n"
+    + GAME.format(n=1)
+    + "  \n\t \r\n\n"
+    + GAME.format(n=2)
+    + " \n"
+    + GAME.format(n=3)
+    + "\n \t\x0b\n\n"
+    + " N S\n"
+    + GAME.format(n=4),
     "no trailing newline": "% PBN\n" + GAME.format(n=1).rstrip("\n"),
 }
 
@@ -92,8 +110,14 @@ def test_lazy_reads_every_real_pbn_file_as_the_eager_reader(path):
 def test_random_access_in_an_inheriting_file_matches_sequential(tmp_path, monkeypatch):
     """A board far into a file with ``#`` values decodes with the right context, from any starting point."""
     monkeypatch.setattr(pbn_lazy, "CHECKPOINT_EVERY", 4)
-    text = "% PBN 2.1\n\n" + GAME.format(n=1).replace('"Here"', '"##Far away"') + "\n" + "\n".join(
-        GAME.format(n=n).replace('[Site "Here"]\n', "").replace('"Club night"', '"#"') for n in range(2, 40))
+    text = (
+        "% PBN 2.1\n\n"
+        + GAME.format(n=1).replace('"Here"', '"##Far away"')
+        + "\n"
+        + "\n".join(
+            GAME.format(n=n).replace('[Site "Here"]\n', "").replace('"Club night"', '"#"') for n in range(2, 40)
+        )
+    )
     path = _write(tmp_path, "inherit.pbn", text.encode())
     eager = CODEC.read(path, ReadOptions())
     lazy = pbn_lazy.read_lazy(path)
@@ -140,7 +164,7 @@ def test_a_nul_byte_in_a_big_file_is_a_clear_error(tmp_path, monkeypatch):
     from bridgeview.formats.errors import FormatError
 
     monkeypatch.setattr(pbn_lazy, "LAZY_MIN_BYTES", 10)
-    path = _write(tmp_path, "bin.pbn", b"% PBN\n[Board \x00\"1\"]\n" * 4)
+    path = _write(tmp_path, "bin.pbn", b'% PBN\n[Board \x00"1"]\n' * 4)
     with pytest.raises(FormatError, match="NUL byte"):
         read_file(path, "pbn")
 
@@ -157,8 +181,10 @@ def test_saving_a_lazy_set_over_its_own_file_twice(tmp_path, monkeypatch):
     write_file(doc, path)
     again = read_file(path)
     assert [again[i].tags["Event"] for i in (9, 10, 20)] == ["Club night", "First edit", "Second edit"]
-    assert len(again) == 150 and again[149].source.text == CODEC.read(
-        _write(tmp_path, "orig.pbn", original), ReadOptions())[149].source.text
+    assert (
+        len(again) == 150
+        and again[149].source.text == CODEC.read(_write(tmp_path, "orig.pbn", original), ReadOptions())[149].source.text
+    )
 
 
 @pytest.mark.parametrize("name", list(EDGE_TEXTS))

@@ -112,7 +112,7 @@ def varied_pbn(n: int = 240, seed: int = 5, unknown: bool = True) -> str:
         elif kind == 7 and "OptimumResultTable" in text:
             text = text.replace(" NT ", " nt ", 1)
         elif kind == 8:
-            text = text.replace("[West \"?\"]", "[West \"Pavlicek\"]")
+            text = text.replace('[West "?"]', '[West "Pavlicek"]')
         elif kind == 9 and "OptimumResultTable" in text:
             text = text.rstrip("\n").rsplit("\n", 1)[0] + "\nN  C 14\n"
         elif kind == 10:
@@ -156,7 +156,7 @@ def test_chunked_pbn_conversion_refuses_an_incomplete_deal(tmp_path):
     text = varied_pbn(30)
     at = text.index('[Board "17"]')
     deal = text.index("[Deal ", at)
-    text = text[:deal] + '[Deal "N:AKQ... - - -"]' + text[text.index("\n", deal):]  # three cards: not a deal
+    text = text[:deal] + '[Deal "N:AKQ... - - -"]' + text[text.index("\n", deal) :]  # three cards: not a deal
     path = tmp_path / "bad.pbn"
     path.write_text(text)
     with pytest.raises(FormatError) as eager_error:

@@ -32,7 +32,7 @@ def test_the_hook_and_the_test_extra_pin_the_same_ruff():
 
 def test_pre_commit_runs_the_pinned_mypy_on_the_package():
     config = (REPO / ".pre-commit-config.yaml").read_text(encoding="utf-8")
-    hook = config[config.index("- id: mypy"):]
+    hook = config[config.index("- id: mypy") :]
     assert re.search(r"^\s*entry: python -m mypy\s*$", hook, re.M)  # the environment's mypy: the test extra's
     assert re.search(r"^\s*pass_filenames: false\b", hook, re.M)  # the whole package, as tests/test_types.py
     project = (REPO / "pyproject.toml").read_text(encoding="utf-8")

@@ -43,8 +43,12 @@ def _xvfb(screen: str, tmp: Path):
         if not shutil.which(tool):
             pytest.skip(f"{tool} is not installed (apt-get install xvfb xdotool)")
     read, write = os.pipe()
-    server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", screen, "-nolisten", "tcp",
-                               "-noreset"], pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", screen, "-nolisten", "tcp", "-noreset"],
+        pass_fds=(write,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     os.close(write)
     try:
         with os.fdopen(read) as pipe:
@@ -52,12 +56,22 @@ def _xvfb(screen: str, tmp: Path):
         if not number:
             pytest.skip("Xvfb did not start")
         name = f":{number}"
-        probe = subprocess.run([sys.executable, "-c", "from PySide6.QtGui import QGuiApplication; "
-                                "print(QGuiApplication([]).platformName())"],
-                               env=_child_env(name, tmp), capture_output=True, text=True, timeout=60)
+        probe = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "from PySide6.QtGui import QGuiApplication; print(QGuiApplication([]).platformName())",
+            ],
+            env=_child_env(name, tmp),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         if probe.stdout.strip() != "xcb":
-            pytest.skip("Qt's xcb platform plugin cannot start (missing X11 libraries?): "
-                        + (probe.stderr.strip().splitlines() or ["no output"])[0])
+            pytest.skip(
+                "Qt's xcb platform plugin cannot start (missing X11 libraries?): "
+                + (probe.stderr.strip().splitlines() or ["no output"])[0]
+            )
         yield name
     finally:
         server.terminate()
@@ -69,8 +83,13 @@ def _session(display: str, tmp: Path) -> tuple[dict, Path]:
     deals = tmp / "club night.pbn"
     shutil.copyfile(REPO / "resources" / "sample.pbn", deals)
     out, shot = tmp / "report.json", tmp / "screen.png"
-    proc = subprocess.run([sys.executable, str(DRIVER), str(out), str(shot), str(deals)], env=_child_env(display, tmp),
-                          capture_output=True, text=True, timeout=180)
+    proc = subprocess.run(
+        [sys.executable, str(DRIVER), str(out), str(shot), str(deals)],
+        env=_child_env(display, tmp),
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert proc.returncode == 0 and out.exists(), proc.stdout + proc.stderr
     report = json.loads(out.read_text(encoding="utf-8"))
     assert "error" not in report, report

@@ -111,7 +111,7 @@ def test_lazy_boardset_decodes_on_demand_and_keeps_edits():
 
 def test_checksum_matches_definition(tmp_path):
     data = bytes(range(256)) * 3 + b"\x01\x02"
-    expected = sum(int.from_bytes(data[i:i + 4].ljust(4, b"\0"), "little") for i in range(0, len(data), 4))
+    expected = sum(int.from_bytes(data[i : i + 4].ljust(4, b"\0"), "little") for i in range(0, len(data), 4))
     assert pavlicek_checksum_bytes(data) == expected
     p = tmp_path / "f.bin"
     p.write_bytes(data)
@@ -125,7 +125,7 @@ def test_checksum_across_chunks_and_tails(data, tail, fill):
     import bridgeview.formats.checksum as checksum
 
     blob = fill.to_bytes(4, "little") * 9 + data + b"\xff" * tail
-    words = sum(int.from_bytes(blob[i:i + 4].ljust(4, b"\0"), "little") for i in range(0, len(blob), 4))
+    words = sum(int.from_bytes(blob[i : i + 4].ljust(4, b"\0"), "little") for i in range(0, len(blob), 4))
     expected = words & (2**64 - 1)
     saved = checksum.CHUNK
     checksum.CHUNK = 16
@@ -171,8 +171,16 @@ def test_cli_dump_json_shape(tmp_path, capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["format"] == "tinytest"
     assert data["boards"][0] == {
-        "board": 1, "dealer": "N", "vulnerable": "None", "deal": SAMPLE, "dd": None,
-        "auction": [], "play": [], "contract": None, "declarer": None, "result": None,
+        "board": 1,
+        "dealer": "N",
+        "vulnerable": "None",
+        "deal": SAMPLE,
+        "dd": None,
+        "auction": [],
+        "play": [],
+        "contract": None,
+        "declarer": None,
+        "result": None,
     }
 
 
@@ -186,8 +194,29 @@ def test_cli_validate_lists_problems(tmp_path, capsys):
 
 #: every codec the app ships, in registry order: the one place a new or lost format shows, so other tests
 #: can take any of these for granted instead of skipping when one is missing
-SHIPPED_CODECS = ["ber", "bhg", "cds", "csv", "rzd", "deals", "dx", "dlm", "bri", "dge", "bre", "dup", "halscrib",
-                  "lin", "zbd", "zdd", "zrd", "zbs", "zrj", "zrj16", "pbn"]
+SHIPPED_CODECS = [
+    "ber",
+    "bhg",
+    "cds",
+    "csv",
+    "rzd",
+    "deals",
+    "dx",
+    "dlm",
+    "bri",
+    "dge",
+    "bre",
+    "dup",
+    "halscrib",
+    "lin",
+    "zbd",
+    "zdd",
+    "zrd",
+    "zbs",
+    "zrj",
+    "zrj16",
+    "pbn",
+]
 
 
 def test_the_registered_codecs_are_exactly_the_shipped_ones(tiny):

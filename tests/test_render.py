@@ -29,8 +29,10 @@ def test_render_diagram_default_and_given_size(qapp, tmp_path):
 def test_render_window(qapp, tmp_path):
     out = tmp_path / "w.png"
     path, _ = make_file(tmp_path, "deals", n=3)
-    assert main(["render", str(path), "--board", "2", "--window", "--width", "1024", "--height", "700",
-                 "-o", str(out)]) == 0
+    assert (
+        main(["render", str(path), "--board", "2", "--window", "--width", "1024", "--height", "700", "-o", str(out)])
+        == 0
+    )
     assert size_of(out) == (1024, 700)
 
 

@@ -94,8 +94,15 @@ def test_keyboard_on_the_diagram_and_arrows_in_the_board_list(qtbot, settings):
     view.diagram.setFocus()
     qtbot.waitUntil(view.diagram.hasFocus)
     keys = [
-        (Qt.Key.Key_Right, 1), (Qt.Key.Key_Right, 2), (Qt.Key.Key_Left, 1), (Qt.Key.Key_Down, 4),
-        (Qt.Key.Key_Down, 8), (Qt.Key.Key_Up, 4), (Qt.Key.Key_End, 52), (Qt.Key.Key_Up, 48), (Qt.Key.Key_Home, 0),
+        (Qt.Key.Key_Right, 1),
+        (Qt.Key.Key_Right, 2),
+        (Qt.Key.Key_Left, 1),
+        (Qt.Key.Key_Down, 4),
+        (Qt.Key.Key_Down, 8),
+        (Qt.Key.Key_Up, 4),
+        (Qt.Key.Key_End, 52),
+        (Qt.Key.Key_Up, 48),
+        (Qt.Key.Key_Home, 0),
     ]
     for key, step in keys:
         qtbot.keyClick(view.diagram, key)
@@ -114,8 +121,9 @@ def test_bar_buttons_and_slider(qtbot, settings):
     view = make_view(qtbot, [played_board()])
     c, bar = view.replay, view.replay.bar
     assert isinstance(bar, ReplayBar)
-    assert [bar.actions_by_name[n].text() for n in ("start", "prev_trick", "prev_card", "next_card", "next_trick",
-                                                    "end")] == ["⏮", "◀◀", "◀", "▶", "▶▶", "⏭"]
+    assert [
+        bar.actions_by_name[n].text() for n in ("start", "prev_trick", "prev_card", "next_card", "next_trick", "end")
+    ] == ["⏮", "◀◀", "◀", "▶", "▶▶", "⏭"]
     bar.actions_by_name["next_trick"].trigger()
     bar.actions_by_name["next_card"].trigger()
     assert c.step == 5

@@ -294,7 +294,7 @@ def test_position_in_an_ending_declarer_to_play():
 @given(st.randoms(use_true_random=False))
 def test_endplay_round_trip(rng):
     deal = random_deal(rng)
-    keep = rng.randrange(0, 2 ** 52)
+    keep = rng.randrange(0, 2**52)
     partial = Deal(tuple(h & keep for h in deal.hands))  # type: ignore[arg-type]
     for d in (deal, partial):
         assert dds.from_endplay(dds.to_endplay(d)) == d

@@ -236,8 +236,13 @@ def _free_port() -> int:
 
 
 def _dask(*args: str, env) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_" + args[0], *args[1:]], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_" + args[0], *args[1:]],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
 
 
 @pytest.fixture
@@ -250,8 +255,20 @@ def scheduler_and_workers(tmp_path):
     procs = [_dask("scheduler", "--host", "127.0.0.1", "--port", str(port), "--dashboard-address", ":0", env=env)]
     try:
         for _ in range(2):
-            procs.append(_dask("worker", address, "--nworkers", "1", "--nthreads", "1", "--host", "127.0.0.1",
-                               "--no-dashboard", env=env))
+            procs.append(
+                _dask(
+                    "worker",
+                    address,
+                    "--nworkers",
+                    "1",
+                    "--nthreads",
+                    "1",
+                    "--host",
+                    "127.0.0.1",
+                    "--no-dashboard",
+                    env=env,
+                )
+            )
         with distributed.Client(address, timeout="60s") as client:
             client.wait_for_workers(2, timeout=120)
         yield address, procs

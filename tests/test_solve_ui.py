@@ -235,8 +235,9 @@ def test_save_as_after_solving_keeps_the_tables(qtbot, monkeypatch, tmp_path, fm
     monkeypatch.setattr(solver_module, "SETTLE_MS", 10)
     monkeypatch.setattr(dialogs, "message", lambda *a, **k: dialogs.Button.Save)  # accept the loss warnings
     src = tmp_path / "in.pbn"
-    write_file(BoardSet([Board.numbered(i + 1, Deal.from_pbn(d)) for i, d in enumerate(DEALS[:2])], FileInfo()),
-               src, "pbn")
+    write_file(
+        BoardSet([Board.numbered(i + 1, Deal.from_pbn(d)) for i, d in enumerate(DEALS[:2])], FileInfo()), src, "pbn"
+    )
     window = MainWindow(QSettings(str(tmp_path / "w.ini"), QSettings.Format.IniFormat))
     qtbot.addWidget(window)
     assert window.open_file(str(src))
@@ -248,8 +249,11 @@ def test_save_as_after_solving_keeps_the_tables(qtbot, monkeypatch, tmp_path, fm
     if fmt == "zrj16":  # one hand's makes per board: the target hand's row
         for board, table in zip(back, (TABLE_1, TABLE_2), strict=True):
             assert board.dd is not None and not board.dd.is_empty
-            assert all(v is None or v == table.tricks[s][st] for s, row in enumerate(board.dd.tricks)
-                       for st, v in enumerate(row))
+            assert all(
+                v is None or v == table.tricks[s][st]
+                for s, row in enumerate(board.dd.tricks)
+                for st, v in enumerate(row)
+            )
     else:
         assert [b.dd for b in back] == [TABLE_1, TABLE_2]
     view.shutdown()

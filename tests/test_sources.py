@@ -11,7 +11,10 @@ MACHINE_PATH = re.compile(r"(?<![\w.])/(?:work|home|root|Users)/\w")
 
 
 def test_no_source_names_a_path_on_a_developers_machine() -> None:
-    found = [f"{path.relative_to(REPO)}:{n}: {line.strip()}"
-             for path in sorted((REPO / "bridgeview").rglob("*.py"))
-             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if MACHINE_PATH.search(line)]
+    found = [
+        f"{path.relative_to(REPO)}:{n}: {line.strip()}"
+        for path in sorted((REPO / "bridgeview").rglob("*.py"))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if MACHINE_PATH.search(line)
+    ]
     assert not found, found

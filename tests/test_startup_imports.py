@@ -21,14 +21,17 @@ HEAVY = ("PySide6", "shiboken6", "endplay", "matplotlib", "numpy", "bridgeview.u
 
 def _imports(tmp_path, *argv: str) -> tuple[set[str], subprocess.CompletedProcess]:
     listing = tmp_path / "modules.json"
-    code = ("import json, sys\n"
-            "from bridgeview.cli.main import main\n"
-            "code = main(sys.argv[2:])\n"
-            "open(sys.argv[1], 'w').write(json.dumps(sorted(sys.modules)))\n"
-            "sys.exit(code)\n")
+    code = (
+        "import json, sys\n"
+        "from bridgeview.cli.main import main\n"
+        "code = main(sys.argv[2:])\n"
+        "open(sys.argv[1], 'w').write(json.dumps(sorted(sys.modules)))\n"
+        "sys.exit(code)\n"
+    )
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
-    proc = subprocess.run([sys.executable, "-c", code, str(listing), *argv], env=env, capture_output=True, text=True,
-                          timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(listing), *argv], env=env, capture_output=True, text=True, timeout=120
+    )
     return set(json.loads(listing.read_text())), proc
 
 
@@ -68,14 +71,17 @@ def test_every_command_still_lists_without_qt(tmp_path):
 
 def test_the_command_line_is_built_without_numpy():
     """--help, --version and usage errors answer without numpy: only a command that reads boards needs it."""
-    code = ("import sys\nfrom bridgeview.cli.main import build_parser\nbuild_parser()\n"
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'PySide6', 'endplay')))")
+    code = (
+        "import sys\nfrom bridgeview.cli.main import build_parser\nbuild_parser()\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'PySide6', 'endplay')))"
+    )
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "[]"
-    version = subprocess.run([sys.executable, "-m", "bridgeview.cli.main", "--version"], env=env, capture_output=True,
-                             text=True, timeout=120)
+    version = subprocess.run(
+        [sys.executable, "-m", "bridgeview.cli.main", "--version"], env=env, capture_output=True, text=True, timeout=120
+    )
     assert version.stdout == "bridgeview 0.1.0\n"
 
 

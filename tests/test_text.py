@@ -22,9 +22,13 @@ def test_plural_counts_like_people_do() -> None:
 def test_no_module_spells_plurals_itself() -> None:
     """One rule for "s" after a count, in every layer (the UI too): a module writing its own drifts
     (``1 boards``, ``2 board``).  Catches ``'s' if n != 1``, ``"s" if k > 1`` and home-made helpers."""
-    found = [f"{path.relative_to(REPO)}:{n}" for path in sorted((REPO / "bridgeview").rglob("*.py"))
-             if path.relative_to(REPO / "bridgeview").as_posix() != "model/text.py"
-             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if INLINE_PLURAL.search(line)]
+    found = [
+        f"{path.relative_to(REPO)}:{n}"
+        for path in sorted((REPO / "bridgeview").rglob("*.py"))
+        if path.relative_to(REPO / "bridgeview").as_posix() != "model/text.py"
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if INLINE_PLURAL.search(line)
+    ]
     assert not found, found
 
 

@@ -27,8 +27,11 @@ def own_colours(source: str) -> list[str]:
             name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
             if name == "QColor" and any(isinstance(a, ast.Constant) for a in node.args):
                 found.append(f"line {node.lineno}: QColor({', '.join(ast.unparse(a) for a in node.args)})")
-        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute) and \
-                node.value.attr == "GlobalColor":
+        elif (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Attribute)
+            and node.value.attr == "GlobalColor"
+        ):
             found.append(f"line {node.lineno}: Qt.GlobalColor.{node.attr}")
     return found
 
@@ -41,9 +44,15 @@ def test_no_ui_module_but_the_theme_writes_a_colour(path: Path) -> None:
 
 def test_the_check_sees_every_way_of_writing_a_colour() -> None:
     """Else the test above could never fail."""
-    for line in ('RED = QColor("#c8102e")', 'x = QColor(0, 0, 0, 60)', 'style = "color: #666;"',
-                 'html = f"<p style=\'color:#b3261e\'>{x}</p>"', 'f = QFont("DejaVu Sans")', "c = Qt.GlobalColor.red",
-                 'w = QColor("white")'):
+    for line in (
+        'RED = QColor("#c8102e")',
+        "x = QColor(0, 0, 0, 60)",
+        'style = "color: #666;"',
+        "html = f\"<p style='color:#b3261e'>{x}</p>\"",
+        'f = QFont("DejaVu Sans")',
+        "c = Qt.GlobalColor.red",
+        'w = QColor("white")',
+    ):
         assert own_colours(line), line
     for line in ("RED = theme.RED", "c = with_alpha(RED, 40)", 'text = "board #12"', 'doc = "#: a comment-like"'):
         assert not own_colours(line), line

@@ -14,9 +14,17 @@ from conftest import REPO
 
 #: what ``mypy --strict`` turns on that can be set for some modules only (the rest are set globally)
 STRICT_PER_MODULE = {
-    "disallow_any_generics", "disallow_subclassing_any", "disallow_untyped_calls", "disallow_untyped_defs",
-    "disallow_incomplete_defs", "check_untyped_defs", "disallow_untyped_decorators", "warn_return_any",
-    "no_implicit_reexport", "strict_equality", "extra_checks",
+    "disallow_any_generics",
+    "disallow_subclassing_any",
+    "disallow_untyped_calls",
+    "disallow_untyped_defs",
+    "disallow_incomplete_defs",
+    "check_untyped_defs",
+    "disallow_untyped_decorators",
+    "warn_return_any",
+    "no_implicit_reexport",
+    "strict_equality",
+    "extra_checks",
 }
 STRICT_GLOBAL = {"warn_unused_configs", "warn_redundant_casts", "warn_unused_ignores"}
 

@@ -57,8 +57,10 @@ def test_the_check_tab_lists_problems_marks_boards_and_goes_to_them(qtbot, tmp_p
     w, view = opened(qtbot, tmp_path, boards)
     panel = view.check_panel
     texts = [panel.list.item(i).text() for i in range(panel.list.count())]
-    assert texts == ["board 10: same deal as board 3, hands rotated 90° clockwise",
-                     "board 15: follows board 13: board 14 is missing from the run"]
+    assert texts == [
+        "board 10: same deal as board 3, hands rotated 90° clockwise",
+        "board 15: follows board 13: board 14 is missing from the run",
+    ]
     assert w.status_check.text() == "2 problems"
     assert view.model.data(view.model.index(9, COL_PROBLEM)) == "⚠"
     assert "rotated 90° clockwise" in tooltip(view, 9)

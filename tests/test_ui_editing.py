@@ -128,8 +128,15 @@ def test_type_a_set_save_in_four_formats_and_undo_to_empty(qtbot, tmp_path, mess
     played = play_all(qtbot, w)
     assert len(played) == 52 and view.current_board().result is not None
     result_1 = view.current_board().result
-    for name, value in (("Event", "Club pairs"), ("Site", "Leeds"), ("Date", "2026.11.23"), ("North", "Ann"),
-                        ("East", "Bob"), ("South", "Cy"), ("West", "Di")):
+    for name, value in (
+        ("Event", "Club pairs"),
+        ("Site", "Leeds"),
+        ("Date", "2026.11.23"),
+        ("North", "Ann"),
+        ("East", "Bob"),
+        ("South", "Cy"),
+        ("West", "Di"),
+    ):
         type_line(qtbot, find(w, QLineEdit, f"tag_{name}"), value)
     assert view.current_board().tags["West"] == "Di"
     click(qtbot, w, "tags_to_all")
@@ -198,8 +205,11 @@ def test_illegal_calls_are_disabled_and_refused(qtbot, tmp_path, messages):
     bid(qtbot, w, ["P", "P"])
     assert view.current_board().contract is not None
     panel = w.editor.panel
-    assert not panel.make_call(Call.parse("2C")) and "refused" in find(w, QPushButton, "call_undo").parent()\
-        .findChild(type(panel.contract_label), "auction_contract").text()
+    assert (
+        not panel.make_call(Call.parse("2C"))
+        and "refused"
+        in find(w, QPushButton, "call_undo").parent().findChild(type(panel.contract_label), "auction_contract").text()
+    )
     assert len(view.current_board().auction) == 4
     click(qtbot, w, "call_undo")
     assert len(view.current_board().auction) == 3 and view.current_board().contract is None
@@ -430,8 +440,7 @@ def test_solved_table_marks_modified_save_writes_par_and_a_new_deal_is_solved_ag
     w = new_window(qtbot, tmp_path)
     w.open_file(str(path))
     view = w.current_view()
-    qtbot.waitUntil(lambda: view.current_board().dd is not None and view.current_board().dd.is_complete,
-                    timeout=30_000)
+    qtbot.waitUntil(lambda: view.current_board().dd is not None and view.current_board().dd.is_complete, timeout=30_000)
     assert view.is_modified() and w.tabs.tabText(0).endswith("*")  # a solved table is worth saving
     action(w, "action_save").trigger()
     text = path.read_text()
@@ -484,12 +493,14 @@ def test_drag_rows_to_reorder_the_board_list(qtbot, tmp_path, messages):
     lst = view.board_list
     mime = lst.model().mimeData([lst.model().index(0, 0), lst.model().index(1, 0)])
     target = lst.visualRect(lst.model().index(4, 0)).center()
-    enter = QDragEnterEvent(target, Qt.DropAction.MoveAction, mime, Qt.MouseButton.LeftButton,
-                            Qt.KeyboardModifier.NoModifier)
+    enter = QDragEnterEvent(
+        target, Qt.DropAction.MoveAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    )
     QGuiApplication.sendEvent(lst.viewport(), enter)
     assert enter.isAccepted()
-    drop = QDropEvent(QPointF(target), Qt.DropAction.MoveAction, mime, Qt.MouseButton.LeftButton,
-                      Qt.KeyboardModifier.NoModifier)
+    drop = QDropEvent(
+        QPointF(target), Qt.DropAction.MoveAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    )
     QGuiApplication.sendEvent(lst.viewport(), drop)
     assert [b.number for b in view.boards] == [3, 4, 1, 2, 5] and view.current_index() == 2
     action(w, "action_undo").trigger()
@@ -523,7 +534,7 @@ def test_ctrl_s_keeps_unchanged_pbn_boards_byte_for_byte(qtbot, tmp_path, messag
     type_line(qtbot, find(w, QLineEdit, "tag_Event"), "Club final")
     action(w, "action_save").trigger()
     text = path.read_text()
-    first = PBN_BY_HAND[:PBN_BY_HAND.index('[Event "Club"]\n[Board "2"]')]
+    first = PBN_BY_HAND[: PBN_BY_HAND.index('[Event "Club"]\n[Board "2"]')]
     assert text.startswith(first) and '[Event "Club final"]' in text and not view.is_modified()
 
 

@@ -121,6 +121,5 @@ def test_clicking_a_card_plays_up_to_it(qtbot, tmp_path):
     view.diagram.click_plays = False
     target = int(board.play[20])
     qtbot.waitUntil(lambda: target in view.diagram.card_rects())
-    qtbot.mouseClick(view.diagram, Qt.MouseButton.LeftButton,
-                     pos=view.diagram.card_rects()[target].center().toPoint())
+    qtbot.mouseClick(view.diagram, Qt.MouseButton.LeftButton, pos=view.diagram.card_rects()[target].center().toPoint())
     assert view.replay.step == 10

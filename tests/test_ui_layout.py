@@ -71,8 +71,15 @@ def test_small_windows_keep_every_panel_usable(qtbot, tmp_path, width, height):
     view = w.current_view()
     QApplication.processEvents()
     bar = view.replay.bar
-    for pane, least in ((view.board_list, 150), (view.diagram, 200), (bar.slider, 80), (view.dd_grid, 150),
-                        (view.side_tabs, 150), (view.solver.bar.all, 40), (bar.grey, 40)):
+    for pane, least in (
+        (view.board_list, 150),
+        (view.diagram, 200),
+        (bar.slider, 80),
+        (view.dd_grid, 150),
+        (view.side_tabs, 150),
+        (view.solver.bar.all, 40),
+        (bar.grey, 40),
+    ):
         assert _visible_width(pane) >= least, (pane, _visible_width(pane))
         assert _visible_width(pane) == pane.width(), pane  # nothing cut off at the window's edge
     table = view.board_list

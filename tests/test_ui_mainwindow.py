@@ -42,8 +42,11 @@ def test_open_each_format_shows_first_board(qtbot, tmp_path, messages, fmt):
     assert not messages.calls
 
 
-@pytest.mark.parametrize("path", realdata_files("bri") + realdata_files("dup") + realdata_files("lin")
-                         + realdata_files("pbn", "dealconvert*"), ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path",
+    realdata_files("bri") + realdata_files("dup") + realdata_files("lin") + realdata_files("pbn", "dealconvert*"),
+    ids=lambda p: p.name,
+)
 def test_open_real_files(qtbot, tmp_path, messages, path):
     w = main_window(qtbot, tmp_path)
     try:
@@ -175,8 +178,9 @@ def test_drop_files_opens_them(qtbot, tmp_path, messages):
     w = main_window(qtbot, tmp_path)
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(p1)), QUrl.fromLocalFile(str(p2))])
-    event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
-                       Qt.KeyboardModifier.NoModifier)
+    event = QDropEvent(
+        QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    )
     w.dropEvent(event)
     assert w.tabs.count() == 2
     assert [len(v.boards) for v in w.views()] == [2, 3]

@@ -23,8 +23,6 @@ from bridgeview.ui.diagram import HandDiagram, header_layout
 PBN = "N:AKQJ.T98.765.432 T987.AKQ.J9.8765 6543.J76.AKQ.AKQ 2.5432.T8432.JT9"
 
 
-
-
 def test_analysis_menu_holds_the_current_tabs_solver_actions(qtbot, tmp_path, messages):
     w = main_window(qtbot, tmp_path)
     texts = [a.text() for a in w.tools_menu.actions()]
@@ -82,16 +80,20 @@ def test_boards_from_text_errors_are_format_errors():
             boards_from_text(text)
     board = Board.numbered(9, Deal.from_pbn(PBN), auction=[Call.parse(c) for c in "1S P 4S P P P".split()])
     back = boards_from_text(link_for(board))[0]
-    assert back.deal == board.deal and back.number == 9 and [str(c) for c in back.auction] == [
-        "1S", "P", "4S", "P", "P", "P"]
+    assert (
+        back.deal == board.deal
+        and back.number == 9
+        and [str(c) for c in back.auction] == ["1S", "P", "4S", "P", "P", "P"]
+    )
 
 
 def test_dropping_a_link_opens_its_board(qtbot, tmp_path, messages):
     w = main_window(qtbot, tmp_path)
     mime = QMimeData()
     mime.setText(link_for(Board.numbered(2, Deal.from_pbn(PBN))))
-    event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
-                       Qt.KeyboardModifier.NoModifier)
+    event = QDropEvent(
+        QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    )
     w.dropEvent(event)
     assert w.tabs.count() == 1 and w.current_view().current_board().number == 2
 
@@ -148,7 +150,8 @@ def test_contracts_with_suit_symbols():
     assert suit_symbols("safety play @H to 7 if he had the @H5; \\S4 !d") == "safety play ♥ to 7 if he had the ♥5; ♠4 ♦"
     assert suit_symbols("mail me@Site.com, @Hamman") == "mail me@Site.com, @Hamman"
     assert contracts_html("Makes: EW 1NT 4S 3H") == (
-        "Makes: EW 1NT 4<span style='color:#1b1b1b'>♠</span> 3<span style='color:#c8102e'>♥</span>")
+        "Makes: EW 1NT 4<span style='color:#1b1b1b'>♠</span> 3<span style='color:#c8102e'>♥</span>"
+    )
 
 
 def test_par_line_keeps_plain_text_and_follows_four_colour(qtbot):

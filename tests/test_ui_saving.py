@@ -11,8 +11,10 @@ from bridgeview.model.deal import Deal
 from bridgeview.ui import dialogs, saving
 
 
-@pytest.mark.parametrize(("src", "dst"), [("deals", "pbn"), ("deals", "dx"), ("bri", "deals"), ("pbn", "lin"),
-                                          ("dx", "bri"), ("deals", "zbd")])
+@pytest.mark.parametrize(
+    ("src", "dst"),
+    [("deals", "pbn"), ("deals", "dx"), ("bri", "deals"), ("pbn", "lin"), ("dx", "bri"), ("deals", "zbd")],
+)
 def test_save_as_round_trip(qtbot, tmp_path, messages, src, dst):
     messages.answer = dialogs.Button.Save  # accept whatever the target cannot hold
     path, boards = make_file(tmp_path, src, n=4)

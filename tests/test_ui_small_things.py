@@ -65,8 +65,12 @@ def test_the_ten_is_written_one_way_everywhere(qtbot, tmp_path, messages):
     w.act_ten_as_t.setChecked(True)
     text = " ".join(" ".join(r) for r in view.replay.trick_table.rows())
     assert "10" not in text and rank_label(int(board.play[tens[0]])) == "T"
-    assert view.diagram.card_menu(int(board.play[tens[0]])).actions()[0].text().endswith(("T to North", "T to East",
-                                                                                         "T to South", "T to West"))
+    assert (
+        view.diagram.card_menu(int(board.play[tens[0]]))
+        .actions()[0]
+        .text()
+        .endswith(("T to North", "T to East", "T to South", "T to West"))
+    )
     assert w.settings.value("view/tenAsT", type=bool)
     w.act_ten_as_t.setChecked(False)
     assert rank_label(int(board.play[tens[0]])) == "10"
@@ -83,8 +87,11 @@ def test_placeholder_tags_are_not_shown_in_details():
 def test_placeholder_event_site_date_are_not_shown_for_the_file(qtbot, tmp_path):
     path = tmp_path / "p.pbn"
     deal = "N:AKQJ.AKQ.AKQ.AKQ T98.JT9.JT9.JT98 7654.876.876.765 32.5432.5432.432"
-    path.write_text('[Event "?"]\n[Site "#"]\n[Date "????.??.??"]\n[Board "1"]\n[Dealer "N"]\n'
-                    f'[Vulnerable "None"]\n[Deal "{deal}"]\n[North "?"]\n[South "Sue"]\n\n', encoding="utf-8")
+    path.write_text(
+        '[Event "?"]\n[Site "#"]\n[Date "????.??.??"]\n[Board "1"]\n[Dealer "N"]\n'
+        f'[Vulnerable "None"]\n[Deal "{deal}"]\n[North "?"]\n[South "Sue"]\n\n',
+        encoding="utf-8",
+    )
     w = main_window(qtbot, tmp_path)
     assert w.open_file(str(path))
     details = w.current_view().details

@@ -23,6 +23,7 @@ def test_the_package_version_is_pyprojects():
 
 def test_a_checkout_without_installed_metadata_reads_pyproject(monkeypatch):
     """A plain checkout on PYTHONPATH has no distribution metadata: the number then comes from pyproject.toml."""
+
     def missing(name: str) -> str:
         raise importlib.metadata.PackageNotFoundError(name)
 
@@ -38,7 +39,8 @@ def test_installed_metadata_wins(monkeypatch):
 
 def test_version_flag_prints_it():
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
-    proc = subprocess.run([sys.executable, "-m", "bridgeview.cli.main", "--version"], env=env, capture_output=True,
-                          text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "bridgeview.cli.main", "--version"], env=env, capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == f"bridgeview {_pyproject_version()}\n"

@@ -25,10 +25,23 @@ from conftest import REPO
 
 pytestmark = pytest.mark.packaging
 
-RESOURCE_FILES = sorted(p.relative_to(REPO / "resources").as_posix()
-                        for p in (REPO / "resources").rglob("*") if p.is_file() and "__pycache__" not in p.parts)
-_COPY_IGNORE = shutil.ignore_patterns(".git", "__pycache__", "*.egg-info", "build", "dist", ".hypothesis",
-                                      ".pytest_cache", ".ruff_cache", "*.png.part", "bench")
+RESOURCE_FILES = sorted(
+    p.relative_to(REPO / "resources").as_posix()
+    for p in (REPO / "resources").rglob("*")
+    if p.is_file() and "__pycache__" not in p.parts
+)
+_COPY_IGNORE = shutil.ignore_patterns(
+    ".git",
+    "__pycache__",
+    "*.egg-info",
+    "build",
+    "dist",
+    ".hypothesis",
+    ".pytest_cache",
+    ".ruff_cache",
+    "*.png.part",
+    "bench",
+)
 
 
 def _env(cwd: Path) -> dict[str, str]:
@@ -64,8 +77,22 @@ def venv(built) -> Path:
     home = built["root"] / "venv"
     _run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(home)], cwd=built["root"])
     python = home / "bin" / "python"
-    _run([sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", "--no-deps", "--no-index",
-          "--force-reinstall", str(built["wheel"])], cwd=built["root"])
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-index",
+            "--force-reinstall",
+            str(built["wheel"]),
+        ],
+        cwd=built["root"],
+    )
     return home / "bin"
 
 
@@ -91,9 +118,15 @@ def test_installed_command_runs_from_the_venv(venv, built):
     work = built["root"]
     version = _run([str(venv / "bridgeview"), "--version"], cwd=work)
     assert version.stdout.strip() == "bridgeview 0.1.0"
-    where = _run([str(venv / "python"), "-c",
-                  "import json, bridgeview, bridgeview.resources as r; "
-                  "print(json.dumps([bridgeview.__file__, str(r.resource('sample.pbn'))]))"], cwd=work)
+    where = _run(
+        [
+            str(venv / "python"),
+            "-c",
+            "import json, bridgeview, bridgeview.resources as r; "
+            "print(json.dumps([bridgeview.__file__, str(r.resource('sample.pbn'))]))",
+        ],
+        cwd=work,
+    )
     module, sample = json.loads(where.stdout)
     site = venv.parent / "lib"
     assert Path(module).is_relative_to(site) and Path(sample).is_relative_to(site), (module, sample)
@@ -103,11 +136,16 @@ def test_installed_command_runs_from_the_venv(venv, built):
 
 def test_installed_app_renders_with_its_icon_and_fonts(venv, built):
     work = built["root"]
-    sample = Path(_run([str(venv / "python"), "-c", "from bridgeview.resources import resource; "
-                        "print(resource('sample.pbn'))"], cwd=work).stdout.strip())
+    sample = Path(
+        _run(
+            [str(venv / "python"), "-c", "from bridgeview.resources import resource; print(resource('sample.pbn'))"],
+            cwd=work,
+        ).stdout.strip()
+    )
     out = work / "window.png"
-    render = _run([str(venv / "bridgeview"), "render", str(sample), "--board", "3", "--window", "-o", str(out)],
-                  cwd=work)
+    render = _run(
+        [str(venv / "bridgeview"), "render", str(sample), "--board", "3", "--window", "-o", str(out)], cwd=work
+    )
     assert "Cannot open" not in render.stderr, render.stderr
     assert out.stat().st_size > 20_000
     # the GUI as `bridgeview` starts it: the sample in a tab, the icon and DejaVu loaded, no Qt warnings

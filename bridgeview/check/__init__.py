@@ -7,6 +7,13 @@ from .compare import BoardDiff, compare_sets, deal_difference, rotation, tag_dif
 from .ready import Issue, check_set, problems_by_index, summary
 
 __all__ = [
-    "BoardDiff", "Issue", "check_set", "compare_sets", "deal_difference", "problems_by_index", "rotation",
-    "summary", "tag_differences",
+    "BoardDiff",
+    "Issue",
+    "check_set",
+    "compare_sets",
+    "deal_difference",
+    "problems_by_index",
+    "rotation",
+    "summary",
+    "tag_differences",
 ]

@@ -66,8 +66,9 @@ def deal_difference(a: Deal, b: Deal, *, here: str = "here", there: str = "there
     def seat(code: int) -> str:
         return SEAT_NAMES[code] if code < 4 else "no hand"
 
-    named = [f"{_card_text(c)} is with {seat(oa[c])} {here}, with {seat(ob[c])} {there}"
-             for c in cards[:MAX_CARDS_NAMED]]
+    named = [
+        f"{_card_text(c)} is with {seat(oa[c])} {here}, with {seat(ob[c])} {there}" for c in cards[:MAX_CARDS_NAMED]
+    ]
     rest = len(cards) - len(named)
     text = "; ".join(named)
     if rest:
@@ -151,7 +152,13 @@ def tag_differences(a: Board, b: Board) -> list[str]:
 
 
 def compare_sets(
-    a, b, *, name_a: str = "A", name_b: str = "B", tags: bool = True, here: str | None = None,
+    a,
+    b,
+    *,
+    name_a: str = "A",
+    name_b: str = "B",
+    tags: bool = True,
+    here: str | None = None,
     there: str | None = None,
 ) -> list[BoardDiff]:
     """Every board that differs between sets ``a`` and ``b``, matched by board number.
@@ -175,8 +182,11 @@ def compare_sets(
             continue
         ba, bb = a[ia], b[ib]
         what = deal_difference(ba.deal, bb.deal, here=here, there=there)
-        if what is not None and sorted(ba.deal.hands) != sorted(bb.deal.hands) and \
-                moved_cards(ba.deal, bb.deal) > DIFFERENT_DEAL:  # not the same hands moved round
+        if (
+            what is not None
+            and sorted(ba.deal.hands) != sorted(bb.deal.hands)
+            and moved_cards(ba.deal, bb.deal) > DIFFERENT_DEAL
+        ):  # not the same hands moved round
             what = _other_deal(ba.deal, bb.deal, a, b, cache, name_a, name_b)
         if what is not None:
             out.append(BoardDiff(num, "deal", what, ia, ib))

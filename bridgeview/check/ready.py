@@ -106,9 +106,14 @@ def check_set(boards: BoardSet, *, machine: bool = True) -> list[Issue]:
         if b.number is not None:
             numbers.setdefault(b.number, i)
             if machine and not MACHINE_FIRST <= b.number <= MACHINE_LAST:
-                issues.append(Issue(
-                    f"the dealing machine takes boards {MACHINE_FIRST}-{MACHINE_LAST}, not {b.number}",
-                    b.number, i, "range"))
+                issues.append(
+                    Issue(
+                        f"the dealing machine takes boards {MACHINE_FIRST}-{MACHINE_LAST}, not {b.number}",
+                        b.number,
+                        i,
+                        "range",
+                    )
+                )
     issues.extend(_gaps(numbers))
     issues.extend(_dup_control(boards, numbers))
     order = {id(x): k for k, x in enumerate(issues)}
@@ -141,15 +146,28 @@ def _dup_control(boards: BoardSet, numbers: dict[int, int]) -> list[Issue]:
     out = []
     first, last = min(numbers), max(numbers)
     if dup.first_board != first:
-        out.append(Issue(f"the DUP control fields say the first board is {dup.first_board}, "
-                         f"but the set starts at board {first}", kind="dup"))
+        out.append(
+            Issue(
+                f"the DUP control fields say the first board is {dup.first_board}, but the set starts at board {first}",
+                kind="dup",
+            )
+        )
     read_problem = any("last board" in msg for _i, _l, msg in boards.problems)  # the reader said so already
     if dup.last_board is not None and dup.last_board != last and not read_problem:
-        out.append(Issue(f"the DUP control fields say the last board is {dup.last_board}, "
-                         f"but the set ends at board {last}", kind="dup"))
+        out.append(
+            Issue(
+                f"the DUP control fields say the last board is {dup.last_board}, but the set ends at board {last}",
+                kind="dup",
+            )
+        )
     if dup.copies == 0:
-        out.append(Issue("the DUP control fields ask for 0 copies of each board (Dealer4 ignores the field; "
-                         "a machine that reads it deals nothing)", kind="dup"))
+        out.append(
+            Issue(
+                "the DUP control fields ask for 0 copies of each board (Dealer4 ignores the field; "
+                "a machine that reads it deals nothing)",
+                kind="dup",
+            )
+        )
     return out
 
 

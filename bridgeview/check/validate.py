@@ -75,8 +75,9 @@ RELEASE_BYTES = 1 << 24
 BULK_REPORT_LIMIT = 1000
 
 
-def validate(boards: BoardSet, *, check_numbering: bool = True,
-             progress: Callable[[int, int], object] | None = None) -> list[Problem]:
+def validate(
+    boards: BoardSet, *, check_numbering: bool = True, progress: Callable[[int, int], object] | None = None
+) -> list[Problem]:
     """Every problem in ``boards``: reader problems, illegal deals, auctions and
     play, board numbers repeated with another deal, dealer/vulnerability that
     disagree with the number (warnings: generated files do it on purpose), duplicate deals.
@@ -110,8 +111,16 @@ def validate(boards: BoardSet, *, check_numbering: bool = True,
         try:
             b = boards[i]
         except FormatError as e:  # a record decoded on demand is unreadable: say so and go on
-            out.append(Problem(e.message, board=e.board, index=i, line=e.line or line,
-                               offset=e.offset if e.offset is not None else offset, record=e.record or record))
+            out.append(
+                Problem(
+                    e.message,
+                    board=e.board,
+                    index=i,
+                    line=e.line or line,
+                    offset=e.offset if e.offset is not None else offset,
+                    record=e.record or record,
+                )
+            )
             continue
         if per_board:
             for ln, msg in per_board(i):
@@ -135,8 +144,9 @@ def validate(boards: BoardSet, *, check_numbering: bool = True,
     return read + out
 
 
-def _numbering_problems(b, num: int, room: str | None, seen_numbers: dict[object, tuple[int, int]],
-                        where: dict) -> list[Problem]:
+def _numbering_problems(
+    b, num: int, room: str | None, seen_numbers: dict[object, tuple[int, int]], where: dict
+) -> list[Problem]:
     """A board number repeated with another deal, and a dealer or vulnerability its number contradicts."""
     out: list[Problem] = []
     nkey = num if room is None else (num, room)  # no tuple a board in the usual file
@@ -144,22 +154,37 @@ def _numbering_problems(b, num: int, room: str | None, seen_numbers: dict[object
     if nkey in seen_numbers:
         j, first_hands = seen_numbers[nkey]
         if first_hands != hands:
-            out.append(Problem(f"board number {num} also used by record {j + 1}, with a different deal", **where,
-                               kind=NUMBER_KIND))
+            out.append(
+                Problem(
+                    f"board number {num} also used by record {j + 1}, with a different deal", **where, kind=NUMBER_KIND
+                )
+            )
     else:
         seen_numbers[nkey] = (where["index"], hands)
     if b.dealer is not None and b.dealer != dealer_for_board(num):
-        out.append(Problem(f"dealer {b.dealer.letter} but board {num} is dealt by {dealer_for_board(num).letter}",
-                           **where, severity=WARNING, kind=DEALER_KIND))
+        out.append(
+            Problem(
+                f"dealer {b.dealer.letter} but board {num} is dealt by {dealer_for_board(num).letter}",
+                **where,
+                severity=WARNING,
+                kind=DEALER_KIND,
+            )
+        )
     if b.vulnerability is not None and b.vulnerability != vulnerability_for_board(num):
-        out.append(Problem(
-            f"vulnerability {b.vulnerability.text} but board {num} is {vulnerability_for_board(num).text}",
-            **where, severity=WARNING, kind=VULNERABILITY_KIND))
+        out.append(
+            Problem(
+                f"vulnerability {b.vulnerability.text} but board {num} is {vulnerability_for_board(num).text}",
+                **where,
+                severity=WARNING,
+                kind=VULNERABILITY_KIND,
+            )
+        )
     return out
 
 
-def _same_deal_problem(boards: BoardSet, b, room: str | None, seen_deals: dict[int, tuple[int, int | None]],
-                       where: dict) -> Problem | None:
+def _same_deal_problem(
+    boards: BoardSet, b, room: str | None, seen_deals: dict[int, tuple[int, int | None]], where: dict
+) -> Problem | None:
     """The deal seen already on an earlier board of the same room, unless that board is this one at another
     table (same number: a traveller record)."""
     key = hash((b.deal.hands, room))
@@ -274,8 +299,11 @@ def _validate_bulk(boards: LazyBoardSet, progress: Callable[[int, int], object] 
             i = done + int(idx)
             b = boards[i]
             for msg in b.problems():
-                out.append(Problem(msg, board=b.number, index=i, offset=boards.record_offset(i),
-                                   record=boards.record_number(i)))
+                out.append(
+                    Problem(
+                        msg, board=b.number, index=i, offset=boards.record_offset(i), record=boards.record_number(i)
+                    )
+                )
         h, empty = _chunk_hashes(chunk)
         hash_parts.append(h)
         empty_parts.append(empty)
@@ -322,8 +350,16 @@ def _validate_bulk(boards: LazyBoardSet, progress: Callable[[int, int], object] 
             continue
         other = first_board.number
         what = f"board {other}" if other is not None else f"record {first + 1}"
-        out.append(Problem(f"same deal as {what}", board=b.number, index=i, offset=boards.record_offset(i),
-                           record=boards.record_number(i), kind=SAME_DEAL_KIND))
+        out.append(
+            Problem(
+                f"same deal as {what}",
+                board=b.number,
+                index=i,
+                offset=boards.record_offset(i),
+                record=boards.record_number(i),
+                kind=SAME_DEAL_KIND,
+            )
+        )
         reported += 1
     out.sort(key=lambda p: p.index if p.index is not None else -1)
     return out

@@ -25,8 +25,9 @@ def add_arguments(p) -> None:
     p.add_argument("file", metavar="FILE")
     p.add_argument("--against", metavar="OTHER", help="a second file that must hold the same deals")
     p.add_argument("--from", dest="from_fmt", metavar="FMT", help="input format (default: detect)")
-    p.add_argument("--start-board", type=board_number, metavar="N",
-                   help="number of the first board for formats that store none")
+    p.add_argument(
+        "--start-board", type=board_number, metavar="N", help="number of the first board for formats that store none"
+    )
 
 
 def _read(path: str, args):
@@ -41,8 +42,12 @@ def run(args) -> int:
     lines = [str(x) for x in check_set(doc)]
     if args.against:
         other = _read(args.against, args)
-        lines += [str(d) for d in compare_sets(doc, other, name_a=args.file, name_b=args.against, tags=False,
-                                               here="here", there="there")]
+        lines += [
+            str(d)
+            for d in compare_sets(
+                doc, other, name_a=args.file, name_b=args.against, tags=False, here="here", there="there"
+            )
+        ]
     for line in lines:
         print(f"{args.file}: {line}")
     text = summary(lines, len(doc))

@@ -87,9 +87,7 @@ class Progress:
         now = time.monotonic()
         if self._first is None:
             self._first = (now, done)
-        if now - self.start >= self.delay and (
-            not self._counted or now - self.last >= 0.1 or done >= total
-        ):
+        if now - self.start >= self.delay and (not self._counted or now - self.last >= 0.1 or done >= total):
             self._draw(now)
         return True
 
@@ -136,8 +134,9 @@ class Progress:
             self.stream.flush()
         if self.shown:
             self._draw(time.monotonic())
+
     def _speed(self, now: float) -> str:
-        """", 7.1 deals/s, 1 h 02 min left" once something was done since the first count."""
+        """ ", 7.1 deals/s, 1 h 02 min left" once something was done since the first count."""
         if not self.rate or self._first is None or self.done is None:
             return ""
         t0, d0 = self._first

@@ -16,17 +16,20 @@ def add_arguments(p) -> None:
     p.add_argument("output", metavar="OUT")
     p.add_argument("--from", dest="from_fmt", metavar="FMT", help="input format (default: detect)")
     p.add_argument("--to", dest="to_fmt", metavar="FMT", help="output format or variant (default: from the extension)")
-    p.add_argument("--start-board", type=board_number, metavar="N",
-                   help="number of the first board for formats that store none")
+    p.add_argument(
+        "--start-board", type=board_number, metavar="N", help="number of the first board for formats that store none"
+    )
     p.add_argument("--force", action="store_true", help="replace OUT even if it is write-protected")
-    p.add_argument("--renumber", action="store_true",
-                   help="number the boards consecutively from the first (or from --dup-first)")
+    p.add_argument(
+        "--renumber", action="store_true", help="number the boards consecutively from the first (or from --dup-first)"
+    )
     dup = p.add_argument_group("dealing machine (DUP output only)")
     dup.add_argument("--dup-random", choices=("yes", "no"), help="the random flag")
     dup.add_argument("--dup-backwards", choices=("yes", "no"), help="the backwards flag")
     dup.add_argument("--dup-copies", type=int, metavar="N", help="copies of each board, 0-99")
-    dup.add_argument("--dup-first", type=board_number, metavar="N",
-                     help="the first board number (the boards are renumbered from it)")
+    dup.add_argument(
+        "--dup-first", type=board_number, metavar="N", help="the first board number (the boards are renumbered from it)"
+    )
 
 
 def _dup_options(args) -> bool:
@@ -45,8 +48,7 @@ def _convert_edited(args, progress):
 
     codec = codec_for_output(args.output, args.to_fmt)
     if _dup_options(args) and codec.name != "dup":
-        raise FormatError(f"--dup-* options set a DUP file's control fields; {codec.title} has none",
-                          path=args.output)
+        raise FormatError(f"--dup-* options set a DUP file's control fields; {codec.title} has none", path=args.output)
     if args.dup_copies is not None and not 0 <= args.dup_copies <= 99:
         raise FormatError(f"--dup-copies must be 0-99, not {args.dup_copies}", path=args.output)
     doc = read_file(args.input, args.from_fmt, ReadOptions(start_board=args.start_board))
@@ -55,8 +57,10 @@ def _convert_edited(args, progress):
     boards = [doc[i] for i in range(len(doc))]
     if args.renumber or args.dup_first is not None:
         first = args.dup_first or (boards[0].number if boards and boards[0].number else args.start_board or 1)
-        boards = [b.touched(number=first + i, dealer=None, vulnerability=None) if b.number != first + i else b
-                  for i, b in enumerate(boards)]
+        boards = [
+            b.touched(number=first + i, dealer=None, vulnerability=None) if b.number != first + i else b
+            for i, b in enumerate(boards)
+        ]
     out = BoardSet(boards, doc.info)
     out.problems = list(doc.problems)
     if codec.name == "dup":
@@ -70,8 +74,15 @@ def _convert_edited(args, progress):
         if args.dup_copies is not None:
             changes["copies"] = args.dup_copies
         out.info.dup = replace(dup, **changes)
-    return write_document(out, args.output, codec, WriteOptions(start_board=args.start_board), progress,
-                          count_boards=True, force=args.force)
+    return write_document(
+        out,
+        args.output,
+        codec,
+        WriteOptions(start_board=args.start_board),
+        progress,
+        count_boards=True,
+        force=args.force,
+    )
 
 
 def run(args) -> int:
@@ -88,8 +99,13 @@ def run(args) -> int:
         return 0
     try:
         result = convert_file(
-            args.input, args.output, from_fmt=args.from_fmt, to_fmt=args.to_fmt,
-            start_board=args.start_board, progress=progress, force=args.force,
+            args.input,
+            args.output,
+            from_fmt=args.from_fmt,
+            to_fmt=args.to_fmt,
+            start_board=args.start_board,
+            progress=progress,
+            force=args.force,
         )
     finally:
         progress.close()

@@ -24,8 +24,9 @@ def add_arguments(p) -> None:
     p.add_argument("a", metavar="A")
     p.add_argument("b", metavar="B")
     p.add_argument("--no-tags", action="store_true", help="compare deals and board numbers only")
-    p.add_argument("--start-board", type=board_number, metavar="N",
-                   help="number of the first board for formats that store none")
+    p.add_argument(
+        "--start-board", type=board_number, metavar="N", help="number of the first board for formats that store none"
+    )
 
 
 def _read(path: str, start: int | None):

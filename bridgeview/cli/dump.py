@@ -17,8 +17,9 @@ HELP = "print a file's boards (or cribbage game) as JSON"
 def add_arguments(p) -> None:
     p.add_argument("file", metavar="FILE")
     p.add_argument("--from", dest="from_fmt", metavar="FMT", help="input format (default: detect)")
-    p.add_argument("--start-board", type=board_number, metavar="N",
-                   help="number of the first board for formats that store none")
+    p.add_argument(
+        "--start-board", type=board_number, metavar="N", help="number of the first board for formats that store none"
+    )
 
 
 def board_to_json(b: Board) -> dict:

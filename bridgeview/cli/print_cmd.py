@@ -33,11 +33,19 @@ def add_arguments(p) -> None:
     p.add_argument("--landscape", action="store_true", help="landscape pages (default portrait)")
     p.add_argument("--title", metavar="TEXT", help="the title line (default: event, site and date from the file)")
     p.add_argument("--four-colour", action="store_true", help="four-colour suits (diamonds orange, clubs green)")
-    p.add_argument("--dd-timeout", "--time-limit", dest="time_limit", type=seconds, default=DD_TIMEOUT,
-                   metavar="SECONDS", help=f"longest wait for a deal's double-dummy analysis (default {DD_TIMEOUT:g})")
+    p.add_argument(
+        "--dd-timeout",
+        "--time-limit",
+        dest="time_limit",
+        type=seconds,
+        default=DD_TIMEOUT,
+        metavar="SECONDS",
+        help=f"longest wait for a deal's double-dummy analysis (default {DD_TIMEOUT:g})",
+    )
     p.add_argument("--from", dest="from_fmt", metavar="FMT", help="input format (default: detect)")
-    p.add_argument("--start-board", type=board_number, metavar="N",
-                   help="number of the first board for formats that store none")
+    p.add_argument(
+        "--start-board", type=board_number, metavar="N", help="number of the first board for formats that store none"
+    )
 
 
 def run(args) -> int:
@@ -50,8 +58,9 @@ def run(args) -> int:
         raise FormatError("--time-limit must be more than 0 seconds", path=args.file)
     doc = read_file(args.file, args.from_fmt, ReadOptions(start_board=args.start_board))
     if not hasattr(doc, "info"):
-        raise FormatError("holds a cribbage game, not bridge boards: there are no hand records to print",
-                          path=args.file)
+        raise FormatError(
+            "holds a cribbage game, not bridge boards: there are no hand records to print", path=args.file
+        )
     if not len(doc):
         raise FormatError("the file holds no boards", path=args.file)
     if len(doc) > 5000:
@@ -73,8 +82,12 @@ def _print(args, doc) -> int:
 
     application()
     options = HandRecordOptions(
-        title=args.title if args.title is not None else default_title(doc), per_page=args.per_page,
-        dd=not args.no_dd, page_size=args.paper, landscape=args.landscape, four_colour=args.four_colour,
+        title=args.title if args.title is not None else default_title(doc),
+        per_page=args.per_page,
+        dd=not args.no_dd,
+        page_size=args.paper,
+        landscape=args.landscape,
+        four_colour=args.four_colour,
         time_limit=args.time_limit,
     )
     progress = Progress("solving")
@@ -86,6 +99,5 @@ def _print(args, doc) -> int:
         count = sum(1 for v in data.notes.values() if v == note)
         print(f"bridgeview: {plural(count, 'board')}: {note}", file=sys.stderr)
     pages = write_pdf(data, args.output, options)
-    print(f"{args.output}: {plural(len(data.boards), 'board')} on "
-          f"{plural(pages, 'page')}")
+    print(f"{args.output}: {plural(len(data.boards), 'board')} on {plural(pages, 'page')}")
     return 0

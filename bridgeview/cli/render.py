@@ -23,16 +23,25 @@ def add_arguments(p) -> None:
     p.add_argument("file", metavar="FILE")
     p.add_argument("--board", type=int, metavar="N", help="board number to draw (default: the first board)")
     p.add_argument("--deal", type=int, metavar="N", help="cribbage files: the deal to draw (1-based)")
-    p.add_argument("--step", type=int, default=0, metavar="K",
-                   help="show the position after K cards (cribbage: step K of the deal's movie, 0 = the cards dealt)")
+    p.add_argument(
+        "--step",
+        type=int,
+        default=0,
+        metavar="K",
+        help="show the position after K cards (cribbage: step K of the deal's movie, 0 = the cards dealt)",
+    )
     p.add_argument("--window", action="store_true", help="draw the whole main window with FILE open")
     p.add_argument("--width", type=int, metavar="W", help="image width in pixels")
     p.add_argument("--height", type=int, metavar="H", help="image height in pixels")
     p.add_argument("--from", dest="from_fmt", metavar="FMT", help="input format (default: detect)")
     p.add_argument("-o", "--output", required=True, metavar="OUT.png", help="the PNG to write")
-    p.add_argument("--dd-timeout", type=seconds, default=DD_TIMEOUT, metavar="S",
-                   help=f"seconds to let the double-dummy solver work before drawing without its table "
-                        f"(default {DD_TIMEOUT:g})")
+    p.add_argument(
+        "--dd-timeout",
+        type=seconds,
+        default=DD_TIMEOUT,
+        metavar="S",
+        help=f"seconds to let the double-dummy solver work before drawing without its table (default {DD_TIMEOUT:g})",
+    )
 
 
 def _quiet_qt():
@@ -61,8 +70,10 @@ def run(args) -> int:
 
 def _say_slow(board, seconds: float) -> None:
     label = f"board {board.number}" if board.number is not None else "the board"
-    print(f"bridgeview: {label}: the double-dummy solver took longer than {seconds:g} s; "
-          "drawn without its table", file=sys.stderr)
+    print(
+        f"bridgeview: {label}: the double-dummy solver took longer than {seconds:g} s; drawn without its table",
+        file=sys.stderr,
+    )
 
 
 def _run(args) -> int:

@@ -36,17 +36,23 @@ def add_arguments(p) -> None:
     p.add_argument("output", metavar="OUT")
     p.add_argument("--from", dest="from_fmt", metavar="FMT", help="input format (default: detect)")
     p.add_argument("--to", dest="to_fmt", metavar="FMT", help="output format (default: from the extension)")
-    p.add_argument("--jobs", type=int, metavar="N",
-                   help="DDS threads (default: one per core on this machine, one per Dask worker)")
+    p.add_argument(
+        "--jobs", type=int, metavar="N", help="DDS threads (default: one per core on this machine, one per Dask worker)"
+    )
     where = p.add_mutually_exclusive_group()
     where.add_argument("--workers", type=int, metavar="N", help="solve on a local Dask cluster of N worker processes")
     where.add_argument("--cluster", metavar="ADDRESS", help="solve on the Dask scheduler at ADDRESS (tcp://host:8786)")
     p.add_argument("--chunk", type=int, metavar="N", help="deals a chunk (a Dask task, a journal entry); default 200")
     p.add_argument("--resume", action="store_true", help="go on from the journal of a stopped run (OUT.solving)")
     p.add_argument("--again", action="store_true", help="re-solve boards that already carry a table")
-    p.add_argument("--dd-timeout", type=seconds, default=DD_TIMEOUT, metavar="S",
-                   help=f"seconds DDS may spend on a batch, then on one deal, before that deal is left "
-                        f"without a table (default {DD_TIMEOUT:g}; on this machine only)")
+    p.add_argument(
+        "--dd-timeout",
+        type=seconds,
+        default=DD_TIMEOUT,
+        metavar="S",
+        help=f"seconds DDS may spend on a batch, then on one deal, before that deal is left "
+        f"without a table (default {DD_TIMEOUT:g}; on this machine only)",
+    )
     p.add_argument(
         "--start-board", type=board_number, metavar="N", help="number of the first board for formats that store none"
     )
@@ -74,8 +80,9 @@ def run(args) -> int:
     if codec.kind != "bridge":
         raise FormatError(f"{codec.title} files hold no bridge deals", path=args.output)
     if not codec.caps.dd:
-        raise FormatError(f"{codec.title} cannot hold double-dummy results; choose PBN, ZRD, ZDD or zrj16",
-                          path=args.output)
+        raise FormatError(
+            f"{codec.title} cannot hold double-dummy results; choose PBN, ZRD, ZDD or zrj16", path=args.output
+        )
     for flag in ("jobs", "workers", "chunk"):
         value = getattr(args, flag)
         if value is not None and value < 1:
@@ -96,24 +103,33 @@ def run(args) -> int:
 
     def slow(number: int, k: int) -> None:
         i = todo[number * chunk + k]
-        progress.note(f"{_label(doc[i], i)}: DDS took longer than {args.dd_timeout:g} s; "
-                      "left without a table (slow), the rest goes on")
+        progress.note(
+            f"{_label(doc[i], i)}: DDS took longer than {args.dd_timeout:g} s; "
+            "left without a table (slow), the rest goes on"
+        )
 
     solver = None
     try:
         solver = _solver(args, slow) if todo else None
         if solver is not None and sys.stderr.isatty():
             print(f"bridgeview: solving {len(todo)} deals on {solver.name}", file=sys.stderr)
-        tables_of = (solve_chunked(lambda i: doc[i].deal, todo, journal, meta, solver, chunk=chunk,
-                                   resume=args.resume, progress=progress)
-                     if solver is not None else None)
+        tables_of = (
+            solve_chunked(
+                lambda i: doc[i].deal, todo, journal, meta, solver, chunk=chunk, resume=args.resume, progress=progress
+            )
+            if solver is not None
+            else None
+        )
     except JournalError as exc:
         raise FormatError(str(exc)) from None
     except KeyboardInterrupt:
         progress.close()
         done = len(journal.done())
-        print(f"bridgeview: stopped; {plural(done, 'chunk')} solved are kept in {journal.folder} - "
-              "run the same command with --resume to go on", file=sys.stderr)
+        print(
+            f"bridgeview: stopped; {plural(done, 'chunk')} solved are kept in {journal.folder} - "
+            "run the same command with --resume to go on",
+            file=sys.stderr,
+        )
         return 130
     finally:
         progress.close()
@@ -134,15 +150,23 @@ def run(args) -> int:
     print(f"bridgeview: solved {solved} of {plural(total, 'board')}", file=sys.stderr)
     if unsolvable:
         shown = ", ".join(_label(doc[i], i) for i in unsolvable[:10]) + (" ..." if len(unsolvable) > 10 else "")
-        print(f"bridgeview: {len(unsolvable)} board(s) could not be solved (hands of unequal length, "
-              f"cards in two hands or no cards): {shown}", file=sys.stderr)
+        print(
+            f"bridgeview: {len(unsolvable)} board(s) could not be solved (hands of unequal length, "
+            f"cards in two hands or no cards): {shown}",
+            file=sys.stderr,
+        )
     if slow_boards:
         shown = ", ".join(_label(doc[i], i) for i in slow_boards[:10]) + (" ..." if len(slow_boards) > 10 else "")
-        print(f"bridgeview: {len(slow_boards)} board(s) took DDS longer than {args.dd_timeout:g} s and have no "
-              f"table: {shown}", file=sys.stderr)
+        print(
+            f"bridgeview: {len(slow_boards)} board(s) took DDS longer than {args.dd_timeout:g} s and have no "
+            f"table: {shown}",
+            file=sys.stderr,
+        )
     if args.again and counts["differing"]:
-        print(f"bridgeview: {counts['differing']} stored table(s) differ from DDS; OUT has the DDS tables",
-              file=sys.stderr)
+        print(
+            f"bridgeview: {counts['differing']} stored table(s) differ from DDS; OUT has the DDS tables",
+            file=sys.stderr,
+        )
     return 0
 
 
@@ -154,7 +178,7 @@ def _results(todo: list[int], chunk: int, tables_of, slow_boards: list[int]):
         return
     for number, start in enumerate(range(0, len(todo), chunk)):
         arr = tables_of(number)
-        for k, i in enumerate(todo[start:start + chunk]):
+        for k, i in enumerate(todo[start : start + chunk]):
             if is_slow(arr[k]):
                 slow_boards.append(i)
                 continue
@@ -188,8 +212,13 @@ def _write_boards(doc, codec, args, results, counts: dict, unsolvable: list[int]
 
 def _can_stream(doc, codec) -> bool:
     """A file read record by record and a target written in bulk: stream, never a board object per deal."""
-    return (codec.name != "pbn" and codec.bulk and getattr(doc, "is_lazy", False)
-            and getattr(doc, "bulk", None) is not None and not doc.edited)
+    return (
+        codec.name != "pbn"
+        and codec.bulk
+        and getattr(doc, "is_lazy", False)
+        and getattr(doc, "bulk", None) is not None
+        and not doc.edited
+    )
 
 
 def _write_streamed(doc, codec, args, results, counts: dict, unsolvable: list[int]):
@@ -225,8 +254,9 @@ def _write_streamed(doc, codec, args, results, counts: dict, unsolvable: list[in
             base += n
             yield chunk
 
-    return _write_bulk_chunks(chunks(), len(doc), args.output, codec, WriteOptions(start_board=args.start_board),
-                              None, args.force)
+    return _write_bulk_chunks(
+        chunks(), len(doc), args.output, codec, WriteOptions(start_board=args.start_board), None, args.force
+    )
 
 
 def _label(board, index: int) -> str:

@@ -28,17 +28,17 @@ FIRST_PLACES = 5
 def add_arguments(p) -> None:
     p.add_argument("file", metavar="FILE")
     p.add_argument("--from", dest="from_fmt", metavar="FMT", help="input format (default: detect)")
-    p.add_argument("--start-board", type=board_number, metavar="N",
-                   help="number of the first board for formats that store none")
+    p.add_argument(
+        "--start-board", type=board_number, metavar="N", help="number of the first board for formats that store none"
+    )
     p.add_argument("--all", action="store_true", help="list every problem, not one line per repeated kind")
     p.add_argument("--strict", action="store_true", help="warnings also make the exit status 1")
-
-
 
 
 def problem_lines(problems: list[Problem], every: bool = False) -> list[str]:
     """The listing: one line a problem (warnings marked), or one line for each kind seen
     more than ``GROUP_AFTER`` times, in the order each kind first occurs."""
+
     def one(p: Problem) -> str:
         return f"warning: {p}" if not p.is_error else str(p)
 

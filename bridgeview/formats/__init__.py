@@ -18,6 +18,18 @@ from .registry import (
 )
 
 __all__ = [
-    "Capabilities", "Codec", "FormatError", "ReadOptions", "SaveReport", "WriteOptions", "all_codecs",
-    "codec_for_output", "detect", "get", "read_file", "register", "save_atomically", "write_file",
+    "Capabilities",
+    "Codec",
+    "FormatError",
+    "ReadOptions",
+    "SaveReport",
+    "WriteOptions",
+    "all_codecs",
+    "codec_for_output",
+    "detect",
+    "get",
+    "read_file",
+    "register",
+    "save_atomically",
+    "write_file",
 ]

@@ -204,9 +204,14 @@ class CountedBoards:
 
 
 def write_document(
-    doc: Any, dst: str | os.PathLike[str], codec: Codec, options: WriteOptions | None = None,
+    doc: Any,
+    dst: str | os.PathLike[str],
+    codec: Codec,
+    options: WriteOptions | None = None,
     progress: ProgressFn | None = None,
-    *, count_boards: bool = False, force: bool = False,
+    *,
+    count_boards: bool = False,
+    force: bool = False,
 ) -> ConvertResult:
     """Check and write an open document (the GUI's Save As comes here too).
 
@@ -249,9 +254,15 @@ def write_document(
     return result
 
 
-def _convert_bulk(src: str | os.PathLike[str], dst: str | os.PathLike[str], src_codec: Codec, dst_codec: Codec,
-                  options: WriteOptions, progress: ProgressFn | None,
-                  force: bool = False) -> ConvertResult:
+def _convert_bulk(
+    src: str | os.PathLike[str],
+    dst: str | os.PathLike[str],
+    src_codec: Codec,
+    dst_codec: Codec,
+    options: WriteOptions,
+    progress: ProgressFn | None,
+    force: bool = False,
+) -> ConvertResult:
     doc = read_file(src, src_codec.name)
     total = len(doc)
     chunks = src_codec.read_bulk(src)
@@ -260,9 +271,15 @@ def _convert_bulk(src: str | os.PathLike[str], dst: str | os.PathLike[str], src_
     return result
 
 
-def _write_bulk_chunks(chunks: Iterable[BulkChunk], total: int, dst: str | os.PathLike[str], codec: Codec,
-                       options: WriteOptions, progress: ProgressFn | None,
-                       force: bool = False) -> ConvertResult:
+def _write_bulk_chunks(
+    chunks: Iterable[BulkChunk],
+    total: int,
+    dst: str | os.PathLike[str],
+    codec: Codec,
+    options: WriteOptions,
+    progress: ProgressFn | None,
+    force: bool = False,
+) -> ConvertResult:
     import numpy as np
 
     result = ConvertResult(codec)

@@ -49,8 +49,6 @@ CARD_NAMES = tuple("SHDC"[i // 13] + "AKQJT98765432"[i % 13] for i in range(52))
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 
 
-
-
 def count_problem(owners: list[int] | np.ndarray) -> str | None:
     """Why 52 seat codes are not a full deal (a hand with other than 13 cards), or None."""
     import numpy as np
@@ -137,8 +135,9 @@ class BerCodec(_DealRecords):
         for i, b in enumerate(rec):
             if not 0x31 <= b <= 0x34:
                 raise FormatError(
-                    f"card {CARD_NAMES[i]} has seat digit {show_bytes(rec[i:i + 1])}, not 1-4 (N E S W)",
-                    record=record, offset=base + i,
+                    f"card {CARD_NAMES[i]} has seat digit {show_bytes(rec[i : i + 1])}, not 1-4 (N E S W)",
+                    record=record,
+                    offset=base + i,
                 )
         owners = [rec[51 - card] - 0x31 for card in range(52)]
         problem = count_problem(owners)
@@ -184,12 +183,11 @@ class RzdCodec(_DealRecords):
     def _map(self, path: str | os.PathLike[str]) -> Any:
         buf = map_file(path)
         if len(buf) < RZD_HEADER:
-            raise FormatError(f"the file is {plural(len(buf), 'byte')}; an RZD file starts with a 13-byte header",
-                              offset=0)
-        if bytes(buf[2:RZD_HEADER]) != RZD_PAD:
             raise FormatError(
-                f"header bytes 2-12 are {show_bytes(bytes(buf[2:RZD_HEADER]))}, not 11 spaces", offset=2
+                f"the file is {plural(len(buf), 'byte')}; an RZD file starts with a 13-byte header", offset=0
             )
+        if bytes(buf[2:RZD_HEADER]) != RZD_PAD:
+            raise FormatError(f"header bytes 2-12 are {show_bytes(bytes(buf[2:RZD_HEADER]))}, not 11 spaces", offset=2)
         return memoryview(buf)[RZD_HEADER:]
 
     def read(self, path: str | os.PathLike[str], options: ReadOptions | None = None) -> LazyBoardSet:
@@ -312,8 +310,9 @@ def _numbered_chunks(doc: Sequence[Board], options: WriteOptions | None) -> Iter
     start = options.start_board if options and options.start_board is not None else 1
     done = 0
     for owners in owner_chunks(doc):
-        numbers = [b.number if b.number is not None else start + done + j
-                   for j, b in enumerate(doc[done : done + len(owners)])]
+        numbers = [
+            b.number if b.number is not None else start + done + j for j, b in enumerate(doc[done : done + len(owners)])
+        ]
         yield BulkChunk(owners, None, np.array(numbers, dtype=np.int64))
         done += len(owners)
 
@@ -330,8 +329,11 @@ def _text_lines(data: bytes) -> tuple[list[bytes], str]:
 
 def _newline(doc: Boards, options: WriteOptions | None, key: str) -> bytes:
     info = getattr(doc, "info", None)
-    nl = (options.newline if options and options.newline else None) or (
-        info.extra.get(key) if info is not None else None) or "\r\n"
+    nl = (
+        (options.newline if options and options.newline else None)
+        or (info.extra.get(key) if info is not None else None)
+        or "\r\n"
+    )
     return nl.encode("ascii")
 
 
@@ -380,8 +382,9 @@ class BhgCodec(Codec):
             owners = self.decode_line(text, number)
             boards.append(Board.numbered(number, Deal.from_owners(owners)))
         if not boards:
-            raise FormatError("no deals: a BHG file has a header line, then 52 letters for each board",
-                              line=min(len(lines), 2))
+            raise FormatError(
+                "no deals: a BHG file has a header line, then 52 letters for each board", line=min(len(lines), 2)
+            )
         return BoardSet(boards, info)
 
     @staticmethod
@@ -394,12 +397,16 @@ class BhgCodec(Codec):
         for k, byte in enumerate(text):
             index = _BHG_INDEX.get(chr(byte))
             if index is None:
-                raise FormatError(f"character {k + 1} is {show_bytes(bytes([byte]))}, not a card letter A-Z or a-z",
-                                  line=number + 1, board=number)
+                raise FormatError(
+                    f"character {k + 1} is {show_bytes(bytes([byte]))}, not a card letter A-Z or a-z",
+                    line=number + 1,
+                    board=number,
+                )
             card = 51 - index
             if owners[card] != 4:
-                raise FormatError(f"card {CARD_NAMES[index]} ({chr(byte)}) appears twice",
-                                  line=number + 1, board=number)
+                raise FormatError(
+                    f"card {CARD_NAMES[index]} ({chr(byte)}) appears twice", line=number + 1, board=number
+                )
             owners[card] = (dealer + k // 13) % 4
         return owners
 
@@ -491,8 +498,9 @@ class CsvCodec(Codec):
                 raise ValueError
             return Seat.from_letter(dealer.strip()), Vulnerability.from_text(vul)
         except ValueError:
-            raise FormatError(f"dealer/vulnerability {text!r} is not like N/-, E/NS, S/EW or W/All",
-                              line=line) from None
+            raise FormatError(
+                f"dealer/vulnerability {text!r} is not like N/-, E/NS, S/EW or W/All", line=line
+            ) from None
 
     def read(self, path: str | os.PathLike[str], options: ReadOptions | None = None) -> BoardSet:
         with open(path, "rb") as f:
@@ -509,8 +517,9 @@ class CsvCodec(Codec):
                 text = raw.decode("ascii")
                 row = next(csv.reader([text], strict=True))
             except UnicodeDecodeError as e:
-                raise FormatError(f"byte {e.start + 1} is {show_bytes(raw[e.start:e.start + 1])}, not ASCII",
-                                  line=n) from None
+                raise FormatError(
+                    f"byte {e.start + 1} is {show_bytes(raw[e.start : e.start + 1])}, not ASCII", line=n
+                ) from None
             except csv.Error as e:
                 raise FormatError(f"not a CSV row: {e}", line=n) from None
             board_lines[len(boards)] = n
@@ -522,8 +531,7 @@ class CsvCodec(Codec):
 
     def decode_row(self, row: list[str], line: int) -> Board:
         if len(row) != self.FIELDS:
-            raise FormatError(f"{len(row)} fields, not 18 (16 holdings, board number, dealer/vulnerability)",
-                              line=line)
+            raise FormatError(f"{len(row)} fields, not 18 (16 holdings, board number, dealer/vulnerability)", line=line)
         number_text = row[16].strip()
         if not number_text.isdigit() or int(number_text) < 1:
             raise FormatError(f"board number {number_text!r} is not a positive number", line=line)
@@ -541,7 +549,9 @@ class CsvCodec(Codec):
                     if rank < 0:
                         raise FormatError(
                             f"{SEAT_LETTERS[seat]}'s {SUIT_NAMES[k]} {row[4 * seat + k]!r}: {ch!r} is not a rank",
-                            line=line, board=number)
+                            line=line,
+                            board=number,
+                        )
                     card = 13 * suit + rank
                     if owners[card] != 4:
                         raise FormatError(f"card {CARD_NAMES[51 - card]} appears twice", line=line, board=number)
@@ -556,8 +566,9 @@ class CsvCodec(Codec):
         start = options.start_board if options and options.start_board is not None else 1
         for i, b in enumerate(boards):
             if b.number is not None and b.number < 1 or b.number is None and start + i < 1:
-                rep.errors.append(f"board {b.number if b.number is not None else start + i}: "
-                                  "CSV board numbers are positive")
+                rep.errors.append(
+                    f"board {b.number if b.number is not None else start + i}: CSV board numbers are positive"
+                )
         return rep
 
     def write(self, doc: Sequence[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
@@ -578,5 +589,15 @@ class CsvCodec(Codec):
 
 CODECS: tuple[Codec, ...] = (BerCodec(), BhgCodec(), CdsCodec(), CsvCodec(), RzdCodec())
 
-__all__ = ["CODECS", "BerCodec", "BhgCodec", "CdsCodec", "CsvCodec", "RzdCodec", "bhg_letter", "holding_text",
-           "rank_bytes_decode", "rank_bytes_encode"]
+__all__ = [
+    "CODECS",
+    "BerCodec",
+    "BhgCodec",
+    "CdsCodec",
+    "CsvCodec",
+    "RzdCodec",
+    "bhg_letter",
+    "holding_text",
+    "rank_bytes_decode",
+    "rank_bytes_encode",
+]

@@ -41,7 +41,8 @@ def decode_masks(raw: bytes, base: int, record: int) -> Deal:
         if mask & HIGH_BITS:
             raise FormatError(
                 f"{SEAT_LETTERS[seat]}'s mask 0x{mask:016x} has bits above 51 set (no such card)",
-                record=record, offset=base + 8 * seat,
+                record=record,
+                offset=base + 8 * seat,
             )
     deal = Deal(hands)
     if deal.overlap:
@@ -217,7 +218,12 @@ class DxCodec(Codec):
     extensions = ("dx",)
     binary = True
     caps = Capabilities(
-        full_deals=True, partial_deals=True, board_numbers=True, auction=True, play=True, deals_required=False,
+        full_deals=True,
+        partial_deals=True,
+        board_numbers=True,
+        auction=True,
+        play=True,
+        deals_required=False,
         max_board=255,
     )
 
@@ -284,4 +290,3 @@ class DxCodec(Codec):
 
 
 CODECS: tuple[Codec, ...] = (DealsCodec(), DxCodec())
-

@@ -36,8 +36,17 @@ MAX_BOARD = 99
 FILLER = "aaaaaabffffffkkkkkklpppppp"
 _BOARD_KEY = re.compile(r"board (\d{1,2})", re.IGNORECASE)
 #: the header of a new file, as Duplimate's converters write it (values filled in by ``_fresh_lines``)
-FRESH_HEADER = ("Headline", "Status", "Duplicates", "From board", "To board", "Next board to duplimate",
-                "PrintOuts", "Crypto key", "Checksum")
+FRESH_HEADER = (
+    "Headline",
+    "Status",
+    "Duplicates",
+    "From board",
+    "To board",
+    "Next board to duplimate",
+    "PrintOuts",
+    "Crypto key",
+    "Checksum",
+)
 
 
 def encode_letters(deal: Deal) -> str:
@@ -98,8 +107,14 @@ class DlmCodec(Codec):
     title = "Duplimate DLM"
     extensions = ("dlm",)
     binary = False
-    caps = Capabilities(full_deals=True, board_numbers=True, header=True, deals_required=True,
-                        max_records=MAX_BOARD, max_board=MAX_BOARD)
+    caps = Capabilities(
+        full_deals=True,
+        board_numbers=True,
+        header=True,
+        deals_required=True,
+        max_records=MAX_BOARD,
+        max_board=MAX_BOARD,
+    )
 
     def sniff(self, head: bytes, size: int | None = None) -> int:
         first = head.lstrip(b"\xef\xbb\xbf").split(b"\n", 1)[0].strip()
@@ -144,11 +159,17 @@ class DlmCodec(Codec):
         first = self._number(values, "from board", lines)
         last = self._number(values, "to board", lines)
         if not 1 <= first <= last <= MAX_BOARD:
-            raise FormatError(f"boards {first}-{last}: DLM holds boards 1-{MAX_BOARD}, From board first",
-                              line=values["to board"][1])
+            raise FormatError(
+                f"boards {first}-{last}: DLM holds boards 1-{MAX_BOARD}, From board first", line=values["to board"][1]
+            )
         info = FileInfo(event=values.get("headline", ("", 0))[0].strip() or None)
-        info.extra["dlm"] = {"lines": lines, "newline": newline, "final_newline": final_newline,
-                             "encoding": encoding, "bom": bom}
+        info.extra["dlm"] = {
+            "lines": lines,
+            "newline": newline,
+            "final_newline": final_newline,
+            "encoding": encoding,
+            "bom": bom,
+        }
         doc = BoardSet([], info)
         status = values.get("status", ("", 0))[0]
         if "checksum" in values:
@@ -157,8 +178,14 @@ class DlmCodec(Codec):
             if not raw.strip().isdigit():
                 doc.problems.append((None, line_no, f"the file checksum {raw.strip()!r} is not a number"))
             elif int(raw) != expected:
-                doc.problems.append((None, line_no, f"the file checksum is {int(raw)}; {last - first + 1} boards "
-                                     f"with Status={status.strip()} give {expected}"))
+                doc.problems.append(
+                    (
+                        None,
+                        line_no,
+                        f"the file checksum is {int(raw)}; {last - first + 1} boards "
+                        f"with Status={status.strip()} give {expected}",
+                    )
+                )
         positions: dict[int, int] = {}
         for number in range(first, last + 1):
             if number not in board_lines:
@@ -227,8 +254,10 @@ class DlmCodec(Codec):
         if not numbers:
             rep.errors.append(f"a DLM file holds 1-{MAX_BOARD} boards; this set has none")
         elif any(n != numbers[0] + i for i, n in enumerate(numbers)) or not 1 <= numbers[0] <= MAX_BOARD:
-            rep.errors.append(f"boards {', '.join(map(str, numbers[:5]))}{'…' if len(numbers) > 5 else ''}: "
-                              f"DLM holds one run of consecutive boards within 1-{MAX_BOARD}")
+            rep.errors.append(
+                f"boards {', '.join(map(str, numbers[:5]))}{'…' if len(numbers) > 5 else ''}: "
+                f"DLM holds one run of consecutive boards within 1-{MAX_BOARD}"
+            )
         info = getattr(boards, "info", None)
         if info is not None:
             headline = " ".join((info.event or "").splitlines())
@@ -247,8 +276,11 @@ class DlmCodec(Codec):
         for board, number in zip(boards, numbers, strict=True):
             if not board.deal.is_complete:
                 raise FormatError(f"board {number} is not a complete deal; {self.title} stores only full deals")
-        if not numbers or numbers != list(range(numbers[0], numbers[0] + len(numbers))) or not (
-                1 <= numbers[0] and numbers[-1] <= MAX_BOARD):
+        if (
+            not numbers
+            or numbers != list(range(numbers[0], numbers[0] + len(numbers)))
+            or not (1 <= numbers[0] and numbers[-1] <= MAX_BOARD)
+        ):
             raise FormatError(f"DLM holds one run of consecutive boards within 1-{MAX_BOARD}")
         info = getattr(doc, "info", None)
         layout = info.extra.get("dlm") if info is not None else None
@@ -269,7 +301,7 @@ class DlmCodec(Codec):
         try:
             data = text.encode(encoding)
         except UnicodeEncodeError as e:
-            raise FormatError(f"{text[e.start:e.end]!r} cannot be written in {encoding}") from None
+            raise FormatError(f"{text[e.start : e.end]!r} cannot be written in {encoding}") from None
         if not bom and encoding != "utf-8" and not (options and options.encoding) and _reads_as_utf8(data):
             # the reader takes BOM-less text that is valid UTF-8 as UTF-8 ("Å€" in cp1252 is the bytes of "ŀ"):
             # such a headline is written as UTF-8 with a BOM, so the file reads back as written
@@ -278,9 +310,17 @@ class DlmCodec(Codec):
 
     @staticmethod
     def _fresh_lines(headline: str, first: int, last: int, deals: dict[int, str]) -> list[str]:
-        values = {"Headline": headline, "Status": "Show", "Duplicates": "1", "From board": str(first),
-                  "To board": str(last), "Next board to duplimate": "0", "PrintOuts": "0", "Crypto key": "0",
-                  "Checksum": str(file_checksum(last - first + 1, "Show"))}
+        values = {
+            "Headline": headline,
+            "Status": "Show",
+            "Duplicates": "1",
+            "From board": str(first),
+            "To board": str(last),
+            "Next board to duplimate": "0",
+            "PrintOuts": "0",
+            "Crypto key": "0",
+            "Checksum": str(file_checksum(last - first + 1, "Show")),
+        }
         lines = ["[Document]"] + [f"{key}={values[key]}" for key in FRESH_HEADER]
         for n in range(1, MAX_BOARD + 1):
             lines.append(f"Duplicates {n:02d}=0")

@@ -66,7 +66,7 @@ class Document:
 
     @property
     def kind(self) -> str:
-        """"bridge" or "cribbage": which formats can hold it."""
+        """ "bridge" or "cribbage": which formats can hold it."""
         return CRIBBAGE if isinstance(self.content, CribbageRecord) else BRIDGE
 
     @property

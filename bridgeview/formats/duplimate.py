@@ -57,7 +57,6 @@ START_IGNORED = "start_board_ignored"
 DEFAULT_DUP = DupControl(random=True, backwards=False, first_board=1, copies=1, last_board=None)
 
 
-
 @cache
 def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Byte look-up tables for the bulk deal readers, built on first use so importing the codec needs no numpy:
@@ -88,8 +87,9 @@ def decode_bri(data: bytes, base: int = 0, record: int | None = None) -> list[in
     for i in range(39):
         pair = data[2 * i : 2 * i + 2]
         if len(pair) != 2 or not pair.isdigit():
-            raise FormatError(f"bad card number {show_bytes(pair)}: expected two digits 01-52", record=record,
-                              offset=base + 2 * i)
+            raise FormatError(
+                f"bad card number {show_bytes(pair)}: expected two digits 01-52", record=record, offset=base + 2 * i
+            )
         code = int(pair)
         if not 1 <= code <= 52:
             raise FormatError(f"card number {code:02d} is not 01-52", record=record, offset=base + 2 * i)
@@ -114,7 +114,8 @@ def decode_dge(data: bytes, base: int = 0, record: int | None = None) -> list[in
                 found = show_bytes(data[pos : pos + 1]) if pos < size else "the end of the deal"
                 raise FormatError(
                     f"expected the {SUIT_NAMES[k]} symbol 0x{symbol:02x} of {SEAT_LETTERS[seat]}'s hand, found {found}",
-                    record=record, offset=base + pos,
+                    record=record,
+                    offset=base + pos,
                 )
             pos += 1
             suit = 3 - k
@@ -123,7 +124,8 @@ def decode_dge(data: bytes, base: int = 0, record: int | None = None) -> list[in
                 if rank < 0:
                     raise FormatError(
                         f"bad rank {show_bytes(data[pos : pos + 1])} in {SEAT_LETTERS[seat]}'s {SUIT_NAMES[k]}s",
-                        record=record, offset=base + pos,
+                        record=record,
+                        offset=base + pos,
                     )
                 card = 13 * suit + rank
                 if owners[card] != ABSENT:
@@ -255,10 +257,10 @@ class BriCodec(FixedRecordCodec):
         if not _bare_bri(head, size):
             return super().read(path, options)
         doc = _BARE_BRI.read(path, options)  # records of the 78 digits alone: nothing is ambiguous
-        doc.problems.append((None, None, warning(
-            f"bare {BRI_DEAL}-byte BRI records without the 50 bytes of padding; read anyway")))
+        doc.problems.append(
+            (None, None, warning(f"bare {BRI_DEAL}-byte BRI records without the 50 bytes of padding; read anyway"))
+        )
         return doc
-
 
 
 class _BareBriCodec(BriCodec):
@@ -309,7 +311,6 @@ class DgeCodec(FixedRecordCodec):
         return 90
 
 
-
 # -- DUP -------------------------------------------------------------------
 @dataclass(frozen=True)
 class DupSource:
@@ -342,7 +343,7 @@ def parse_control(raw: bytes, base: int = 0, record: int = 1, default_first: int
         if b in b"Nn\0 ":
             return False
         raise FormatError(
-            f"the {what} flag is {show_bytes(raw[i:i + 1])}, not Y or N", record=record, offset=base + i
+            f"the {what} flag is {show_bytes(raw[i : i + 1])}, not Y or N", record=record, offset=base + i
         )
 
     def number(lo: int, hi: int, what: str) -> int | None:
@@ -402,14 +403,17 @@ def run_breaks(numbers: list[int]) -> list[tuple[int, int, int]]:
 def run_breaks_message(numbers: list[int], limit: int = 5) -> str:
     """Why a set cannot be a DUP file as numbered: which boards break the run, and what to do."""
     breaks = run_breaks(numbers)
-    parts = [f"board {n} repeated" if n == prev else f"board {n} follows board {prev}"
-             for _i, n, prev in breaks[:limit]]
+    parts = [
+        f"board {n} repeated" if n == prev else f"board {n} follows board {prev}" for _i, n, prev in breaks[:limit]
+    ]
     if len(breaks) > limit:
         parts.append(f"and {len(breaks) - limit} more")
     first = numbers[0]
-    return (f"DUP numbers boards consecutively from the first board ({first}), and this set's numbers break "
-            f"the run: {', '.join(parts)}. Renumber the boards {first}-{first + len(numbers) - 1} "
-            "(bridgeview convert --renumber, or Edit › Dealing Machine Settings in the GUI)")
+    return (
+        f"DUP numbers boards consecutively from the first board ({first}), and this set's numbers break "
+        f"the run: {', '.join(parts)}. Renumber the boards {first}-{first + len(numbers) - 1} "
+        "(bridgeview convert --renumber, or Edit › Dealing Machine Settings in the GUI)"
+    )
 
 
 class DupCodec(FixedRecordCodec):
@@ -439,7 +443,8 @@ class DupCodec(FixedRecordCodec):
             raise FormatError(
                 f"the BRI and DGE parts disagree: BRI gives {CARDS[card]} to {SEAT_LETTERS[from_bri[card]]}, "
                 f"DGE to {SEAT_LETTERS[from_dge[card]]}",
-                record=record, offset=base + BRI_DEAL,
+                record=record,
+                offset=base + BRI_DEAL,
             )
         return Deal.from_owners(from_bri)
 
@@ -467,13 +472,21 @@ class DupCodec(FixedRecordCodec):
             return default
         first = dup.first_board
         if options.start_board is not None and options.start_board != first:
-            info.extra[START_IGNORED] = (f"the start board {options.start_board} is ignored: "
-                                         f"this DUP file numbers its boards from {first} itself")
+            info.extra[START_IGNORED] = (
+                f"the start board {options.start_board} is ignored: "
+                f"this DUP file numbers its boards from {first} itself"
+            )
         if dup.last_board is not None and dup.last_board != first + count - 1:
-            records.problems.append((None, None, (
-                f"the control bytes say the last board is {dup.last_board}, "
-                f"but the file's {count} boards run {first}-{first + count - 1}"
-            )))
+            records.problems.append(
+                (
+                    None,
+                    None,
+                    (
+                        f"the control bytes say the last board is {dup.last_board}, "
+                        f"but the file's {count} boards run {first}-{first + count - 1}"
+                    ),
+                )
+            )
         return first
 
     def encode_block(self, owners: np.ndarray) -> np.ndarray:
@@ -496,7 +509,8 @@ class DupCodec(FixedRecordCodec):
             if num != first + i:
                 raise FormatError(
                     f"board {num} at position {i + 1}: DUP numbers boards consecutively from the first "
-                    f"(expected board {first + i})", board=num
+                    f"(expected board {first + i})",
+                    board=num,
                 )
         if first < 1 or first + len(numbers) - 1 > 999:
             raise FormatError(f"DUP holds board numbers 1-999, not {first}-{first + len(numbers) - 1}")
@@ -664,8 +678,12 @@ class BreCodec(Codec):
                 break
             index = len(boards)
             if len(rest) < DGE_DEAL:
-                raise FormatError(f"the file ends inside a deal: {len(rest)} of {DGE_DEAL} bytes", offset=pos,
-                                  record=index + 1, line=index + 4)
+                raise FormatError(
+                    f"the file ends inside a deal: {len(rest)} of {DGE_DEAL} bytes",
+                    offset=pos,
+                    record=index + 1,
+                    line=index + 4,
+                )
             try:
                 owners = decode_dge(rest[:DGE_DEAL], pos, index + 1)
             except FormatError as e:
@@ -678,8 +696,10 @@ class BreCodec(Codec):
                 pos += 1
             elif pos < len(data):
                 raise FormatError(
-                    f"expected a line end after the deal, found {show_bytes(data[pos:pos + 1])}", offset=pos,
-                    record=index + 1, line=index + 4,
+                    f"expected a line end after the deal, found {show_bytes(data[pos : pos + 1])}",
+                    offset=pos,
+                    record=index + 1,
+                    line=index + 4,
                 )
             board_lines[index] = index + 4
             boards.append(Board.numbered(start + index, Deal.from_owners(owners)))
@@ -714,15 +734,19 @@ class BreCodec(Codec):
         except FormatError as e:
             rep.errors.append(e.message)
         info = getattr(boards, "info", None)
-        if info is not None and any("\n" in (getattr(info, k) or "") or "\r" in (getattr(info, k) or "")
-                                    for k in HEADER_LINES):
+        if info is not None and any(
+            "\n" in (getattr(info, k) or "") or "\r" in (getattr(info, k) or "") for k in HEADER_LINES
+        ):
             rep.losses.append("line breaks in the event, site or date (they become spaces)")
         return rep
 
     def write(self, doc: Sequence[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
         info = getattr(doc, "info", None)
-        newline = (options.newline if options and options.newline else None) or (
-            info.extra.get("bre_newline") if info is not None else None) or "\r\n"
+        newline = (
+            (options.newline if options and options.newline else None)
+            or (info.extra.get("bre_newline") if info is not None else None)
+            or "\r\n"
+        )
         nl = newline.encode("ascii")
         out.write(b"".join(line + nl for line in self._header(doc, options)))
         done = 0
@@ -736,6 +760,17 @@ class BreCodec(Codec):
 CODECS: tuple[Codec, ...] = (BriCodec(), DgeCodec(), BreCodec(), DupCodec())
 
 __all__ = [
-    "CODECS", "DupChunk", "DupSource", "FixedRecordCodec", "control_rows", "decode_bri", "decode_bri_block",
-    "decode_dge", "decode_dge_block", "encode_bri", "encode_dge", "format_control", "parse_control",
+    "CODECS",
+    "DupChunk",
+    "DupSource",
+    "FixedRecordCodec",
+    "control_rows",
+    "decode_bri",
+    "decode_bri_block",
+    "decode_dge",
+    "decode_dge_block",
+    "encode_bri",
+    "encode_dge",
+    "format_control",
+    "parse_control",
 ]

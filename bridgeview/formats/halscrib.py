@@ -126,8 +126,11 @@ def decode_base64(text: bytes) -> bytes:
         if len(compact) - first_pad > 2 or len(compact) % 4:
             raise fail(first_pad, "the '=' padding does not fill out the last group of four characters")
     elif len(compact) % 4:  # a file cut short: decode what is there; the record reports it truncated
-        compact = compact[: len(compact) - len(compact) % 4] if len(compact) % 4 == 1 else \
-            compact + b"=" * (-len(compact) % 4)
+        compact = (
+            compact[: len(compact) - len(compact) % 4]
+            if len(compact) % 4 == 1
+            else compact + b"=" * (-len(compact) % 4)
+        )
     try:
         return base64.b64decode(compact, validate=True)
     except (binascii.Error, ValueError) as e:  # pragma: no cover - the checks above catch what validate refuses
@@ -154,8 +157,9 @@ def decode_record(data: bytes) -> CribbageRecord:
     year, month, day, hour, minute, second = (r.take(w) for _, w in DATE_FIELDS)
     games = r.take(8)
     n_deals = r.take(8) + 1
-    header = CribHeader(texts[0], texts[1], (texts[2], texts[3]), texts[4], year, month, day, hour, minute, second,
-                        games=games)
+    header = CribHeader(
+        texts[0], texts[1], (texts[2], texts[3]), texts[4], year, month, day, hour, minute, second, games=games
+    )
     record = CribbageRecord(header)
     need = (HEADER_BITS + DEAL_BITS * n_deals + 7) // 8
     for k in range(1, n_deals + 1):
@@ -168,8 +172,13 @@ def decode_record(data: bytes) -> CribbageRecord:
     extra = len(data) - need
     if extra > 0:
         record.warnings.append(f"{plural(extra, 'byte')} after the last deal ignored")
-    if not 1 <= header.month <= 12 or not 1 <= header.day <= 31 or header.hour > 23 or header.minute > 59 \
-            or header.second > 59:
+    if (
+        not 1 <= header.month <= 12
+        or not 1 <= header.day <= 31
+        or header.hour > 23
+        or header.minute > 59
+        or header.second > 59
+    ):
         record.warnings.append(f"the date {header.date_text} is not a real date")
     return record
 
@@ -268,7 +277,7 @@ def wrap_base64(data: bytes, width: int = LINE_WIDTH, newline: str = "\n", final
     """Base64 text in lines of ``width`` characters (0 = one line)."""
     text = base64.b64encode(data)
     nl = newline.encode("ascii")
-    lines = [text[i:i + width] for i in range(0, len(text), width)] if width else [text]
+    lines = [text[i : i + width] for i in range(0, len(text), width)] if width else [text]
     return nl.join(lines) + (nl if final_newline else b"")
 
 

@@ -32,8 +32,20 @@ from .errors import FormatError
 
 #: LIN lists hands South, West, North, East and counts the dealer 1=S 2=W 3=N 4=E
 _LIN_ORDER = "swne"
-_VUL = {"n": "n", "ns": "n", "e": "e", "ew": "e", "b": "b", "both": "b", "all": "b",
-        "o": "o", "-": "o", "0": "o", "none": "o", "": "o"}
+_VUL = {
+    "n": "n",
+    "ns": "n",
+    "e": "e",
+    "ew": "e",
+    "b": "b",
+    "both": "b",
+    "all": "b",
+    "o": "o",
+    "-": "o",
+    "0": "o",
+    "none": "o",
+    "": "o",
+}
 _PARAM = re.compile(r"(?:^|[?&#;])([A-Za-z]{1,2})=([^&#;]*)")
 _HAND_KEYS = frozenset("nesw")
 _LIN_LINK = re.compile(r"[?&#]lin=", re.IGNORECASE)
@@ -97,7 +109,7 @@ def auction_pairs(text: str, dealer: str) -> list[tuple[str, str]]:
             continue
         m = _CALL.match(t, i)
         if not m:
-            raise FormatError(f"the auction a={text!r} cannot be read at {t[i:i + 8]!r} (character {i + 1})")
+            raise FormatError(f"the auction a={text!r} cannot be read at {t[i : i + 8]!r} (character {i + 1})")
         if m.group(1):
             strain = m.group(2).upper()
             call = m.group(1) + ("N" if strain in ("N", "NT") else strain)
@@ -111,7 +123,7 @@ def auction_pairs(text: str, dealer: str) -> list[tuple[str, str]]:
             end = t.find(close, i + 1)
             if end < 0:
                 raise FormatError(f"the auction a={text!r} has an unclosed {t[i]!r} after call {len(pairs) + 1}")
-            inside = t[i + 1:end].strip()
+            inside = t[i + 1 : end].strip()
             if t[i] == "(" and inside:
                 explanation = inside
                 alert = True
@@ -152,7 +164,7 @@ def play_pairs(text: str) -> list[tuple[str, str]]:
     while i < len(t):
         m = _CARD.match(t, i)
         if not m:
-            raise FormatError(f"the play p={text!r} cannot be read at {t[i:i + 6]!r} (card {len(pairs) + 1})")
+            raise FormatError(f"the play p={text!r} cannot be read at {t[i : i + 6]!r} (card {len(pairs) + 1})")
         rank = "T" if m.group(2) == "10" else m.group(2).upper()
         pairs.append(("pc", m.group(1).upper() + rank))
         i = m.end()
@@ -227,5 +239,12 @@ def boards_from_link(url: str) -> BoardSet:
     return doc
 
 
-__all__ = ["boards_from_link", "link_to_lin", "params_of", "has_hand_params", "unwrap_lin_link",
-           "auction_pairs", "play_pairs"]
+__all__ = [
+    "boards_from_link",
+    "link_to_lin",
+    "params_of",
+    "has_hand_params",
+    "unwrap_lin_link",
+    "auction_pairs",
+    "play_pairs",
+]

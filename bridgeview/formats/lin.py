@@ -119,7 +119,7 @@ def split_boards(toks: Tokens) -> tuple[list[int], list[Group]]:
                     moved = list(current[cut:])
                     groups[-1] = current = current[:cut]
             rest: Group = range(pos + 1, nxt)
-            if not FILE_KEYS.isdisjoint(keys[pos + 1:nxt]):
+            if not FILE_KEYS.isdisjoint(keys[pos + 1 : nxt]):
                 header.extend(i for i in rest if keys[i] in FILE_KEYS)
                 rest = [i for i in rest if keys[i] not in FILE_KEYS]
             current = range(pos, nxt) if not moved and isinstance(rest, range) else [pos, *moved, *rest]
@@ -142,7 +142,7 @@ def split_boards(toks: Tokens) -> tuple[list[int], list[Group]]:
 
 def _has_md(keys: list[str], group: Group) -> bool:
     if isinstance(group, range):
-        return "md" in keys[group.start:group.stop]
+        return "md" in keys[group.start : group.stop]
     return any(keys[i] == "md" for i in group)
 
 
@@ -564,8 +564,9 @@ def _parse_board(toks: Tokens, group: Group, index: int, ctx: _Context) -> Board
                     r.extra.append(f"{key}|{values[i]}|")
             elif key == "an" and b.auction:
                 c = b.auction[-1]
-                b.auction[-1] = Call(c.kind, c.level, c.strain, c.alert, _flat(values[i]).strip() or None, c.mark,
-                                     c.note)
+                b.auction[-1] = Call(
+                    c.kind, c.level, c.strain, c.alert, _flat(values[i]).strip() or None, c.mark, c.note
+                )
             else:
                 r.at = i
                 reader = _TOKEN_READERS.get(key)
@@ -608,7 +609,7 @@ def _finish_board(r: _BoardRead) -> Board:
     names = r.players if r.players is not None else r.ctx.header_players
     if names is not None:
         base = 4 if len(names) >= 8 and r.room == "Closed" else 0
-        for tag, name in zip(PLAYER_TAGS, names[base:base + 4], strict=False):
+        for tag, name in zip(PLAYER_TAGS, names[base : base + 4], strict=False):
             if name.strip():
                 b.tags[tag] = name.strip()
     if r.extra:
@@ -714,8 +715,18 @@ def _read_nt(r: _BoardRead, value: str) -> None:
 
 
 #: the board tokens _parse_board understands; any other is kept as it is
-_TOKEN_READERS = {"qx": _read_qx, "pn": _read_pn, "md": _read_md, "sv": _read_sv, "ah": _read_ah, "mb": _read_mb,
-                  "an": _read_an, "pc": _read_pc, "mc": _read_mc, "nt": _read_nt}
+_TOKEN_READERS = {
+    "qx": _read_qx,
+    "pn": _read_pn,
+    "md": _read_md,
+    "sv": _read_sv,
+    "ah": _read_ah,
+    "mb": _read_mb,
+    "an": _read_an,
+    "pc": _read_pc,
+    "mc": _read_mc,
+    "nt": _read_nt,
+}
 
 
 def note_places(board: Board) -> list[tuple[int, int]]:
@@ -729,8 +740,9 @@ def note_places(board: Board) -> list[tuple[int, int]]:
     return places if len(places) == len(board.notes) else [(0, 0)] * len(board.notes)
 
 
-def _apply_results(boards: list[Board], rs: list[str], vg: list[str] | None,
-                   lines: dict[int, int], ctx: _Context) -> None:
+def _apply_results(
+    boards: list[Board], rs: list[str], vg: list[str] | None, lines: dict[int, int], ctx: _Context
+) -> None:
     """Give boards the contract and result of their ``rs`` entries: by board
     number and room when ``vg`` names the first board (BBO's layout), else in order."""
     first: int | None = None
@@ -851,10 +863,10 @@ def handviewer_boards(text: str) -> BoardSet:
     raw = text.strip()
     m = re.search(r"[?&#]lin=", raw, re.IGNORECASE)
     if m:
-        value = raw[m.end():]
+        value = raw[m.end() :]
         nxt = re.search(r"&[A-Za-z_]\w*=", value)
         if nxt:
-            value = value[:nxt.start()]
+            value = value[: nxt.start()]
         form_encoded = "+" in value and " " not in value and "%20" not in value
         raw = unquote_plus(value) if form_encoded else unquote(value)
     elif re.match(r"[a-z][a-z0-9+.-]*://", raw, re.IGNORECASE):
@@ -953,8 +965,16 @@ def _file_key(doc: BoardSet) -> tuple[object, ...]:
     """What a LIN file says outside its boards, to notice edits of the file info."""
     info = doc.info
     extra = info.extra
-    return (info.event, info.site, info.date, repr(extra.get("lin_vg")), repr(extra.get("lin_header")),
-            repr(extra.get("lin_comments")), bool(extra.get("lin_rs")), len(doc))
+    return (
+        info.event,
+        info.site,
+        info.date,
+        repr(extra.get("lin_vg")),
+        repr(extra.get("lin_header")),
+        repr(extra.get("lin_comments")),
+        bool(extra.get("lin_rs")),
+        len(doc),
+    )
 
 
 def _unchanged_original(doc: BoardSet, options: WriteOptions) -> bytes | None:
@@ -968,7 +988,9 @@ def _unchanged_original(doc: BoardSet, options: WriteOptions) -> bytes | None:
     if key != _file_key(doc):
         return None
     if options.newline not in (None, info.extra.get("newline")) or options.encoding not in (
-            None, info.extra.get("encoding")):
+        None,
+        info.extra.get("encoding"),
+    ):
         return None
     for i, b in enumerate(doc):
         src = b.source
@@ -1069,8 +1091,11 @@ class LinCodec(Codec):
             rep.losses.append(f"tags LIN has no place for ({names}) on {plural(tags, 'board')}")
         if info is not None and (_meaningful(info.site) or _meaningful(info.date)):
             rep.losses.append("the site and date (LIN keeps only the event)")
-        encoding = (options.encoding if options else None) or (info.extra.get("encoding") if info is not None
-                                                                 else None) or "utf-8"
+        encoding = (
+            (options.encoding if options else None)
+            or (info.extra.get("encoding") if info is not None else None)
+            or "utf-8"
+        )
         if encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):  # UTF-8 holds every character
             loss = unencodable_loss(document_text(boards), encoding)
             if loss:

@@ -240,7 +240,7 @@ def write_lazy(doc: LazyLinSet, out: IO[bytes], encoding: str, newline: str) -> 
     def copy(a: int, b: int) -> None:
         if same:
             for k in range(a, b, COPY_CHUNK):
-                out.write(buf[k:min(b, k + COPY_CHUNK)])
+                out.write(buf[k : min(b, k + COPY_CHUNK)])
         elif b > a:  # a piece of whole boards (see _copy_boards): decoded, its line ends changed, encoded
             errors = "replace" if idx.encoding == "cp1252" else "strict"
             text = bytes(buf[a:b]).decode(idx.encoding, errors=errors)
@@ -273,7 +273,7 @@ def _copy_boards(copy: Callable[[int, int], None], idx: LinIndex, a: int, b: int
         return
     import numpy as np
 
-    cuts = idx.starts[np.searchsorted(idx.starts, a, side="right"):np.searchsorted(idx.starts, b, side="left")]
+    cuts = idx.starts[np.searchsorted(idx.starts, a, side="right") : np.searchsorted(idx.starts, b, side="left")]
     pos = a
     for k in range(0, cuts.shape[0], 256):  # a piece every 256 boards: a few hundred KB at most
         cut = int(cuts[k])

@@ -25,11 +25,30 @@ class Tokens:
     """The pairs of one LIN text as parallel lists: ``keys`` (lower case; "" for a text between
     bars that is not a key) and ``values``; :meth:`line` gives the line a pair starts on."""
 
-    __slots__ = ("keys", "values", "comments", "_text", "_raw", "_starts", "_line_base", "_at", "_at_off",
-                 "_nl_off", "_nl_line")
+    __slots__ = (
+        "keys",
+        "values",
+        "comments",
+        "_text",
+        "_raw",
+        "_starts",
+        "_line_base",
+        "_at",
+        "_at_off",
+        "_nl_off",
+        "_nl_line",
+    )
 
-    def __init__(self, text: str, keys: list[str], values: list[str], comments: list[str],
-                 raw: list[str] | None = None, starts: list[int] | None = None, line_base: int = 0) -> None:
+    def __init__(
+        self,
+        text: str,
+        keys: list[str],
+        values: list[str],
+        comments: list[str],
+        raw: list[str] | None = None,
+        starts: list[int] | None = None,
+        line_base: int = 0,
+    ) -> None:
         self.keys = keys
         self.values = values
         self.comments = comments
@@ -128,7 +147,7 @@ def _careful(text: str, line_base: int) -> Tokens:
             line = line_base + 1 + text.count("\n", 0, pos)
             raise FormatError(f"the value of {key!r} has no closing '|'", line=line)
         keys.append(key.lower())
-        values.append(text[bar + 1:end])
+        values.append(text[bar + 1 : end])
         starts.append(pos)
         pos = end + 1
     return Tokens(text, keys, values, comments, starts=starts, line_base=line_base)

@@ -65,8 +65,6 @@ def _decode_table() -> np.ndarray:
     return table
 
 
-
-
 def zbd_decode(raw: np.ndarray) -> np.ndarray:
     """(n, 13) uint8 ZBD bytes -> (n, 52) owner codes (N0 E1 S2 W3).
 
@@ -92,8 +90,6 @@ def _mask_table() -> np.ndarray:
             seat = int(SEAT_OF_CODE[byte >> (2 * k) & 3])
             table[byte] |= 1 << (8 * seat + 3 - k)
     return table
-
-
 
 
 def zbd_masks(raw: np.ndarray) -> np.ndarray:
@@ -122,8 +118,6 @@ def _count_table() -> np.ndarray:
         for k in range(4):
             table[byte] += 1 << (8 * int(SEAT_OF_CODE[byte >> (2 * k) & 3]))
     return table
-
-
 
 
 class ZbdChunk(BulkChunk):

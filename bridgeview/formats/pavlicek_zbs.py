@@ -70,11 +70,13 @@ class ZBSGroups:
                 self.bad[g] = records.error(f"locator {int(words[i]) >> 1} is not below 5^13 = {LOCATOR_LIMIT}", i)
         for g in np.flatnonzero(sizes > 4).tolist():
             self.bad.setdefault(
-                g, records.error(f"a group of {int(sizes[g])} records; a deal has at most 4 suits", int(starts[g]) + 4))
+                g, records.error(f"a group of {int(sizes[g])} records; a deal has at most 4 suits", int(starts[g]) + 4)
+            )
         if unclosed:
             where = "the end-of-list record" if records.ended else "the end of the file"
             self.bad.setdefault(
-                len(ends) - 1, records.error(f"the last group is not closed (flag bit set) before {where}", end - 1))
+                len(ends) - 1, records.error(f"the last group is not closed (flag bit set) before {where}", end - 1)
+            )
         if self.bad and len(self.bad) == len(ends):  # nothing readable: not a ZBS file, say why
             raise self.bad[min(self.bad)]
         self.words = words
@@ -100,7 +102,7 @@ def _possible_deal(group: list[int]) -> bool:
     owners = [4] * 52
     for pos, word in enumerate(group):
         decode_locator(word >> 1, _SUIT_OF_POSITION[pos], owners)
-    if all(o == 4 for o in owners[13 * _SUIT_OF_POSITION[len(group) - 1]:][:13]):
+    if all(o == 4 for o in owners[13 * _SUIT_OF_POSITION[len(group) - 1] :][:13]):
         return False
     return all(owners.count(seat) <= 13 for seat in range(4))
 
@@ -132,7 +134,7 @@ class ZBSCodec(FixedRecordCodec):
         nulls = np.flatnonzero(words == 0)
         whole = size is not None and size <= len(head)
         if nulls.size:
-            if any(head[4 * int(nulls[0]):]):
+            if any(head[4 * int(nulls[0]) :]):
                 return 0  # data after the end-of-list record: not a ZBS list
             words = words[: int(nulls[0])]
             whole = True

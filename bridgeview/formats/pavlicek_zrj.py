@@ -136,8 +136,9 @@ def salvage_record(raw: bytes, problem: str) -> Board:
     if raw[13] < MAX_BOARD:
         return Board.numbered(raw[13] + 1, deal, unreadable=problem)
     cycle = raw[13] - 239
-    return Board(dealer=dealer_for_board(cycle), vulnerability=vulnerability_for_board(cycle), deal=deal,
-                 unreadable=problem)
+    return Board(
+        dealer=dealer_for_board(cycle), vulnerability=vulnerability_for_board(cycle), deal=deal, unreadable=problem
+    )
 
 
 def decode_record(raw: bytes, index: int, rf: Records) -> Board:
@@ -306,7 +307,8 @@ class ZRJCodec(FixedRecordCodec):
         n = len(arr)
         complete = complete_rows(decode_deal(arr)).tolist()
         bad = sum(
-            1 for row, ok in zip(arr.tolist(), complete, strict=True)
+            1
+            for row, ok in zip(arr.tolist(), complete, strict=True)
             if not ok or not FIRST_CALL <= row[16] <= row[17] <= RECORD or decode_contract(row[14]) is None
         )
         if not tolerable(bad, n):

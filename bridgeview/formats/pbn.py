@@ -49,11 +49,20 @@ def board_key(b: Board) -> tuple[object, ...]:
     two objects, not one a tag, made for every board read (the collector walks each of them)."""
     tags = b.tags
     return (
-        b.number, b.dealer, b.vulnerability, b.deal.hands, b.dd,
+        b.number,
+        b.dealer,
+        b.vulnerability,
+        b.deal.hands,
+        b.dd,
         tuple(b.auction) if b.auction is not None else None,
         tuple(b.play) if b.play is not None else None,
-        tuple(b.play_marks.items()), b.contract, b.declarer, b.result, b.claim,
-        (tuple(tags), tuple(tags.values())), tuple(b.notes),
+        tuple(b.play_marks.items()),
+        b.contract,
+        b.declarer,
+        b.result,
+        b.claim,
+        (tuple(tags), tuple(tags.values())),
+        tuple(b.notes),
     )
 
 
@@ -151,8 +160,9 @@ def document_text(doc: Boards, options: WriteOptions | None = None) -> tuple[str
     return text, encoding, newline
 
 
-def _document_text(doc: Boards, options: WriteOptions | None,
-                   force: set[int]) -> tuple[str, str, str, dict[int, tuple[object, ...]], set[int]]:
+def _document_text(
+    doc: Boards, options: WriteOptions | None, force: set[int]
+) -> tuple[str, str, str, dict[int, tuple[object, ...]], set[int]]:
     """The file text; boards in ``force`` are generated even when unchanged.
 
     When some board written as read takes or sets ``#`` values, also returns what
@@ -245,8 +255,16 @@ class PbnCodec(Codec):
     extensions = ("pbn",)
     binary = False
     caps = Capabilities(
-        full_deals=True, partial_deals=True, board_numbers=True, dealer_vul=True, dd=True, auction=True,
-        play=True, header=True, notes=True, deals_required=False,
+        full_deals=True,
+        partial_deals=True,
+        board_numbers=True,
+        dealer_vul=True,
+        dd=True,
+        auction=True,
+        play=True,
+        header=True,
+        notes=True,
+        deals_required=False,
     )
 
     def sniff(self, head: bytes, size: int | None = None) -> int:
@@ -270,8 +288,9 @@ class PbnCodec(Codec):
             raise FormatError(UTF16_MESSAGE)
         if b"\x00" in data[:4096]:
             at = data.index(b"\x00")
-            raise FormatError("a NUL byte: this is a binary file, not PBN text", offset=at,
-                              line=data.count(b"\n", 0, at) + 1)
+            raise FormatError(
+                "a NUL byte: this is a binary file, not PBN text", offset=at, line=data.count(b"\n", 0, at) + 1
+            )
         text, encoding = decode(data)
         if options is not None and options.encoding:
             try:
@@ -304,8 +323,11 @@ class PbnCodec(Codec):
         else:
             rep = super().check(boards, options)
         info = getattr(boards, "info", None)
-        encoding = (options.encoding if options else None) or (
-            info.extra.get("encoding") if info is not None and info.format == "pbn" else None) or "utf-8"
+        encoding = (
+            (options.encoding if options else None)
+            or (info.extra.get("encoding") if info is not None and info.format == "pbn" else None)
+            or "utf-8"
+        )
         no_play = bare_alerts = 0
         for b in boards:
             if b.play and b.contract_and_declarer()[1] is None:

@@ -54,7 +54,10 @@ _ORT_HEAD = rb'\[OptimumResultTable "Declarer;Denomination\\\\?2R;Result\\\\?2R"
 _ORT_BODY = rb"(?P<ort>[^\[\]\"{};%]+)"
 _GAME = re.compile(
     b"".join(rb"(?:\[" + name.encode() + rb" " + _VALUE % name.encode() + rb"\][ \t]*\r?\n)?" for name in ROSTER)
-    + rb"(?:" + _ORT_HEAD + _ORT_BODY + rb")?"
+    + rb"(?:"
+    + _ORT_HEAD
+    + _ORT_BODY
+    + rb")?"
 )
 _ROWS = re.compile(rb"(?:[ \t]*[NESW][ \t]+(?:NT|nt|[SHDCNshdcn])[ \t]+\d{1,2}[ \t]*\r?\n)+")
 _ROW = re.compile(rb"([NESW])[ \t]+(NT|nt|[SHDCNshdcn])[ \t]+(\d{1,2})")
@@ -79,8 +82,13 @@ def _ranks() -> np.ndarray:
 
 def applies(doc: Any, codec: Codec, options: WriteOptions | None) -> bool:
     """True for an unedited lazy PBN set going to a plain fixed-record format."""
-    return (bool(getattr(doc, "pbn_lazy", False)) and doc.is_lazy and not doc.edited
-            and codec.name in FAST_TARGETS and not doc.index.inherits)
+    return (
+        bool(getattr(doc, "pbn_lazy", False))
+        and doc.is_lazy
+        and not doc.edited
+        and codec.name in FAST_TARGETS
+        and not doc.index.inherits
+    )
 
 
 @dataclass
@@ -98,8 +106,19 @@ class _Tally:
     notes: int = 0
     numbers_lost: bool = False
 
-    def board(self, i: int, number: int | None, dealer: int | None, vul: int | None, count: int, complete: bool,
-              dd: bool, auction: bool, play: bool, notes: bool) -> None:
+    def board(
+        self,
+        i: int,
+        number: int | None,
+        dealer: int | None,
+        vul: int | None,
+        count: int,
+        complete: bool,
+        dd: bool,
+        auction: bool,
+        play: bool,
+        notes: bool,
+    ) -> None:
         caps = self.codec.caps
         where = f"board {number}" if number is not None else f"record {i + 1}"
         title = self.codec.title
@@ -112,7 +131,8 @@ class _Tally:
         if not caps.dealer_vul:
             n = number if number is not None and number > 0 else self.start + i
             if (dealer is not None and dealer != dealer_for_board(n)) or (
-                    vul is not None and vul != vulnerability_for_board(n)):
+                vul is not None and vul != vulnerability_for_board(n)
+            ):
                 self.moved += 1
         self.dd += dd and not caps.dd
         self.auction += auction and not caps.auction
@@ -121,8 +141,15 @@ class _Tally:
         if not caps.board_numbers and number is not None and number != self.start + i:
             self.numbers_lost = True
 
-    def fast_rows(self, index: np.ndarray, number: np.ndarray, dealer: np.ndarray, vul: np.ndarray,
-                  has_dd: np.ndarray, notes: np.ndarray) -> None:
+    def fast_rows(
+        self,
+        index: np.ndarray,
+        number: np.ndarray,
+        dealer: np.ndarray,
+        vul: np.ndarray,
+        has_dd: np.ndarray,
+        notes: np.ndarray,
+    ) -> None:
         """:meth:`board` for many complete deals at once (numbers, dealers and vulnerabilities -1 when
         absent); they cannot be errors unless the format limits board numbers."""
         import numpy as np
@@ -146,13 +173,18 @@ class _Tally:
     def report(self, info: object) -> SaveReport:
         """The losses in generic_check's words and order."""
         rep = SaveReport(errors=list(self.errors))
-        for count, what in ((self.dd, "double-dummy results"), (self.auction, "auctions"), (self.play, "play"),
-                            (self.notes, "notes and tags")):
+        for count, what in (
+            (self.dd, "double-dummy results"),
+            (self.auction, "auctions"),
+            (self.play, "play"),
+            (self.notes, "notes and tags"),
+        ):
             if count:
                 rep.losses.append(f"{what} of {plural(count, 'board')}")
         if self.moved:
-            rep.losses.append(f"dealer and vulnerability that differ from the board number of "
-                              f"{plural(self.moved, 'board')}")
+            rep.losses.append(
+                f"dealer and vulnerability that differ from the board number of {plural(self.moved, 'board')}"
+            )
         if not self.codec.caps.header and any(_meaningful(getattr(info, k)) for k in ("event", "site", "date")):
             rep.losses.append("the event, site and date")
         if self.numbers_lost:
@@ -220,8 +252,13 @@ def parse_deals(deals: list[bytes] | np.ndarray) -> tuple[np.ndarray, np.ndarray
     return owners, ok
 
 
-def convert(doc: LazyPbnSet, dst: str | os.PathLike[str], codec: Codec, options: WriteOptions | None,
-            progress: ProgressFn | None = None) -> ConvertResult:
+def convert(
+    doc: LazyPbnSet,
+    dst: str | os.PathLike[str],
+    codec: Codec,
+    options: WriteOptions | None,
+    progress: ProgressFn | None = None,
+) -> ConvertResult:
     """Check and write ``doc`` (see :func:`applies`) as ``codec`` would, a chunk at a time."""
     from .convert import Cancelled, ConvertResult
     from .registry import save_atomically
@@ -264,8 +301,9 @@ def convert(doc: LazyPbnSet, dst: str | os.PathLike[str], codec: Codec, options:
     return result
 
 
-def report(doc: LazyPbnSet, codec: Codec, options: WriteOptions | None = None,
-           progress: ProgressFn | None = None) -> SaveReport:
+def report(
+    doc: LazyPbnSet, codec: Codec, options: WriteOptions | None = None, progress: ProgressFn | None = None
+) -> SaveReport:
     """What writing ``doc`` (see :func:`applies`) as ``codec`` would lose, as ``codec.check`` says
     it, from one chunked pass (the GUI asks before it saves)."""
     from .convert import Cancelled
@@ -297,16 +335,21 @@ def report(doc: LazyPbnSet, codec: Codec, options: WriteOptions | None = None,
 def _getters(pattern: re.Pattern[bytes]) -> _Getters:
     """Getters of the wanted and the free-tag values from ``match.groups()`` (faster than names)."""
     index = pattern.groupindex
-    return (operator.itemgetter(*(index[name] - 1 for name in _WANTED)),
-            operator.itemgetter(*(index[name] - 1 for name in _NOTE_TAGS)))
+    return (
+        operator.itemgetter(*(index[name] - 1 for name in _WANTED)),
+        operator.itemgetter(*(index[name] - 1 for name in _NOTE_TAGS)),
+    )
 
 
 def _learn(m: re.Match[bytes]) -> re.Pattern[bytes]:
     """A pattern for games with exactly the tags of the game ``m`` matched (no optional parts:
     several times faster than the general pattern, and most files repeat one shape)."""
     present = m.groupdict()
-    parts = [rb"\[" + name.encode() + rb" " + _VALUE % name.encode() + rb"\][ \t]*\r?\n"
-             for name in ROSTER if present.get(name) is not None]
+    parts = [
+        rb"\[" + name.encode() + rb" " + _VALUE % name.encode() + rb"\][ \t]*\r?\n"
+        for name in ROSTER
+        if present.get(name) is not None
+    ]
     if present.get("ort") is not None:
         parts.append(_ORT_HEAD + _ORT_BODY)
     # the tags this shape lacks, as empty groups (an empty value reads as an absent one)
@@ -361,8 +404,9 @@ def _fixed_tables(bodies: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
     return dd, ok
 
 
-def _chunk(doc: LazyPbnSet, a: int, b: int, tally: _Tally, header: dict[str, str | None],
-           state: dict[str, Any]) -> BulkChunk:
+def _chunk(
+    doc: LazyPbnSet, a: int, b: int, tally: _Tally, header: dict[str, str | None], state: dict[str, Any]
+) -> BulkChunk:
     """Boards ``a`` to ``b`` as chunks_from_boards makes them, tallying what the check counts."""
     import numpy as np
 
@@ -400,8 +444,16 @@ def _chunk(doc: LazyPbnSet, a: int, b: int, tally: _Tally, header: dict[str, str
         owners[done_rows] = shaped_owners
         dd[done_rows] = shaped_dd
         numbers[done_rows] = np.where(number >= 0, number, a + done_rows + 1)
-        counted.append((done_rows, number, dealer, vul, (shaped_dd != DD_UNKNOWN).any(axis=(1, 2)),
-                        np.zeros(done_rows.shape[0], dtype=bool)))
+        counted.append(
+            (
+                done_rows,
+                number,
+                dealer,
+                vul,
+                (shaped_dd != DD_UNKNOWN).any(axis=(1, 2)),
+                np.zeros(done_rows.shape[0], dtype=bool),
+            )
+        )
         remaining[done_rows] = False
     tries = 0
     for r in np.flatnonzero(remaining).tolist():
@@ -475,8 +527,16 @@ def _chunk(doc: LazyPbnSet, a: int, b: int, tally: _Tally, header: dict[str, str
 
 
 def _finish_chunk(
-    doc: LazyPbnSet, a: int, k: int, slow: list[int], counted: list[tuple[Any, ...]], owners: np.ndarray,
-    dd: np.ndarray, numbers: np.ndarray, tally: _Tally, state: dict[str, Any],
+    doc: LazyPbnSet,
+    a: int,
+    k: int,
+    slow: list[int],
+    counted: list[tuple[Any, ...]],
+    owners: np.ndarray,
+    dd: np.ndarray,
+    numbers: np.ndarray,
+    tally: _Tally,
+    state: dict[str, Any],
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Read the chunk's ``slow`` games carefully, leave out those without cards when the target stores
     only deals (as ``without_empty_games`` does board by board), and tell the tally what it counts of
@@ -539,8 +599,9 @@ def _dropped_loss(state: dict[str, Any]) -> list[str]:
     return [empty_games_loss(dropped)] if dropped else []
 
 
-def _learn_first(buf: mmap.mmap | bytes, starts: list[int], cends: list[int], shapes: list[_Shape],
-                 state: dict[str, Any]) -> _Learned | None:
+def _learn_first(
+    buf: mmap.mmap | bytes, starts: list[int], cends: list[int], shapes: list[_Shape], state: dict[str, Any]
+) -> _Learned | None:
     """The game pattern (its fullmatch and group getters) learned from the chunk's first game the general
     pattern takes, with that game's shape; kept in ``state`` for the next chunks.  None if no game fits."""
     for start, end in zip(starts, cends, strict=True):
@@ -554,8 +615,9 @@ def _learn_first(buf: mmap.mmap | bytes, starts: list[int], cends: list[int], sh
     return None
 
 
-def _plain_fields(board: bytes | None, dealer: bytes | None, vul: bytes | None, seats: dict[bytes, int],
-                  vuls: dict[bytes, int]) -> tuple[int, int, int] | None:
+def _plain_fields(
+    board: bytes | None, dealer: bytes | None, vul: bytes | None, seats: dict[bytes, int], vuls: dict[bytes, int]
+) -> tuple[int, int, int] | None:
     """A plain game's board number, dealer and vulnerability as the tally counts them (-1: none or "?");
     None when one of them needs the careful reader."""
     if not board or board == b"?":
@@ -627,8 +689,9 @@ def _add_shape(shapes: list[_Shape], m: re.Match[bytes], text: bytes) -> None:
         shapes.append(found)
 
 
-def _shaped_rows(doc: LazyPbnSet, a: int, b: int, shape: _Shape,
-                 todo: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _shaped_rows(
+    doc: LazyPbnSet, a: int, b: int, shape: _Shape, todo: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The games ``a..b`` that have ``shape`` and plain values (placeholders in the free tags,
     a 69-byte deal, a fixed-width table), read with numpy; returns (relative rows, numbers,
     dealers, vulnerabilities, owners, DD tables) for those whose deal and table are sound."""
@@ -734,8 +797,14 @@ def _shaped_rows(doc: LazyPbnSet, a: int, b: int, shape: _Shape,
     return rows[keep], number[keep], dealer[keep], vul[keep], owners[keep], dd[keep]
 
 
-def _slow_row(doc: LazyPbnSet, i: int, r: int, owners: np.ndarray, dd: np.ndarray, numbers: np.ndarray,
-              ) -> tuple[int | None, Seat | None, Vulnerability | None, int, bool, bool, bool, bool, bool]:
+def _slow_row(
+    doc: LazyPbnSet,
+    i: int,
+    r: int,
+    owners: np.ndarray,
+    dd: np.ndarray,
+    numbers: np.ndarray,
+) -> tuple[int | None, Seat | None, Vulnerability | None, int, bool, bool, bool, bool, bool]:
     """One game through the careful reader, into row ``r``; returns what the check counts of it."""
     b = doc[i]
     owners[r] = b.deal.owners()
@@ -743,8 +812,17 @@ def _slow_row(doc: LazyPbnSet, i: int, r: int, owners: np.ndarray, dd: np.ndarra
     dd[r] = [[DD_UNKNOWN if v is None else v for v in row] for row in table]
     numbers[r] = b.number if b.number is not None else i + 1
     notes = bool(b.notes or board_tags(b, doc.info))
-    return (b.number, b.dealer, b.vulnerability, b.deal.card_count, b.deal.is_complete,
-            b.dd is not None and not b.dd.is_empty, bool(b.auction), bool(b.play), notes)
+    return (
+        b.number,
+        b.dealer,
+        b.vulnerability,
+        b.deal.card_count,
+        b.deal.is_complete,
+        b.dd is not None and not b.dd.is_empty,
+        bool(b.auction),
+        bool(b.play),
+        notes,
+    )
 
 
 _VULS = _Vuls()

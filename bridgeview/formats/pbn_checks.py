@@ -48,8 +48,10 @@ def check_table(e: Entry, problem: Callable[[int | None, str], None]) -> None:
     if n % width:
         short = _short_row(e.wlines, width)
         where = f": this row has {short[1]}" if short is not None else " (an entry is missing)"
-        problem(short[0] if short is not None else e.line,
-                f"{e.name} has {n} {'entry' if n == 1 else 'entries'}, not a multiple of its {width} columns{where}")
+        problem(
+            short[0] if short is not None else e.line,
+            f"{e.name} has {n} {'entry' if n == 1 else 'entries'}, not a multiple of its {width} columns{where}",
+        )
         return
     for k, col in enumerate(columns):
         if col[0] in "+-":
@@ -71,8 +73,9 @@ def _number(text: str) -> float | None:
         return None
 
 
-def _check_order(e: Entry, col: str, values: list[str], lines: list[int],
-                 problem: Callable[[int | None, str], None]) -> None:
+def _check_order(
+    e: Entry, col: str, values: list[str], lines: list[int], problem: Callable[[int | None, str], None]
+) -> None:
     """A column marked '+' runs from high to low down the table, '-' from low to high (as Veugen's
     correct files use the marks: '-Rank' 1, 2, 3 and '+Percentage' 72.49, 70.38); ties and
     entries that are not numbers ('-' for a shared rank) are skipped."""
@@ -103,4 +106,3 @@ def check_rubber(e: Entry, problem: Callable[[int | None, str], None]) -> Vulner
             problem(e.line, f"ScoreRubberHistory {e.value!r} holds a non-number")
             return None
     return Vulnerability(int(vul[0]) + 2 * int(vul[1]))
-

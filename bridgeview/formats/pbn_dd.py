@@ -23,8 +23,14 @@ _HEX20 = re.compile(r"[0-9A-Fa-f]{20}")
 _STRAINS_NT_FIRST = (Strain.NOTRUMP, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS)
 BC_SEATS = (Seat.NORTH, Seat.SOUTH, Seat.EAST, Seat.WEST)
 PSBRIDGE_SEATS = (Seat.EAST, Seat.NORTH, Seat.WEST, Seat.SOUTH)
-_STRAIN_TOKENS = {"NT": Strain.NOTRUMP, "N": Strain.NOTRUMP, "S": Strain.SPADES, "H": Strain.HEARTS,
-                  "D": Strain.DIAMONDS, "C": Strain.CLUBS}
+_STRAIN_TOKENS = {
+    "NT": Strain.NOTRUMP,
+    "N": Strain.NOTRUMP,
+    "S": Strain.SPADES,
+    "H": Strain.HEARTS,
+    "D": Strain.DIAMONDS,
+    "C": Strain.CLUBS,
+}
 ORT_HEADER = "Declarer;Denomination\\2R;Result\\2R"
 #: look-ups for the cells of a table (every board of an exported file has one: they are read a lot)
 _COLUMNS: dict[str, list[str]] = {}
@@ -68,7 +74,7 @@ def parse_result_table(header: str, tokens: list[str]) -> tuple[DDTable | None, 
             s = _STRAIN_INDEX.get(tokens[k + si].upper())
             r = int(tokens[k + ri]) if tokens[k + ri].isdigit() else None
             if d is None or s is None or r is None or r > 13:
-                return None, f"bad OptimumResultTable row: {' '.join(tokens[k:k + width])}"
+                return None, f"bad OptimumResultTable row: {' '.join(tokens[k : k + width])}"
         rows[d][s] = r
     return DDTable(tuple(map(tuple, rows))), None
 

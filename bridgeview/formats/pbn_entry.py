@@ -21,8 +21,17 @@ class Entry:
 
     __slots__ = ("name", "value", "_line", "words", "_wlines", "inherited", "_text", "_pos", "_first", "_span")
 
-    def __init__(self, name: str, value: str, line: int | None, words: list[str] | None = None,
-                 wlines: list[int] | None = None, inherited: bool = False, text: str = "", first: int = 0) -> None:
+    def __init__(
+        self,
+        name: str,
+        value: str,
+        line: int | None,
+        words: list[str] | None = None,
+        wlines: list[int] | None = None,
+        inherited: bool = False,
+        text: str = "",
+        first: int = 0,
+    ) -> None:
         self.name = name
         self.value = value
         self._line = line

@@ -67,8 +67,21 @@ _VULS: dict[str, Vulnerability] = {}
 _CONTRACTS: dict[str, Contract] = {}
 _END_POSITION = frozenset(("C", "D", "H", "S", "NT", "N"))
 #: tags the model holds (as in pbn_read.MODELLED), and the ones the fast path gives up on
-_MODELLED = frozenset(("Board", "Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Result", "Auction",
-                       "Play", "OptimumResultTable", "DoubleDummyTricks"))
+_MODELLED = frozenset(
+    (
+        "Board",
+        "Dealer",
+        "Vulnerable",
+        "Deal",
+        "Declarer",
+        "Contract",
+        "Result",
+        "Auction",
+        "Play",
+        "OptimumResultTable",
+        "DoubleDummyTricks",
+    )
+)
 _CHECKED = frozenset(("Score", "OptimumScore", "ScoreIMP", "ScoreMP", "Scoring"))
 _COMMENT = re.compile(r"\{([^{}\n\r]*)\}")
 _COMMENTS_ONLY = re.compile(r"\s*(?:\{[^{}\n\r]*\}\s*)+")
@@ -84,8 +97,9 @@ _NOTHING: frozenset[str] = frozenset()
 def _trick_weights(trump: int, led: int) -> tuple[int, ...]:
     """Each card's weight in a trick led in suit ``led`` (trump 4: notrump): the highest wins; multiples
     of 4, so a seat's position can ride in the low bits."""
-    return tuple(4 * (64 + c % 13) if c // 13 == trump else 4 * (32 + c % 13) if c // 13 == led else 0
-                 for c in range(52))
+    return tuple(
+        4 * (64 + c % 13) if c // 13 == trump else 4 * (32 + c % 13) if c // 13 == led else 0 for c in range(52)
+    )
 
 
 #: ``_WEIGHTS[trump][lead card]``: the weights of the cards in a trick that card leads
@@ -130,10 +144,14 @@ def _deal(text: str) -> Deal:
         bits = [k if k is not None else _suit_bits(g[1 + i]) for i, k in enumerate(bits)]
     # spades, hearts, diamonds, clubs of each hand (every None was replaced just above)
     a, b, c, d, e, f, h, i, j, k, l, m_, n, o, p, q = cast("list[int]", bits)
-    hands = (a << 39 | b << 26 | c << 13 | d, e << 39 | f << 26 | h << 13 | i,
-             j << 39 | k << 26 | l << 13 | m_, n << 39 | o << 26 | p << 13 | q)
+    hands = (
+        a << 39 | b << 26 | c << 13 | d,
+        e << 39 | f << 26 | h << 13 | i,
+        j << 39 | k << 26 | l << 13 | m_,
+        n << 39 | o << 26 | p << 13 | q,
+    )
     first = _SEATS[g[0]]
-    return _new_deal(hands[4 - first:] + hands[:4 - first] if first else hands)
+    return _new_deal(hands[4 - first :] + hands[: 4 - first] if first else hands)
 
 
 def _deal_spaced(text: str) -> Deal:
@@ -235,40 +253,52 @@ def _strip_comments(found: list[tuple[str, str, str]], comments: list[str]) -> l
     return out
 
 
-def _auction_notes(found: list[tuple[str, str, str]],
-                   names: list[str]) -> tuple[list[tuple[str, str, str]], list[str], dict[int, str] | None]:
+def _auction_notes(
+    found: list[tuple[str, str, str]], names: list[str]
+) -> tuple[list[tuple[str, str, str]], list[str], dict[int, str] | None]:
     """The tags without their notes, and the notes (``{number: text}``) when they all follow the auction;
     None for notes anywhere else (they go with the play or with tags: the careful reader)."""
     first = names.index("Note")
     count = names.count("Note")
-    if first == 0 or names[first - 1] != "Auction" or names[first:first + count] != ["Note"] * count:
+    if first == 0 or names[first - 1] != "Auction" or names[first : first + count] != ["Note"] * count:
         return found, names, None
     notes: dict[int, str] = {}
-    for _name, value, section in found[first:first + count]:
+    for _name, value, section in found[first : first + count]:
         m = _NOTE.match(value)
         if m is None or (section and not section.isspace()):
             return found, names, None
         notes[int(m.group(1))] = m.group(2).lstrip(" ")
     if count == 1:  # one note is no repeated tag: the careful reader hands it on like any tag
         return found, names, notes
-    return found[:first] + found[first + count:], names[:first] + names[first + count:], notes
+    return found[:first] + found[first + count :], names[:first] + names[first + count :], notes
 
 
-def _read(raw: str, first_line: int, values: dict[str, str], sections: dict[str, str],
-          notes: dict[int, str] | None = None) -> tuple[Board, list[tuple[int | None, str]]]:
+def _read(
+    raw: str, first_line: int, values: dict[str, str], sections: dict[str, str], notes: dict[int, str] | None = None
+) -> tuple[Board, list[tuple[int | None, str]]]:
     """The board; ``values`` is left holding the tags the model does not (they become ``Board.tags``)."""
     problems: list[tuple[int | None, str]] = []
     pop = values.pop
     if notes is not None:
         pop("Note", None)  # a lone note stays in ``values`` until here
     number, dealer, vul, deal, declarer, contract, result, auction, play, ort, bc = (
-        pop("Board", None), pop("Dealer", None), pop("Vulnerable", None), pop("Deal", None),
-        pop("Declarer", None), pop("Contract", None), pop("Result", None), pop("Auction", None),
-        pop("Play", None), pop("OptimumResultTable", None), pop("DoubleDummyTricks", None))
+        pop("Board", None),
+        pop("Dealer", None),
+        pop("Vulnerable", None),
+        pop("Deal", None),
+        pop("Declarer", None),
+        pop("Contract", None),
+        pop("Result", None),
+        pop("Auction", None),
+        pop("Play", None),
+        pop("OptimumResultTable", None),
+        pop("DoubleDummyTricks", None),
+    )
     other = values
     if other:
         if not other.keys() <= _PLAIN and not (other.keys() - _PLAIN) <= _UNKNOWN_CHECKED.get(
-                other.get("Scoring"), _NOTHING):
+            other.get("Scoring"), _NOTHING
+        ):
             _check_tags(other, sections, raw, first_line, problems)
         rest = "".join(map(sections.__getitem__, other))
         if rest and not rest.isspace():
@@ -278,8 +308,9 @@ def _read(raw: str, first_line: int, values: dict[str, str], sections: dict[str,
         dealer=None if dealer is None or dealer == "" or dealer == "?" else _SEATS[dealer],
         vulnerability=None if vul is None or vul == "" or vul == "?" else _vulnerability(vul),
         deal=_EMPTY if deal is None or deal == "" or deal == "?" else _deal(deal),
-        declarer=None if declarer is None or declarer == "" or declarer == "?" else
-        _SEATS[declarer[1:] if declarer[:1] == "^" else declarer],
+        declarer=None
+        if declarer is None or declarer == "" or declarer == "?"
+        else _SEATS[declarer[1:] if declarer[:1] == "^" else declarer],
         tags=other,
     )
     if contract is not None and contract != "" and contract != "?":
@@ -336,8 +367,9 @@ def _contract(text: str) -> Contract:
     return c
 
 
-def _check_tags(other: dict[str, str], sections: dict[str, str], raw: str, first_line: int,
-                problems: list[tuple[int | None, str]]) -> None:
+def _check_tags(
+    other: dict[str, str], sections: dict[str, str], raw: str, first_line: int, problems: list[tuple[int | None, str]]
+) -> None:
     """Check the tags the model does not hold that the careful reader checks (scores, tables); learn the others."""
     for name in other.keys() - _PLAIN:
         value = other[name]
@@ -366,8 +398,9 @@ def _section_tags(other: dict[str, str], sections: dict[str, str]) -> dict[str, 
     return out
 
 
-def _check(name: str, value: str, section: str, raw: str, first_line: int,
-           problems: list[tuple[int | None, str]]) -> None:
+def _check(
+    name: str, value: str, section: str, raw: str, first_line: int, problems: list[tuple[int | None, str]]
+) -> None:
     """The careful reader's checks of a tag the model does not hold (scores, tables)."""
     e = Entry(name, value, None, section.split(), None, False, raw, first_line)
     check_tag(e, lambda line, message: problems.append((line, warning(message))))
@@ -399,8 +432,9 @@ def _read_auction(b: Board, value: str, section: str, notes: dict[int, str] | No
     if all_pass:
         words.pop()
     looked_up = list(map(CALLS.get, words))
-    calls: list[Call] = ([c for c in looked_up if c is not None] if None not in looked_up
-                         else _annotated_calls(words, notes))
+    calls: list[Call] = (
+        [c for c in looked_up if c is not None] if None not in looked_up else _annotated_calls(words, notes)
+    )
     if all_pass:
         while not auction_is_complete(calls):
             calls.append(PASS)

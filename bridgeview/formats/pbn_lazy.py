@@ -136,8 +136,18 @@ def scan(buf: mmap.mmap | bytes) -> PbnIndex:
     head = bytes(buf[base : base + 4096]).decode(decode_as, errors="replace")
     newline = detect_newline(head) if "\n" in head else newline
     if not len(games):
-        return PbnIndex(buf, base, decode_as, np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64),
-                        bytes(buf[base:]).decode(decode_as), "", newline, inherits)
+        return PbnIndex(
+            buf,
+            base,
+            decode_as,
+            np.zeros(0, np.int64),
+            np.zeros(0, np.int64),
+            np.zeros(0, np.int64),
+            bytes(buf[base:]).decode(decode_as),
+            "",
+            newline,
+            inherits,
+        )
     starts = b_start[games].copy()
     # a game takes the comment-only blocks between it and the game before
     prev = np.concatenate(([games[0]], games[:-1]))
@@ -154,8 +164,18 @@ def scan(buf: mmap.mmap | bytes) -> PbnIndex:
     starts[0] = k
     last = int(games[-1])
     trailer = bytes(buf[b_start[last + 1] :]).decode(decode_as) if last + 1 < len(b_start) else ""
-    idx = PbnIndex(buf, base, decode_as, starts, b_cend[games].copy(), b_end[games].copy(),
-                   bytes(buf[base:k]).decode(decode_as), trailer, newline, inherits)
+    idx = PbnIndex(
+        buf,
+        base,
+        decode_as,
+        starts,
+        b_cend[games].copy(),
+        b_end[games].copy(),
+        bytes(buf[base:k]).decode(decode_as),
+        trailer,
+        newline,
+        inherits,
+    )
     idx.line_counts = line_counts
     idx.checksum = checksum
     release(buf, 0, n)
@@ -173,7 +193,9 @@ def _ws() -> np.ndarray:
 
 
 def _blank_runs(
-    arr: np.ndarray, base: int, buf: mmap.mmap | bytes | None = None,
+    arr: np.ndarray,
+    base: int,
+    buf: mmap.mmap | bytes | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool, bool, int | None]:
     """Spans of the matches of ``\\n(?:[ \\t\\r\\f\\v]*\\n)+`` in ``arr[base:]`` (the blank
     lines that separate games), found with numpy a chunk at a time; the newlines before
@@ -414,8 +436,9 @@ def read_lazy(path: str | os.PathLike[str]) -> LazyPbnSet:
     if b"\x00" in head:
         at = head.index(b"\x00")
         f.close()
-        raise FormatError("a NUL byte: this is a binary file, not PBN text", offset=at,
-                          line=head.count(b"\n", 0, at) + 1)
+        raise FormatError(
+            "a NUL byte: this is a binary file, not PBN text", offset=at, line=head.count(b"\n", 0, at) + 1
+        )
     index = scan(buf)
     info = FileInfo(format="pbn", path=str(path), checksum=index.checksum)
     doc = LazyPbnSet(index, info, keepalive=(f, buf))

@@ -47,8 +47,24 @@ _SUFFIX = re.compile(r"[!?]+$")
 _NOTE_REF = re.compile(r"=(\d+)=$")
 _RESULT_SIDE = re.compile(r"(NS|EW)\s+(\d+)")
 #: tags whose values the model holds; everything else stays in Board.tags
-MODELLED = frozenset(("Board", "Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Result", "Auction",
-                      "Play", "Note", "OptimumResultTable", "DoubleDummyTricks"))
+MODELLED = frozenset(
+    (
+        "Board",
+        "Dealer",
+        "Vulnerable",
+        "Deal",
+        "Declarer",
+        "Contract",
+        "Result",
+        "Auction",
+        "Play",
+        "Note",
+        "OptimumResultTable",
+        "DoubleDummyTricks",
+    )
+)
+
+
 @dataclass
 class Context:
     """What the games before this one said, for ``#`` and ``##`` values."""
@@ -84,8 +100,9 @@ class Context:
 class GameReader:
     """Builds one board from one game's tokens."""
 
-    def __init__(self, tokens: list[Token] | None, ctx: Context, first_line: int,
-                 entries: list[Entry] | None = None) -> None:
+    def __init__(
+        self, tokens: list[Token] | None, ctx: Context, first_line: int, entries: list[Entry] | None = None
+    ) -> None:
         self.tokens = tokens or []
         self.given = entries
         self.ctx = ctx
@@ -352,8 +369,10 @@ class GameReader:
             if diff:
                 seat, strain, a, b = diff[0]
                 self.problem(line, f"{name} disagrees with {tables[0][0]}: {seat.letter} {strain.letter} {b} vs {a}")
-            rows = [[a if a is not None else b for a, b in zip(ra, rb, strict=True)]
-                    for ra, rb in zip(merged.tricks, dd.tricks, strict=True)]
+            rows = [
+                [a if a is not None else b for a, b in zip(ra, rb, strict=True)]
+                for ra, rb in zip(merged.tricks, dd.tricks, strict=True)
+            ]
             merged = DDTable.from_rows(rows)  # a partial table is completed by the others
         self.board.dd = merged
 
@@ -414,8 +433,9 @@ class GameReader:
                 b.tags[f"Note:{n}"] = text
         b.auction = calls
 
-    def _auction_annotation(self, tok: str, line: int | None, calls: list[Call], notes: dict[int, str],
-                            unknown_notes: set[int]) -> bool:
+    def _auction_annotation(
+        self, tok: str, line: int | None, calls: list[Call], notes: dict[int, str], unknown_notes: set[int]
+    ) -> bool:
         """A note reference (``=1=``) or a mark (``$1``, ``^a``, ``!``...) belongs to the call before it:
         attach it and say True; False for any other token."""
         if tok[0] == "=" and _NOTE_REF.match(tok):
@@ -428,7 +448,7 @@ class GameReader:
                     calls[-1] = last.annotated(mark=_join(last.mark, tok))
             if n not in notes and n not in unknown_notes:
                 unknown_notes.add(n)
-                self.problem(line, f"note {n} is referred to but there is no [Note \"{n}:...\"]")
+                self.problem(line, f'note {n} is referred to but there is no [Note "{n}:..."]')
             return True
         if tok[0] == "$" or tok[0] == "^" or tok in ("!", "?", "!!", "??", "!?", "?!"):
             if calls:
@@ -462,8 +482,11 @@ class GameReader:
         if declarer is None:
             b.declarer = declarer = Seat((leader0 + 3) % 4)
         elif (declarer + 1) % 4 != leader0:
-            self.problem(e.line, f"the play starts with {leader0.letter} but declarer {declarer.letter}'s "
-                         f"left-hand opponent is {Seat((declarer + 1) % 4).letter}")
+            self.problem(
+                e.line,
+                f"the play starts with {leader0.letter} but declarer {declarer.letter}'s "
+                f"left-hand opponent is {Seat((declarer + 1) % 4).letter}",
+            )
         trump = play_trump(b)
         if self.fast_play(e.words, int(leader0), int(trump)):
             return
@@ -493,8 +516,11 @@ class GameReader:
                     stopped = stopped or "-"
                     continue
                 if stopped is not None:
-                    why = "after '+' (the play was marked as continuing)" if stopped == "+" else \
-                        "after a card shown as '-' (unknown)"
+                    why = (
+                        "after '+' (the play was marked as continuing)"
+                        if stopped == "+"
+                        else "after a card shown as '-' (unknown)"
+                    )
                     self.problem(slot[2], f"card {tok} {why}; the play is read up to there")
                     continue
                 if slot[1]:
@@ -576,8 +602,10 @@ class GameReader:
         """Checks that need the whole game."""
         b = self.board
         if self.rubber_vul is not None and b.vulnerability is not None and self.rubber_vul != b.vulnerability:
-            self.problem(self.rubber_line, f"Vulnerable is {b.vulnerability.text} but ScoreRubberHistory makes it "
-                         f"{self.rubber_vul.text}")
+            self.problem(
+                self.rubber_line,
+                f"Vulnerable is {b.vulnerability.text} but ScoreRubberHistory makes it {self.rubber_vul.text}",
+            )
 
 
 def _parse_contract(text: str) -> Contract:

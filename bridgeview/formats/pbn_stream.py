@@ -64,8 +64,10 @@ def _numbering(number: int) -> str:
 
 def header_text(info: FileInfo | None) -> str:
     """The Event, Site and Date tags every generated game starts with."""
-    return "".join(tag(name, (getattr(info, name.lower()) if info is not None else None) or "?")
-                   for name in ("Event", "Site", "Date"))
+    return "".join(
+        tag(name, (getattr(info, name.lower()) if info is not None else None) or "?")
+        for name in ("Event", "Site", "Date")
+    )
 
 
 def deal_bytes(owners: np.ndarray) -> np.ndarray:
@@ -99,8 +101,9 @@ def _dd_table_bytes() -> np.ndarray:
     """(20 * 16, 8) uint8: the text of every (row, value) of an OptimumResultTable."""
     import numpy as np
 
-    return np.frombuffer("".join(t for _s, _st, texts in _dd_cells() for t in texts).encode("ascii"),
-                         np.uint8).reshape(20 * 16, 8)
+    return np.frombuffer("".join(t for _s, _st, texts in _dd_cells() for t in texts).encode("ascii"), np.uint8).reshape(
+        20 * 16, 8
+    )
 
 
 def chunk_texts(chunk: BulkChunk, first_number: int, header: str, encoding: str = "utf-8") -> list[bytes]:
@@ -140,8 +143,9 @@ def chunk_texts(chunk: BulkChunk, first_number: int, header: str, encoding: str 
             if masks is None:
                 masks = chunk.hand_masks()
             deal = _deal_text_of(masks[r]).encode("ascii")
-        text = b"".join((head, b'[Board "%d"]\n' % (first_number + r), players, numbering[r % 16], b'[Deal "',
-                         deal, tail))
+        text = b"".join(
+            (head, b'[Board "%d"]\n' % (first_number + r), players, numbering[r % 16], b'[Deal "', deal, tail)
+        )
         if dd_text is not None and any_known[r]:
             if all_known[r]:
                 text += ort + dd_all[160 * r : 160 * r + 160]
@@ -162,8 +166,12 @@ def _deal_text_of(masks_row: np.ndarray) -> str:
 def can_stream(doc: object) -> TypeGuard[LazyBoardSet]:
     """A lazily read fixed-record set (not PBN): its games can be generated chunk by chunk."""
     info = getattr(doc, "info", None)
-    return (bool(getattr(doc, "is_lazy", False)) and info is not None and info.format != "pbn"
-            and not getattr(doc, "pbn_lazy", False))
+    return (
+        bool(getattr(doc, "is_lazy", False))
+        and info is not None
+        and info.format != "pbn"
+        and not getattr(doc, "pbn_lazy", False)
+    )
 
 
 def write_streamed(doc: LazyBoardSet, out: IO[bytes], encoding: str, newline: str) -> bool:
@@ -219,8 +227,9 @@ def progress_of(doc: Sized) -> Callable[[int], None]:
     return lambda done: None
 
 
-def _texts(doc: LazyBoardSet, edits: dict[int, Board], info: FileInfo, header: str, enc: str,
-           tell: Callable[[int], None]) -> Iterator[bytes]:
+def _texts(
+    doc: LazyBoardSet, edits: dict[int, Board], info: FileInfo, header: str, enc: str, tell: Callable[[int], None]
+) -> Iterator[bytes]:
     """Every game's generated text, in order, from bulk chunks where the codec allows."""
     fast = info.format in FAST_CODECS and getattr(doc, "bulk", None) is not None and len(doc)
     if not fast:

@@ -13,8 +13,23 @@ from . import pbn_dd
 from .pbn_lex import escape
 from .pbn_read import play_trump
 
-ROSTER = ("Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer", "Vulnerable", "Deal",
-          "Scoring", "Declarer", "Contract", "Result")
+ROSTER = (
+    "Event",
+    "Site",
+    "Date",
+    "Board",
+    "West",
+    "North",
+    "East",
+    "South",
+    "Dealer",
+    "Vulnerable",
+    "Deal",
+    "Scoring",
+    "Declarer",
+    "Contract",
+    "Result",
+)
 _HANDLED = frozenset(ROSTER) | {"Auction", "Play", "Note", "OptimumResultTable", "DoubleDummyTricks"}
 
 

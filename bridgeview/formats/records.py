@@ -31,7 +31,6 @@ from .errors import FormatError
 from .registry import Codec, ReadOptions, WriteOptions
 
 if TYPE_CHECKING:
-
     import numpy as np
 
 #: Files with at most this many records are checked completely when opened;
@@ -276,8 +275,10 @@ class FixedRecordCodec(Codec):
         rest = len(buf) - count * self.record_size
         if not rest:
             return None
-        return (f"the file ends inside record {count + 1} (offset {self.header_size + count * self.record_size}): "
-                f"{self._record_words(rest)}, not read")
+        return (
+            f"the file ends inside record {count + 1} (offset {self.header_size + count * self.record_size}): "
+            f"{self._record_words(rest)}, not read"
+        )
 
     def _cut_at_end_of_list(self, records: Records, path: str | os.PathLike[str]) -> None:
         """End the records at the end-of-list record (or a bare 32-bit end marker after the last record)."""
@@ -293,7 +294,8 @@ class FixedRecordCodec(Codec):
         after = len(records.buf) - (end + 1) * rs
         if after > 0:
             records.problems.append(
-                (None, None, f"{plural(after, 'byte')} after the end-of-list record (record {end + 1}) ignored"))
+                (None, None, f"{plural(after, 'byte')} after the end-of-list record (record {end + 1}) ignored")
+            )
 
     def open_records(self, path: str | os.PathLike[str]) -> Records:
         """The file's records: counted to the end (or the end-of-list record), a truncated tail reported."""
@@ -305,8 +307,10 @@ class FixedRecordCodec(Codec):
             return records
         if not full or not self.truncated_opens:
             if self.end_of_list:
-                message = (f"{plural(rest, 'trailing byte')} {'does' if rest == 1 else 'do'} not fill a "
-                           f"{self.record_size}-byte {self.record_name or self.title} record")
+                message = (
+                    f"{plural(rest, 'trailing byte')} {'does' if rest == 1 else 'do'} not fill a "
+                    f"{self.record_size}-byte {self.record_name or self.title} record"
+                )
             else:
                 message = f"the file ends inside record 1: {self._record_words(rest)}"
             raise FormatError(message, path=str(path), record=full + 1, offset=records.offset(full))
@@ -371,8 +375,13 @@ class FixedRecordCodec(Codec):
                 raise with_path(e, path) from None
 
         doc = LazyBoardSet(
-            self.board_count(records), decode, info, header_size=self.header_size, keepalive=records,
-            bulk=bulk if self.bulk else None, offsets=self.board_offsets(records),
+            self.board_count(records),
+            decode,
+            info,
+            header_size=self.header_size,
+            keepalive=records,
+            bulk=bulk if self.bulk else None,
+            offsets=self.board_offsets(records),
             first_number=records.first if self.numbered_by_position else None,
         )
         doc.problems.extend(records.problems)

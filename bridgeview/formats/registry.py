@@ -188,13 +188,10 @@ def generic_check(codec: Codec, boards: Boards, *, dealer_vul: bool = True, star
     if unread:
         rep.losses.append(f"the auction from a token that is not a call on {plural(unread, 'board')}")
     if moved:
-        rep.losses.append(f"dealer and vulnerability that differ from the board number of "
-                          f"{plural(moved, 'board')}")
+        rep.losses.append(f"dealer and vulnerability that differ from the board number of {plural(moved, 'board')}")
     if header:
         rep.losses.append("the event, site and date")
-    if not caps.board_numbers and any(
-        b.number is not None and b.number != start + i for i, b in enumerate(boards)
-    ):
+    if not caps.board_numbers and any(b.number is not None and b.number != start + i for i, b in enumerate(boards)):
         rep.losses.append(f"board numbers (boards will be numbered from {start} when read back)")
     if dealt:
         rep.losses.append(f"deals of {plural(dealt, 'board')}")
@@ -242,8 +239,9 @@ def board_tags(board: Board, info: FileInfo | None) -> dict[str, str]:
     """The board's tags worth reporting as lost: not placeholders, and not an Event/Site/Date
     that only repeats the file's header (PBN copies it onto every board; the header has its own line)."""
     header = {k: getattr(info, k.lower(), None) for k in ("Event", "Site", "Date")} if info is not None else {}
-    return {k: v for k, v in board.tags.items()
-            if _meaningful(v) and header.get(k) != v and k != "Auction:rest"}  # reported on its own
+    return {
+        k: v for k, v in board.tags.items() if _meaningful(v) and header.get(k) != v and k != "Auction:rest"
+    }  # reported on its own
 
 
 def _meaningful(value: str | None) -> bool:
@@ -471,8 +469,14 @@ def save_atomically(path: str | os.PathLike[str], write: Callable[[IO[bytes]], o
         raise
 
 
-def write_file(doc: Any, path: str | os.PathLike[str], fmt: str | None = None, options: WriteOptions | None = None,
-               *, force: bool = False) -> Codec:
+def write_file(
+    doc: Any,
+    path: str | os.PathLike[str],
+    fmt: str | None = None,
+    options: WriteOptions | None = None,
+    *,
+    force: bool = False,
+) -> Codec:
     """Write ``doc`` to ``path`` atomically; the codec is named or chosen by extension.
 
     Raises FormatError when the codec's check reports errors (nothing is written), or when
@@ -489,8 +493,9 @@ def write_file(doc: Any, path: str | os.PathLike[str], fmt: str | None = None, o
             raise check_error(doc, path, report.errors[0])
     from . import verbatim
 
-    save_atomically(path, verbatim.original_writer(doc, codec, opts) or (lambda f: codec.write(doc, f, opts)),
-                    force=force)
+    save_atomically(
+        path, verbatim.original_writer(doc, codec, opts) or (lambda f: codec.write(doc, f, opts)), force=force
+    )
     return codec
 
 

@@ -196,6 +196,7 @@ class LazyBoardSet(BoardSet):
         self._watched = (path, st.st_dev, st.st_ino, st.st_size)
         bulk = self.bulk
         if bulk is not None:
+
             def guarded() -> Iterator[Any]:
                 self._checked = -CHECK_INTERVAL
                 self.check_unchanged()
@@ -224,8 +225,11 @@ class LazyBoardSet(BoardSet):
             return  # deleted: the map keeps the data
         if (st.st_dev, st.st_ino) == (dev, ino) and st.st_size < size:
             self._changed = FileChangedError(
-                None, f"the file was cut short on disk after it was opened ({st.st_size:,} of {size:,} bytes left); "
-                "open it again", path)
+                None,
+                f"the file was cut short on disk after it was opened ({st.st_size:,} of {size:,} bytes left); "
+                "open it again",
+                path,
+            )
             raise self._changed
 
     def unreadable_board(self, index: int, error: Exception) -> Board:

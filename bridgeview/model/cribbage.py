@@ -211,8 +211,12 @@ class PegEvent:
         return sum(p for _, p in self.points)
 
 
-def peg_plays(plays: Sequence[PegPlay], hands: Sequence[Sequence[CribCard]], dealer: int,
-              names: tuple[str, str] = ("player 0", "player 1")) -> list[PegEvent]:
+def peg_plays(
+    plays: Sequence[PegPlay],
+    hands: Sequence[Sequence[CribCard]],
+    dealer: int,
+    names: tuple[str, str] = ("player 0", "player 1"),
+) -> list[PegEvent]:
     """Score a recorded pegging sequence.  The record holds only the cards, so the
     go is inferred from the hands: a series ends at 31 or when neither player holds
     a card that fits (or the next recorded card would pass 31); its last player
@@ -272,8 +276,7 @@ class CribHeader:
 
     @property
     def date_text(self) -> str:
-        return (f"{self.year:04d}-{self.month:02d}-{self.day:02d}"
-                f"T{self.hour:02d}:{self.minute:02d}:{self.second:02d}")
+        return f"{self.year:04d}-{self.month:02d}-{self.day:02d}T{self.hour:02d}:{self.minute:02d}:{self.second:02d}"
 
 
 @dataclass
@@ -400,14 +403,15 @@ class CribbageRecord:
             if d.last and max(a.final) < GAME_POINTS and i != len(self.deals) - 1:
                 probs.append(f"deal {i + 1}: marked the last of its game, but nobody reached {GAME_POINTS}")
             if not d.last and max(a.final) >= GAME_POINTS:
-                probs.append(f"deal {i + 1}: {self.player_name(a.winner or 0)} reaches {GAME_POINTS}, "
-                             "but the deal is not marked the last of its game")
+                probs.append(
+                    f"deal {i + 1}: {self.player_name(a.winner or 0)} reaches {GAME_POINTS}, "
+                    "but the deal is not marked the last of its game"
+                )
             if i and self.deals[i - 1].last is False and d.dealer == self.deals[i - 1].dealer:
                 probs.append(f"deal {i + 1}: the same player deals twice in a row")
         games = sum(1 for d in self.deals if d.last) + (0 if not self.deals or self.deals[-1].last else 1)
         if games != self.header.games:
-            probs.append(f"the header says {plural(self.header.games, 'game')}, "
-                         f"the deals hold {games}")
+            probs.append(f"the header says {plural(self.header.games, 'game')}, the deals hold {games}")
         return probs
 
     def movie(self) -> list[MovieStep]:
@@ -432,8 +436,12 @@ class CribbageRecord:
         return {
             "format": self.format,
             "header": {
-                "author": h.author, "program": h.program, "players": list(h.players),
-                "comments": h.comments, "date": h.date_text, "games": h.games,
+                "author": h.author,
+                "program": h.program,
+                "players": list(h.players),
+                "comments": h.comments,
+                "date": h.date_text,
+                "games": h.games,
             },
             "deals": [
                 {
@@ -456,10 +464,14 @@ class CribbageRecord:
             rows.append(("file", self.path))
         rows += [
             ("format", "halscrib (HALSCRIB Base64 cribbage game)"),
-            ("author", h.author), ("program", h.program),
-            ("player 0", h.players[0]), ("player 1", h.players[1]),
-            ("comments", h.comments), ("date", h.date_text),
-            ("games", str(h.games)), ("deals", str(len(self.deals))),
+            ("author", h.author),
+            ("program", h.program),
+            ("player 0", h.players[0]),
+            ("player 1", h.players[1]),
+            ("comments", h.comments),
+            ("date", h.date_text),
+            ("games", str(h.games)),
+            ("deals", str(len(self.deals))),
         ]
         results = []
         for a in self.analysis():
@@ -494,8 +506,9 @@ def _add(scores: tuple[int, int], player: int, pts: int) -> tuple[int, int]:
     return s[0], s[1]
 
 
-def analyse_deal(d: CribDeal, start: tuple[int, int], game: int = 1,
-                 names: tuple[str, str] = ("player 0", "player 1")) -> DealAnalysis:
+def analyse_deal(
+    d: CribDeal, start: tuple[int, int], game: int = 1, names: tuple[str, str] = ("player 0", "player 1")
+) -> DealAnalysis:
     """Expected after-pegging scores = ``start`` + his heels + pegging points; the
     show is then counted from the recorded after-pegging scores (pone, dealer, crib)."""
     heels = 2 if d.starter.rank == JACK else 0
@@ -506,33 +519,37 @@ def analyse_deal(d: CribDeal, start: tuple[int, int], game: int = 1,
     for n, ev in enumerate(events, 1):
         if max(running) >= GAME_POINTS and peg_problem is None:
             won = 0 if running[0] >= GAME_POINTS else 1
-            peg_problem = (f"pegging play {n} ({ev.card.symbol_text()}) comes after {names[won]} "
-                           f"reached {GAME_POINTS}")
+            peg_problem = f"pegging play {n} ({ev.card.symbol_text()}) comes after {names[won]} reached {GAME_POINTS}"
         running = _add(running, ev.player, ev.total)
     expected = running
     if not complete and max(expected) < GAME_POINTS and max(d.scores) < GAME_POINTS:
-        peg_problem = (f"the pegging stops after {plural(len(d.pegging), 'card')}, "
-                       f"but nobody has reached {GAME_POINTS}")
+        peg_problem = f"the pegging stops after {plural(len(d.pegging), 'card')}, but nobody has reached {GAME_POINTS}"
     problem = None
     if tuple(d.scores) != expected:
         diffs = [f"{names[p]} {d.scores[p] - expected[p]:+d}" for p in (0, 1) if d.scores[p] != expected[p]]
-        problem = (f"scores after the pegging recorded as {d.scores[0]}-{d.scores[1]}, the rules give "
-                   f"{expected[0]}-{expected[1]} ({', '.join(diffs)})")
+        problem = (
+            f"scores after the pegging recorded as {d.scores[0]}-{d.scores[1]}, the rules give "
+            f"{expected[0]}-{expected[1]} ({', '.join(diffs)})"
+        )
     final = (d.scores[0], d.scores[1])
     shows: list[tuple[int, str, HandScore]] = []
     ended_in_pegging = not complete or max(final) >= GAME_POINTS
     if not ended_in_pegging:
         pone = 1 - d.dealer
-        for player, what, cards in ((pone, "hand", d.hands[pone]), (d.dealer, "hand", d.hands[d.dealer]),
-                                    (d.dealer, "crib", d.crib)):
+        for player, what, cards in (
+            (pone, "hand", d.hands[pone]),
+            (d.dealer, "hand", d.hands[d.dealer]),
+            (d.dealer, "crib", d.crib),
+        ):
             hs = score_hand(cards, d.starter, is_crib=what == "crib")
             shows.append((player, what, hs))
             final = _add(final, player, hs.total)
             if max(final) >= GAME_POINTS:
                 break
     winner = next((p for p in (0, 1) if final[p] >= GAME_POINTS), None)
-    return DealAnalysis(game, start, heels, events, expected, shows, final, winner, ended_in_pegging, problem,
-                        peg_problem)
+    return DealAnalysis(
+        game, start, heels, events, expected, shows, final, winner, ended_in_pegging, problem, peg_problem
+    )
 
 
 def _points_text(points: Sequence[tuple[str, int]]) -> str:
@@ -552,16 +569,44 @@ def deal_steps(record: CribbageRecord, i: int, a: DealAnalysis) -> list[MovieSte
     back = a.start
 
     def add(kind: str, caption: str, details: Sequence[str] = (), **kw: Any) -> None:
-        steps.append(MovieStep(index=len(steps), kind=kind, caption=caption, details=tuple(details),
-                               scores=scores, back=back, **base, **kw))
+        steps.append(
+            MovieStep(
+                index=len(steps),
+                kind=kind,
+                caption=caption,
+                details=tuple(details),
+                scores=scores,
+                back=back,
+                **base,
+                **kw,
+            )
+        )
 
     dealt = (d.dealt(0), d.dealt(1))
-    add("deal", f"Game {a.game}, deal {i + 1}: {name(d.dealer)} deals",
+    add(
+        "deal",
+        f"Game {a.game}, deal {i + 1}: {name(d.dealer)} deals",
         [f"{name(p)}: {cards_text(dealt[p])}" for p in (0, 1)] + [f"scores {scores[0]}-{scores[1]}"],
-        hands=dealt, crib=(), crib_shown=False, starter=None, pile=(), played=(), count=None)
-    add("discard", f"The discards go to {name(d.dealer)}'s crib",
+        hands=dealt,
+        crib=(),
+        crib_shown=False,
+        starter=None,
+        pile=(),
+        played=(),
+        count=None,
+    )
+    add(
+        "discard",
+        f"The discards go to {name(d.dealer)}'s crib",
         [f"{name(p)} throws {cards_text(d.discards[p])}, keeps {cards_text(d.hands[p])}" for p in (0, 1)],
-        hands=d.hands, crib=d.crib, crib_shown=False, starter=None, pile=(), played=(), count=None)
+        hands=d.hands,
+        crib=d.crib,
+        crib_shown=False,
+        starter=None,
+        pile=(),
+        played=(),
+        count=None,
+    )
     winner = None
     if a.heels:
         back, scores = scores, _add(scores, d.dealer, a.heels)
@@ -569,12 +614,35 @@ def deal_steps(record: CribbageRecord, i: int, a: DealAnalysis) -> list[MovieSte
         if scores[d.dealer] >= GAME_POINTS:
             winner = d.dealer
             details.append(f"{name(d.dealer)} reaches {GAME_POINTS}: the game ends here")
-        add("starter", f"Starter {d.starter.symbol_text()}: his heels, 2 for {name(d.dealer)}",
-            details, hands=d.hands, crib=d.crib, crib_shown=False,
-            starter=d.starter, pile=(), played=(), count=None, highlight=(d.starter,), scorer=d.dealer, points=2)
+        add(
+            "starter",
+            f"Starter {d.starter.symbol_text()}: his heels, 2 for {name(d.dealer)}",
+            details,
+            hands=d.hands,
+            crib=d.crib,
+            crib_shown=False,
+            starter=d.starter,
+            pile=(),
+            played=(),
+            count=None,
+            highlight=(d.starter,),
+            scorer=d.dealer,
+            points=2,
+        )
     else:
-        add("starter", f"Starter {d.starter.symbol_text()}", (), hands=d.hands, crib=d.crib, crib_shown=False,
-            starter=d.starter, pile=(), played=(), count=None, highlight=(d.starter,))
+        add(
+            "starter",
+            f"Starter {d.starter.symbol_text()}",
+            (),
+            hands=d.hands,
+            crib=d.crib,
+            crib_shown=False,
+            starter=d.starter,
+            pile=(),
+            played=(),
+            count=None,
+            highlight=(d.starter,),
+        )
     held = [list(d.hands[0]), list(d.hands[1])]
     played: list[PegPlay] = []
     for ev in a.events:
@@ -598,9 +666,22 @@ def deal_steps(record: CribbageRecord, i: int, a: DealAnalysis) -> list[MovieSte
         if max(scores) >= GAME_POINTS and winner is None:
             winner = 0 if scores[0] >= GAME_POINTS else 1
             details.append(f"{name(winner)} reaches {GAME_POINTS}: the game ends here")
-        add("peg", caption, details, hands=(tuple(held[0]), tuple(held[1])), crib=d.crib, crib_shown=False,
-            starter=d.starter, pile=ev.series, played=tuple(played), count=ev.count, highlight=(ev.card,),
-            scorer=ev.player if ev.total else None, points=ev.total, problem=ev.problem)
+        add(
+            "peg",
+            caption,
+            details,
+            hands=(tuple(held[0]), tuple(held[1])),
+            crib=d.crib,
+            crib_shown=False,
+            starter=d.starter,
+            pile=ev.series,
+            played=tuple(played),
+            count=ev.count,
+            highlight=(ev.card,),
+            scorer=ev.player if ev.total else None,
+            points=ev.total,
+            problem=ev.problem,
+        )
     # the scores after the pegging as recorded
     recorded = (d.scores[0], d.scores[1])
     caption = f"After the pegging: {name(0)} {recorded[0]}, {name(1)} {recorded[1]}"
@@ -614,8 +695,19 @@ def deal_steps(record: CribbageRecord, i: int, a: DealAnalysis) -> list[MovieSte
         kept = (tuple(held[0]), tuple(held[1]))
         last_pile = a.events[-1].series if a.events and not a.events[-1].ends_series else ()
     problem = "; ".join(p for p in (a.score_problem, a.peg_problem) if p) or None
-    add("pegged", caption, details, hands=kept, crib=d.crib, crib_shown=False, starter=d.starter, pile=last_pile,
-        played=tuple(played), count=None, problem=problem)
+    add(
+        "pegged",
+        caption,
+        details,
+        hands=kept,
+        crib=d.crib,
+        crib_shown=False,
+        starter=d.starter,
+        pile=last_pile,
+        played=tuple(played),
+        count=None,
+        problem=problem,
+    )
     if a.ended_in_pegging:
         winner = next((p for p in (0, 1) if scores[p] >= GAME_POINTS), winner)
     for player, what, hs in a.shows:
@@ -623,11 +715,22 @@ def deal_steps(record: CribbageRecord, i: int, a: DealAnalysis) -> list[MovieSte
         if hs.total:
             back, scores = scores, _add(scores, player, hs.total)
         whose = f"{name(player)}'s {what}"
-        add("show", f"{whose}: {cards_text(cards)} + {d.starter.symbol_text()} = {hs.total}",
+        add(
+            "show",
+            f"{whose}: {cards_text(cards)} + {d.starter.symbol_text()} = {hs.total}",
             [hs.summary()] + [item.text() for item in hs.items] + [f"scores {scores[0]}-{scores[1]}"],
-            hands=kept, crib=d.crib, crib_shown=what == "crib", starter=d.starter, pile=(), played=tuple(played),
-            count=None, highlight=tuple(cards) + (d.starter,), scorer=player if hs.total else None, points=hs.total,
-            items=hs.items)
+            hands=kept,
+            crib=d.crib,
+            crib_shown=what == "crib",
+            starter=d.starter,
+            pile=(),
+            played=tuple(played),
+            count=None,
+            highlight=tuple(cards) + (d.starter,),
+            scorer=player if hs.total else None,
+            points=hs.total,
+            items=hs.items,
+        )
     if a.winner is not None or d.last:
         win = a.winner if a.winner is not None else winner
         if win is not None:
@@ -636,9 +739,24 @@ def deal_steps(record: CribbageRecord, i: int, a: DealAnalysis) -> list[MovieSte
             caption = f"Game {a.game} over: {name(win)} wins {scores[win]}-{scores[loser]}{skunk}"
         else:
             caption = f"Game {a.game} ends unfinished at {scores[0]}-{scores[1]}"
-        where = "in the show" if not a.ended_in_pegging else \
-            "with his heels, at the cut" if a.heels and not d.pegging else "during the pegging"
-        add("game", caption, [f"the game ended {where}" if win is not None else "nobody reached 121"],
-            hands=kept, crib=d.crib, crib_shown=any(w == "crib" for _, w, _ in a.shows), starter=d.starter,
-            pile=last_pile, played=tuple(played), count=None, winner=win)
+        where = (
+            "in the show"
+            if not a.ended_in_pegging
+            else "with his heels, at the cut"
+            if a.heels and not d.pegging
+            else "during the pegging"
+        )
+        add(
+            "game",
+            caption,
+            [f"the game ended {where}" if win is not None else "nobody reached 121"],
+            hands=kept,
+            crib=d.crib,
+            crib_shown=any(w == "crib" for _, w, _ in a.shows),
+            starter=d.starter,
+            pile=last_pile,
+            played=tuple(played),
+            count=None,
+            winner=win,
+        )
     return steps

@@ -53,8 +53,7 @@ class DDTable:
     def to_json(self) -> dict[str, dict[str, int | None]]:
         """``{"N": {"NT": 9, "S": 8, ...}, ...}`` as in ``bridgeview dump``."""
         return {
-            Seat(seat).letter: {Strain(st).letter: self.tricks[seat][st] for st in DISPLAY_STRAINS}
-            for seat in range(4)
+            Seat(seat).letter: {Strain(st).letter: self.tricks[seat][st] for st in DISPLAY_STRAINS} for seat in range(4)
         }
 
     def makeable(self) -> list[tuple[Seat, Strain, int]]:

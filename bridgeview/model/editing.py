@@ -272,11 +272,18 @@ def with_auction(board: Board, calls: list[Call] | None) -> Board:
     contract, declarer = contract_of(calls or [], dealer)
     old_contract, old_declarer = board.contract_and_declarer()
     keep_play = (
-        contract is not None and old_contract is not None and declarer == old_declarer
-        and contract.strain == old_contract.strain and not contract.is_passed_out
+        contract is not None
+        and old_contract is not None
+        and declarer == old_declarer
+        and contract.strain == old_contract.strain
+        and not contract.is_passed_out
     )
-    new = board.touched(auction=list(calls) if calls else None, contract=contract, declarer=declarer,
-                        tags=_without(board.tags, CONTRACT_TAGS))
+    new = board.touched(
+        auction=list(calls) if calls else None,
+        contract=contract,
+        declarer=declarer,
+        tags=_without(board.tags, CONTRACT_TAGS),
+    )
     if not keep_play:
         new.play, new.play_marks, new.claim = None, {}, None
     new.result = result_of(new) if keep_play or new.play else None
@@ -288,8 +295,12 @@ def with_auction(board: Board, calls: list[Call] | None) -> Board:
 def with_play(board: Board, play: Sequence[int] | None, claim: int | None = None) -> Board:
     """The board with a new play (and claim); the result follows from them."""
     marks = {i: m for i, m in board.play_marks.items() if play is not None and i < len(play)}
-    new = board.touched(play=[Card(int(c)) for c in play] if play else None, claim=claim, play_marks=marks,
-                        tags=_without(board.tags, ("Result",)))
+    new = board.touched(
+        play=[Card(int(c)) for c in play] if play else None,
+        claim=claim,
+        play_marks=marks,
+        tags=_without(board.tags, ("Result",)),
+    )
     new.result = result_of(new)
     return new
 
@@ -318,7 +329,25 @@ def next_free_number(boards: Iterable[Board]) -> int:
 
 
 __all__ = [
-    "HandsCheck", "PlayState", "check_hands", "contract_of", "empty_board", "hand_text", "is_legal_call",
-    "legal_calls", "new_seed", "next_caller", "next_free_number", "parse_hand", "play_state", "random_deals",
-    "renumbered", "result_of", "rotate_deal", "swap_hands", "with_auction", "with_deal", "with_play",
+    "HandsCheck",
+    "PlayState",
+    "check_hands",
+    "contract_of",
+    "empty_board",
+    "hand_text",
+    "is_legal_call",
+    "legal_calls",
+    "new_seed",
+    "next_caller",
+    "next_free_number",
+    "parse_hand",
+    "play_state",
+    "random_deals",
+    "renumbered",
+    "result_of",
+    "rotate_deal",
+    "swap_hands",
+    "with_auction",
+    "with_deal",
+    "with_play",
 ]

@@ -101,7 +101,10 @@ def replay(deal: Deal, play: Sequence[int], declarer: int | None, trump: Strain 
                 if current.cards:
                     tricks.append(current)
                 return PlayReplay(
-                    tricks, i, ns, ew,
+                    tricks,
+                    i,
+                    ns,
+                    ew,
                     f"card {i + 1} ({card}) by {seat.letter} revokes: {seat.letter} still holds a card of the suit led",
                 )
         hands[seat] &= ~bit

@@ -162,8 +162,12 @@ class ReplayState:
         last trick can be played out (ZRJ's 62 bytes often end just there)."""
         rp = self.replay
         return (
-            self.recorded == 48 and rp.played == 48 and not rp.problem and self.board.claim is None
-            and self.board.deal.is_complete and self.declarer is not None
+            self.recorded == 48
+            and rp.played == 48
+            and not rp.problem
+            and self.board.claim is None
+            and self.board.deal.is_complete
+            and self.declarer is not None
         )
 
     def _forced_tail(self) -> list[int]:

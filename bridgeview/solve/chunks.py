@@ -201,8 +201,9 @@ class LocalSolver:
 
     name = "this machine"
 
-    def __init__(self, jobs: int | None = None, timeout: float | None = None,
-                 on_slow: Callable[[int, int], None] | None = None) -> None:
+    def __init__(
+        self, jobs: int | None = None, timeout: float | None = None, on_slow: Callable[[int, int], None] | None = None
+    ) -> None:
         self.jobs = jobs
         self.timeout = timeout
         self.on_slow = on_slow
@@ -247,14 +248,13 @@ class DaskSolver:
     run again elsewhere by Dask (``retries``).
     """
 
-    def __init__(self, *, address: str | None = None, workers: int | None = None, threads: int = 1,
-                 retries: int = 3) -> None:
+    def __init__(
+        self, *, address: str | None = None, workers: int | None = None, threads: int = 1, retries: int = 3
+    ) -> None:
         try:
             from distributed import Client, LocalCluster
         except ImportError:
-            raise RuntimeError(
-                "solving on a cluster needs Dask: pip install 'bridgeview[cluster]'"
-            ) from None
+            raise RuntimeError("solving on a cluster needs Dask: pip install 'bridgeview[cluster]'") from None
         self.threads = threads
         self.retries = retries
         self.cluster = None
@@ -264,8 +264,9 @@ class DaskSolver:
             self.name = f"the Dask cluster at {address}"
         else:
             n = max(1, int(workers or 1))
-            self.cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                        dashboard_address=None, host="127.0.0.1")
+            self.cluster = LocalCluster(
+                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None, host="127.0.0.1"
+            )
             self.client = Client(self.cluster)
             self.name = f"a local Dask cluster of {plural(n, 'worker')}"
 
@@ -284,8 +285,14 @@ class DaskSolver:
             if item is None:
                 return None
             number, masks = item
-            fut = self.client.submit(solve_masks, masks, self.threads, key=f"bridgeview-solve-{token}-{number}",
-                                     retries=self.retries, pure=False)
+            fut = self.client.submit(
+                solve_masks,
+                masks,
+                self.threads,
+                key=f"bridgeview-solve-{token}-{number}",
+                retries=self.retries,
+                pure=False,
+            )
             numbers[fut.key] = number
             return fut
 
@@ -346,7 +353,7 @@ def solve_chunked(
     have = journal.start(meta, resume)
 
     def masks_of(c: Chunk) -> np.ndarray:
-        return deal_masks(deal_of(i) for i in todo[c.start:c.stop])
+        return deal_masks(deal_of(i) for i in todo[c.start : c.stop])
 
     # chunks recorded for other deals (the input changed in place at the same size and time) are redone
     for c in chunks:

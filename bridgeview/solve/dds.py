@@ -151,9 +151,9 @@ def _one_card_table(deal: Deal) -> DDTable:
     for declarer in range(4):
         leader = (declarer + 1) % 4
         order = [card[(leader + k) % 4] for k in range(4)]
-        rows.append([
-            1 if _last_trick_winner(order, leader, st).is_ns == Seat(declarer).is_ns else 0 for st in range(5)
-        ])
+        rows.append(
+            [1 if _last_trick_winner(order, leader, st).is_ns == Seat(declarer).is_ns else 0 for st in range(5)]
+        )
     return DDTable.from_rows(rows)
 
 

@@ -13,6 +13,8 @@ from .theme import FONT_FAMILY, load_fonts
 
 ORGANISATION = "bridgeview"
 APPLICATION = "bridgeview"
+
+
 def application(argv: list[str] | None = None) -> QApplication:
     """The QApplication (created if needed) with our names and fonts."""
     app = QApplication.instance()
@@ -42,9 +44,13 @@ def excepthook(exc_type, exc, tb) -> None:
     from . import dialogs
 
     try:
-        dialogs.message("error", QApplication.activeWindow(), "Unexpected error",
-                        f"Something went wrong: {exc}\n\nThe program keeps running; please report this.",
-                        details=text)
+        dialogs.message(
+            "error",
+            QApplication.activeWindow(),
+            "Unexpected error",
+            f"Something went wrong: {exc}\n\nThe program keeps running; please report this.",
+            details=text,
+        )
     except Exception:  # the dialog itself failed; stderr has the details
         pass
 

@@ -21,8 +21,18 @@ COLUMNS = ("Board", "Dlr", "Vul", "Contract", "Result", "N", "E", "S", "W", "")
 COL_BOARD, COL_DEALER, COL_VUL, COL_CONTRACT, COL_RESULT = range(5)
 COL_HCP = 5
 COL_PROBLEM = 9
-TOOLTIPS = ("Board number", "Dealer", "Vulnerability", "Contract and declarer", "Declarer's tricks",
-            "North's HCP", "East's HCP", "South's HCP", "West's HCP", "Problems with the board")
+TOOLTIPS = (
+    "Board number",
+    "Dealer",
+    "Vulnerability",
+    "Contract and declarer",
+    "Declarer's tricks",
+    "North's HCP",
+    "East's HCP",
+    "South's HCP",
+    "West's HCP",
+    "Problems with the board",
+)
 CACHE_ROWS = 512
 ROOM_TAG = "Room"
 ROOM_HEADER = "Room"

@@ -27,8 +27,10 @@ class ListTooBig(ValueError):
 
 def _boards(view) -> list[Board]:
     if len(view.boards) > MAX_LIST_EDIT:
-        raise ListTooBig(f"{len(view.boards):,} boards are too many to insert, delete or move here "
-                         f"(at most {MAX_LIST_EDIT:,}); convert the file with the command line instead")
+        raise ListTooBig(
+            f"{len(view.boards):,} boards are too many to insert, delete or move here "
+            f"(at most {MAX_LIST_EDIT:,}); convert the file with the command line instead"
+        )
     return list(view.boards)
 
 
@@ -89,8 +91,7 @@ def move_board(view, delta: int, row: int | None = None, to: int | None = None) 
 def renumber(view, first: int, *, rederive: bool = True) -> None:
     """Number every board from ``first`` in list order; dealer and vulnerability follow unless kept."""
     boards = _boards(view)
-    _push(view, renumbered(boards, first, rederive=rederive), f"Renumber boards from {first}",
-          view.current_index())
+    _push(view, renumbered(boards, first, rederive=rederive), f"Renumber boards from {first}", view.current_index())
 
 
 def sort_boards(view) -> None:
@@ -141,8 +142,6 @@ def paste_into(view, text: str | None = None) -> int:
         raise FormatError("no board to paste")
     _push(view, boards, f"Paste {plural(len(pasted), 'board')}", at)
     return len(pasted)
-
-
 
 
 class _RowDrops(QObject):
@@ -201,5 +200,18 @@ def enable_row_drag(view) -> None:
     lst.viewport().installEventFilter(view._row_drops)
 
 
-__all__ = ["ListTooBig", "add_board", "boards_text", "copy_boards", "cut_boards", "delete_boards", "drop_rows",
-           "duplicate_board", "enable_row_drag", "move_board", "paste_into", "renumber", "sort_boards"]
+__all__ = [
+    "ListTooBig",
+    "add_board",
+    "boards_text",
+    "copy_boards",
+    "cut_boards",
+    "delete_boards",
+    "drop_rows",
+    "duplicate_board",
+    "enable_row_drag",
+    "move_board",
+    "paste_into",
+    "renumber",
+    "sort_boards",
+]

@@ -90,8 +90,9 @@ class CheckPanel(QWidget):
         n = len(boards)
         if self.issues:
             k = len(self.issues)
-            self._set_summary(plural(k, "problem"),
-                              f"{plural(k, 'problem')} in {plural(n, 'board', ',')}: not ready to deal")
+            self._set_summary(
+                plural(k, "problem"), f"{plural(k, 'problem')} in {plural(n, 'board', ',')}: not ready to deal"
+            )
         else:
             self._set_summary(f"{plural(n, 'board', ',')}, ready to deal")
         return self.issues

@@ -60,12 +60,12 @@ class ClusterSolveJob(QThread):
         try:
             solver = DaskSolver(address=self.address)
             chunks = plan(len(self.indices), self.chunk)
-            work = ((c.number, deal_masks(self.deals[i] for i in self.indices[c.start:c.stop])) for c in chunks)
+            work = ((c.number, deal_masks(self.deals[i] for i in self.indices[c.start : c.stop])) for c in chunks)
             done = 0
             self.progress.emit(0, len(self.indices))
             for number, tables in solver.run(work):
                 c = chunks[number]
-                for k, i in enumerate(self.indices[c.start:c.stop]):
+                for k, i in enumerate(self.indices[c.start : c.stop]):
                     self.tableReady.emit(i, table_of(np.asarray(tables[k])))
                 done += len(c)
                 self.progress.emit(done, len(self.indices))
@@ -83,8 +83,9 @@ class ClusterSolveJob(QThread):
 def start_cluster_solve(document_solver, address: str, chunk: int = DEFAULT_CHUNK) -> ClusterSolveJob | None:
     """Send every board of the view that lacks a table to the cluster; None when there is nothing to solve."""
     view = document_solver.view
-    deals = {i: b.deal for i in range(len(view.boards))
-             for b in (view.boards[i],) if b.deal.card_count and not has_table(b)}
+    deals = {
+        i: b.deal for i in range(len(view.boards)) for b in (view.boards[i],) if b.deal.card_count and not has_table(b)
+    }
     if not deals:
         return None
     job = ClusterSolveJob(address, deals, chunk, document_solver)

@@ -45,7 +45,8 @@ class CompareDialog(QDialog):
         self.name_a, self.name_b = os.path.basename(name_a), os.path.basename(name_b)
         self.setWindowTitle(f"Compare {self.name_a} with {self.name_b}")
         self.diffs: dict[int | None, BoardDiff] = {
-            d.number: d for d in compare_sets(a, b, name_a=self.name_a, name_b=self.name_b)}
+            d.number: d for d in compare_sets(a, b, name_a=self.name_a, name_b=self.name_b)
+        }
         deals = [d for d in self.diffs.values() if d.kind != "tags"]
         n = len({_key(a, i) for i in range(len(a))} | {_key(b, i) for i in range(len(b))})
         if deals:
@@ -88,8 +89,9 @@ class CompareDialog(QDialog):
         self.left.currentCellChanged.connect(lambda row, *_: self._picked(self.left, row))
         self.right.currentCellChanged.connect(lambda row, *_: self._picked(self.right, row))
         self.resize(1100, 820)
-        first = next((d.number for d in sorted(self.diffs.values(), key=lambda d: d.number or 0)
-                      if d.kind != "tags"), None)
+        first = next(
+            (d.number for d in sorted(self.diffs.values(), key=lambda d: d.number or 0) if d.kind != "tags"), None
+        )
         self.show_number(first if first is not None else (_key(a, 0) if len(a) else _key(b, 0) if len(b) else 0))
 
     def _table(self, boards, name: str) -> QTableWidget:
@@ -105,8 +107,11 @@ class CompareDialog(QDialog):
         for row in range(len(boards)):
             number = _key(boards, row)
             diff = self.diffs.get(number)
-            cells = [QTableWidgetItem(str(number)), QTableWidgetItem("⚠" if diff else ""),
-                     QTableWidgetItem(diff.message if diff else "same deal")]
+            cells = [
+                QTableWidgetItem(str(number)),
+                QTableWidgetItem("⚠" if diff else ""),
+                QTableWidgetItem(diff.message if diff else "same deal"),
+            ]
             for col, item in enumerate(cells):
                 item.setData(_NUMBER, number)
                 if diff is not None:

@@ -84,8 +84,10 @@ MONTHS = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
 
 def cards_html(cards: Sequence[CribCard]) -> str:
     """Cards as rich text, hearts and diamonds in red."""
-    return " ".join(f"<span style='color:{(RED if c.is_red else BLACK).name()}'>{html.escape(c.symbol_text())}</span>"
-                    for c in cards)
+    return " ".join(
+        f"<span style='color:{(RED if c.is_red else BLACK).name()}'>{html.escape(c.symbol_text())}</span>"
+        for c in cards
+    )
 
 
 def _font(px: float, bold: bool = False) -> QFont:
@@ -155,8 +157,12 @@ class CribbageTable(QWidget):
         crib_y = rows[s.dealer]
         if s.crib:
             for k, c in enumerate(s.crib):
-                r = QRectF(right - 3 * cw * (0.3 if s.crib_shown else 0.06) + k * cw * (0.3 if s.crib_shown else 0.06),
-                           crib_y - k * (0 if s.crib_shown else 1.5), cw, ch)
+                r = QRectF(
+                    right - 3 * cw * (0.3 if s.crib_shown else 0.06) + k * cw * (0.3 if s.crib_shown else 0.06),
+                    crib_y - k * (0 if s.crib_shown else 1.5),
+                    cw,
+                    ch,
+                )
                 if s.crib_shown:
                     self._paint_card(p, r, c, highlight=c in s.highlight)
                 else:
@@ -190,8 +196,9 @@ class CribbageTable(QWidget):
             p.drawEllipse(QPointF(cx, mid_y + ch / 2), rad, rad)
             p.setFont(_font(rad * 0.95, True))
             p.setPen(WHITE)
-            p.drawText(QRectF(cx - rad, mid_y + ch / 2 - rad, 2 * rad, 2 * rad), Qt.AlignmentFlag.AlignCenter,
-                       str(s.count))
+            p.drawText(
+                QRectF(cx - rad, mid_y + ch / 2 - rad, 2 * rad, 2 * rad), Qt.AlignmentFlag.AlignCenter, str(s.count)
+            )
         self._paint_caption(p, table, s, rows[0] - ch * 0.02, ch)
 
     def _paint_name(self, p: QPainter, r: QRectF, player: int, s: MovieStep) -> None:
@@ -202,11 +209,17 @@ class CribbageTable(QWidget):
         p.drawEllipse(QRectF(r.left(), r.top() + ch * 0.08, ch * 0.14, ch * 0.14))
         p.setFont(_font(ch * 0.15, True))
         p.setPen(WHITE)
-        p.drawText(QRectF(r.left() + ch * 0.2, r.top(), r.width(), ch * 0.3),
-                   Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self.record.player_name(player))
+        p.drawText(
+            QRectF(r.left() + ch * 0.2, r.top(), r.width(), ch * 0.3),
+            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+            self.record.player_name(player),
+        )
         p.setFont(_font(ch * 0.3, True))
-        p.drawText(QRectF(r.left(), r.top() + ch * 0.3, r.width(), ch * 0.38),
-                   Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, str(s.scores[player]))
+        p.drawText(
+            QRectF(r.left(), r.top() + ch * 0.3, r.width(), ch * 0.38),
+            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+            str(s.scores[player]),
+        )
         if s.dealer == player:
             badge = QRectF(r.left(), r.top() + ch * 0.74, ch * 0.62, ch * 0.2)
             p.setPen(Qt.PenStyle.NoPen)
@@ -226,8 +239,11 @@ class CribbageTable(QWidget):
         if s.winner == player:
             p.setPen(HIGHLIGHT)
             p.setFont(_font(ch * 0.13, True))
-            p.drawText(QRectF(r.left() + ch * 0.68, r.top() + ch * 0.72, r.width(), ch * 0.24),
-                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, "wins")
+            p.drawText(
+                QRectF(r.left() + ch * 0.68, r.top() + ch * 0.72, r.width(), ch * 0.24),
+                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                "wins",
+            )
 
     def _paint_caption(self, p: QPainter, table: QRectF, s: MovieStep, bottom: float, ch: float) -> None:
         text = s.caption
@@ -255,8 +271,9 @@ class CribbageTable(QWidget):
         p.setPen(veil(190))
         p.drawText(r, Qt.AlignmentFlag.AlignCenter, text)
 
-    def _paint_card(self, p: QPainter, r: QRectF, c: CribCard, highlight: bool = False,
-                    edge: QColor | None = None) -> None:
+    def _paint_card(
+        self, p: QPainter, r: QRectF, c: CribCard, highlight: bool = False, edge: QColor | None = None
+    ) -> None:
         radius = r.width() * 0.08
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(shadow(70))
@@ -274,8 +291,11 @@ class CribbageTable(QWidget):
         corner = QRectF(r.left() + r.width() * 0.07, r.top() + r.height() * 0.03, r.width() * 0.5, small * 1.25)
         p.drawText(corner, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, c.rank_text)
         p.setFont(_font(small * 0.85))
-        p.drawText(corner.translated(0, small * 1.05), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                   SUIT_SYMBOLS[c.suit])
+        p.drawText(
+            corner.translated(0, small * 1.05),
+            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+            SUIT_SYMBOLS[c.suit],
+        )
         p.setFont(_font(r.height() * 0.42))
         p.drawText(r.adjusted(0, r.height() * 0.18, 0, 0), Qt.AlignmentFlag.AlignCenter, SUIT_SYMBOLS[c.suit])
 
@@ -331,8 +351,12 @@ class CribbageBoard(QWidget):
         units = 1.4 + 59 + 0.8 * 11 + 0.6
         unit = (right - left) / units
         step = board.height() / 5
-        rows = {(1, "out"): board.top() + step * 0.95, (1, "back"): board.top() + step * 1.95,
-                (0, "back"): board.top() + step * 3.05, (0, "out"): board.top() + step * 4.05}
+        rows = {
+            (1, "out"): board.top() + step * 0.95,
+            (1, "back"): board.top() + step * 1.95,
+            (0, "back"): board.top() + step * 3.05,
+            (0, "out"): board.top() + step * 4.05,
+        }
         radius = max(1.5, min(unit * 0.3, step * 0.16))
         return left, unit, radius, rows
 
@@ -373,8 +397,9 @@ class CribbageBoard(QWidget):
         p.drawLine(QPointF(sx, rows[(1, "back")] - radius * 2), QPointF(sx, rows[(0, "back")] + radius * 2))
         p.setFont(_font(max(8.0, board.height() * 0.08), True))
         p.setPen(CRIB_BOARD_TEXT)
-        p.drawText(QRectF(sx - 12, (rows[(1, "back")] + rows[(0, "back")]) / 2 - 8, 24, 16),
-                   Qt.AlignmentFlag.AlignCenter, "S")
+        p.drawText(
+            QRectF(sx - 12, (rows[(1, "back")] + rows[(0, "back")]) / 2 - 8, 24, 16), Qt.AlignmentFlag.AlignCenter, "S"
+        )
         for k in (30, 60, 90):
             c = self.hole(board, 0, k)
             p.setFont(_font(max(7.0, board.height() * 0.07)))
@@ -385,14 +410,21 @@ class CribbageBoard(QWidget):
         # names and scores on the left, then the pegs
         for player in (0, 1):
             y = (rows[(player, "out")] + rows[(player, "back")]) / 2
-            r = QRectF(board.left() + board.height() * 0.1, y - board.height() * 0.16,
-                       left - board.left() - board.height() * 0.1 - unit * 2, board.height() * 0.32)
+            r = QRectF(
+                board.left() + board.height() * 0.1,
+                y - board.height() * 0.16,
+                left - board.left() - board.height() * 0.1 - unit * 2,
+                board.height() * 0.32,
+            )
             p.setPen(PLAYER_COLOURS[player].darker(160))
             p.setFont(_font(min(board.height() * 0.12, r.width() / 6), True))
             name = self.record.player_name(player)
             score = s.scores[player] if s is not None else 0
-            p.drawText(r, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                       p.fontMetrics().elidedText(f"{name} {score}", Qt.TextElideMode.ElideMiddle, int(r.width())))
+            p.drawText(
+                r,
+                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                p.fontMetrics().elidedText(f"{name} {score}", Qt.TextElideMode.ElideMiddle, int(r.width())),
+            )
         if s is None:
             return
         for player in (0, 1):
@@ -454,8 +486,7 @@ class CribbageView(DocumentTab):
         # the bridge replay's bar: the same icons, keys and movie speeds; a step here is a card or a count
         for name, text, icon, tip, slot in (
             ("start", "\u23ee", icons.SP_MediaSkipBackward, "Start of the record (Home)", self.to_start),
-            ("prev_deal", "\u25c0\u25c0", icons.SP_MediaSeekBackward, "Previous deal (Up, Page Up)",
-             self.prev_deal),
+            ("prev_deal", "\u25c0\u25c0", icons.SP_MediaSeekBackward, "Previous deal (Up, Page Up)", self.prev_deal),
             ("prev", "\u25c0", icons.SP_ArrowLeft, "Previous step (Left, right click on the table)", self.prev_step),
             ("next", "\u25b6", icons.SP_ArrowRight, "Next step (Right, click on the table)", self.next_step),
             ("next_deal", "\u25b6\u25b6", icons.SP_MediaSeekForward, "Next deal (Down, Page Down)", self.next_deal),
@@ -536,8 +567,10 @@ class CribbageView(DocumentTab):
         c0, c1 = (PLAYER_COLOURS[p].name() for p in (0, 1))
         month = MONTHS[h.month - 1] if 1 <= h.month <= 12 else f"month {h.month}"
         date = f"{h.day} {month} {h.year}, {h.hour:02d}:{h.minute:02d}:{h.second:02d}"
-        parts = [f"<span style='font-size:13pt'><b style='color:{c0}'>{p0}</b> v "
-                 f"<b style='color:{c1}'>{p1}</b></span>", e(date)]
+        parts = [
+            f"<span style='font-size:13pt'><b style='color:{c0}'>{p0}</b> v <b style='color:{c1}'>{p1}</b></span>",
+            e(date),
+        ]
         if h.program or h.author:
             parts.append(e(" ".join(x for x in (h.program, f"({h.author})" if h.author else "") if x)))
         if h.comments:
@@ -624,10 +657,14 @@ class CribbageView(DocumentTab):
     # -- events -------------------------------------------------------------------
     def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt name
         keys = {
-            Qt.Key.Key_Right: self.next_step, Qt.Key.Key_Left: self.prev_step,
-            Qt.Key.Key_Down: self.next_deal, Qt.Key.Key_PageDown: self.next_deal,
-            Qt.Key.Key_Up: self.prev_deal, Qt.Key.Key_PageUp: self.prev_deal,
-            Qt.Key.Key_Home: self.to_start, Qt.Key.Key_End: self.to_end,
+            Qt.Key.Key_Right: self.next_step,
+            Qt.Key.Key_Left: self.prev_step,
+            Qt.Key.Key_Down: self.next_deal,
+            Qt.Key.Key_PageDown: self.next_deal,
+            Qt.Key.Key_Up: self.prev_deal,
+            Qt.Key.Key_PageUp: self.prev_deal,
+            Qt.Key.Key_Home: self.to_start,
+            Qt.Key.Key_End: self.to_end,
             Qt.Key.Key_Space: lambda: self.set_playing(not self.playing),
         }
         action = keys.get(Qt.Key(event.key()))
@@ -667,23 +704,36 @@ class CribbageView(DocumentTab):
 
     def _breakdown_html(self, s: MovieStep) -> str:
         e = html.escape
-        rows = [f"<p style='color:{CRIB_STEP_GREY.name()}'>Game {s.game}, deal {s.deal + 1}</p>",
-                f"<h3>{e(s.caption)}</h3>"]
+        rows = [
+            f"<p style='color:{CRIB_STEP_GREY.name()}'>Game {s.game}, deal {s.deal + 1}</p>",
+            f"<h3>{e(s.caption)}</h3>",
+        ]
         if s.kind == "show":  # the count as a table: what scores, with which cards, for how much
             rows.append(f"<p><b>{e(s.details[0])}</b></p>")
             if s.items:
-                rows.append("<table cellspacing='0' cellpadding='1'>" + "".join(
-                    f"<tr><td>{e(item.kind)}&nbsp;</td><td>{cards_html(item.cards)}&nbsp;</td>"
-                    f"<td align='right'>{item.points}</td></tr>" for item in s.items) + "</table>")
+                rows.append(
+                    "<table cellspacing='0' cellpadding='1'>"
+                    + "".join(
+                        f"<tr><td>{e(item.kind)}&nbsp;</td><td>{cards_html(item.cards)}&nbsp;</td>"
+                        f"<td align='right'>{item.points}</td></tr>"
+                        for item in s.items
+                    )
+                    + "</table>"
+                )
             rows.append(f"<p>{e(s.details[-1])}</p>")
         elif s.details:
-            rows.append("<ul style='margin-left:0; -qt-list-indent:1'>"
-                        + "".join(f"<li>{e(d)}</li>" for d in s.details) + "</ul>")
+            rows.append(
+                "<ul style='margin-left:0; -qt-list-indent:1'>"
+                + "".join(f"<li>{e(d)}</li>" for d in s.details)
+                + "</ul>"
+            )
         if s.problem:
             rows.append(f"<p style='color:{CRIB_PROBLEM.name()}'><b>\u26a0 {e(s.problem)}</b></p>")
         names = [e(self.record.player_name(p)) for p in (0, 1)]
-        rows.append(f"<p><b style='color:{PLAYER_COLOURS[0].name()}'>{names[0]}</b> {s.scores[0]} &nbsp; "
-                    f"<b style='color:{PLAYER_COLOURS[1].name()}'>{names[1]}</b> {s.scores[1]}</p>")
+        rows.append(
+            f"<p><b style='color:{PLAYER_COLOURS[0].name()}'>{names[0]}</b> {s.scores[0]} &nbsp; "
+            f"<b style='color:{PLAYER_COLOURS[1].name()}'>{names[1]}</b> {s.scores[1]}</p>"
+        )
         return "".join(rows)
 
     def breakdown_text(self) -> str:
@@ -695,25 +745,46 @@ class CribbageView(DocumentTab):
         h = self.record.header
         base: dict[str, Any] = {
             "players": [self.record.player_name(0), self.record.player_name(1)],
-            "date": h.date_text, "comments": h.comments, "steps": len(self.steps), "position": self.pos,
+            "date": h.date_text,
+            "comments": h.comments,
+            "steps": len(self.steps),
+            "position": self.pos,
         }
         if s is None:
             return base
-        base.update({
-            "deal": s.deal + 1, "game": s.game, "step": s.index, "kind": s.kind, "caption": s.caption,
-            "details": list(s.details), "dealer": s.dealer,
-            "hands": [[str(c) for c in s.hands[p]] for p in (0, 1)],
-            "crib": [str(c) for c in s.crib], "crib_shown": s.crib_shown,
-            "starter": str(s.starter) if s.starter is not None else None,
-            "pile": [str(pl.card) for pl in s.pile], "count": s.count,
-            "scores": list(s.scores), "back": list(s.back), "problem": s.problem, "winner": s.winner,
-            "playing": self.playing,
-        })
+        base.update(
+            {
+                "deal": s.deal + 1,
+                "game": s.game,
+                "step": s.index,
+                "kind": s.kind,
+                "caption": s.caption,
+                "details": list(s.details),
+                "dealer": s.dealer,
+                "hands": [[str(c) for c in s.hands[p]] for p in (0, 1)],
+                "crib": [str(c) for c in s.crib],
+                "crib_shown": s.crib_shown,
+                "starter": str(s.starter) if s.starter is not None else None,
+                "pile": [str(pl.card) for pl in s.pile],
+                "count": s.count,
+                "scores": list(s.scores),
+                "back": list(s.back),
+                "problem": s.problem,
+                "winner": s.winner,
+                "playing": self.playing,
+            }
+        )
         return base
 
 
-def render_cribbage(record: CribbageRecord, deal_index: int, step: int | None, out_path: str | os.PathLike,
-                    width: int = 1000, height: int = 700) -> None:
+def render_cribbage(
+    record: CribbageRecord,
+    deal_index: int,
+    step: int | None,
+    out_path: str | os.PathLike,
+    width: int = 1000,
+    height: int = 700,
+) -> None:
     """Draw step ``step`` (0 = the cards dealt) of deal ``deal_index`` (0-based) to a PNG."""
     if not 0 <= deal_index < len(record.deals):
         has = plural(len(record.deals), "deal")
@@ -738,7 +809,8 @@ def render_cribbage(record: CribbageRecord, deal_index: int, step: int | None, o
     pix = view.grab()
     view.hide()
     if (pix.width(), pix.height()) != (width, height):  # smaller than the view can lay itself out
-        pix = pix.scaled(width, height, Qt.AspectRatioMode.IgnoreAspectRatio,
-                         Qt.TransformationMode.SmoothTransformation)
+        pix = pix.scaled(
+            width, height, Qt.AspectRatioMode.IgnoreAspectRatio, Qt.TransformationMode.SmoothTransformation
+        )
     if not pix.save(str(out_path), "PNG"):
         raise FormatError("cannot write the PNG", path=str(out_path))

@@ -38,13 +38,20 @@ SUIT_FG = {
 
 _CONTRACT = re.compile(r"\b([1-7])([SHDC])(?=[x+\-=\s;,.)]|X|$)")
 #: a suit letter's symbol and its colour (HTML) in two and in four colours
-_SUIT_HTML = {letter: (symbol, suit_colour(suit).name(), suit_colour(suit, True).name())
-              for letter, symbol, suit in (("S", "♠", Suit.SPADES), ("H", "♥", Suit.HEARTS),
-                                           ("D", "♦", Suit.DIAMONDS), ("C", "♣", Suit.CLUBS))}
+_SUIT_HTML = {
+    letter: (symbol, suit_colour(suit).name(), suit_colour(suit, True).name())
+    for letter, symbol, suit in (
+        ("S", "♠", Suit.SPADES),
+        ("H", "♥", Suit.HEARTS),
+        ("D", "♦", Suit.DIAMONDS),
+        ("C", "♣", Suit.CLUBS),
+    )
+}
 
 
 def contracts_html(text: str, four_colour: bool = False) -> str:
     """``text`` as rich text with "4S" written 4♠ (hearts and diamonds red), for the par line."""
+
     def symbol(m: re.Match) -> str:
         sym, two, four = _SUIT_HTML[m.group(2)]
         return f"{m.group(1)}<span style='color:{four if four_colour else two}'>{sym}</span>"

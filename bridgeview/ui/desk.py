@@ -73,8 +73,11 @@ class HandRecordsDialog(QDialog):
 
     def options(self) -> HandRecordOptions:
         return HandRecordOptions(
-            title=self.title.text().strip(), per_page=int(self.per_page.currentText()), dd=self.dd.isChecked(),
-            page_size=self.paper.currentText(), landscape=self.landscape.isChecked(),
+            title=self.title.text().strip(),
+            per_page=int(self.per_page.currentText()),
+            dd=self.dd.isChecked(),
+            page_size=self.paper.currentText(),
+            landscape=self.landscape.isChecked(),
             four_colour=self.four_colour.isChecked(),
         )
 
@@ -118,8 +121,8 @@ class HandRecordsDialog(QDialog):
             dialogs.message("error", self, "Hand records", f"Cannot write the hand records:\n\n{text}")
             return False
         self.window_.statusBar().showMessage(
-            f"Wrote {os.path.basename(path)}: {plural(len(data.boards), 'board')} on {plural(pages, 'page')}",
-            5000)
+            f"Wrote {os.path.basename(path)}: {plural(len(data.boards), 'board')} on {plural(pages, 'page')}", 5000
+        )
         return True
 
     def preview(self) -> bool:
@@ -165,9 +168,13 @@ def compare_with(window, path: str | None = None):
         dialogs.message("error", window, "Compare", f"{os.path.basename(path)} holds a cribbage game, not boards.")
         return None
     if max(len(view.boards), len(other)) > COMPARE_LIMIT:
-        dialogs.message("info", window, "Compare",
-                        f"These sets are too big to compare side by side (more than {COMPARE_LIMIT:,} boards).\n\n"
-                        f"Use the command line instead: bridgeview diff A B")
+        dialogs.message(
+            "info",
+            window,
+            "Compare",
+            f"These sets are too big to compare side by side (more than {COMPARE_LIMIT:,} boards).\n\n"
+            f"Use the command line instead: bridgeview diff A B",
+        )
         return None
     dialog = CompareDialog(view.boards, other, view.path or view.untitled_name, path, window)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -182,8 +189,12 @@ def hand_records(window, pdf: bool = False):
     if view is None or not len(view.boards):
         return None
     if len(view.boards) > PRINT_LIMIT:
-        dialogs.message("info", window, "Hand records",
-                        f"{len(view.boards):,} boards are too many to print (at most {PRINT_LIMIT:,}).")
+        dialogs.message(
+            "info",
+            window,
+            "Hand records",
+            f"{len(view.boards):,} boards are too many to print (at most {PRINT_LIMIT:,}).",
+        )
         return None
     dialog = HandRecordsDialog(window, view)
     window.hand_records_dialog = dialog
@@ -219,14 +230,27 @@ def dup_settings(window):
 
 def install_desk(window, file_menu, edit_menu) -> list[QAction]:
     """Add the desk's entries to the File and Edit menus; they follow the current tab."""
-    window.act_compare = window._action("Co&mpare With…", lambda: compare_with(window), None,
-                                        "Compare this set with another file, board by board")
-    window.act_print = window._action("&Print Hand Records…", lambda: hand_records(window),
-                                      QKeySequence.StandardKey.Print, "Print hand records of this set")
-    window.act_export_records = window._action("Export Hand &Records as PDF…", lambda: hand_records(window, True),
-                                               None, "Write hand records of this set to a PDF")
-    window.act_dup_settings = window._action("Dealing &Machine Settings (DUP)…", lambda: dup_settings(window),
-                                             None, "Random, backwards, first board and copies for a DUP file")
+    window.act_compare = window._action(
+        "Co&mpare With…", lambda: compare_with(window), None, "Compare this set with another file, board by board"
+    )
+    window.act_print = window._action(
+        "&Print Hand Records…",
+        lambda: hand_records(window),
+        QKeySequence.StandardKey.Print,
+        "Print hand records of this set",
+    )
+    window.act_export_records = window._action(
+        "Export Hand &Records as PDF…",
+        lambda: hand_records(window, True),
+        None,
+        "Write hand records of this set to a PDF",
+    )
+    window.act_dup_settings = window._action(
+        "Dealing &Machine Settings (DUP)…",
+        lambda: dup_settings(window),
+        None,
+        "Random, backwards, first board and copies for a DUP file",
+    )
     before = getattr(window, "act_close", None)
     for act in (window.act_compare, window.act_print, window.act_export_records):
         file_menu.insertAction(before, act) if before is not None else file_menu.addAction(act)

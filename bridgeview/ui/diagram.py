@@ -224,9 +224,7 @@ class HandDiagram(QWidget):
         b = self._board
         shown, grey = self._shown_hands()
         full = self._full_deal()
-        hands = {
-            Seat(s).letter: {Suit(su).letter: ranks_text(shown[s], su) for su in DISPLAY_SUITS} for s in range(4)
-        }
+        hands = {Seat(s).letter: {Suit(su).letter: ranks_text(shown[s], su) for su in DISPLAY_SUITS} for s in range(4)}
         return {
             "board": b.number if b is not None else None,
             "dealer": b.effective_dealer.letter if b is not None else None,
@@ -357,9 +355,11 @@ class HandDiagram(QWidget):
         else:
             painter.setPen(FELT_TEXT)
             painter.setFont(self._font(g, 2.8))
-            painter.drawText(g.rect(15, CENTRE.y() + TRAY / 2 + 4, 70, 14),
-                             Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap,
-                             note)
+            painter.drawText(
+                g.rect(15, CENTRE.y() + TRAY / 2 + 4, 70, 14),
+                Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap,
+                note,
+            )
         if self._trick is not None and self._trick.cards:
             self._paint_trick(painter, g, self._trick)
         if record_hits:
@@ -389,8 +389,11 @@ class HandDiagram(QWidget):
         y = 2.0
         for text, bold in lines:
             p.setFont(self._font(g, 3.0 if bold else 2.5, bold))
-            p.drawText(g.rect(2 - g.spread_x, y - g.spread_y, 33, 4),
-                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+            p.drawText(
+                g.rect(2 - g.spread_x, y - g.spread_y, 33, 4),
+                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                text,
+            )
             y += 4.0 if bold else 3.4
         right: list[tuple[str, bool]] = []
         contract = self._contract_text()
@@ -407,8 +410,11 @@ class HandDiagram(QWidget):
         y = 2.0
         for text, bold in right:
             p.setFont(self._font(g, 3.0 if bold else 2.5, bold))
-            p.drawText(g.rect(65 + g.spread_x, y - g.spread_y, 33, 4),
-                       Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, text)
+            p.drawText(
+                g.rect(65 + g.spread_x, y - g.spread_y, 33, 4),
+                Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                text,
+            )
             y += 4.0 if bold else 3.4
         notes = [t for t in (self._claim_text, self._stop_text) if t]
         if notes:
@@ -437,10 +443,18 @@ class HandDiagram(QWidget):
         # the four edge bands as trapezoids
         corners = {
             Seat.NORTH: [(x0, y0), (x0 + TRAY, y0), (x0 + TRAY - band, y0 + band), (x0 + band, y0 + band)],
-            Seat.EAST: [(x0 + TRAY, y0), (x0 + TRAY, y0 + TRAY), (x0 + TRAY - band, y0 + TRAY - band),
-                        (x0 + TRAY - band, y0 + band)],
-            Seat.SOUTH: [(x0, y0 + TRAY), (x0 + TRAY, y0 + TRAY), (x0 + TRAY - band, y0 + TRAY - band),
-                         (x0 + band, y0 + TRAY - band)],
+            Seat.EAST: [
+                (x0 + TRAY, y0),
+                (x0 + TRAY, y0 + TRAY),
+                (x0 + TRAY - band, y0 + TRAY - band),
+                (x0 + TRAY - band, y0 + band),
+            ],
+            Seat.SOUTH: [
+                (x0, y0 + TRAY),
+                (x0 + TRAY, y0 + TRAY),
+                (x0 + TRAY - band, y0 + TRAY - band),
+                (x0 + band, y0 + TRAY - band),
+            ],
             Seat.WEST: [(x0, y0), (x0, y0 + TRAY), (x0 + band, y0 + TRAY - band), (x0 + band, y0 + band)],
         }
         clip = QPainterPath()
@@ -486,8 +500,9 @@ class HandDiagram(QWidget):
             if width > room:
                 font.setPixelSize(max(5, int(font.pixelSize() * room / width)))
             p.setFont(font)
-            p.drawText(g.rect(x0 + band, y0 + band, TRAY - 2 * band, TRAY - 2 * band),
-                       Qt.AlignmentFlag.AlignCenter, text)
+            p.drawText(
+                g.rect(x0 + band, y0 + band, TRAY - 2 * band, TRAY - 2 * band), Qt.AlignmentFlag.AlignCenter, text
+            )
 
     def _paint_hand(self, p: QPainter, g: _Geometry, seat: Seat, mask: int, grey: int) -> None:
         x, y, w, h = HAND_BOXES[seat]
@@ -527,13 +542,21 @@ class HandDiagram(QWidget):
             if text and text != "…":
                 p.setFont(player_font)
                 p.setPen(INK)
-                p.drawText(g.rect(x + 1.6 + name_w + 0.9, y + 0.6, room, 3.8),
-                           Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+                p.drawText(
+                    g.rect(x + 1.6 + name_w + 0.9, y + 0.6, room, 3.8),
+                    Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                    text,
+                )
                 name_w += 0.9 + pfm.horizontalAdvance(text) / g.s
-        layout = header_layout(name_w,
-                               QFontMetricsF(hcp_font).horizontalAdvance,
-                               QFontMetricsF(pill_font).horizontalAdvance("to play") / g.s,
-                               hcp_of(full) if full else None, to_play, (w - 3.2) * g.s, g.s)
+        layout = header_layout(
+            name_w,
+            QFontMetricsF(hcp_font).horizontalAdvance,
+            QFontMetricsF(pill_font).horizontalAdvance("to play") / g.s,
+            hcp_of(full) if full else None,
+            to_play,
+            (w - 3.2) * g.s,
+            g.s,
+        )
         if layout.pill is not None:
             # a small "to play" pill after the name (just a dot when the header is too narrow)
             px, pw = layout.pill
@@ -562,14 +585,16 @@ class HandDiagram(QWidget):
             colour = self.suit_colour(suit)
             p.setFont(sym_font)
             p.setPen(colour)
-            p.drawText(g.rect(x + 1.5, ly, 4, line_h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                       suit.symbol)
+            p.drawText(
+                g.rect(x + 1.5, ly, 4, line_h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, suit.symbol
+            )
             cards = [c for c in range(13 * suit + 12, 13 * suit - 1, -1) if (mask | grey) >> c & 1]
             if not cards:
                 p.setFont(rank_font)
                 p.setPen(MUTED)
-                p.drawText(g.rect(x + 5.6, ly, 8, line_h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                           "—")
+                p.drawText(
+                    g.rect(x + 5.6, ly, 8, line_h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, "—"
+                )
                 continue
             all_anns = [self._annotations.get(c) if to_play and not grey >> c & 1 else None for c in cards]
             avail = (w - 7.0) * g.s
@@ -588,8 +613,10 @@ class HandDiagram(QWidget):
                 # an annotation is a small badge low beside its card (a pill with the trick count), so it
                 # reads apart from the ranks ("A 10" and its "10") and lines keep their height
                 pad = BADGE_PAD * factor * g.s
-                widths = [rw + (BADGE_GAP * g.s + ann_fm.horizontalAdvance(a[0]) + 2 * pad if a else 0.0)
-                          for rw, a in zip(rank_ws, anns, strict=True)]
+                widths = [
+                    rw + (BADGE_GAP * g.s + ann_fm.horizontalAdvance(a[0]) + 2 * pad if a else 0.0)
+                    for rw, a in zip(rank_ws, anns, strict=True)
+                ]
                 if sum(widths) + 0.5 * g.s * (len(cards) - 1) <= avail:
                     break
             total = sum(widths) + gap * (len(cards) - 1)
@@ -602,16 +629,16 @@ class HandDiagram(QWidget):
                 if costly is not None and costly[1]:
                     p.setPen(Qt.PenStyle.NoPen)
                     p.setBrush(with_alpha(RED, 36))
-                    p.drawRoundedRect(r.adjusted(-0.3 * g.s, 0.35 * g.s, 0.3 * g.s, -0.35 * g.s),
-                                      0.5 * g.s, 0.5 * g.s)
+                    p.drawRoundedRect(r.adjusted(-0.3 * g.s, 0.35 * g.s, 0.3 * g.s, -0.35 * g.s), 0.5 * g.s, 0.5 * g.s)
                 p.setPen(GREY if is_grey else colour)
                 p.setFont(row_rank)
                 p.drawText(QRectF(cx, r.y(), rw, r.height()), Qt.AlignmentFlag.AlignCenter, rank_label(c))
                 if ann is not None:
                     p.setFont(ann_font)
                     bh = min(QFontMetricsF(ann_font).height() * 1.05, r.height() * 0.5)
-                    badge = QRectF(cx + rw + BADGE_GAP * g.s, r.bottom() - bh - 0.25 * g.s,
-                                   cw - rw - BADGE_GAP * g.s, bh)
+                    badge = QRectF(
+                        cx + rw + BADGE_GAP * g.s, r.bottom() - bh - 0.25 * g.s, cw - rw - BADGE_GAP * g.s, bh
+                    )
                     p.setPen(Qt.PenStyle.NoPen)
                     p.setBrush(RED if ann[1] else BADGE_BG)
                     p.drawRoundedRect(badge, bh / 2, bh / 2)
@@ -638,11 +665,15 @@ class HandDiagram(QWidget):
             colour = self.suit_colour(card // 13)
             p.setPen(colour)
             p.setFont(self._font(g, 3.3, True))
-            p.drawText(g.rect(cx - CARD_W / 2, cy - CARD_H / 2 + 0.6, CARD_W, 4.2), Qt.AlignmentFlag.AlignCenter,
-                       rank_label(card))
+            p.drawText(
+                g.rect(cx - CARD_W / 2, cy - CARD_H / 2 + 0.6, CARD_W, 4.2),
+                Qt.AlignmentFlag.AlignCenter,
+                rank_label(card),
+            )
             p.setFont(self._font(g, 3.8))
-            p.drawText(g.rect(cx - CARD_W / 2, cy - 0.4, CARD_W, 4.6), Qt.AlignmentFlag.AlignCenter,
-                       Suit(card // 13).symbol)
+            p.drawText(
+                g.rect(cx - CARD_W / 2, cy - 0.4, CARD_W, 4.6), Qt.AlignmentFlag.AlignCenter, Suit(card // 13).symbol
+            )
             if i == 0:
                 # the lead: a small dot in the card's corner
                 p.setPen(Qt.PenStyle.NoPen)
@@ -668,8 +699,9 @@ class HeaderLayout:
     hcp_text: str
 
 
-def header_layout(name_w: float, text_px, pill_text_w: float, hcp: int | None, to_play: bool,
-                  room_px: float, scale: float) -> HeaderLayout:
+def header_layout(
+    name_w: float, text_px, pill_text_w: float, hcp: int | None, to_play: bool, room_px: float, scale: float
+) -> HeaderLayout:
     """Fit name, "to play" pill and HCP on one line without overlap.
 
     Widths are in canvas units except ``room_px``; ``text_px(str)`` measures the

@@ -104,14 +104,30 @@ class DocumentView(DocumentTab):
             self.select_board(0)
         else:
             self._show(-1)
-        from .replay import install_replay; self.replay = install_replay(self)  # noqa: E702, I001
-        from .solver import install_solver; self.solver = install_solver(self)  # noqa: E702, I001
-        from .traveller_view import install_traveller; self.traveller = install_traveller(self)  # noqa: E702, I001
-        from .check_panel import install_check; self.check_panel = install_check(self)  # noqa: E702, I001
-        from .rooms import install_rooms; install_rooms(self)  # noqa: E702, I001
-        from .layout import install_small_screen; install_small_screen(self)  # noqa: E702, I001
-        from .look import install_contract_colours; install_contract_colours(self)  # noqa: E702, I001
-        from .commentary import install_commentary; self.commentary = install_commentary(self)  # noqa: E702, I001
+        from .replay import install_replay
+
+        self.replay = install_replay(self)  # noqa: E702, I001
+        from .solver import install_solver
+
+        self.solver = install_solver(self)  # noqa: E702, I001
+        from .traveller_view import install_traveller
+
+        self.traveller = install_traveller(self)  # noqa: E702, I001
+        from .check_panel import install_check
+
+        self.check_panel = install_check(self)  # noqa: E702, I001
+        from .rooms import install_rooms
+
+        install_rooms(self)  # noqa: E702, I001
+        from .layout import install_small_screen
+
+        install_small_screen(self)  # noqa: E702, I001
+        from .look import install_contract_colours
+
+        install_contract_colours(self)  # noqa: E702, I001
+        from .commentary import install_commentary
+
+        self.commentary = install_commentary(self)  # noqa: E702, I001
 
     # -- API ----------------------------------------------------------------------
     def current_index(self) -> int:

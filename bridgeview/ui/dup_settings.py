@@ -66,13 +66,17 @@ class DupSettingsDialog(QDialog):
 
     def _update_last(self) -> None:
         first = self.first.value()
-        self.last.setText(f"{first + max(self.count, 1) - 1}  ({plural(self.count, 'board')} "
-                          f"from board {first})")
+        self.last.setText(f"{first + max(self.count, 1) - 1}  ({plural(self.count, 'board')} from board {first})")
 
     def values(self) -> DupControl:
         first = self.first.value()
-        return DupControl(self.random.isChecked(), self.backwards.isChecked(), first, self.copies.value(),
-                          first + max(self.count, 1) - 1)
+        return DupControl(
+            self.random.isChecked(),
+            self.backwards.isChecked(),
+            first,
+            self.copies.value(),
+            first + max(self.count, 1) - 1,
+        )
 
 
 def needs_renumbering(boards, first: int) -> bool:
@@ -96,12 +100,17 @@ class DupSettingsCommand(QUndoCommand):
         if self.renumber:
             for i, b in enumerate(self.old_boards):
                 n = self.new.first_board + i
-                follows = b.number is not None and b.dealer in (None, dealer_for_board(b.number)) and \
-                    b.vulnerability in (None, vulnerability_for_board(b.number))
+                follows = (
+                    b.number is not None
+                    and b.dealer in (None, dealer_for_board(b.number))
+                    and b.vulnerability in (None, vulnerability_for_board(b.number))
+                )
                 changes: dict[str, object] = {"number": n}
                 if follows:
-                    changes.update(dealer=dealer_for_board(n) if b.dealer is not None else None,
-                                   vulnerability=vulnerability_for_board(n) if b.vulnerability is not None else None)
+                    changes.update(
+                        dealer=dealer_for_board(n) if b.dealer is not None else None,
+                        vulnerability=vulnerability_for_board(n) if b.vulnerability is not None else None,
+                    )
                 self.view.model.set_board(i, b.touched(**changes))
         self._refresh()
 

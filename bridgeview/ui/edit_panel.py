@@ -151,8 +151,9 @@ class EditPanel(QWidget):
         row = QHBoxLayout()
         self.deal_apply = self._button("deal_apply", "Apply", "Apply the typed deal to the board", self.apply_deal)
         row.addWidget(self.deal_apply)
-        row.addWidget(self._button("deal_rotate", "Rotate ↻", "Turn the deal a quarter clockwise",
-                                   lambda: self.rotate(1)))
+        row.addWidget(
+            self._button("deal_rotate", "Rotate ↻", "Turn the deal a quarter clockwise", lambda: self.rotate(1))
+        )
         self.swap_a = QComboBox(self)
         self.swap_b = QComboBox(self)
         for combo, default in ((self.swap_a, 0), (self.swap_b, 2)):
@@ -186,18 +187,30 @@ class EditPanel(QWidget):
                 st = Strain(strain)
                 name = f"{level}{'N' if st == Strain.NOTRUMP else st.letter}"
                 bid = Call.bid(level, strain)
-                b = self._button(f"call_{name}", f"{level}{st.symbol}", f"Bid {level} {st.name.lower()}",
-                                 lambda c=bid: self.make_call(c))
+                b = self._button(
+                    f"call_{name}",
+                    f"{level}{st.symbol}",
+                    f"Bid {level} {st.name.lower()}",
+                    lambda c=bid: self.make_call(c),
+                )
                 b.setMinimumWidth(30)
                 if st in (Strain.HEARTS, Strain.DIAMONDS):
                     b.setStyleSheet(f"QPushButton {{ color: {RED}; }} QPushButton:disabled {{ color: {PALE_RED}; }}")
                 grid.addWidget(b, level - 1, strain)
                 self.call_buttons[name] = b
-        for col, (name, text, call) in enumerate((("P", "Pass", Call(CallKind.PASS)),
-                                                   ("X", "X", Call(CallKind.DOUBLE)),
-                                                   ("XX", "XX", Call(CallKind.REDOUBLE)))):
-            b = self._button(f"call_{name}", text, {"P": "Pass", "X": "Double", "XX": "Redouble"}[name],
-                             lambda c=call: self.make_call(c))
+        for col, (name, text, call) in enumerate(
+            (
+                ("P", "Pass", Call(CallKind.PASS)),
+                ("X", "X", Call(CallKind.DOUBLE)),
+                ("XX", "XX", Call(CallKind.REDOUBLE)),
+            )
+        ):
+            b = self._button(
+                f"call_{name}",
+                text,
+                {"P": "Pass", "X": "Double", "XX": "Redouble"}[name],
+                lambda c=call: self.make_call(c),
+            )
             grid.addWidget(b, 7, col)
             self.call_buttons[name] = b
         undo = self._button("call_undo", "Undo call", "Take back the last call", self.undo_call)
@@ -228,14 +241,15 @@ class EditPanel(QWidget):
         self.play_entry = self._line("play_entry", "Card to play", "card, e.g. SA or h10, then Enter")
         self.play_entry.returnPressed.connect(self.play_typed)
         grid.addWidget(self.play_entry, 0, 0, 1, 2)
-        grid.addWidget(self._button("play_undo", "Undo card", "Take back the last card or claim", self.undo_card),
-                       0, 2)
+        grid.addWidget(self._button("play_undo", "Undo card", "Take back the last card or claim", self.undo_card), 0, 2)
         self.click_plays = QCheckBox("Clicking a card plays it", self)
         self.click_plays.setObjectName("click_plays")
         self.click_plays.setChecked(True)
-        self.click_plays.setToolTip("On: a click on a card of the recorded play replays up to it, a click on a "
-                                    "card of the player to play plays it.\nOff: a click picks the card up to "
-                                    "move it to another hand.")
+        self.click_plays.setToolTip(
+            "On: a click on a card of the recorded play replays up to it, a click on a "
+            "card of the player to play plays it.\nOff: a click picks the card up to "
+            "move it to another hand."
+        )
         self.click_plays.toggled.connect(self._click_mode_changed)
         grid.addWidget(self.click_plays, 1, 0, 1, 3)
         grid.addWidget(QLabel("Declarer takes", self), 2, 0)
@@ -244,8 +258,9 @@ class EditPanel(QWidget):
         self.claim_tricks.setAccessibleName("Tricks declarer takes in all after the claim")
         self.claim_tricks.setRange(0, 13)
         grid.addWidget(self.claim_tricks, 2, 1)
-        grid.addWidget(self._button("claim_apply", "Claim", "Declarer claims this many tricks in all",
-                                    self.apply_claim), 2, 2)
+        grid.addWidget(
+            self._button("claim_apply", "Claim", "Declarer claims this many tricks in all", self.apply_claim), 2, 2
+        )
         self.play_status = QLabel("", self)
         self.play_status.setObjectName("play_status")
         self.play_status.setWordWrap(True)
@@ -267,8 +282,14 @@ class EditPanel(QWidget):
         self.notes.setFixedHeight(64)
         self.notes.editingFinished.connect(self.apply_notes)
         form.addRow("Notes", self.notes)
-        form.addRow(self._button("tags_to_all", "Event, site, date to all boards",
-                                 "Give every board this board's event, site and date", self.header_to_all))
+        form.addRow(
+            self._button(
+                "tags_to_all",
+                "Event, site, date to all boards",
+                "Give every board this board's event, site and date",
+                self.header_to_all,
+            )
+        )
         self.tag_status = QLabel("", self)
         self.tag_status.setObjectName("tag_status")
         self.tag_status.setWordWrap(True)
@@ -289,8 +310,11 @@ class EditPanel(QWidget):
         self.dup_first = QSpinBox(self)
         self.dup_copies = QSpinBox(self)
         self.dup_last = QSpinBox(self)
-        for spin, name, high in ((self.dup_first, "dup_first_board", 9999), (self.dup_copies, "dup_copies", 99),
-                                 (self.dup_last, "dup_last_board", 9999)):
+        for spin, name, high in (
+            (self.dup_first, "dup_first_board", 9999),
+            (self.dup_copies, "dup_copies", 99),
+            (self.dup_last, "dup_last_board", 9999),
+        ):
             spin.setObjectName(name)
             spin.setRange(0, high)
             spin.setSpecialValueText("—")
@@ -387,8 +411,11 @@ class EditPanel(QWidget):
             tick.blockSignals(True)
             tick.setChecked(bool(on))
             tick.blockSignals(False)
-        for spin, number in ((self.dup_first, dup.first_board), (self.dup_copies, dup.copies),
-                             (self.dup_last, dup.last_board)):
+        for spin, number in (
+            (self.dup_first, dup.first_board),
+            (self.dup_copies, dup.copies),
+            (self.dup_last, dup.last_board),
+        ):
             spin.blockSignals(True)
             spin.setValue(number or 0)
             spin.blockSignals(False)
@@ -463,8 +490,7 @@ class EditPanel(QWidget):
         a = self.swap_a.currentIndex() if a is None else a
         b = self.swap_b.currentIndex() if b is None else b
         if board is not None and a != b:
-            self._push(with_deal(board, swap_hands(board.deal, a, b)),
-                       f"Swap {SEAT_NAMES[a]} and {SEAT_NAMES[b]}")
+            self._push(with_deal(board, swap_hands(board.deal, a, b)), f"Swap {SEAT_NAMES[a]} and {SEAT_NAMES[b]}")
 
     def clear_deal(self) -> None:
         board = self.board()
@@ -476,8 +502,9 @@ class EditPanel(QWidget):
     def move_card(self, card: int, seat: int) -> None:
         board = self.board()
         if board is not None and board.deal.owner(card) != seat:
-            self._push(with_deal(board, board.deal.with_card(card, seat)),
-                       f"Move {card_name(card)} to {SEAT_NAMES[seat]}")
+            self._push(
+                with_deal(board, board.deal.with_card(card, seat)), f"Move {card_name(card)} to {SEAT_NAMES[seat]}"
+            )
 
     # -- auction -----------------------------------------------------------------------------
     def _refresh_auction(self, b: Board) -> None:
@@ -576,8 +603,9 @@ class EditPanel(QWidget):
         self.play_status.setStyleSheet("")
         playing = st.to_play is not None
         self.play_entry.setEnabled(playing)
-        self.claim_tricks.setEnabled(declarer is not None and contract is not None and not contract.is_passed_out
-                                     and bool(b.deal.card_count))
+        self.claim_tricks.setEnabled(
+            declarer is not None and contract is not None and not contract.is_passed_out and bool(b.deal.card_count)
+        )
         if b.claim is not None:
             self.claim_tricks.setValue(b.claim)
 
@@ -596,8 +624,9 @@ class EditPanel(QWidget):
                 suit = Suit(cards_of(st.legal)[0] // 13)
                 self._play_refused(f"{card_name(card)} refused: {SEAT_NAMES[st.to_play]} must follow {suit.symbol}")
             else:
-                self._play_refused(f"{card_name(card)} refused: {SEAT_NAMES[st.to_play]} is to play "
-                                   "and does not hold it")
+                self._play_refused(
+                    f"{card_name(card)} refused: {SEAT_NAMES[st.to_play]} is to play and does not hold it"
+                )
             return False
         self._push(with_play(board, [*(board.play or []), Card(int(card))]), f"Play {card_name(card)}")
         self._to_end()
@@ -720,8 +749,9 @@ class EditPanel(QWidget):
         stack = self.view.undo_stack
         stack.beginMacro("Event, site and date to all boards")
         stack.push(BoardListCommand(self.view, new, "Event, site and date to all boards", self.view.current_index()))
-        stack.push(FileInfoCommand(self.view, "Event, site and date of the file",
-                                   **{k.lower(): v for k, v in values.items()}))
+        stack.push(
+            FileInfoCommand(self.view, "Event, site and date of the file", **{k.lower(): v for k, v in values.items()})
+        )
         stack.endMacro()
 
     def apply_file_field(self, name: str) -> None:
@@ -736,8 +766,13 @@ class EditPanel(QWidget):
         if self.view is None:
             return
         info = self.view.boards.info
-        dup = DupControl(self.dup_random.isChecked(), self.dup_backwards.isChecked(),
-                         self.dup_first.value() or 1, self.dup_copies.value() or None, self.dup_last.value() or None)
+        dup = DupControl(
+            self.dup_random.isChecked(),
+            self.dup_backwards.isChecked(),
+            self.dup_first.value() or 1,
+            self.dup_copies.value() or None,
+            self.dup_last.value() or None,
+        )
         old = info.dup if info.dup is not None else DupControl()
         if dup != old:
             self.view.undo_stack.push(FileInfoCommand(self.view, "Set the dealing-machine fields", dup=dup))
@@ -760,8 +795,12 @@ class EditPanel(QWidget):
     def _typing_into_hand(self, edit: QLineEdit, event: QEvent) -> None:
         """A key typed into a hand the panel completed replaces that hand (the user types it themselves)."""
         filled = self._autofilled
-        if filled is None or not isinstance(event, QKeyEvent) or event.type() != QEvent.Type.KeyPress \
-                or not event.text().strip():
+        if (
+            filled is None
+            or not isinstance(event, QKeyEvent)
+            or event.type() != QEvent.Type.KeyPress
+            or not event.text().strip()
+        ):
             return
         seat, text = filled
         self._autofilled = None
@@ -785,8 +824,12 @@ class EditPanel(QWidget):
         if view is None or board is None:
             return False
         card = view.diagram.card_at(pos)
-        if card is not None and self._selected_card is None and getattr(view.diagram, "click_plays", True) \
-                and card in {int(c) for c in board.play or ()}:
+        if (
+            card is not None
+            and self._selected_card is None
+            and getattr(view.diagram, "click_plays", True)
+            and card in {int(c) for c in board.play or ()}
+        ):
             return False  # a card of the recorded play: the diagram's own click replays up to it
         if card is not None and self.click_plays.isChecked() and play_state(board).to_play is not None:
             self.play_card(card)

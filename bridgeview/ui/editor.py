@@ -116,10 +116,16 @@ class Editor(QObject):
         w.act_redo.setObjectName("action_redo")
         w.act_save.setObjectName("action_save")
         w.act_save_as.setObjectName("action_save_as")
-        self.act_new = self._action("action_new", "&New", self.new_document, QKeySequence.StandardKey.New,
-                                    "A new board set with one empty board")
-        self.act_generate = self._action("action_generate", "&Generate Random Deals…", self.generate_dialog,
-                                         None, "A new board set of random deals")
+        self.act_new = self._action(
+            "action_new",
+            "&New",
+            self.new_document,
+            QKeySequence.StandardKey.New,
+            "A new board set with one empty board",
+        )
+        self.act_generate = self._action(
+            "action_generate", "&Generate Random Deals…", self.generate_dialog, None, "A new board set of random deals"
+        )
         file_menu = self._menu("&File")
         if file_menu is not None:
             first = file_menu.actions()[0] if file_menu.actions() else None
@@ -129,28 +135,64 @@ class Editor(QObject):
             edit_menu.addSeparator()
             edit_menu.addAction(self.act_generate)
         v = self._view_ops
-        self.act_add = self._action("action_add_board", "&Insert Board", v(board_ops.add_board), "Ctrl+Shift+N",
-                                    "Insert an empty board after this one")
-        self.act_delete = self._action("action_delete_board", "&Delete Boards", v(board_ops.delete_boards),
-                                       "Ctrl+Del", "Delete the selected boards")
-        self.act_duplicate = self._action("action_duplicate_board", "D&uplicate Board",
-                                          v(board_ops.duplicate_board), "Ctrl+D", "Insert a copy of this board")
-        self.act_move_up = self._action("action_move_up", "Move Board &Up", v(lambda view: board_ops.move_board(
-            view, -1)), "Ctrl+Shift+Up")
-        self.act_move_down = self._action("action_move_down", "Move Board Do&wn", v(lambda view: board_ops.move_board(
-            view, 1)), "Ctrl+Shift+Down")
+        self.act_add = self._action(
+            "action_add_board",
+            "&Insert Board",
+            v(board_ops.add_board),
+            "Ctrl+Shift+N",
+            "Insert an empty board after this one",
+        )
+        self.act_delete = self._action(
+            "action_delete_board",
+            "&Delete Boards",
+            v(board_ops.delete_boards),
+            "Ctrl+Del",
+            "Delete the selected boards",
+        )
+        self.act_duplicate = self._action(
+            "action_duplicate_board",
+            "D&uplicate Board",
+            v(board_ops.duplicate_board),
+            "Ctrl+D",
+            "Insert a copy of this board",
+        )
+        self.act_move_up = self._action(
+            "action_move_up", "Move Board &Up", v(lambda view: board_ops.move_board(view, -1)), "Ctrl+Shift+Up"
+        )
+        self.act_move_down = self._action(
+            "action_move_down", "Move Board Do&wn", v(lambda view: board_ops.move_board(view, 1)), "Ctrl+Shift+Down"
+        )
         self.act_renumber = self._action("action_renumber", "&Renumber Boards…", self.renumber_dialog)
         self.act_sort = self._action("action_sort", "&Sort by Number", v(board_ops.sort_boards))
         self.act_cut = self._action("action_cut_boards", "Cu&t Boards", v(board_ops.cut_boards), "Ctrl+Shift+X")
         self.act_copy = self._action("action_copy_boards", "&Copy Boards", v(board_ops.copy_boards))
-        self.act_paste_into = self._action("action_paste_boards", "&Paste Boards Here", self.paste_into,
-                                           "Ctrl+Shift+V", "Insert the boards on the clipboard after this one")
-        self.act_rotate = self._action("action_rotate", "R&otate Deal", lambda: self.panel.rotate(1), "Ctrl+R",
-                                       "Turn the deal a quarter clockwise")
+        self.act_paste_into = self._action(
+            "action_paste_boards",
+            "&Paste Boards Here",
+            self.paste_into,
+            "Ctrl+Shift+V",
+            "Insert the boards on the clipboard after this one",
+        )
+        self.act_rotate = self._action(
+            "action_rotate", "R&otate Deal", lambda: self.panel.rotate(1), "Ctrl+R", "Turn the deal a quarter clockwise"
+        )
         boards = w.menuBar().addMenu("&Boards")
-        for act in (self.act_add, self.act_duplicate, self.act_delete, None, self.act_move_up, self.act_move_down,
-                    self.act_sort, self.act_renumber, None, self.act_cut, self.act_copy, self.act_paste_into, None,
-                    self.act_rotate):
+        for act in (
+            self.act_add,
+            self.act_duplicate,
+            self.act_delete,
+            None,
+            self.act_move_up,
+            self.act_move_down,
+            self.act_sort,
+            self.act_renumber,
+            None,
+            self.act_cut,
+            self.act_copy,
+            self.act_paste_into,
+            None,
+            self.act_rotate,
+        ):
             if act is None:
                 boards.addSeparator()
             else:
@@ -219,12 +261,16 @@ class Editor(QObject):
                 fn(view)
             except board_ops.ListTooBig as e:
                 dialogs.message("error", self.window, "Boards", str(e))
+
         return run
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802
         """Delete (or Backspace) in a board list deletes its selected boards; Ctrl+Del works anywhere."""
-        if event.type() == QEvent.Type.KeyPress and event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) \
-                and event.modifiers() == Qt.KeyboardModifier.NoModifier:
+        if (
+            event.type() == QEvent.Type.KeyPress
+            and event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace)
+            and event.modifiers() == Qt.KeyboardModifier.NoModifier
+        ):
             view = self.window.current_view()
             if view is not None and obj is view.board_list:
                 self._view_ops(board_ops.delete_boards)()
@@ -238,9 +284,19 @@ class Editor(QObject):
             board_ops.enable_row_drag(view)
             view.board_list.installEventFilter(self)  # the Delete key deletes the selected boards
         self.panel.set_view(view)
-        for act in (self.act_add, self.act_delete, self.act_duplicate, self.act_move_up, self.act_move_down,
-                    self.act_renumber, self.act_sort, self.act_cut, self.act_copy, self.act_paste_into,
-                    self.act_rotate):
+        for act in (
+            self.act_add,
+            self.act_delete,
+            self.act_duplicate,
+            self.act_move_up,
+            self.act_move_down,
+            self.act_renumber,
+            self.act_sort,
+            self.act_cut,
+            self.act_copy,
+            self.act_paste_into,
+            self.act_rotate,
+        ):
             act.setEnabled(view is not None)
 
     # -- documents -----------------------------------------------------------------------------
@@ -260,8 +316,9 @@ class Editor(QObject):
         """Open the editing dock (a new or generated set is there to be edited)."""
         if not self.dock.isVisible():
             self.dock.show()
-            self.window.resizeDocks([self.dock], [min(360, max(self.window.width() // 3, 200))],
-                                    Qt.Orientation.Horizontal)
+            self.window.resizeDocks(
+                [self.dock], [min(360, max(self.window.width() // 3, 200))], Qt.Orientation.Horizontal
+            )
         self.dock.raise_()
 
     def new_document(self):

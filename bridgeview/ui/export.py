@@ -38,13 +38,17 @@ def paint_analysis(painter: QPainter, area: QRectF, table: DDTable | None, par: 
     x0, y0 = area.x() + 12, area.y() + 10
     painter.setPen(INK)
     painter.setFont(bold)
-    painter.drawText(QRectF(x0, y0, 200, 18), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                     "Double dummy")
+    painter.drawText(
+        QRectF(x0, y0, 200, 18), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, "Double dummy"
+    )
     top = y0 + 22
     for col, strain in enumerate(DISPLAY_STRAINS):
         painter.setPen(SUIT_FG[strain])
-        painter.drawText(QRectF(x0 + 22 + col * cell_w, top, cell_w, cell_h), Qt.AlignmentFlag.AlignCenter,
-                         strain.symbol if strain != Strain.NOTRUMP else "NT")
+        painter.drawText(
+            QRectF(x0 + 22 + col * cell_w, top, cell_w, cell_h),
+            Qt.AlignmentFlag.AlignCenter,
+            strain.symbol if strain != Strain.NOTRUMP else "NT",
+        )
     for row, seat in enumerate(ROW_SEATS):
         y = top + cell_h * (row + 1)
         painter.setPen(INK)
@@ -64,11 +68,14 @@ def paint_analysis(painter: QPainter, area: QRectF, table: DDTable | None, par: 
     painter.setPen(INK)
     text_x = x0 + 22 + 5 * cell_w + 18
     symbols = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-    lines = [_CONTRACT.sub(lambda m: m.group(1) + symbols[m.group(2)], line)
-             for line in par.splitlines() if line.strip()] or ["Par: not known"]
-    painter.drawText(QRectF(text_x, top, area.right() - text_x - 10, area.bottom() - top - 8),
-                     Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap,
-                     "\n".join(lines))
+    lines = [
+        _CONTRACT.sub(lambda m: m.group(1) + symbols[m.group(2)], line) for line in par.splitlines() if line.strip()
+    ] or ["Par: not known"]
+    painter.drawText(
+        QRectF(text_x, top, area.right() - text_x - 10, area.bottom() - top - 8),
+        Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap,
+        "\n".join(lines),
+    )
 
 
 def _paint_all(painter: QPainter, diagram: HandDiagram, size: QSize, analysis: Analysis | None) -> None:
@@ -77,14 +84,14 @@ def _paint_all(painter: QPainter, diagram: HandDiagram, size: QSize, analysis: A
         paint_analysis(painter, QRectF(0, size.height(), size.width(), ANALYSIS_HEIGHT), *analysis)
 
 
-def diagram_image(diagram: HandDiagram, size: QSize | None = None, device_scale: float = 2.0,
-                  analysis: Analysis | None = None) -> QImage:
+def diagram_image(
+    diagram: HandDiagram, size: QSize | None = None, device_scale: float = 2.0, analysis: Analysis | None = None
+) -> QImage:
     """The diagram painted at ``size`` logical pixels (default: its current size), sharp on HiDPI;
     with ``analysis`` (DD table, par text) the table and par go in a band underneath."""
     size = size or diagram.size()
     whole = export_size(size, analysis)
-    image = QImage(int(whole.width() * device_scale), int(whole.height() * device_scale),
-                   QImage.Format.Format_ARGB32)
+    image = QImage(int(whole.width() * device_scale), int(whole.height() * device_scale), QImage.Format.Format_ARGB32)
     image.setDevicePixelRatio(device_scale)
     painter = QPainter(image)
     try:
@@ -94,14 +101,24 @@ def diagram_image(diagram: HandDiagram, size: QSize | None = None, device_scale:
     return image
 
 
-def save_png(diagram: HandDiagram, path: str, size: QSize | None = None, device_scale: float = 2.0,
-             analysis: Analysis | None = None) -> bool:
+def save_png(
+    diagram: HandDiagram,
+    path: str,
+    size: QSize | None = None,
+    device_scale: float = 2.0,
+    analysis: Analysis | None = None,
+) -> bool:
     image = diagram_image(diagram, size, device_scale, analysis)
     return image.save(path, "PNG")  # type: ignore[call-overload]  # the stub says bytes; PySide6 takes a str
 
 
-def save_svg(diagram: HandDiagram, path: str, size: QSize | None = None, title: str = "Bridge deal",
-             analysis: Analysis | None = None) -> None:
+def save_svg(
+    diagram: HandDiagram,
+    path: str,
+    size: QSize | None = None,
+    title: str = "Bridge deal",
+    analysis: Analysis | None = None,
+) -> None:
     """Write a scalable SVG of the diagram (and the analysis band when given)."""
     size = size or diagram.size()
     whole = export_size(size, analysis)

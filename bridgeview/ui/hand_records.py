@@ -93,8 +93,9 @@ def prepare(boards, options: HandRecordOptions, *, progress=None, solve=None) ->
     if got.overran is not None:
         late = ordered[got.overran]
         for i in got.skipped:
-            data.notes[i] = (f"double-dummy analysis stopped: board {late.number} took longer than "
-                             f"{options.time_limit:g} s")
+            data.notes[i] = (
+                f"double-dummy analysis stopped: board {late.number} took longer than {options.time_limit:g} s"
+            )
     elif got.cancelled:
         for i in got.skipped:
             data.notes[i] = "double-dummy analysis cancelled"
@@ -153,8 +154,7 @@ class HandRecordPainter:
                     (new_page or device.newPage)()
                 painter.save()
                 painter.scale(scale, scale)
-                self._page(painter, page, width, height, self.data.boards[page * per : (page + 1) * per],
-                           page * per)
+                self._page(painter, page, width, height, self.data.boards[page * per : (page + 1) * per], page * per)
                 painter.restore()
         finally:
             painter.end()
@@ -170,8 +170,11 @@ class HandRecordPainter:
         p.drawLine(QPointF(0, TITLE_H - 6), QPointF(width, TITLE_H - 6))
         p.setPen(INK)
         p.setFont(self.font(8))
-        p.drawText(QRectF(0, height - FOOTER_H + 4, width, FOOTER_H - 4), Qt.AlignmentFlag.AlignHCenter,
-                   f"Page {page + 1} of {self.pages}")
+        p.drawText(
+            QRectF(0, height - FOOTER_H + 4, width, FOOTER_H - 4),
+            Qt.AlignmentFlag.AlignHCenter,
+            f"Page {page + 1} of {self.pages}",
+        )
         cols, rows = GRIDS[self.options.per_page]
         if self.options.landscape and cols < rows:
             cols, rows = rows, cols
@@ -190,8 +193,10 @@ class HandRecordPainter:
             p.restore()
             if rows > 1 and row < rows - 1 and k + cols < len(boards):
                 p.setPen(QPen(GREY, 0.4, Qt.PenStyle.DashLine))
-                p.drawLine(QPointF(col * cw + 8, TITLE_H + (row + 1) * ch), QPointF((col + 1) * cw - 8,
-                                                                                     TITLE_H + (row + 1) * ch))
+                p.drawLine(
+                    QPointF(col * cw + 8, TITLE_H + (row + 1) * ch),
+                    QPointF((col + 1) * cw - 8, TITLE_H + (row + 1) * ch),
+                )
                 p.setPen(INK)
 
     # -- a board ------------------------------------------------------------------------
@@ -214,10 +219,15 @@ class HandRecordPainter:
         p.drawRect(box)
         p.setPen(INK)
         p.setFont(self.font(8))
-        for seat, r in ((Seat.NORTH, QRectF(100, 93, 64, 12)), (Seat.SOUTH, QRectF(100, 137, 64, 12)),
-                        (Seat.WEST, QRectF(102, 115, 30, 12)), (Seat.EAST, QRectF(132, 115, 30, 12))):
+        for seat, r in (
+            (Seat.NORTH, QRectF(100, 93, 64, 12)),
+            (Seat.SOUTH, QRectF(100, 137, 64, 12)),
+            (Seat.WEST, QRectF(102, 115, 30, 12)),
+            (Seat.EAST, QRectF(132, 115, 30, 12)),
+        ):
             align = {Seat.WEST: Qt.AlignmentFlag.AlignLeft, Seat.EAST: Qt.AlignmentFlag.AlignRight}.get(
-                seat, Qt.AlignmentFlag.AlignHCenter)
+                seat, Qt.AlignmentFlag.AlignHCenter
+            )
             if deal.hands[seat]:
                 p.drawText(r, align, str(deal.hcp(seat)))
         p.setFont(self.font(6.5))
@@ -271,8 +281,7 @@ class HandRecordPainter:
         for r, seat in enumerate(DD_SEATS):
             y = top + (r + 1) * row_h
             p.setFont(self.font(8, bold=True))
-            p.drawText(QRectF(4, y, 24, row_h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                       seat.letter)
+            p.drawText(QRectF(4, y, 24, row_h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, seat.letter)
             p.setFont(self.font(8))
             for k, st in enumerate(DD_STRAINS):
                 tricks = table.tricks[seat][st]
@@ -305,9 +314,12 @@ def _par_line(board: Board, table: DDTable) -> str:
 
 def setup_layout(device, options: HandRecordOptions) -> None:
     """Page size, orientation and margins on a QPdfWriter or QPrinter."""
-    layout = QPageLayout(QPageSize(PAGE_SIZES[options.page_size]),
-                         QPageLayout.Orientation.Landscape if options.landscape else QPageLayout.Orientation.Portrait,
-                         QMarginsF(MARGIN_MM, MARGIN_MM, MARGIN_MM, MARGIN_MM), QPageLayout.Unit.Millimeter)
+    layout = QPageLayout(
+        QPageSize(PAGE_SIZES[options.page_size]),
+        QPageLayout.Orientation.Landscape if options.landscape else QPageLayout.Orientation.Portrait,
+        QMarginsF(MARGIN_MM, MARGIN_MM, MARGIN_MM, MARGIN_MM),
+        QPageLayout.Unit.Millimeter,
+    )
     device.setPageLayout(layout)
 
 

@@ -208,9 +208,15 @@ def show_panel(view, which: int, on: bool) -> None:
     splitter.setSizes(sizes)
 
 
-PANEL_ACTIONS = ((BOARD_LIST, "&Board List", "F6", "Show or hide the list of boards"),
-                 (SIDE_PANEL, "&Analysis and Details Panel", "F7",
-                  "Show or hide the double-dummy grid with the Details, Auction and Play tabs"))
+PANEL_ACTIONS = (
+    (BOARD_LIST, "&Board List", "F6", "Show or hide the list of boards"),
+    (
+        SIDE_PANEL,
+        "&Analysis and Details Panel",
+        "F7",
+        "Show or hide the double-dummy grid with the Details, Auction and Play tabs",
+    ),
+)
 
 
 def add_panel_actions(window, menu: QMenu) -> dict[int, QAction]:
@@ -247,5 +253,15 @@ def sync_panel_actions(window) -> None:
         act.blockSignals(False)
 
 
-__all__ = ["add_panel_actions", "sync_panel_actions", "install_small_screen", "fit_board_list",
-           "columns_to_hide", "show_panel", "panel_shown", "BOARD_LIST", "SIDE_PANEL", "DROP_ORDER"]
+__all__ = [
+    "add_panel_actions",
+    "sync_panel_actions",
+    "install_small_screen",
+    "fit_board_list",
+    "columns_to_hide",
+    "show_panel",
+    "panel_shown",
+    "BOARD_LIST",
+    "SIDE_PANEL",
+    "DROP_ORDER",
+]

@@ -40,8 +40,9 @@ class SuitDelegate(QStyledItemDelegate):
     #: the diagram whose suit colours the cells follow (four-colour mode), if any
     diagram = None
 
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem,
-              index: QModelIndex | QPersistentModelIndex) -> None:
+    def paint(
+        self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
         text = opt.text
@@ -60,8 +61,11 @@ class SuitDelegate(QStyledItemDelegate):
             for run, colour in suit_runs(text, four):
                 painter.setPen(base if selected or colour is None else colour)
                 width = fm.horizontalAdvance(run)
-                painter.drawText(QRectF(x, rect.y(), width + 1, rect.height()),
-                                 int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), run)
+                painter.drawText(
+                    QRectF(x, rect.y(), width + 1, rect.height()),
+                    int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                    run,
+                )
                 x += width
         finally:
             painter.restore()

@@ -57,8 +57,8 @@ def after_lossy_save(window: MainWindow, view: DocumentTab, path: str, codec: Co
     if view.path == path:
         _replace_tab(window, view, path, codec)
         window.statusBar().showMessage(
-            f"Saved {name} as {codec.title} without {'; '.join(losses)}: re-opened as the file now holds it",
-            10000)
+            f"Saved {name} as {codec.title} without {'; '.join(losses)}: re-opened as the file now holds it", 10000
+        )
         return True
     for other in window.views():
         if other is not view and other.path == path:
@@ -68,7 +68,9 @@ def after_lossy_save(window: MainWindow, view: DocumentTab, path: str, codec: Co
         window.open_file(path)
     window.statusBar().showMessage(
         f"Saved {name} as {codec.title} without {'; '.join(losses)}: opened beside "
-        f"{os.path.basename(view.path) if view.path else view.untitled_name}, which stays as it was", 10000)
+        f"{os.path.basename(view.path) if view.path else view.untitled_name}, which stays as it was",
+        10000,
+    )
     return True
 
 

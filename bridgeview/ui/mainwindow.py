@@ -44,7 +44,7 @@ def same_file(a: str | None, b: str) -> bool:
 
 
 def open_filter() -> str:
-    """"All bridge files" first, then one filter per format, then "All files" (detected by content)."""
+    """ "All bridge files" first, then one filter per format, then "All files" (detected by content)."""
     codecs = sorted(all_codecs(), key=lambda c: c.title.lower())
     every = " ".join(sorted({f"*.{e}" for c in codecs for e in c.extensions}))
     parts = [f"All supported files ({every})"] if every else []
@@ -68,8 +68,10 @@ def _wrong_kind(kind: str, codec: Codec, codecs: list[Codec]) -> str:
     if kind == BRIDGE:
         return f"{codec.title} holds {codec.kind} games, not bridge boards: saving would lose every board."
     names = ", ".join(c.title for c in codecs)
-    return (f"{codec.title} holds bridge boards: a cribbage game saved in it would lose every deal, score and "
-            f"peg. Save it as {names}.")
+    return (
+        f"{codec.title} holds bridge boards: a cribbage game saved in it would lose every deal, score and "
+        f"peg. Save it as {names}."
+    )
 
 
 class MainWindow(QMainWindow):
@@ -97,10 +99,14 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.status_board)
         self.statusBar().addPermanentWidget(self.status_format)
         self._build_menus()
-        from .editor import install_editor; self.editor = install_editor(self)  # noqa: E702, I001
+        from .editor import install_editor
+
+        self.editor = install_editor(self)  # noqa: E702, I001
         self._restore_window()
         self._update_actions()
-        from .keyboard import StepKeys; self.step_keys = StepKeys(self)  # noqa: E702, I001
+        from .keyboard import StepKeys
+
+        self.step_keys = StepKeys(self)  # noqa: E702, I001
 
     # -- menus --------------------------------------------------------------------
     def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
@@ -137,8 +143,9 @@ class MainWindow(QMainWindow):
         self.act_export_analysis.toggled.connect(lambda on: self.settings.setValue("export/analysis", bool(on)))
         m.addAction(self.act_export_analysis)
         m.addSeparator()
-        self.act_close = self._action("&Close", lambda: self.close_tab(self.tabs.currentIndex()),
-                                      QKeySequence.StandardKey.Close)
+        self.act_close = self._action(
+            "&Close", lambda: self.close_tab(self.tabs.currentIndex()), QKeySequence.StandardKey.Close
+        )
         m.addAction(self.act_close)
         self.act_quit = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
         m.addAction(self.act_quit)
@@ -151,15 +158,23 @@ class MainWindow(QMainWindow):
         e.addAction(self.act_undo)
         e.addAction(self.act_redo)
         e.addSeparator()
-        self.act_copy_pbn = self._action("&Copy Deal as PBN", self.copy_pbn, "Ctrl+Shift+C",
-                                         "Copy the current board as PBN text")
+        self.act_copy_pbn = self._action(
+            "&Copy Deal as PBN", self.copy_pbn, "Ctrl+Shift+C", "Copy the current board as PBN text"
+        )
         e.addAction(self.act_copy_pbn)
-        self.act_copy_link = self._action("Copy as BBO Handviewer &Link", self.copy_link, "Ctrl+Alt+C",
-                                          "Copy a bridgebase.com handviewer link showing the current board")
+        self.act_copy_link = self._action(
+            "Copy as BBO Handviewer &Link",
+            self.copy_link,
+            "Ctrl+Alt+C",
+            "Copy a bridgebase.com handviewer link showing the current board",
+        )
         e.addAction(self.act_copy_link)
-        self.act_paste = self._action("&Paste Board (Link, LIN or PBN)", self.paste_boards,
-                                      QKeySequence.StandardKey.Paste,
-                                      "Open the handviewer link, LIN or PBN text on the clipboard in a new tab")
+        self.act_paste = self._action(
+            "&Paste Board (Link, LIN or PBN)",
+            self.paste_boards,
+            QKeySequence.StandardKey.Paste,
+            "Open the handviewer link, LIN or PBN text on the clipboard in a new tab",
+        )
         e.addAction(self.act_paste)
         e.addSeparator()
         self.act_edit_header = self._action("Edit Board &Number, Dealer, Vulnerability…", self.edit_header, "Ctrl+E")
@@ -172,9 +187,15 @@ class MainWindow(QMainWindow):
         self.act_four_colour.toggled.connect(self.set_four_colour)
         v.addAction(self.act_four_colour)
         v.addSeparator()
-        from .layout import add_panel_actions; add_panel_actions(self, v)  # noqa: E702, I001
-        from .look import add_ten_action; add_ten_action(self, v)  # noqa: E702, I001
-        from .rooms import add_room_menu; add_room_menu(self, v)  # noqa: E702, I001
+        from .layout import add_panel_actions
+
+        add_panel_actions(self, v)  # noqa: E702, I001
+        from .look import add_ten_action
+
+        add_ten_action(self, v)  # noqa: E702, I001
+        from .rooms import add_room_menu
+
+        add_room_menu(self, v)  # noqa: E702, I001
 
         # the current tab's solver actions (Solve all, Solve again, Cancel), refilled on tab change
         self.tools_menu = bar.addMenu("&Analysis")
@@ -202,8 +223,18 @@ class MainWindow(QMainWindow):
         has_board = board is not None
         for act in (self.act_save, self.act_save_as, self.act_close):
             act.setEnabled(self.tabs.count() > 0)
-        for act in (self.act_export_png, self.act_export_svg, self.act_copy_pbn, self.act_copy_link,
-                    self.act_edit_header, self.act_goto, self.act_next, self.act_prev, self.act_first, self.act_last):
+        for act in (
+            self.act_export_png,
+            self.act_export_svg,
+            self.act_copy_pbn,
+            self.act_copy_link,
+            self.act_edit_header,
+            self.act_goto,
+            self.act_next,
+            self.act_prev,
+            self.act_first,
+            self.act_last,
+        ):
             act.setEnabled(has_board)
         solver = getattr(view, "solver", None)
         again = getattr(solver, "solve_again_action", None)
@@ -280,8 +311,8 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"{os.path.basename(path)}: {problems[0][2]}", 8000)
         elif problems:
             self.statusBar().showMessage(
-                f"{os.path.basename(path)}: {plural(len(problems), 'problem')} "
-                "found while reading (see Details)", 8000)
+                f"{os.path.basename(path)}: {plural(len(problems), 'problem')} found while reading (see Details)", 8000
+            )
         return True
 
     def _make_tab(self, doc: Document) -> DocumentTab:
@@ -324,8 +355,12 @@ class MainWindow(QMainWindow):
         self._sync_tools_menu()
         self._update_actions()
         if view is not None:
-            from .keyboard import focus_diagram; focus_diagram(view)  # noqa: E702, I001
-        from .layout import sync_panel_actions; sync_panel_actions(self)  # noqa: E702, I001
+            from .keyboard import focus_diagram
+
+            focus_diagram(view)  # noqa: E702, I001
+        from .layout import sync_panel_actions
+
+        sync_panel_actions(self)  # noqa: E702, I001
 
     def solver_actions(self) -> list[QAction]:
         """The current tab's double-dummy actions (what the Analysis menu shows)."""
@@ -369,8 +404,13 @@ class MainWindow(QMainWindow):
         self.tabs.setCurrentWidget(view)
         name = os.path.basename(view.path) if view.path else "Untitled"
         answer = dialogs.message(
-            "question", self, "Unsaved changes", f"{name} has unsaved changes. Save them?",
-            dialogs.Button.Save | dialogs.Button.Discard | dialogs.Button.Cancel, dialogs.Button.Save)
+            "question",
+            self,
+            "Unsaved changes",
+            f"{name} has unsaved changes. Save them?",
+            dialogs.Button.Save | dialogs.Button.Discard | dialogs.Button.Cancel,
+            dialogs.Button.Save,
+        )
         if answer == dialogs.Button.Save:
             return self.save()
         return answer == dialogs.Button.Discard
@@ -406,7 +446,8 @@ class MainWindow(QMainWindow):
         if files:
             self.recent_menu.addSeparator()
             self.recent_menu.addAction("Clear Menu").triggered.connect(
-                lambda: self.settings.setValue("recentFiles", []))
+                lambda: self.settings.setValue("recentFiles", [])
+            )
         else:
             self.recent_menu.addAction("(none)").setEnabled(False)
 
@@ -482,8 +523,9 @@ class MainWindow(QMainWindow):
         start = self.settings.value("paths/lastSaveDir", os.path.dirname(doc.path or str(Path.home())))
         base = os.path.splitext(os.path.basename(doc.path or NEW_FILE_NAME[doc.kind]))[0]
         title = "Save board set as" if doc.kind == BRIDGE else "Save game as"
-        chosen_path, chosen = dialogs.get_save_file(self, title, os.path.join(str(start), base), filters,
-                                                    filter_for(current) if current else "")
+        chosen_path, chosen = dialogs.get_save_file(
+            self, title, os.path.join(str(start), base), filters, filter_for(current) if current else ""
+        )
         if not chosen_path:
             return None
         codec = _codec_for(codecs, chosen, chosen_path, doc.kind)
@@ -500,7 +542,9 @@ class MainWindow(QMainWindow):
         file, writes atomically, then shows the tab as saved; after a save that lost something, the file as
         it now is (see ui/lossy.py)."""
         if isinstance(view, DocumentView):
-            from .editor import add_par_tags; add_par_tags(view, codec)  # noqa: E702, I001
+            from .editor import add_par_tags
+
+            add_par_tags(view, codec)  # noqa: E702, I001
         losses: list[str] = []
         if not save_document(self, view.document.core.content, path, codec, self.thread_threshold, losses):
             return False
@@ -556,8 +600,9 @@ class MainWindow(QMainWindow):
         try:
             doc = boards_from_text(text)
         except FormatError as e:
-            dialogs.message("error", self, "Paste board",
-                            f"The clipboard holds no board to open:\n\n{e.full() if e.path else e}")
+            dialogs.message(
+                "error", self, "Paste board", f"The clipboard holds no board to open:\n\n{e.full() if e.path else e}"
+            )
             return False
         view = self._make_view(doc, None)
         view.untitled_name = "Pasted board" if len(doc) == 1 else "Pasted boards"
@@ -602,8 +647,7 @@ class MainWindow(QMainWindow):
         board = view.current_board() if view is not None else None
         if board is None:
             return False
-        values = dialogs.edit_board_header(self, board.number, board.effective_dealer,
-                                           board.effective_vulnerability)
+        values = dialogs.edit_board_header(self, board.number, board.effective_dealer, board.effective_vulnerability)
         if values is None or view is None:
             return False
         view.set_board_header(*values)
@@ -645,11 +689,15 @@ class MainWindow(QMainWindow):
     def about(self) -> None:
         from .. import __version__
 
-        dialogs.message("info", self, "About bridgeview",
-                        f"bridgeview {__version__}\n\nView, check, replay, edit and convert bridge deal files.\n"
-                        f"Formats: {', '.join(sorted(c.name for c in all_codecs()))}\n\n"
-                        "Double-dummy analysis by DDS 2.9.0 (Bo Haglund, Soren Hein; Apache License 2.0) "
-                        f"through endplay (Dominic Price; MIT). Licence texts: {resource('licenses')}")
+        dialogs.message(
+            "info",
+            self,
+            "About bridgeview",
+            f"bridgeview {__version__}\n\nView, check, replay, edit and convert bridge deal files.\n"
+            f"Formats: {', '.join(sorted(c.name for c in all_codecs()))}\n\n"
+            "Double-dummy analysis by DDS 2.9.0 (Bo Haglund, Soren Hein; Apache License 2.0) "
+            f"through endplay (Dominic Price; MIT). Licence texts: {resource('licenses')}",
+        )
 
     # -- window state -----------------------------------------------------------------------
     def _first_size(self) -> QSize:
@@ -687,8 +735,7 @@ class MainWindow(QMainWindow):
     def keyPressEvent(self, event) -> None:  # noqa: N802
         # arrows and page keys reach the board list even when another pane has the focus
         view = self.current_view()
-        keys = (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown, Qt.Key.Key_Home,
-                Qt.Key.Key_End)
+        keys = (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown, Qt.Key.Key_Home, Qt.Key.Key_End)
         if view is not None and event.key() in keys and not view.board_list.hasFocus():
             view.board_list.setFocus()
             QGuiApplication.sendEvent(view.board_list, event)

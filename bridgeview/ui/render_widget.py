@@ -16,8 +16,16 @@ def show_step(diagram: HandDiagram, board: Board, step: int, fmt: str | None = N
     """Put the position after ``step`` cards of ``board``'s play on ``diagram``; returns the step shown."""
     state = ReplayState(board, fmt)
     pos = state.position(step)
-    diagram.set_play_state(pos.remaining, pos.trick, pos.ns_tricks, pos.ew_tricks, pos.to_play,
-                           played=pos.played, claim_text=pos.claim_text, stop_text=pos.stop_text)
+    diagram.set_play_state(
+        pos.remaining,
+        pos.trick,
+        pos.ns_tricks,
+        pos.ew_tricks,
+        pos.to_play,
+        played=pos.played,
+        claim_text=pos.claim_text,
+        stop_text=pos.stop_text,
+    )
     return pos.step
 
 

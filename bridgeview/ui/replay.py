@@ -362,8 +362,11 @@ class TrickTable(QTableWidget):
                 font.setUnderline(index == 0)
                 font.setBold(seat == winner)
                 item.setFont(font)
-                item.setToolTip(("led by " if index == 0 else "played by ") + seat.letter
-                                + (", wins the trick" if seat == winner else ""))
+                item.setToolTip(
+                    ("led by " if index == 0 else "played by ")
+                    + seat.letter
+                    + (", wins the trick" if seat == winner else "")
+                )
                 self.setItem(row, 1 + column_of(seat), item)
             self.setItem(row, 5, self._item(winner.letter if winner is not None else ""))
         self.selectRow(self.rowCount() - 1)
@@ -381,8 +384,10 @@ class TrickTable(QTableWidget):
 
     def rows(self) -> list[list[str]]:
         """The table as strings (for tests): number, W, N, E, S, winner."""
-        return [[item.text() if (item := self.item(r, c)) else "" for c in range(self.columnCount())]
-                for r in range(self.rowCount())]
+        return [
+            [item.text() if (item := self.item(r, c)) else "" for c in range(self.columnCount())]
+            for r in range(self.rowCount())
+        ]
 
 
 def show_position(diagram, controller: ReplayController, pos: ReplayPosition | None) -> None:
@@ -417,8 +422,7 @@ def install_replay(document_view, settings: QSettings | None = None) -> ReplayCo
         settings = _window_settings(document_view)
     controller = ReplayController(document_view, settings)
     auction = AuctionView(dealer_first=bool(controller.settings.value(SETTING_DEALER_FIRST, True, type=bool)))
-    auction.dealer_first_action.toggled.connect(
-        lambda on: controller.settings.setValue(SETTING_DEALER_FIRST, bool(on)))
+    auction.dealer_first_action.toggled.connect(lambda on: controller.settings.setValue(SETTING_DEALER_FIRST, bool(on)))
     document_view.side_tabs.addTab(auction, "Auction")
     tricks = TrickTable(controller)
     document_view.side_tabs.addTab(tricks, "Play")
@@ -429,7 +433,9 @@ def install_replay(document_view, settings: QSettings | None = None) -> ReplayCo
         diagram.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
     for action in bar.replay_actions():
         diagram.addAction(action)
-    from .keyboard import install_card_clicks; install_card_clicks(diagram, controller)  # noqa: E702, I001
+    from .keyboard import install_card_clicks
+
+    install_card_clicks(diagram, controller)  # noqa: E702, I001
     controller.auction_view = auction
     controller.bar = bar
     controller.trick_table = tricks

@@ -174,8 +174,9 @@ def check_document(parent: QWidget | None, doc, codec: Codec, threaded: bool) ->
         if not threaded:
             return pbn_bulk.report(doc, codec)
         try:
-            return run_with_progress(parent, f"Checking for {codec.title}…",
-                                     lambda progress: pbn_bulk.report(doc, codec, None, progress))
+            return run_with_progress(
+                parent, f"Checking for {codec.title}…", lambda progress: pbn_bulk.report(doc, codec, None, progress)
+            )
         except Cancelled:
             return None
     kept, dropped = without_empty_games(doc, codec)
@@ -190,15 +191,19 @@ def _check_document(parent: QWidget | None, doc, codec: Codec, threaded: bool) -
         if not threaded:
             return bulk_report(doc, codec, lambda done, total: True)
         try:
-            return run_with_progress(parent, f"Checking for {codec.title}…",
-                                     lambda progress: bulk_report(doc, codec, progress))
+            return run_with_progress(
+                parent, f"Checking for {codec.title}…", lambda progress: bulk_report(doc, codec, progress)
+            )
         except Cancelled:
             return None
     if not threaded:
         return codec.check(doc, WriteOptions())
     try:
-        return run_with_progress(parent, f"Checking for {codec.title}…",
-                                 lambda progress: codec.check(_Progressed(doc, progress), WriteOptions()))
+        return run_with_progress(
+            parent,
+            f"Checking for {codec.title}…",
+            lambda progress: codec.check(_Progressed(doc, progress), WriteOptions()),
+        )
     except Cancelled:
         return None
 
@@ -208,14 +213,25 @@ def may_replace(parent: QWidget | None, path: str) -> bool | None:
     True when the user agrees to replace it anyway, None when they decline."""
     if not write_protected(path):
         return False
-    answer = dialogs.message("question", parent, "Write-protected file",
-                             f"{path} is write-protected.\n\nReplace it anyway?",
-                             dialogs.Button.Yes | dialogs.Button.Cancel, dialogs.Button.Cancel)
+    answer = dialogs.message(
+        "question",
+        parent,
+        "Write-protected file",
+        f"{path} is write-protected.\n\nReplace it anyway?",
+        dialogs.Button.Yes | dialogs.Button.Cancel,
+        dialogs.Button.Cancel,
+    )
     return True if answer == dialogs.Button.Yes else None
 
 
-def save_document(parent: QWidget | None, doc, path: str, codec: Codec, threshold: int = THREAD_THRESHOLD,
-                  losses: list[str] | None = None) -> bool:
+def save_document(
+    parent: QWidget | None,
+    doc,
+    path: str,
+    codec: Codec,
+    threshold: int = THREAD_THRESHOLD,
+    losses: list[str] | None = None,
+) -> bool:
     """Check, ask about losses and write protection, and write ``doc`` to ``path``; True when written.
 
     ``losses``, when given, receives what the written file could not hold (the user agreed to lose it).
@@ -230,21 +246,35 @@ def save_document(parent: QWidget | None, doc, path: str, codec: Codec, threshol
             return False
         if report.errors:
             more = f"\n\n({len(report.errors) - 1} more problems like this)" if len(report.errors) > 1 else ""
-            dialogs.message("error", parent, "Cannot save",
-                            f"{codec.title} cannot hold this board set:\n\n{report.errors[0]}{more}\n\n"
-                            "Nothing was written.", details="\n".join(report.errors[:200]))
+            dialogs.message(
+                "error",
+                parent,
+                "Cannot save",
+                f"{codec.title} cannot hold this board set:\n\n{report.errors[0]}{more}\n\nNothing was written.",
+                details="\n".join(report.errors[:200]),
+            )
             return False
         if report.losses:
-            text = (f"{codec.title} cannot hold everything in this board set. Saving will lose:\n\n• "
-                    + "\n• ".join(report.losses) + "\n\nSave anyway?")
-            answer = dialogs.message("warning", parent, "Save As " + codec.title, text,
-                                     dialogs.Button.Save | dialogs.Button.Cancel, dialogs.Button.Cancel)
+            text = (
+                f"{codec.title} cannot hold everything in this board set. Saving will lose:\n\n• "
+                + "\n• ".join(report.losses)
+                + "\n\nSave anyway?"
+            )
+            answer = dialogs.message(
+                "warning",
+                parent,
+                "Save As " + codec.title,
+                text,
+                dialogs.Button.Save | dialogs.Button.Cancel,
+                dialogs.Button.Cancel,
+            )
             if answer != dialogs.Button.Save:
                 return False
             if losses is not None:
                 losses.extend(report.losses)
     try:
         if threaded:
+
             def write(progress):
                 return write_document(_Progressed(doc, progress), path, codec, WriteOptions(), progress, force=force)
 

@@ -400,9 +400,12 @@ class DocumentSolver(QObject):
         if self.cluster_job is not None:
             return None
         if address is None:
-            address = dialogs.get_text(self.view, "Solve on a Dask cluster",
-                                       "Dask scheduler address (workers need pip install 'bridgeview[cluster]'):",
-                                       cluster_address() or "tcp://127.0.0.1:8786")
+            address = dialogs.get_text(
+                self.view,
+                "Solve on a Dask cluster",
+                "Dask scheduler address (workers need pip install 'bridgeview[cluster]'):",
+                cluster_address() or "tcp://127.0.0.1:8786",
+            )
             if not address:
                 return None
         set_cluster_address(address)
@@ -548,8 +551,10 @@ class DocumentSolver(QObject):
             diff, cells = difference_note(board.dd, checked[1])
             note = note or diff or "stored table agrees with DDS"
         elif not note and board.deal.hands in self._slow_deals:
-            note = (f"No double-dummy table: DDS took longer than {self._slow_deals[board.deal.hands]:g} s "
-                    "on this deal and was stopped.")
+            note = (
+                f"No double-dummy table: DDS took longer than {self._slow_deals[board.deal.hands]:g} s "
+                "on this deal and was stopped."
+            )
         elif not note and needs_solving(board):
             note = "Solving double dummy…"
         elif not note and not has_table(board) and board.deal.card_count:

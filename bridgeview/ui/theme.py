@@ -117,4 +117,3 @@ def suit_colour(suit: int, four_colour: bool = False, ink: QColor = INK) -> QCol
     if suit == Suit.CLUBS:
         return GREEN if four_colour else ink
     return ink
-

@@ -59,9 +59,11 @@ class TravellerView(QWidget):
         self.table.setRowCount(len(rows))
         for r, result in enumerate(rows):
             cells = (
-                str(result.index + 1), result.contract_text,
+                str(result.index + 1),
+                result.contract_text,
                 result.declarer.letter if result.declarer is not None else "",
-                "" if result.tricks is None else str(result.tricks), result.result_text,
+                "" if result.tricks is None else str(result.tricks),
+                result.result_text,
                 "" if result.ns_score is None else f"{result.ns_score:+d}" if result.ns_score else "0",
             )
             for c, text in enumerate(cells):
@@ -74,8 +76,10 @@ class TravellerView(QWidget):
                 self.table.setItem(r, c, item)
         number = boards[i].number if 0 <= i < len(boards) else None
         if len(rows) > 1:
-            self.summary.setText(f"Board {number}: {len(rows)} results (one record a table). "
-                                 "Double-click a row to show that table's record.")
+            self.summary.setText(
+                f"Board {number}: {len(rows)} results (one record a table). "
+                "Double-click a row to show that table's record."
+            )
         else:
             self.summary.setText("This board has one result in the file." if rows else "")
         tabs = self.view.side_tabs
