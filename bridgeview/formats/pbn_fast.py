@@ -66,22 +66,6 @@ _FAST_MAX = 1 << 16  # a game longer than this is no usual game
 _VULS: dict[str, Vulnerability] = {}
 _CONTRACTS: dict[str, Contract] = {}
 _END_POSITION = frozenset(("C", "D", "H", "S", "NT", "N"))
-#: tags the model holds (as in pbn_read.MODELLED), and the ones the fast path gives up on
-_MODELLED = frozenset(
-    (
-        "Board",
-        "Dealer",
-        "Vulnerable",
-        "Deal",
-        "Declarer",
-        "Contract",
-        "Result",
-        "Auction",
-        "Play",
-        "OptimumResultTable",
-        "DoubleDummyTricks",
-    )
-)
 _CHECKED = frozenset(("Score", "OptimumScore", "ScoreIMP", "ScoreMP", "Scoring"))
 _COMMENT = re.compile(r"\{([^{}\n\r]*)\}")
 _COMMENTS_ONLY = re.compile(r"\s*(?:\{[^{}\n\r]*\}\s*)+")
