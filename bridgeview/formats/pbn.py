@@ -84,13 +84,19 @@ def parse_pbn_text(text: str, *, encoding: str = "utf-8") -> BoardSet:
 def paused_gc() -> Iterator[None]:
     """No cyclic garbage collection while reading: a read makes a dozen objects a board and frees none, and
     the collector would walk all of them again and again (a third of the reading time); nothing a read
-    makes holds a cycle, so reference counting still frees what is dropped."""
+    makes holds a cycle, so reference counting still frees what is dropped.
+
+    Afterwards the new objects go straight to the oldest generation (``gc.freeze`` then ``gc.unfreeze``)
+    instead of being walked once more by the first young collection (a tenth of the time of a deals-only
+    read): they live as long as the document, and a full collection still visits them like any old object."""
     was = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
         if was:
+            gc.freeze()
+            gc.unfreeze()
             gc.enable()
 
 
