@@ -56,7 +56,7 @@ def board_key(b: Board) -> tuple[object, ...]:
         b.dd,
         tuple(b.auction) if b.auction is not None else None,
         tuple(b.play) if b.play is not None else None,
-        tuple(b.play_marks.items()),
+        tuple(b.play_marks.items()) if b.play_marks else (),
         b.contract,
         b.declarer,
         b.result,
@@ -106,9 +106,10 @@ def _parse_pbn_text(text: str, encoding: str) -> BoardSet:
     boards: list[Board] = []
     problems: list[tuple[int | None, int | None, str]] = []
     board_lines: dict[int, int] = {}
+    new_source = tuple.__new__  # PbnSource(...) without the named tuple's Python-level __new__
     for i, game in enumerate(layout.games):
         board, probs, line = read_game(game, ctx)
-        board.source = PbnSource(game.raw, board_key(board), ctx.inherits)
+        board.source = new_source(PbnSource, (game.raw, board_key(board), ctx.inherits))
         ctx.inherits = False
         boards.append(board)
         board_lines[i] = line

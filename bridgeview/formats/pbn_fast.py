@@ -99,6 +99,16 @@ _HAND = r"([^ .\]\[\"]*)\.([^ .\]\[\"]*)\.([^ .\]\[\"]*)\.([^ .\]\[\"]*)"
 _DEAL = re.compile(rf"([NESWnesw]):{_HAND} {_HAND} {_HAND} {_HAND}")
 
 
+class _BlankSections(dict[str, str]):
+    """The sections of a game whose sections are all blank: every one reads as empty (its words are none)."""
+
+    def __missing__(self, key: str) -> str:
+        return ""
+
+
+_BLANK_SECTIONS = _BlankSections()
+
+
 class _Careful(Exception):
     """The game needs the careful reader."""
 
@@ -135,7 +145,9 @@ def _deal(text: str) -> Deal:
         n << 39 | o << 26 | p << 13 | q,
     )
     first = _SEATS[g[0]]
-    return _new_deal(hands[4 - first :] + hands[: 4 - first] if first else hands)
+    deal = _DEAL_NEW(Deal)  # as _new_deal, inlined: this runs once a board
+    _SET(deal, "hands", hands[4 - first :] + hands[: 4 - first] if first else hands)
+    return deal
 
 
 def _deal_spaced(text: str) -> Deal:
@@ -214,7 +226,7 @@ def read_fast(raw: str, first_line: int, ctx: Context) -> tuple[Board, list[tupl
         blank = False
     if len(values) != len(names):
         return None  # a repeated tag: the careful reader
-    sections = dict(zip(names, secs, strict=True))
+    sections = _BLANK_SECTIONS if blank else dict(zip(names, secs, strict=True))
     try:
         board, problems = _read(raw, first_line, values, sections, notes, blank)
     except Exception:  # _Careful, or a value only the careful reader words right (e.g. a digit int() refuses)
@@ -222,7 +234,7 @@ def read_fast(raw: str, first_line: int, ctx: Context) -> tuple[Board, list[tupl
     if comments:
         board.notes = comments
     ctx.note_fast(names, found)
-    line = first_line + 1 + raw.count("\n", 0, raw.find("[Board ") if "Board" in sections else lead)
+    line = first_line + 1 + raw.count("\n", 0, raw.find("[Board ") if "Board" in names else lead)
     return board, problems, line
 
 
