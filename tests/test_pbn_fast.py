@@ -217,3 +217,31 @@ def test_a_codec_read_of_an_export_file_matches_the_careful_reader(tmp_path: Pat
     doc = PbnCodec().read(path)
     _fast, careful, _taken = both_ways(path.read_text(encoding="utf-8"))
     assert [board_key(b) for b in doc] == [c[0] for c in careful]
+
+
+def test_a_read_leaves_the_garbage_collector_as_it_was() -> None:
+    """The read pauses the collector and hands its boards to the oldest generation: afterwards the collector
+    runs again (a cycle made later is freed), or stays off if the caller had turned it off."""
+    import gc
+    import weakref
+
+    text = "".join(f'[Board "{n}"]\n[Deal "N:AKQJ.T98.765.432 - - -"]\n\n' for n in range(1, 200))
+    assert gc.isenabled()
+    doc = parse_pbn_text(text)
+    assert gc.isenabled() and len(doc) == 199 and doc[198].number == 199
+
+    class Node:
+        pass
+
+    a, b = Node(), Node()
+    a.other, b.other = b, a  # type: ignore[attr-defined]
+    gone = weakref.ref(a)
+    del a, b
+    gc.collect()
+    assert gone() is None
+    gc.disable()
+    try:
+        parse_pbn_text(text)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -99,6 +99,16 @@ _HAND = r"([^ .\]\[\"]*)\.([^ .\]\[\"]*)\.([^ .\]\[\"]*)\.([^ .\]\[\"]*)"
 _DEAL = re.compile(rf"([NESWnesw]):{_HAND} {_HAND} {_HAND} {_HAND}")
 
 
+class _BlankSections(dict[str, str]):
+    """The sections of a game whose sections are all blank: every one reads as empty (its words are none)."""
+
+    def __missing__(self, key: str) -> str:
+        return ""
+
+
+_BLANK_SECTIONS = _BlankSections()
+
+
 class _Careful(Exception):
     """The game needs the careful reader."""
 
@@ -135,7 +145,9 @@ def _deal(text: str) -> Deal:
         n << 39 | o << 26 | p << 13 | q,
     )
     first = _SEATS[g[0]]
-    return _new_deal(hands[4 - first :] + hands[: 4 - first] if first else hands)
+    deal = _DEAL_NEW(Deal)  # as _new_deal, inlined: this runs once a board
+    _SET(deal, "hands", hands[4 - first :] + hands[: 4 - first] if first else hands)
+    return deal
 
 
 def _deal_spaced(text: str) -> Deal:
@@ -189,35 +201,40 @@ def read_fast(raw: str, first_line: int, ctx: Context) -> tuple[Board, list[tupl
     lead = raw.find("[")
     if lead and not raw[:lead].isspace():
         return None
-    between = "".join(map(_SECTION, found))
+    names, vals, secs = zip(*found, strict=True)
+    between = "".join(secs)
     comments: list[str] = []
     if "{" in between or "}" in between:
         stripped = _strip_comments(found, comments)
         if stripped is None:
             return None
         found = stripped
-        between = "".join(map(_SECTION, found))
-    if "{" in between or ";" in between or "%" in between or "}" in between:
+        names, vals, secs = zip(*found, strict=True)
+        between = "".join(secs)
+    blank = between.isspace()  # no section holds anything (a deals-only game): nothing in them to check
+    if not blank and ("{" in between or ";" in between or "%" in between or "}" in between):
         return None  # commentary within a section or a % line: the careful reader
     notes: dict[int, str] | None = None
-    names = list(map(_NAME, found))
-    values = dict(zip(names, map(_VALUE, found), strict=True))
+    values = dict(zip(names, vals, strict=True))
     if "Note" in values:
-        found, names, notes = _auction_notes(found, names)
+        found, name_list, notes = _auction_notes(found, list(names))
         if notes is None:
             return None
+        names = tuple(name_list)
         values = dict(zip(names, map(_VALUE, found), strict=True))
+        secs = tuple(map(_SECTION, found))
+        blank = False
     if len(values) != len(names):
         return None  # a repeated tag: the careful reader
-    sections = dict(zip(names, map(_SECTION, found), strict=True))
+    sections = _BLANK_SECTIONS if blank else dict(zip(names, secs, strict=True))
     try:
-        board, problems = _read(raw, first_line, values, sections, notes)
+        board, problems = _read(raw, first_line, values, sections, notes, blank)
     except Exception:  # _Careful, or a value only the careful reader words right (e.g. a digit int() refuses)
         return None
     if comments:
         board.notes = comments
-    ctx.note_fast(sections, found)
-    line = first_line + 1 + raw.count("\n", 0, raw.find("[Board ") if "Board" in sections else lead)
+    ctx.note_fast(names, found)
+    line = first_line + 1 + raw.count("\n", 0, raw.find("[Board ") if "Board" in names else lead)
     return board, problems, line
 
 
@@ -258,9 +275,15 @@ def _auction_notes(
 
 
 def _read(
-    raw: str, first_line: int, values: dict[str, str], sections: dict[str, str], notes: dict[int, str] | None = None
+    raw: str,
+    first_line: int,
+    values: dict[str, str],
+    sections: dict[str, str],
+    notes: dict[int, str] | None = None,
+    blank: bool = False,
 ) -> tuple[Board, list[tuple[int | None, str]]]:
-    """The board; ``values`` is left holding the tags the model does not (they become ``Board.tags``)."""
+    """The board; ``values`` is left holding the tags the model does not (they become ``Board.tags``);
+    ``blank``: every section is blank, so none becomes a ``Name:section`` tag."""
     problems: list[tuple[int | None, str]] = []
     pop = values.pop
     if notes is not None:
@@ -284,9 +307,10 @@ def _read(
             other.get("Scoring"), _NOTHING
         ):
             _check_tags(other, sections, raw, first_line, problems)
-        rest = "".join(map(sections.__getitem__, other))
-        if rest and not rest.isspace():
-            other = _section_tags(other, sections)
+        if not blank:
+            rest = "".join(map(sections.__getitem__, other))
+            if rest and not rest.isspace():
+                other = _section_tags(other, sections)
     b = Board(
         number=None if number is None or number == "" or number == "?" else _number(number),
         dealer=None if dealer is None or dealer == "" or dealer == "?" else _SEATS[dealer],

@@ -75,17 +75,20 @@ class Context:
     inherits: bool = False
     #: tags of games read by the fast path, not yet in ``previous`` (``(names, [(name, value, section)])``):
     #: most files never use ``#``, so they are handed over only when a game needs the careful reader
-    pending: list[tuple[dict[str, int], list[tuple[str, str, str]]]] = field(default_factory=list)
+    pending: list[tuple[tuple[str, ...], list[tuple[str, str, str]]]] = field(default_factory=list)
 
-    def note_fast(self, names: dict[str, int], found: list[tuple[str, str, str]]) -> None:
-        """Remember what a game read by the fast path said: ``names`` has its tag names as keys, ``found``
-        its tags.  A game that names every tag an earlier pending one named overrides all it said."""
+    def note_fast(self, names: tuple[str, ...], found: list[tuple[str, str, str]]) -> None:
+        """Remember what a game read by the fast path said: ``names`` are its tag names, ``found`` its tags.
+        A game that names every tag an earlier pending one named overrides all it said (the usual case, the
+        same tags as the game before, is one tuple comparison)."""
         pending = self.pending
-        keys = names.keys()
-        if pending and keys >= pending[-1][0].keys():
-            pending.pop()
-            if pending:
-                pending[:] = [p for p in pending if not keys >= p[0].keys()]
+        if pending:
+            last = pending[-1][0]
+            if names == last or set(names).issuperset(last):
+                pending.pop()
+                if pending:
+                    keys = set(names)
+                    pending[:] = [p for p in pending if not keys.issuperset(p[0])]
         pending.append((names, found))
         if len(pending) > 64:
             self.flush()
