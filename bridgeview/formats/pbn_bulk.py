@@ -219,6 +219,19 @@ def _notes(values: tuple[bytes | None, ...], header: dict[str, str | None], enco
     return False
 
 
+def _running_count(flags: np.ndarray) -> np.ndarray:
+    """``cumsum(flags, axis=2)`` as int8 for a short last axis: one vector add per column, several
+    times faster than numpy's cumsum, which loops over the 16 entries of each of the many rows."""
+    import numpy as np
+
+    d = flags.view(np.int8)
+    out = np.empty(d.shape, np.int8)
+    np.copyto(out[:, :, 0], d[:, :, 0])
+    for p in range(1, d.shape[2]):
+        np.add(out[:, :, p - 1], d[:, :, p], out=out[:, :, p])
+    return out
+
+
 def parse_deals(deals: list[bytes] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Owners (k, 52) of ``N:`` deal strings of complete deals written the common way (69 bytes,
     one space between hands), and a boolean (k,) of the rows that were; others need the reader."""
@@ -236,7 +249,7 @@ def parse_deals(deals: list[bytes] | np.ndarray) -> tuple[np.ndarray, np.ndarray
     ok &= (arr[:, 18] == 32) & (arr[:, 35] == 32) & (arr[:, 52] == 32)
     hands = np.concatenate((arr[:, 2:], np.full((k, 1), 32, np.uint8)), axis=1).reshape(k, 4, 17)[:, :, :16]
     dots = hands == ord(".")
-    ndots = np.cumsum(dots, axis=2, dtype=np.int8)
+    ndots = _running_count(dots)
     ok &= (ndots[:, :, -1] == 3).all(axis=1)
     rank = _ranks()[hands]
     ok &= (dots | (rank >= 0)).all(axis=(1, 2))
