@@ -276,7 +276,8 @@ def test_a_big_pbn_read_lazily_leaves_out_games_without_cards_for_other_deal_for
 
 def layouts_pbn(n: int = 300, seed: int = 9) -> str:
     """Plain games whose values differ in length (board numbers of 1-7 digits, every way of writing
-    a dealer and a vulnerability, empty placeholders): each length makes a layout of its own."""
+    a dealer and a vulnerability, empty placeholders): each length makes a layout of its own.
+    Every fourth table lists its rows in another order."""
     chunk = random_chunk(n, seed, unknown=False)
     dealers = ["N", "e", "?", "", "W", "s"]
     vuls = ["None", "NS", "EW", "All", "Both", "Love", "-", "?", ""]
@@ -290,6 +291,9 @@ def layouts_pbn(n: int = 300, seed: int = 9) -> str:
         text = "\n".join(line for line in text.split("\n") if not line.startswith("[X"))
         if i % 5 == 0:
             text = text.replace('[Site "?"]', '[Site ""]')
+        if i % 4 == 3:  # the table's rows in another order than the first game's
+            head, rows = text.split("Result\\2R\"]\n")
+            text = head + "Result\\2R\"]\n" + "\n".join(reversed(rows.rstrip("\n").split("\n"))) + "\n"
         games.append(text)
     return "% PBN 2.1\n% EXPORT\n" + "\n".join(games)
 

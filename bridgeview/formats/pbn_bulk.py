@@ -389,16 +389,48 @@ def _row_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def _fixed_tables(bodies: list[bytes] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """DD tables (k, 4, 5) from OptimumResultTable bodies of 20 rows ``N NT 11`` (8 bytes each, as
-    we and most programs write them), and a boolean (k,) of the bodies that were so."""
+    we and most programs write them), and a boolean (k,) of the bodies that were so.
+
+    Bodies whose rows give the cells in the first body's order (all but the digits the same: one
+    compare of twenty 8-byte words) only have their digits read; the others are sorted out cell by cell."""
     import numpy as np
 
     k = len(bodies)
     if not k:
         return np.full((0, 4, 5), DD_UNKNOWN, dtype=np.uint8), np.zeros(0, dtype=bool)
     if isinstance(bodies, np.ndarray):  # already (k, 160) bytes
-        arr = bodies.reshape(k, 20, 8)
+        arr = np.ascontiguousarray(bodies).reshape(k, 20, 8)
     else:
         arr = np.frombuffer(b"".join(bodies), np.uint8).reshape(k, 20, 8)
+    first_dd, first_ok = _tables_any_order(arr[:1])
+    if not first_ok[0]:
+        return _tables_any_order(arr)
+    frame = arr.reshape(k, 160).view(np.uint64) & _FRAME
+    same = (frame == frame[0]).all(axis=1)
+    strain_at, seat_at, digit = _row_tables()
+    cell = seat_at[arr[0, :, 0]].astype(np.int64) * 5 + strain_at[arr[0, :, 2], arr[0, :, 3]]
+    tens = digit[arr[:, :, 5]]
+    ones = digit[arr[:, :, 6]]
+    value = np.where(tens >= 0, tens * 10, 0) + ones
+    ok = same & ((ones >= 0) & ((tens >= 0) | (arr[:, :, 5] == 32)) & (value <= 13)).all(axis=1)
+    cells = np.full((k, 20), DD_UNKNOWN, dtype=np.uint8)
+    cells[:, cell] = np.where(ok[:, None], value, DD_UNKNOWN).astype(np.uint8)
+    dd = cells.reshape(k, 4, 5)
+    other = np.flatnonzero(~same)
+    if other.shape[0]:
+        dd[other], ok[other] = _tables_any_order(arr[other])
+    return dd, ok
+
+
+#: 8-byte row ``N NT 11\n`` with its two digit bytes masked out (a little-endian word)
+_FRAME = ~((0xFF << 40) | (0xFF << 48)) & 0xFFFF_FFFF_FFFF_FFFF
+
+
+def _tables_any_order(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_fixed_tables` for (k, 20, 8) bodies whose rows may come in any order."""
+    import numpy as np
+
+    k = arr.shape[0]
     seat = _row_tables()[1][arr[:, :, 0]]
     strain = _row_tables()[0][arr[:, :, 2], arr[:, :, 3]]
     tens = _row_tables()[2][arr[:, :, 5]]
