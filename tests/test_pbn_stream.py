@@ -292,8 +292,8 @@ def layouts_pbn(n: int = 300, seed: int = 9) -> str:
         if i % 5 == 0:
             text = text.replace('[Site "?"]', '[Site ""]')
         if i % 4 == 3:  # the table's rows in another order than the first game's
-            head, rows = text.split("Result\\2R\"]\n")
-            text = head + "Result\\2R\"]\n" + "\n".join(reversed(rows.rstrip("\n").split("\n"))) + "\n"
+            head, rows = text.split('Result\\2R"]\n')
+            text = head + 'Result\\2R"]\n' + "\n".join(reversed(rows.rstrip("\n").split("\n"))) + "\n"
         games.append(text)
     return "% PBN 2.1\n% EXPORT\n" + "\n".join(games)
 
