@@ -272,3 +272,48 @@ def test_a_big_pbn_read_lazily_leaves_out_games_without_cards_for_other_deal_for
     assert (tmp_path / f"lazy.{fmt}").read_bytes() == (tmp_path / f"eager.{fmt}").read_bytes()
     view = WithoutGames(lazy, [0])
     assert len(view) == len(lazy) - 1 and view[0].number == lazy[1].number
+
+
+def layouts_pbn(n: int = 300, seed: int = 9) -> str:
+    """Plain games whose values differ in length (board numbers of 1-7 digits, every way of writing
+    a dealer and a vulnerability, empty placeholders): each length makes a layout of its own.
+    Every fourth table lists its rows in another order."""
+    chunk = random_chunk(n, seed, unknown=False)
+    dealers = ["N", "e", "?", "", "W", "s"]
+    vuls = ["None", "NS", "EW", "All", "Both", "Love", "-", "?", ""]
+    games = []
+    for i in range(n):
+        number = i + 1 + 10 ** (i % 7)
+        board = Board.numbered(number, Deal.from_owners(chunk.owners[i].tolist()), dd=ddtable_from_row(chunk.dd[i]))
+        text = board_text(board, None, foreign=True)
+        text = text.replace(f'[Dealer "{board.dealer.name[0]}"]', f'[Dealer "{dealers[i % 6]}"]')
+        text = text.replace('[Vulnerable "', f'[Vulnerable "{vuls[i % 9]}"]\n[Old "', 1).replace("\n[Old ", "\n[X", 1)
+        text = "\n".join(line for line in text.split("\n") if not line.startswith("[X"))
+        if i % 5 == 0:
+            text = text.replace('[Site "?"]', '[Site ""]')
+        if i % 4 == 3:  # the table's rows in another order than the first game's
+            head, rows = text.split('Result\\2R"]\n')
+            text = head + 'Result\\2R"]\n' + "\n".join(reversed(rows.rstrip("\n").split("\n"))) + "\n"
+        games.append(text)
+    return "% PBN 2.1\n% EXPORT\n" + "\n".join(games)
+
+
+@pytest.mark.parametrize("fmt", ["zrd", "zbd"])
+def test_games_laid_out_differently_are_all_read_with_numpy_and_give_the_eager_bytes(tmp_path, monkeypatch, fmt):
+    """Values of other lengths move the text between them: each layout is compared with its own template."""
+    from bridgeview.formats import pbn_bulk, pbn_lazy
+    from bridgeview.formats.convert import write_document
+
+    path = tmp_path / "layouts.pbn"
+    path.write_text(layouts_pbn())
+    shaped = []
+    real = pbn_bulk._shaped_rows
+    monkeypatch.setattr(pbn_bulk, "_shaped_rows", lambda *a: shaped.append((a[1], real(*a))) or shaped[-1][1])
+    monkeypatch.setattr(pbn_bulk, "CHUNK", 64)
+    got = write_document(pbn_lazy.read_lazy(path), tmp_path / f"lazy.{fmt}", get(fmt))
+    monkeypatch.setattr(pbn_bulk, "CHUNK", 1 << 16)
+    want = write_document(CODEC.read(path, ReadOptions()), tmp_path / f"eager.{fmt}", get(fmt))
+    assert got.losses == want.losses and got.records == want.records == 300
+    assert (tmp_path / f"lazy.{fmt}").read_bytes() == (tmp_path / f"eager.{fmt}").read_bytes()
+    rows = sorted(first + r for first, call in shaped for r in call[0].tolist())
+    assert rows[:299] == list(range(299)), rows  # the file's last game may end too near the end for 8-byte words
