@@ -317,3 +317,31 @@ def test_games_laid_out_differently_are_all_read_with_numpy_and_give_the_eager_b
     assert (tmp_path / f"lazy.{fmt}").read_bytes() == (tmp_path / f"eager.{fmt}").read_bytes()
     rows = sorted(first + r for first, call in shaped for r in call[0].tolist())
     assert rows[:299] == list(range(299)), rows  # the file's last game may end too near the end for 8-byte words
+
+
+def test_checking_an_unedited_lazy_binary_set_for_pbn_decodes_no_board(tmp_path, monkeypatch):
+    """Saving a big ZRD as PBN streams it chunk by chunk: the save check must not decode every board
+    one at a time first (a typing change once made it do so, and ZRD -> PBN ran 3x slower)."""
+    import random
+
+    from bridgeview.formats import records
+    from bridgeview.formats.registry import write_file
+    from bridgeview.model.boardset import BoardSet
+
+    rng = random.Random(3)
+    path = tmp_path / "set.zrd"
+    write_file(BoardSet([Board.numbered(n, Deal.shuffled(rng)) for n in range(1, 41)]), path, "zrd")
+    doc = read_file(path)
+    assert pbn_stream.can_stream(doc)
+    decoded: list[int] = []
+    original = records.FixedRecordCodec.decode_board
+
+    def counting(self, recs, index):
+        decoded.append(index)
+        return original(self, recs, index)
+
+    monkeypatch.setattr(records.FixedRecordCodec, "decode_board", counting)
+    report = CODEC.check(doc)
+    assert not report.errors and decoded == []
+    doc[3]  # the counter does count a decoded board
+    assert decoded == [3]

@@ -326,9 +326,8 @@ class PbnCodec(Codec):
         if (pbn_lazy.can_stream(boards) or pbn_stream.can_stream(boards)) and (options is None or not options.encoding):
             # untouched games of a lazy set hold nothing PBN cannot (they are written as read, or come
             # from a deals-and-DD format): only the edited boards need checking
-            rep = super().check(pbn_lazy.EditedBoards(boards), options)
-        else:
-            rep = super().check(boards, options)
+            boards = pbn_lazy.EditedBoards(boards)
+        rep = super().check(boards, options)
         info = getattr(boards, "info", None)
         encoding = (
             (options.encoding if options else None)
