@@ -245,3 +245,141 @@ def test_a_read_leaves_the_garbage_collector_as_it_was() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def deals_file(count: int, seed: int = 5, roster: str = "?") -> str:
+    """A deal generator's file after export: the roster tags with ``roster`` values, each numbered deal."""
+    rng = random.Random(seed)
+    bs = [Board.numbered(i + 1, Deal.shuffled(rng)) for i in range(count)]
+    for b in bs:
+        b.tags = {"Event": roster, "Site": roster, "West": roster, "Scoring": "IMP" if roster.strip("?") else roster}
+    return document_text(BoardSet(bs))[0]
+
+
+#: what a game of a deals-only file can hold instead of what its neighbours hold, each (pattern, replacement)
+DEAL_ODDITIES = [
+    (r'\[Board "\d+"\]', '[Board "1 2"]'),
+    (r'\[Board "\d+"\]', '[Board "x"]'),
+    (r'\[Board "\d+"\]', '[Board ""]'),
+    (r'\[Board "\d+"\]', '[Board "?"]'),
+    (r'\[Board "\d+"\]', '[Board "#"]'),
+    (r'\[Board "\d+"\]', '[Board "١٢"]'),
+    (r'\[Board "(\d+)"\]', lambda m: f'[Board "1\\{m.group(1)}"]'),
+    (r'\[Dealer "(\w)"\]', lambda m: f'[Dealer "\\{m.group(1)}"]'),
+    (r'\[Dealer "\w"\]', '[Dealer "n"]'),
+    (r'\[Dealer "\w"\]', '[Dealer "x"]'),
+    (r'\[Dealer "\w"\]', '[Dealer "?"]'),
+    (r'\[Dealer "\w"\]', '[Dealer "N\r"]'),
+    (r'\[Vulnerable "\w+"\]', '[Vulnerable "Love"]'),
+    (r'\[Vulnerable "\w+"\]', '[Vulnerable "sideways"]'),
+    (r'\[Vulnerable "\w+"\]', '[Vulnerable "-"]'),
+    (r'\[Vulnerable "(\w+)"\]', r'[Vulnerable "\1\n"]'),
+    (r'\[Vulnerable "(\w+)"\]', r'[Vulnerable "\1]"]'),
+    (r'\[Vulnerable "(\w+)"\]', r'[Vulnerable "[\1"]'),
+    (r'\[Deal "[^"]*"\]', '[Deal "?"]'),
+    (r'\[Deal "[^"]*"\]', '[Deal ""]'),
+    (r'\[Deal "N:[^ ]*', '[Deal "N:-'),
+    (r'(\[Deal "N:)A', r"\1AA"),
+    (r'(\[Deal "N:[^ ]*)\.', r"\1"),
+    (r'(\[Deal "N:[^ ]*) ', r"\1  "),
+    (r'\[Deal "N:', '[Deal "s:'),
+    (r'\[Event "[^"]*"\]', '[Event "Cup"]'),
+    (r'\[Event "[^"]*"\]', '[Event "a]b"]'),
+    (r'\[Event "[^"]*"\]', '[Event "a[b"]'),
+    (r'\[Event "[^"]*"\]', lambda m: '[Event "a\\"b"]'),
+    (r'\[Event "[^"]*"\]', lambda m: '[Event "a\\b"]'),
+    (r'\[Event "[^"]*"\]', '[Event "a"b"]'),
+    (r'\[Event "[^"]*"\]', '[Event "a\nb"]'),
+    (r'\[Event "[^"]*"\]', '[Event "#"]'),
+    (r'\[Event "[^"]*"\]', '[Event "##Cup"]'),
+    (r'\[Scoring "[^"]*"\]', '[Scoring "MP"]'),
+    (r'\[Scoring "[^"]*"\]', '[Scoring "IMP;a b"]'),
+    (r'\[Scoring "[^"]*"\]', '[Scoring "bogus"]'),
+    (r'\[Result "[^"]*"\]', '[Result "9"]'),
+    (r'\[Result "[^"]*"\]', '[Result "14"]'),
+    (r'\[Declarer "[^"]*"\]', '[Declarer "^S"]'),
+    (r'\[Declarer "[^"]*"\]', '[Declarer "Q"]'),
+    (r'\[Contract "[^"]*"\]', '[Contract "4SX"]'),
+    (r'\[Contract "[^"]*"\]', '[Contract "H"]'),
+    (r'\[Contract "[^"]*"\]', '[Contract "9Z"]'),
+    (r'\[Contract "[^"]*"\]', '[Contract "4SR"]'),
+    (r'\[West "', '{a comment}\n[West "'),
+    (r'\[West "', '% a directive\n[West "'),
+    (r'(\[West "[^"]*"\])', r"\1\nsome words"),
+    (r'(\[West "[^"]*"\])', r"\1 ;rest of line"),
+    (r'(\[West "[^"]*"\])', r"\1\n[West \"again\"]"),
+    (r'(\[West "[^"]*"\])', r'\1\n[Note "1:x"]'),
+    (r'(\[West "[^"]*"\])', r'\1\n[Score "NS 420"]'),
+    (r'(\[West "[^"]*"\])', r'\1\n[ScoreRubberHistory "NS 0/100 EW 0/0"]'),
+    (r'(\[West "[^"]*"\])', r'\1\n[Auction "N"]\nPass Pass Pass Pass'),
+    (r"\[West ", "[West  "),
+    (r"\]\n", "]\r\n"),
+    (r"\n\n", "\n\n\n"),
+    (r"\n\n", "\n  \n"),
+]
+
+
+def _odd_games(text: str, changes: list[tuple[tuple[str, object], int]]) -> str:
+    """``text`` with each change made to one game (by index), the games around it left as they were."""
+    layout = split_games(text)
+    raws = [g.raw for g in layout.games]
+    for (pattern, replacement), index in changes:
+        k = index % len(raws)
+        raws[k] = re.sub(pattern, replacement, raws[k], count=1)  # type: ignore[call-overload]  # str or function
+    return layout.preamble + "".join(raws) + layout.trailer
+
+
+def board_last(text: str) -> str:
+    """``text`` with each game's board number moved after its deal (values above it decide its line)."""
+    return re.sub(r'(\[Board "[^"\n]*"\]\n)((?:[^\n]*\n)*?)(\[Deal [^\n]*\n)', r"\2\3\1", text)
+
+
+@pytest.mark.parametrize("roster", ["?", "Club night", "board last"])
+@pytest.mark.parametrize("oddity", DEAL_ODDITIES, ids=lambda o: repr(o[1]) if isinstance(o[1], str) else o[0])
+def test_each_oddity_among_games_laid_out_alike_reads_as_the_careful_reader_reads_it(
+    oddity: tuple[str, object], roster: str
+) -> None:
+    plain = deals_file(6, 11, roster) if roster != "board last" else board_last(deals_file(6, 11))
+    text = _odd_games(plain, [(oddity, 3)])
+    assert text != plain
+    fast, careful, _taken = both_ways(text)
+    assert fast == careful, text
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(0, 2**32),
+    st.sampled_from(["?", "", "Club night"]),
+    st.lists(st.tuples(st.sampled_from(DEAL_ODDITIES), st.sampled_from(range(1, 12))), min_size=1, max_size=4),
+)
+def test_games_laid_out_like_the_one_before_read_as_the_careful_reader_reads_them(
+    seed: int, roster: str, changes: list
+) -> None:
+    """Deals-only games are read by position once one like them has been read: an odd game among them (a bad
+    value, a bracket, quote or line break in a value, a comment, another tag) is read as the careful reader
+    reads it, and so are the games after it.  (The first game is left as it is: it is read by the general
+    path, which learns the layout.)"""
+    text = _odd_games(deals_file(12, seed, roster), changes)
+    fast, careful, _taken = both_ways(text)
+    assert fast == careful, text
+
+
+def test_every_deal_generator_game_after_the_first_is_read_by_position(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The layout path is really taken: for a deals-only file, every game after the first is read by
+    position (no ``findall``), and a changed roster value costs one general read."""
+    taken = []
+    read_like = pbn_fast._read_like
+
+    def counting(*args: object) -> object:
+        hit = read_like(*args)  # type: ignore[arg-type]  # the real function's arguments, passed on
+        taken.append(hit is not None)
+        return hit
+
+    monkeypatch.setattr(pbn_fast, "_read_like", counting)
+    text = deals_file(40)
+    doc = parse_pbn_text(text)
+    assert len(doc) == 40 and taken == [True] * 39
+    taken.clear()
+    parse_pbn_text(_odd_games(text, [((r'\[Event "[^"]*"\]', '[Event "Cup"]'), 20)]))
+    assert taken.count(False) == 1 and len(taken) == 39
+    assert document_text(doc)[0] == text  # written back byte for byte

@@ -208,3 +208,4 @@ def test_bench_runs_with_a_tiny_board_count():
     assert result["fast_path"] == rich["fast_path"] == 40  # and the fast path reads them all
     deals = result["deals"]
     assert deals["counts"] == (40, 40) and deals["problems"] == 0 and deals["fast_path"] == 40
+    assert deals["by_position"] == 39  # every game after the first is read by position

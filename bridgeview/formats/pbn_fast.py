@@ -13,7 +13,8 @@ costs what it did and nothing read is lost.
 from __future__ import annotations
 
 import re
-from itertools import product
+from collections.abc import Callable
+from itertools import product, repeat
 from operator import itemgetter
 from typing import TYPE_CHECKING, cast
 
@@ -192,6 +193,11 @@ def read_fast(raw: str, first_line: int, ctx: Context) -> tuple[Board, list[tupl
     says is handed to the context only if a later game asks (``ctx.note_fast``)."""
     if ctx.persistent or '"#' in raw or len(raw) > _FAST_MAX:
         return None  # a "#" value, or one set before, or a huge game (no list of its tags): the careful reader
+    layout = ctx.fast_layout
+    if layout is not None:
+        hit = _read_like(raw, first_line, ctx, layout)
+        if hit is not None:
+            return hit
     found: list[tuple[str, str, str]] = _TAG.findall(raw)
     n = len(found)
     # every bracket and quote belongs to a tag found, and only blanks come before the first: the game is
@@ -221,7 +227,8 @@ def read_fast(raw: str, first_line: int, ctx: Context) -> tuple[Board, list[tupl
         if notes is None:
             return None
         names = tuple(name_list)
-        values = dict(zip(names, map(_VALUE, found), strict=True))
+        vals = tuple(map(_VALUE, found))
+        values = dict(zip(names, vals, strict=True))
         secs = tuple(map(_SECTION, found))
         blank = False
     if len(values) != len(names):
@@ -233,9 +240,106 @@ def read_fast(raw: str, first_line: int, ctx: Context) -> tuple[Board, list[tupl
         return None
     if comments:
         board.notes = comments
-    ctx.note_fast(names, found)
+    ctx.note_fast(names, vals, secs)
     line = first_line + 1 + raw.count("\n", 0, raw.find("[Board ") if "Board" in names else lead)
+    if blank and not comments and notes is None and not problems and _LAYOUT_FREE.isdisjoint(names):
+        _learn(raw, names, vals, line - first_line, board, ctx)
     return board, problems, line
+
+
+class Layout:
+    """The text between the quotes of a game of tags with blank sections (a deal generator's game), read by
+    the fast path, for the next games laid out alike.
+
+    A game whose text outside its values is the same is the same tags with the same blank sections, so its
+    values can be taken by position, with no ``findall`` and no dict of tags.  The values of the tags other
+    than the board number, dealer, vulnerability and deal are the same in such files from game to game (``?``
+    rosters, an event name): what each such set of values read as (checked, problem-free) is kept in
+    ``known``."""
+
+    __slots__ = ("between", "pieces", "names", "newlines", "line", "where", "rest", "known")
+
+    def __init__(self, parts: list[str], names: tuple[str, ...], line: int) -> None:
+        self.between = parts[0::2]
+        self.pieces = len(parts)
+        self.names = names
+        self.newlines = sum(map(str.count, self.between, repeat("\n")))
+        self.line = line  # the board's line, counted from the game's first
+        position = {name: i for i, name in enumerate(names)}
+        #: where the board number, dealer, vulnerability and deal are among the values (None: no such tag)
+        self.where = tuple(position.get(name) for name in _VARYING)
+        rest = [i for i, name in enumerate(names) if name not in _VARYING]
+        #: the other values as a tuple (the key of ``known``)
+        self.rest: Callable[[list[str]], tuple[str, ...]] = (
+            itemgetter(*rest) if len(rest) > 1 else lambda v: tuple(v[i] for i in rest)
+        )
+        #: the other values to (tags, declarer, contract, result) they read as
+        self.known: dict[tuple[str, ...], tuple[dict[str, str], Seat | None, Contract | None, int | None]] = {}
+
+
+#: the tags whose values vary from game to game of a deal generator's file
+_VARYING = ("Board", "Dealer", "Vulnerable", "Deal")
+#: a game with one of these is no deal generator's: its values are not read by position
+_LAYOUT_FREE = frozenset(("Auction", "Play", "Note", "OptimumResultTable", "DoubleDummyTricks"))
+_KNOWN_LIMIT = 64
+
+
+def _learn(raw: str, names: tuple[str, ...], vals: tuple[str, ...], line: int, board: Board, ctx: Context) -> None:
+    """Keep the layout of a game just read (tags with blank sections, no problem) for the games after it."""
+    if "\\" in raw:
+        return
+    parts = raw.split('"')
+    layout = ctx.fast_layout
+    if layout is None or layout.between != parts[0::2] or layout.pieces != len(parts):
+        layout = ctx.fast_layout = Layout(parts, names, line)
+    if len(layout.known) < _KNOWN_LIMIT:
+        layout.known[layout.rest(list(vals))] = (dict(board.tags), board.declarer, board.contract, board.result)
+
+
+def _read_like(
+    raw: str, first_line: int, ctx: Context, layout: Layout
+) -> tuple[Board, list[tuple[int | None, str]], int] | None:
+    """The board of a game laid out like the last one learned, its values taken by position; None unless its
+    text outside the values is the same and its other values are known.
+
+    Values hold no quote (the split), no backslash and no line break (counted: a break in a value above the
+    board number would move the board's line); the number, dealer, vulnerability and deal are parsed strictly
+    and the other values are ones read before, so a bracket in a value reads as the general path reads it."""
+    parts = raw.split('"')
+    if (
+        len(parts) != layout.pieces
+        or parts[0::2] != layout.between
+        or "\\" in raw
+        or raw.count("\n") != layout.newlines
+    ):
+        return None
+    vals = parts[1::2]
+    known = layout.known.get(layout.rest(vals))
+    if known is None:
+        return None
+    tags, declarer, contract, result = known
+    n, d, v, h = layout.where
+    number = None if n is None else vals[n]
+    dealer = None if d is None else vals[d]
+    vul = None if v is None else vals[v]
+    deal = None if h is None else vals[h]
+    try:
+        b = Board(
+            number=None if number is None or number == "" or number == "?" else _number(number),
+            dealer=None if dealer is None or dealer == "" or dealer == "?" else _SEATS[dealer],
+            vulnerability=None if vul is None or vul == "" or vul == "?" else _vulnerability(vul),
+            deal=_EMPTY if deal is None or deal == "" or deal == "?" else _deal(deal),
+            declarer=declarer,
+            tags=tags.copy(),
+        )
+    except Exception:  # _Careful, or a value only the careful reader words right
+        return None
+    if contract is not None:
+        b.contract = contract
+    if result is not None:
+        b.result = result
+    ctx.note_fast(layout.names, vals, None)
+    return b, [], first_line + layout.line
 
 
 def _strip_comments(found: list[tuple[str, str, str]], comments: list[str]) -> list[tuple[str, str, str]] | None:

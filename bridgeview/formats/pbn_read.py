@@ -9,7 +9,7 @@ runs through the file.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
@@ -25,7 +25,7 @@ from . import pbn_dd
 from .errors import describe
 from .pbn_checks import check_tag
 from .pbn_entry import Entry, section_text, simple_entries
-from .pbn_fast import read_fast
+from .pbn_fast import Layout, read_fast
 from .pbn_lex import BAD, COMMENT, DATA, PERCENT, PROBLEM_LIMIT, SKIPPED, TAG, Game, Token, tokenize, unescape
 
 # -- fast lookup tables -------------------------------------------------
@@ -73,14 +73,17 @@ class Context:
     persistent: dict[str, tuple[str, list[str]]] = field(default_factory=dict)
     #: the game just read took or set a ``#``/``##`` value (its raw text depends on the games before it)
     inherits: bool = False
-    #: tags of games read by the fast path, not yet in ``previous`` (``(names, [(name, value, section)])``):
-    #: most files never use ``#``, so they are handed over only when a game needs the careful reader
-    pending: list[tuple[tuple[str, ...], list[tuple[str, str, str]]]] = field(default_factory=list)
+    #: tags of games read by the fast path, not yet in ``previous`` (``(names, values, sections)``, sections
+    #: None when all are blank): most files never use ``#``, so they are handed over only when a game needs
+    #: the careful reader
+    pending: list[tuple[tuple[str, ...], Sequence[str], Sequence[str] | None]] = field(default_factory=list)
+    #: the layout of the last game the fast path learned (:class:`pbn_fast.Layout`), for the games like it
+    fast_layout: Layout | None = None
 
-    def note_fast(self, names: tuple[str, ...], found: list[tuple[str, str, str]]) -> None:
-        """Remember what a game read by the fast path said: ``names`` are its tag names, ``found`` its tags.
-        A game that names every tag an earlier pending one named overrides all it said (the usual case, the
-        same tags as the game before, is one tuple comparison)."""
+    def note_fast(self, names: tuple[str, ...], values: Sequence[str], sections: Sequence[str] | None) -> None:
+        """Remember what a game read by the fast path said: its tag names, values and sections (None: all
+        blank).  A game that names every tag an earlier pending one named overrides all it said (the usual
+        case, the same tags as the game before, is one tuple comparison)."""
         pending = self.pending
         if pending:
             last = pending[-1][0]
@@ -89,14 +92,21 @@ class Context:
                 if pending:
                     keys = set(names)
                     pending[:] = [p for p in pending if not keys.issuperset(p[0])]
-        pending.append((names, found))
+        pending.append((names, values, sections))
         if len(pending) > 64:
             self.flush()
 
     def flush(self) -> None:
         """Hand the fast-read games' tags over to ``previous``."""
-        for _names, found in self.pending:
-            self.previous.update((name, (value, section.split())) for name, value, section in found)
+        previous = self.previous
+        for names, values, sections in self.pending:
+            if sections is None:
+                previous.update((name, (value, [])) for name, value in zip(names, values, strict=True))
+            else:
+                previous.update(
+                    (name, (value, section.split()))
+                    for name, value, section in zip(names, values, sections, strict=True)
+                )
         self.pending.clear()
 
 
