@@ -28,7 +28,6 @@ Exit status 1 when any input failed.
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import random
 import subprocess
@@ -40,8 +39,10 @@ import tracemalloc
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-REALDATA = REPO.parent / "shared" / "realdata"
 MAX_SEED_BYTES = 200_000
+
+sys.path.insert(0, str(REPO / "tests"))  # the seeds and damage shared with the suite
+import fuzzkit  # noqa: E402
 
 from bridgeview.check.validate import validate  # noqa: E402
 from bridgeview.formats.errors import FormatError  # noqa: E402
@@ -50,116 +51,23 @@ from bridgeview.formats.registry import Codec, all_codecs, read_file  # noqa: E4
 MB = 1 << 20
 
 
-# -- seeds ----------------------------------------------------------------------------------
-def generated_seed(codec: Codec, rng: random.Random) -> bytes | None:
-    """A few random boards written by ``codec`` itself (None for a codec that cannot write boards)."""
-    if codec.kind != "bridge" or not codec.can_write:
-        return None
-    from bridgeview.model.auction import Call
-    from bridgeview.model.board import Board
-    from bridgeview.model.boardset import BoardSet
-    from bridgeview.model.ddtable import DDTable
-    from bridgeview.model.deal import Deal
-
-    for rich in (True, False):
-        boards = BoardSet()
-        for n in range(1, 4):
-            board = Board.numbered(n, Deal.shuffled(rng))
-            if rich:
-                board.dd = DDTable.from_rows([[rng.randint(0, 13) for _ in range(5)] for _ in range(4)])
-                board.auction = [Call.parse(t) for t in ("1NT", "P", "P", "P")]
-            boards.append(board)
-        if codec.check(boards).errors:
-            continue
-        out = io.BytesIO()
-        codec.write(boards, out)
-        return out.getvalue()
-    return None
-
-
+# -- seeds and damage (shared with the suite's campaign: tests/fuzzkit.py) -------------------
 def seeds_for(codec: Codec, rng: random.Random) -> list[bytes]:
-    found: list[bytes] = []
-    generated = generated_seed(codec, rng)
-    if generated is not None:
-        found.append(generated)
-    for root in (REALDATA, REPO / "resources", REPO / "tests" / "fixtures"):
-        if root.is_dir():
-            for ext in codec.extensions:
-                for p in sorted(root.rglob(f"*.{ext}")):
-                    if p.is_file() and p.stat().st_size <= MAX_SEED_BYTES:
-                        found.append(p.read_bytes())
-    return found
+    """A file of generated boards written by the codec, and every real, bundled or fixture file with its
+    extensions up to 200 KB."""
+    generated = fuzzkit.generated_seed(codec, rng)
+    return ([generated] if generated is not None else []) + [
+        p.read_bytes() for p in fuzzkit.real_seeds(codec, MAX_SEED_BYTES)
+    ]
 
 
-# -- damage ---------------------------------------------------------------------------------
-GARBAGE = [
-    b"\x00" * 8,
-    b"\xff" * 8,
-    b'[Deal "N:',
-    b"|md|",
-    b"\r\n\r\n",
-    b"\xc3\x28",
-    b"-" * 5,
-    b"9" * 40,
-    b"AKQJT98765432",
-    b"\t\x1a",
-    b"}{][",
-    b"==",
-    b'<img src="/dev/zero">',
-    b"<table>",
-    b'[Board "1"]\n',
-    b"{",
-    b"}",
-    b'"',
-    b"\\",
-    b"%",
-    b";",
-    b"|an|<b>x</b>|",
-    b"\xfe\xff",
-]
+#: the kinds of damage the long run draws, several small changes counted twice (no empty file: one is enough)
+KINDS = [k for k in fuzzkit.KINDS if k != "empty"] + ["mixed"]
 
 
 def damage(data: bytes, rng: random.Random) -> bytes:
-    """One random damage of ``data``, the kinds tests/test_fuzz_readers.py draws from."""
-    buf = bytearray(data)
-    kind = rng.choice(["truncate", "flip", "insert", "overwrite", "chunk-repeat", "mixed", "mixed"])
-    n = len(buf)
-
-    def junk() -> bytes:
-        if rng.random() < 0.6:
-            return rng.choice(GARBAGE)
-        return bytes(rng.randrange(256) for _ in range(rng.randint(1, 24)))
-
-    if kind == "truncate":
-        del buf[rng.randint(0, max(0, n - 1)) :]
-    elif kind == "flip":
-        for _ in range(rng.randint(1, 8)):
-            if buf:
-                buf[rng.randrange(len(buf))] ^= 1 << rng.randrange(8)
-    elif kind == "insert":
-        i = rng.randint(0, n)
-        buf[i:i] = junk()
-    elif kind == "overwrite" and buf:
-        i = rng.randrange(n)
-        j = junk()
-        buf[i : i + len(j)] = j
-    elif kind == "chunk-repeat" and buf:
-        i = rng.randrange(n)
-        j = min(n, i + rng.randint(1, 64))
-        buf[j:j] = buf[i:j] * rng.randint(1, 4)
-    else:
-        for _ in range(rng.randint(2, 5)):
-            if not buf:
-                break
-            i = rng.randrange(len(buf))
-            op = rng.randrange(3)
-            if op == 0:
-                buf[i] = rng.randrange(256)
-            elif op == 1:
-                del buf[i : i + rng.randint(1, 16)]
-            else:
-                buf[i:i] = junk()
-    return bytes(buf)
+    """One random damage of ``data``."""
+    return fuzzkit.damage(data, rng.choice(KINDS), fuzzkit.RandomPicker(rng))
 
 
 def crafted(rng: random.Random, seed: bytes) -> bytes:

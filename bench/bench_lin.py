@@ -25,11 +25,12 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import Sized
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_pbn import make_boards  # noqa: E402  (the same random legal boards as the PBN bench)
+from bench_pbn import make_boards, race  # noqa: E402  (the same random boards and timing as the PBN bench)
 
 from bridgeview.formats.lin import LinCodec, board_pairs, parse_text  # noqa: E402
 from bridgeview.model.board import Board  # noqa: E402
@@ -79,40 +80,22 @@ def write_real(n: int, folder: Path) -> Path | None:
     return path
 
 
-def time_ours(path: Path) -> tuple[float, int]:
-    t = time.process_time()
-    doc = LinCodec().read(path)
-    return time.process_time() - t, len(doc)
+def read_ours(path: Path) -> Sized:
+    return LinCodec().read(path)
 
 
-def time_endplay(path: Path) -> tuple[float, int]:
+def read_endplay(path: Path) -> Sized:
     from endplay.parsers import lin as endplay_lin
 
-    t = time.process_time()
     with open(path, encoding="utf-8") as f:
-        boards = endplay_lin.load(f)
-    return time.process_time() - t, len(boards)
+        return endplay_lin.load(f)
 
 
 def _time_file(path: Path, repeat: int) -> dict:
-    """Both readers on one file: CPU time, best of ``repeat``, interleaved because the machine is shared."""
-    ours = theirs = float("inf")
-    count = their_count = 0
-    for _ in range(repeat):
-        t, count = time_ours(path)
-        ours = min(ours, t)
-        t, their_count = time_endplay(path)
-        theirs = min(theirs, t)
+    """Both readers on one file, and what the file holds."""
     doc = LinCodec().read(path)
-    n = count or 1
     return {
-        "bytes": path.stat().st_size,
-        "ours_s": ours,
-        "endplay_s": theirs,
-        "ours_ms_per_board": 1000 * ours / n,
-        "endplay_ms_per_board": 1000 * theirs / n,
-        "ratio": theirs / ours if ours else float("inf"),
-        "counts": (count, their_count),
+        **race(path, read_ours, read_endplay, repeat),
         "problems": len(doc.problems),
         "calls": sum(len(b.auction or ()) for b in doc),
         "cards": sum(len(b.play or ()) for b in doc),

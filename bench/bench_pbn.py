@@ -20,6 +20,7 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Sized
 from pathlib import Path
 
 from bridgeview.formats.pbn import PbnCodec, parse_pbn_text
@@ -127,43 +128,47 @@ def write_file(n: int, path: Path, seed: int = 1, annotated: bool = False, deals
     path.write_bytes(data)
 
 
-def time_ours(path: Path) -> tuple[float, int]:
-    t = time.process_time()
-    doc = PbnCodec().read(path)
-    return time.process_time() - t, len(doc)
+def read_ours(path: Path) -> Sized:
+    return PbnCodec().read(path)
 
 
-def time_endplay(path: Path) -> tuple[float, int]:
+def read_endplay(path: Path) -> Sized:
     from endplay.parsers import pbn as endplay_pbn
 
-    t = time.process_time()
     with open(path, encoding="utf-8") as f:
-        boards = endplay_pbn.load(f)
-    return time.process_time() - t, len(boards)
+        return endplay_pbn.load(f)
+
+
+def race(path: Path, ours: Callable[[Path], Sized], theirs: Callable[[Path], Sized], repeat: int) -> dict:
+    """Both readers on one file: CPU time, best of ``repeat``, taking turns because the machine is shared;
+    the times, per board, their ratio and the boards each read (shared with bench_lin.py)."""
+    best = [float("inf"), float("inf")]
+    counts = [0, 0]
+    for _ in range(repeat):
+        for k, read in enumerate((ours, theirs)):
+            t = time.process_time()
+            counts[k] = len(read(path))
+            best[k] = min(best[k], time.process_time() - t)
+    n = counts[0] or 1
+    return {
+        "bytes": path.stat().st_size,
+        "ours_s": best[0],
+        "endplay_s": best[1],
+        "ours_ms_per_board": 1000 * best[0] / n,
+        "endplay_ms_per_board": 1000 * best[1] / n,
+        "ratio": best[1] / best[0] if best[0] else float("inf"),
+        "counts": tuple(counts),
+    }
 
 
 def _time_file(path: Path, repeat: int) -> dict:
-    """Both readers on one file: CPU time, best of ``repeat``, interleaved because the machine is shared."""
-    ours = theirs = float("inf")
-    count = their_count = 0
-    for _ in range(repeat):
-        t, count = time_ours(path)
-        ours = min(ours, t)
-        t, their_count = time_endplay(path)
-        theirs = min(theirs, t)
+    """Both readers on one file, and what the file holds."""
     check = parse_pbn_text(path.read_text(encoding="utf-8"))
-    n = count or 1
     fast, by_position = _fast_games(path)
     return {
+        **race(path, read_ours, read_endplay, repeat),
         "fast_path": fast,
         "by_position": by_position,
-        "bytes": path.stat().st_size,
-        "ours_s": ours,
-        "endplay_s": theirs,
-        "ours_ms_per_board": 1000 * ours / n,
-        "endplay_ms_per_board": 1000 * theirs / n,
-        "ratio": theirs / ours if ours else float("inf"),
-        "counts": (count, their_count),
         "problems": len(check.problems),
         "notes": sum(1 for b in check for c in b.auction or [] if c.explanation),
         "comments": sum(len(b.notes) for b in check),

@@ -25,8 +25,8 @@ import tempfile
 from functools import cache
 from pathlib import Path
 
+import fuzzkit
 import pytest
-from conftest import REALDATA, REPO
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reader_errors import assert_no_internal_error, reported_texts
@@ -36,86 +36,22 @@ from bridgeview.cli.dump import board_to_json
 from bridgeview.cli.main import main
 from bridgeview.formats.errors import FormatError
 from bridgeview.formats.registry import Codec, all_codecs, detect, get, read_file
-from bridgeview.model.auction import Call
-from bridgeview.model.board import Board
-from bridgeview.model.boardset import BoardSet, FileInfo
-from bridgeview.model.cards import Card, Seat, Strain
-from bridgeview.model.ddtable import DDTable
-from bridgeview.model.deal import Deal
-from bridgeview.model.play import trick_winner
 
 CODECS = sorted(all_codecs(), key=lambda c: c.name)
-SEED_BOARDS = 3
 MAX_REAL_SEED_BYTES = 20_000
 VALIDATE_SUMMARY = re.compile(r".+: \d+ problems? in \d+ (boards?|deals?)")
 EXAMPLES = int(os.environ.get("BRIDGEVIEW_FUZZ_EXAMPLES", "20"))  # raise it for a long local run
 
 
 # -- seed files -----------------------------------------------------------------
-def _legal_play(deal: Deal, declarer: Seat, cards: int) -> list[Card]:
-    """``cards`` legal cards of a notrump contract: follow suit with the lowest card."""
-    hands = list(deal.hands)
-    play: list[Card] = []
-    leader = int(declarer.next)
-    trick: list[int] = []
-    while len(play) < cards:
-        seat = (leader + len(trick)) % 4
-        mask = hands[seat]
-        if trick:
-            suit_cards = [c for c in range(52) if mask >> c & 1 and c // 13 == trick[0] // 13]
-            pool = suit_cards or [c for c in range(52) if mask >> c & 1]
-        else:
-            pool = [c for c in range(52) if mask >> c & 1]
-        card = min(pool)
-        hands[seat] &= ~(1 << card)
-        trick.append(card)
-        play.append(Card(card))
-        if len(trick) == 4:
-            leader = int(trick_winner(trick, leader, Strain.NOTRUMP))
-            trick = []
-    return play
-
-
-def _board(rng: random.Random, number: int, rich: bool) -> Board:
-    cards = list(range(52))
-    rng.shuffle(cards)
-    owners = [0] * 52
-    for i, c in enumerate(cards):
-        owners[c] = i // 13
-    deal = Deal.from_owners(owners)
-    board = Board.numbered(number, deal)
-    if rich:
-        board.dd = DDTable.from_rows([[rng.randint(0, 13) for _ in range(5)] for _ in range(4)])
-        board.auction = [Call.parse(t) for t in ("1NT", "P", "P", "P")]
-        board.play = _legal_play(deal, board.effective_dealer, 6)
-    return board
-
-
 def generated_seed(codec: Codec) -> bytes | None:
     """A small file of generated boards written by ``codec`` (None if it cannot write bridge boards)."""
-    if codec.kind != "bridge" or not codec.can_write:
-        return None
-    rng = random.Random(f"seed-{codec.name}")
-    for rich in (True, False):
-        boards = BoardSet([_board(rng, n, rich) for n in range(1, SEED_BOARDS + 1)], FileInfo())
-        if rich:
-            boards.info.event, boards.info.site, boards.info.date = "Fuzz Cup", "Nowhere", "2024.01.02"
-        if codec.check(boards).errors:
-            continue
-        out = io.BytesIO()
-        codec.write(boards, out)
-        return out.getvalue()
-    return None
+    return fuzzkit.generated_seed(codec, random.Random(f"seed-{codec.name}"))
 
 
 def existing_seeds(codec: Codec) -> list[Path]:
-    """Real files (../shared/realdata) and bundled resources with the codec's extensions."""
-    found: list[Path] = []
-    for root in (REALDATA, REPO / "resources", REPO / "tests" / "fixtures"):
-        if root.is_dir():
-            for ext in codec.extensions:
-                found.extend(p for p in root.rglob(f"*.{ext}") if p.stat().st_size <= MAX_REAL_SEED_BYTES)
-    return sorted(set(found))[:3]
+    """Real files (../shared/realdata) and bundled resources with the codec's extensions: three small ones."""
+    return fuzzkit.real_seeds(codec, MAX_REAL_SEED_BYTES)[:3]
 
 
 @cache
@@ -141,70 +77,29 @@ def test_every_codec_has_a_seed_it_reads_cleanly(codec: Codec, tmp_path: Path) -
 
 
 # -- damage ---------------------------------------------------------------------
-GARBAGE = st.one_of(
-    st.binary(min_size=1, max_size=24),
-    st.sampled_from(
-        [
-            b"\x00" * 8,
-            b"\xff" * 8,
-            b'[Deal "N:',
-            b"|md|",
-            b"\r\n\r\n",
-            b"\xc3\x28",
-            b"-" * 5,
-            b"99999999999999999999",
-            b"AKQJT98765432",
-            b"\t\x1a",
-            b"}{][",
-            b"==",
-        ]
-    ),
-)
+GARBAGE = st.one_of(st.binary(min_size=1, max_size=24), st.sampled_from(fuzzkit.GARBAGE))
+
+
+class _DrawPicker:
+    """The damage's choices drawn by hypothesis (so a failing input shrinks)."""
+
+    def __init__(self, draw: st.DrawFn) -> None:
+        self.draw = draw
+
+    def integer(self, low: int, high: int) -> int:
+        return self.draw(st.integers(low, high))
+
+    def junk(self) -> bytes:
+        return self.draw(GARBAGE)
 
 
 @st.composite
-def damaged(draw, name: str) -> tuple[bytes, str]:
+def damaged(draw: st.DrawFn, name: str) -> tuple[bytes, str]:
     """(damaged bytes, extension mode) from one of the codec's seeds."""
-    blobs = seeds(name)
-    data = bytearray(draw(st.sampled_from(blobs)))
-    kind = draw(st.sampled_from(["truncate", "flip", "insert", "overwrite", "empty", "mixed", "chunk-repeat"]))
-    n = len(data)
-    if kind == "empty":
-        data = bytearray()
-    elif kind == "truncate":
-        data = data[: draw(st.integers(0, max(0, n - 1)))]
-    elif kind == "flip":
-        for _ in range(draw(st.integers(1, 8))):
-            if data:
-                i = draw(st.integers(0, len(data) - 1))
-                data[i] ^= 1 << draw(st.integers(0, 7))
-    elif kind == "insert":
-        i = draw(st.integers(0, n))
-        data[i:i] = draw(GARBAGE)
-    elif kind == "overwrite":
-        if data:
-            i = draw(st.integers(0, len(data) - 1))
-            junk = draw(GARBAGE)
-            data[i : i + len(junk)] = junk
-    elif kind == "chunk-repeat":
-        if data:
-            i = draw(st.integers(0, len(data) - 1))
-            j = draw(st.integers(i, min(len(data), i + 64)))
-            data[j:j] = data[i:j]
-    else:  # several of the above at random points
-        for _ in range(draw(st.integers(2, 5))):
-            if not data:
-                break
-            i = draw(st.integers(0, len(data) - 1))
-            op = draw(st.integers(0, 2))
-            if op == 0:
-                data[i] = draw(st.integers(0, 255))
-            elif op == 1:
-                del data[i : i + draw(st.integers(1, 16))]
-            else:
-                data[i:i] = draw(GARBAGE)
+    data = draw(st.sampled_from(seeds(name)))
+    data = fuzzkit.damage(data, draw(st.sampled_from(fuzzkit.KINDS)), _DrawPicker(draw))
     ext = draw(st.sampled_from(["own", "own", "own", "none", "wrong"]))
-    return bytes(data), ext
+    return data, ext
 
 
 def _path_for(codec: Codec, directory: Path, ext_mode: str) -> Path:

@@ -57,7 +57,7 @@ def test_stored_tables_kept_unless_again(tmp_path, capsys):
     assert "solved 1 of 2 boards" in capsys.readouterr().err
     assert registry.read_file(keep)[0].dd.get(0, 4) == 9  # stored, even though wrong
     assert main(["solve", "--again", str(src), str(again)]) == 0
-    assert "1 stored table(s) differ from DDS" in capsys.readouterr().err
+    assert "1 stored table differs from DDS" in capsys.readouterr().err
     assert registry.read_file(again)[0].dd == DDTable.from_rows(TABLES[0])
 
 
@@ -71,7 +71,7 @@ def test_errors(tmp_path, capsys):
     uneven = tmp_path / "uneven.deals"
     registry.write_file(BoardSet([Board(deal=Deal.from_pbn("N:AKQ... ...AK .AKQ.. ..AKQ."))]), uneven, "deals")
     assert main(["solve", str(uneven), str(tmp_path / "u.pbn")]) == 0
-    assert "1 board(s) could not be solved" in capsys.readouterr().err
+    assert "1 board could not be solved" in capsys.readouterr().err
 
 
 def test_real_dge_file_matches_deal_convert(realdata, tmp_path):

@@ -8,8 +8,9 @@ from conftest import REPO
 
 from bridgeview.model.text import plural
 
-#: a plural written by hand: ``'s' if n != 1``, ``"s" if k > 1``, a home-made ``plural`` helper
-INLINE_PLURAL = re.compile(r"""['"]e?s['"]\s+if\b|def _?plural\(""")
+#: a plural written by hand: ``'s' if n != 1``, ``"s" if k > 1``, a home-made ``plural`` helper, or a
+#: count followed by ``board(s)``
+INLINE_PLURAL = re.compile(r"""['"]e?s['"]\s+if\b|def _?plural\(|\}\s+[a-z ]*[a-z]\(e?s\)""")
 
 
 def test_plural_counts_like_people_do() -> None:
@@ -34,7 +35,13 @@ def test_no_module_spells_plurals_itself() -> None:
 
 def test_the_plural_check_sees_the_inline_forms() -> None:
     """The pattern above matches what it is meant to catch (else the test could never fail)."""
-    for line in ("f\"{n} board{'s' if n != 1 else ''}\"", 'f"board{"s" if len(m) > 1 else ""}"', "def plural(n):"):
+    for line in (
+        "f\"{n} board{'s' if n != 1 else ''}\"",
+        'f"board{"s" if len(m) > 1 else ""}"',
+        "def plural(n):",
+        'f"{len(x)} board(s) could not be solved"',
+        'f"{n} stored table(s) differ"',
+    ):
         assert INLINE_PLURAL.search(line), line
     assert not INLINE_PLURAL.search("plural(n, 'board')")
 

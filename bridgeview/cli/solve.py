@@ -151,20 +151,21 @@ def run(args) -> int:
     if unsolvable:
         shown = ", ".join(_label(doc[i], i) for i in unsolvable[:10]) + (" ..." if len(unsolvable) > 10 else "")
         print(
-            f"bridgeview: {len(unsolvable)} board(s) could not be solved (hands of unequal length, "
+            f"bridgeview: {plural(len(unsolvable), 'board')} could not be solved (hands of unequal length, "
             f"cards in two hands or no cards): {shown}",
             file=sys.stderr,
         )
     if slow_boards:
         shown = ", ".join(_label(doc[i], i) for i in slow_boards[:10]) + (" ..." if len(slow_boards) > 10 else "")
         print(
-            f"bridgeview: {len(slow_boards)} board(s) took DDS longer than {args.dd_timeout:g} s and have no "
+            f"bridgeview: {plural(len(slow_boards), 'board')} took DDS longer than {args.dd_timeout:g} s and have no "
             f"table: {shown}",
             file=sys.stderr,
         )
     if args.again and counts["differing"]:
         print(
-            f"bridgeview: {counts['differing']} stored table(s) differ from DDS; OUT has the DDS tables",
+            f"bridgeview: {plural(counts['differing'], 'stored table')} "
+            f"{'differs' if counts['differing'] == 1 else 'differ'} from DDS; OUT has the DDS tables",
             file=sys.stderr,
         )
     return 0

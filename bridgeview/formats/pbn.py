@@ -17,6 +17,7 @@ from typing import IO, NamedTuple
 
 from ..model.board import Board
 from ..model.boardset import BoardSet, FileInfo
+from ..model.text import plural
 from . import pbn_lazy, pbn_stream
 from .errors import FormatError
 from .pbn_lex import decode, detect_newline, split_games
@@ -341,9 +342,9 @@ class PbnCodec(Codec):
             if b.auction and any(c.alert and not c.explanation for c in b.auction):
                 bare_alerts += 1
         if no_play:
-            rep.losses.append(f"the play of {no_play} board(s) with no declarer")
+            rep.losses.append(f"the play of {plural(no_play, 'board')} with no declarer")
         if bare_alerts:
-            rep.losses.append(f"alerts without an explanation on {bare_alerts} board(s) (PBN has only notes)")
+            rep.losses.append(f"alerts without an explanation on {plural(bare_alerts, 'board')} (PBN has only notes)")
         if _codec_name(encoding) != "utf-8":
             try:
                 document_text(boards, options)[0].encode(_codec_name(encoding))

@@ -17,6 +17,7 @@ from ..model.board import Board
 from ..model.cards import CARDS, DISPLAY_SUITS, RANK_CHARS, Card, Seat, Suit, hcp_of, ranks_text
 from ..model.deal import Deal
 from ..model.play import Trick
+from ..model.replay_state import ReplayPosition
 from ..model.text import plural
 from ..model.vulnerability import Vulnerability
 from .theme import (
@@ -168,6 +169,20 @@ class HandDiagram(QWidget):
         self._claim_text = claim_text
         self._stop_text = stop_text
         self.update()
+
+    def show_position(self, pos: ReplayPosition, grey_played: bool = False) -> None:
+        """Show the position a replay reached (``grey_played``: the cards played stay, greyed)."""
+        self.set_play_state(
+            pos.remaining,
+            pos.trick,
+            pos.ns_tricks,
+            pos.ew_tricks,
+            pos.to_play,
+            played=pos.played,
+            grey_played=grey_played,
+            claim_text=pos.claim_text,
+            stop_text=pos.stop_text,
+        )
 
     def set_card_annotations(self, ann: dict[int, tuple[str, bool]]) -> None:
         """Small labels under cards of the hand to play; ``True`` marks a card that costs a trick."""

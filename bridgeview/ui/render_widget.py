@@ -14,18 +14,8 @@ from .theme import WHITE
 
 def show_step(diagram: HandDiagram, board: Board, step: int, fmt: str | None = None) -> int:
     """Put the position after ``step`` cards of ``board``'s play on ``diagram``; returns the step shown."""
-    state = ReplayState(board, fmt)
-    pos = state.position(step)
-    diagram.set_play_state(
-        pos.remaining,
-        pos.trick,
-        pos.ns_tricks,
-        pos.ew_tricks,
-        pos.to_play,
-        played=pos.played,
-        claim_text=pos.claim_text,
-        stop_text=pos.stop_text,
-    )
+    pos = ReplayState(board, fmt).position(step)
+    diagram.show_position(pos)
     return pos.step
 
 

@@ -398,17 +398,7 @@ def show_position(diagram, controller: ReplayController, pos: ReplayPosition | N
     if not state.has_play and state.stop_text is None and state.claim_text is None:
         diagram.set_play_state(None, None, 0, 0, None)
         return
-    diagram.set_play_state(
-        pos.remaining,
-        pos.trick,
-        pos.ns_tricks,
-        pos.ew_tricks,
-        pos.to_play,
-        played=pos.played,
-        grey_played=controller.grey_played,
-        claim_text=pos.claim_text,
-        stop_text=pos.stop_text,
-    )
+    diagram.show_position(pos, grey_played=controller.grey_played)
 
 
 def install_replay(document_view, settings: QSettings | None = None) -> ReplayController:
