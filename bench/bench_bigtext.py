@@ -11,8 +11,9 @@ of the process):
 * ``bridgeview convert big.zrd big.pbn`` (boards a second);
 * the main window (offscreen): the first board of the PBN shown, and a jump to
   board 900,000 (or 90 % of the way);
-* the same ``info`` and ``convert`` on a file a quarter the size: memory beyond the
-  mapped file must not grow with it;
+* ``bridgeview validate big.pbn`` (every board decoded and checked, board by board);
+* the same ``info``, ``convert`` and ``validate`` on a file a quarter the size: memory
+  beyond the mapped file must not grow with it;
 * ``bridgeview validate`` on a ZRD of ``--validate-deals`` deals (duplicate detection
   by sorted 64-bit hashes), unless ``--validate-deals 0``.
 
@@ -141,6 +142,7 @@ def measure_size(d: Path, n: int, tag: str) -> dict:
     res["info"] = run_child("info", str(pbn))
     res["pbn_to_zrd"] = run_child("convert", str(pbn), str(back))
     res["identical"] = back.read_bytes() == zrd.read_bytes()
+    res["validate_pbn"] = run_child("validate", str(pbn))
     return res
 
 
@@ -192,6 +194,11 @@ def main() -> int:
             f"{args.n / big['zrd_to_pbn']['seconds']:,.0f} boards/s; peak {big['zrd_to_pbn']['peak_mb']:.0f} MB",
         ),
         (
+            "`validate big.pbn` (every board decoded and checked)",
+            f"{big['validate_pbn']['seconds']:.1f} s = {args.n / big['validate_pbn']['seconds']:,.0f} boards/s; "
+            f"peak {big['validate_pbn']['peak_mb']:.0f} MB",
+        ),
+        (
             "GUI: open, first board shown",
             f"{big['gui']['open_seconds']:.2f} s = "
             f"**{big['gui']['open_seconds'] / base:.1f}×** (board {big['gui']['first_board']})",
@@ -202,7 +209,12 @@ def main() -> int:
             f"(shown: {big['gui']['jump_shown']}); GUI peak {big['gui']['peak_mb']:.0f} MB",
         ),
     ]
-    for key, what in (("info", "`info`"), ("pbn_to_zrd", "`convert` PBN→ZRD"), ("zrd_to_pbn", "`convert` ZRD→PBN")):
+    for key, what in (
+        ("info", "`info`"),
+        ("pbn_to_zrd", "`convert` PBN→ZRD"),
+        ("zrd_to_pbn", "`convert` ZRD→PBN"),
+        ("validate_pbn", "`validate` PBN"),
+    ):
         rows.append(
             (
                 f"peak RSS, {what}: ¼ size → full size",

@@ -81,8 +81,8 @@ def test_bulk_validate_finds_every_repeat_as_board_by_board_does(tmp_path, monke
 
 
 def test_pages_given_back_during_validate_are_read_again_when_needed(tmp_path, monkeypatch):
-    from bridgeview.check import validate as validate_module
     from bridgeview.formats.registry import read_file
+    from bridgeview.model import boardset
 
     src = tmp_path / "deals.zrd"
     src.write_bytes(zrd_bytes(1000))
@@ -90,6 +90,7 @@ def test_pages_given_back_during_validate_are_read_again_when_needed(tmp_path, m
     before = [doc[i].deal for i in (0, 500, 999)]
     import mmap
 
-    monkeypatch.setattr(validate_module, "RELEASE_BYTES", mmap.PAGESIZE)
-    assert validate_module._release(doc, 900, 0) == 900 * 23 // mmap.PAGESIZE * mmap.PAGESIZE
+    monkeypatch.setattr(boardset, "RELEASE_BYTES", mmap.PAGESIZE)
+    doc.release_pages(900)
+    assert doc._released == 900 * 23 // mmap.PAGESIZE * mmap.PAGESIZE
     assert [doc[i].deal for i in (0, 500, 999)] == before

@@ -586,3 +586,47 @@ def test_the_reader_and_the_model_parse_deals_alike(deal: str, message: str) -> 
     assert doc[0].tags["Deal"] == deal
     good = "N:AKQJT98765432... .AKQJT98765432.. ..akqjt98765432. ...AKQJT98765432"
     assert parse_pbn_text(f'[Board "1"]\n[Deal "{good}"]\n')[0].deal == Deal.from_pbn(good.upper())
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.lists(st.integers(0, 13), min_size=5, max_size=5), min_size=4, max_size=4),
+    st.one_of(st.just(frozenset()), st.frozensets(st.integers(0, 19), max_size=4)),
+    st.sampled_from(
+        ["as written", "shuffled", "two strains of a seat swapped", "lower case", "a cell twice", "a bad count"]
+    ),
+    st.randoms(use_true_random=False),
+)
+def test_result_tables_in_our_order_read_as_tables_in_any_order(rows, unknown, change: str, rnd) -> None:
+    """A table in the order we write (taken by position) reads as the general reader reads any table; with
+    ``unknown`` cells left out, rows in another order, bad rows."""
+    from bridgeview.formats import pbn_dd
+    from bridgeview.model.ddtable import DDTable
+
+    dd = DDTable.from_rows(
+        [[None if 5 * r + c in unknown else v for c, v in enumerate(row)] for r, row in enumerate(rows)]
+    )
+    lines = pbn_dd.result_table_rows(dd)
+    if change == "shuffled":
+        rnd.shuffle(lines)
+    elif change == "two strains of a seat swapped" and len(lines) > 1:
+        lines[0], lines[1] = lines[1], lines[0]
+    elif change == "lower case" and lines:
+        lines[0] = lines[0].lower()
+    elif change == "a cell twice" and lines:
+        lines.append(lines[0].rsplit(" ", 1)[0] + " 3")
+    elif change == "a bad count" and lines:
+        lines[-1] = lines[-1].rsplit(" ", 1)[0] + " 14"
+    tokens = " ".join(lines).split()
+    got, problem = pbn_dd.parse_result_table(pbn_dd.ORT_HEADER, tokens)
+    cells: dict[tuple[str, str], str] = {}
+    for k in range(0, len(tokens), 3):  # the general rule: each row sets its cell, a later row wins
+        seat, strain, tricks = tokens[k : k + 3]
+        if seat not in ("N", "E", "S", "W") or int(tricks) > 13:  # a strain may be in any case, a seat not
+            assert got is None and problem
+            return
+        cells[seat, strain.upper()] = tricks
+    want = [[None] * 5 for _ in range(4)]
+    for (seat, strain), v in cells.items():
+        want["NESW".index(seat)][int(Strain.from_text(strain))] = int(v)
+    assert problem is None and got == DDTable(tuple(map(tuple, want)))

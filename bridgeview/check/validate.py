@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
 from ..formats.errors import FormatError
+from ..model.board import Board
 from ..model.boardset import BoardSet, LazyBoardSet
 from ..model.severity import ERROR, WARNING, severity_of
 from ..model.vulnerability import dealer_for_board, vulnerability_for_board
+from .repeats import Repeats, deal_hashes
 
 
 @dataclass
@@ -69,8 +71,6 @@ SAME_DEAL_KIND = "same deal as another board"
 #: Sets larger than this, read lazily from a fixed-record file that holds only
 #: deals (and DD), are checked with numpy over bulk chunks instead of board by board.
 BULK_THRESHOLD = 50_000
-#: Mapped pages of records already checked are given back this many bytes at a time.
-RELEASE_BYTES = 1 << 24
 #: At most this many problems of one kind are listed for a bulk-checked file.
 BULK_REPORT_LIMIT = 1000
 
@@ -97,30 +97,36 @@ def validate(
     for i, _line, msg in boards.problems:
         if i is not None:
             read_here.setdefault(i, set()).add(msg)
-    out: list[Problem] = []
-    # hashes, not the deals, as keys: a big file's keys cost little (a match is confirmed on the boards)
-    seen_deals: dict[int, tuple[int, int | None]] = {}  # hash of (deal, room) -> first index, its number
-    seen_numbers: dict[object, tuple[int, int]] = {}  # number (or (number, room)) -> first index, hash of its hands
+    out: list[tuple[int, int, Problem]] = []  # (board index, rank of the check, problem): sorted at the end
+    repeats = Repeats()  # repeated numbers and deals are found at the end, from compact columns
     lines = boards.info.extra.get("board_lines", {}) if boards.info.extra else {}
     n = len(boards)
     for i in range(n):
-        if progress is not None and i % 1024 == 0:
-            progress(i, n)
+        if i % 1024 == 0:
+            if progress is not None:
+                progress(i, n)
+            if isinstance(boards, LazyBoardSet):
+                boards.release_pages(i)  # a pass over a big file holds a part of it at a time
         line = lines.get(i)
         offset, record = boards.record_offset(i), boards.record_number(i)
         try:
             b = boards[i]
         except FormatError as e:  # a record decoded on demand is unreadable: say so and go on
             out.append(
-                Problem(
-                    e.message,
-                    board=e.board,
-                    index=i,
-                    line=e.line or line,
-                    offset=e.offset if e.offset is not None else offset,
-                    record=e.record or record,
+                (
+                    i,
+                    0,
+                    Problem(
+                        e.message,
+                        board=e.board,
+                        index=i,
+                        line=e.line or line,
+                        offset=e.offset if e.offset is not None else offset,
+                        record=e.record or record,
+                    ),
                 )
             )
+            repeats.add(None, None)
             continue
         if per_board:
             for ln, msg in per_board(i):
@@ -131,36 +137,57 @@ def validate(
         for msg in b.problems():
             if msg in read_here.get(i, ()):
                 continue  # the reader said it already, with its line
-            out.append(Problem(msg, board=num, index=i, line=line, offset=offset, record=record))
-        where = {"board": num, "index": i, "line": line, "offset": offset, "record": record}
+            out.append((i, 0, Problem(msg, board=num, index=i, line=line, offset=offset, record=record)))
         if num is not None and check_numbering:
-            out.extend(_numbering_problems(b, num, room, seen_numbers, where))
-        if b.deal.card_count:
-            same = _same_deal_problem(boards, b, room, seen_deals, where)
-            if same is not None:
-                out.append(same)
+            where = {"board": num, "index": i, "line": line, "offset": offset, "record": record}
+            out.extend((i, 2, p) for p in _dealer_and_vulnerability(b, num, where))
+        repeats.add(b, room)
+    out.extend(_repeat_problems(boards, repeats, lines, check_numbering))
     if progress is not None:
         progress(n, n)
-    return read + out
+    out.sort(key=lambda entry: (entry[0], entry[1]))  # board order; on a board, the order of the checks
+    return read + [p for _i, _rank, p in out]
 
 
-def _numbering_problems(
-    b, num: int, room: str | None, seen_numbers: dict[object, tuple[int, int]], where: dict
-) -> list[Problem]:
-    """A board number repeated with another deal, and a dealer or vulnerability its number contradicts."""
-    out: list[Problem] = []
-    nkey = num if room is None else (num, room)  # no tuple a board in the usual file
-    hands = hash(b.deal.hands)
-    if nkey in seen_numbers:
-        j, first_hands = seen_numbers[nkey]
-        if first_hands != hands:
-            out.append(
+def _repeat_problems(
+    boards: BoardSet, repeats: Repeats, lines: dict[int, int], check_numbering: bool
+) -> Iterator[tuple[int, int, Problem]]:
+    """A board number repeated with another deal (rank 1, before the dealer and vulnerability warnings) and a
+    deal dealt again (rank 3), unless the board is the first one's result at another table (same number: a
+    traveller record)."""
+
+    def where(i: int) -> dict[str, Any]:
+        return {
+            "board": repeats.number(i),
+            "index": i,
+            "line": lines.get(i),
+            "offset": boards.record_offset(i),
+            "record": boards.record_number(i),
+        }
+
+    if check_numbering:
+        for i, j in repeats.numbers_with_another_deal():
+            num = repeats.number(i)
+            yield (
+                i,
+                1,
                 Problem(
-                    f"board number {num} also used by record {j + 1}, with a different deal", **where, kind=NUMBER_KIND
-                )
+                    f"board number {num} also used by record {j + 1}, with a different deal",
+                    **where(i),
+                    kind=NUMBER_KIND,
+                ),
             )
-    else:
-        seen_numbers[nkey] = (where["index"], hands)
+    for i, j in repeats.deals_dealt_again():
+        num, other = repeats.number(i), repeats.number(j)
+        if other is not None and other == num:
+            continue  # another table's result of the same board (a traveller record)
+        what = f"board {other}" if other is not None else f"record {j + 1}"
+        yield i, 3, Problem(f"same deal as {what}", **where(i), kind=SAME_DEAL_KIND)
+
+
+def _dealer_and_vulnerability(b: Board, num: int, where: dict[str, Any]) -> list[Problem]:
+    """A dealer or vulnerability the board's number contradicts."""
+    out: list[Problem] = []
     if b.dealer is not None and b.dealer != dealer_for_board(num):
         out.append(
             Problem(
@@ -182,27 +209,6 @@ def _numbering_problems(
     return out
 
 
-def _same_deal_problem(
-    boards: BoardSet, b, room: str | None, seen_deals: dict[int, tuple[int, int | None]], where: dict
-) -> Problem | None:
-    """The deal seen already on an earlier board of the same room, unless that board is this one at another
-    table (same number: a traveller record)."""
-    key = hash((b.deal.hands, room))
-    got = seen_deals.get(key)
-    if got is None:
-        seen_deals[key] = (where["index"], where["board"])
-        return None
-    j, other = got
-    first = boards[j]
-    if first.deal.hands != b.deal.hands or first.tags.get("Room") != room:  # a hash collision
-        return None
-    num = where["board"]
-    if other is not None and other == num:
-        return None  # another table's result of the same board (a traveller record)
-    what = f"board {other}" if other is not None else f"record {j + 1}"
-    return Problem(f"same deal as {what}", **where, kind=SAME_DEAL_KIND)
-
-
 def _can_check_in_bulk(boards: BoardSet) -> TypeGuard[LazyBoardSet]:
     """Bulk chunks carry deals and DD only, so they suffice for formats that hold nothing else."""
     if not (isinstance(boards, LazyBoardSet) and boards.is_lazy and not boards.edited and boards.bulk):
@@ -216,46 +222,6 @@ def _can_check_in_bulk(boards: BoardSet) -> TypeGuard[LazyBoardSet]:
     except Exception:
         return False
     return caps is not None and not (caps.auction or caps.play or caps.notes)
-
-
-def deal_hashes(masks) -> Any:
-    """A 64-bit hash of each row of an (n, k) uint64 array (four hand masks, or a record's
-    bytes as words): sorting these finds equal deals (with ten million deals a collision
-    is a one-in-a-hundred-thousand chance, and a reported duplicate is compared in full first)."""
-    import numpy as np
-
-    m = np.ascontiguousarray(masks, dtype=np.uint64)
-    h = np.zeros(m.shape[0], dtype=np.uint64)
-    mults = (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93)
-    with np.errstate(over="ignore"):
-        for k in range(m.shape[1]):
-            x = m[:, k] * np.uint64(mults[k % 4])
-            x ^= x >> np.uint64(29)
-            h ^= x
-            h *= np.uint64(0xBF58476D1CE4E5B9)
-    return h
-
-
-def _release(boards, done: int, released: int) -> int:
-    """Tell the kernel this process is done with the mapped pages of the records read so far
-    (they stay in the page cache): ten million records then never sit in memory at once."""
-    import mmap
-
-    source = getattr(getattr(boards, "keepalive", None), "mmap", None)
-    advise = getattr(source, "madvise", None)
-    if advise is None or not hasattr(mmap, "MADV_DONTNEED") or done >= len(boards):
-        return released
-    offset = boards.record_offset(done)
-    if offset is None:
-        return released
-    end = offset // mmap.PAGESIZE * mmap.PAGESIZE
-    if end - released >= RELEASE_BYTES:
-        try:
-            advise(mmap.MADV_DONTNEED, released, end - released)
-        except (OSError, ValueError):
-            return released
-        return end
-    return released
 
 
 def _chunk_hashes(chunk) -> tuple[Any, Any]:
@@ -286,7 +252,6 @@ def _validate_bulk(boards: LazyBoardSet, progress: Callable[[int, int], object] 
     hash_parts = []
     empty_parts = []
     done = 0
-    released = 0
     total = len(boards)
     for chunk in boards.bulk():
         if getattr(chunk, "zbd", None) is not None:  # every card has a hand: count them from the bytes
@@ -308,7 +273,7 @@ def _validate_bulk(boards: LazyBoardSet, progress: Callable[[int, int], object] 
         hash_parts.append(h)
         empty_parts.append(empty)
         done += len(chunk)
-        released = _release(boards, done, released)
+        boards.release_pages(done)
         if progress is not None:
             progress(done, total)
     if not hash_parts:

@@ -145,6 +145,12 @@ class LazyLinSet(LazyBoardSet):
         self._cache: OrderedDict[int, tuple[Board, list[tuple[int | None, str]], int]] = OrderedDict()
         self._noted: set[int] = set()
 
+    def data_start(self, index: int) -> int | None:
+        return int(self.lin_index.starts[index])
+
+    def mapped_buffer(self) -> Any:
+        return self.lin_index.buf
+
     def decoded(self, i: int) -> tuple[Board, list[tuple[int | None, str]], int]:
         """Board ``i``, its problems ``(line, message)`` and the line of its first pair."""
         from .lin import _Context, _parse_board, implied_result

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import re
+from operator import itemgetter
 
 from ..model.cards import Seat, Strain
 from ..model.ddtable import DDTable
@@ -37,6 +38,16 @@ _COLUMNS: dict[str, list[str]] = {}
 _SEAT_INDEX = {"N": 0, "E": 1, "S": 2, "W": 3}
 _STRAIN_INDEX = {k: int(v) for k, v in _STRAIN_TOKENS.items()}
 _TRICKS = {str(n): n for n in range(14)}
+
+
+#: the declarer and strain columns of a table written in our order (N S E W, NT S H D C each), the order
+#: almost every file has: such a table's tricks are taken by position
+_CANONICAL_SEATS = [seat.letter for seat in BC_SEATS for _strain in _STRAINS_NT_FIRST]
+_CANONICAL_STRAINS = [strain.letter for _seat in BC_SEATS for strain in _STRAINS_NT_FIRST]
+#: for each seat (N E S W), the positions of its five strains (in Strain order) among the 20 tricks
+_CANONICAL_ROWS = tuple(
+    itemgetter(*(BC_SEATS.index(seat) * 5 + _STRAINS_NT_FIRST.index(strain) for strain in Strain)) for seat in Seat
+)
 
 
 def parse_hex20(text: str, seats: tuple[Seat, ...]) -> DDTable | None:
@@ -64,6 +75,10 @@ def parse_result_table(header: str, tokens: list[str]) -> tuple[DDTable | None, 
     except ValueError:
         return None, f"OptimumResultTable needs Declarer, Denomination and Result columns, not {header!r}"
     width = len(names)
+    if width == 3 and (di, si, ri) == (0, 1, 2) and len(tokens) == 60:
+        table = _canonical_table(tokens)
+        if table is not None:
+            return table, None
     if len(tokens) % width:
         return None, f"OptimumResultTable has {len(tokens)} entries, not a multiple of its {width} columns"
     rows: list[list[int | None]] = [[None] * 5 for _ in range(4)]
@@ -77,6 +92,16 @@ def parse_result_table(header: str, tokens: list[str]) -> tuple[DDTable | None, 
                 return None, f"bad OptimumResultTable row: {' '.join(tokens[k : k + width])}"
         rows[d][s] = r
     return DDTable(tuple(map(tuple, rows))), None
+
+
+def _canonical_table(tokens: list[str]) -> DDTable | None:
+    """The table of 20 rows ``declarer strain tricks`` in our order, each cell once; None for any other."""
+    if tokens[0::3] != _CANONICAL_SEATS or tokens[1::3] != _CANONICAL_STRAINS:
+        return None
+    tricks = list(map(_TRICKS.get, tokens[2::3]))
+    if None in tricks:
+        return None
+    return DDTable(tuple(row(tricks) for row in _CANONICAL_ROWS))
 
 
 def result_table_rows(dd: DDTable) -> list[str]:

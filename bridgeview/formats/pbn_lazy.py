@@ -303,6 +303,12 @@ class LazyPbnSet(LazyBoardSet):
         self._noted: set[int] = set()
         self._last_line: tuple[int, int] | None = None  # (game, its first line), for sequential reads
 
+    def data_start(self, index: int) -> int | None:
+        return int(self.index.starts[index])
+
+    def mapped_buffer(self) -> Any:
+        return self.index.buf
+
     # -- decoding -------------------------------------------------------------------
     def game(self, i: int) -> Game:
         """Game ``i`` as the eager splitter makes it."""

@@ -122,6 +122,10 @@ class BoardSet(MutableSequence[Board]):
         return False
 
 
+#: mapped pages are given back at least this many bytes at a time (release_pages)
+RELEASE_BYTES = 1 << 24
+
+
 class LazyBoardSet(BoardSet):
     """Boards decoded on demand by ``decode(index)``; edits are kept aside.
 
@@ -159,6 +163,7 @@ class LazyBoardSet(BoardSet):
         self._watched: tuple[str, int, int, int] | None = None
         self._checked = -CHECK_INTERVAL
         self._changed: FileChangedError | None = None
+        self._released = 0  # mapped bytes given back (release_pages)
 
     def __len__(self) -> int:
         return len(self._boards) if self._materialised else self._count
@@ -282,6 +287,34 @@ class LazyBoardSet(BoardSet):
     @property
     def edited(self) -> bool:
         return bool(self._edits) or self._materialised
+
+    def data_start(self, index: int) -> int | None:
+        """Where board ``index``'s data starts in the mapped file (None: not known)."""
+        return self.record_offset(index)
+
+    def mapped_buffer(self) -> Any:
+        """The mapped file the boards are decoded from (None: none)."""
+        return getattr(self.keepalive, "mmap", None)
+
+    def release_pages(self, upto: int) -> None:
+        """Give back the mapped pages of the boards before ``upto`` (they stay in the page cache), some
+        megabytes at a time: a pass over a file of gigabytes then holds a part of it, not all of it.  A
+        board asked for again is read back from the page cache."""
+        import mmap
+
+        advise = getattr(self.mapped_buffer(), "madvise", None)
+        if advise is None or not hasattr(mmap, "MADV_DONTNEED") or self._materialised or upto >= len(self):
+            return
+        start = self.data_start(upto)
+        if start is None:
+            return
+        end = start // mmap.PAGESIZE * mmap.PAGESIZE
+        if end - self._released >= RELEASE_BYTES:
+            try:
+                advise(mmap.MADV_DONTNEED, self._released, end - self._released)
+            except (OSError, ValueError):
+                return
+            self._released = end
 
     def record_offset(self, index: int) -> int | None:
         if self._materialised or self.info.record_size is None:

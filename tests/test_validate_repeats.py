@@ -1,0 +1,131 @@
+"""Repeated board numbers and deals are found from compact columns, not a dict entry a board.
+
+``validate`` notes each board's hands, number and room in :class:`check.repeats.Repeats` and
+sorts them at the end.  These tests hold it to the plain definition (a dict of the first board
+of each number and each deal, as validate used to keep), and hold the board-by-board pass over a
+big lazily read PBN file to flat memory and to giving back the mapped pages it has read.
+"""
+
+from __future__ import annotations
+
+import mmap
+import random
+import tracemalloc
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bridgeview.check import repeats as repeats_module
+from bridgeview.check.repeats import Repeats
+from bridgeview.check.validate import validate
+from bridgeview.formats import pbn_lazy
+from bridgeview.formats.pbn import document_text
+from bridgeview.formats.registry import read_file
+from bridgeview.model import boardset
+from bridgeview.model.board import Board
+from bridgeview.model.boardset import BoardSet
+from bridgeview.model.deal import Deal
+
+DEALS = [Deal.shuffled(random.Random(k)) for k in range(4)] + [Deal.empty()]
+NUMBERS = [None, 1, 2, 3, -4, 2**63 - 1, 2**63, 2**80]
+ROOMS = [None, "Open", "Closed"]
+
+
+def reference(entries: list[tuple[Board | None, str | None]]) -> tuple[set, set]:
+    """The repeats by their definition: the first board of each (number, room) and of each (hands, room)."""
+    first_number: dict[tuple, int] = {}
+    first_deal: dict[tuple, int] = {}
+    numbers, deals = set(), set()
+    for i, (b, room) in enumerate(entries):
+        if b is None:
+            continue
+        if b.number is not None:
+            j = first_number.setdefault((b.number, room), i)
+            if entries[j][0].deal.hands != b.deal.hands:  # type: ignore[union-attr]  # j is a board noted here
+                numbers.add((i, j))
+        if b.deal.card_count:
+            j = first_deal.setdefault((b.deal.hands, room), i)
+            if j != i:
+                deals.add((i, j))
+    return numbers, deals
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.none(),
+            st.tuples(st.sampled_from(NUMBERS), st.sampled_from(range(len(DEALS))), st.sampled_from(ROOMS)),
+        ),
+        max_size=24,
+    ),
+    st.sampled_from([1, 2, 3, 1 << 20]),
+)
+def test_repeats_are_what_a_dict_of_first_boards_finds(picks: list, slice_rows: int) -> None:
+    """Every board whose number an earlier board of its room used with other hands, every deal an earlier
+    board of its room had: whatever the slice the groups are compared in."""
+    entries = [(None, None) if p is None else (Board(number=p[0], deal=DEALS[p[1]]), p[2]) for p in picks]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(repeats_module, "_SLICE", slice_rows)
+        found = Repeats()
+        for b, room in entries:
+            found.add(b, room)
+        got = set(found.numbers_with_another_deal()), set(found.deals_dealt_again())
+    assert got == reference(entries)
+    assert [found.number(i) for i in range(len(entries))] == [b.number if b else None for b, _room in entries]
+
+
+def deals_file(path: Path, count: int) -> Path:
+    """``count`` numbered boards with their own random deals, as PBN."""
+    rng = random.Random(count)
+    boards = BoardSet([Board.numbered(n, Deal.shuffled(rng)) for n in range(1, count + 1)])
+    path.write_text(document_text(boards)[0], encoding="utf-8")
+    return path
+
+
+def _validate_peak(path: Path) -> tuple[int, list]:
+    doc = read_file(path)
+    assert doc.is_lazy
+    doc[0]  # the modules a decode imports are not the pass's memory
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        problems = validate(doc)
+        peak = tracemalloc.get_traced_memory()[1] - base
+    finally:
+        tracemalloc.stop()
+    return peak, problems
+
+
+def test_validating_a_big_lazy_pbn_keeps_no_object_a_board(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Validating a lazily read PBN four times bigger costs no more than the columns of its boards and the
+    sort over them (about 45 + 40 bytes a board): no dict entry, tuple or board a board (the pass used to
+    keep two dicts, some 400 bytes a board: 4 GB for 10.5 million boards)."""
+    monkeypatch.setattr(pbn_lazy, "LAZY_MIN_BYTES", 10_000)
+    _validate_peak(deals_file(tmp_path / "warm.pbn", 3_000))  # the reader's caches of suits and values fill up
+    small, problems = _validate_peak(deals_file(tmp_path / "small.pbn", 2_000))
+    big, big_problems = _validate_peak(deals_file(tmp_path / "big.pbn", 8_000))
+    assert problems == [] and big_problems == []
+    assert (big - small) / 6_000 < 150, (small, big)
+
+
+def test_a_board_by_board_pass_gives_back_the_pages_it_has_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pages of the games validated are given back as the pass goes, and a board asked for again (the
+    first of a repeated deal) reads the same."""
+    monkeypatch.setattr(pbn_lazy, "LAZY_MIN_BYTES", 10_000)
+    monkeypatch.setattr(boardset, "RELEASE_BYTES", mmap.PAGESIZE)
+    path = deals_file(tmp_path / "deals.pbn", 3_000)
+    text = path.read_text(encoding="utf-8")
+    first_deal = text[text.index('[Deal "') : text.index("\n", text.index('[Deal "'))]
+    last = text.rindex('[Deal "')
+    path.write_text(text[:last] + first_deal + text[text.index("\n", last) :], encoding="utf-8")
+    doc = read_file(path)
+    assert doc.is_lazy
+    problems = validate(doc)
+    assert doc._released > len(path.read_bytes()) // 2
+    assert [str(p) for p in problems] == ["line 47990, board 3000: same deal as board 1"]
+    assert doc[0].deal == doc[2999].deal
