@@ -722,16 +722,18 @@ def test_progress_bar_ticks_while_nothing_is_counted():
 
 
 def test_slow_conversion_reports_boards_through_check_and_write(tmp_path):
-    """The per-board path (here ZRD -> LIN) tells the progress bar how far it got, not only that it ended."""
+    """The per-board path (here PBN -> LIN) tells the progress bar how far it got, not only that it ended,
+    and never goes back."""
     from bridgeview.formats.convert import Cancelled, convert_file
 
-    src = tmp_path / "in.zrd"
-    write_file(boards(300), src, "zrd")
+    src = tmp_path / "in.pbn"
+    write_file(boards(300), src, "pbn")
     seen: list[tuple[int, int]] = []
     convert_file(src, tmp_path / "out.lin", progress=lambda done, total: seen.append((done, total)) or True)
     assert {t for _, t in seen} == {600}
     assert seen[-1] == (600, 600)
     assert any(0 < d < 300 for d, _ in seen) and any(300 < d < 600 for d, _ in seen), seen
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
     assert len(read_file(tmp_path / "out.lin")) == 300
     with pytest.raises(Cancelled):
         convert_file(src, tmp_path / "gone.lin", progress=lambda done, total: done < 400)

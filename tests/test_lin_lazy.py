@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import pytest
 from conftest import realdata_files
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bridgeview.check.validate import validate
 from bridgeview.formats import lin_lazy
+from bridgeview.formats.errors import FormatError
 from bridgeview.formats.lin import LinCodec
 from bridgeview.formats.registry import ReadOptions, WriteOptions, read_file, write_file
 
@@ -29,8 +32,8 @@ def hand_records(n: int, newline: str = "\n") -> str:
     return "".join(out)
 
 
-def assert_same(path) -> None:
-    eager = CODEC.read(path, ReadOptions())
+def assert_same(path, eager=None) -> None:
+    eager = eager if eager is not None else CODEC.read(path, ReadOptions())
     lazy = lin_lazy.read_lazy(path)
     assert lazy is not None
     assert len(lazy) == len(eager)
@@ -63,7 +66,7 @@ def test_real_lin_files_lazily_or_eagerly_the_same(path):
 @pytest.mark.parametrize(
     "text",
     [
-        "qx|o1|" + BOARD.format(dealer=1, vul="o", n=1),  # rooms and board ids
+        "pn|a,b,c,d|qx|o1|" + BOARD.format(dealer=1, vul="o", n=1),  # players for the whole file
         "vg|Final,,I,1,16,A,0,B,0|" + BOARD.format(dealer=1, vul="o", n=1),  # a vugraph header
         "% a comment\n" + BOARD.format(dealer=1, vul="o", n=1),
         BOARD.format(dealer=1, vul="o", n=1) + "stray",
@@ -74,6 +77,86 @@ def test_files_with_state_across_boards_are_read_eagerly(tmp_path, text):
     path = tmp_path / "x.lin"
     path.write_text(text)
     assert lin_lazy.read_lazy(path) is None
+
+
+QX_DEAL = "md|{d}SAKQJHT98D765C432,S765HAKQJD432CT98,S432H765DT98CAKQJ,|"
+QX_FILES = {
+    # what our own export writes from a binary set: qx, a deal, the title and the vulnerability
+    "export": "".join(
+        f"qx|o{n}|st||" + QX_DEAL.format(d=1 + n % 4) + f"rh||ah|Board {n}|sv|o|\n" for n in range(1, 40)
+    ),
+    # two rooms: the open room is kept on every board
+    "rooms": "".join(
+        f"qx|{room}{n}|" + QX_DEAL.format(d=1) + "sv|n|mb|1N|mb|p|mb|p|mb|p|pg||\n"
+        for n in range(1, 20)
+        for room in "oc"
+    ),
+    # GIB match records: the players of the next board after the deal of this one
+    "gib": "qx|o1|"
+    + "".join(
+        QX_DEAL.format(d=2) + f"sv|e|mb|p|mb|p|pg||\npn|S{n},W{n},N{n},E{n}|st||qx|o{n + 1}|" for n in range(1, 25)
+    )
+    + QX_DEAL.format(d=3)
+    + "pg||\n",
+    # boards without qx before the first qx, a qx board holding two deals, a qx board with none, odd ids
+    "mixed": "pn|a,b,c,d|st||"
+    + QX_DEAL.format(d=1)
+    + "ah|Board 7|\n"
+    + "st||"
+    + QX_DEAL.format(d=2)
+    + "\n"
+    + "qx|o3|"
+    + QX_DEAL.format(d=3)
+    + "pn|e,f,g,h|"
+    + QX_DEAL.format(d=4)
+    + "\n"
+    + "qx|o4|pn|x,y,z,w|\n"
+    + "qx| c5 |"
+    + QX_DEAL.format(d=1)
+    + "ah|Board 6|\n"
+    + "qx|zz|"
+    + QX_DEAL.format(d=2)
+    + "mc|77|\n"
+    + "qx|x9,extra|"
+    + QX_DEAL.format(d=3)
+    + "\n",
+    "one room named oddly": "".join(f"qx|O{n}|" + QX_DEAL.format(d=n % 4 + 1) + "\n" for n in range(1, 9)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(QX_FILES))
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_files_of_qx_boards_read_lazily_as_eagerly(tmp_path, name, newline):
+    path = tmp_path / "qx.lin"
+    path.write_bytes(QX_FILES[name].replace("\n", newline).encode())
+    assert lin_lazy.read_lazy(path).lin_index.has_qx
+    assert_same(path)
+
+
+def test_the_lazy_reader_keeps_the_rooms_and_players_of_qx_boards(tmp_path):
+    path = tmp_path / "qx.lin"
+    path.write_text(QX_FILES["rooms"])
+    lazy = lin_lazy.read_lazy(path)
+    assert [b.tags.get("Room") for b in lazy][:4] == ["Open", "Closed", "Open", "Closed"]
+    path.write_text(QX_FILES["gib"])
+    lazy = lin_lazy.read_lazy(path)
+    assert [lazy[k].tags.get("North") for k in (0, 1, 24)] == [None, "N1", "N24"]
+    assert "Room" not in lazy[3].tags  # one room only: it says nothing
+    assert lazy.line_of(1) == 2  # the board's line is its qx's, as the eager reader says
+
+
+def test_an_edited_board_of_a_qx_file_is_saved_with_its_qx(tmp_path, monkeypatch):
+    monkeypatch.setattr(lin_lazy, "LAZY_MIN_BYTES", 1000)
+    path = tmp_path / "big.lin"
+    path.write_text(QX_FILES["rooms"])
+    doc = read_file(path)
+    assert doc.is_lazy
+    doc[5] = doc[5].copy(claim=3, result=3)
+    write_file(doc, tmp_path / "out.lin")
+    lines = (tmp_path / "out.lin").read_text().splitlines()
+    assert lines[5].startswith("qx|c3|") and "mc|3|" in lines[5]
+    back = read_file(tmp_path / "out.lin")
+    assert back.is_lazy and back[5] == doc[5] and [b.tags["Room"] for b in back][4:6] == ["Open", "Closed"]
 
 
 def test_big_hand_records_open_lazily_through_the_codec(tmp_path, monkeypatch):
@@ -171,3 +254,49 @@ def test_a_lazy_file_with_an_edited_event_saves_a_header_and_the_same_boards(tmp
     back = CODEC.read(tmp_path / "out.lin", ReadOptions())
     assert back.info.event == "Club night"
     assert list(back) == list(CODEC.read(path, ReadOptions()))
+
+
+_PIECES = [
+    "qx|o{n}|",
+    "qx|c{n}|",
+    "qx|{n}|",
+    "pn|s{n},w{n},n{n},e{n}|",
+    "st||",
+    QX_DEAL.format(d=1),
+    QX_DEAL.format(d=4),
+    "md|2SAK,SQJ,ST9,|",  # a partial deal
+    "ah|Board {n}|",
+    "sv|b|",
+    "mb|1S|mb|p|mb|p|mb|p|",
+    "pc|SA|pc|SQ|pc|ST|pc|S2|",
+    "mc|9|",
+    "pg||",
+    "\n",
+]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(range(len(_PIECES))), min_size=1, max_size=40))
+def test_any_run_of_pairs_reads_lazily_as_eagerly(tmp_path, picks):
+    """Whatever order qx, pn, st, md and the rest come in, a file the lazy reader takes is read as the eager
+    reader reads it (and one it refuses is one the eager reader has a header or no deal for)."""
+    text = "".join(_PIECES[p].format(n=k + 1) for k, p in enumerate(picks))
+    path = tmp_path / "any.lin"
+    path.write_text(text)
+    try:
+        eager = CODEC.read(path, ReadOptions())
+    except FormatError:
+        assert lin_lazy.read_lazy(path) is None or _lazy_fails(path)
+        return
+    if lin_lazy.read_lazy(path) is None:
+        return
+    assert_same(path, eager)
+
+
+def _lazy_fails(path) -> bool:
+    lazy = lin_lazy.read_lazy(path)
+    try:
+        list(lazy)
+    except FormatError:
+        return True
+    return False

@@ -96,7 +96,7 @@ def without_empty_games(doc: Any, codec: Codec) -> tuple[Any, int]:
         if _lazy_text(doc):
             return _lazy_without_empty_games(doc, codec)
         return doc, 0  # fixed records: every record is a deal (or, in ZDD, none is)
-    keep = [b for b in doc if b.deal.card_count]
+    keep = [b for b in doc if b.deal.card_count or b.unreadable]  # an unreadable board: the check refuses it
     dropped = len(doc) - len(keep)
     if not dropped or not keep:
         return doc, 0
@@ -110,14 +110,23 @@ def _lazy_text(doc: Any) -> bool:
     return bool(getattr(doc, "pbn_lazy", False) or getattr(doc, "lin_lazy", False))
 
 
+def chunked_text(doc: Any, codec: Codec, options: WriteOptions | None) -> Any:
+    """The module that converts ``doc`` to ``codec`` in chunks, deals parsed together (:mod:`pbn_bulk`
+    for a big PBN file, :mod:`lin_bulk` for a big LIN one, to ZRD or ZBD), or None."""
+    from . import lin_bulk, pbn_bulk
+
+    for module in (pbn_bulk, lin_bulk):
+        if module.applies(doc, codec, options):
+            return module
+    return None
+
+
 def _lazy_without_empty_games(doc: Any, codec: Codec) -> tuple[Any, int]:
     """:func:`without_empty_games` for a lazily read text file: one streaming pass notes the games
     without cards (their positions only), and the boards left are a lazy view, never a list of them."""
-    from . import pbn_bulk
-
-    if pbn_bulk.applies(doc, codec, None):
-        return doc, 0  # the chunked PBN converter leaves them out itself, as it goes
-    empty = [i for i, b in enumerate(doc) if not b.deal.card_count]
+    if chunked_text(doc, codec, None) is not None:
+        return doc, 0  # the chunked converter leaves them out itself, as it goes
+    empty = [i for i, b in enumerate(doc) if not b.deal.card_count and not b.unreadable]
     if not empty or len(empty) == len(doc):
         return doc, 0
     return WithoutGames(doc, empty), len(empty)
@@ -144,7 +153,7 @@ class WithoutGames:
         return self.doc[int(self._kept[i])]
 
     def __iter__(self) -> Iterator[Any]:
-        return (b for b in self.doc if b.deal.card_count)
+        return (self.doc[int(i)] for i in self._kept)
 
 
 def empty_games_loss(count: int) -> str:
@@ -199,6 +208,11 @@ class CountedBoards:
                 self._report(i)
             yield board
 
+    @property
+    def uncounted(self) -> Boards:
+        """The set itself, for a writer's extra pass over it that should not move the progress bar."""
+        return self._boards
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._boards, name)
 
@@ -230,10 +244,9 @@ def write_document(
             progress(result.records, result.records)
         return result
     if codec.kind == "bridge":
-        from . import pbn_bulk
-
-        if pbn_bulk.applies(doc, codec, options):  # a big PBN file to ZRD/ZBD: in chunks, deals parsed together
-            return pbn_bulk.convert(doc, dst, codec, options, progress)
+        chunked = chunked_text(doc, codec, options)
+        if chunked is not None:  # a big PBN or LIN file to ZRD/ZBD: in chunks, deals parsed together
+            return chunked.convert(doc, dst, codec, options, progress)  # type: ignore[no-any-return]
         if getattr(doc, "is_lazy", False) and codec.bulk and getattr(doc, "bulk", None) and not doc.edited:
             result = _write_bulk_chunks(doc.bulk(), len(doc), dst, codec, options, progress, force)
             result.losses[:0] = read_losses(doc)

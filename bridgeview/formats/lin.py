@@ -10,9 +10,10 @@ are documented in ``docs/formats.md`` (BBO LIN).
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from typing import IO
@@ -26,7 +27,7 @@ from ..model.deal import Deal
 from ..model.severity import warning
 from ..model.text import plural
 from ..model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
-from . import lin_lazy
+from . import lin_lazy, lin_stream
 from .errors import FormatError, explain
 from .lin_tokens import Tokens, _snippet, scan
 from .pbn import board_key
@@ -902,39 +903,50 @@ def _rs_layout(boards: Iterable[Board]) -> tuple[int, int] | None:
 
 def document_text(doc: Iterable[Board], newline: str = "\n") -> str:
     """A whole board set as a LIN file: optional header, then one board a line."""
+    return "".join(document_lines(doc, newline))
+
+
+def document_lines(doc: Iterable[Board], newline: str = "\n") -> Iterator[str]:
+    """The lines of :func:`document_text`, each with its line end, one at a time: a big set is written
+    without its whole text or a list of its boards (it is gone over once more only when results need
+    the ``rs`` line, and once to learn that when the set is not a list)."""
     info: FileInfo | None = getattr(doc, "info", None)
     extra = info.extra if info is not None else {}
-    boards = list(doc)
-    lines: list[str] = list(extra.get("lin_comments", ()))
-    want_rs = bool(extra.get("lin_rs")) or any(needs_rs(b) for b in boards)
+    yield from (line + newline for line in extra.get("lin_comments", ()))
+    once_more = getattr(doc, "uncounted", doc)  # the passes before the boards' own leave the progress bar be
+    want_rs = bool(extra.get("lin_rs")) or any(needs_rs(b) for b in once_more)
     event = info.event if info is not None else None
     if want_rs or event or extra.get("lin_vg"):
         vg = [_clean(f, comma=True) for f in extra.get("lin_vg") or ["", "", "I", "", "", "", "", "", ""]]
         vg += [""] * (9 - len(vg))
         vg[0] = _clean(event or "", comma=True)
-        layout = _rs_layout(boards) if want_rs else None
+        layout = _rs_layout(once_more) if want_rs else None
         if want_rs:
             vg[3], vg[4] = (str(layout[0]), str(layout[1])) if layout else ("", "")
-        lines.append(f"vg|{','.join(vg)}|")
+        yield f"vg|{','.join(vg)}|" + newline
         if want_rs:
             if layout:
                 rs = [""] * (2 * (layout[1] - layout[0] + 1))
-                for b in boards:
+                for b in once_more:
                     assert b.number is not None  # a layout means every board has a number
                     pos = 2 * (b.number - layout[0]) + (1 if b.tags.get(ROOM_TAG) == "Closed" else 0)
                     rs[pos] = rs_text(b.contract, b.declarer, b.result)
             else:
-                rs = [rs_text(b.contract, b.declarer, b.result) for b in boards]
-            lines.append(f"rs|{','.join(rs)}|")
+                rs = [rs_text(b.contract, b.declarer, b.result) for b in once_more]
+            yield f"rs|{','.join(rs)}|" + newline
     for key, value in extra.get("lin_header", ()):
-        lines.append(_join([(key, value)]))
-    for b in boards:
-        pairs = board_pairs(b)
-        if b.number is not None:
-            room = "c" if b.tags.get(ROOM_TAG) == "Closed" else "o"
-            pairs.insert(0, ("qx", f"{room}{b.number}"))
-        lines.append(_join(pairs))
-    return "".join(line + newline for line in lines)
+        yield _join([(key, value)]) + newline
+    for b in doc:
+        yield board_line(b) + newline
+
+
+def board_line(board: Board) -> str:
+    """A board's line of a LIN file: its pairs, after its ``qx`` id when it has a number."""
+    pairs = board_pairs(board)
+    if board.number is not None:
+        room = "c" if board.tags.get(ROOM_TAG) == "Closed" else "o"
+        pairs.insert(0, ("qx", f"{room}{board.number}"))
+    return _join(pairs)
 
 
 def _decode(data: bytes, encoding: str | None) -> tuple[str, str]:
@@ -1063,17 +1075,19 @@ class LinCodec(Codec):
         extra = doc.info.extra if getattr(doc, "info", None) is not None else {}
         newline = options.newline or extra.get("newline") or "\n"
         encoding = options.encoding or extra.get("encoding") or "utf-8"
-        out.write(document_text(doc, newline).encode(encoding, errors="replace"))
+        lin_stream.write(doc, out, encoding, newline)  # line by line: a big set is never one text
 
     def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
         if lin_lazy.can_stream(boards) and (options is None or not options.encoding):
             # a lazy set's untouched boards are written as read: only the edited ones can lose anything
             boards = EditedBoards(boards)
+        elif lin_stream.fast(boards) and not getattr(boards, "edited", True):
+            return lin_stream.fast_check(self, boards)  # a big binary set: counted from its chunks
         rep = super().check(boards, options)
         marks = results = tags = 0
         other_tags: set[str] = set()
         info = getattr(boards, "info", None)
-        for b in boards:
+        for b in getattr(boards, "uncounted", boards):  # the generic check's pass moved the progress bar
             if b.play_marks or any(c.mark or c.note is not None for c in b.auction or ()):
                 marks += 1
             if (b.result is not None or b.declarer is not None) and b.contract is None and needs_rs(b):
@@ -1097,10 +1111,29 @@ class LinCodec(Codec):
             or "utf-8"
         )
         if encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):  # UTF-8 holds every character
-            loss = unencodable_loss(document_text(boards), encoding)
+            loss = _unencodable(getattr(boards, "uncounted", boards), encoding)
             if loss:
                 rep.losses.append(loss)
         return rep
+
+
+def _unencodable(boards: Boards, encoding: str) -> str | None:
+    """The loss for the characters of the set's text that ``encoding`` cannot hold, found line by line (the
+    first line that has one, and every line after it until six such characters are named)."""
+    try:
+        codecs.lookup(encoding)
+    except LookupError:
+        return unencodable_loss("", encoding)
+    bad: dict[str, None] = {}
+    for line in document_lines(boards):
+        if unencodable_loss(line, encoding) is None:
+            continue
+        for ch in line:
+            if ch not in bad and unencodable_loss(ch, encoding) is not None:
+                bad[ch] = None
+        if len(bad) > 6:
+            break
+    return unencodable_loss("".join(bad), encoding) if bad else None
 
 
 CODECS = (LinCodec(),)

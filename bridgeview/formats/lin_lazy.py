@@ -8,10 +8,16 @@ value), and the boards start where the eager splitter starts them: at each
 A board is decoded by the ordinary LIN reader from its own bytes, with the
 file's line numbers.
 
-Files with anything that does depend on the whole file -- ``qx`` boards (rooms,
-results by board number), file keys (``vg``, ``rs``, ``pw``, ``mp``, ``bn``),
-``%`` comments, a stray text, a key that is not two letters -- are read the eager
-way: :func:`scan` returns None for them.
+Boards with ``qx`` ids (what our own export and BBO's downloads write) start at
+each ``qx`` instead, moved back over a ``pn``/``st`` that follows the deal of the
+board before (GIB's ``pn|…|qx|…|md|…``; the decoder puts them after the ``qx``, as
+the eager splitter does), and the one thing they share -- whether any board is in
+the closed room, without which the "Open" room says nothing -- is found by the
+scan.  Files with anything else that depends on the whole file -- file keys
+(``vg``, ``rs``, ``pw``, ``mp``, ``bn``: results by board number, headers),
+pairs before the first ``qx`` that hold no deal (file-level players), ``%``
+comments, a stray text, a key that is not two letters -- are read the eager way:
+:func:`scan` returns None for them.
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ if TYPE_CHECKING:
 #: files from this size on are read lazily when their shape allows
 LAZY_MIN_BYTES = 8 << 20
 CACHE_BOARDS = 256
-_FILE_KEYS = (b"vg", b"rs", b"pw", b"mp", b"bn", b"qx")
+_FILE_KEYS = (b"vg", b"rs", b"pw", b"mp", b"bn")
 
 
 @cache
@@ -61,13 +67,24 @@ def _space() -> np.ndarray:
 class LinIndex:
     """Where each board of a mapped LIN file starts, and the newlines before each."""
 
-    def __init__(self, buf: mmap.mmap, base: int, encoding: str, starts: np.ndarray, lines: np.ndarray) -> None:
+    def __init__(
+        self,
+        buf: mmap.mmap,
+        base: int,
+        encoding: str,
+        starts: np.ndarray,
+        lines: np.ndarray,
+        has_qx: bool = False,
+        has_closed: bool = False,
+    ) -> None:
         self.buf = buf
         self.base = base
         self.encoding = encoding
         self.starts = starts  # byte offset where each board's text starts
         self.lines = lines  # newlines before each start
         self.end = len(buf)
+        self.has_qx = has_qx  # boards have qx ids (an edited board is saved with one too)
+        self.has_closed = has_closed  # some qx names the closed room: the open room is kept on the others
 
     def __len__(self) -> int:
         return int(self.starts.shape[0])
@@ -118,7 +135,13 @@ def scan(buf: mmap.mmap) -> LinIndex | None:
     lead = (keys == (ord("p") << 8 | ord("n"))) | (keys == (ord("s") << 8 | ord("t")))
     idx = np.arange(keys.shape[0])
     last_other = np.maximum.accumulate(np.where(lead, -1, idx))  # last pair that is not pn/st, up to each
-    board_pair = np.concatenate(([0], last_other[md[1:] - 1] + 1))  # each later md's board starts after it
+    qx = np.flatnonzero(keys == (ord("q") << 8 | ord("x")))
+    if qx.shape[0]:
+        board_pair = _qx_boards(qx, md, last_other, keys.shape[0])
+        if board_pair is None:
+            return None
+    else:
+        board_pair = np.concatenate(([0], last_other[md[1:] - 1] + 1))  # each later md's board starts after it
     starts = key_start[board_pair].astype(np.int64)
     newline_at = np.flatnonzero(arr == 10)
     lines = np.searchsorted(newline_at, starts)
@@ -129,7 +152,56 @@ def scan(buf: mmap.mmap) -> LinIndex | None:
         if base:  # a UTF-8 mark on text that is not UTF-8: the eager reader says so
             return None
         encoding = "cp1252"
-    return LinIndex(buf, base, encoding, starts, lines.astype(np.int64))
+    has_closed = bool(qx.shape[0]) and _names_closed_room(arr, bars[0::2][qx] + 1, bars[1::2][qx], encoding)
+    return LinIndex(buf, base, encoding, starts, lines.astype(np.int64), bool(qx.shape[0]), has_closed)
+
+
+def _qx_boards(qx: np.ndarray, md: np.ndarray, last_other: np.ndarray, pairs: int) -> np.ndarray | None:
+    """The first pair of each board of a file with ``qx`` ids, as :func:`lin.split_boards` cuts them: at each
+    ``qx`` (moved back over the ``pn``/``st`` after the deal of the board before), and at each later ``md`` of a
+    ``qx`` board (moved back over the ``pn``/``st`` before it).  None when pairs before the first ``qx`` hold
+    no deal: they are the file's header (players for every board), which only the eager reader keeps."""
+    import numpy as np
+
+    first = int(qx[0])
+    if first and not (md < first).any():
+        return None
+    # the qx groups: [0, first) when it holds a deal, then each qx to the next
+    bounds = np.concatenate(([0], qx, [pairs]) if first else (qx, [pairs])).astype(np.int64)
+    group_of_md = np.searchsorted(bounds, md, side="right") - 1
+    md_count = np.bincount(group_of_md, minlength=bounds.shape[0] - 1)
+    cuts = bounds[:-1].copy()
+    # a qx whose group before holds a deal starts back over the pn/st that end that group
+    later = np.arange(1 if first else 0, qx.shape[0] + (1 if first else 0))
+    q_at = bounds[later]
+    prev = later - 1
+    has_prev = prev >= 0
+    move = np.zeros(later.shape[0], dtype=bool)
+    move[has_prev] = md_count[prev[has_prev]] > 0
+    cuts[later[move]] = last_other[q_at[move] - 1] + 1
+    # each md after the first of its group starts a board of its own
+    first_md = np.ones(md.shape[0], dtype=bool)
+    first_md[1:] = group_of_md[1:] != group_of_md[:-1]
+    extra = last_other[md[~first_md] - 1] + 1
+    return np.sort(np.concatenate((cuts, extra)))
+
+
+def _names_closed_room(arr: np.ndarray, value_start: np.ndarray, value_end: np.ndarray, encoding: str) -> bool:
+    """Whether some ``qx`` value names the closed room, read as the eager reader reads it; only the values
+    that start with a ``c`` or a space (none, in files that programs write) are looked at closely."""
+    import numpy as np
+
+    from .lin import _QX
+
+    filled = value_start < value_end
+    starts, ends = value_start[filled], value_end[filled]
+    first = arr[starts]
+    maybe = np.flatnonzero((first == ord("c")) | (first == ord("C")) | _space()[first])
+    for a, b in zip(starts[maybe].tolist(), ends[maybe].tolist(), strict=True):
+        m = _QX.fullmatch(arr[a:b].tobytes().decode(encoding, errors="replace").split(",")[0])
+        if m and m.group(1).lower() == "c":
+            return True
+    return False
 
 
 class LazyLinSet(LazyBoardSet):
@@ -153,24 +225,30 @@ class LazyLinSet(LazyBoardSet):
 
     def decoded(self, i: int) -> tuple[Board, list[tuple[int | None, str]], int]:
         """Board ``i``, its problems ``(line, message)`` and the line of its first pair."""
-        from .lin import _Context, _parse_board, implied_result
+        from .lin import ROOM_TAG, _Context, _parse_board, implied_result
         from .lin_tokens import scan
 
         hit = self._cache.get(i)
         if hit is not None:
             self._cache.move_to_end(i)
             return hit
-        toks = scan(self.lin_index.text(i), line_base=int(self.lin_index.lines[i]))
+        index = self.lin_index
+        toks = scan(index.text(i), line_base=int(index.lines[i]))
+        group: range | list[int] = range(len(toks))
+        if index.has_qx and toks.keys and toks.keys[0] in ("pn", "st"):
+            group = _qx_first(toks.keys)
         ctx = _Context(start_board=self._start_board)
         try:
-            board = _parse_board(toks, range(len(toks)), i, ctx)
+            board = _parse_board(toks, group, i, ctx)
         except FormatError as e:
             e.path = e.path or self.info.path
             raise
+        if index.has_qx and not index.has_closed and board.tags.get(ROOM_TAG) == "Open":
+            del board.tags[ROOM_TAG]  # with one room only, the room says nothing
         if board.result is None:
             board.result = implied_result(board)
         probs = [(line, msg) for _i, line, msg in ctx.problems]
-        hit = (board, probs, toks.line(0))
+        hit = (board, probs, toks.line(group[0]) if len(group) else toks.line(0))
         self._cache[i] = hit
         if len(self._cache) > CACHE_BOARDS:
             self._cache.popitem(last=False)
@@ -187,6 +265,17 @@ class LazyLinSet(LazyBoardSet):
 
     def line_of(self, i: int) -> int:
         return self.decoded(i)[2]
+
+
+def _qx_first(keys: list[str]) -> range | list[int]:
+    """The pairs of a board that starts with the ``pn``/``st`` left after the deal before it, in the order the
+    eager splitter gives them: its ``qx`` first, then those pairs, then the rest."""
+    q = 0
+    while q < len(keys) and keys[q] in ("pn", "st"):
+        q += 1
+    if q == len(keys) or keys[q] != "qx":
+        return range(len(keys))
+    return [q, *range(q), *range(q + 1, len(keys))]
 
 
 def read_lazy(path: str | os.PathLike[str], start_board: int | None = None) -> LazyLinSet | None:
@@ -266,7 +355,7 @@ def write_lazy(doc: LazyLinSet, out: IO[bytes], encoding: str, newline: str) -> 
         lead = a + len(span) - len(span.lstrip())
         trail = a + len(span.rstrip())
         _copy_boards(copy, idx, pos, lead)
-        emit(_board_text(edits[i]))
+        emit(_board_text(edits[i], idx.has_qx))
         pos = trail
     _copy_boards(copy, idx, pos, idx.end)
     out.write(encoder.encode("", final=True))
@@ -288,19 +377,21 @@ def _copy_boards(copy: Callable[[int, int], None], idx: LinIndex, a: int, b: int
     copy(pos, b)
 
 
-def _board_text(board: Board) -> str:
-    """An edited board as one LIN line in the hand-record style of the file (no ``qx``), unless its number
-    or room would then be lost: then with ``qx`` (the file is then read eagerly next time)."""
+def _board_text(board: Board, with_qx: bool = False) -> str:
+    """An edited board as one LIN line in the style of the file: with ``qx`` in a file of ``qx`` boards; else
+    without, unless its number or room would then be lost (the file is then read the ``qx`` way next time)."""
     from .lin import ROOM_TAG, _join, board_pairs, parse_text
 
     pairs = board_pairs(board)
     text = _join(pairs)
     if board.number is not None:
-        try:
-            number = parse_text(text)[0].number
-        except (FormatError, IndexError):
-            number = None
-        if number != board.number or ROOM_TAG in board.tags:
+        number = None
+        if not with_qx:
+            try:
+                number = parse_text(text)[0].number
+            except (FormatError, IndexError):
+                number = None
+        if with_qx or number != board.number or ROOM_TAG in board.tags:
             room = "c" if board.tags.get(ROOM_TAG) == "Closed" else "o"
             text = _join([("qx", f"{room}{board.number}"), *pairs])
     return text

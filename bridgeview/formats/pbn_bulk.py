@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import operator
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import IO, TYPE_CHECKING, Any
@@ -26,12 +27,12 @@ from .bulk import ABSENT, DD_UNKNOWN, BulkChunk
 from .errors import FormatError
 from .pbn_lex import escape
 from .pbn_write import ROSTER
-from .registry import Codec, SaveReport, WriteOptions, board_tags
+from .registry import Codec, SaveReport, WriteOptions, board_tags, check_error, unreadable_error
 
 if TYPE_CHECKING:
     import mmap
     import os
-    from collections.abc import Callable, Iterator
+    from collections.abc import Iterator
 
     import numpy as np
 
@@ -265,14 +266,20 @@ def parse_deals(deals: list[bytes] | np.ndarray) -> tuple[np.ndarray, np.ndarray
     return owners, ok
 
 
+#: a reader of boards ``a`` to ``b`` of a lazy set as one chunk: (doc, a, b, tally, header, state) -> chunk
+ChunkReader = Callable[[Any, int, int, "_Tally", dict[str, str | None], dict[str, Any]], BulkChunk]
+
+
 def convert(
     doc: LazyPbnSet,
     dst: str | os.PathLike[str],
     codec: Codec,
     options: WriteOptions | None,
     progress: ProgressFn | None = None,
+    read_chunk: ChunkReader | None = None,
 ) -> ConvertResult:
-    """Check and write ``doc`` (see :func:`applies`) as ``codec`` would, a chunk at a time."""
+    """Check and write ``doc`` (see :func:`applies`) as ``codec`` would, a chunk at a time (read by
+    ``read_chunk``: the LIN converter brings its own)."""
     from .convert import Cancelled, ConvertResult
     from .registry import save_atomically
 
@@ -287,13 +294,15 @@ def convert(
     tally = _Tally(codec, start, header)
     state: dict[str, Any] = {}  # what the chunks learn: the game pattern, shapes, the notes seen
 
+    read = read_chunk or _chunk
+
     def chunks() -> Iterator[BulkChunk]:
         written = 0
         for first in range(0, n, CHUNK):
-            chunk = _chunk(doc, first, min(n, first + CHUNK), tally, header, state)
+            chunk = read(doc, first, min(n, first + CHUNK), tally, header, state)
             _done_with(doc, min(n, first + CHUNK))
             if tally.errors:
-                raise FormatError(tally.errors[0], path=str(dst))
+                raise check_error(doc, dst, tally.errors[0])
             if progress is not None and progress(min(n, first + CHUNK), n) is False:
                 raise Cancelled()
             written += len(chunk)
@@ -315,7 +324,11 @@ def convert(
 
 
 def report(
-    doc: LazyPbnSet, codec: Codec, options: WriteOptions | None = None, progress: ProgressFn | None = None
+    doc: LazyPbnSet,
+    codec: Codec,
+    options: WriteOptions | None = None,
+    progress: ProgressFn | None = None,
+    read_chunk: ChunkReader | None = None,
 ) -> SaveReport:
     """What writing ``doc`` (see :func:`applies`) as ``codec`` would lose, as ``codec.check`` says
     it, from one chunked pass (the GUI asks before it saves)."""
@@ -332,8 +345,9 @@ def report(
         tally.errors.append(f"{codec.title} holds at most {caps.max_records} boards; this set has {n}")
     state: dict[str, Any] = {}
     written = 0
+    read = read_chunk or _chunk
     for first in range(0, n, CHUNK):
-        written += len(_chunk(doc, first, min(n, first + CHUNK), tally, header, state))
+        written += len(read(doc, first, min(n, first + CHUNK), tally, header, state))
         _done_with(doc, min(n, first + CHUNK))
         if progress is not None and progress(min(n, first + CHUNK), n) is False:
             raise Cancelled()
@@ -593,6 +607,10 @@ def _finish_chunk(
     empty: list[int] = []  # games without cards: left out when the target stores only deals
     for r in slow:
         dd[r] = DD_UNKNOWN
+        why = doc[a + r].unreadable
+        if why:  # a game the reader could not read: the check refuses it (the save names the source file)
+            tally.errors.append(unreadable_error(doc, a + r, why))
+            continue
         args = _slow_row(doc, a + r, r, owners, dd, numbers)
         if args[3] == 0 and tally.codec.caps.deals_required:
             empty.append(r)
@@ -691,12 +709,13 @@ def _read_rows(ort: bytes, table: np.ndarray) -> bool:
     return True
 
 
-def _done_with(doc: LazyPbnSet, stop: int) -> None:
+def _done_with(doc: Any, stop: int) -> None:
     """Give back the mapped pages of the games before ``stop`` (memory stays flat however big the file)."""
     from .pbn_lazy import release
 
-    idx = doc.index
-    release(idx.buf, 0, int(idx.starts[stop]) if stop < len(idx) else len(idx.buf))
+    buf = doc.mapped_buffer()
+    start = doc.data_start(stop) if stop < len(doc) else None
+    release(buf, 0, start if start is not None else len(buf))
 
 
 #: the OptimumResultTable header as it stands between the quotes: one backslash (as pbn_write and

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QProgressDialog, QWidget
 from ..formats.bulk import DD_UNKNOWN
 from ..formats.convert import (
     Cancelled,
+    chunked_text,
     empty_games_loss,
     forget_read_losses,
     read_losses,
@@ -168,14 +169,13 @@ def bulk_report(doc, codec: Codec, progress: Callable[[int, int], bool]) -> Save
 
 def check_document(parent: QWidget | None, doc, codec: Codec, threaded: bool) -> SaveReport | None:
     """What ``codec`` cannot hold of ``doc`` (and what reading it already lost); None when cancelled."""
-    from ..formats import pbn_bulk
-
-    if pbn_bulk.applies(doc, codec, None):  # a big PBN file to ZRD/ZBD: one chunked pass, not a Board a game
+    chunked = chunked_text(doc, codec, None)
+    if chunked is not None:  # a big PBN or LIN file to ZRD/ZBD: one chunked pass, not a Board a game
         if not threaded:
-            return pbn_bulk.report(doc, codec)
+            return chunked.report(doc, codec)
         try:
             return run_with_progress(
-                parent, f"Checking for {codec.title}…", lambda progress: pbn_bulk.report(doc, codec, None, progress)
+                parent, f"Checking for {codec.title}…", lambda progress: chunked.report(doc, codec, None, progress)
             )
         except Cancelled:
             return None

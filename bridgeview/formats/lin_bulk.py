@@ -1,0 +1,224 @@
+"""A big LIN file of hand records converted to a fixed-record format in chunks, without a Board a board.
+
+Converting a lazily read LIN file (:mod:`lin_lazy`) to ZRD or ZBD the general
+way decodes every board twice (for the check and for the writer) with the
+careful reader.  Hand records, ours and BBO's, are nearly all one shape:
+``qx``, ``pn``, ``st``, ``md``, ``rh``, ``ah|Board N|``, ``sv``, ``pg`` with
+nothing else.  Each board is tried against one regular expression of that
+shape; the deals of those that match are parsed together with numpy, and the
+others go through the careful reader.  The chunks, the check's tally and the
+writing are :mod:`pbn_bulk`'s, so the losses reported and the bytes written
+are those of the general path (the tests compare both).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING, Any
+
+from ..model.cards import Seat
+from .bulk import ABSENT, DD_UNKNOWN, BulkChunk
+from .registry import Codec, SaveReport, WriteOptions, _meaningful
+
+if TYPE_CHECKING:
+    import os
+
+    import numpy as np
+
+    from .convert import ConvertResult, ProgressFn
+    from .lin_lazy import LazyLinSet
+    from .pbn_bulk import _Tally
+
+FAST_TARGETS = frozenset(("zrd", "zbd"))
+PARSE_ROWS = 4096  # rows parsed together
+_HAND = rb"S[2-9TJQKA]*H[2-9TJQKA]*D[2-9TJQKA]*C[2-9TJQKA]*"
+_BOARD = re.compile(
+    rb"[ \t\r\n]*(?:qx\|([oOcC]?)(\d{1,9})\|)?"
+    rb"(?:pn\|([^|\r\n]*)\|)?"
+    rb"(?:st\|\|)?"
+    rb"md\|([1-4])(" + _HAND + rb"(?:," + _HAND + rb"){2},(?:" + _HAND + rb")?)\|"
+    rb"(?:rh\|\|)?"
+    rb"(?:ah\|Board (\d{1,9})\|)?"
+    rb"(?:sv\|([onebONEB0])\|)?"
+    rb"(?:pg\|\|)?[ \t\r\n]*"
+)
+#: LIN's dealer digit 1-4 -> our seat number
+_DEALERS = {b"1": int(Seat.SOUTH), b"2": int(Seat.WEST), b"3": int(Seat.NORTH), b"4": int(Seat.EAST)}
+#: the hands of an ``md`` value in order, as our seat numbers
+_LIN_SEATS = (int(Seat.SOUTH), int(Seat.WEST), int(Seat.NORTH), int(Seat.EAST))
+
+
+def applies(doc: Any, codec: Codec, options: WriteOptions | None) -> bool:
+    """True for an unedited lazy LIN set going to a plain fixed-record format (numbered by the file
+    itself: a start board given when reading numbers the boards the careful way)."""
+    return (
+        bool(getattr(doc, "lin_lazy", False))
+        and doc.is_lazy
+        and not doc.edited
+        and codec.name in FAST_TARGETS
+        and getattr(doc, "_start_board", None) is None
+    )
+
+
+def convert(
+    doc: LazyLinSet,
+    dst: str | os.PathLike[str],
+    codec: Codec,
+    options: WriteOptions | None,
+    progress: ProgressFn | None = None,
+) -> ConvertResult:
+    """Check and write ``doc`` (see :func:`applies`) as ``codec`` would, a chunk at a time."""
+    from . import pbn_bulk
+
+    return pbn_bulk.convert(doc, dst, codec, options, progress, read_chunk=_chunk)  # type: ignore[arg-type]  # a lazy set all the same
+
+
+def report(
+    doc: LazyLinSet, codec: Codec, options: WriteOptions | None = None, progress: ProgressFn | None = None
+) -> SaveReport:
+    """What writing ``doc`` as ``codec`` would lose, from one chunked pass (the GUI asks before it saves)."""
+    from . import pbn_bulk
+
+    return pbn_bulk.report(doc, codec, options, progress, read_chunk=_chunk)  # type: ignore[arg-type]  # a lazy set all the same
+
+
+@cache
+def _rank_of() -> np.ndarray:
+    """Byte -> rank index (2 = 0), -1 for any other byte."""
+    import numpy as np
+
+    table = np.full(256, -1, dtype=np.int16)
+    for r, ch in enumerate(b"23456789TJQKA"):
+        table[ch] = r
+    return table
+
+
+def parse_hands(texts: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
+    """Owners (k, 52) of ``md`` hands written the plain way (``S…H…D…C…`` four times, South West North
+    East, the last perhaps left out), and a boolean (k,) of the rows that are complete deals as
+    :func:`lin.parse_md` reads them; the others (a card twice, a short hand) need the careful reader."""
+    import numpy as np
+
+    k = len(texts)
+    owners = np.full((k, 52), ABSENT, dtype=np.uint8)
+    if not k:
+        return owners, np.zeros(0, dtype=bool)
+    joined = b"|".join(texts) + b"|"
+    arr = np.frombuffer(joined, np.uint8)
+    ends = np.flatnonzero(arr == ord("|"))
+    row_start = np.concatenate(([0], ends[:-1] + 1))
+    row = np.cumsum(arr == ord("|")) - (arr == ord("|"))  # the row of each byte
+    comma = np.cumsum(arr == ord(","))
+    suit_mark = (arr == ord("S")) | (arr == ord("H")) | (arr == ord("D")) | (arr == ord("C"))
+    suits_seen = np.cumsum(suit_mark)
+    rank = _rank_of()[arr]
+    at = np.flatnonzero(rank >= 0)
+    r_of = row[at]
+    hand = comma[at] - comma[row_start[r_of]]  # commas before it in its row
+    # each hand is S H D C in that order: the suit letters up to it in its row, modulo 4, give the suit
+    order = (suits_seen[at] - suits_seen[row_start[r_of]]) % 4  # 0 = spades ... 3 = clubs (a row starts with S)
+    card = (3 - order) * 13 + rank[at]
+    slot = r_of.astype(np.int64) * 52 + card
+    counts = np.bincount(slot, minlength=52 * k)
+    per_hand = np.bincount(r_of.astype(np.int64) * 4 + hand, minlength=4 * k).reshape(k, 4)
+    ok = (counts.reshape(k, 52) <= 1).all(axis=1) & (per_hand <= 13).all(axis=1)
+    seats = np.array(_LIN_SEATS, dtype=np.uint8)
+    owners.reshape(-1)[slot] = seats[hand]
+    total = per_hand.sum(axis=1)
+    empty = per_hand == 0
+    one_left_out = (total == 39) & (empty.sum(axis=1) == 1)  # the fourth hand is the cards left
+    for r in np.flatnonzero(one_left_out & ok).tolist():
+        missing = int(np.argmax(empty[r]))
+        owners[r][owners[r] == ABSENT] = seats[missing]
+    ok &= (total == 52) | one_left_out
+    return owners, ok
+
+
+def _parse_in_pieces(hands: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`parse_hands` a few thousand rows at a time: its arrays are some dozen bytes a byte of text."""
+    import numpy as np
+
+    if len(hands) <= PARSE_ROWS:
+        return parse_hands(hands)
+    pieces = [parse_hands(hands[i : i + PARSE_ROWS]) for i in range(0, len(hands), PARSE_ROWS)]
+    return np.concatenate([p[0] for p in pieces]), np.concatenate([p[1] for p in pieces])
+
+
+@lru_cache(maxsize=4096)
+def _names_noted(names: bytes, closed: bool, encoding: str) -> bool:
+    """Whether a ``pn`` value gives the board player tags (which a fixed-record format loses)."""
+    from .lin import _flat
+
+    people = _flat(names.decode(encoding, errors="replace")).split(",")
+    base = 4 if len(people) >= 8 and closed else 0
+    return any(_meaningful(p.strip()) for p in people[base : base + 4])
+
+
+def _chunk(
+    doc: LazyLinSet, a: int, b: int, tally: _Tally, header: dict[str, str | None], state: dict[str, Any]
+) -> BulkChunk:
+    """Boards ``a`` to ``b`` as chunks_from_boards makes them, tallying what the check counts."""
+    import numpy as np
+
+    from .pbn_bulk import _VULS, _finish_chunk
+
+    idx = doc.lin_index
+    buf = idx.buf
+    k = b - a
+    bounds = idx.starts[a : b + 1].tolist()
+    if len(bounds) == k:
+        bounds.append(idx.end)
+    numbers = np.zeros(k, np.int64)
+    dd = np.full((k, 4, 5), DD_UNKNOWN, dtype=np.uint8)
+    owners = np.full((k, 52), ABSENT, dtype=np.uint8)
+    match = _BOARD.fullmatch
+    encoding = idx.encoding
+    has_closed = idx.has_closed
+    fast_rows: list[int] = []
+    hands: list[bytes] = []
+    numbers_l: list[int] = []
+    dealers_l: list[int] = []
+    vuls_l: list[int] = []
+    notes_l: list[bool] = []
+    slow: list[int] = []
+    vuls = _VULS
+    for r in range(k):
+        m = match(buf[bounds[r] : bounds[r + 1]])
+        if m is None:
+            slow.append(r)
+            continue
+        room, qx_no, names, digit, deal, title_no, sv = m.groups()
+        vv = vuls[sv] if sv else -1
+        if vv == -2:
+            slow.append(r)
+            continue
+        closed = room in (b"c", b"C")
+        kept_room = closed or (room and has_closed)  # the open room is said only when there is a closed one
+        notes = bool(kept_room) or (bool(names) and _names_noted(names, closed, encoding))
+        number = int(qx_no) if qx_no else int(title_no) if title_no else -1
+        fast_rows.append(r)
+        hands.append(deal)
+        numbers_l.append(number)
+        dealers_l.append(_DEALERS[digit])
+        vuls_l.append(vv)
+        notes_l.append(notes)
+    parsed, ok = _parse_in_pieces(hands)
+    fast = np.array(fast_rows, dtype=np.int64)
+    slow.extend(fast[~ok].tolist())
+    rows = fast[ok]
+    owners[rows] = parsed[ok]
+    number = np.array(numbers_l, dtype=np.int64)[ok]
+    numbers[rows] = np.where(number >= 0, number, a + rows + 1)
+    counted = [
+        (
+            rows,
+            number,
+            np.array(dealers_l, dtype=np.int64)[ok],
+            np.array(vuls_l, dtype=np.int64)[ok],
+            np.zeros(rows.shape[0], dtype=bool),
+            np.array(notes_l, dtype=bool)[ok],
+        )
+    ]
+    owners, dd, numbers = _finish_chunk(doc, a, k, slow, counted, owners, dd, numbers, tally, state)  # type: ignore[arg-type]  # a lazy set all the same
+    return BulkChunk(owners, None, numbers)

@@ -1,0 +1,277 @@
+"""Big sets to and from LIN in pieces: the bytes and the save report of the whole-text path, in flat memory."""
+
+from __future__ import annotations
+
+import io
+import random
+import tracemalloc
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_pbn_stream import random_chunk, write_binary
+
+from bridgeview.formats import lin_bulk, lin_lazy, lin_stream
+from bridgeview.formats.convert import convert_file, write_document
+from bridgeview.formats.errors import FormatError
+from bridgeview.formats.lin import LinCodec, board_line, document_text, md_text
+from bridgeview.formats.registry import ReadOptions, WriteOptions, get, read_file
+from bridgeview.model.board import Board
+from bridgeview.model.deal import Deal
+
+CODEC = LinCodec()
+
+
+# -- binary sets written as LIN ---------------------------------------------------------------------------
+@pytest.mark.parametrize("fmt", ["zrd", "zbd"])
+@pytest.mark.parametrize("start", [None, 14])
+def test_streamed_lin_is_byte_identical_to_the_whole_text_writer(tmp_path, fmt, start):
+    src = tmp_path / f"deals.{fmt}"
+    write_binary(src, fmt, 300)
+    doc = read_file(src, options=ReadOptions(start_board=start))
+    assert lin_stream.fast(doc)
+    boards = list(doc)
+    for newline, encoding in (("\n", "utf-8"), ("\r\n", "utf-8"), ("\n", "cp1252")):
+        out = io.BytesIO()
+        CODEC.write(doc, out, WriteOptions(newline=newline, encoding=encoding))
+        assert out.getvalue() == document_text(boards, newline).encode(encoding)
+    assert out.getvalue().startswith(b"qx|o%d|st||md|" % (start or 1))
+
+
+def test_md_bytes_match_md_text():
+    chunk = random_chunk(200, seed=11)
+    md = lin_stream.md_bytes(chunk.owners)
+    for r in range(200):
+        board = Board.numbered(1, Deal.from_owners(chunk.owners[r].tolist()))
+        assert md_text(board)[1:] == md[r].tobytes().decode(), r
+
+
+def test_edited_and_played_boards_are_written_among_the_streamed_ones(tmp_path):
+    src = tmp_path / "deals.zrd"
+    write_binary(src, "zrd", 120)
+    doc = read_file(src)
+    doc[0] = doc[0].touched(tags={"North": "Zoë"})
+    doc[57] = doc[57].touched(notes=["a note"], claim=9)
+    doc.info.event = "Club night"
+    out = io.BytesIO()
+    CODEC.write(doc, out)
+    assert lin_stream.fast(doc)
+    text = out.getvalue().decode()
+    assert text == document_text(list_with_info(doc))
+    assert text.startswith("vg|Club night,") and "Zoë" in text and "nt|a note|" in text
+    # a result only an rs line can hold: the whole-set writer, which says it
+    from bridgeview.model.auction import Contract
+
+    doc[3] = doc[3].touched(contract=Contract.parse("4S"), declarer=doc[3].dealer, result=10)
+    assert not lin_stream.fast(doc)
+    out = io.BytesIO()
+    CODEC.write(doc, out)
+    assert out.getvalue().decode() == document_text(list_with_info(doc))
+    assert "rs|" in out.getvalue().decode()
+
+
+def list_with_info(doc):
+    from bridgeview.model.boardset import BoardSet
+
+    return BoardSet(list(doc), doc.info)
+
+
+@pytest.mark.parametrize("fmt", ["zrd", "zbd"])
+def test_the_check_of_a_binary_set_counted_from_chunks_says_what_the_board_check_says(tmp_path, fmt):
+    src = tmp_path / f"deals.{fmt}"
+    write_binary(src, fmt, 150)
+    doc = read_file(src)
+    doc.info.site = "Ghent"
+    got = CODEC.check(doc)
+    want = CODEC.check(list_with_info(doc))
+    assert (got.losses, got.errors) == (want.losses, want.errors)
+    assert len(got.losses) == (2 if fmt == "zrd" else 1), got.losses
+
+
+def test_converting_a_big_binary_set_to_lin_keeps_memory_flat(tmp_path, monkeypatch):
+    """The writer holds a chunk of boards, not the file's text nor a board for each record: with chunks of
+    2,000 records, four times the boards take about the same memory."""
+    from bridgeview.formats import lin_stream as stream
+
+    monkeypatch.setattr(type(get("zrd")), "bulk_records", 2000)
+    monkeypatch.setattr(stream, "FLUSH_BYTES", 1 << 16)
+    peaks = []
+    for n in (5_000, 20_000):
+        src = tmp_path / f"deals{n}.zrd"
+        write_binary(src, "zrd", n)
+        tracemalloc.start()
+        try:
+            result = convert_file(src, tmp_path / "out.lin")
+            peaks.append(tracemalloc.get_traced_memory()[1])
+        finally:
+            tracemalloc.stop()
+        assert result.records == n
+    size = (tmp_path / "out.lin").stat().st_size
+    assert peaks[1] < 1.3 * peaks[0] and peaks[1] < 0.8 * size, (peaks, size)  # the text alone is twice the size
+
+
+def test_any_set_is_written_line_by_line():
+    boards = [Board.numbered(n, Deal.from_owners(random_chunk(1, seed=n).owners[0].tolist())) for n in range(1, 9)]
+    out = io.BytesIO()
+    lin_stream.write(boards, out, "utf-8", "\r\n")
+    assert out.getvalue().decode() == "".join(board_line(b) + "\r\n" for b in boards)
+
+
+def test_the_check_names_characters_the_encoding_cannot_hold_line_by_line():
+    boards = [Board.numbered(n, Deal.from_owners(random_chunk(1, seed=n).owners[0].tolist())) for n in range(1, 40)]
+    for k, name in ((3, "Zoë"), (20, "Łukasz"), (30, "Ωmega"), (31, "Ωmega")):
+        boards[k] = boards[k].copy(tags={"North": name})
+    rep = CODEC.check(boards, WriteOptions(encoding="cp1252"))
+    assert rep.losses[-1] == "characters that cp1252 cannot hold (Ł Ω; written as '?')"
+    assert CODEC.check(boards, WriteOptions(encoding="no-such")).losses[-1] == "text in the unknown encoding no-such"
+
+
+# -- LIN files converted to binary ------------------------------------------------------------------------
+DEAL = "SAKQJHT98D765C432,S765HAKQJD432CT98,S432H765DT98CAKQJ,"
+
+
+def varied_lin(n: int = 240, seed: int = 5) -> str:
+    """Hand records of every shape the chunked path meets: ours, BBO's, rooms, players, played boards, odd
+    deals and values, boards without numbers."""
+    rng = random.Random(seed)
+    lines = []
+    for i in range(1, n + 1):
+        owners = random_chunk(1, seed=seed * 1000 + i).owners[0].tolist()
+        board = Board.numbered(i, Deal.from_owners(owners))
+        md = md_text(board)
+        kind = i % 12
+        if kind == 0:
+            line = f"qx|o{i}|st||md|{md}|rh||ah|Board {i}|sv|{'oneb'[i % 4]}|"  # vulnerability not the number's
+        elif kind == 1:
+            line = f"pn|Ann,Bob,Cy,Di|st||md|{md[:-17]}|rh||ah|Board {i}|sv|o|pg||"  # BBO: East left out
+        elif kind == 2:
+            line = f"pn|,,,|st||md|{md}|rh||ah|Board {i}|sv|o|"  # no names
+        elif kind == 3:
+            line = f"qx|o{i}|md|{md}|sv|n|mb|1N|mb|p|mb|p|mb|p|pg||"  # an auction: the careful reader
+        elif kind == 4:
+            line = f"qx|o{i}|md|{md.lower()}|"  # lower case: the careful reader
+        elif kind == 5:
+            line = f"md|{md}|"  # no number, no vulnerability
+        elif kind == 6:
+            line = f"qx|o{i}|st||md|{md}|rh||ah|Board {i + 1}|sv|b|"  # the title disagrees with qx
+        elif kind == 7:
+            line = f"pn|?,-,x,y|md|{md}|ah|Hand {i}|"  # a title that is not a board number
+        elif kind == 8:
+            line = f"qx|{i}|md|{md}|sv|z|"  # no room; a vulnerability not understood
+        elif kind == 9:
+            line = f"st||md|{md[0]}S{md[1:]}|"  # the spades written twice ("SS..."): careful reader
+        elif kind == 10:
+            line = f"qx|o{i}|st||md|0{md[1:]}|rh||ah|Board {i}|"  # dealer digit 0
+        else:
+            line = f"qx|O{i}|st||md|{md}|rh||ah|Board {i}|sv|0|pg||"
+        lines.append(line)
+        if rng.random() < 0.1:
+            lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("fmt", ["zrd", "zbd"])
+@pytest.mark.parametrize("rooms", [False, True])
+def test_chunked_lin_conversion_matches_the_check_and_writer(tmp_path, monkeypatch, fmt, rooms):
+    from bridgeview.formats import pbn_bulk
+
+    text = varied_lin()
+    if rooms:
+        text = text.replace("qx|o12|", "qx|c12|")  # one closed room: the open room is kept on the others
+    path = tmp_path / "varied.lin"
+    path.write_text(text)
+    eager = CODEC.read(path, ReadOptions())
+    lazy = lin_lazy.read_lazy(path)
+    assert lazy is not None and lin_bulk.applies(lazy, get(fmt), None)
+    monkeypatch.setattr(pbn_bulk, "CHUNK", 50)  # chunk boundaries do not matter ...
+    monkeypatch.setattr(lin_bulk, "PARSE_ROWS", 7)
+    got = write_document(lazy, tmp_path / f"lazy.{fmt}", get(fmt))
+    report = lin_bulk.report(lin_lazy.read_lazy(path), get(fmt))
+    monkeypatch.setattr(pbn_bulk, "CHUNK", 1 << 16)  # ... as long as the writer sees the same chunks
+    want = write_document(eager, tmp_path / f"eager.{fmt}", get(fmt))
+    assert got.losses == want.losses and len(want.losses) >= 3, want.losses
+    assert report.losses == want.losses and not report.errors
+    assert got.records == want.records == 240
+    assert (tmp_path / f"lazy.{fmt}").read_bytes() == (tmp_path / f"eager.{fmt}").read_bytes()
+
+
+def test_most_hand_records_take_the_numpy_path(tmp_path, monkeypatch):
+    path = tmp_path / "varied.lin"
+    path.write_text(varied_lin())
+    careful = []
+    real = lin_lazy.LazyLinSet._decode_board
+    monkeypatch.setattr(lin_lazy.LazyLinSet, "_decode_board", lambda self, i: careful.append(i) or real(self, i))
+    lin_bulk.report(lin_lazy.read_lazy(path), get("zrd"))
+    assert sorted({(i + 1) % 12 for i in careful}) == [3, 4, 7, 8, 9, 10], careful  # the kinds of varied_lin
+    assert len(set(careful)) == 6 * 20
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        ("md|3SAKQ,S2,S3,S4|", "board 13 is not a complete deal"),
+        ("md|3" + DEAL.replace("SAKQJ", "SAKQJJ") + "|", "SJ twice"),  # a board the reader cannot read
+    ],
+)
+def test_chunked_lin_conversion_refuses_what_the_board_by_board_path_refuses(tmp_path, monkeypatch, bad, message):
+    lines = varied_lin(30).splitlines()
+    k = next(j for j, line in enumerate(lines) if "Board 13|" in line)
+    lines[k] = f"qx|o13|{bad}ah|Board 13|"
+    path = tmp_path / "bad.lin"
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(FormatError) as chunked:
+        write_document(lin_lazy.read_lazy(path), tmp_path / "l.zrd", get("zrd"))
+    report = lin_bulk.report(lin_lazy.read_lazy(path), get("zrd"))
+    monkeypatch.setattr(lin_bulk, "applies", lambda *a: False)
+    with pytest.raises(FormatError) as board_by_board:
+        write_document(lin_lazy.read_lazy(path), tmp_path / "b.zrd", get("zrd"))
+    assert str(chunked.value) == str(board_by_board.value) and message in str(chunked.value)
+    assert report.errors[:1] == [board_by_board.value.message]
+    assert not (tmp_path / "l.zrd").exists()
+
+
+def test_zrd_to_lin_and_back_keeps_every_deal(tmp_path, monkeypatch):
+    monkeypatch.setattr(lin_lazy, "LAZY_MIN_BYTES", 1000)
+    src = tmp_path / "deals.zrd"
+    write_binary(src, "zrd", 2000)
+    convert_file(src, tmp_path / "deals.lin")
+    assert read_file(tmp_path / "deals.lin").is_lazy
+    convert_file(tmp_path / "deals.lin", tmp_path / "back.zbd")
+    convert_file(src, tmp_path / "direct.zbd")
+    assert (tmp_path / "back.zbd").read_bytes() == (tmp_path / "direct.zbd").read_bytes()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.integers(0, 2**32 - 1), st.integers(0, 5)), min_size=1, max_size=30))
+def test_parse_hands_reads_what_parse_md_reads(rows):
+    """Plain hands, and damaged ones: those parse_hands takes are read as parse_md reads them."""
+    from bridgeview.formats.lin import parse_md
+
+    texts = []
+    for seed, damage in rows:
+        owners = random_chunk(1, seed=seed).owners[0].tolist()
+        md = md_text(Board.numbered(1, Deal.from_owners(owners)))[1:]
+        rng = random.Random(seed)
+        if damage == 1:
+            md = md[: md.rindex(",") + 1]  # the fourth hand left out
+        elif damage == 2:
+            j = rng.choice([k for k, ch in enumerate(md) if ch in "23456789TJQKA"])
+            md = md[:j] + md[j + 1 :]  # a card missing
+        elif damage == 3:
+            j = rng.choice([k for k, ch in enumerate(md) if ch in "23456789TJQKA"])
+            md = md[:j] + md[j] + md[j:]  # a card twice
+        elif damage == 4:
+            a, b = md.split(",", 1)
+            md = a + "2," + b  # a club more for South: fourteen cards, or the two twice
+        texts.append(md.encode())
+    owners, ok = lin_bulk.parse_hands(texts)
+    for r, text in enumerate(texts):
+        try:
+            _dealer, deal, _given = parse_md(text.decode())
+        except ValueError:
+            assert not ok[r], text
+            continue
+        if ok[r]:
+            assert Deal.from_owners(owners[r].tolist()) == deal, text
+        else:
+            assert not deal.is_complete, text
