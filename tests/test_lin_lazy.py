@@ -276,13 +276,22 @@ _PIECES = [
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.lists(st.sampled_from(range(len(_PIECES))), min_size=1, max_size=40))
-def test_any_run_of_pairs_reads_lazily_as_eagerly(tmp_path, picks):
-    """Whatever order qx, pn, st, md and the rest come in, a file the lazy reader takes is read as the eager
-    reader reads it (and one it refuses is one the eager reader has a header or no deal for)."""
+@given(st.lists(st.sampled_from(range(len(_PIECES))), min_size=1, max_size=40), st.sampled_from([3, 16, 50, 1 << 22]))
+def test_any_run_of_pairs_reads_lazily_as_eagerly(tmp_path, picks, window):
+    """Whatever order qx, pn, st, md and the rest come in, and wherever the scan's windows end, a file the
+    lazy reader takes is read as the eager reader reads it (and one it refuses is one the eager reader has a
+    header or no deal for)."""
     text = "".join(_PIECES[p].format(n=k + 1) for k, p in enumerate(picks))
     path = tmp_path / "any.lin"
     path.write_text(text)
+    saved, lin_lazy.SCAN_WINDOW = lin_lazy.SCAN_WINDOW, window
+    try:
+        _same_or_refused(path)
+    finally:
+        lin_lazy.SCAN_WINDOW = saved
+
+
+def _same_or_refused(path) -> None:
     try:
         eager = CODEC.read(path, ReadOptions())
     except FormatError:
@@ -300,3 +309,37 @@ def _lazy_fails(path) -> bool:
     except FormatError:
         return True
     return False
+
+
+@pytest.mark.parametrize("window", [4, 40, 333])
+def test_windows_of_the_scan_do_not_change_the_index(tmp_path, monkeypatch, window):
+    """A window may end anywhere after a value, hold a value longer than itself, or fall inside the pn/st a
+    board is moved back over: the boards and their lines are those of one pass over the whole file."""
+    path = tmp_path / "qx.lin"
+    path.write_text(QX_FILES["gib"] + "qx|o99|" + QX_DEAL.format(d=1) + "nt|" + "long note " * 50 + "|\n")
+    whole = lin_lazy.read_lazy(path)
+    monkeypatch.setattr(lin_lazy, "SCAN_WINDOW", window)
+    windowed = lin_lazy.read_lazy(path)
+    assert windowed.lin_index.starts.tolist() == whole.lin_index.starts.tolist()
+    assert windowed.lin_index.lines.tolist() == whole.lin_index.lines.tolist()
+    assert_same(path)
+
+
+def test_the_scan_of_a_big_file_keeps_memory_flat(tmp_path, monkeypatch):
+    """Opening holds a window of the file's arrays and a few numbers a board: four times the boards take
+    much less than four times the memory."""
+    import tracemalloc
+
+    monkeypatch.setattr(lin_lazy, "SCAN_WINDOW", 1 << 16)
+    peaks = []
+    for n in (2000, 8000):
+        path = tmp_path / f"h{n}.lin"
+        path.write_text(hand_records(n))
+        tracemalloc.start()
+        try:
+            assert len(lin_lazy.read_lazy(path)) == n
+            peaks.append(tracemalloc.get_traced_memory()[1])
+        finally:
+            tracemalloc.stop()
+    size = (tmp_path / "h8000.lin").stat().st_size
+    assert peaks[1] < 1.3 * peaks[0], (peaks, size)  # one pass over the whole file took 15 times the file

@@ -33,7 +33,7 @@ from typing import IO, TYPE_CHECKING, Any, TypeGuard
 from ..model.board import Board
 from ..model.boardset import BoardSet, FileInfo, LazyBoardSet
 from .errors import FormatError
-from .pbn_lazy import _LazyLines, _text_encoding
+from .pbn_lazy import _LazyLines, _text_encoding, release
 
 if TYPE_CHECKING:
     import numpy as np
@@ -96,94 +96,184 @@ class LinIndex:
         return bytes(self.buf[a:b]).decode(self.encoding, errors=errors)
 
 
+#: bytes of the file looked at together by :func:`scan` (its arrays are a few dozen bytes a byte)
+SCAN_WINDOW = 4 << 20
+
+
+class _Pairs:
+    """What :func:`scan` keeps of the pairs of the windows seen so far: the ``md`` and ``qx`` pairs (their
+    index among all pairs, where their text starts, and where a board starting at them would start when
+    moved back over the ``pn``/``st`` pairs before them), and where each ``qx`` value lies."""
+
+    def __init__(self, base: int) -> None:
+        self.count = 0  # pairs so far
+        self.last_other = -1  # the last pair that is not pn/st
+        self.after_other = base  # where the pair after it starts
+        self.md: list[np.ndarray] = []
+        self.md_back: list[np.ndarray] = []
+        self.qx: list[np.ndarray] = []
+        self.qx_at: list[np.ndarray] = []
+        self.qx_back: list[np.ndarray] = []
+        self.qx_values: list[tuple[np.ndarray, np.ndarray]] = []
+        self.high = 0  # the highest byte seen (ASCII or not)
+
+
 def scan(buf: mmap.mmap) -> LinIndex | None:
-    """Index the boards of a hand-record LIN file; None when the file needs the eager reader."""
+    """Index the boards of a hand-record LIN file; None when the file needs the eager reader.  The file is
+    looked at a window at a time (each ending after a value), so memory is that of a window and of what
+    is kept of each board, whatever the file's size."""
     import numpy as np
 
     base = 3 if buf[:3] == b"\xef\xbb\xbf" else 0
     arr = np.frombuffer(buf, np.uint8)
     n = arr.shape[0]
-    if n <= base:
+    if n <= base or buf.find(b"\x00", base, min(n, base + 4096)) >= 0:
         return None
-    if (arr[base:] == ord("%")).any():  # comment lines (or a % in a value): the eager reader decides
-        return None
-    bars = np.flatnonzero(arr == ord("|"))
-    if bars.shape[0] < 2 or bars.shape[0] % 2 or bars[0] < base:
-        return None
-    if not _space()[arr[bars[-1] + 1 :]].all():  # text after the last pair
-        return None
-    key_end = bars[0::2]  # the bar after each key
-    key_start = np.concatenate(([base], bars[1::2][:-1] + 1))  # where the text before each key starts
-    # keys written the plain way: exactly two letters right before the bar, only spaces before them
-    two = key_end - key_start >= 2
-    if not two.all():
-        return None
-    first, second = arr[key_end - 2], arr[key_end - 1]
-    if not (_letter()[first] & _letter()[second]).all():
-        return None
-    padded = np.flatnonzero(key_end - key_start > 2)
-    for k in padded.tolist():  # whitespace (a line break) before a key: look at it
-        if not _space()[arr[key_start[k] : key_end[k] - 2]].all():
+    pairs = _Pairs(base)
+    pos = base
+    window = SCAN_WINDOW
+    while pos < n:
+        end = min(n, pos + window)
+        bars = np.flatnonzero(arr[pos:end] == ord("|"))
+        if end < n:  # end the window after the last value closed in it
+            closing = bars.shape[0] - 1 if bars.shape[0] % 2 == 0 else bars.shape[0] - 2
+            if closing < 1:
+                window *= 2  # a value longer than the window: look further
+                continue
+            bars = bars[: closing + 1]
+            end = pos + int(bars[-1]) + 1
+        elif bars.shape[0] % 2 or not _space()[arr[pos + (int(bars[-1]) + 1 if bars.shape[0] else 0) :]].all():
+            return None  # a key without its value, or text after the last pair
+        if not _window(arr, pos, bars + pos, pairs):
             return None
-    keys = (first | 0x20).astype(np.uint16) << 8 | (second | 0x20)  # lower case, two bytes as one number
-    for fk in _FILE_KEYS:
-        if (keys == (fk[0] << 8 | fk[1])).any():
-            return None
-    md = np.flatnonzero(keys == (ord("m") << 8 | ord("d")))
+        release(buf, 0, end)
+        pos, window = end, SCAN_WINDOW
+    if not pairs.md:
+        return None
+    md, md_back = np.concatenate(pairs.md), np.concatenate(pairs.md_back)
     if not md.shape[0]:
         return None
-    lead = (keys == (ord("p") << 8 | ord("n"))) | (keys == (ord("s") << 8 | ord("t")))
-    idx = np.arange(keys.shape[0])
-    last_other = np.maximum.accumulate(np.where(lead, -1, idx))  # last pair that is not pn/st, up to each
-    qx = np.flatnonzero(keys == (ord("q") << 8 | ord("x")))
+    qx = np.concatenate(pairs.qx) if pairs.qx else np.zeros(0, np.int64)
     if qx.shape[0]:
-        board_pair = _qx_boards(qx, md, last_other, keys.shape[0])
-        if board_pair is None:
+        starts = _qx_boards(
+            qx, np.concatenate(pairs.qx_at), np.concatenate(pairs.qx_back), md, md_back, base, pairs.count
+        )
+        if starts is None:
             return None
     else:
-        board_pair = np.concatenate(([0], last_other[md[1:] - 1] + 1))  # each later md's board starts after it
-    starts = key_start[board_pair].astype(np.int64)
-    newline_at = np.flatnonzero(arr == 10)
-    lines = np.searchsorted(newline_at, starts)
-    if buf.find(b"\x00", base, min(n, base + 4096)) >= 0:
-        return None
-    encoding = "utf-8" if arr[base:].max(initial=0) < 0x80 else _text_encoding(buf, base)
+        starts = np.concatenate(([base], md_back[1:]))  # each later md's board starts back over its pn/st
+    encoding = "utf-8" if pairs.high < 0x80 else _text_encoding(buf, base)
     if encoding != "utf-8":
         if base:  # a UTF-8 mark on text that is not UTF-8: the eager reader says so
             return None
         encoding = "cp1252"
-    has_closed = bool(qx.shape[0]) and _names_closed_room(arr, bars[0::2][qx] + 1, bars[1::2][qx], encoding)
-    return LinIndex(buf, base, encoding, starts, lines.astype(np.int64), bool(qx.shape[0]), has_closed)
+    has_closed = bool(qx.shape[0]) and _names_closed_room(
+        arr, np.concatenate([v[0] for v in pairs.qx_values]), np.concatenate([v[1] for v in pairs.qx_values]), encoding
+    )
+    starts = starts.astype(np.int64)
+    return LinIndex(buf, base, encoding, starts, _lines_before(buf, arr, starts), bool(qx.shape[0]), has_closed)
 
 
-def _qx_boards(qx: np.ndarray, md: np.ndarray, last_other: np.ndarray, pairs: int) -> np.ndarray | None:
-    """The first pair of each board of a file with ``qx`` ids, as :func:`lin.split_boards` cuts them: at each
-    ``qx`` (moved back over the ``pn``/``st`` after the deal of the board before), and at each later ``md`` of a
-    ``qx`` board (moved back over the ``pn``/``st`` before it).  None when pairs before the first ``qx`` hold
-    no deal: they are the file's header (players for every board), which only the eager reader keeps."""
+def _window(arr: np.ndarray, pos: int, bars: np.ndarray, pairs: _Pairs) -> bool:
+    """Look at the pairs whose bars are ``bars`` (the window starts at ``pos``, after a value); note what
+    :func:`scan` keeps of them in ``pairs``.  False when the file needs the eager reader."""
+    import numpy as np
+
+    if not bars.shape[0]:
+        return True
+    piece = arr[pos : int(bars[-1]) + 1]
+    pairs.high = max(pairs.high, int(piece.max()))
+    if (piece == ord("%")).any():  # comment lines (or a % in a value): the eager reader decides
+        return False
+    key_end = bars[0::2]  # the bar after each key
+    key_start = np.concatenate(([pos], bars[1::2][:-1] + 1))  # where the text before each key starts
+    # keys written the plain way: exactly two letters right before the bar, only spaces before them
+    if not (key_end - key_start >= 2).all():
+        return False
+    first, second = arr[key_end - 2], arr[key_end - 1]
+    if not (_letter()[first] & _letter()[second]).all():
+        return False
+    padded = np.flatnonzero(key_end - key_start > 2)
+    if padded.shape[0]:  # text before a key (a line break): only white space
+        solid = np.concatenate(([0], np.cumsum(~_space()[piece])))  # bytes that are not space, before each
+        a, b = key_start[padded] - pos, key_end[padded] - 2 - pos
+        if (solid[b] != solid[a]).any():
+            return False
+    keys = (first | 0x20).astype(np.uint16) << 8 | (second | 0x20)  # lower case, two bytes as one number
+    for fk in _FILE_KEYS:
+        if (keys == (fk[0] << 8 | fk[1])).any():
+            return False
+    lead = (keys == (ord("p") << 8 | ord("n"))) | (keys == (ord("s") << 8 | ord("t")))
+    idx = np.arange(keys.shape[0], dtype=np.int64)
+    # the last pair that is not pn/st before each pair (as a pair number), and where the pair after it starts
+    last = np.maximum.accumulate(np.concatenate(([pairs.last_other], np.where(lead, -1, idx + pairs.count))))
+    starts_ext = np.concatenate((key_start, [int(bars[-1]) + 1]))
+    inside = last[:-1] >= pairs.count
+    back = np.where(inside, starts_ext[np.maximum(last[:-1] - pairs.count + 1, 0)], pairs.after_other)
+    for code, at_list, back_list in (
+        (ord("m") << 8 | ord("d"), pairs.md, pairs.md_back),
+        (ord("q") << 8 | ord("x"), pairs.qx, pairs.qx_back),
+    ):
+        hit = np.flatnonzero(keys == code)
+        if hit.shape[0]:
+            at_list.append(hit + pairs.count)
+            back_list.append(back[hit])
+            if code == (ord("q") << 8 | ord("x")):
+                pairs.qx_at.append(key_start[hit])
+                pairs.qx_values.append((key_end[hit] + 1, bars[1::2][hit]))
+    if last[-1] >= pairs.count:
+        pairs.after_other = int(starts_ext[last[-1] - pairs.count + 1])
+    pairs.last_other = int(last[-1])
+    pairs.count += keys.shape[0]
+    return True
+
+
+def _lines_before(buf: mmap.mmap, arr: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """The line breaks before each of ``starts`` (sorted), counted a window at a time."""
+    import numpy as np
+
+    lines = np.zeros(starts.shape[0], dtype=np.int64)
+    seen = 0
+    n = arr.shape[0]
+    for a in range(0, n, SCAN_WINDOW):
+        b = min(n, a + SCAN_WINDOW)
+        breaks = np.flatnonzero(arr[a:b] == 10)
+        lo, hi = np.searchsorted(starts, [a, b])
+        lines[lo:hi] = seen + np.searchsorted(breaks, starts[lo:hi] - a)
+        seen += breaks.shape[0]
+        release(buf, 0, b)
+    return lines
+
+
+def _qx_boards(
+    qx: np.ndarray, qx_at: np.ndarray, qx_back: np.ndarray, md: np.ndarray, md_back: np.ndarray, base: int, count: int
+) -> np.ndarray | None:
+    """Where each board of a file with ``qx`` ids starts, as :func:`lin.split_boards` cuts them: at each ``qx``
+    (moved back over the ``pn``/``st`` after the deal of the board before), and at each later ``md`` of a
+    ``qx`` board (moved back over the ``pn``/``st`` before it).  ``qx`` and ``md`` are pair numbers, ``*_at``
+    where their text starts and ``*_back`` where it would start moved back.  None when pairs before the first
+    ``qx`` hold no deal: they are the file's header (players for every board), which only the eager reader
+    keeps."""
     import numpy as np
 
     first = int(qx[0])
     if first and not (md < first).any():
         return None
     # the qx groups: [0, first) when it holds a deal, then each qx to the next
-    bounds = np.concatenate(([0], qx, [pairs]) if first else (qx, [pairs])).astype(np.int64)
+    bounds = np.concatenate(([0], qx, [count]) if first else (qx, [count])).astype(np.int64)
+    cuts = np.concatenate(([base], qx_at) if first else (qx_at,)).astype(np.int64)
     group_of_md = np.searchsorted(bounds, md, side="right") - 1
     md_count = np.bincount(group_of_md, minlength=bounds.shape[0] - 1)
-    cuts = bounds[:-1].copy()
     # a qx whose group before holds a deal starts back over the pn/st that end that group
-    later = np.arange(1 if first else 0, qx.shape[0] + (1 if first else 0))
-    q_at = bounds[later]
-    prev = later - 1
-    has_prev = prev >= 0
+    later = np.arange(1 if first else 0, bounds.shape[0] - 1)
     move = np.zeros(later.shape[0], dtype=bool)
-    move[has_prev] = md_count[prev[has_prev]] > 0
-    cuts[later[move]] = last_other[q_at[move] - 1] + 1
+    has_prev = later >= 1
+    move[has_prev] = md_count[later[has_prev] - 1] > 0
+    cuts[later[move]] = qx_back[later[move] - (1 if first else 0)]
     # each md after the first of its group starts a board of its own
     first_md = np.ones(md.shape[0], dtype=bool)
     first_md[1:] = group_of_md[1:] != group_of_md[:-1]
-    extra = last_other[md[~first_md] - 1] + 1
-    return np.sort(np.concatenate((cuts, extra)))
+    return np.sort(np.concatenate((cuts, md_back[~first_md])))
 
 
 def _names_closed_room(arr: np.ndarray, value_start: np.ndarray, value_end: np.ndarray, encoding: str) -> bool:
