@@ -1,4 +1,4 @@
-"""Benchmark: big PBN files opened, inspected and converted in a stream, against a regex pass.
+"""Benchmark: big PBN and LIN files opened, inspected and converted in a stream, against a regex pass.
 
 Generates a ZRD of ``--n`` random deals (with DD tables), converts it to PBN
 (what ``bridgeview convert`` writes: the export roster and an OptimumResultTable a
@@ -12,6 +12,9 @@ of the process):
 * the main window (offscreen): the first board of the PBN shown, and a jump to
   board 900,000 (or 90 % of the way);
 * ``bridgeview validate big.pbn`` (every board decoded and checked, board by board);
+* the same deals as LIN: ``convert big.zrd big.lin``, ``info big.lin`` and ``convert big.lin
+  back.zbd`` (checked byte-identical to ZRD→ZBD) against a regex pass finding every ``md|…|``,
+  and the main window on ``big.lin``;
 * the same ``info``, ``convert`` and ``validate`` on a file a quarter the size: memory
   beyond the mapped file must not grow with it;
 * ``bridgeview validate`` on a ZRD of ``--validate-deals`` deals (duplicate detection
@@ -62,8 +65,9 @@ def child(kind: str, args: list[str]) -> dict:
         import re
 
         t0 = time.perf_counter()
+        pattern = rb"md\|([^|]*)\|" if args[0].endswith(".lin") else rb'\[Deal "([^"]*)"\]'
         with open(args[0], "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-            count = sum(1 for _ in re.finditer(rb'\[Deal "([^"]*)"\]', mm))
+            count = sum(1 for _ in re.finditer(pattern, mm))
         out["seconds"] = time.perf_counter() - t0
         out["count"] = count
     elif kind in ("info", "convert", "validate"):
@@ -143,6 +147,17 @@ def measure_size(d: Path, n: int, tag: str) -> dict:
     res["pbn_to_zrd"] = run_child("convert", str(pbn), str(back))
     res["identical"] = back.read_bytes() == zrd.read_bytes()
     res["validate_pbn"] = run_child("validate", str(pbn))
+    # the same deals as LIN (what our export writes: qx, md, the title and vulnerability a board)
+    lin, zbd, lin_zbd = d / f"{tag}.lin", d / f"{tag}.zbd", d / f"{tag}-lin.zbd"
+    res["zrd_to_lin"] = run_child("convert", str(zrd), str(lin))
+    res["lin_size"] = lin.stat().st_size
+    res["regex_lin"] = run_child("regex", str(lin))
+    res["info_lin"] = run_child("info", str(lin))
+    res["lin_to_zbd"] = run_child("convert", str(lin), str(lin_zbd))
+    run_child("convert", str(zrd), str(zbd))
+    res["lin_identical"] = lin_zbd.read_bytes() == zbd.read_bytes()
+    for p in (zbd, lin_zbd):
+        p.unlink()
     return res
 
 
@@ -161,6 +176,7 @@ def main() -> int:
     d.mkdir(parents=True, exist_ok=True)
     big = measure_size(d, args.n, "big")
     big["gui"] = run_child("gui", str(d / "big.pbn"))
+    big["gui_lin"] = run_child("gui", str(d / "big.lin"))
     quarter = measure_size(d, max(1, args.n // 4), "quarter")
     for p in d.glob("quarter*"):
         p.unlink()
@@ -209,11 +225,42 @@ def main() -> int:
             f"(shown: {big['gui']['jump_shown']}); GUI peak {big['gui']['peak_mb']:.0f} MB",
         ),
     ]
+    lin_base = big["regex_lin"]["seconds"]
+    rows += [
+        (
+            "LIN size; regex pass finding every `md|…|` (baseline)",
+            f"{big['lin_size'] / 2**20:.0f} MiB; {lin_base:.2f} s",
+        ),
+        (
+            "`convert big.zrd big.lin`",
+            f"{big['zrd_to_lin']['seconds']:.2f} s = {args.n / big['zrd_to_lin']['seconds']:,.0f} boards/s; "
+            f"peak {big['zrd_to_lin']['peak_mb']:.0f} MB",
+        ),
+        (
+            "`info big.lin`",
+            f"{big['info_lin']['seconds']:.2f} s = **{big['info_lin']['seconds'] / lin_base:.1f}×** the regex pass; "
+            f"peak {big['info_lin']['peak_mb']:.0f} MB",
+        ),
+        (
+            "`convert big.lin back.zbd`",
+            f"{big['lin_to_zbd']['seconds']:.2f} s = **{big['lin_to_zbd']['seconds'] / lin_base:.1f}×**; "
+            f"peak {big['lin_to_zbd']['peak_mb']:.0f} MB; the same bytes as ZRD→ZBD: {big['lin_identical']}",
+        ),
+        (
+            f"GUI: open big.lin, first board shown; go to board {big['gui_lin']['jump_target']:,}",
+            f"{big['gui_lin']['open_seconds']:.2f} s = **{big['gui_lin']['open_seconds'] / lin_base:.1f}×** "
+            f"(board {big['gui_lin']['first_board']}); {big['gui_lin']['jump_seconds'] * 1000:.0f} ms "
+            f"(shown: {big['gui_lin']['jump_shown']})",
+        ),
+    ]
     for key, what in (
         ("info", "`info`"),
         ("pbn_to_zrd", "`convert` PBN→ZRD"),
         ("zrd_to_pbn", "`convert` ZRD→PBN"),
         ("validate_pbn", "`validate` PBN"),
+        ("zrd_to_lin", "`convert` ZRD→LIN"),
+        ("info_lin", "`info` LIN"),
+        ("lin_to_zbd", "`convert` LIN→ZBD"),
     ):
         rows.append(
             (

@@ -246,7 +246,8 @@ def write_document(
     if codec.kind == "bridge":
         chunked = chunked_text(doc, codec, options)
         if chunked is not None:  # a big PBN or LIN file to ZRD/ZBD: in chunks, deals parsed together
-            return chunked.convert(doc, dst, codec, options, progress)  # type: ignore[no-any-return]
+            converted: ConvertResult = chunked.convert(doc, dst, codec, options, progress)
+            return converted
         if getattr(doc, "is_lazy", False) and codec.bulk and getattr(doc, "bulk", None) and not doc.edited:
             result = _write_bulk_chunks(doc.bulk(), len(doc), dst, codec, options, progress, force)
             result.losses[:0] = read_losses(doc)

@@ -42,6 +42,8 @@ if TYPE_CHECKING:
 LAZY_MIN_BYTES = 8 << 20
 CACHE_BOARDS = 256
 _FILE_KEYS = (b"vg", b"rs", b"pw", b"mp", b"bn")
+_MD_CODE = ord("m") << 8 | ord("d")  # keys as scan reads them: two lower-case bytes as one number
+_QX_CODE = ord("q") << 8 | ord("x")
 
 
 @cache
@@ -97,24 +99,23 @@ class LinIndex:
 
 
 #: bytes of the file looked at together by :func:`scan` (its arrays are a few dozen bytes a byte)
-SCAN_WINDOW = 4 << 20
+SCAN_WINDOW = 1 << 20
 
 
 class _Pairs:
-    """What :func:`scan` keeps of the pairs of the windows seen so far: the ``md`` and ``qx`` pairs (their
-    index among all pairs, where their text starts, and where a board starting at them would start when
-    moved back over the ``pn``/``st`` pairs before them), and where each ``qx`` value lies."""
+    """What :func:`scan` carries from window to window: counts of pairs and deals, where a board moved back
+    over ``pn``/``st`` pairs would start, the boards found, and what is known of the rooms."""
 
     def __init__(self, base: int) -> None:
         self.count = 0  # pairs so far
         self.last_other = -1  # the last pair that is not pn/st
         self.after_other = base  # where the pair after it starts
-        self.md: list[np.ndarray] = []
-        self.md_back: list[np.ndarray] = []
-        self.qx: list[np.ndarray] = []
-        self.qx_at: list[np.ndarray] = []
-        self.qx_back: list[np.ndarray] = []
-        self.qx_values: list[tuple[np.ndarray, np.ndarray]] = []
+        self.deals = 0  # md pairs so far
+        self.group_deals = 0  # md pairs since the last qx (all of them before the first qx)
+        self.has_qx = False
+        self.has_closed = False
+        self.maybe_closed: list[tuple[int, int]] = []  # qx values that are not ASCII: looked at once decoded
+        self.starts: list[np.ndarray] = []
         self.high = 0  # the highest byte seen (ASCII or not)
 
 
@@ -148,30 +149,16 @@ def scan(buf: mmap.mmap) -> LinIndex | None:
             return None
         release(buf, 0, end)
         pos, window = end, SCAN_WINDOW
-    if not pairs.md:
+    if not pairs.deals:
         return None
-    md, md_back = np.concatenate(pairs.md), np.concatenate(pairs.md_back)
-    if not md.shape[0]:
-        return None
-    qx = np.concatenate(pairs.qx) if pairs.qx else np.zeros(0, np.int64)
-    if qx.shape[0]:
-        starts = _qx_boards(
-            qx, np.concatenate(pairs.qx_at), np.concatenate(pairs.qx_back), md, md_back, base, pairs.count
-        )
-        if starts is None:
-            return None
-    else:
-        starts = np.concatenate(([base], md_back[1:]))  # each later md's board starts back over its pn/st
     encoding = "utf-8" if pairs.high < 0x80 else _text_encoding(buf, base)
     if encoding != "utf-8":
         if base:  # a UTF-8 mark on text that is not UTF-8: the eager reader says so
             return None
         encoding = "cp1252"
-    has_closed = bool(qx.shape[0]) and _names_closed_room(
-        arr, np.concatenate([v[0] for v in pairs.qx_values]), np.concatenate([v[1] for v in pairs.qx_values]), encoding
-    )
-    starts = starts.astype(np.int64)
-    return LinIndex(buf, base, encoding, starts, _lines_before(buf, arr, starts), bool(qx.shape[0]), has_closed)
+    has_closed = pairs.has_closed or any(_names_closed(bytes(buf[a:b]), encoding) for a, b in pairs.maybe_closed)
+    starts = np.concatenate(pairs.starts).astype(np.int64)
+    return LinIndex(buf, base, encoding, starts, _lines_before(buf, arr, starts), pairs.has_qx, has_closed)
 
 
 def _window(arr: np.ndarray, pos: int, bars: np.ndarray, pairs: _Pairs) -> bool:
@@ -208,19 +195,40 @@ def _window(arr: np.ndarray, pos: int, bars: np.ndarray, pairs: _Pairs) -> bool:
     # the last pair that is not pn/st before each pair (as a pair number), and where the pair after it starts
     last = np.maximum.accumulate(np.concatenate(([pairs.last_other], np.where(lead, -1, idx + pairs.count))))
     starts_ext = np.concatenate((key_start, [int(bars[-1]) + 1]))
-    inside = last[:-1] >= pairs.count
-    back = np.where(inside, starts_ext[np.maximum(last[:-1] - pairs.count + 1, 0)], pairs.after_other)
-    for code, at_list, back_list in (
-        (ord("m") << 8 | ord("d"), pairs.md, pairs.md_back),
-        (ord("q") << 8 | ord("x"), pairs.qx, pairs.qx_back),
-    ):
-        hit = np.flatnonzero(keys == code)
-        if hit.shape[0]:
-            at_list.append(hit + pairs.count)
-            back_list.append(back[hit])
-            if code == (ord("q") << 8 | ord("x")):
-                pairs.qx_at.append(key_start[hit])
-                pairs.qx_values.append((key_end[hit] + 1, bars[1::2][hit]))
+    if pairs.count == 0 and keys[0] != _QX_CODE:
+        pairs.starts.append(np.array([pos], dtype=np.int64))  # the first board: at the start of the file
+    # the deals and board ids, in order: a board starts at each qx, and at each md after the first since the
+    # last qx; either moved back over pn/st, a qx only when the group before it holds a deal
+    events = np.flatnonzero((keys == _MD_CODE) | (keys == _QX_CODE))
+    if events.shape[0]:
+        is_qx = keys[events] == _QX_CODE
+        deals_to = np.cumsum(~is_qx)  # md pairs among the events up to each
+        deals_before = deals_to - ~is_qx
+        last_qx = np.maximum.accumulate(np.where(is_qx, np.arange(events.shape[0]), -1))
+        qx_before = np.concatenate(([-1], last_qx[:-1]))
+        since = np.where(
+            qx_before >= 0,
+            deals_before - deals_to[np.maximum(qx_before, 0)],
+            pairs.group_deals + deals_before,
+        )  # md pairs since the last qx, before each event
+        if not pairs.has_qx and is_qx.any():
+            q = int(np.argmax(is_qx))
+            if pairs.count + int(events[q]) > 0 and since[q] == 0:
+                return False  # pairs before the first qx without a deal: the file's header
+        before = last[:-1][events]
+        back = np.where(before >= pairs.count, starts_ext[np.maximum(before - pairs.count + 1, 0)], pairs.after_other)
+        cut = since > 0
+        pairs.starts.append(np.where(is_qx & ~cut, key_start[events], back)[cut | is_qx])
+        if is_qx.any():
+            pairs.has_qx = True
+            lq = int(last_qx[-1])
+            pairs.group_deals = int(deals_to[-1] - deals_to[lq])
+            if not pairs.has_closed:
+                qx_at = events[is_qx]
+                _note_rooms(arr, key_end[qx_at] + 1, bars[1::2][qx_at], pairs)
+        else:
+            pairs.group_deals += int(deals_to[-1])
+        pairs.deals += int(deals_to[-1])
     if last[-1] >= pairs.count:
         pairs.after_other = int(starts_ext[last[-1] - pairs.count + 1])
     pairs.last_other = int(last[-1])
@@ -245,53 +253,30 @@ def _lines_before(buf: mmap.mmap, arr: np.ndarray, starts: np.ndarray) -> np.nda
     return lines
 
 
-def _qx_boards(
-    qx: np.ndarray, qx_at: np.ndarray, qx_back: np.ndarray, md: np.ndarray, md_back: np.ndarray, base: int, count: int
-) -> np.ndarray | None:
-    """Where each board of a file with ``qx`` ids starts, as :func:`lin.split_boards` cuts them: at each ``qx``
-    (moved back over the ``pn``/``st`` after the deal of the board before), and at each later ``md`` of a
-    ``qx`` board (moved back over the ``pn``/``st`` before it).  ``qx`` and ``md`` are pair numbers, ``*_at``
-    where their text starts and ``*_back`` where it would start moved back.  None when pairs before the first
-    ``qx`` hold no deal: they are the file's header (players for every board), which only the eager reader
-    keeps."""
+def _note_rooms(arr: np.ndarray, value_start: np.ndarray, value_end: np.ndarray, pairs: _Pairs) -> None:
+    """Note whether some of these ``qx`` values names the closed room, read as the eager reader reads it;
+    only the values that start with a ``c`` or a space (none, in files that programs write) are looked at
+    closely, and those that are not ASCII once the file's encoding is known."""
     import numpy as np
-
-    first = int(qx[0])
-    if first and not (md < first).any():
-        return None
-    # the qx groups: [0, first) when it holds a deal, then each qx to the next
-    bounds = np.concatenate(([0], qx, [count]) if first else (qx, [count])).astype(np.int64)
-    cuts = np.concatenate(([base], qx_at) if first else (qx_at,)).astype(np.int64)
-    group_of_md = np.searchsorted(bounds, md, side="right") - 1
-    md_count = np.bincount(group_of_md, minlength=bounds.shape[0] - 1)
-    # a qx whose group before holds a deal starts back over the pn/st that end that group
-    later = np.arange(1 if first else 0, bounds.shape[0] - 1)
-    move = np.zeros(later.shape[0], dtype=bool)
-    has_prev = later >= 1
-    move[has_prev] = md_count[later[has_prev] - 1] > 0
-    cuts[later[move]] = qx_back[later[move] - (1 if first else 0)]
-    # each md after the first of its group starts a board of its own
-    first_md = np.ones(md.shape[0], dtype=bool)
-    first_md[1:] = group_of_md[1:] != group_of_md[:-1]
-    return np.sort(np.concatenate((cuts, md_back[~first_md])))
-
-
-def _names_closed_room(arr: np.ndarray, value_start: np.ndarray, value_end: np.ndarray, encoding: str) -> bool:
-    """Whether some ``qx`` value names the closed room, read as the eager reader reads it; only the values
-    that start with a ``c`` or a space (none, in files that programs write) are looked at closely."""
-    import numpy as np
-
-    from .lin import _QX
 
     filled = value_start < value_end
     starts, ends = value_start[filled], value_end[filled]
     first = arr[starts]
     maybe = np.flatnonzero((first == ord("c")) | (first == ord("C")) | _space()[first])
     for a, b in zip(starts[maybe].tolist(), ends[maybe].tolist(), strict=True):
-        m = _QX.fullmatch(arr[a:b].tobytes().decode(encoding, errors="replace").split(",")[0])
-        if m and m.group(1).lower() == "c":
-            return True
-    return False
+        value = arr[a:b].tobytes()
+        if not value.isascii():
+            pairs.maybe_closed.append((a, b))
+        elif _names_closed(value, "ascii"):
+            pairs.has_closed = True
+            return
+
+
+def _names_closed(value: bytes, encoding: str) -> bool:
+    from .lin import _QX
+
+    m = _QX.fullmatch(value.decode(encoding, errors="replace").split(",")[0])
+    return bool(m and m.group(1).lower() == "c")
 
 
 class LazyLinSet(LazyBoardSet):
