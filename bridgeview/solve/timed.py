@@ -117,7 +117,10 @@ class SolverProcess:
             self._proc.kill()
             self._proc.join(5)
         if self._conn is not None:
-            self._conn.close()
+            try:
+                self._conn.close()
+            except OSError:  # its descriptor already gone (closed at exit by someone else): nothing to close
+                pass
         self._proc = self._conn = None
 
     def close(self) -> None:
