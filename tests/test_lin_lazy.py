@@ -70,6 +70,8 @@ def test_real_lin_files_lazily_or_eagerly_the_same(path):
         "vg|Final,,I,1,16,A,0,B,0|" + BOARD.format(dealer=1, vul="o", n=1),  # a vugraph header
         "% a comment\n" + BOARD.format(dealer=1, vul="o", n=1),
         BOARD.format(dealer=1, vul="o", n=1) + "stray",
+        BOARD.format(dealer=1, vul="o", n=1).rstrip() + "\nx" + BOARD.format(dealer=1, vul="o", n=2),  # xpn|
+        BOARD.format(dealer=1, vul="o", n=1) + "\n\t x" + BOARD.format(dealer=1, vul="o", n=2),
         "pn|a,b,c,d|st||",  # no deal
     ],
 )
@@ -272,6 +274,8 @@ _PIECES = [
     "mc|9|",
     "pg||",
     "\n",
+    " \r\n\t",
+    "x",  # text before a key: the eager reader's business
 ]
 
 

@@ -181,11 +181,8 @@ def _window(arr: np.ndarray, pos: int, bars: np.ndarray, pairs: _Pairs) -> bool:
     if not (_letter()[first] & _letter()[second]).all():
         return False
     padded = np.flatnonzero(key_end - key_start > 2)
-    if padded.shape[0]:  # text before a key (a line break): only white space
-        solid = np.concatenate(([0], np.cumsum(~_space()[piece])))  # bytes that are not space, before each
-        a, b = key_start[padded] - pos, key_end[padded] - 2 - pos
-        if (solid[b] != solid[a]).any():
-            return False
+    if padded.shape[0] and not _only_space_before(arr, key_start[padded], key_end[padded] - 2):
+        return False  # text before a key that is not white space (a line break)
     keys = (first | 0x20).astype(np.uint16) << 8 | (second | 0x20)  # lower case, two bytes as one number
     for fk in _FILE_KEYS:
         if (keys == (fk[0] << 8 | fk[1])).any():
@@ -234,6 +231,22 @@ def _window(arr: np.ndarray, pos: int, bars: np.ndarray, pairs: _Pairs) -> bool:
     pairs.last_other = int(last[-1])
     pairs.count += keys.shape[0]
     return True
+
+
+def _only_space_before(arr: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> bool:
+    """Whether every ``arr[starts[k]:ends[k]]`` is white space: a line break or two before a key, looked at
+    byte by byte with numpy; longer runs one by one (there are few)."""
+    import numpy as np
+
+    space = _space()
+    width = ends - starts
+    if not space[arr[starts]].all():
+        return False
+    two = width >= 2
+    if two.any() and not space[arr[starts[two] + 1]].all():
+        return False
+    longer = np.flatnonzero(width > 2)
+    return all(space[arr[int(starts[k]) + 2 : int(ends[k])]].all() for k in longer.tolist())
 
 
 def _lines_before(buf: mmap.mmap, arr: np.ndarray, starts: np.ndarray) -> np.ndarray:
