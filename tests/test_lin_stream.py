@@ -242,7 +242,7 @@ def test_zrd_to_lin_and_back_keeps_every_deal(tmp_path, monkeypatch):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.lists(st.tuples(st.integers(0, 2**32 - 1), st.integers(0, 5)), min_size=1, max_size=30))
+@given(st.lists(st.tuples(st.integers(0, 2**32 - 1), st.integers(0, 6)), min_size=1, max_size=30))
 def test_parse_hands_reads_what_parse_md_reads(rows):
     """Plain hands, and damaged ones: those parse_hands takes are read as parse_md reads them."""
     from bridgeview.formats.lin import parse_md
@@ -263,8 +263,15 @@ def test_parse_hands_reads_what_parse_md_reads(rows):
         elif damage == 4:
             a, b = md.split(",", 1)
             md = a + "2," + b  # a club more for South: fourteen cards, or the two twice
+        elif damage == 5:  # a rank moved from South's hand to West's clubs: the same length, hands of 12 and 14
+            j = rng.choice([k for k, ch in enumerate(md) if ch in "23456789TJQKA" and k < 17])
+            rest = md[:j] + md[j + 1 :]
+            md = rest[:34] + md[j] + rest[34:]
         texts.append(md.encode())
     owners, ok = lin_bulk.parse_hands(texts)
+    full_owners, full_ok = lin_bulk._parse_in_pieces(texts)
+    assert (full_ok == ok).all()
+    assert (full_owners[ok] == owners[ok]).all()
     for r, text in enumerate(texts):
         try:
             _dealer, deal, _given = parse_md(text.decode())

@@ -31,7 +31,8 @@ if TYPE_CHECKING:
     from .pbn_bulk import _Tally
 
 FAST_TARGETS = frozenset(("zrd", "zbd"))
-PARSE_ROWS = 4096  # rows parsed together
+PARSE_ROWS = 4096  # rows of any shape parsed together
+FULL_ROWS = 16384  # rows of full hands parsed together
 _HAND = rb"S[2-9TJQKA]*H[2-9TJQKA]*D[2-9TJQKA]*C[2-9TJQKA]*"
 _BOARD = re.compile(
     rb"[ \t\r\n]*(?:qx\|([oOcC]?)(\d{1,9})\|)?"
@@ -136,13 +137,60 @@ def parse_hands(texts: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _parse_in_pieces(hands: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`parse_hands` a few thousand rows at a time: its arrays are some dozen bytes a byte of text."""
+    """The hands of a chunk: those of four or three full hands (71 or 54 bytes, what programs write) in
+    one go by :func:`parse_full_hands`, the others by :func:`parse_hands` a few thousand rows at a time
+    (its arrays are some dozen bytes a byte of text)."""
     import numpy as np
 
-    if len(hands) <= PARSE_ROWS:
-        return parse_hands(hands)
-    pieces = [parse_hands(hands[i : i + PARSE_ROWS]) for i in range(0, len(hands), PARSE_ROWS)]
-    return np.concatenate([p[0] for p in pieces]), np.concatenate([p[1] for p in pieces])
+    k = len(hands)
+    owners = np.full((k, 52), ABSENT, dtype=np.uint8)
+    ok = np.zeros(k, dtype=bool)
+    sizes = np.fromiter(map(len, hands), dtype=np.int64, count=k)
+    for width in (71, 54):
+        every = np.flatnonzero(sizes == width)
+        for i in range(0, every.shape[0], FULL_ROWS):
+            rows = every[i : i + FULL_ROWS]
+            texts = b"".join([hands[r] for r in rows.tolist()])
+            owners[rows], ok[rows] = parse_full_hands(np.frombuffer(texts, np.uint8).reshape(-1, width))
+    rest = np.flatnonzero((sizes != 71) & (sizes != 54)).tolist()
+    for i in range(0, len(rest), PARSE_ROWS):
+        rows_ = rest[i : i + PARSE_ROWS]
+        owners[rows_], ok[rows_] = parse_hands([hands[r] for r in rows_])
+    return owners, ok
+
+
+def parse_full_hands(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`parse_hands` for rows of 13-card hands that the board pattern took: (k, 71) bytes of four
+    hands, or (k, 54) of three and a comma (the fourth is the cards left).  Each hand is 17 bytes, its
+    suit letters in order, so a byte's suit is the count of letters up to it."""
+    import numpy as np
+
+    from .pbn_bulk import _running_count
+
+    k, width = arr.shape
+    hands = 4 if width == 71 else 3
+    body = np.concatenate((arr, np.full((k, 4 * 18 - width), ord(","), np.uint8)), axis=1).reshape(k, 4, 18)
+    body = body[:, :hands, :17]
+    marks = (body == ord("S")) | (body == ord("H")) | (body == ord("D")) | (body == ord("C"))
+    suit = _running_count(np.ascontiguousarray(marks)).astype(np.int32) - 1  # 0 = spades ... 3 = clubs
+    rank = _rank_of()[body]
+    # every hand 17 bytes (its commas in place), so 13 ranks with its four letters
+    ok = (arr[:, 17] == ord(",")) & (arr[:, 35] == ord(",")) & (arr[:, 53] == ord(","))
+    held = (rank >= 0) & (suit >= 0) & (suit <= 3) & ok[:, None, None]
+    seats = np.array(_LIN_SEATS, dtype=np.uint8)
+    cards = (3 - suit) * 13 + rank + 52 * np.arange(k, dtype=np.int32)[:, None, None]
+    flat = np.where(held, cards, 52 * k)  # suit letters (and rows of another layout) land in a spare slot
+    spread = np.full(52 * k + 1, ABSENT, dtype=np.uint8)
+    spread[flat.ravel()] = np.broadcast_to(seats[:hands][None, :, None], flat.shape).ravel()
+    owners = spread[:-1].reshape(k, 52)
+    absent = (owners == ABSENT).sum(axis=1)
+    ok &= held.sum(axis=(1, 2)) == 13 * hands
+    if hands == 4:
+        ok &= absent == 0  # 52 cards in 52 places: none twice
+    else:
+        ok &= absent == 13
+        owners = np.where(owners == ABSENT, seats[3], owners).astype(np.uint8)
+    return owners, ok
 
 
 @lru_cache(maxsize=4096)

@@ -87,6 +87,7 @@ class LinIndex:
         self.end = len(buf)
         self.has_qx = has_qx  # boards have qx ids (an edited board is saved with one too)
         self.has_closed = has_closed  # some qx names the closed room: the open room is kept on the others
+        self.crlf = False  # the file has a CR LF line end (saving keeps them)
 
     def __len__(self) -> int:
         return int(self.starts.shape[0])
@@ -117,6 +118,7 @@ class _Pairs:
         self.maybe_closed: list[tuple[int, int]] = []  # qx values that are not ASCII: looked at once decoded
         self.starts: list[np.ndarray] = []
         self.high = 0  # the highest byte seen (ASCII or not)
+        self.crlf = False  # a CR LF line end seen
 
 
 def scan(buf: mmap.mmap) -> LinIndex | None:
@@ -147,6 +149,7 @@ def scan(buf: mmap.mmap) -> LinIndex | None:
             return None  # a key without its value, or text after the last pair
         if not _window(arr, pos, bars + pos, pairs):
             return None
+        pairs.crlf = pairs.crlf or buf.find(b"\r\n", max(base, pos - 1), end) >= 0
         release(buf, 0, end)
         pos, window = end, SCAN_WINDOW
     if not pairs.deals:
@@ -158,7 +161,9 @@ def scan(buf: mmap.mmap) -> LinIndex | None:
         encoding = "cp1252"
     has_closed = pairs.has_closed or any(_names_closed(bytes(buf[a:b]), encoding) for a, b in pairs.maybe_closed)
     starts = np.concatenate(pairs.starts).astype(np.int64)
-    return LinIndex(buf, base, encoding, starts, _lines_before(buf, arr, starts), pairs.has_qx, has_closed)
+    index = LinIndex(buf, base, encoding, starts, _lines_before(buf, arr, starts), pairs.has_qx, has_closed)
+    index.crlf = pairs.crlf or buf.find(b"\r\n", max(base, pos - 1)) >= 0
+    return index
 
 
 def _window(arr: np.ndarray, pos: int, bars: np.ndarray, pairs: _Pairs) -> bool:
@@ -386,7 +391,7 @@ def read_lazy(path: str | os.PathLike[str], start_board: int | None = None) -> L
     doc = LazyLinSet(index, info, start_board, keepalive=(f, buf))
     info.extra["board_lines"] = _LazyLines(doc)
     info.extra["encoding"] = index.encoding
-    info.extra["newline"] = "\r\n" if buf.find(b"\r\n") >= 0 else "\n"
+    info.extra["newline"] = "\r\n" if index.crlf else "\n"
     return doc
 
 
