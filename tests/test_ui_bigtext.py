@@ -6,7 +6,7 @@ from test_pbn_lazy import GAME
 from test_ui_support import main_window
 
 from bridgeview.formats import pbn_lazy
-from bridgeview.formats.registry import read_file
+from bridgeview.formats.registry import get, read_file
 from bridgeview.ui import dialogs
 
 
@@ -37,3 +37,38 @@ def test_big_pbn_opens_lazily_jumps_and_saves(qtbot, tmp_path, messages, monkeyp
     assert w.save_as(str(tmp_path / "deals.zrd"), "zrd")
     assert "auctions of 2000 boards" in messages.calls[-1][2]
     assert [b.deal for b in read_file(tmp_path / "deals.zrd")][:3] == [b.deal for b in read_file(path)][:3]
+
+
+def test_big_lin_of_qx_boards_opens_lazily_and_saves_both_ways(qtbot, tmp_path, messages, monkeypatch):
+    """Our own LIN export of a binary set (qx boards) opens lazily, jumps, and saves as ZBD through the
+    chunked check and writer; a lazy ZRD saved as LIN is written from its chunks."""
+    from test_pbn_stream import write_binary
+
+    from bridgeview.formats import lin_bulk, lin_lazy
+    from bridgeview.formats.convert import convert_file
+
+    monkeypatch.setattr(lin_lazy, "LAZY_MIN_BYTES", 10_000)
+    zrd = tmp_path / "deals.zrd"
+    write_binary(zrd, "zrd", 1500)
+    w = main_window(qtbot, tmp_path)
+    w.thread_threshold = 100
+    assert w.open_file(str(zrd))
+    messages.answer = dialogs.Button.Save
+    lin = tmp_path / "deals.lin"
+    assert w.save_as(str(lin), "lin"), messages.calls
+    assert "double-dummy results of" in messages.calls[-1][2]  # asked about what LIN drops
+    convert_file(zrd, tmp_path / "cli.lin")
+    assert lin.read_bytes() == (tmp_path / "cli.lin").read_bytes()
+    assert w.open_file(str(lin))
+    view = w.current_view()
+    assert view.boards.is_lazy and len(view.boards) == 1500
+    assert view.go_to_number(1400)
+    assert view.diagram.view_model()["board"] == 1400
+    assert lin_bulk.applies(view.boards, get("zbd"), None)
+    calls = []
+    real = lin_bulk.report
+    monkeypatch.setattr(lin_bulk, "report", lambda *a, **k: calls.append(1) or real(*a, **k))
+    assert w.save_as(str(tmp_path / "back.zbd"), "zbd"), messages.calls
+    assert calls  # the check was the chunked one
+    convert_file(zrd, tmp_path / "direct.zbd")
+    assert (tmp_path / "back.zbd").read_bytes() == (tmp_path / "direct.zbd").read_bytes()
