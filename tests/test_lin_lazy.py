@@ -57,7 +57,8 @@ def test_lazy_hand_records_match_the_eager_reader(tmp_path, newline):
 
 @pytest.mark.parametrize("path", realdata_files("lin", "*.lin"), ids=lambda p: p.name)
 def test_real_lin_files_lazily_or_eagerly_the_same(path):
-    """Hand-record files read lazily as eagerly; the others (vugraph, qx, comments) stay eager."""
+    """Hand-record files (with qx ids or without) read lazily as eagerly; the others (vugraph headers, comments)
+    stay eager."""
     if lin_lazy.read_lazy(path) is None:
         return
     assert_same(path)
