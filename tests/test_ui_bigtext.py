@@ -37,6 +37,7 @@ def test_big_pbn_opens_lazily_jumps_and_saves(qtbot, tmp_path, messages, monkeyp
     assert w.save_as(str(tmp_path / "deals.zrd"), "zrd")
     assert "auctions of 2000 boards" in messages.calls[-1][2]
     assert [b.deal for b in read_file(tmp_path / "deals.zrd")][:3] == [b.deal for b in read_file(path)][:3]
+    messages.answer = dialogs.Button.Discard  # closing the window at teardown saves nothing
 
 
 def test_big_lin_of_qx_boards_opens_lazily_and_saves_both_ways(qtbot, tmp_path, messages, monkeypatch):
@@ -72,3 +73,4 @@ def test_big_lin_of_qx_boards_opens_lazily_and_saves_both_ways(qtbot, tmp_path, 
     assert calls  # the check was the chunked one
     convert_file(zrd, tmp_path / "direct.zbd")
     assert (tmp_path / "back.zbd").read_bytes() == (tmp_path / "direct.zbd").read_bytes()
+    messages.answer = dialogs.Button.Discard  # closing the window at teardown saves nothing
