@@ -273,9 +273,9 @@ def _parse_hand(text: str, seat: Seat) -> int:
             continue
         r = RANK_CHARS.find(ch)
         if r < 0:
-            raise ValueError(f"bad rank or suit {ch!r} in {seat.name.lower()}'s hand {text.strip()!r}")
+            raise ValueError(f"bad rank or suit {ch!r} in {seat.name.lower()}'s hand {_snippet(text, 30)!r}")
         if suit is None:
-            raise ValueError(f"rank {ch!r} before any suit letter in {seat.name.lower()}'s hand {text.strip()!r}")
+            raise ValueError(f"rank {ch!r} before any suit letter in {seat.name.lower()}'s hand {_snippet(text, 30)!r}")
         bit = 1 << (13 * suit + r)
         if mask & bit:
             raise ValueError(f"{SUIT_LETTERS[suit]}{ch} twice in {seat.name.lower()}'s hand")

@@ -354,10 +354,22 @@ class LazyLinSet(LazyBoardSet):
         return self.decoded(i)[0]
 
     def problems_of(self, i: int) -> list[tuple[int | None, str]]:
-        return list(self.decoded(i)[1])
+        """The reader's problems of board ``i``; none for a board that cannot be read at all (its board
+        stands in as unreadable, with the error)."""
+        try:
+            return list(self.decoded(i)[1])
+        except FormatError:
+            return []
 
     def line_of(self, i: int) -> int:
-        return self.decoded(i)[2]
+        """The line of board ``i``'s first pair (of its error, for a board that cannot be read)."""
+        try:
+            return self.decoded(i)[2]
+        except FormatError as e:
+            if e.line is not None:
+                return e.line
+            text = self.lin_index.text(i)
+            return int(self.lin_index.lines[i]) + 1 + text[: len(text) - len(text.lstrip())].count("\n")
 
 
 def _qx_first(keys: list[str]) -> range | list[int]:
