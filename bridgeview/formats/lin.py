@@ -10,7 +10,6 @@ are documented in ``docs/formats.md`` (BBO LIN).
 
 from __future__ import annotations
 
-import codecs
 import os
 import re
 from collections.abc import Iterable, Iterator
@@ -33,7 +32,7 @@ from .lin_tokens import Tokens, _snippet, scan
 from .pbn import board_key
 from .pbn_lazy import EditedBoards
 from .registry import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions, _meaningful, board_tags
-from .textcheck import UTF16_MESSAGE, unencodable_loss, utf16_text
+from .textcheck import UTF16_MESSAGE, unencodable_loss_in, utf16_text
 
 HANDVIEWER = "https://www.bridgebase.com/tools/handviewer.html?lin="
 
@@ -1111,29 +1110,10 @@ class LinCodec(Codec):
             or "utf-8"
         )
         if encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):  # UTF-8 holds every character
-            loss = _unencodable(getattr(boards, "uncounted", boards), encoding)
+            loss = unencodable_loss_in(document_lines(getattr(boards, "uncounted", boards)), encoding)
             if loss:
                 rep.losses.append(loss)
         return rep
-
-
-def _unencodable(boards: Boards, encoding: str) -> str | None:
-    """The loss for the characters of the set's text that ``encoding`` cannot hold, found line by line (the
-    first line that has one, and every line after it until six such characters are named)."""
-    try:
-        codecs.lookup(encoding)
-    except LookupError:
-        return unencodable_loss("", encoding)
-    bad: dict[str, None] = {}
-    for line in document_lines(boards):
-        if unencodable_loss(line, encoding) is None:
-            continue
-        for ch in line:
-            if ch not in bad and unencodable_loss(ch, encoding) is not None:
-                bad[ch] = None
-        if len(bad) > 6:
-            break
-    return unencodable_loss("".join(bad), encoding) if bad else None
 
 
 CODECS = (LinCodec(),)

@@ -14,11 +14,12 @@ are those of the general path (the tests compare both).
 from __future__ import annotations
 
 import re
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from ..model.cards import Seat
 from .bulk import ABSENT, DD_UNKNOWN, BulkChunk
+from .lin import LIN_SEATS, _flat
+from .pbn_bulk import _ranks, _running_count
 from .registry import Codec, SaveReport, WriteOptions, _meaningful
 
 if TYPE_CHECKING:
@@ -44,10 +45,9 @@ _BOARD = re.compile(
     rb"(?:sv\|([onebONEB0])\|)?"
     rb"(?:pg\|\|)?[ \t\r\n]*"
 )
-#: LIN's dealer digit 1-4 -> our seat number
-_DEALERS = {b"1": int(Seat.SOUTH), b"2": int(Seat.WEST), b"3": int(Seat.NORTH), b"4": int(Seat.EAST)}
-#: the hands of an ``md`` value in order, as our seat numbers
-_LIN_SEATS = (int(Seat.SOUTH), int(Seat.WEST), int(Seat.NORTH), int(Seat.EAST))
+#: the hands of an ``md`` value in order, as our seat numbers (LIN's dealer digit 1-4 counts the same way)
+_LIN_SEATS = tuple(int(seat) for seat in LIN_SEATS)
+_DEALERS = {b"%d" % (k + 1): seat for k, seat in enumerate(_LIN_SEATS)}
 
 
 def applies(doc: Any, codec: Codec, options: WriteOptions | None) -> bool:
@@ -84,17 +84,6 @@ def report(
     return pbn_bulk.report(doc, codec, options, progress, read_chunk=_chunk)  # type: ignore[arg-type]  # a lazy set all the same
 
 
-@cache
-def _rank_of() -> np.ndarray:
-    """Byte -> rank index (2 = 0), -1 for any other byte."""
-    import numpy as np
-
-    table = np.full(256, -1, dtype=np.int16)
-    for r, ch in enumerate(b"23456789TJQKA"):
-        table[ch] = r
-    return table
-
-
 def parse_hands(texts: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
     """Owners (k, 52) of ``md`` hands written the plain way (``S…H…D…C…`` four times, South West North
     East, the last perhaps left out), and a boolean (k,) of the rows that are complete deals as
@@ -113,7 +102,7 @@ def parse_hands(texts: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
     comma = np.cumsum(arr == ord(","))
     suit_mark = (arr == ord("S")) | (arr == ord("H")) | (arr == ord("D")) | (arr == ord("C"))
     suits_seen = np.cumsum(suit_mark)
-    rank = _rank_of()[arr]
+    rank = _ranks()[arr]
     at = np.flatnonzero(rank >= 0)
     r_of = row[at]
     hand = comma[at] - comma[row_start[r_of]]  # commas before it in its row
@@ -165,15 +154,13 @@ def parse_full_hands(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     suit letters in order, so a byte's suit is the count of letters up to it."""
     import numpy as np
 
-    from .pbn_bulk import _running_count
-
     k, width = arr.shape
     hands = 4 if width == 71 else 3
     body = np.concatenate((arr, np.full((k, 4 * 18 - width), ord(","), np.uint8)), axis=1).reshape(k, 4, 18)
     body = body[:, :hands, :17]
     marks = (body == ord("S")) | (body == ord("H")) | (body == ord("D")) | (body == ord("C"))
     suit = _running_count(np.ascontiguousarray(marks)).astype(np.int32) - 1  # 0 = spades ... 3 = clubs
-    rank = _rank_of()[body]
+    rank = _ranks()[body]
     # every hand 17 bytes (its commas in place), so 13 ranks with its four letters
     ok = (arr[:, 17] == ord(",")) & (arr[:, 35] == ord(",")) & (arr[:, 53] == ord(","))
     held = (rank >= 0) & (suit >= 0) & (suit <= 3) & ok[:, None, None]
@@ -196,8 +183,6 @@ def parse_full_hands(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 @lru_cache(maxsize=4096)
 def _names_noted(names: bytes, closed: bool, encoding: str) -> bool:
     """Whether a ``pn`` value gives the board player tags (which a fixed-record format loses)."""
-    from .lin import _flat
-
     people = _flat(names.decode(encoding, errors="replace")).split(",")
     base = 4 if len(people) >= 8 and closed else 0
     return any(_meaningful(p.strip()) for p in people[base : base + 4])

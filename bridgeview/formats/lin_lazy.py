@@ -78,6 +78,7 @@ class LinIndex:
         lines: np.ndarray,
         has_qx: bool = False,
         has_closed: bool = False,
+        crlf: bool = False,
     ) -> None:
         self.buf = buf
         self.base = base
@@ -87,7 +88,7 @@ class LinIndex:
         self.end = len(buf)
         self.has_qx = has_qx  # boards have qx ids (an edited board is saved with one too)
         self.has_closed = has_closed  # some qx names the closed room: the open room is kept on the others
-        self.crlf = False  # the file has a CR LF line end (saving keeps them)
+        self.crlf = crlf  # the file has a CR LF line end (saving keeps them)
 
     def __len__(self) -> int:
         return int(self.starts.shape[0])
@@ -161,9 +162,7 @@ def scan(buf: mmap.mmap) -> LinIndex | None:
         encoding = "cp1252"
     has_closed = pairs.has_closed or any(_names_closed(bytes(buf[a:b]), encoding) for a, b in pairs.maybe_closed)
     starts = np.concatenate(pairs.starts).astype(np.int64)
-    index = LinIndex(buf, base, encoding, starts, _lines_before(buf, arr, starts), pairs.has_qx, has_closed)
-    index.crlf = pairs.crlf or buf.find(b"\r\n", max(base, pos - 1)) >= 0
-    return index
+    return LinIndex(buf, base, encoding, starts, _lines_before(buf, arr, starts), pairs.has_qx, has_closed, pairs.crlf)
 
 
 def _window(arr: np.ndarray, pos: int, bars: np.ndarray, pairs: _Pairs) -> bool:

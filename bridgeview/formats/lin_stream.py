@@ -20,6 +20,7 @@ from ..model.boardset import BoardSet
 from ..model.text import plural
 from ..model.vulnerability import dealer_for_board, vulnerability_for_board
 from .bulk import DD_UNKNOWN
+from .pbn_stream import FAST_CODECS, first_number, progress_of
 
 if TYPE_CHECKING:
     import numpy as np
@@ -28,8 +29,6 @@ if TYPE_CHECKING:
 
 #: bytes gathered before a write
 FLUSH_BYTES = 1 << 22
-#: codecs whose lazy boards are exactly ``Board.numbered(number, deal, dd=...)`` of their bulk rows
-FAST_CODECS = frozenset(("zrd", "zbd"))
 
 
 def write(doc: Any, out: IO[bytes], encoding: str, newline: str) -> None:
@@ -117,18 +116,13 @@ def _fast_lines(doc: Any, newline: str, encode: Any) -> Iterator[bytes]:
 
     from .bulk import complete_rows
     from .lin import board_line, document_lines
-    from .pbn_stream import progress_of
 
     tell = progress_of(doc)
     yield encode("".join(document_lines(BoardSet([], doc.info), newline)))  # the header, if the info has one
     edits = getattr(doc, "_edits", {})
     numbering = _numbering()
     nl = encode(newline)
-    first = doc[0].number if len(doc) and 0 not in edits else None
-    if first is None and len(doc):
-        first = doc._decode(0).number
-    assert first is not None or not len(doc)  # the fast codecs number every board
-    first = first or 1
+    first = first_number(doc) if len(doc) else 1
     done = 0
     for chunk in doc.bulk():
         tell(done)
@@ -166,8 +160,6 @@ def fast_check(codec: Codec, doc: Any) -> SaveReport:
     from .registry import SaveReport, _meaningful
 
     rep = SaveReport()
-    from .pbn_stream import progress_of
-
     tell = progress_of(doc)
     dd = done = 0
     for chunk in doc.bulk():

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
     import numpy as np
 
+    from ..model.board import Board
     from ..model.cards import Seat
     from .convert import ConvertResult, ProgressFn
     from .pbn_lazy import LazyPbnSet
@@ -607,11 +608,11 @@ def _finish_chunk(
     empty: list[int] = []  # games without cards: left out when the target stores only deals
     for r in slow:
         dd[r] = DD_UNKNOWN
-        why = doc[a + r].unreadable
-        if why:  # a game the reader could not read: the check refuses it (the save names the source file)
-            tally.errors.append(unreadable_error(doc, a + r, why))
+        board = doc[a + r]
+        if board.unreadable:  # a game the reader could not read: the check refuses it (the save names the source)
+            tally.errors.append(unreadable_error(doc, a + r, board.unreadable))
             continue
-        args = _slow_row(doc, a + r, r, owners, dd, numbers)
+        args = _slow_row(doc, board, a + r, r, owners, dd, numbers)
         if args[3] == 0 and tally.codec.caps.deals_required:
             empty.append(r)
             state.setdefault("first_empty", (a + r, args[0]))
@@ -914,14 +915,14 @@ def _layout_rows(
 
 def _slow_row(
     doc: LazyPbnSet,
+    b: Board,
     i: int,
     r: int,
     owners: np.ndarray,
     dd: np.ndarray,
     numbers: np.ndarray,
 ) -> tuple[int | None, Seat | None, Vulnerability | None, int, bool, bool, bool, bool, bool]:
-    """One game through the careful reader, into row ``r``; returns what the check counts of it."""
-    b = doc[i]
+    """Game ``i`` (``b``, read by the careful reader) into row ``r``; returns what the check counts of it."""
     owners[r] = b.deal.owners()
     table = b.dd.tricks if b.dd is not None else ((None,) * 5,) * 4
     dd[r] = [[DD_UNKNOWN if v is None else v for v in row] for row in table]

@@ -227,6 +227,17 @@ def progress_of(doc: Sized) -> Callable[[int], None]:
     return lambda done: None
 
 
+def first_number(doc: LazyBoardSet) -> int:
+    """The number of the first record of a lazy ZRD/ZBD set (its bulk rows are numbered on from it), as
+    read even when the user has edited that board."""
+    edits = getattr(doc, "_edits", {})
+    first = doc[0].number if 0 not in edits else None
+    if first is None:
+        first = doc._decode(0).number
+    assert first is not None  # the fast codecs number every board
+    return first
+
+
 def _texts(
     doc: LazyBoardSet, edits: dict[int, Board], info: FileInfo, header: str, enc: str, tell: Callable[[int], None]
 ) -> Iterator[bytes]:
@@ -238,10 +249,7 @@ def _texts(
                 tell(i)
             yield board_text(doc[i], info, foreign=True).encode(enc, errors="replace")
         return
-    first = doc[0].number if 0 not in edits else None
-    if first is None:
-        first = doc._decode(0).number
-    assert first is not None  # the fast codecs number every board
+    first = first_number(doc)
     done = 0
     for chunk in doc.bulk():
         tell(done)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import codecs
+from collections.abc import Iterable
+
 _BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
@@ -25,18 +28,37 @@ UTF16_MESSAGE = "UTF-16 text: not supported; save the file as UTF-8"
 def unencodable_loss(text: str, encoding: str) -> str | None:
     """The save-report loss for characters of ``text`` that ``encoding`` cannot hold (they are written as '?'),
     naming the first few so the user can find them; None when every character fits."""
+    return unencodable_loss_in((text,), encoding)
+
+
+def unencodable_loss_in(texts: Iterable[str], encoding: str) -> str | None:
+    """:func:`unencodable_loss` of the pieces of a text given one at a time (a big file's lines): it stops
+    looking once more characters are found than the message names."""
     try:
-        text.encode(encoding)
-        return None
-    except UnicodeEncodeError:
-        pass
+        codecs.lookup(encoding)
     except LookupError:
         return f"text in the unknown encoding {encoding}"
-    bad: list[str] = []
-    for ch in dict.fromkeys(text):
+    bad: dict[str, None] = {}
+    for text in texts:
         try:
-            ch.encode(encoding)
+            text.encode(encoding)
+            continue
         except UnicodeEncodeError:
-            bad.append(ch)
-    shown = " ".join(bad[:6]) + (" …" if len(bad) > 6 else "")
+            pass
+        for ch in dict.fromkeys(text):
+            if ch in bad:
+                continue
+            try:
+                ch.encode(encoding)
+            except UnicodeEncodeError:
+                bad[ch] = None
+        if len(bad) > _NAMED:
+            break
+    if not bad:
+        return None
+    shown = " ".join(list(bad)[:_NAMED]) + (" …" if len(bad) > _NAMED else "")
     return f"characters that {encoding} cannot hold ({shown}; written as '?')"
+
+
+#: characters a loss names
+_NAMED = 6
