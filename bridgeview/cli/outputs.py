@@ -118,8 +118,12 @@ def hand_record_options(args, boards):
     file unless ``--title`` is given."""
     from ..handrecords.content import HandRecordOptions, default_title
 
+    if args.title is not None:
+        title = args.title
+    else:  # a cribbage game has no title for hand records (its sheets are refused as they are written)
+        title = default_title(boards) if hasattr(boards, "info") else ""
     return HandRecordOptions(
-        title=args.title if args.title is not None else default_title(boards),
+        title=title,
         per_page=args.per_page or 4,
         dd=not args.no_dd,
         page_size=args.paper or "A4",
@@ -353,35 +357,27 @@ class _Sheets:
         self.doc = doc
         self.options = records
         self.data: Any = None
-        self.error: FormatError | None = None
 
-    def _prepare(self):
+    def _prepare(self, target: Target):
+        """The prepared boards (solved the first time), or the reason there are no hand records of them."""
         from ..handrecords.content import MAX_BOARDS, prepare
 
-        if self.error is None and self.data is None:
-            doc = self.doc
-            source = getattr(getattr(doc, "info", None), "path", None)
-            if not hasattr(doc, "info"):
-                self.error = FormatError(
-                    "holds a cribbage game, not bridge boards: there are no hand records to print", path=source
-                )
-            elif not len(doc):
-                self.error = FormatError("the set holds no boards: there are no hand records to print", path=source)
-            elif len(doc) > MAX_BOARDS:
-                self.error = FormatError(
-                    f"{len(doc):,} boards are too many to print (at most {MAX_BOARDS:,})", path=source
-                )
-            else:
-                progress = Progress("solving")
-                try:
-                    self.data = prepare(doc, self.options, progress=progress)
-                finally:
-                    progress.close()
-                notes = list(self.data.notes.values())
-                for note in sorted(set(notes)):
-                    print(f"bridgeview: {plural(notes.count(note), 'board')}: {note}", file=sys.stderr)
-        if self.error is not None:
-            raise FormatError(self.error.message, path=self.error.path)
+        doc = self.doc
+        if not hasattr(doc, "info"):
+            raise FormatError("a cribbage game has no hand records", path=target.name)
+        if not len(doc):
+            raise FormatError("the set holds no boards: there are no hand records to print", path=target.name)
+        if len(doc) > MAX_BOARDS:
+            raise FormatError(f"{len(doc):,} boards are too many to print (at most {MAX_BOARDS:,})", path=target.name)
+        if self.data is None:
+            progress = Progress("solving")
+            try:
+                self.data = prepare(doc, self.options, progress=progress)
+            finally:
+                progress.close()
+            notes = list(self.data.notes.values())
+            for note in sorted(set(notes)):
+                print(f"bridgeview: {plural(notes.count(note), 'board')}: {note}", file=sys.stderr)
         return self.data
 
     def write(self, target: Target, force: bool) -> str:
@@ -391,7 +387,7 @@ class _Sheets:
 
         if not target.to_stdout:
             check_target(target.path, force)  # before the solving, not after it
-        data = self._prepare()
+        data = self._prepare(target)
         if target.sheet == "html":
             from ..handrecords.html import html_text
 
