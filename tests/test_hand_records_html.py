@@ -202,14 +202,18 @@ def test_paper_and_orientation_reach_the_print_style():
     assert not sheet.print_layout(HandRecordOptions(per_page=9))[3]
 
 
-def test_a_long_suit_is_set_smaller_and_the_ten_as_asked():
-    deal = Deal.from_pbn("N:2.AKQJT9876.2.32 AKQJT9876.2.32.2 3.3.AKQJT9876.2 54.54.54.AKQJT9")
+def test_a_long_suit_is_set_smaller_only_when_west_and_east_do_not_fit_and_the_ten_as_asked():
+    # East's nine spades beside West's seven clubs: East is set smaller; beside West's two: as set
+    deal = Deal.from_pbn("N:3.AKQJT9876.2.43 AKQJT9876.2.3.65 2.3.AKQJT9876.72 54.54.54.AKQJT98")
     boards = BoardSet([Board.numbered(1, deal)], FileInfo())
     text, page = page_of(boards, dd=False)
-    assert re.search(r'class="hand e[^"]* tighter"', text) and re.search(r'class="hand w"', text)
+    assert re.search(r'class="hand e tight"', text) and re.search(r'class="hand w vul"|class="hand w"', text)
     assert "A K Q J 10 9 8 7 6" in text
     text, _ = page_of(boards, dd=False, ten="T")
     assert "A K Q J T 9 8 7 6" in text and "10 9" not in text
+    narrow = Deal.from_pbn("N:2.AKQJT9876.6.98 AKQJT9876.2.2.76 ..AKQJT987.AKQJT 543.543.543.5432")  # W: 4-3-3-3
+    text, _ = page_of(BoardSet([Board.numbered(1, narrow)], FileInfo()), dd=False)
+    assert 'class="hand e"' in text and "tight" not in text.split("<body>")[1]
 
 
 def test_a_board_without_a_number_or_cards_and_a_note():

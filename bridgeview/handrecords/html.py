@@ -53,9 +53,12 @@ BOARD_TALL_NO_DD = (23.0, 19.5)
 BOARD_WIDE = (38.0, 20.0)
 #: the largest a printed board's font gets (one board a page)
 MAX_BOARD_PT = 22.0
-#: a hand line wider than this many ems is set smaller (``tight``, then ``tighter``), so that a long suit does
-#: not run into the next hand: the PDF does the same
-HAND_ROOM_EM = 8.4
+#: the ems West's and East's hands share beside the HCP box (a printed board's width less the box and the
+#: gaps); when the two are wider, the longer is set smaller (``tight``, then ``tighter``), so that a long suit
+#: does not run off the board: the PDF does the same
+SIDE_ROOM_EM = 16.8
+#: the font sizes of a hand: as set, ``tight``, ``tighter`` (ems of the board's font)
+HAND_SIZES = ((0.95, ""), (0.84, " tight"), (0.74, " tighter"))
 #: millimetres a printed page gives its title line and its page number
 TITLE_MM, FOOTER_MM = 11.0, 7.0
 SUIT_CLASS = {Suit.SPADES: "sp", Suit.HEARTS: "he", Suit.DIAMONDS: "di", Suit.CLUBS: "cl"}
@@ -253,15 +256,26 @@ def _with_suits(text: str) -> str:
     return out
 
 
-def _hand(board: Board, seat: Seat, ten: str) -> str:
-    lines = holdings(board.deal, seat, ten)
-    html = "".join(f'<span class="line">{_suit(suit)}{escape(text)}</span>' for suit, text in lines)
-    size = ""
-    if seat in (Seat.WEST, Seat.EAST):  # North and South have the width of the box and East's column
-        widest = max(_line_em(text) for _, text in lines) * 0.95
-        size = "" if widest <= HAND_ROOM_EM else " tight" if widest * 0.84 / 0.95 <= HAND_ROOM_EM else " tighter"
+def _hand(board: Board, seat: Seat, ten: str, size: str = "") -> str:
+    lines = "".join(
+        f'<span class="line">{_suit(suit)}{escape(text)}</span>' for suit, text in holdings(board.deal, seat, ten)
+    )
     vul = " vul" if board.effective_vulnerability.is_vulnerable(seat) else ""
-    return f'<div class="hand {SEAT_CLASS[seat]}{vul}{size}"><h3>{SEAT_NAMES[seat]}</h3>{html}</div>'
+    return f'<div class="hand {SEAT_CLASS[seat]}{vul}{size}"><h3>{SEAT_NAMES[seat]}</h3>{lines}</div>'
+
+
+def _side_sizes(board: Board, ten: str) -> dict[Seat, str]:
+    """The size class of West's and East's hands: the longer one smaller when the two do not fit beside the
+    box (North and South have the box's width and East's column)."""
+    widths = {
+        seat: max(_line_em(text) for _, text in holdings(board.deal, seat, ten)) for seat in (Seat.WEST, Seat.EAST)
+    }
+    longer, shorter = sorted(widths, key=lambda seat: -widths[seat])
+    for factor, size in HAND_SIZES:
+        if widths[longer] * factor + widths[shorter] * HAND_SIZES[0][0] <= SIDE_ROOM_EM:
+            return {longer: size}
+    factor, size = HAND_SIZES[-1]
+    return {longer: size, shorter: size if widths[shorter] * HAND_SIZES[0][0] > SIDE_ROOM_EM / 2 else ""}
 
 
 def _hcp_box(board: Board) -> str:
@@ -306,7 +320,10 @@ def _board(data: PrintData, board: Board, index: int, options: HandRecordOptions
     heading = escape(board_heading(board, index))
     dealer = SEAT_NAMES[board.effective_dealer]
     vul = escape(board.effective_vulnerability.text)
-    hands = "".join(_hand(board, seat, options.ten) for seat in (Seat.NORTH, Seat.WEST, Seat.EAST, Seat.SOUTH))
+    sizes = _side_sizes(board, options.ten)
+    hands = "".join(
+        _hand(board, seat, options.ten, sizes.get(seat, "")) for seat in (Seat.NORTH, Seat.WEST, Seat.EAST, Seat.SOUTH)
+    )
     analysis = _analysis(data, board, index) if options.dd else ""
     return (
         f'<article class="board" id="{anchor}">'
