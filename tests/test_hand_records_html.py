@@ -304,6 +304,11 @@ def test_print_to_standard_output(capsysbinary, tmp_path):
     assert main(["print", str(SAMPLE), "-o", "-", "--no-dd"]) == 0
     out, _ = capsysbinary.readouterr()
     assert out.startswith(b"%PDF")
+    # --to is standard output's: a .pdf named beside it stays a PDF
+    assert main(["print", str(SAMPLE), "-o", "-", "-o", str(tmp_path / "x.pdf"), "--to", "html", "--no-dd"]) == 0
+    assert (tmp_path / "x.pdf").read_bytes().startswith(b"%PDF") and capsysbinary.readouterr()[0].startswith(b"<!")
+    assert main(["print", str(SAMPLE), "-o", str(tmp_path / "y.pdf"), "--to", "html", "--no-dd"]) == 0
+    assert (tmp_path / "y.pdf").read_bytes().startswith(b"%PDF")
 
 
 def test_print_refuses_a_deal_format(capsys, tmp_path):

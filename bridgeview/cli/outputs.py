@@ -135,14 +135,20 @@ def hand_record_options(args, boards):
 
 # -- choosing the targets ---------------------------------------------------------------------------
 def resolve_targets(
-    paths: list[str], to_fmt: str | None = None, *, default: str = "pbn", sheets_only: bool = False
+    paths: list[str],
+    to_fmt: str | None = None,
+    *,
+    default: str = "pbn",
+    sheets_only: bool = False,
+    to_sets_one: bool = True,
 ) -> list[Target]:
     """The targets of ``paths``, checked before anything is read or written (FormatError otherwise).
 
     ``to_fmt`` names the format of standard output and of every output whose extension names none (or is
     that format's own: ``--to zrj16`` for ``.zrj``); with a single output it is that output's format, as
-    ``convert IN OUT --to FMT`` always was.  Other outputs go by their extension.  ``default`` is standard
-    output's format without ``--to``.  ``sheets_only`` (``print``) allows hand records only."""
+    ``convert IN OUT --to FMT`` always was (unless ``to_sets_one`` is off: ``print``'s ``--to`` is standard
+    output's).  Other outputs go by their extension.  ``default`` is standard output's format without
+    ``--to``.  ``sheets_only`` (``print``) allows hand records only."""
     if paths.count(STDOUT) > 1:
         raise FormatError("standard output (-) can take only one of the outputs")
     seen: dict[str, str] = {}
@@ -153,7 +159,8 @@ def resolve_targets(
         if key in seen:
             raise FormatError(f"the same file is named twice ({seen[key]} and {path})", path=path)
         seen[key] = path
-    targets = [_target(path, _format_name(path, to_fmt, len(paths) == 1, default), sheets_only) for path in paths]
+    single = len(paths) == 1 and to_sets_one
+    targets = [_target(path, _format_name(path, to_fmt, single, default), sheets_only) for path in paths]
     for target in targets:
         if target.to_stdout and target.binary and _stdout_is_terminal():
             raise FormatError(

@@ -29,7 +29,12 @@ def add_arguments(p) -> None:
         metavar="OUT",
         help="the PDF (.pdf) or web page (.html) to write; repeat for several; - for standard output",
     )
-    p.add_argument("--to", dest="to_fmt", choices=("pdf", "html"), help="the sheet for standard output (default pdf)")
+    p.add_argument(
+        "--to",
+        dest="to_fmt",
+        choices=("pdf", "html"),
+        help="the sheet for standard output and for outputs whose extension is neither (default pdf)",
+    )
     add_hand_record_arguments(p)
     p.add_argument("--from", dest="from_fmt", metavar="FMT", help="input format (default: detect)")
     p.add_argument(
@@ -41,7 +46,7 @@ def run(args) -> int:
     from ..formats.registry import ReadOptions, read_file
     from .outputs import exit_status, hand_record_options, resolve_targets, write_outputs
 
-    targets = resolve_targets(args.output, args.to_fmt, default="pdf", sheets_only=True)
+    targets = resolve_targets(args.output, args.to_fmt, default="pdf", sheets_only=True, to_sets_one=False)
     doc = read_file(args.file, args.from_fmt, ReadOptions(start_board=args.start_board))
     if not hasattr(doc, "info"):
         raise FormatError(
