@@ -234,3 +234,24 @@ def test_every_line_of_a_run_is_a_bridgeview_line(capsys, tmp_path, single):
     assert rc == 0
     prefix = "bridgeview: dropped: " if single else f"bridgeview: {outs[0]}: dropped: "
     assert err.splitlines()[0].startswith(prefix)  # one output: as convert always said it
+
+
+def test_a_command_that_makes_a_set_writes_it_through_the_same_function(capsys, tmp_path, monkeypatch):
+    """What ``generate -o a.pbn -o a.dlm -o a.html`` calls: a set made in memory, every target written."""
+    from bridgeview.cli.outputs import exit_status, resolve_targets, write_outputs
+    from bridgeview.model.ddtable import DDTable
+    from bridgeview.solve import print_tables
+
+    fake = DDTable.from_rows([[9, 8, 7, 10, 9], [3, 4, 5, 2, 3], [9, 8, 7, 10, 9], [3, 4, 5, 2, 3]])
+    monkeypatch.setattr(print_tables, "_default_solver", lambda deal: fake)
+    boards = a_set(24)
+    paths = [str(tmp_path / n) for n in ("a.pbn", "a.dlm", "a.html")]
+    outcomes = write_outputs(boards, resolve_targets(paths))
+    assert exit_status(outcomes) == 0 and [o.target.name for o in outcomes] == paths
+    want = [(b.number, b.deal.to_pbn()) for b in boards]
+    assert deals(paths[0]) == want and deals(paths[1]) == want
+    assert outcomes[2].summary == f"{paths[2]}: 24 boards on 6 pages"
+    html = (tmp_path / "a.html").read_text(encoding="utf-8")
+    assert "<title>Club night</title>" in html and html.count('<article class="board"') == 24
+    out, err = capsys.readouterr()
+    assert out.strip() == outcomes[2].summary

@@ -234,8 +234,8 @@ def write_outputs(
     """Write ``doc`` (a board set, or a cribbage game for deal formats that hold one) to every target.
 
     ``options`` are the deal formats' :class:`~bridgeview.formats.registry.WriteOptions`; ``records`` the
-    hand records' :class:`~bridgeview.handrecords.content.HandRecordOptions` (needed when a target is a
-    sheet).  Each target's notices, losses and error are printed on stderr as it is written (named when there
+    hand records' :class:`~bridgeview.handrecords.content.HandRecordOptions` (default: the defaults, with
+    the set's title).  Each target's notices, losses and error are printed on stderr as it is written (named when there
     are several); the outcomes are returned, and :func:`exit_status` turns them into the command's status."""
     several = len(targets) > 1
     sheets: _Sheets | None = None
@@ -361,7 +361,11 @@ class _Sheets:
     """Hand records for one command: the boards prepared (and solved) once for every .pdf and .html."""
 
     def __init__(self, doc: Any, records: Any) -> None:
+        from ..handrecords.content import HandRecordOptions, default_title
+
         self.doc = doc
+        if records is None:  # the defaults, titled from the set (a cribbage game is refused when written)
+            records = HandRecordOptions(title=default_title(doc) if hasattr(doc, "info") else "")
         self.options = records
         self.data: Any = None
 
