@@ -1,4 +1,4 @@
-"""Helpers shared by sub-commands: a terminal progress bar."""
+"""Helpers shared by sub-commands: a terminal progress bar, argument types, Qt kept quiet."""
 
 from __future__ import annotations
 
@@ -35,6 +35,19 @@ def seconds(text: str) -> float:
     if not 0 < value <= 86400:
         raise argparse.ArgumentTypeError(f"the time limit must be above 0 and at most a day, not {value:g}")
     return value
+
+
+def quiet_qt():
+    """Drop the offscreen platform's harmless chatter so only real errors reach stderr;
+    returns the handler it replaced (restored when the command ends)."""
+    from PySide6.QtCore import QtMsgType, qInstallMessageHandler
+
+    def handler(kind, _context, message: str) -> None:
+        if "propagateSizeHints" in message or kind == QtMsgType.QtDebugMsg:
+            return
+        sys.stderr.write(message + "\n")
+
+    return qInstallMessageHandler(handler)
 
 
 def say_ignored_options(doc) -> None:

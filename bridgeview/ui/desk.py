@@ -1,5 +1,5 @@
-"""The dealing desk's menu entries: Compare With…, Print Hand Records…, Export Hand Records
-as PDF…, and the dealing machine (DUP) settings.  Installed by the main window in one call."""
+"""The dealing desk's menu entries: Compare With…, Print Hand Records…, Export Hand Records…
+(PDF or a web page), and the dealing machine (DUP) settings.  Installed by the main window in one call."""
 
 from __future__ import annotations
 
@@ -25,9 +25,13 @@ from ..formats.errors import FormatError
 from ..formats.registry import read_file
 from ..model.text import plural
 from . import dialogs
+from .diagram import TEN
 from .hand_records import PAGE_SIZES, PER_PAGE, HandRecordOptions, HandRecordPainter, default_title, prepare
 
 PDF_FILTER = "PDF document (*.pdf)"
+HTML_FILTER = "Web page (*.html *.htm)"
+#: what each kind of sheet is saved as: the file dialog's filter and the extension added when none is typed
+SHEET_FILES = {"pdf": (PDF_FILTER, ".pdf", (".pdf",)), "html": (HTML_FILTER, ".html", (".html", ".htm"))}
 #: Sets larger than this are compared with ``bridgeview diff``, not in a window of two tables.
 COMPARE_LIMIT = 100_000
 #: Hand records for more boards than this are not printed (as ``bridgeview print``).
@@ -35,7 +39,7 @@ PRINT_LIMIT = 5_000
 
 
 class HandRecordsDialog(QDialog):
-    """The title line (from the file, editable), boards a page, DD, paper; then a PDF or the printer."""
+    """The title line (from the file, editable), boards a page, DD, paper; then a PDF, a web page or the printer."""
 
     def __init__(self, window, view, parent: QWidget | None = None) -> None:
         super().__init__(parent or window)
@@ -63,11 +67,17 @@ class HandRecordsDialog(QDialog):
         form.addRow("", self.four_colour)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         self.pdf_button = QPushButton("Save &PDF…", self)
+        self.pdf_button.setObjectName("save_pdf")
+        self.html_button = QPushButton("Save as &Web Page…", self)
+        self.html_button.setObjectName("save_html")
+        self.html_button.setToolTip("One HTML file to post on a web site: readable on a phone, printable, no scripts")
         self.print_button = QPushButton("P&rint Preview…", self)
         buttons.addButton(self.pdf_button, QDialogButtonBox.ButtonRole.ActionRole)
+        buttons.addButton(self.html_button, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.addButton(self.print_button, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.rejected.connect(self.reject)
         self.pdf_button.clicked.connect(lambda: self.save_pdf())
+        self.html_button.clicked.connect(lambda: self.save_html())
         self.print_button.clicked.connect(lambda: self.preview())
         form.addRow(buttons)
 
@@ -79,6 +89,7 @@ class HandRecordsDialog(QDialog):
             page_size=self.paper.currentText(),
             landscape=self.landscape.isChecked(),
             four_colour=self.four_colour.isChecked(),
+            ten=TEN["text"],
         )
 
     def _prepare(self, options: HandRecordOptions):
@@ -100,22 +111,32 @@ class HandRecordsDialog(QDialog):
 
     def save_pdf(self, path: str | None = None) -> bool:
         """Write the hand records to a PDF (asking where when ``path`` is None)."""
+        return self.save("pdf", path)
+
+    def save_html(self, path: str | None = None) -> bool:
+        """Write the hand records as one web page (asking where when ``path`` is None)."""
+        return self.save("html", path)
+
+    def save(self, sheet: str, path: str | None = None) -> bool:
+        """Write the hand records as ``sheet`` ("pdf" or "html"), asking where when ``path`` is None."""
         settings = self.window_.settings
+        file_filter, extension, extensions = SHEET_FILES[sheet]
         if path is None:
             start = settings.value("paths/lastExportDir", str(Path.home()))
-            base = os.path.splitext(os.path.basename(self.view.path or "boards"))[0] + "-hand-records.pdf"
-            path, _ = dialogs.get_save_file(self, "Export hand records", os.path.join(str(start), base), PDF_FILTER)
+            base = os.path.splitext(os.path.basename(self.view.path or "boards"))[0] + "-hand-records" + extension
+            path, _ = dialogs.get_save_file(self, "Export hand records", os.path.join(str(start), base), file_filter)
             if not path:
                 return False
-            if not path.lower().endswith(".pdf"):
-                path += ".pdf"
+            if not path.lower().endswith(extensions):
+                path += extension
             settings.setValue("paths/lastExportDir", os.path.dirname(path))
+        from ..handrecords.html import write_html
         from .hand_records import write_pdf
 
         options = self.options()
         try:
             data = self._prepare(options)
-            pages = write_pdf(data, path, options)
+            pages = (write_html if sheet == "html" else write_pdf)(data, path, options)
         except (FormatError, OSError) as e:
             text = e.full() if isinstance(e, FormatError) else f"{path}: {e}"
             dialogs.message("error", self, "Hand records", f"Cannot write the hand records:\n\n{text}")
@@ -184,7 +205,7 @@ def compare_with(window, path: str | None = None):
 
 
 def hand_records(window, pdf: bool = False):
-    """The hand records dialog for the current set (``pdf``: go straight to Save PDF…)."""
+    """The hand records dialog for the current set (``pdf``: exporting, Save PDF… the default button)."""
     view = window.current_view()
     if view is None or not len(view.boards):
         return None
@@ -240,10 +261,10 @@ def install_desk(window, file_menu, edit_menu) -> list[QAction]:
         "Print hand records of this set",
     )
     window.act_export_records = window._action(
-        "Export Hand &Records as PDF…",
+        "Export Hand &Records…",
         lambda: hand_records(window, True),
         None,
-        "Write hand records of this set to a PDF",
+        "Write hand records of this set to a PDF or a web page",
     )
     window.act_dup_settings = window._action(
         "Dealing &Machine Settings (DUP)…",
