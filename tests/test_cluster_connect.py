@@ -151,23 +151,12 @@ def test_the_gui_cluster_job_fails_without_freezing_the_window(qtbot, tmp_path, 
     timer ticks) while the job waits, then the failure is one line saying what was found."""
     pytest.importorskip("distributed")
     from PySide6.QtCore import QTimer
-    from test_solve_cluster import write_set
+    from test_solve_cluster import window_noting_cluster_failures
 
     from bridgeview.ui import cluster_solve
-    from bridgeview.ui import solver as solver_module
-    from bridgeview.ui.mainwindow import MainWindow
 
-    monkeypatch.setattr(solver_module, "AUTO_SOLVE_LIMIT", 0)
     monkeypatch.setattr(cluster_solve, "CONNECT_TIMEOUT", LIMIT)
-    src = tmp_path / "set.pbn"
-    write_set(src, 5, full=0)
-    win = MainWindow()
-    qtbot.addWidget(win)
-    assert win.open_file(str(src))
-    view = win.current_view()
-    failures: list[str] = []
-    shown = view.solver._failed
-    monkeypatch.setattr(view.solver, "_failed", lambda text: (failures.append(text), shown(text)))
+    win, view, failures = window_noting_cluster_failures(qtbot, tmp_path, monkeypatch)
     silent = Server("silent")
     ticks: list[float] = []
     timer = QTimer(win)
