@@ -178,3 +178,32 @@ def lin_boards(draw) -> str:
 @given(boards=st.lists(lin_boards(), min_size=1, max_size=7), **SIZES)
 def test_every_writer_on_a_lazy_lin_is_the_whole_file_writer(boards, threshold, checkpoint, cache, chunk) -> None:
     same_everywhere("\n".join(boards) + "\n", ".lin", threshold, checkpoint, cache, chunk)
+
+
+@pytest.mark.parametrize("writer", ["cds", "zrd", "bri", "lin", "csv"])
+def test_save_as_in_the_window_on_a_lazy_set_with_a_game_without_cards(qtbot, tmp_path, messages, writer) -> None:
+    """File › Save As… of a big PBN with a card-less game writes what the command line writes for the
+    same file read whole, and tells the same losses."""
+    from test_ui_support import main_window
+
+    from bridgeview.ui import dialogs
+
+    games = [
+        f'[Board "{n}"]\n[Dealer "N"]\n[Vulnerable "None"]\n[Deal "{_deal(n)}"]\n' if n != 3 else '[Scoring "IMP"]\n'
+        for n in range(1, 6)
+    ]
+    src = tmp_path / "big.pbn"
+    src.write_text("\n".join(games))
+    with read_whole():
+        whole = outcome(src, writer)
+    assert whole[0] == "written"
+    with small_lazy_sizes(1, 2, 2, 1 << 16):
+        w = main_window(qtbot, tmp_path)
+        assert w.open_file(str(src)), messages.calls
+        assert getattr(w.current_view().boards, "pbn_lazy", False)
+        messages.answer = dialogs.Button.Save
+        out = tmp_path / f"saved{EXTENSION[writer]}"
+        assert w.save_as(str(out), writer), messages.calls
+    assert out.read_bytes() == whole[1]
+    told = "\n".join(text for _kind, _title, text in messages.calls)
+    assert all(loss in told for loss in whole[3]), (whole[3], told)
