@@ -372,10 +372,25 @@ def window_noting_cluster_failures(qtbot, tmp_path, monkeypatch):
     qtbot.addWidget(win)
     assert win.open_file(str(src))
     view = win.current_view()
-    failures: list[str] = []
-    shown = view.solver._failed
-    monkeypatch.setattr(view.solver, "_failed", lambda text: (failures.append(text), shown(text)))
-    return win, view, failures
+    from PySide6.QtCore import QObject, Slot
+
+    class Noted(QObject):
+        """The failures, noted by an object of the GUI thread: the job's signal comes queued from its
+        thread (a plain function would run in that thread and touch the window from there)."""
+
+        def __init__(self) -> None:
+            super().__init__(view)
+            self.texts: list[str] = []
+            self.shown = view.solver._failed
+
+        @Slot(str)
+        def note(self, text: str) -> None:
+            self.texts.append(text)
+            self.shown(text)
+
+    noted = Noted()
+    monkeypatch.setattr(view.solver, "_failed", noted.note)
+    return win, view, noted.texts
 
 
 def test_gui_cluster_failure_is_one_line(qtbot, tmp_path, monkeypatch, messages):
