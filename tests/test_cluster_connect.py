@@ -27,7 +27,7 @@ GUARD = 120
 
 class Server:
     """A local server of ``kind``: "http" answers a request as a web page, "silent" accepts and says
-    nothing, "close" closes each connection at once."""
+    nothing, "close" closes each connection at once, "banner" greets first in its own protocol."""
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
@@ -60,6 +60,9 @@ class Server:
                 conn.close()
             elif self.kind == "close":
                 conn.close()
+            elif self.kind == "banner":  # a server that speaks first, as SSH does
+                conn.sendall(b"SSH-2.0-OpenSSH_9.6\r\n")
+                self.held.append(conn)
             else:
                 self.held.append(conn)  # accepted, never answered
 
@@ -71,7 +74,7 @@ class Server:
         self.sock.close()
 
 
-@pytest.fixture(params=["http", "silent", "close"])
+@pytest.fixture(params=["http", "silent", "close", "banner"])
 def server(request) -> Iterator[Server]:
     s = Server(request.param)
     yield s
@@ -82,6 +85,7 @@ SAYS = {
     "http": "a web server answers at 127.0.0.1:{port} (HTTP/1.1 302 Found), not a Dask scheduler",
     "silent": "something at 127.0.0.1:{port} accepts connections but says nothing (waited 1.5 s)",
     "close": "127.0.0.1:{port} closes the connection at once",
+    "banner": "something that is not a Dask scheduler answers at 127.0.0.1:{port} (SSH-2.0-OpenSSH_9.6)",
 }
 
 

@@ -22,7 +22,7 @@ def board_number_problem(text: str) -> str | None:
     """Why the digits ``text`` are not a board number a file can give (None when they are)."""
     digits = text.lstrip("0")
     if len(digits) > len(str(MAX_BOARD_NUMBER)) or (digits and int(digits) > MAX_BOARD_NUMBER):
-        shown = text if len(text) <= 40 else f"{text[:20]}…({len(text):,} digits)"
+        shown = text if len(text) <= 40 else f"{text[:20]}… (a number of {len(text)} digits)"
         return f"board number {shown} is beyond {MAX_BOARD_NUMBER:,}, more than any format stores"
     return None
 

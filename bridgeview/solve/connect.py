@@ -32,7 +32,9 @@ class NotAScheduler(OSError):
 
 
 def _quote(data: bytes) -> str:
-    text = data[:60].decode("latin-1").splitlines()[0] if data.strip() else repr(data[:16])
+    """The first line of what answered, short and printable (binary junk as ``?``)."""
+    lines = [line.strip() for line in data[:200].decode("latin-1").splitlines() if line.strip()]
+    text = "".join(c if c.isprintable() else "?" for c in lines[0]) if lines else repr(data[:16])
     return text if len(text) <= 60 else text[:59] + "…"
 
 
