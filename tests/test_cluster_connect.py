@@ -173,7 +173,7 @@ def test_the_gui_cluster_job_fails_without_freezing_the_window(qtbot, tmp_path, 
     finally:
         timer.stop()
         silent.close()
-    assert len(ticks) >= 10, "the window stopped while the job looked for the scheduler"
+    assert len(ticks) >= 3, "the window stopped while the job looked for the scheduler"  # frozen: 0 or 1
     assert len(failures) == 1, failures
     assert failures[0].startswith(f"Solving on the cluster at {silent.address} failed: ")
     assert "accepts connections but says nothing" in failures[0]
