@@ -137,10 +137,23 @@ def test_compare_with_an_unreadable_file_is_a_dialog(qtbot, tmp_path, messages):
 
 
 def test_compare_with_asks_for_the_file(qtbot, tmp_path, messages, monkeypatch):
+    """The contract: File › Compare With… is the QAction ``action_compare``, asking through getOpenFileName."""
+    from PySide6.QtGui import QAction
+    from PySide6.QtWidgets import QFileDialog
+
     w, view = opened(qtbot, tmp_path, a_set())
-    monkeypatch.setattr(dialogs, "get_open_files", lambda *a: [])
-    assert desk.compare_with(w) is None
-    assert w.act_compare.isEnabled() and w.act_compare in w.menuBar().actions()[0].menu().actions()
+    asked: list[str] = []
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: asked.append(a[1]) or ("", ""))
+    action = w.findChild(QAction, "action_compare")
+    assert action is w.act_compare and action in w.menuBar().actions()[0].menu().actions()
+    assert action.isEnabled()
+    action.trigger()
+    assert asked == ["Compare with"] and getattr(w, "compare_dialog", None) is None
+    other = tmp_path / "other.pbn"
+    write_file(a_set(), other)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(other), ""))
+    action.trigger()
+    assert w.compare_dialog.isVisible() and "Same deals" in w.compare_dialog.summary.text()
 
 
 # -- hand records --------------------------------------------------------------------------

@@ -60,18 +60,6 @@ def _board(boards, i: int):
         return None
 
 
-def _ranges(numbers: list[int]) -> str:
-    """``2-3, 7`` for [2, 3, 7]."""
-    parts, start = [], None
-    for k, n in enumerate(numbers):
-        if start is None:
-            start = n
-        if k + 1 == len(numbers) or numbers[k + 1] != n + 1:
-            parts.append(str(start) if start == n else f"{start}-{n}")
-            start = None
-    return ", ".join(parts)
-
-
 def check_set(boards: BoardSet, *, machine: bool = True) -> list[Issue]:
     """Every problem that stops ``boards`` being dealt, in board order (set-wide ones last).
 
@@ -121,20 +109,25 @@ def check_set(boards: BoardSet, *, machine: bool = True) -> list[Issue]:
     return issues
 
 
+def gap_text(prev: int, num: int) -> str:
+    """The boards missing between ``prev`` and ``num`` as one range, told from the two ends (a gap
+    from 1 to 100,000,000 is a line of text, not a list of its numbers)."""
+    count = num - prev - 1
+    if count == 1:
+        return f"board {prev + 1} is missing from the run"
+    text = f"boards {prev + 1}-{num - 1}"
+    if count > 20:
+        text += f" ({plural(count, 'board', ',')})"
+    return text + " are missing from the run"
+
+
 def _gaps(numbers: dict[int, int]) -> list[Issue]:
     """A board that follows a gap in the run of numbers says which are missing."""
     out = []
     ordered = sorted(numbers)
     for prev, num in zip(ordered, ordered[1:], strict=False):
         if num > prev + 1:
-            missing = list(range(prev + 1, num))
-            if len(missing) == 1:
-                text = f"board {_ranges(missing)} is missing from the run"
-            else:
-                text = f"boards {_ranges(missing)} are missing from the run"
-            if len(missing) > 20:
-                text = f"boards {prev + 1}-{num - 1} ({len(missing)} boards) are missing from the run"
-            out.append(Issue(f"follows board {prev}: {text}", num, numbers[num], "gap"))
+            out.append(Issue(f"follows board {prev}: {gap_text(prev, num)}", num, numbers[num], "gap"))
     return out
 
 

@@ -10,6 +10,8 @@ import time
 #: seconds a command waits for DDS on a deal (``--dd-timeout``); equal to solve.timed.DEFAULT_TIMEOUT,
 #: written here so that building the command line imports no solver code
 DD_TIMEOUT = 20.0
+#: seconds to find a Dask scheduler (``--connect-timeout``); equal to solve.connect.CONNECT_TIMEOUT, for the same reason
+CONNECT_TIMEOUT = 20.0
 MAX_START_BOARD = 10**9  # far above any format's limit, far below numpy's int64 board-number arrays
 
 

@@ -149,7 +149,9 @@ class WithoutGames:
     def __len__(self) -> int:
         return int(self._kept.shape[0])
 
-    def __getitem__(self, i: int) -> Any:
+    def __getitem__(self, i: int | slice) -> Any:
+        if isinstance(i, slice):  # writers take their boards a chunk at a time
+            return [self.doc[int(k)] for k in self._kept[i]]
         return self.doc[int(self._kept[i])]
 
     def __iter__(self) -> Iterator[Any]:

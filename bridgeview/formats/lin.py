@@ -19,7 +19,7 @@ from typing import IO
 from urllib.parse import quote, unquote, unquote_plus
 
 from ..model.auction import DOUBLE, PASS, REDOUBLE, Call, Contract
-from ..model.board import Board
+from ..model.board import Board, board_number_problem
 from ..model.boardset import BoardSet, FileInfo
 from ..model.cards import CARDS, DISPLAY_SUITS, RANK_CHARS, SUIT_LETTERS, Card, Seat, Strain, ranks_text
 from ..model.deal import Deal
@@ -54,8 +54,8 @@ OWN_TAGS = frozenset({*PLAYER_TAGS, EXTRA_TAG, ROOM_TAG, TITLE_TAG, NOTE_AT_TAG}
 
 # board numbers of at most nine digits: longer ones are not numbers a user means (and Python
 # refuses to convert a 5,000-digit string), so they read as text not understood
-_BOARD_TITLE = re.compile(r"\s*board\s*(\d{1,9})\s*", re.IGNORECASE)
-_QX = re.compile(r"\s*([A-Za-z]?)\s*(\d{1,9})\s*")
+_BOARD_TITLE = re.compile(r"\s*board\s*(\d+)\s*", re.IGNORECASE)
+_QX = re.compile(r"\s*([A-Za-z]?)\s*(\d+)\s*")
 _RS = re.compile(r"([1-7])(NT|[CDHSN])([NESW]?)(X{0,2})(?:(=)|([+-])(\d{1,2}))?", re.IGNORECASE)
 
 
@@ -625,7 +625,11 @@ def _read_qx(r: _BoardRead, value: str) -> None:
     if m:
         letter = m.group(1).lower()
         r.room = {"o": "Open", "c": "Closed", "": None}.get(letter, m.group(1))
-        r.qx_number = int(m.group(2))
+        too_big = board_number_problem(m.group(2))
+        if too_big:
+            r.problem(f"board id qx|{_snippet(value, 40)}|: {too_big}; ignored")
+        else:
+            r.qx_number = int(m.group(2))
     else:
         r.problem(f"board id qx|{_snippet(value, 40)}| not understood; ignored")
 
@@ -659,12 +663,19 @@ def _read_ah(r: _BoardRead, value: str) -> None:
     """The board title: "Board N" gives a number; any other title is kept, with a number it names."""
     value = _flat(value)
     m = _BOARD_TITLE.fullmatch(value)
-    if m:
+    too_big = board_number_problem(m.group(1)) if m else None
+    if too_big:  # kept as the title, so a save writes it back
+        r.problem(f"title ah|{_snippet(value, 40)}|: {too_big}")
+        r.b.tags[TITLE_TAG] = value.strip()
+    elif m:
         r.title_number = int(m.group(1))
     elif value.strip():
         r.b.tags[TITLE_TAG] = value.strip()
-        m2 = re.search(r"board\s*(\d{1,9})(?!\d)", value, re.IGNORECASE)
-        r.title_number = int(m2.group(1)) if m2 else None
+        m2 = re.search(r"board\s*(\d+)", value, re.IGNORECASE)
+        too_big = board_number_problem(m2.group(1)) if m2 else None
+        if too_big:
+            r.problem(f"title ah|{_snippet(value, 40)}|: {too_big}")
+        r.title_number = int(m2.group(1)) if m2 and not too_big else None
 
 
 def _read_mb(r: _BoardRead, value: str) -> None:

@@ -686,7 +686,7 @@ def _plain_fields(
     None when one of them needs the careful reader."""
     if not board or board == b"?":
         number = -1
-    elif board.isdigit():
+    elif board.isdigit() and len(board) <= 9:  # longer: past MAX_BOARD_NUMBER, which the careful reader says
         number = int(board)
     else:
         return None

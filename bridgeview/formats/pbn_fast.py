@@ -19,7 +19,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, cast
 
 from ..model.auction import PASS, Call, Contract, auction_is_complete
-from ..model.board import Board
+from ..model.board import MAX_BOARD_NUMBER, Board
 from ..model.cards import CARDS, RANK_CHARS, Card, Seat, Strain
 from ..model.deal import Deal
 from ..model.severity import warning
@@ -452,9 +452,12 @@ def _read(
 
 
 def _number(text: str) -> int:
-    if not text.isdigit():
+    if not text.isdigit() or len(text) > 9:  # a number past MAX_BOARD_NUMBER: the careful reader says so
         raise _Careful
-    return int(text)
+    number = int(text)
+    if number > MAX_BOARD_NUMBER:
+        raise _Careful
+    return number
 
 
 def _vulnerability(text: str) -> Vulnerability:

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QPushButton,
 from ..check import Issue, check_set, problems_by_index
 from ..formats.errors import FormatError
 from ..model.text import plural
+from .plaintext import plain_label
 from .theme import RED
 
 #: Sets up to this many boards are checked on opening and after every edit; bigger ones on request.
@@ -35,7 +36,7 @@ class CheckPanel(QWidget):
         self.view = view
         self.issues: list[Issue] = []
         self.summary_text = ""
-        self.summary = QLabel(self)
+        self.summary = plain_label(QLabel(self))
         self.summary.setWordWrap(True)
         self.summary.setObjectName("checkSummary")
         self.list = QListWidget(self)

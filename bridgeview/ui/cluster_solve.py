@@ -18,6 +18,7 @@ from PySide6.QtCore import QSettings, QThread, Signal
 from ..model.deal import Deal
 from ..solve.boards import has_table, merged
 from ..solve.chunks import DEFAULT_CHUNK, deal_masks, plan, table_of
+from ..solve.connect import CONNECT_TIMEOUT
 
 SETTING = "solve/clusterAddress"
 
@@ -41,9 +42,18 @@ class ClusterSolveJob(QThread):
     failedWith = Signal(str)
     done = Signal(bool)  # cancelled?
 
-    def __init__(self, address: str, deals: dict[int, Deal], chunk: int = DEFAULT_CHUNK, parent=None) -> None:
+    def __init__(
+        self,
+        address: str,
+        deals: dict[int, Deal],
+        chunk: int = DEFAULT_CHUNK,
+        parent=None,
+        connect_timeout: float | None = None,
+    ) -> None:
         super().__init__(parent)
         self.address = address
+        #: seconds to find the scheduler; what answers instead (a web page, a silent port) is the failure
+        self.connect_timeout = CONNECT_TIMEOUT if connect_timeout is None else connect_timeout
         self.indices = sorted(deals)
         self.deals = deals
         self.chunk = chunk
@@ -58,7 +68,7 @@ class ClusterSolveJob(QThread):
         solver = None
         cancelled = False
         try:
-            solver = DaskSolver(address=self.address)
+            solver = DaskSolver(address=self.address, connect_timeout=self.connect_timeout)  # off the GUI thread
             chunks = plan(len(self.indices), self.chunk)
             work = ((c.number, deal_masks(self.deals[i] for i in self.indices[c.start : c.stop])) for c in chunks)
             done = 0

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from ..check import BoardDiff, compare_sets
 from ..model.text import plural
 from .diagram import HandDiagram
+from .plaintext import plain_label, plain_tooltip
 from .theme import RED
 
 _NUMBER = Qt.ItemDataRole.UserRole
@@ -56,15 +57,16 @@ class CompareDialog(QDialog):
         tags = len(self.diffs) - len(deals)
         if tags:
             text += f" ({tags} with different tags)"
-        self.summary = QLabel(text, self)
+        self.summary = plain_label(QLabel(text, self))
         self.summary.setObjectName("compareSummary")
         self.left = self._table(a, self.name_a)
         self.right = self._table(b, self.name_b)
-        self.detail = QLabel("", self)
+        self.detail = plain_label(QLabel("", self))  # tag values quote the files
         self.detail.setWordWrap(True)
         self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.diagram_a, self.diagram_b = HandDiagram(self), HandDiagram(self)
-        self.caption_a, self.caption_b = QLabel(self.name_a, self), QLabel(self.name_b, self)
+        self.caption_a = plain_label(QLabel(self.name_a, self))  # file names may look like HTML
+        self.caption_b = plain_label(QLabel(self.name_b, self))
         lists = QSplitter(Qt.Orientation.Horizontal, self)
         lists.addWidget(self.left)
         lists.addWidget(self.right)
@@ -115,7 +117,7 @@ class CompareDialog(QDialog):
             for col, item in enumerate(cells):
                 item.setData(_NUMBER, number)
                 if diff is not None:
-                    item.setToolTip(str(diff))
+                    item.setToolTip(plain_tooltip(str(diff)))
                     if diff.kind != "tags":
                         item.setForeground(RED)
                 table.setItem(row, col, item)

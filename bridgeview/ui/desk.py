@@ -155,6 +155,7 @@ class HandRecordsDialog(QDialog):
         options = self.options()
         data = self._prepare(options)
         printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+        self.printer = printer  # the preview paints on it for as long as it is open: keep it alive
         setup_layout(printer, options)
         self.painter = HandRecordPainter(data, options)
         dialog = QPrintPreviewDialog(printer, self)
@@ -175,10 +176,9 @@ def compare_with(window, path: str | None = None):
         from .mainwindow import open_filter
 
         start = window.settings.value("paths/lastOpenDir", os.path.dirname(view.path or str(Path.home())))
-        paths = dialogs.get_open_files(window, "Compare with", str(start), open_filter())
-        if not paths:
+        path = dialogs.get_open_file(window, "Compare with", str(start), open_filter())
+        if not path:
             return None
-        path = paths[0]
     try:
         other = read_file(path)
     except (FormatError, OSError, ValueError) as e:
@@ -254,6 +254,7 @@ def install_desk(window, file_menu, edit_menu) -> list[QAction]:
     window.act_compare = window._action(
         "Co&mpare With…", lambda: compare_with(window), None, "Compare this set with another file, board by board"
     )
+    window.act_compare.setObjectName("action_compare")
     window.act_print = window._action(
         "&Print Hand Records…",
         lambda: hand_records(window),

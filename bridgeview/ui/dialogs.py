@@ -53,6 +53,14 @@ def get_open_files(parent: QWidget | None, title: str, directory: str, filters: 
     return list(paths)
 
 
+def get_open_file(parent: QWidget | None, title: str, directory: str, filters: str) -> str:
+    """Ask for one file to open; "" when cancelled."""
+    from PySide6.QtWidgets import QFileDialog
+
+    path, _ = QFileDialog.getOpenFileName(parent, title, directory, filters)
+    return str(path)
+
+
 def get_save_file(
     parent: QWidget | None, title: str, directory: str, filters: str, selected: str = ""
 ) -> tuple[str, str]:

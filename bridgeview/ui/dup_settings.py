@@ -18,6 +18,7 @@ from ..formats.duplimate import DEFAULT_DUP
 from ..model.boardset import DupControl
 from ..model.text import plural
 from ..model.vulnerability import dealer_for_board, vulnerability_for_board
+from .plaintext import plain_label
 
 MAX_BOARD, MAX_COPIES = 999, 99
 
@@ -55,7 +56,7 @@ class DupSettingsDialog(QDialog):
         self.copies.setValue(dup.copies if dup.copies is not None else 1)
         self.copies.setToolTip("Copies of each board the machine deals (Dealer4 ignores this field)")
         form.addRow("&Copies", self.copies)
-        self.last = QLabel(self)
+        self.last = plain_label(QLabel(self))
         form.addRow("Last board", self.last)
         self.first.valueChanged.connect(self._update_last)
         self._update_last()

@@ -48,6 +48,7 @@ from ..model.editing import (
 from ..model.text import plural
 from .diagram import rank_label
 from .edit_commands import FileInfoCommand, set_board
+from .plaintext import plain_label
 from .theme import PALE_RED as THEME_PALE_RED
 from .theme import RED as THEME_RED
 
@@ -136,7 +137,7 @@ class EditPanel(QWidget):
             edit.textChanged.connect(self._hands_typed)
             edit.returnPressed.connect(lambda s=seat: self._hand_entered(s))
             edit.installEventFilter(self)
-            count = QLabel("", self)
+            count = plain_label(QLabel("", self))
             count.setObjectName(f"hand_{letter}_count")
             count.setMinimumWidth(28)
             grid.addWidget(QLabel(SEAT_NAMES[seat], self), seat, 0)
@@ -144,7 +145,7 @@ class EditPanel(QWidget):
             grid.addWidget(count, seat, 2)
             self.hand_edits.append(edit)
             self.hand_counts.append(count)
-        self.deal_status = QLabel("", self)
+        self.deal_status = plain_label(QLabel("", self))  # quotes what was typed
         self.deal_status.setObjectName("deal_status")
         self.deal_status.setWordWrap(True)
         grid.addWidget(self.deal_status, 4, 0, 1, 3)
@@ -175,7 +176,7 @@ class EditPanel(QWidget):
     def _build_auction(self) -> None:
         box = QGroupBox("Auction", self)
         v = QVBoxLayout(box)
-        self.auction_label = QLabel("", self)
+        self.auction_label = plain_label(QLabel("", self))
         self.auction_label.setObjectName("auction_text")
         self.auction_label.setWordWrap(True)
         v.addWidget(self.auction_label)
@@ -230,7 +231,7 @@ class EditPanel(QWidget):
         row.addWidget(self.alert_flag)
         row.addWidget(self.call_alert, 1)
         v.addLayout(row)
-        self.contract_label = QLabel("", self)
+        self.contract_label = plain_label(QLabel("", self))
         self.contract_label.setObjectName("auction_contract")
         v.addWidget(self.contract_label)
         self.body.addWidget(box)
@@ -261,7 +262,7 @@ class EditPanel(QWidget):
         grid.addWidget(
             self._button("claim_apply", "Claim", "Declarer claims this many tricks in all", self.apply_claim), 2, 2
         )
-        self.play_status = QLabel("", self)
+        self.play_status = plain_label(QLabel("", self))  # a play problem quotes the file
         self.play_status.setObjectName("play_status")
         self.play_status.setWordWrap(True)
         grid.addWidget(self.play_status, 3, 0, 1, 3)
@@ -290,7 +291,7 @@ class EditPanel(QWidget):
                 self.header_to_all,
             )
         )
-        self.tag_status = QLabel("", self)
+        self.tag_status = plain_label(QLabel("", self))  # quotes the typed tag
         self.tag_status.setObjectName("tag_status")
         self.tag_status.setWordWrap(True)
         form.addRow(self.tag_status)

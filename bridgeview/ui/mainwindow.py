@@ -19,7 +19,7 @@ from . import dialogs
 from .document import DocumentTab
 from .document_view import DocumentView
 from .export import save_png, save_svg
-from .plaintext import plain_tooltip
+from .plaintext import plain_label, plain_tooltip
 from .saving import THREAD_THRESHOLD, codec_from_filter, filter_for, save_document, with_extension, writable_codecs
 
 MAX_RECENT = 10
@@ -92,9 +92,9 @@ class MainWindow(QMainWindow):
         self.tabs.tabCloseRequested.connect(self.close_tab)
         self.tabs.currentChanged.connect(self._tab_changed)
         self.setCentralWidget(self.tabs)
-        self.status_format = QLabel("")
-        self.status_board = QLabel("")
-        self.status_check = QLabel("")  # "16 boards, ready to deal" or "3 problems", from the Check tab
+        self.status_format = plain_label(QLabel(""))
+        self.status_board = plain_label(QLabel(""))
+        self.status_check = plain_label(QLabel(""))  # "16 boards, ready to deal" or "3 problems", from the Check tab
         self.statusBar().addPermanentWidget(self.status_check)
         self.statusBar().addPermanentWidget(self.status_board)
         self.statusBar().addPermanentWidget(self.status_format)

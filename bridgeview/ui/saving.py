@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QEventLoop, QObject, Qt, Signal
-from PySide6.QtWidgets import QProgressDialog, QWidget
+from PySide6.QtWidgets import QLabel, QProgressDialog, QWidget
 
 from ..formats.bulk import DD_UNKNOWN
 from ..formats.convert import (
@@ -25,6 +25,7 @@ from ..formats.errors import FormatError
 from ..formats.registry import Codec, SaveReport, WriteOptions, all_codecs, write_protected
 from ..model.text import plural
 from . import dialogs
+from .plaintext import plain_label
 
 #: documents with more boards than this are checked and written in a worker thread
 THREAD_THRESHOLD = 20_000
@@ -95,6 +96,7 @@ def run_with_progress(parent: QWidget | None, label: str, fn: Callable[[Callable
     Returns what ``fn`` returns; re-raises its exception (``Cancelled`` when the user cancelled).
     """
     dlg = QProgressDialog(label, "Cancel", 0, 1000, parent)
+    dlg.setLabel(plain_label(QLabel(label, dlg)))  # the label names the file, which may look like HTML
     dlg.setWindowModality(Qt.WindowModality.WindowModal)
     dlg.setMinimumDuration(300)
     dlg.setAutoClose(False)

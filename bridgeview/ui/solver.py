@@ -28,6 +28,7 @@ from ..model.ddtable import DDTable
 from ..model.deal import Deal
 from ..solve.boards import difference_note, has_table, makeable_line, merged, needs_solving, par_line
 from ..solve.dds import unsolvable_reason
+from .plaintext import plain_label
 from .theme import DIFF_RED
 
 #: boards a background DDS call solves; small, so urgent requests wait at most one batch
@@ -254,7 +255,7 @@ class SolverBar(QWidget):
         busy_row = QHBoxLayout(busy)
         busy_row.setContentsMargins(0, 0, 0, 0)
         busy_row.setSpacing(4)
-        self.label = QLabel("Solving")
+        self.label = plain_label(QLabel("Solving"))
         self.progress = QProgressBar(self)
         self.progress.setTextVisible(True)
         self.progress.setFormat("%v/%m")

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..model.traveller import TRAVELLER_LIMIT, row, traveller, traveller_positions
+from .plaintext import plain_label
 
 HEADERS = ("Record", "Contract", "By", "Tricks", "Result", "NS")
 TITLE = "Traveller"
@@ -35,7 +36,7 @@ class TravellerView(QWidget):
         self.view = document_view
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        self.summary = QLabel(self)
+        self.summary = plain_label(QLabel(self))
         self.summary.setWordWrap(True)
         layout.addWidget(self.summary)
         self.table = QTableWidget(0, len(HEADERS), self)
