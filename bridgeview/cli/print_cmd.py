@@ -15,7 +15,10 @@ HELP = "print hand records (diagrams, HCP, makeable contracts, par) to a PDF"
 DESCRIPTION = (
     "Write FILE's boards as hand records to OUT.pdf: a title line, then each board in number order with its "
     "dealer, vulnerability, the four hands, HCP and (unless --no-dd) the makeable contracts and par, solving "
-    "the boards the file holds no double-dummy results for. Text stays text (fonts embedded). Needs no display."
+    "the boards the file holds no double-dummy results for. Each board is printed once (the other room's or "
+    "table's copy is left out), boards without cards are left out, both with a notice. Text stays text (fonts "
+    "embedded). Needs no display. When check finds problems in the set, the records are printed all the same and "
+    "the exit status is 1 (0 with --force)."
 )
 
 
@@ -41,6 +44,9 @@ def add_arguments(p) -> None:
         default=DD_TIMEOUT,
         metavar="SECONDS",
         help=f"longest wait for a deal's double-dummy analysis (default {DD_TIMEOUT:g})",
+    )
+    p.add_argument(
+        "--force", action="store_true", help="exit status 0 even when check finds problems (they are printed anyway)"
     )
     p.add_argument("--from", dest="from_fmt", metavar="FMT", help="input format (default: detect)")
     p.add_argument(
@@ -78,7 +84,7 @@ def run(args) -> int:
 
 def _print(args, doc) -> int:
     from ..ui.app import application
-    from ..ui.hand_records import HandRecordOptions, default_title, prepare, write_pdf
+    from ..ui.hand_records import HandRecordOptions, boards_to_print, default_title, prepare, write_pdf
 
     application()
     options = HandRecordOptions(
@@ -90,14 +96,36 @@ def _print(args, doc) -> int:
         four_colour=args.four_colour,
         time_limit=args.time_limit,
     )
+    kept, _notices = boards_to_print(doc)
+    if not kept:
+        raise FormatError("no board of the file holds cards: there are no hand records to print", path=args.file)
     progress = Progress("solving")
     try:
         data = prepare(doc, options, progress=progress)
     finally:
         progress.close()
+    for notice in data.notices:
+        print(f"bridgeview: {args.file}: {notice}", file=sys.stderr)
     for note in sorted(set(data.notes.values())):
         count = sum(1 for v in data.notes.values() if v == note)
         print(f"bridgeview: {plural(count, 'board')}: {note}", file=sys.stderr)
     pages = write_pdf(data, args.output, options)
     print(f"{args.output}: {plural(len(data.boards), 'board')} on {plural(pages, 'page')}")
-    return 0
+    return _checked(args, doc)
+
+
+def _checked(args, doc) -> int:
+    """Hand records of a set that is not ready to deal are printed all the same, but said so: exit status 1
+    with ``check``'s count of errors on stderr, unless ``--force``."""
+    from ..check import check_set
+
+    errors = [x for x in check_set(doc) if x.is_error]
+    if not errors:
+        return 0
+    print(
+        f"bridgeview: {args.file}: check finds {plural(len(errors), 'problem')} in this set "
+        f"(bridgeview check lists them); the hand records are printed all the same"
+        + ("" if args.force else " (--force: exit status 0)"),
+        file=sys.stderr,
+    )
+    return 0 if args.force else 1

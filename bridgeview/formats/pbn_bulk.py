@@ -46,6 +46,23 @@ if TYPE_CHECKING:
     #: a learned game pattern's fullmatch, with its getters
     _Learned = tuple[Callable[[bytes], re.Match[bytes] | None], _Getters]
 
+
+class TablesFound(Exception):
+    """A board number came again: the set may hold tables of a board (two rooms, a traveller), which a format
+    of deals writes once.  The chunked pass gives way to the board-by-board one, which sorts them out
+    (:func:`convert.distinct_boards`), so both paths always write and report the same."""
+
+
+def _no_tables(chunk: BulkChunk, state: dict[str, Any]) -> BulkChunk:
+    """``chunk``, after making sure none of its board numbers was seen before (else :class:`TablesFound`)."""
+    from ..model.tables import NumberRuns
+
+    runs = state.setdefault("numbers", NumberRuns())
+    if chunk.numbers is not None and runs.repeats(chunk.numbers):
+        raise TablesFound()
+    return chunk
+
+
 #: targets whose check is the generic one and whose writer takes ``chunks_from_boards``
 FAST_TARGETS = frozenset(("zrd", "zbd"))
 MAX_SHAPES = 4  # shapes of game read with numpy
@@ -300,7 +317,7 @@ def convert(
     def chunks() -> Iterator[BulkChunk]:
         written = 0
         for first in range(0, n, CHUNK):
-            chunk = read(doc, first, min(n, first + CHUNK), tally, header, state)
+            chunk = _no_tables(read(doc, first, min(n, first + CHUNK), tally, header, state), state)
             _done_with(doc, min(n, first + CHUNK))
             if tally.errors:
                 raise check_error(doc, dst, tally.errors[0])
@@ -348,7 +365,7 @@ def report(
     written = 0
     read = read_chunk or _chunk
     for first in range(0, n, CHUNK):
-        written += len(read(doc, first, min(n, first + CHUNK), tally, header, state))
+        written += len(_no_tables(read(doc, first, min(n, first + CHUNK), tally, header, state), state))
         _done_with(doc, min(n, first + CHUNK))
         if progress is not None and progress(min(n, first + CHUNK), n) is False:
             raise Cancelled()

@@ -53,6 +53,12 @@ class Capabilities:
     max_records: int | None = None
     max_board: int | None = None
 
+    @property
+    def tables(self) -> bool:
+        """True for a format that holds each table of a board (its auction, play): it keeps every record.
+        The others hold boards, a deal a board, and are written each board once (:mod:`model.tables`)."""
+        return self.auction or self.play
+
     def holds(self) -> list[str]:
         """Short names of what the format holds, for ``bridgeview formats``."""
         names = []

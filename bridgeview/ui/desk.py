@@ -120,8 +120,10 @@ class HandRecordsDialog(QDialog):
             text = e.full() if isinstance(e, FormatError) else f"{path}: {e}"
             dialogs.message("error", self, "Hand records", f"Cannot write the hand records:\n\n{text}")
             return False
+        said = "".join(f"; {notice}" for notice in data.notices)  # each board once, boards without cards left out
         self.window_.statusBar().showMessage(
-            f"Wrote {os.path.basename(path)}: {plural(len(data.boards), 'board')} on {plural(pages, 'page')}", 5000
+            f"Wrote {os.path.basename(path)}: {plural(len(data.boards), 'board')} on {plural(pages, 'page')}{said}",
+            5000,
         )
         return True
 

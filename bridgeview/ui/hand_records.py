@@ -20,6 +20,8 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPageLayout, QPageSize, 
 from ..model.board import Board
 from ..model.cards import DISPLAY_SUITS, Seat, Strain, Suit
 from ..model.ddtable import DDTable
+from ..model.tables import set_tables
+from ..model.text import plural
 from ..solve.print_tables import DEFAULT_TIME_LIMIT, PrintTables
 from .diagram import rank_label
 from .theme import FONT_FAMILY, PRINT_GREY, PRINT_INK, suit_colour
@@ -59,6 +61,8 @@ class PrintData:
     boards: list[Board]
     tables: dict[int, DDTable] = field(default_factory=dict)
     notes: dict[int, str] = field(default_factory=dict)  # board index -> why it has no table
+    #: what the sheets leave out of the file, as sentences (the other tables of a board, boards without cards)
+    notices: list[str] = field(default_factory=list)
 
 
 def default_title(boards) -> str:
@@ -80,10 +84,11 @@ def page_count(boards: int, per_page: int) -> int:
 
 
 def prepare(boards, options: HandRecordOptions, *, progress=None, solve=None) -> PrintData:
-    """The boards in number order with their tables: stored ones, the rest solved (unless ``dd`` is off)."""
-    ordered = [boards[i] for i in range(len(boards))]
-    ordered.sort(key=lambda b: (b.number is None, b.number or 0))
-    data = PrintData(ordered)
+    """The boards in number order with their tables: stored ones, the rest solved (unless ``dd`` is off).
+    Each board is printed once (a team match's rooms, a traveller's tables hold it again: :mod:`model.tables`),
+    and boards without cards are left out; ``notices`` says so."""
+    ordered, notices = boards_to_print(boards)
+    data = PrintData(ordered, notices=notices)
     if not options.dd:
         return data
     from ..solve.print_tables import tables_for_print
@@ -103,6 +108,19 @@ def prepare(boards, options: HandRecordOptions, *, progress=None, solve=None) ->
         if i not in data.tables and i not in data.notes and b.deal.card_count:
             data.notes[i] = "no double-dummy analysis: the deal is not complete"
     return data
+
+
+def boards_to_print(boards) -> tuple[list[Board], list[str]]:
+    """Each board of ``boards`` once, in number order, without those that hold no cards; and sentences
+    saying what was left out (``15 boards from 30 tables``, ``2 boards without cards left out``)."""
+    tables = set_tables(boards)
+    firsts = [boards[int(i)] for i in tables.board_records()]
+    kept = [b for b in firsts if b.deal.card_count]
+    notices = [tables.summary()] if tables.repeated else []
+    if len(kept) < len(firsts):
+        notices.append(f"{plural(len(firsts) - len(kept), 'board')} without cards left out")
+    kept.sort(key=lambda b: (b.number is None, b.number or 0))
+    return kept, notices
 
 
 def _font(size: float, bold: bool = False) -> QFont:
