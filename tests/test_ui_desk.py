@@ -115,11 +115,12 @@ def test_compare_with_shows_both_sets_and_both_diagrams(qtbot, tmp_path, message
     qtbot.addWidget(dlg)
     assert dlg.summary.text() == "2 of 16 boards differ"
     assert dlg.left.rowCount() == 16 and dlg.right.rowCount() == 15
-    assert dlg.left.item(4, 1).text() == "⚠" and dlg.left.item(4, 2).text() == "hands rotated 180°"
+    turned = "machine.pbn has set.pbn's hands turned 180°"
+    assert dlg.left.item(4, 1).text() == "⚠" and dlg.left.item(4, 2).text() == turned
     assert dlg.left.item(0, 1).text() == ""
     # the first differing board is shown on both sides
     assert dlg.diagram_a.board().number == 5 and dlg.diagram_b.board().number == 5
-    assert dlg.detail.text() == "board 5: hands rotated 180°"
+    assert dlg.detail.text() == f"board 5: {turned}"
     dlg.left.setCurrentCell(10, 0)  # board 11: only on the left
     assert dlg.diagram_a.board().number == 11 and dlg.diagram_b.board() is None
     assert dlg.caption_b.text() == "machine.pbn: no board 11"

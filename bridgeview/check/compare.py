@@ -125,25 +125,40 @@ def _boards_by_number(boards) -> dict[int, list[int]]:
     return out
 
 
+def _table_label(room: str | None, k: int) -> str:
+    """``closed room``, else ``table 3``: which of a board's tables a record is."""
+    return f"{room.lower()} room" if room else f"table {k + 1}"
+
+
 def _pair_tables(a, ia: list[int], b, ib: list[int], na: int, nb: int, by_deal: bool) -> list[Pair]:
-    """The tables of one board in each set paired: by room when every table on both sides names a room of its
-    own, else by their order among the board's records."""
+    """The tables of one board in each set paired: every table with the other set's one record of the board
+    (hand records against a match: each room must hold the records' deal), else by room when every table on
+    both sides names a room of its own, else by their order among the board's records."""
     rooms_a = [a[i].tags.get("Room") for i in ia]
     rooms_b = [b[i].tags.get("Room") for i in ib]
-    by_room = all(rooms_a) and all(rooms_b) and len(set(rooms_a)) == len(ia) and len(set(rooms_b)) == len(ib)
-    several = len(ia) > 1 or len(ib) > 1
+    if len(ib) == 1:
+        several = len(ia) > 1
+        return [
+            Pair(i, ib[0], na, nb, _table_label(r, k) if several else "", by_deal)
+            for k, (i, r) in enumerate(zip(ia, rooms_a, strict=True))
+        ]
+    if len(ia) == 1:
+        return [
+            Pair(ia[0], j, na, nb, _table_label(r, k), by_deal)
+            for k, (j, r) in enumerate(zip(ib, rooms_b, strict=True))
+        ]
     out: list[Pair] = []
-    if by_room:
+    if all(rooms_a) and all(rooms_b) and len(set(rooms_a)) == len(ia) and len(set(rooms_b)) == len(ib):
         where_b = dict(zip(rooms_b, ib, strict=True))
         for i, room in zip(ia, rooms_a, strict=True):
-            label = f"{str(room).lower()} room" if several else ""
-            out.append(Pair(i, where_b.pop(str(room), None), na, nb, label, by_deal))
-        out.extend(Pair(None, j, na, nb, f"{str(room).lower()} room", by_deal) for room, j in where_b.items())
+            out.append(Pair(i, where_b.pop(room, None), na, nb, _table_label(room, 0), by_deal))
+        out.extend(Pair(None, j, na, nb, _table_label(room, 0), by_deal) for room, j in where_b.items())
         return out
     for k in range(max(len(ia), len(ib))):
         room = (rooms_a[k] if k < len(ia) else None) or (rooms_b[k] if k < len(ib) else None)
-        label = (f"{room.lower()} room" if room else f"table {k + 1}") if several else ""
-        out.append(Pair(ia[k] if k < len(ia) else None, ib[k] if k < len(ib) else None, na, nb, label, by_deal))
+        out.append(
+            Pair(ia[k] if k < len(ia) else None, ib[k] if k < len(ib) else None, na, nb, _table_label(room, k), by_deal)
+        )
     return out
 
 
@@ -200,19 +215,23 @@ def _deal_index(boards) -> dict:
 
 
 def _other_deal(da: Deal, db: Deal, a, b, cache: dict, name_a: str, name_b: str) -> str:
-    """Words for two boards with unrelated deals: whose deal each one holds, when another board's."""
+    """Words for two boards with unrelated deals: whose deal each one holds, when another board's (its hands
+    turned round told naming the files)."""
     if not cache:
         cache["a"], cache["b"] = _deal_index(a), _deal_index(b)
     deals_a, deals_b = cache["a"], cache["b"]
     bits = [f"a different deal ({moved_cards(da, db)} cards elsewhere)"]
-    twin = deals_b.get(tuple(sorted(da.hands)))
-    if twin is not None:
-        how = deal_difference(da, b[_index_of(b, twin)].deal)
-        bits.append(f"{name_a}'s deal is board {twin} in {name_b}" + (f", {how}" if how else ""))
-    twin = deals_a.get(tuple(sorted(db.hands)))
-    if twin is not None:
-        how = deal_difference(db, a[_index_of(a, twin)].deal)
-        bits.append(f"{name_b}'s deal is board {twin} in {name_a}" + (f", {how}" if how else ""))
+    for deal, index, other, name, other_name in ((da, deals_b, b, name_a, name_b), (db, deals_a, a, name_b, name_a)):
+        twin = index.get(tuple(sorted(deal.hands)))
+        if twin is None:
+            continue
+        twin_deal = other[_index_of(other, twin)].deal
+        k = rotation(deal, twin_deal)
+        if k is not None:
+            bits.append(f"{name}'s deal is {other_name}'s board {twin} with its hands turned {_ROTATIONS[k]}")
+            continue
+        how = deal_difference(deal, twin_deal)
+        bits.append(f"{name}'s deal is board {twin} in {other_name}" + (f", {how}" if how else ""))
     return "; ".join(bits)
 
 

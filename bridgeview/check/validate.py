@@ -194,8 +194,10 @@ def _conflict_message(boards: BoardSet, i: int, j: int, what: str) -> str:
     here, there = record_name(boards, i), record_name(boards, j)
     head = f"{there} and {here} have board number {a.number} but"
     if what == DEAL:
-        from .compare import deal_difference
+        from .compare import DIFFERENT_DEAL, deal_difference, moved_cards
 
+        if sorted(a.deal.hands) != sorted(b.deal.hands) and moved_cards(a.deal, b.deal) > DIFFERENT_DEAL:
+            return f"{head} different deals ({moved_cards(a.deal, b.deal)} cards elsewhere)"
         short_here, short_there = (f"in record {k + 1}" for k in (i, j))
         return f"{head} different deals ({deal_difference(a.deal, b.deal, here=short_here, there=short_there)})"
     if what == DEALER:

@@ -43,8 +43,13 @@ class CompareDialog(QDialog):
         self.pairs: list[Pair] = pair_sets(a, b)
         diffs = compare_sets(a, b, name_a=self.name_a, name_b=self.name_b, pairs=self.pairs)
         self.diffs: list[BoardDiff | None] = _diffs_of(self.pairs, diffs)  # (None: the same) a pair each
-        self.pair_of_a = {p.index_a: k for k, p in enumerate(self.pairs) if p.index_a is not None}
-        self.pair_of_b = {p.index_b: k for k, p in enumerate(self.pairs) if p.index_b is not None}
+        self.pair_of_a: dict[int, int] = {}  # a record's first pair (hand records pair with each room of a match)
+        self.pair_of_b: dict[int, int] = {}
+        for k, p in enumerate(self.pairs):
+            if p.index_a is not None:
+                self.pair_of_a.setdefault(p.index_a, k)
+            if p.index_b is not None:
+                self.pair_of_b.setdefault(p.index_b, k)
         text = diff_summary(self.pairs, diffs)
         text = text[:1].upper() + text[1:]
         self.summary = QLabel(text, self)
