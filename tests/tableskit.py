@@ -173,10 +173,11 @@ def lesson_lin(path: Path, count: int = 56, *, bad: dict[int, str] | None = None
             ending = Deal.from_masks((deal.hands[0] & 0x1FFF, 0, deal.hands[2] & 0x1FFF, 0))
             md = md_text(Board.numbered(n, ending))
         lead = "NT2" if bad.get(n) == "pc" else _lin_play(deal, Seat((dealer_for_board(n) + 1) % 4), 1)[0]
+        play = "" if bad.get(n) == "partial" else f"pc|{lead}|pg||"
         vul = VUL[vulnerability_for_board(n).text]
         parts.append(
             f"pn|South,West,North,East|st||md|{md}|rh||ah|Board {n}|sv|{vul}|"
-            f"nt|{LESSON_TEXT} (deal {n})|mb|1N|mb|p|mb|3N|mb|p|mb|p|mb|p|pg||pc|{lead}|pg||\n"
+            f"nt|{LESSON_TEXT} (deal {n})|mb|1N|mb|p|mb|3N|mb|p|mb|p|mb|p|pg||{play}\n"
         )
     path.write_text("".join(parts), encoding="utf-8")
     return path

@@ -36,6 +36,7 @@ from .bulk import ABSENT, BulkChunk
 from .errors import FormatError
 from .records import FixedRecordCodec, Records, owner_chunks, require_full
 from .registry import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
+from .textcheck import decode_text, undecodable_problems
 
 if TYPE_CHECKING:
     import numpy as np
@@ -585,20 +586,6 @@ HEADER_LINES = ("event", "site", "date")
 TRAILING_JUNK = b"\r\n\x1a \0"
 
 
-def _decode_text(raw: bytes, encoding: str | None) -> tuple[str, str]:
-    if encoding:
-        try:
-            return raw.decode(encoding), encoding
-        except (UnicodeDecodeError, LookupError) as e:
-            raise FormatError(f"the header is not valid {encoding}: {e}") from None
-    for enc in ("utf-8", "cp1252", "latin-1"):
-        try:
-            return raw.decode(enc), enc
-        except UnicodeDecodeError:
-            continue
-    raise AssertionError("unreachable: latin-1 decodes any bytes")
-
-
 class BreCodec(Codec):
     name = "bre"
     title = "Duplimate BRE"
@@ -658,10 +645,11 @@ class BreCodec(Codec):
         lines, pos, newline = found
         raw_header = b"\n".join(lines)
         try:
-            text, encoding = _decode_text(raw_header, options.encoding)
+            decoded = decode_text(raw_header, options.encoding)
         except FormatError as e:
             e.line = 1
             raise
+        text, encoding = decoded.text, decoded.encoding
         if raw_header.isascii() and not options.encoding:
             encoding = "ascii"  # nothing to tell: write back in the default
         texts = text.split("\n")
@@ -705,7 +693,9 @@ class BreCodec(Codec):
             boards.append(Board.numbered(start + index, Deal.from_owners(owners)))
         info.extra["board_lines"] = board_lines
         info.extra["header_size"] = header_size
-        return BoardSet(boards, info)
+        doc = BoardSet(boards, info)
+        doc.problems.extend(undecodable_problems(raw_header, decoded.undecodable, None))  # the header's text
+        return doc
 
     def _encoding(self, doc: Boards, options: WriteOptions | None) -> str:
         if options and options.encoding:

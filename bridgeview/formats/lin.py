@@ -18,8 +18,8 @@ from functools import cache
 from typing import IO
 from urllib.parse import quote, unquote, unquote_plus
 
-from ..model.auction import DOUBLE, PASS, REDOUBLE, Call, Contract
-from ..model.board import Board
+from ..model.auction import DOUBLE, PASS, REDOUBLE, Call, Contract, final_contract
+from ..model.board import UNREADABLE_RECORD, Board
 from ..model.boardset import BoardSet, FileInfo
 from ..model.cards import CARDS, DISPLAY_SUITS, RANK_CHARS, SUIT_LETTERS, Card, Seat, Strain, ranks_text
 from ..model.deal import Deal
@@ -32,7 +32,7 @@ from .lin_tokens import Tokens, _snippet, scan
 from .pbn import board_key
 from .pbn_lazy import EditedBoards
 from .registry import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions, _meaningful, board_tags
-from .textcheck import UTF16_MESSAGE, unencodable_loss_in, utf16_text
+from .textcheck import UTF16_MESSAGE, decode_text, undecodable_problems, unencodable_loss_in, utf16_text
 
 HANDVIEWER = "https://www.bridgebase.com/tools/handviewer.html?lin="
 
@@ -409,6 +409,17 @@ def _legal_play_tricks(hands: tuple[int, ...], play: list[Card], declarer: int, 
     return won
 
 
+def complete_result(board: Board) -> None:
+    """What a LIN record fixes where the file gives no result (``rs``): the contract and declarer of a
+    complete auction, and declarer's tricks from the claim or a whole play (they are not unknown)."""
+    if board.contract is None and board.declarer is None and board.auction:
+        reached = final_contract(board.auction, board.effective_dealer)
+        if reached is not None:
+            board.contract, board.declarer = reached
+    if board.result is None:
+        board.result = implied_result(board)
+
+
 def needs_rs(board: Board) -> bool:
     """True when reading the board back without ``rs`` would give another contract, declarer or result
     (those a LIN board implies come from its auction, play and claim)."""
@@ -470,8 +481,7 @@ def parse_text(text: str, options: ReadOptions | None = None) -> BoardSet:
     if rs is not None:
         _apply_results(boards, rs, vg, lines, ctx)
     for b in boards:
-        if b.result is None:
-            b.result = implied_result(b)
+        complete_result(b)
     doc = BoardSet(boards, info)
     doc.problems.extend(ctx.problems)
     return doc
@@ -497,10 +507,6 @@ class _BoardRead:
 
     def problem(self, message: str) -> None:
         self.ctx.problems.append((self.index, self.tokens.line(self.at), message))
-
-    def fail(self, message: str) -> FormatError:
-        number = self.qx_number if self.qx_number is not None else self.title_number
-        return FormatError(message, line=self.tokens.line(self.at), record=self.index + 1, board=number)
 
 
 @cache
@@ -535,17 +541,24 @@ def _calls_of(value: str) -> tuple[Call, ...]:
 
 def _parse_board(toks: Tokens, group: Group, index: int, ctx: _Context) -> Board:
     """One board from its pairs.  Cards, calls, explanations and empty ``pg`` pairs -- nearly all of a played
-    board -- are read inline through tables; every other pair, and any card that is not plain, by its reader."""
+    board -- are read inline through tables; every other pair, and any card that is not plain, by its reader.
+
+    A pair that cannot be read (``pc|NT2|``, a malformed ``md``) does not lose the file: the board is read
+    on without it (without the play after it, which would be out of step, or any play at all after a bad
+    deal) and marked unreadable with the pair's problem, at its line, as record files mark a bad record."""
     keys, values = toks.keys, toks.values
     r = _BoardRead(index, ctx, toks, group[0])
     b = r.b
     card_of = _card_table().get
     dealt = 0  # the cards in the deal read so far
-    i, key = group[0], ""
-    try:
-        for i in group:
-            key = keys[i]
+    bad: str | None = None  # the first pair that could not be read
+    no_play = False  # after a bad card or deal, later cards are left out
+    for i in group:
+        key = keys[i]
+        try:
             if key == "pc":
+                if no_play:
+                    continue
                 card = card_of(values[i])
                 if card is not None and dealt >> card & 1 and not r.played >> card & 1:
                     if b.play is None:
@@ -580,11 +593,17 @@ def _parse_board(toks: Tokens, group: Group, index: int, ctx: _Context) -> Board
                     r.extra.append(f"{values[i]}|")
                 else:
                     r.extra.append(f"{key}|{values[i]}|")
-    except ValueError as e:
-        r.at = i
-        raise r.fail(f"{key}|{_snippet(values[i], 40)}|: {explain(e)}") from None
+        except ValueError as e:
+            no_play = no_play or key in ("pc", "md")
+            if bad is None:
+                r.at = i
+                bad = f"{key}|{_snippet(values[i], 40)}|: {explain(e)}"
+                r.problem(f"{UNREADABLE_RECORD}{bad}")
     r.at = group[0]
-    return _finish_board(r)
+    board = _finish_board(r)
+    if bad is not None:
+        board.unreadable = bad
+    return board
 
 
 def _finish_board(r: _BoardRead) -> Board:
@@ -637,9 +656,9 @@ def _read_pn(r: _BoardRead, value: str) -> None:
 def _read_md(r: _BoardRead, value: str) -> None:
     """The deal and dealer; one per board."""
     if r.has_md:
-        raise r.fail("a second md in one board")
+        raise ValueError("a second md in one board")
+    r.has_md = True  # (a deal that cannot be read is the board's problem, not a missing deal)
     dealer, deal, _ = parse_md(value)
-    r.has_md = True
     r.b.deal = deal
     if dealer is not None:
         r.b.dealer = dealer
@@ -774,22 +793,27 @@ def _clean(text: str, comma: bool = False) -> str:
 
 
 def md_text(board: Board) -> str:
-    """The ``md`` value: dealer digit, then the hands South, West, North, East."""
+    """The ``md`` value: dealer digit, then the hands South, West, North, East.  A partial deal (a lesson's
+    ending, one hand shown) is written as BBO writes it: the hands that hold cards with their cards, an empty
+    hand as nothing between its commas."""
     digit = LIN_SEATS.index(board.effective_dealer) + 1
+    partial = not board.deal.is_complete
     hands = []
     for seat in LIN_SEATS:
         mask = board.deal.hands[seat]
+        if partial and not mask:
+            hands.append("")
+            continue
         hands.append("".join(SUIT_LETTERS[s] + ranks_text(mask, s) for s in DISPLAY_SUITS))
     return f"{digit}" + ",".join(hands)
 
 
 def board_pairs(board: Board) -> list[tuple[str, str]]:
-    """The board as LIN key/value pairs (without ``qx``)."""
-    pairs: list[tuple[str, str]] = []
+    """The board as LIN key/value pairs (without ``qx``), as BBO writes a board: ``pn|S,W,N,E|st||md|…|rh||``
+    (``pn|,,,|`` when no player is named), ``ah|Board N|``, ``sv``, then the auction and the play."""
     names = [board.tags.get(t, "") for t in PLAYER_TAGS]
-    if any(names):
-        pairs.append(("pn", ",".join(_clean(n, comma=True) for n in names)))
-    pairs += [("st", ""), ("md", md_text(board)), ("rh", "")]
+    # pn| always, empty names too: other readers (endplay) find a board by its pn|, and read none without
+    pairs = [("pn", ",".join(_clean(n, comma=True) for n in names)), ("st", ""), ("md", md_text(board)), ("rh", "")]
     title = board.tags.get(TITLE_TAG)
     if title:
         pairs.append(("ah", _clean(title)))
@@ -948,21 +972,6 @@ def board_line(board: Board) -> str:
     return _join(pairs)
 
 
-def _decode(data: bytes, encoding: str | None) -> tuple[str, str]:
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-        encoding = encoding or "utf-8"
-    if encoding:
-        try:
-            return data.decode(encoding), encoding
-        except (UnicodeDecodeError, LookupError) as e:
-            raise FormatError(f"cannot decode as {encoding}: {e}") from None
-    try:
-        return data.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace"), "cp1252"
-
-
 @dataclass(frozen=True, slots=True)
 class LinSource:
     """``Board.source`` of a LIN board: its place in the file and the model it was read as,
@@ -1019,6 +1028,7 @@ class LinCodec(Codec):
     binary = False
     caps = Capabilities(
         full_deals=True,
+        partial_deals=True,
         board_numbers=True,
         dealer_vul=True,
         auction=True,
@@ -1047,12 +1057,15 @@ class LinCodec(Codec):
             data = f.read()
         if not options.encoding and utf16_text(data):
             raise FormatError(UTF16_MESSAGE)
-        text, encoding = _decode(data, options.encoding)
+        decoded = decode_text(data, options.encoding)
+        text, encoding = decoded.text, decoded.encoding
         try:
             doc = parse_text(text, options)
         except FormatError as e:
             e.path = e.path or str(path)
             raise
+        if decoded.undecodable:  # bytes that are not characters: problems of the boards (or header) they are in
+            doc.problems.extend(undecodable_problems(data, decoded.undecodable, doc.info.extra.get("board_lines")))
         doc.info.extra["encoding"] = encoding
         doc.info.extra["newline"] = "\r\n" if "\r\n" in text else "\n"
         for i, b in enumerate(doc):

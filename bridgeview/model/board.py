@@ -12,6 +12,9 @@ from .deal import Deal
 from .play import replay
 from .vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
 
+#: how :meth:`Board.problems` names the problem of a board that stands in for a record that could not be read
+UNREADABLE_RECORD = "unreadable record: "
+
 
 @dataclass(slots=True)
 class Board:
@@ -104,7 +107,7 @@ class Board:
 
     def problems(self) -> list[str]:
         """Everything wrong with this board, as sentences."""
-        out = [f"unreadable record: {self.unreadable}"] if self.unreadable else []
+        out = [f"{UNREADABLE_RECORD}{self.unreadable}"] if self.unreadable else []
         out.extend(self.deal.problems())
         if self.number is not None and self.number < 1:
             out.append(f"board number {self.number} is not positive")

@@ -144,7 +144,7 @@ class CompareDialog(QDialog):
         ):
             table.blockSignals(True)
             item = table.item(row, 0) if row is not None else None
-            if item is not None:
+            if item is not None and row is not None:
                 table.selectRow(row)
                 table.scrollToItem(item)
             else:
