@@ -39,7 +39,12 @@ EXPLAINS = {
     "auction": ("auctions of",),
     "play": ("play of",),
     "contract": ("auctions of", "contracts the auction does not reach", "dealer and vulnerability"),
-    "declarer": ("auctions of", "contracts the auction does not reach", "dealer and vulnerability"),
+    "declarer": (
+        "auctions of",
+        "contracts the auction does not reach",
+        "dealer and vulnerability",
+        "without a contract",
+    ),
     "result": ("play of", "results"),
     "header": ("event, site and date", "site and date"),
 }

@@ -33,7 +33,13 @@ class Problem:
         if self.severity is None:
             self.severity = severity_of(self.message)
         if self.kind is None:
-            self.kind = _NUMBERS.sub("#", _QUOTED.sub("'…'", str(self.message)))
+            self.kind = kind_of(self.message)
+
+    @property
+    def named_kind(self) -> bool:
+        """True when the kind was given as words (``board number repeated with a different deal``), not
+        derived from the message with its numbers and quotes blanked out (which reads badly on its own)."""
+        return self.kind != kind_of(self.message)
 
     @property
     def is_error(self) -> bool:
@@ -62,6 +68,13 @@ class Problem:
 
 _NUMBERS = re.compile(r"\d+")
 _QUOTED = re.compile(r"'[^']*'")
+
+
+def kind_of(message: str) -> str:
+    """The kind of a problem its message tells: the message with its numbers and quoted values blanked."""
+    return _NUMBERS.sub("#", _QUOTED.sub("'…'", str(message)))
+
+
 #: kinds of the problems validate finds itself (readers' problems are grouped by their wording)
 DEALER_KIND = "dealer does not follow the board number"
 VULNERABILITY_KIND = "vulnerability does not follow the board number"

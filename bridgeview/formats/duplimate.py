@@ -33,7 +33,7 @@ from ..model.cards import CARDS, SEAT_LETTERS
 from ..model.deal import Deal
 from ..model.severity import warning
 from .bulk import ABSENT, BulkChunk
-from .errors import FormatError
+from .errors import MESSAGE_LIMIT, FormatError
 from .records import FixedRecordCodec, Records, owner_chunks, require_full
 from .registry import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
 from .textcheck import decode_text, undecodable_problems
@@ -402,19 +402,26 @@ def run_breaks(numbers: list[int]) -> list[tuple[int, int, int]]:
 
 
 def run_breaks_message(numbers: list[int], limit: int = 5) -> str:
-    """Why a set cannot be a DUP file as numbered: which boards break the run, and what to do."""
+    """Why a set cannot be a DUP file as numbered: which boards break the run, and what to do.  Only the list
+    of examples is ever shortened (to ``limit``, and to what fits an error message): the advice stays whole."""
     breaks = run_breaks(numbers)
-    parts = [
-        f"board {n} repeated" if n == prev else f"board {n} follows board {prev}" for _i, n, prev in breaks[:limit]
-    ]
-    if len(breaks) > limit:
-        parts.append(f"and {len(breaks) - limit} more")
     first = numbers[0]
-    return (
-        f"DUP numbers boards consecutively from the first board ({first}), and this set's numbers break "
-        f"the run: {', '.join(parts)}. Renumber the boards {first}-{first + len(numbers) - 1} "
+    head = f"DUP numbers boards consecutively from the first board ({first}), and this set's numbers break the run: "
+    advice = (
+        f". Renumber the boards {first}-{first + len(numbers) - 1} "
         "(bridgeview convert --renumber, or Edit › Dealing Machine Settings in the GUI)"
     )
+    parts: list[str] = []
+    for k, (_i, n, prev) in enumerate(breaks[:limit]):
+        part = f"board {n} repeated" if n == prev else f"board {n} follows board {prev}"
+        more = len(breaks) - k - 1
+        tail = f", and {more} more" if more else ""
+        if parts and len(head + ", ".join([*parts, part]) + tail + advice) > MESSAGE_LIMIT:
+            break
+        parts.append(part)
+    if len(breaks) > len(parts):
+        parts.append(f"and {len(breaks) - len(parts)} more")
+    return head + ", ".join(parts) + advice
 
 
 class DupCodec(FixedRecordCodec):

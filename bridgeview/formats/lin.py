@@ -18,7 +18,7 @@ from functools import cache
 from typing import IO
 from urllib.parse import quote, unquote, unquote_plus
 
-from ..model.auction import DOUBLE, PASS, REDOUBLE, Call, Contract, final_contract
+from ..model.auction import DOUBLE, PASS, REDOUBLE, Call, Contract
 from ..model.board import UNREADABLE_RECORD, Board
 from ..model.boardset import BoardSet, FileInfo
 from ..model.cards import CARDS, DISPLAY_SUITS, RANK_CHARS, SUIT_LETTERS, Card, Seat, Strain, ranks_text
@@ -409,17 +409,6 @@ def _legal_play_tricks(hands: tuple[int, ...], play: list[Card], declarer: int, 
     return won
 
 
-def complete_result(board: Board) -> None:
-    """What a LIN record fixes where the file gives no result (``rs``): the contract and declarer of a
-    complete auction, and declarer's tricks from the claim or a whole play (they are not unknown)."""
-    if board.contract is None and board.declarer is None and board.auction:
-        reached = final_contract(board.auction, board.effective_dealer)
-        if reached is not None:
-            board.contract, board.declarer = reached
-    if board.result is None:
-        board.result = implied_result(board)
-
-
 def needs_rs(board: Board) -> bool:
     """True when reading the board back without ``rs`` would give another contract, declarer or result
     (those a LIN board implies come from its auction, play and claim)."""
@@ -480,8 +469,12 @@ def parse_text(text: str, options: ReadOptions | None = None) -> BoardSet:
                 del b.tags[ROOM_TAG]
     if rs is not None:
         _apply_results(boards, rs, vg, lines, ctx)
+    if boards and all(b.unreadable for b in boards):  # nothing readable: not a damaged file but no LIN at all
+        line = next((ln for i, ln, msg in ctx.problems if i == 0 and msg.startswith(UNREADABLE_RECORD)), None)
+        raise FormatError(str(boards[0].unreadable), line=line, record=1, board=boards[0].number)
     for b in boards:
-        complete_result(b)
+        if b.result is None:
+            b.result = implied_result(b)
     doc = BoardSet(boards, info)
     doc.problems.extend(ctx.problems)
     return doc
@@ -654,7 +647,9 @@ def _read_pn(r: _BoardRead, value: str) -> None:
 
 
 def _read_md(r: _BoardRead, value: str) -> None:
-    """The deal and dealer; one per board."""
+    """The deal and dealer; one per board.  A partial deal (a lesson's ending, one hand shown) is no problem
+    in itself, as in PBN: one of more than 48 cards is (``Deal.problems``), and ``check`` says a partial
+    deal cannot be dealt."""
     if r.has_md:
         raise ValueError("a second md in one board")
     r.has_md = True  # (a deal that cannot be read is the board's problem, not a missing deal)
@@ -662,9 +657,6 @@ def _read_md(r: _BoardRead, value: str) -> None:
     r.b.deal = deal
     if dealer is not None:
         r.b.dealer = dealer
-    if deal.card_count != 52 or not deal.is_complete:
-        count = deal.card_count
-        r.problem(f"md gives a partial deal ({plural(count, 'card')})")
 
 
 def _read_sv(r: _BoardRead, value: str) -> None:
@@ -1111,7 +1103,7 @@ class LinCodec(Codec):
         if marks:
             rep.losses.append(f"call and card punctuation of {plural(marks, 'board')}")
         if results:
-            rep.losses.append(f"results without a contract on {plural(results, 'board')}")
+            rep.losses.append(f"declarers and results without a contract on {plural(results, 'board')}")
         if tags:
             names = ", ".join(sorted(other_tags)[:6]) + ("…" if len(other_tags) > 6 else "")
             rep.losses.append(f"tags LIN has no place for ({names}) on {plural(tags, 'board')}")

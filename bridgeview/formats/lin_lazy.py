@@ -329,7 +329,7 @@ class LazyLinSet(LazyBoardSet):
 
     def decoded(self, i: int) -> tuple[Board, list[tuple[int | None, str]], int]:
         """Board ``i``, its problems ``(line, message)`` and the line of its first pair."""
-        from .lin import ROOM_TAG, _Context, _parse_board, complete_result
+        from .lin import ROOM_TAG, _Context, _parse_board, implied_result
         from .lin_tokens import scan
 
         hit = self._cache.get(i)
@@ -349,7 +349,8 @@ class LazyLinSet(LazyBoardSet):
             raise
         if index.has_qx and not index.has_closed and board.tags.get(ROOM_TAG) == "Open":
             del board.tags[ROOM_TAG]  # with one room only, the room says nothing
-        complete_result(board)
+        if board.result is None:
+            board.result = implied_result(board)
         probs = [(line, msg) for _i, line, msg in ctx.problems] + index.undecodable(i)
         hit = (board, probs, toks.line(group[0]) if len(group) else toks.line(0))
         self._cache[i] = hit
