@@ -103,7 +103,8 @@ def validate(
     not a problem."""
     # a lazily read text file knows a board's reader problems once it is decoded (problems_of)
     per_board = getattr(boards, "problems_of", None) if getattr(boards, "is_lazy", False) else None
-    read: list[Problem] = [] if per_board else [Problem(msg, index=i, line=line) for i, line, msg in boards.problems]
+    # (a lazy text set's own problems, of its header, are known at once; its boards' come with them)
+    read = [Problem(msg, index=i, line=line) for i, line, msg in boards.problems if i is None or not per_board]
     if _can_check_in_bulk(boards):
         try:
             return read + _validate_bulk(boards, progress)  # reader problems (a truncated copy's tail) first
