@@ -210,12 +210,13 @@ def hand_records(window, pdf: bool = False):
 
 def dup_settings(window):
     """The dealing machine settings of the current set; OK applies them as one undoable step."""
+    from ..model.tables import set_tables
     from .dup_settings import DupSettingsCommand, DupSettingsDialog, current_dup, needs_renumbering
 
     view = window.current_view()
     if view is None:
         return None
-    dialog = DupSettingsDialog(window, current_dup(view.boards), len(view.boards))
+    dialog = DupSettingsDialog(window, current_dup(view.boards), len(set_tables(view.boards)))  # boards, not tables
 
     def apply() -> None:
         new = dialog.values()
