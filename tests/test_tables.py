@@ -481,3 +481,19 @@ def test_a_distinct_view_keeps_a_set_without_tables_as_it_is(tmp_path):
     view, notice, errors = distinct_boards(doc, get("dup"))
     assert view is doc and notice is None and errors == []
     assert distinct_boards(doc, get("pbn"))[0] is doc
+
+
+def test_renumbering_in_the_app_keeps_the_tables_of_a_board_together(tmp_path):
+    from bridgeview.model.editing import board_numbers, renumbered
+
+    doc = read_file(kit.two_room_pbn(tmp_path / "m.pbn", 3, spoil=2))
+    assert board_numbers(list(doc), 11) == [11, 11, 12, 13, 14, 14]  # board 2's closed room held another deal
+    out = renumbered(list(doc), 11)
+    assert [(b.number, b.dealer) for b in out][:2] == [(11, dealer_for_board(11))] * 2
+
+
+def test_info_counts_boards_and_tables(tmp_path, capsys):
+    rc, out, err = run(capsys, "info", kit.two_room_lin(tmp_path / "m.lin"))
+    assert rc == 0 and "tables:        15 boards from 30 tables" in out.splitlines()
+    rc, out, err = run(capsys, "info", kit.plain_pbn(tmp_path / "p.pbn", 4))
+    assert "tables:" not in out

@@ -146,7 +146,8 @@ def check_set(boards: BoardSet, *, machine: bool = True) -> list[Issue]:
 def _board_records(boards: BoardSet) -> list[int] | range:
     """The first record of each board (a board's other tables hold its deal again)."""
     try:
-        return set_tables(boards).board_records()
+        records = set_tables(boards).board_records()
+        return records if isinstance(records, range) else records.tolist()
     except FormatError:  # an unreadable record: validate has said so; look at every record
         return range(len(boards))
 

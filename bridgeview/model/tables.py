@@ -32,6 +32,8 @@ from .text import plural
 #: Sets larger than this are not searched for tables by the board list and the traveller tab, which would
 #: decode every board of a big text file read lazily just to mark its rows (writers and checks do search).
 TABLE_SEARCH_LIMIT = 100_000
+#: sets up to this many records are first looked at in plain Python (most repeat no number)
+_PLAIN_LIMIT = 100_000
 #: rows compared at a time when groups are checked (bounds the temporary arrays)
 _SLICE = 1 << 20
 _INT64 = 1 << 63
@@ -172,8 +174,18 @@ class BoardColumns:
             hit = np.flatnonzero((hands[rows] == hands[firsts]).all(axis=1))  # the same hands, not just the hash
             yield from zip(rows[hit].tolist(), firsts[hit].tolist(), strict=True)
 
+    def _no_number_twice(self) -> bool:
+        """True when no board number is used twice, told in plain Python for a small set (a small file's
+        ``info`` imports no numpy); False when some number repeats, or the set is too big to tell so."""
+        if len(self) > _PLAIN_LIMIT:
+            return False
+        numbers = [n for n, ok in zip(self._numbers, self._numbered, strict=True) if ok] + list(self._big.values())
+        return len(set(numbers)) == len(numbers)
+
     def tables(self) -> Tables:
         """Which records are tables of one board: the same number and the same cards."""
+        if self._no_number_twice():  # no table twice and nothing to contradict
+            return Tables(len(self))
         import numpy as np
 
         hands, numbers, _numbered, _d, _v = self._columns()
