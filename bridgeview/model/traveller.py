@@ -53,13 +53,6 @@ def traveller(boards: Sequence[Board], index: int) -> list[int]:
     return tables.tables_of(index) if tables is not None else [index]
 
 
-def traveller_positions(boards: Sequence[Board]) -> dict[int, tuple[int, int]]:
-    """For every record of a board played at several tables: (its place among them, how many), by position in
-    the set; empty for sets too large to search."""
-    tables = board_tables(boards)
-    return tables.places() if tables is not None else {}
-
-
 def board_tables(boards: Sequence[Board]) -> Tables | None:
     """The set's boards and tables when it is small enough to search for them on screen (a lazily read set
     numbered by position is answered without reading it), else None."""
