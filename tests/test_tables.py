@@ -299,7 +299,7 @@ def test_print_leaves_out_boards_without_cards_and_exits_1_when_check_finds_erro
 
 
 def test_hand_record_preparation_takes_each_board_once():
-    from bridgeview.ui.hand_records import boards_to_print
+    from bridgeview.model.tables import boards_to_print
 
     doc = BoardSet([b for pair in zip(kit_boards(), kit_boards(), strict=True) for b in pair])
     boards, notices = boards_to_print(doc)

@@ -83,8 +83,9 @@ def run(args) -> int:
 
 
 def _print(args, doc) -> int:
+    from ..model.tables import boards_to_print
     from ..ui.app import application
-    from ..ui.hand_records import HandRecordOptions, boards_to_print, default_title, prepare, write_pdf
+    from ..ui.hand_records import HandRecordOptions, default_title, prepare, write_pdf
 
     application()
     options = HandRecordOptions(

@@ -347,6 +347,20 @@ class NumberRuns:
         self._stops.insert(k, stop)
 
 
+def boards_to_print(boards: Sequence[Board]) -> tuple[list[Board], list[str]]:
+    """Each board of ``boards`` once (its first table), in number order, without those that hold no cards;
+    and sentences saying what was left out (``15 boards from 30 tables``, ``2 boards without cards left
+    out``): what hand records print."""
+    tables = set_tables(boards)
+    firsts = [boards[int(i)] for i in tables.board_records()]
+    kept = [b for b in firsts if b.deal.card_count]
+    notices = [tables.summary()] if tables.repeated else []
+    if len(kept) < len(firsts):
+        notices.append(f"{plural(len(firsts) - len(kept), 'board')} without cards left out")
+    kept.sort(key=lambda b: (b.number is None, b.number or 0))
+    return kept, notices
+
+
 def record_name(boards: Sequence[Board], i: int) -> str:
     """``record 17 (closed room)``: a record as a director finds it in the file, with its room when it has one."""
     number = getattr(boards, "record_number", None)
@@ -461,6 +475,7 @@ __all__ = [
     "Conflict",
     "Tables",
     "board_columns",
+    "boards_to_print",
     "deal_hashes",
     "record_name",
     "set_tables",

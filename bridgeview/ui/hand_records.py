@@ -20,8 +20,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPageLayout, QPageSize, 
 from ..model.board import Board
 from ..model.cards import DISPLAY_SUITS, Seat, Strain, Suit
 from ..model.ddtable import DDTable
-from ..model.tables import set_tables
-from ..model.text import plural
+from ..model.tables import boards_to_print
 from ..solve.print_tables import DEFAULT_TIME_LIMIT, PrintTables
 from .diagram import rank_label
 from .theme import FONT_FAMILY, PRINT_GREY, PRINT_INK, suit_colour
@@ -108,19 +107,6 @@ def prepare(boards, options: HandRecordOptions, *, progress=None, solve=None) ->
         if i not in data.tables and i not in data.notes and b.deal.card_count:
             data.notes[i] = "no double-dummy analysis: the deal is not complete"
     return data
-
-
-def boards_to_print(boards) -> tuple[list[Board], list[str]]:
-    """Each board of ``boards`` once, in number order, without those that hold no cards; and sentences
-    saying what was left out (``15 boards from 30 tables``, ``2 boards without cards left out``)."""
-    tables = set_tables(boards)
-    firsts = [boards[int(i)] for i in tables.board_records()]
-    kept = [b for b in firsts if b.deal.card_count]
-    notices = [tables.summary()] if tables.repeated else []
-    if len(kept) < len(firsts):
-        notices.append(f"{plural(len(firsts) - len(kept), 'board')} without cards left out")
-    kept.sort(key=lambda b: (b.number is None, b.number or 0))
-    return kept, notices
 
 
 def _font(size: float, bold: bool = False) -> QFont:
