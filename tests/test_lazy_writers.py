@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bridgeview.formats import lin_lazy, pbn_bulk, pbn_lazy
@@ -22,6 +22,10 @@ from bridgeview.formats.convert import convert_file
 from bridgeview.formats.errors import FormatError
 from bridgeview.formats.registry import all_codecs, read_file
 
+TABLE_OF_BOARD_1 = (
+    '[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+    '[Deal "N:T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765 AKQJ.T98.765.432"]\n'
+)
 WRITERS = sorted(c.name for c in all_codecs() if c.kind == "bridge" and c.can_write)
 EXTENSION = {c.name: c.extensions[0] for c in all_codecs() if c.kind == "bridge" and c.can_write}
 
@@ -134,6 +138,9 @@ SIZES = dict(
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games=st.lists(pbn_games(), min_size=1, max_size=7), **SIZES)
+@example(  # a board of five tables and a game without cards: the chunked path gives way to the board-by-board one
+    games=[TABLE_OF_BOARD_1] * 5 + ['[Scoring "IMP"]\n'], threshold=0, checkpoint=1, cache=1, chunk=1
+)
 def test_every_writer_on_a_lazy_pbn_is_the_whole_file_writer(games, threshold, checkpoint, cache, chunk) -> None:
     text = "% PBN 2.1\n% EXPORT\n\n" + "\n".join(games)
     same_everywhere(text, ".pbn", threshold, checkpoint, cache, chunk)

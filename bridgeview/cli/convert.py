@@ -62,22 +62,24 @@ def _edited(doc, args, dup: bool):
 
     from ..formats.duplimate import DEFAULT_DUP
     from ..model.boardset import BoardSet
+    from ..model.editing import board_numbers
 
     if not hasattr(doc, "info"):
         raise FormatError("holds a cribbage game, not bridge boards", path=args.input)
     boards = [doc[i] for i in range(len(doc))]
-    if args.renumber or args.dup_first is not None:
+    if args.renumber or args.dup_first is not None:  # each board a number: its tables share it, no deal twice
         first = args.dup_first or (boards[0].number if boards and boards[0].number else args.start_board or 1)
         boards = [
-            b.touched(number=first + i, dealer=None, vulnerability=None) if b.number != first + i else b
-            for i, b in enumerate(boards)
+            b.touched(number=n, dealer=None, vulnerability=None) if b.number != n else b
+            for b, n in zip(boards, board_numbers(boards, first), strict=True)
         ]
     out = BoardSet(boards, doc.info)
     out.problems = list(doc.problems)
     if dup:
         control = doc.info.dup or DEFAULT_DUP
         first = boards[0].number if boards and boards[0].number else 1
-        changes = {"first_board": first, "last_board": first + len(boards) - 1}
+        last = max((b.number for b in boards if b.number is not None), default=first)
+        changes = {"first_board": first, "last_board": max(first, last)}
         if args.dup_random is not None:
             changes["random"] = args.dup_random == "yes"
         if args.dup_backwards is not None:
@@ -144,6 +146,8 @@ def _convert_one(args, output: str) -> int:
             result = _convert_edited(args, output, progress)
         finally:
             progress.close()
+        for notice in result.notices:
+            print(f"bridgeview: {notice}", file=sys.stderr)
         for loss in result.losses:
             print(f"bridgeview: dropped: {loss}", file=sys.stderr)
         return 0

@@ -380,12 +380,17 @@ class _Sheets:
             raise FormatError("the set holds no boards: there are no hand records to print", path=target.name)
         if len(doc) > MAX_BOARDS:
             raise FormatError(f"{len(doc):,} boards are too many to print (at most {MAX_BOARDS:,})", path=target.name)
+        if self.data is None and not any(doc[i].deal.card_count for i in range(len(doc))):
+            raise FormatError("no board of the set holds cards: there are no hand records to print", path=target.name)
         if self.data is None:
             progress = Progress("solving")
             try:
                 self.data = prepare(doc, self.options, progress=progress)
             finally:
                 progress.close()
+            source = getattr(doc.info, "path", None)
+            for notice in self.data.notices:
+                print(f"bridgeview: {source + ': ' if source else ''}{notice}", file=sys.stderr)
             notes = list(self.data.notes.values())
             for note in sorted(set(notes)):
                 print(f"bridgeview: {plural(notes.count(note), 'board')}: {note}", file=sys.stderr)

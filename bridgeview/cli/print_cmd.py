@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import sys
+
 from ..formats.errors import FormatError
+from ..model.text import plural
 from .common import board_number
 from .outputs import add_hand_record_arguments
 
@@ -15,7 +18,9 @@ DESCRIPTION = (
     "solving the boards the file holds no double-dummy results for. The PDF keeps its text as text (fonts "
     "embedded); the web page is one self-contained file, readable on a phone and printable from a browser. "
     "Several -o write several sheets from one solving; -o - writes to standard output (PDF unless --to html). "
-    "Needs no display."
+    "Each board is printed once (the other room's or table's copy is left out) and boards without "
+    "cards are left out, both with a notice. When check finds problems in the set, the records are printed all the "
+    "same and the exit status is 1 (0 with --force). Needs no display."
 )
 
 
@@ -36,6 +41,12 @@ def add_arguments(p) -> None:
         help="the sheet for standard output and for outputs whose extension is neither (default pdf)",
     )
     add_hand_record_arguments(p)
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="exit status 0 even when check finds problems in the set (the records are printed anyway); "
+        "replace write-protected outputs",
+    )
     p.add_argument("--from", dest="from_fmt", metavar="FMT", help="input format (default: detect)")
     p.add_argument(
         "--start-board", type=board_number, metavar="N", help="number of the first board for formats that store none"
@@ -58,4 +69,22 @@ def run(args) -> int:
 
     if len(doc) > MAX_BOARDS:
         raise FormatError(f"{len(doc):,} boards are too many to print (at most {MAX_BOARDS:,})", path=args.file)
-    return exit_status(write_outputs(doc, targets, records=hand_record_options(args, doc)))
+    status = exit_status(write_outputs(doc, targets, records=hand_record_options(args, doc), force=args.force))
+    return max(status, _checked(args, doc))
+
+
+def _checked(args, doc) -> int:
+    """Hand records of a set that is not ready to deal are printed all the same, but said so: exit status 1
+    with ``check``'s count of errors on stderr, unless ``--force``."""
+    from ..check import check_set
+
+    errors = [x for x in check_set(doc) if x.is_error]
+    if not errors:
+        return 0
+    print(
+        f"bridgeview: {args.file}: check finds {plural(len(errors), 'problem')} in this set "
+        f"(bridgeview check lists them); the hand records are printed all the same"
+        + ("" if args.force else " (--force: exit status 0)"),
+        file=sys.stderr,
+    )
+    return 0 if args.force else 1

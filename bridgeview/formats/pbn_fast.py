@@ -486,8 +486,9 @@ def _check_tags(
     other: dict[str, str], sections: dict[str, str], raw: str, first_line: int, problems: list[tuple[int | None, str]]
 ) -> None:
     """Check the tags the model does not hold that the careful reader checks (scores, tables); learn the others."""
-    for name in other.keys() - _PLAIN:
-        value = other[name]
+    for name, value in other.items():  # in the game's order, as the careful reader reports them (not a set's)
+        if name in _PLAIN:
+            continue
         if name in _CHECKED or name[-5:] == "Table":
             if value != "" and value != "?" and (name, value) not in _FINE:
                 count = len(problems)

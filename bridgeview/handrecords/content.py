@@ -13,6 +13,7 @@ from ..model.board import Board
 from ..model.cards import DISPLAY_SUITS, RANK_CHARS, Seat, Strain, Suit
 from ..model.ddtable import DDTable
 from ..model.deal import Deal
+from ..model.tables import boards_to_print
 
 #: boards a page, and the (columns, rows) of the grid that holds them
 PER_PAGE = (1, 2, 4, 6, 9)
@@ -53,6 +54,8 @@ class PrintData:
     boards: list[Board]
     tables: dict[int, DDTable] = field(default_factory=dict)
     notes: dict[int, str] = field(default_factory=dict)  # board index -> why it has no table
+    #: what the sheets leave out of the file, as sentences (the other tables of a board, boards without cards)
+    notices: list[str] = field(default_factory=list)
 
 
 def default_title(boards) -> str:
@@ -74,10 +77,11 @@ def page_count(boards: int, per_page: int) -> int:
 
 
 def prepare(boards, options: HandRecordOptions, *, progress=None, solve=None) -> PrintData:
-    """The boards in number order with their tables: stored ones, the rest solved (unless ``dd`` is off)."""
-    ordered = [boards[i] for i in range(len(boards))]
-    ordered.sort(key=lambda b: (b.number is None, b.number or 0))
-    data = PrintData(ordered)
+    """The boards in number order with their tables: stored ones, the rest solved (unless ``dd`` is off).
+    Each board is printed once (a team match's rooms, a traveller's tables hold it again: :mod:`model.tables`),
+    and boards without cards are left out; ``notices`` says so."""
+    ordered, notices = boards_to_print(boards)
+    data = PrintData(ordered, notices=notices)
     if not options.dd:
         return data
     from ..solve.print_tables import PrintTables, tables_for_print

@@ -27,6 +27,10 @@ def board_number_problem(text: str) -> str | None:
     return None
 
 
+#: how :meth:`Board.problems` names the problem of a board that stands in for a record that could not be read
+UNREADABLE_RECORD = "unreadable record: "
+
+
 @dataclass(slots=True)
 class Board:
     """One board.
@@ -118,7 +122,7 @@ class Board:
 
     def problems(self) -> list[str]:
         """Everything wrong with this board, as sentences."""
-        out = [f"unreadable record: {self.unreadable}"] if self.unreadable else []
+        out = [f"{UNREADABLE_RECORD}{self.unreadable}"] if self.unreadable else []
         out.extend(self.deal.problems())
         if self.number is not None and self.number < 1:
             out.append(f"board number {self.number} is not positive")

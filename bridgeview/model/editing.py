@@ -305,11 +305,28 @@ def with_play(board: Board, play: Sequence[int] | None, claim: int | None = None
     return new
 
 
-def renumbered(boards: list[Board], first: int, *, rederive: bool = True) -> list[Board]:
-    """Boards numbered ``first``, ``first + 1``, ...; dealer and vulnerability follow the numbers unless kept."""
+def board_numbers(boards: Sequence[Board], first: int) -> list[int]:
+    """The number of each record when the boards are numbered ``first``, ``first + 1``, ... in order of first
+    appearance: the tables of one board (the same number and cards: :mod:`model.tables`) keep sharing a
+    number, and records under one number with different deals are numbered apart."""
+    from .tables import board_columns
+
+    tables = board_columns(boards).tables()
+    new: dict[int, int] = {}
     out = []
-    for k, b in enumerate(boards):
-        n = first + k
+    for i in range(len(boards)):
+        board = tables.first_of(i)
+        if board not in new:
+            new[board] = first + len(new)
+        out.append(new[board])
+    return out
+
+
+def renumbered(boards: list[Board], first: int, *, rederive: bool = True) -> list[Board]:
+    """Boards numbered ``first``, ``first + 1``, ... (the tables of a board keep one number: :func:`board_numbers`);
+    dealer and vulnerability follow the numbers unless kept."""
+    out = []
+    for b, n in zip(boards, board_numbers(boards, first), strict=True):
         dropped = ("Board", "Dealer", "Vulnerable") if rederive else ("Board",)
         changes: dict[str, object] = {"number": n, "tags": _without(b.tags, dropped)}
         if rederive:
@@ -330,6 +347,7 @@ def next_free_number(boards: Iterable[Board]) -> int:
 
 __all__ = [
     "HandsCheck",
+    "board_numbers",
     "PlayState",
     "check_hands",
     "contract_of",

@@ -12,11 +12,11 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
 
-from ..check import Issue, check_set, problems_by_index
+from ..check import Issue, check_set, count_tables, problems_by_index, summary
 from ..formats.errors import FormatError
 from ..model.text import plural
 from .plaintext import plain_label
-from .theme import RED
+from .theme import MUTED, RED
 
 #: Sets up to this many boards are checked on opening and after every edit; bigger ones on request.
 AUTO_CHECK_LIMIT = 5_000
@@ -83,19 +83,17 @@ class CheckPanel(QWidget):
         for issue in self.issues:
             item = QListWidgetItem(str(issue))
             item.setData(_INDEX, issue.index if issue.index is not None else -1)
-            item.setForeground(RED)
+            item.setForeground(RED if issue.is_error else MUTED)  # a warning does not stop the set being dealt
             if issue.index is not None:
                 item.setToolTip("Click to show this board")
             self.list.addItem(item)
         self.view.model.set_extra_problems(problems_by_index(self.issues))
-        n = len(boards)
-        if self.issues:
-            k = len(self.issues)
-            self._set_summary(
-                plural(k, "problem"), f"{plural(k, 'problem')} in {plural(n, 'board', ',')}: not ready to deal"
-            )
+        text = summary(self.issues, len(boards), count_tables(boards))  # boards and tables, as `check` says
+        errors = sum(1 for issue in self.issues if issue.is_error)
+        if errors:
+            self._set_summary(plural(errors, "problem"), f"{text}: not ready to deal")
         else:
-            self._set_summary(f"{plural(n, 'board', ',')}, ready to deal")
+            self._set_summary(text)
         return self.issues
 
     def _set_summary(self, short: str, long: str | None = None) -> None:

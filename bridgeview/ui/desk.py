@@ -141,8 +141,10 @@ class HandRecordsDialog(QDialog):
             text = e.full() if isinstance(e, FormatError) else f"{path}: {e}"
             dialogs.message("error", self, "Hand records", f"Cannot write the hand records:\n\n{text}")
             return False
+        said = "".join(f"; {notice}" for notice in data.notices)  # each board once, boards without cards left out
         self.window_.statusBar().showMessage(
-            f"Wrote {os.path.basename(path)}: {plural(len(data.boards), 'board')} on {plural(pages, 'page')}", 5000
+            f"Wrote {os.path.basename(path)}: {plural(len(data.boards), 'board')} on {plural(pages, 'page')}{said}",
+            5000,
         )
         return True
 
@@ -229,12 +231,13 @@ def hand_records(window, pdf: bool = False):
 
 def dup_settings(window):
     """The dealing machine settings of the current set; OK applies them as one undoable step."""
+    from ..model.tables import set_tables
     from .dup_settings import DupSettingsCommand, DupSettingsDialog, current_dup, needs_renumbering
 
     view = window.current_view()
     if view is None:
         return None
-    dialog = DupSettingsDialog(window, current_dup(view.boards), len(view.boards))
+    dialog = DupSettingsDialog(window, current_dup(view.boards), len(set_tables(view.boards)))  # boards, not tables
 
     def apply() -> None:
         new = dialog.values()

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QCheckBox, QDialog, QDialogButtonBox, QFormLayout,
 
 from ..formats.duplimate import DEFAULT_DUP
 from ..model.boardset import DupControl
+from ..model.editing import board_numbers
 from ..model.text import plural
 from ..model.vulnerability import dealer_for_board, vulnerability_for_board
 from .plaintext import plain_label
@@ -81,8 +82,9 @@ class DupSettingsDialog(QDialog):
 
 
 def needs_renumbering(boards, first: int) -> bool:
-    """True unless the boards already run first, first + 1, ... (as DUP numbers them)."""
-    return any(b.number != first + i for i, b in enumerate(boards))
+    """True unless the boards already run first, first + 1, ... (as DUP numbers them; the tables of a board,
+    a match's rooms, share its number: :func:`model.editing.board_numbers`)."""
+    return [b.number for b in boards] != board_numbers(boards, first)
 
 
 class DupSettingsCommand(QUndoCommand):
@@ -99,8 +101,9 @@ class DupSettingsCommand(QUndoCommand):
     def redo(self) -> None:
         self.view.boards.info.dup = self.new
         if self.renumber:
+            numbers = board_numbers(self.old_boards, self.new.first_board)
             for i, b in enumerate(self.old_boards):
-                n = self.new.first_board + i
+                n = numbers[i]
                 follows = (
                     b.number is not None
                     and b.dealer in (None, dealer_for_board(b.number))
