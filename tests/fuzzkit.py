@@ -9,6 +9,7 @@ repeatable from its seed).
 from __future__ import annotations
 
 import io
+import itertools
 import random
 from collections.abc import Sequence
 from pathlib import Path
@@ -431,7 +432,12 @@ def editing_holds(rng: random.Random) -> None:
     boards = list(desk_set(rng))
     first = rng.randint(1, 999_999)
     again = renumbered(boards, first, rederive=rng.random() < 0.5)
-    assert [b.number for b in again] == list(range(first, first + len(boards)))
+    numbers = [b.number for b in again]  # boards numbered in order of first appearance, a board's tables alike
+    assert list(dict.fromkeys(numbers)) == list(range(first, first + len(set(numbers))))
+    for i, j in itertools.combinations(range(len(boards)), 2):
+        a, b = boards[i], boards[j]
+        tables_of_one_board = a.number is not None and a.number == b.number and a.deal == b.deal
+        assert (numbers[i] == numbers[j]) == (tables_of_one_board and bool(a.deal.card_count)), (i, j)
     for old, new in zip(boards, again, strict=True):
         assert new.deal == old.deal
         if new.dealer != old.dealer:
