@@ -64,6 +64,7 @@ class HandRecordsDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         self.pdf_button = QPushButton("Save &PDF…", self)
         self.print_button = QPushButton("P&rint Preview…", self)
+        self.print_button.setObjectName("print_preview")
         buttons.addButton(self.pdf_button, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.addButton(self.print_button, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.rejected.connect(self.reject)
@@ -127,19 +128,11 @@ class HandRecordsDialog(QDialog):
 
     def preview(self) -> bool:
         """The print preview dialog; printing goes from there."""
-        from PySide6.QtPrintSupport import QPrinter, QPrintPreviewDialog
-
-        from .hand_records import setup_layout
+        from .print_preview import HandRecordsPreview
 
         options = self.options()
-        data = self._prepare(options)
-        printer = QPrinter(QPrinter.PrinterMode.HighResolution)
-        setup_layout(printer, options)
-        self.painter = HandRecordPainter(data, options)
-        dialog = QPrintPreviewDialog(printer, self)
-        dialog.paintRequested.connect(lambda pr: self.painter.paint(pr))
-        self.preview_dialog = dialog
-        dialog.open()
+        self.preview_dialog = HandRecordsPreview(self._prepare(options), options, self)
+        self.preview_dialog.open()
         return True
 
 
@@ -239,6 +232,7 @@ def install_desk(window, file_menu, edit_menu) -> list[QAction]:
         QKeySequence.StandardKey.Print,
         "Print hand records of this set",
     )
+    window.act_print.setObjectName("action_print")
     window.act_export_records = window._action(
         "Export Hand &Records as PDF…",
         lambda: hand_records(window, True),

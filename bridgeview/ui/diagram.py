@@ -321,6 +321,7 @@ class HandDiagram(QWidget):
             return
         menu = self.card_menu(card)
         menu.exec(event.globalPos())
+        menu.deleteLater()  # a child of the diagram: without this every right-click would leave one behind
 
     def card_menu(self, card: int) -> QMenu:
         """The "move this card to ..." menu for ``card``."""

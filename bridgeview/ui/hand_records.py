@@ -325,22 +325,24 @@ def setup_layout(device, options: HandRecordOptions) -> None:
 
 def pdf_bytes(data: PrintData, options: HandRecordOptions) -> tuple[bytes, int]:
     """The hand records as PDF bytes, and the page count."""
-    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+    from PySide6.QtCore import QBuffer, QIODevice
 
     from .app import load_fonts
 
     load_fonts()
-    array = QByteArray()
-    buffer = QBuffer(array)
+    buffer = QBuffer()  # holds its own bytes: nothing outside it must outlive the writer
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     writer = QPdfWriter(buffer)
-    writer.setResolution(300)
-    writer.setCreator("bridgeview")
-    writer.setTitle(options.title or "Hand records")
-    setup_layout(writer, options)
-    pages = HandRecordPainter(data, options).paint(writer)  # the PDF is complete when painting ends
-    buffer.close()
-    return bytes(array.data()), pages
+    try:
+        writer.setResolution(300)
+        writer.setCreator("bridgeview")
+        writer.setTitle(options.title or "Hand records")
+        setup_layout(writer, options)
+        pages = HandRecordPainter(data, options).paint(writer)  # the PDF is complete when painting ends
+    finally:
+        del writer  # the writer writes into the buffer: it goes first
+        buffer.close()
+    return bytes(buffer.data().data()), pages
 
 
 def write_pdf(data: PrintData, path: str | os.PathLike[str], options: HandRecordOptions) -> int:
