@@ -82,7 +82,7 @@ def _print(args, doc) -> int:
 
     application()
     options = HandRecordOptions(
-        title=args.title if args.title is not None else default_title(doc),
+        title=args.title if args.title is not None else default_title(doc, args.file),
         per_page=args.per_page,
         dd=not args.no_dd,
         page_size=args.paper,

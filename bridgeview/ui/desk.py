@@ -25,7 +25,7 @@ from ..formats.errors import FormatError
 from ..formats.registry import read_file
 from ..model.text import plural
 from . import dialogs
-from .hand_records import PAGE_SIZES, PER_PAGE, HandRecordOptions, HandRecordPainter, default_title, prepare
+from .hand_records import PAGE_SIZES, PER_PAGE, HandRecordOptions, default_title, prepare
 
 PDF_FILTER = "PDF document (*.pdf)"
 #: Sets larger than this are compared with ``bridgeview diff``, not in a window of two tables.
@@ -43,7 +43,7 @@ class HandRecordsDialog(QDialog):
         self.view = view
         self.setWindowTitle("Hand records")
         form = QFormLayout(self)
-        self.title = QLineEdit(default_title(view.boards), self)
+        self.title = QLineEdit(default_title(view.boards, view.path or view.untitled_name), self)
         self.title.setPlaceholderText("Event · site · date")
         form.addRow("&Title", self.title)
         self.per_page = QComboBox(self)
@@ -94,8 +94,11 @@ class HandRecordsDialog(QDialog):
             QApplication.processEvents()
             return not progress.wasCanceled()
 
+        view = self.view
+        # the boards as the window shows them: tables solved in the window are printed, not solved again
+        boards = [view.shown_board(view.model.board(i)) for i in range(len(view.boards))]
         try:
-            return prepare(self.view.boards, options, progress=tick)
+            return prepare(boards, options, progress=tick)
         finally:
             progress.close()
 

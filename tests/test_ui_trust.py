@@ -1,0 +1,331 @@
+"""Trust (issue 25): the window never claims an edit the user did not make, never defaults a prompt to
+overwriting, never writes a format the user did not ask for, and keeps every edited board consistent."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+from test_ui_editing import DEALS, action, find, new_window
+
+from bridgeview.formats.registry import get, read_file, write_file
+from bridgeview.model.auction import Call
+from bridgeview.model.board import Board
+from bridgeview.model.boardset import BoardSet, FileInfo
+from bridgeview.model.cards import Card, Seat
+from bridgeview.model.ddtable import DDTable
+from bridgeview.ui import dialogs
+from bridgeview.ui import solver as solver_module
+from bridgeview.ui.saving import filter_for
+
+Button = dialogs.Button
+TABLE = DDTable.from_rows([[7, 6, 5, 4, 3]] * 4)
+
+
+@pytest.fixture
+def quick_solver(monkeypatch):
+    """The background solve starts at once (the app waits 1.5 s after opening a file)."""
+    pytest.importorskip("endplay")
+    monkeypatch.setattr(solver_module, "AUTO_DELAY_MS", 10)
+    monkeypatch.setattr(solver_module, "SETTLE_MS", 10)
+    monkeypatch.setattr(solver_module, "DD_TIMEOUT", 600.0)  # a loaded machine is slow, not a slow deal
+
+
+def pbn_file(tmp_path: Path, n: int = 2, name: str = "plain.pbn", **kw) -> Path:
+    path = tmp_path / name
+    write_file(BoardSet([Board.numbered(i + 1, DEALS[i], **kw) for i in range(n)], FileInfo()), str(path), "pbn")
+    return path
+
+
+def shown(view, i: int) -> DDTable | None:
+    return view.shown_board(view.model.board(i)).dd
+
+
+def solved_everything(view) -> bool:
+    return all(shown(view, i) is not None and shown(view, i).is_complete for i in range(len(view.boards)))
+
+
+# -- 2. viewing is not editing ----------------------------------------------------------------
+def test_tables_solved_for_display_do_not_make_the_file_modified(qtbot, tmp_path, messages, quick_solver):
+    path = pbn_file(tmp_path)
+    before = path.read_bytes()
+    w = new_window(qtbot, tmp_path)
+    assert w.open_file(str(path))
+    view = w.current_view()
+    qtbot.waitUntil(lambda: solved_everything(view), timeout=120_000)
+    qtbot.waitUntil(lambda: "Par" in view.dd_grid.par_text(), timeout=60_000)  # shown, with par
+    assert view.dd_grid.table() == shown(view, 0)
+    assert not view.is_modified() and w.tabs.tabText(0) == "plain.pbn" and "*" not in w.windowTitle()
+    assert all(view.boards[i].dd is None for i in range(2))  # the boards are as the file has them
+    assert w.close_tab(0) and messages.calls == []  # closing asks nothing ...
+    assert path.read_bytes() == before  # ... and writes nothing
+
+
+def test_add_solved_tables_is_one_undoable_edit_that_save_keeps(qtbot, tmp_path, messages, quick_solver):
+    path = pbn_file(tmp_path)
+    w = new_window(qtbot, tmp_path)
+    assert w.open_file(str(path))
+    view = w.current_view()
+    add = action(w, "action_add_solved_tables")
+    assert add in w.tools_menu.actions()  # Analysis › Add Solved Tables to the File
+    qtbot.waitUntil(lambda: solved_everything(view), timeout=120_000)
+    tables = [shown(view, i) for i in range(2)]
+    add.trigger()
+    assert [view.boards[i].dd for i in range(2)] == tables and view.is_modified()
+    assert view.undo_stack.count() == 1 and "solved tables" in view.undo_stack.undoText()
+    assert "Added solved double-dummy tables to 2 boards" in w.statusBar().currentMessage()
+    action(w, "action_undo").trigger()
+    assert [view.boards[i].dd for i in range(2)] == [None, None] and not view.is_modified()
+    assert [shown(view, i) for i in range(2)] == tables  # still shown
+    action(w, "action_redo").trigger()
+    action(w, "action_save").trigger()
+    assert [b.dd for b in read_file(path)] == tables and not view.is_modified()
+    add.trigger()  # nothing left to add: no empty undo step
+    assert view.undo_stack.count() == 1 and "No solved table to add" in w.statusBar().currentMessage()
+
+
+def test_close_and_quit_prompts_default_to_cancel(qtbot, tmp_path, monkeypatch):
+    asked: list[tuple[str, Button]] = []
+
+    def answer(kind, parent, title, text, buttons=Button.Ok, default=Button.NoButton, *rest, **kw):
+        asked.append((title, default))
+        return Button.Cancel
+
+    monkeypatch.setattr(dialogs, "message", answer)
+    w = new_window(qtbot, tmp_path)
+    assert w.open_file(str(pbn_file(tmp_path)))
+    view = w.current_view()
+    view.solver.shutdown()
+    view.move_card(DEALS[0].cards(Seat.NORTH)[0], Seat.EAST)
+    assert not w.close_tab(0)
+    assert not w.close()
+    assert asked == [("Unsaved changes", Button.Cancel)] * 2  # Enter keeps the file and the edits
+    view.undo_stack.setClean()
+
+
+@pytest.mark.real_message_box
+def test_a_message_box_without_a_default_makes_cancel_the_default(qtbot, monkeypatch):
+    defaults: list[Button] = []
+
+    def fake_exec(box) -> int:
+        defaults.append(box.standardButton(box.defaultButton()))
+        return int(Button.Cancel.value)
+
+    monkeypatch.setattr(QMessageBox, "exec", fake_exec)
+    dialogs.message("question", None, "Q", "?", Button.Save | Button.Discard | Button.Cancel)
+    dialogs.message("question", None, "Q", "?", Button.Yes | Button.No)
+    dialogs.message("question", None, "Q", "?", Button.Save | Button.Cancel, Button.Save)
+    assert defaults == [Button.Cancel, Button.No, Button.Save]
+
+
+# -- 3. generated sets are work ---------------------------------------------------------------
+def test_generated_and_pasted_sets_are_modified_until_saved(qtbot, tmp_path, messages):
+    w = new_window(qtbot, tmp_path)
+    action(w, "action_new").trigger()
+    assert not w.current_view().is_modified()  # one empty board: nothing to lose yet
+    assert w.close_tab(w.tabs.currentIndex()) and messages.calls == []
+    w.editor.generate(4)
+    view = w.current_view()
+    view.solver.shutdown()
+    assert view.is_modified() and w.tabs.tabText(w.tabs.currentIndex()) == "Random deals *"
+    messages.answer = Button.Cancel
+    assert not w.close_tab(w.tabs.currentIndex())
+    assert messages.calls[-1][1:] == ("Unsaved changes", "Random deals has never been saved. Save it?")
+    assert w.save_as(str(tmp_path / "random.pbn")) and not view.is_modified()
+    assert w.paste_boards(f'[Board "1"]\n[Deal "{DEALS[0].to_pbn()}"]\n')
+    pasted = w.current_view()
+    pasted.solver.shutdown()
+    assert pasted.is_modified() and w.tabs.tabText(w.tabs.currentIndex()).endswith("*")
+    pasted.document.core.changed_outside_undo = False
+
+
+def test_the_generate_dialog_deals_on_enter(qtbot, tmp_path, messages):
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    w = new_window(qtbot, tmp_path)
+    seen: list[bool] = []
+
+    def look() -> None:
+        dlg = w.generate_dialog
+        ok = dlg.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok)
+        seen.append(ok.isDefault())
+        dlg.count.setValue(3)
+        qtbot.keyClick(dlg.count, Qt.Key.Key_Return)  # Enter in a field presses the default button
+
+    QTimer.singleShot(0, look)
+    action(w, "action_generate").trigger()
+    assert seen == [True]
+    view = w.current_view()
+    view.solver.shutdown()
+    assert len(view.boards) == 3
+    view.document.core.changed_outside_undo = False
+
+
+# -- 4. Save As writes what you asked for --------------------------------------------------------
+def test_save_as_of_a_new_set_offers_pbn_at_home_and_a_typed_extension_wins(qtbot, tmp_path, messages, monkeypatch):
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    asked: list[tuple[str, str]] = []
+    answers: list[tuple[str, str]] = []
+
+    def fake(parent, title, directory, filters, selected="", *rest, **kw):
+        asked.append((directory, selected))
+        return answers.pop(0)
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(fake))
+    lin, pbn = get("lin"), get("pbn")
+    w = new_window(qtbot, tmp_path)
+    w.editor.generate(2)
+    w.current_view().solver.shutdown()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    answers.append((str(elsewhere / "typed.pbn"), filter_for(lin)))  # LIN left selected, .pbn typed
+    assert w.save_as()
+    assert asked[-1] == (os.path.join(str(home), "boards"), filter_for(pbn))  # home, PBN
+    assert (elsewhere / "typed.pbn").is_file() and not (elsewhere / "typed.pbn.lin").exists()
+    assert read_file(elsewhere / "typed.pbn", "pbn")[0].deal == w.current_view().boards[0].deal
+    assert w.current_view().format_name == "pbn"
+    answers.append((str(elsewhere / "again"), filter_for(lin)))  # no extension: the filter decides
+    assert w.save_as()
+    assert asked[-1][0] == os.path.join(str(elsewhere), "typed")  # the folder of the tab's file
+    assert (elsewhere / "again.lin").is_file() and w.current_view().format_name == "lin"
+    w.editor.generate(1)
+    w.current_view().solver.shutdown()
+    answers.append(("", ""))
+    assert not w.save_as()
+    assert asked[-1] == (os.path.join(str(elsewhere), "boards"), filter_for(pbn))  # the last folder used
+    w.current_view().document.core.changed_outside_undo = False
+
+
+# -- 5. loss warnings only for what the file had --------------------------------------------------
+@pytest.mark.parametrize("fmt", ["dup", "bri", "dlm", "lin"])
+def test_saving_tables_the_app_solved_into_a_format_without_them_warns_of_nothing(
+    qtbot, tmp_path, messages, quick_solver, fmt
+):
+    w = new_window(qtbot, tmp_path)
+    assert w.open_file(str(pbn_file(tmp_path)))
+    view = w.current_view()
+    qtbot.waitUntil(lambda: solved_everything(view), timeout=120_000)
+    out = tmp_path / f"out.{get(fmt).extensions[0]}"
+    assert w.save_as(str(out), fmt)
+    assert not [c for c in messages.calls if "double-dummy" in c[2]], messages.calls
+    assert [b.deal for b in read_file(out, fmt)] == [b.deal for b in view.boards]
+
+
+def test_tables_the_file_had_are_still_named_as_lost(qtbot, tmp_path, messages):
+    w = new_window(qtbot, tmp_path)
+    assert w.open_file(str(pbn_file(tmp_path, dd=TABLE)))
+    messages.answer = Button.Save
+    assert w.save_as(str(tmp_path / "out.dup"), "dup")
+    assert "double-dummy results of 2 boards" in messages.calls[-1][2]
+
+
+# -- 6. edits keep the board consistent ------------------------------------------------------------
+PLAYED = Board.numbered(
+    1,
+    DEALS[0],
+    auction=[Call.parse(c) for c in "1N P P P".split()],
+    tags={"Ability": "N:87654 E:65432", "Minimax": "3NN", "OptimumScore": "NS 400"},
+)
+
+
+def _played_board() -> Board:
+    """Board 1 in 1NT by North with the whole play recorded (each player's lowest legal card) and a result."""
+    from bridgeview.model.editing import play_state, with_play
+
+    board = PLAYED.copy()
+    while (st := play_state(board)).to_play is not None:
+        legal = [c for c in range(52) if st.legal >> c & 1]
+        board = with_play(board, [*(board.play or []), Card(legal[0])])
+    return board
+
+
+def test_rotating_a_played_board_drops_the_play_and_result_that_no_longer_fit_in_one_step(qtbot, tmp_path, messages):
+    board = _played_board()
+    assert len(board.play) == 52 and board.result is not None
+    path = tmp_path / "played.pbn"
+    write_file(BoardSet([board], FileInfo()), str(path), "pbn")
+    w = new_window(qtbot, tmp_path)
+    assert w.open_file(str(path))
+    view = w.current_view()
+    view.solver.shutdown()
+    w.editor.act_editor.trigger()
+    action(w, "action_rotate").trigger()
+    b = view.current_board()
+    assert b.play is None and b.result is None and b.claim is None  # the first card is no longer North's
+    assert not {"Ability", "Minimax", "OptimumScore"} & set(b.tags)
+    assert "made" not in " ".join(str(v) for v in view.diagram.view_model().values())
+    status = find(w, type(w.editor.panel.deal_status), "deal_status").text()
+    assert "no longer fits" in status and "52 cards" in status and "the result" in status
+    assert view.undo_stack.count() == 1
+    action(w, "action_undo").trigger()
+    assert view.current_board().play == board.play and view.current_board().result == board.result
+
+
+def test_renumbering_says_boards_with_an_auction_keep_their_dealer(qtbot, tmp_path, messages):
+    from PySide6.QtCore import QTimer
+
+    boards = [Board.numbered(i + 1, DEALS[i], auction=[Call.parse("P")] if i == 1 else None) for i in range(3)]
+    path = tmp_path / "set.pbn"
+    write_file(BoardSet(boards, FileInfo()), str(path), "pbn")
+    w = new_window(qtbot, tmp_path)
+    assert w.open_file(str(path))
+    view = w.current_view()
+    view.solver.shutdown()
+    seen: list[str] = []
+
+    def answer() -> None:
+        dlg = w.renumber_dialog
+        seen.append(dlg.auction_note.text())
+        assert dlg.keep_auction_dealers.isChecked() and dlg.keep_auction_dealers.isVisibleTo(dlg)
+        dlg.first.setValue(5)
+        dlg.accept()
+
+    QTimer.singleShot(0, answer)
+    action(w, "action_renumber").trigger()
+    assert seen and seen[0].startswith("1 board has an auction")
+    got = [view.model.board(i) for i in range(3)]
+    assert [b.number for b in got] == [5, 6, 7]
+    assert got[1].effective_dealer == Seat.EAST  # board 2's dealer: its auction starts with East still
+    assert got[0].effective_dealer == Seat.NORTH and got[2].effective_dealer == Seat.SOUTH  # 5 and 7 follow
+    view.undo_stack.setClean()
+
+
+def test_typed_call_card_and_claim_are_cleared_on_another_board_or_tab(qtbot, tmp_path, messages):
+    w = new_window(qtbot, tmp_path)
+    assert w.open_file(str(pbn_file(tmp_path, n=3)))
+    view = w.current_view()
+    view.solver.shutdown()
+    w.editor.act_editor.trigger()
+    panel = w.editor.panel
+
+    def type_everything() -> None:
+        panel.call_entry.setText("3N")
+        panel.call_alert.setText("strong")
+        panel.alert_flag.setChecked(True)
+        panel.play_entry.setText("SA")
+        panel.claim_tricks.setValue(9)
+
+    def cleared() -> bool:
+        return (
+            panel.call_entry.text() == ""
+            and panel.call_alert.text() == ""
+            and not panel.alert_flag.isChecked()
+            and panel.play_entry.text() == ""
+            and panel.claim_tricks.value() == 0
+        )
+
+    type_everything()
+    view.select_board(1)
+    assert cleared()
+    type_everything()
+    view.move_card(DEALS[1].cards(Seat.NORTH)[0], Seat.EAST)  # an edit re-shows this board: typing stays
+    assert panel.call_entry.text() == "3N"
+    action(w, "action_new").trigger()
+    assert cleared()
+    view.undo_stack.setClean()
