@@ -332,3 +332,48 @@ def test_typed_call_card_and_claim_are_cleared_on_another_board_or_tab(qtbot, tm
     action(w, "action_new").trigger()
     assert cleared()
     view.undo_stack.setClean()
+
+
+# -- 7. the editor at 800x600 ------------------------------------------------------------------------
+def _editor_at(qtbot, tmp_path, width: int, height: int):
+    from bridgeview.resources import resource
+
+    w = new_window(qtbot, tmp_path)
+    w.resize(width, height)
+    assert w.open_file(str(resource("sample.pbn")))
+    w.current_view().solver.shutdown()
+    qtbot.wait(20)
+    action(w, "action_editor").trigger()  # F8
+    qtbot.waitUntil(lambda: w.editor.dock.width() >= 300 or width > 1000, timeout=5000)
+    qtbot.wait(20)
+    return w
+
+
+def test_the_editor_opened_on_a_small_window_gets_the_room_it_needs(qtbot, tmp_path, messages):
+    from PySide6.QtWidgets import QLineEdit, QPushButton, QScrollArea
+
+    from bridgeview.ui.layout import BOARD_LIST, SIDE_PANEL, panel_shown, show_panel
+
+    w = _editor_at(qtbot, tmp_path, 800, 600)
+    view = w.current_view()
+    assert not panel_shown(view, BOARD_LIST) and not panel_shown(view, SIDE_PANEL)
+    assert w.statusBar().currentMessage() == "Board list (F6) and analysis (F7) hidden for the editor"
+    assert min(find(w, QLineEdit, f"hand_{s}").width() for s in "NESW") >= 150
+    viewport = w.editor.panel.findChild(QScrollArea).viewport()
+    room = viewport.rect()
+    for name in [f"{level}{s}" for level in range(1, 8) for s in "CDHSN"] + ["P", "X", "XX"]:
+        button = find(w.editor.panel, QPushButton, f"call_{name}")
+        corner = button.mapTo(viewport, button.rect().bottomRight())
+        assert room.contains(corner) and button.width() >= 40, name  # the whole bidding box, no scrolling
+    assert view.diagram.width() >= 380
+    show_panel(view, SIDE_PANEL, True)  # F7 brings the panel back
+    assert panel_shown(view, SIDE_PANEL)
+
+
+def test_the_editor_on_a_laptop_screen_leaves_the_panels_alone(qtbot, tmp_path, messages):
+    from bridgeview.ui.layout import BOARD_LIST, SIDE_PANEL, panel_shown
+
+    w = _editor_at(qtbot, tmp_path, 1366, 768)
+    view = w.current_view()
+    assert panel_shown(view, BOARD_LIST) and panel_shown(view, SIDE_PANEL)
+    assert "hidden for the editor" not in w.statusBar().currentMessage()

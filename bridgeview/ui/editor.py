@@ -7,7 +7,7 @@ on the current tab, so the main window only needs that one hook.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -29,7 +29,7 @@ from ..model.boardset import BoardSet, FileInfo
 from ..model.editing import auctions_in, new_seed, random_deals
 from ..model.text import plural
 from . import board_ops, dialogs
-from .edit_panel import EditPanel
+from .edit_panel import PANEL_WIDTH, EditPanel
 
 #: how many boards Generate offers at most (a session of the dealing machine, not a simulation)
 MAX_GENERATE = 10_000
@@ -245,6 +245,7 @@ class Editor(QObject):
         # keeps its room); File > New, Generate and View > Editor (F8) open the editor, the window remembers it
         self.dock.hide()
         self.history.hide()
+        self.dock.visibilityChanged.connect(self._dock_shown)
         self.act_editor = self.dock.toggleViewAction()
         self.act_editor.setObjectName("action_editor")
         self.act_editor.setShortcut(QKeySequence("F8"))
@@ -342,10 +343,34 @@ class Editor(QObject):
         """Open the editing dock (a new or generated set is there to be edited)."""
         if not self.dock.isVisible():
             self.dock.show()
-            self.window.resizeDocks(
-                [self.dock], [min(360, max(self.window.width() // 3, 200))], Qt.Orientation.Horizontal
-            )
         self.dock.raise_()
+
+    def _dock_shown(self, visible: bool) -> None:
+        """The editor opened (F8, New, Generate): it gets the width its fields need, and on a window too
+        narrow for it, the board list and a usable diagram, the side panels collapse (said in the status
+        bar) rather than leaving every pane too small to use."""
+        if not visible or self.dock.isFloating():
+            return
+        w = self.window
+        width = min(PANEL_WIDTH, max(200, w.width() - 400))
+        view = w.current_view()
+        if view is not None and getattr(view, "_panel_widths", None) is not None:
+            from .layout import make_room_for_editor
+
+            hidden = make_room_for_editor(view, w.width() - width)
+            if hidden:
+                what = " and ".join(hidden)
+                w.statusBar().showMessage(f"{what[0].upper()}{what[1:]} hidden for the editor", 10000)
+        # once the dock is laid out and the collapsed panels have given their least widths back
+        QTimer.singleShot(0, lambda: self._widen_dock(width))
+
+    def _widen_dock(self, width: int) -> None:
+        if self.dock.isVisible() and not self.dock.isFloating() and self.dock.width() < width:
+            # the panes' new least widths climb the widget tree one layout request a level: let them
+            # reach the window before the dock area is resized against them
+            for _level in range(8):
+                QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest.value)
+            self.window.resizeDocks([self.dock], [width], Qt.Orientation.Horizontal)
 
     def new_document(self):
         """File › New: one empty board numbered 1 (dealer and vulnerability from the number)."""

@@ -98,7 +98,8 @@ def install_small_screen(view) -> None:
     view.board_list.installEventFilter(watcher)
     view._list_watcher = watcher
     view._default_splitter = splitter.saveState()
-    view.installEventFilter(_FirstShow(view))
+    view._first_show = _FirstShow(view)
+    view.installEventFilter(view._first_show)
 
 
 def _pane(splitter: QSplitter, index: int) -> QWidget:
@@ -187,8 +188,40 @@ class _FirstShow(QObject):
             self.small = False
 
 
+#: the least diagram width worth editing on: narrower, opening the editor collapses the side panels
+EDITOR_DIAGRAM = 400
+#: the side panel's least useful width (the DD grid and the tab bar)
+SIDE_LEAST = 200
+
+
+def compact_list_width(view) -> int:
+    """The board list narrowed to its main columns (board, vulnerability, contract, problem marker)."""
+    table = view.board_list
+    dropped = {c for group in DROP_ORDER for c in group}
+    kept = sum(_column_width(view, c) for c in range(view.model.columnCount()) if c not in dropped)
+    return max(table.minimumWidth(), kept + 2 * table.frameWidth() + table.verticalScrollBar().sizeHint().width())
+
+
+def make_room_for_editor(view, room: int) -> list[str]:
+    """The editor takes part of the window: when the ``room`` left to ``view`` cannot hold the board list,
+    a diagram of :data:`EDITOR_DIAGRAM` pixels and the side panel, collapse the side panel, then the board
+    list (F7 and F6 bring them back); returns what was collapsed, for the status bar."""
+    handles = view.splitter.handleWidth() * 2 + 8
+    need_list = compact_list_width(view) if panel_shown(view, BOARD_LIST) else 0
+    need_side = SIDE_LEAST if panel_shown(view, SIDE_PANEL) else 0
+    hidden: list[str] = []
+    if need_side and room - handles - need_list - need_side < EDITOR_DIAGRAM:
+        show_panel(view, SIDE_PANEL, False)
+        hidden.append("analysis (F7)")
+        need_side = 0
+    if need_list and room - handles - need_list - need_side < EDITOR_DIAGRAM:
+        show_panel(view, BOARD_LIST, False)
+        hidden.insert(0, "board list (F6)")
+    return hidden
+
+
 def panel_shown(view, which: int) -> bool:
-    return view.splitter.sizes()[which] > 0
+    return view.splitter.sizes()[which] > 0 and not _pane(view.splitter, which).isHidden()
 
 
 def show_panel(view, which: int, on: bool) -> None:
@@ -197,14 +230,22 @@ def show_panel(view, which: int, on: bool) -> None:
     sizes = splitter.sizes()
     if (sizes[which] > 0) == on:
         return
+    first_show = getattr(view, "_first_show", None)
+    if first_show is not None:
+        first_show.auto = False  # the user's layout now: a resize must not bring a collapsed panel back
+    pane = _pane(splitter, which)
     if on:
         width = view._panel_widths.get(which) or RESTORE_WIDTH[which]
         sizes[1] = max(_pane(splitter, 1).minimumWidth(), sizes[1] - width)
         sizes[which] = width
+        pane.show()
     else:
         view._panel_widths[which] = sizes[which]
         sizes[1] += sizes[which]
         sizes[which] = 0
+        # hidden, not just collapsed: a collapsed pane still counts its least width in the window's, which
+        # left the editor no room to open beside the diagram on an 800-pixel screen
+        pane.hide()
     splitter.setSizes(sizes)
 
 
@@ -261,6 +302,8 @@ __all__ = [
     "columns_to_hide",
     "show_panel",
     "panel_shown",
+    "make_room_for_editor",
+    "compact_list_width",
     "BOARD_LIST",
     "SIDE_PANEL",
     "DROP_ORDER",
