@@ -377,3 +377,61 @@ def test_the_editor_on_a_laptop_screen_leaves_the_panels_alone(qtbot, tmp_path, 
     view = w.current_view()
     assert panel_shown(view, BOARD_LIST) and panel_shown(view, SIDE_PANEL)
     assert "hidden for the editor" not in w.statusBar().currentMessage()
+
+
+# -- 8. every side tab in sight; the problem count opens the Check tab --------------------------------
+def test_every_side_tab_shows_at_1366x768_and_the_problem_count_opens_the_check_tab(qtbot, tmp_path, messages):
+    from PySide6.QtWidgets import QLabel
+
+    from bridgeview.ui.layout import SIDE_PANEL, panel_shown, show_panel
+
+    boards = [Board.numbered(n, DEALS[0] if n in (1, 3) else DEALS[n - 1]) for n in (1, 2, 3)]  # 3 repeats 1
+    path = tmp_path / "set.pbn"
+    write_file(BoardSet(boards, FileInfo()), str(path), "pbn")
+    w = new_window(qtbot, tmp_path)
+    w.resize(1366, 768)
+    assert w.open_file(str(path))
+    view = w.current_view()
+    view.solver.shutdown()
+    qtbot.wait(50)
+    bar = view.side_tabs.tabBar()
+    names = [bar.tabText(i) for i in range(bar.count())]
+    assert names == ["Details", "Auction", "Play", "Traveller", "Check"]
+    assert all(bar.tabRect(i).right() < bar.width() for i in range(bar.count())), [bar.tabRect(i) for i in range(5)]
+    label = find(w, QLabel, "status_check")
+    assert label.text() == "1 problem"
+    show_panel(view, SIDE_PANEL, False)  # F7: the panel is out of the way
+    qtbot.mouseClick(label, Qt.MouseButton.LeftButton)
+    assert panel_shown(view, SIDE_PANEL) and view.side_tabs.currentWidget() is view.check_panel
+
+
+# -- 9. the diagram holds still while a vugraph is stepped --------------------------------------------
+def test_stepping_a_vugraph_never_resizes_the_diagram(qtbot, tmp_path, messages, realdata):
+    path = realdata / "lin" / "bridgebots_usbf_sf_14502_vugraph.lin"
+    if not path.is_file():
+        pytest.skip("no vugraph file")
+    w = new_window(qtbot, tmp_path)
+    w.resize(1366, 768)
+    assert w.open_file(str(path))
+    view = w.current_view()
+    view.solver.shutdown()
+    qtbot.wait(50)
+    sizes = set()
+    commented = 0
+    for i in range(4):
+        view.select_board(i)
+        for step in range(len(view.current_board().play or ()) + 1):
+            view.replay.go(step)
+            QApplication.processEvents()
+            sizes.add((view.diagram.width(), view.diagram.height()))
+            commented += bool(view.commentary.text())
+    assert commented >= 3  # the file does comment on these boards
+    assert len(sizes) == 1, sizes
+
+
+def test_a_file_without_commentary_gives_it_no_room(qtbot, tmp_path, messages):
+    w = new_window(qtbot, tmp_path)
+    assert w.open_file(str(pbn_file(tmp_path)))
+    view = w.current_view()
+    view.solver.shutdown()
+    assert not view.commentary.isVisible()

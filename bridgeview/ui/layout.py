@@ -84,9 +84,20 @@ class _ListWatcher(QObject):
         return False
 
 
+def side_width(view) -> int:
+    """The side panel's natural width: 300 pixels, or more so that every side tab (Details, Auction,
+    Play, Traveller, Check) shows in the tab bar without its scroll arrows."""
+    bar = view.side_tabs.tabBar()
+    tabs = sum(bar.tabSizeHint(i).width() for i in range(bar.count()))
+    margins = view.side_tabs.parentWidget().layout().contentsMargins()
+    return max(RESTORE_WIDTH[SIDE_PANEL], tabs + margins.left() + margins.right() + 6)
+
+
 def install_small_screen(view) -> None:
     """Make ``view`` usable on small screens (see the module docstring)."""
     splitter: QSplitter = view.splitter
+    # the natural layout, now that every side tab is in: the side panel wide enough to show them all
+    splitter.setSizes([natural_list_width(view), CENTRE_WIDTH, side_width(view)])
     splitter.setChildrenCollapsible(True)
     splitter.setCollapsible(1, False)
     side_bar = view.side_tabs.tabBar()
@@ -127,7 +138,7 @@ def small_window_sizes(view, total: int) -> list[int] | None:
     splitter: QSplitter = view.splitter
     table = view.board_list
     handles = splitter.handleWidth() * 2
-    side = 300
+    side = side_width(view)
     if total <= 0 or total - natural_list_width(view) - side - handles >= COMFORT_WIDTH:
         return None
     dropped = {c for group in DROP_ORDER[:2] for c in group}
@@ -184,7 +195,8 @@ class _FirstShow(QObject):
             self.small = True
         elif self.small:
             lst = natural_list_width(self.view)
-            splitter.setSizes([lst, max(0, total - lst - 300), 300])
+            side = side_width(self.view)
+            splitter.setSizes([lst, max(0, total - lst - side), side])
             self.small = False
 
 
@@ -235,7 +247,7 @@ def show_panel(view, which: int, on: bool) -> None:
         first_show.auto = False  # the user's layout now: a resize must not bring a collapsed panel back
     pane = _pane(splitter, which)
     if on:
-        width = view._panel_widths.get(which) or RESTORE_WIDTH[which]
+        width = view._panel_widths.get(which) or (side_width(view) if which == SIDE_PANEL else RESTORE_WIDTH[which])
         sizes[1] = max(_pane(splitter, 1).minimumWidth(), sizes[1] - width)
         sizes[which] = width
         pane.show()
@@ -303,6 +315,7 @@ __all__ = [
     "show_panel",
     "panel_shown",
     "make_room_for_editor",
+    "side_width",
     "compact_list_width",
     "BOARD_LIST",
     "SIDE_PANEL",

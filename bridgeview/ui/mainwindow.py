@@ -96,7 +96,11 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.tabs)
         self.status_format = QLabel("")
         self.status_board = QLabel("")
-        self.status_check = QLabel("")  # "16 boards, ready to deal" or "3 problems", from the Check tab
+        from .check_panel import SummaryLabel
+
+        # "16 boards, ready to deal" or "3 problems", from the Check tab; a click opens that tab
+        self.status_check = SummaryLabel()
+        self.status_check.clicked.connect(self.show_check_tab)
         self.statusBar().addPermanentWidget(self.status_check)
         self.statusBar().addPermanentWidget(self.status_board)
         self.statusBar().addPermanentWidget(self.status_format)
@@ -365,6 +369,17 @@ class MainWindow(QMainWindow):
         from .layout import sync_panel_actions
 
         sync_panel_actions(self)  # noqa: E702, I001
+
+    def show_check_tab(self) -> None:
+        """The status bar's problem count was clicked: show the current set's Check tab."""
+        view = self.current_view()
+        if view is not None and getattr(view, "check_panel", None) is not None:
+            from .check_panel import show_check_tab
+
+            show_check_tab(view)
+            from .layout import sync_panel_actions
+
+            sync_panel_actions(self)
 
     def solver_actions(self) -> list[QAction]:
         """The current tab's double-dummy actions (what the Analysis menu shows)."""
