@@ -106,11 +106,14 @@ def test_to_play_pill_never_overlaps_the_hcp(qapp, room, px):
     measure = QFontMetricsF(font).horizontalAdvance
     name_w, pill_text_w = 9.0 * 3 / px + 6.0, 9.0
     lay = header_layout(name_w, measure, pill_text_w, 17, True, room * px, px)
-    px0, pw = lay.pill
     hcp_w = measure(lay.hcp_text) / px if lay.hcp_text else 0.0
-    assert px0 + pw + (hcp_w + 0.5 if lay.hcp_text else 0.0) <= room or not lay.hcp_text
-    if lay.hcp_text:
-        assert px0 + pw < room - hcp_w
+    if lay.pill is None:  # too narrow for a pill: the HCP stays, the hand's frame marks the player to play
+        assert lay.hcp_text or name_w + 1.0 + measure("17") / px > room
+    else:
+        px0, pw = lay.pill
+        assert px0 + pw + (hcp_w + 0.5 if lay.hcp_text else 0.0) <= room or not lay.hcp_text
+        if lay.hcp_text:
+            assert px0 + pw < room - hcp_w
     wide = header_layout(6.0, measure, 6.0, 17, True, 60 * px, px)
     assert wide.pill_text and wide.hcp_text == "17 HCP"
     assert header_layout(6.0, measure, 6.0, 17, False, room * px, px) == type(wide)(None, False, "17 HCP")

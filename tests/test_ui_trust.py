@@ -7,9 +7,9 @@ import os
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
-from test_ui_editing import DEALS, action, find, new_window
+from test_ui_editing import DEALS, action, find, new_window, type_line
 
 from bridgeview.formats.registry import get, read_file, write_file
 from bridgeview.model.auction import Call
@@ -435,3 +435,149 @@ def test_a_file_without_commentary_gives_it_no_room(qtbot, tmp_path, messages):
     view = w.current_view()
     view.solver.shutdown()
     assert not view.commentary.isVisible()
+
+
+# -- 13. small things --------------------------------------------------------------------------------
+LONG_NAMES = {"North": "Christopher Wellington-Smythe", "East": "Bartholomew Fotheringay", "South": "Al", "West": "Jo"}
+
+
+@pytest.mark.parametrize("size", [(240, 216), (320, 260), (420, 340), (560, 460), (760, 600)])
+def test_the_to_play_pill_never_hides_the_hcp_label(qtbot, size):
+    from bridgeview.ui.diagram import HandDiagram
+
+    d = HandDiagram()
+    qtbot.addWidget(d)
+    d.resize(*size)
+    d.set_board(Board.numbered(1, DEALS[0], tags=dict(LONG_NAMES)))
+    d.show()
+    for seat in Seat:
+        d.set_play_state(DEALS[0], None, 0, 0, seat)
+        d.grab()  # paints
+        header = d.view_model()["headers"][seat.letter]
+        hcp = DEALS[0].hcp(seat)
+        if size[0] >= 420:  # "to play" and "12 HCP" whole: the player's name gives way
+            assert header["pill"] and header["hcp"] == f"{hcp} HCP", (size, seat, header)
+        else:  # a small diagram shortens them, but the HCP stays
+            assert header["hcp"].startswith(str(hcp)), (size, seat, header)
+
+
+def test_trick_count_badges_explain_themselves(qtbot):
+    from bridgeview.ui.diagram import HandDiagram
+
+    d = HandDiagram()
+    qtbot.addWidget(d)
+    d.resize(620, 560)
+    d.set_board(Board.numbered(1, DEALS[0]))
+    d.show()
+    d.set_play_state(DEALS[0], None, 0, 0, Seat.EAST)
+    east = DEALS[0].cards(Seat.EAST)
+    d.set_card_annotations({east[0]: ("9", False), east[1]: ("8", True)})
+    d.grab()
+    badges = d.badge_rects()
+    assert set(badges) == {east[0], east[1]}
+    first = d.tooltip_at(badges[east[0]].center())
+    name = lambda c: "♠♥♦♣"[3 - c // 13] + ("10" if c % 13 == 8 else "23456789TJQKA"[c % 13])  # noqa: E731
+    assert first == f"{name(east[0])} played now: declarer's side takes 9 tricks in all"
+    assert d.tooltip_at(badges[east[1]].center()).endswith("8 tricks in all (it costs a trick)")
+    assert d.tooltip_at(QPointF(1, 1)) == ""
+
+
+def test_details_never_breaks_a_tag_name(qtbot, tmp_path, messages):
+    tags = {"OptimumScore": "NS 400", "ParContract": "NS 3N", "Minimax": "3NS400", "Event": "Pairs"}
+    tags["Annotator"] = "a remark long enough to fill the panel: " + "and on " * 30  # squeezes the names
+    w = new_window(qtbot, tmp_path)
+    w.resize(800, 600)
+    assert w.open_file(str(pbn_file(tmp_path, tags=tags)))
+    view = w.current_view()
+    view.solver.shutdown()
+    qtbot.wait(50)
+    doc = view.details.text.document()
+    keys = {}
+    block = doc.begin()
+    while block.isValid():
+        if block.text() in tags:
+            keys[block.text()] = block.layout().lineCount()
+        block = block.next()
+    assert keys == dict.fromkeys(tags, 1), keys
+
+
+def test_a_new_set_says_its_board_count_plainly(qtbot, tmp_path, messages):
+    from PySide6.QtWidgets import QLabel
+
+    w = new_window(qtbot, tmp_path)
+    action(w, "action_new").trigger()
+    labels = [lab.text() for lab in w.statusBar().findChildren(QLabel)]
+    assert "1 board" in labels and not any(t.startswith("·") or t.startswith(" ·") for t in labels)
+
+
+def test_the_editor_writes_10_and_suit_symbols(qtbot, tmp_path, messages):
+    from PySide6.QtWidgets import QLabel, QLineEdit
+
+    w = new_window(qtbot, tmp_path)
+    action(w, "action_new").trigger()
+    type_line(qtbot, find(w, QLineEdit, "hand_N"), "AKQT.AKQ.AKQ.AKQ")
+    type_line(qtbot, find(w, QLineEdit, "hand_E"), "T.J98765432..")
+    assert find(w, QLabel, "deal_status").text().startswith("in two hands: ♠10")
+    assert find(w, QLineEdit, "hand_N").placeholderText() == "AKQ.J109.876.5432"
+    w.current_view().model.set_board(0, Board.numbered(1, DEALS[0]))
+    w.current_view().select_board(0)
+    w.current_view()._show(0)
+    north = find(w, QLineEdit, "hand_N").text()
+    assert "T" not in north and ("10" in north) == bool(DEALS[0].hands[0] & (1 << 8 | 1 << 21 | 1 << 34 | 1 << 47))
+
+
+def _board_words(pdf: Path) -> list[tuple[float, float, float, float, str]]:
+    """The words of page 1 between the title line and the page number, as (x0, y0, x1, y1, word)."""
+    import re
+    import subprocess
+
+    out = subprocess.run(
+        ["pdftotext", "-bbox", "-f", "1", "-l", "1", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    page = re.search(r'<page width="([\d.]+)" height="([\d.]+)"', out)
+    assert page is not None
+    height = float(page.group(2))
+    words = [
+        (float(a), float(b), float(c), float(d), w)
+        for a, b, c, d, w in re.findall(
+            r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>', out
+        )
+    ]
+    return [w for w in words if 34 + 26 < w[1] < height - 34 - 18]
+
+
+@pytest.mark.skipif(__import__("shutil").which("pdftotext") is None, reason="pdftotext (poppler) not installed")
+@pytest.mark.parametrize(("per_page", "landscape"), [(1, True), (2, False), (1, False)])
+def test_one_and_two_boards_a_page_fill_the_width(tmp_path, per_page, landscape):
+    from bridgeview.cli.main import main
+    from bridgeview.resources import resource
+
+    out = tmp_path / "records.pdf"
+    args = ["print", str(resource("sample.pbn")), "-o", str(out), "--per-page", str(per_page)]
+    assert main(args + (["--landscape"] if landscape else [])) == 0
+    words = _board_words(out)
+    printable = (842 if landscape else 595) - 2 * 34
+    span = max(w[2] for w in words) - min(w[0] for w in words)
+    assert span > 0.8 * printable, (span, printable)
+    assert any(w[4] == "Makeable" for w in words) and any(w[4] == "Par" for w in words)
+
+
+@pytest.mark.skipif(__import__("shutil").which("pdftotext") is None, reason="pdftotext (poppler) not installed")
+@pytest.mark.parametrize("event", ["", "?"])
+def test_hand_records_without_an_event_are_headed_by_the_file_name(tmp_path, capsys, event, qtbot, messages):
+    import subprocess
+
+    from bridgeview.cli.main import main
+    from bridgeview.ui import desk
+
+    path = pbn_file(tmp_path, name="Tuesday pairs.pbn", tags={"Event": event} if event else {})
+    out = tmp_path / "records.pdf"
+    assert main(["print", str(path), "-o", str(out), "--no-dd"]) == 0
+    text = subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True, check=True).stdout
+    assert text.splitlines()[0] == "Tuesday pairs" and "Hand records" not in text
+    w = new_window(qtbot, tmp_path)
+    assert w.open_file(str(path))
+    w.current_view().solver.shutdown()
+    dialog = desk.hand_records(w)
+    qtbot.addWidget(dialog)
+    assert dialog.title.text() == "Tuesday pairs"

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..check import BoardDiff, compare_sets
+from ..model.board import Board
 from ..model.text import plural
 from .diagram import HandDiagram
 from .theme import RED
@@ -34,6 +35,26 @@ _NUMBER = Qt.ItemDataRole.UserRole
 def _key(boards, i: int) -> int:
     n = boards[i].number
     return n if n is not None else i + 1
+
+
+def moved_cards(a: Board | None, b: Board | None) -> int:
+    """The cards (52-bit mask) that one board's hands place elsewhere than the other's: a card in another
+    hand, or in a hand on one side only.  0 when a board is missing or either has no cards."""
+    if a is None or b is None or not a.deal.card_count or not b.deal.card_count:
+        return 0
+    moved = 0
+    for mine, theirs in zip(a.deal.hands, b.deal.hands, strict=True):
+        moved |= mine ^ theirs
+    return moved
+
+
+def fit_to_screen(window: QWidget, width: int, height: int) -> None:
+    """Size ``window`` ``width`` x ``height``, or less on a smaller screen (the one its parent is on), so
+    that its buttons are never below the bottom of a 768-pixel screen."""
+    parent = window.parentWidget()
+    screen = parent.screen() if parent is not None else window.screen()
+    room = screen.availableGeometry()
+    window.resize(min(width, room.width() - 24), min(height, room.height() - 48))  # the frame and title bar
 
 
 class CompareDialog(QDialog):
@@ -88,7 +109,7 @@ class CompareDialog(QDialog):
         layout.addWidget(buttons)
         self.left.currentCellChanged.connect(lambda row, *_: self._picked(self.left, row))
         self.right.currentCellChanged.connect(lambda row, *_: self._picked(self.right, row))
-        self.resize(1100, 820)
+        fit_to_screen(self, 1100, 820)
         first = next(
             (d.number for d in sorted(self.diffs.values(), key=lambda d: d.number or 0) if d.kind != "tags"), None
         )
@@ -136,6 +157,7 @@ class CompareDialog(QDialog):
 
     def show_number(self, number: int) -> None:
         """Select board ``number`` on both sides and show both diagrams (an empty one where it is missing)."""
+        shown: list[Board | None] = []
         for table, boards, diagram, caption, name in (
             (self.left, self.a, self.diagram_a, self.caption_a, self.name_a),
             (self.right, self.b, self.diagram_b, self.caption_b, self.name_b),
@@ -149,10 +171,14 @@ class CompareDialog(QDialog):
             else:
                 table.clearSelection()
             table.blockSignals(False)
-            diagram.set_board(boards[row] if row >= 0 else None)
+            shown.append(boards[row] if row >= 0 else None)
+            diagram.set_board(shown[-1])
             caption.setText(f"{name}: board {number}" if row >= 0 else f"{name}: no board {number}")
+        moved = moved_cards(*shown)
+        self.diagram_a.set_marked_cards(moved)
+        self.diagram_b.set_marked_cards(moved)
         diff = self.diffs.get(number)
         self.detail.setText(str(diff) if diff else f"board {number}: same deal")
 
 
-__all__ = ["CompareDialog"]
+__all__ = ["CompareDialog", "fit_to_screen", "moved_cards"]
