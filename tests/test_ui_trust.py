@@ -581,3 +581,70 @@ def test_hand_records_without_an_event_are_headed_by_the_file_name(tmp_path, cap
     dialog = desk.hand_records(w)
     qtbot.addWidget(dialog)
     assert dialog.title.text() == "Tuesday pairs"
+
+
+# -- 11, 12. the command line ----------------------------------------------------------------------------
+def _bridgeview(*args: str, env: dict | None = None, cwd: Path | None = None):
+    import subprocess
+    import sys
+
+    base = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    return subprocess.run(
+        [sys.executable, "-m", "bridgeview", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**base, **(env or {})},
+        cwd=cwd,
+    )
+
+
+def test_a_mistyped_command_is_a_usage_error_not_a_window(tmp_path):
+    path = pbn_file(tmp_path)
+    done = _bridgeview("chek", str(path), env={"QT_QPA_PLATFORM": "offscreen"})
+    assert (done.returncode, done.stderr) == (2, "bridgeview: unknown command 'chek' (did you mean 'check'?)\n")
+    assert done.stdout == ""
+    done = _bridgeview("frobnicate", env={"QT_QPA_PLATFORM": "offscreen"})
+    assert done.returncode == 2 and done.stderr.startswith("bridgeview: unknown command 'frobnicate' (commands: ")
+    done = _bridgeview("missing.pbn", env={"QT_QPA_PLATFORM": "offscreen"}, cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (2, "bridgeview: missing.pbn: no such file\n")
+
+
+def test_without_a_display_the_window_says_so_in_one_line(tmp_path):
+    import sys
+
+    if sys.platform in ("darwin", "win32"):
+        pytest.skip("there is always a display")
+    done = _bridgeview(str(pbn_file(tmp_path)))
+    assert done.returncode == 1
+    assert done.stderr == (
+        "bridgeview: no display to open a window on; the command-line tools work without one: bridgeview --help\n"
+    )
+    assert _bridgeview("info", str(pbn_file(tmp_path))).returncode == 0  # the tools work without one
+
+
+# -- 10. the Compare window fits the screen and marks the cards that differ -------------------------------
+def test_compare_fits_the_screen_and_marks_the_cards_in_other_hands(qtbot, tmp_path, messages):
+    from bridgeview.ui import desk
+
+    a = pbn_file(tmp_path, n=3, name="records.pbn")
+    boards = list(read_file(a))
+    deal = boards[1].deal
+    card = deal.cards(Seat.EAST)[0]
+    swap = deal.cards(Seat.WEST)[0]
+    boards[1] = boards[1].touched(deal=deal.with_card(card, Seat.WEST).with_card(swap, Seat.EAST))
+    b = tmp_path / "machine.pbn"
+    write_file(BoardSet(boards, FileInfo()), str(b), "pbn")
+    w = new_window(qtbot, tmp_path)
+    assert w.open_file(str(a))
+    w.current_view().solver.shutdown()
+    dialog = desk.compare_with(w, str(b))
+    qtbot.addWidget(dialog)
+    room = w.screen().availableGeometry()
+    assert dialog.width() <= room.width() and dialog.height() <= room.height() - 40, (dialog.size(), room)
+    dialog.show_number(2)
+    names = sorted(str(c) for c in (card, swap))
+    assert sorted(dialog.diagram_a.view_model()["marked"]) == names
+    assert sorted(dialog.diagram_b.view_model()["marked"]) == names
+    dialog.show_number(1)
+    assert dialog.diagram_a.view_model()["marked"] == [] == dialog.diagram_b.view_model()["marked"]
