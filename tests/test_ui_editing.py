@@ -85,7 +85,7 @@ def type_deal(qtbot, w, deal: Deal, lower: bool = False) -> None:
         if lower:
             text = text.lower().replace("t", "10")
         type_line(qtbot, find(w, QLineEdit, f"hand_{seat}"), text)
-    assert find(w, QLineEdit, "hand_W").text() == hand_text(deal.hands[Seat.WEST])  # completed for us
+    assert find(w, QLineEdit, "hand_W").text() == hand_text(deal.hands[Seat.WEST], "10")  # completed, 10 as shown
     click(qtbot, w, "deal_apply")
 
 
@@ -283,7 +283,7 @@ def test_typing_checks_as_you_go(qtbot, tmp_path, messages):
     qtbot.keyClicks(north, "AKQ.a")
     assert not find(w, QPushButton, "deal_apply").isEnabled() or "SA" not in w.editor.panel.deal_status.text()
     qtbot.keyClicks(east, "A...")
-    assert "in two hands: SA" in w.editor.panel.deal_status.text()
+    assert "in two hands: ♠A" in w.editor.panel.deal_status.text()  # as the diagram writes it
     assert not find(w, QPushButton, "deal_apply").isEnabled()
     assert w.editor.panel.hand_counts[0].text() == "4"
 
@@ -607,7 +607,7 @@ def test_typing_all_four_hands_replaces_the_completed_one(qtbot, tmp_path, messa
     deal = DEALS[2]
     for k, seat in enumerate("NESW"):
         qtbot.keyClicks(find(w, QLineEdit, f"hand_{seat}"), hand_text(deal.hands[k]))
-    assert find(w, QLineEdit, "hand_W").text() == hand_text(deal.hands[3])
+    assert find(w, QLineEdit, "hand_W").text() == hand_text(deal.hands[3])  # as typed (T), not completed
     click(qtbot, w, "deal_apply")
     assert w.current_view().current_board().deal == deal
 

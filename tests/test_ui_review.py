@@ -55,7 +55,7 @@ def test_copy_link_and_paste_it_back(qtbot, tmp_path, messages):
     w.act_paste.trigger()  # Edit > Paste opens the clipboard's link in a new tab
     assert w.tabs.count() == 2 and not messages.calls
     view = w.current_view()
-    assert view.path is None and w.tabs.tabText(1) == "Pasted board"
+    assert view.path is None and w.tabs.tabText(1) == "Pasted board *"  # work until saved (issue 25)
     assert view.current_board().deal == boards[0].deal and view.current_board().number == 1
     assert view.format_name == "lin"
 
@@ -67,7 +67,7 @@ def test_paste_lin_and_pbn_text_and_garbage(qtbot, tmp_path, messages):
     assert w.current_view().current_board().deal == Deal.from_pbn("S:" + PBN[2:])  # LIN lists South first
     pbn = f'[Board "3"]\n[Dealer "S"]\n[Vulnerable "EW"]\n[Deal "{PBN}"]\n\n[Board "4"]\n[Deal "{PBN}"]\n'
     assert w.paste_boards(pbn)
-    assert len(w.current_view().boards) == 2 and w.tabs.tabText(w.tabs.currentIndex()) == "Pasted boards"
+    assert len(w.current_view().boards) == 2 and w.tabs.tabText(w.tabs.currentIndex()) == "Pasted boards *"
     assert not w.paste_boards("hello world")
     assert messages.calls and messages.calls[-1][0] == "error" and "no board" in messages.calls[-1][2]
     assert not w.paste_boards("https://example.com/page")

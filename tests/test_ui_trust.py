@@ -443,6 +443,8 @@ LONG_NAMES = {"North": "Christopher Wellington-Smythe", "East": "Bartholomew Fot
 
 @pytest.mark.parametrize("size", [(240, 216), (320, 260), (420, 340), (560, 460), (760, 600)])
 def test_the_to_play_pill_never_hides_the_hcp_label(qtbot, size):
+    """The "to play" pill sits on the panel's edge: a hand's header (name, player, "12 HCP") is the same
+    whether it is to play or not."""
     from bridgeview.ui.diagram import HandDiagram
 
     d = HandDiagram()
@@ -450,15 +452,15 @@ def test_the_to_play_pill_never_hides_the_hcp_label(qtbot, size):
     d.resize(*size)
     d.set_board(Board.numbered(1, DEALS[0], tags=dict(LONG_NAMES)))
     d.show()
+    d.set_play_state(DEALS[0], None, 0, 0, None)
+    d.grab()
+    idle = d.view_model()["headers"]
     for seat in Seat:
         d.set_play_state(DEALS[0], None, 0, 0, seat)
         d.grab()  # paints
         header = d.view_model()["headers"][seat.letter]
-        hcp = DEALS[0].hcp(seat)
-        if size[0] >= 420:  # "to play" and "12 HCP" whole: the player's name gives way
-            assert header["pill"] and header["hcp"] == f"{hcp} HCP", (size, seat, header)
-        else:  # a small diagram shortens them, but the HCP stays
-            assert header["hcp"].startswith(str(hcp)), (size, seat, header)
+        assert header == {**idle[seat.letter], "pill": True}, (size, seat, header)
+        assert header["hcp"] == f"{DEALS[0].hcp(seat)} HCP"
 
 
 def test_trick_count_badges_explain_themselves(qtbot):

@@ -596,15 +596,13 @@ class HandDiagram(QWidget):
         shown_player = ""
         pill_text_w = QFontMetricsF(pill_font).horizontalAdvance("to play") / g.s
         if player:
-            # the player's name after the seat, as BBO's handviewer shows it, cut short before the "to play"
-            # pill and "12 HCP": the name gives way, not the HCP label, and the room it gets is the same
-            # whoever is to play (the name does not change length as the play goes round)
+            # the player's name after the seat, as BBO's handviewer shows it, cut short before "12 HCP"
+            # (the "to play" pill sits on the panel's edge, so the header is the same whoever is to play)
             player_font = self._font(g, 2.4)
             pfm = QFontMetricsF(player_font)
             hcp = hcp_of(full) if full else None
             whole = QFontMetricsF(hcp_font).horizontalAdvance(f"{hcp} HCP") / g.s + 1.0 if hcp is not None else 0.0
-            right = 1.2 + pill_text_w + 1.6 + whole + 0.6
-            room = (w - 3.2) - name_w - 0.9 - right
+            room = (w - 3.2) - name_w - 0.9 - whole - 0.4
             text = pfm.elidedText(player, Qt.TextElideMode.ElideRight, max(0.0, room) * g.s)
             if text and text != "…":
                 shown_player = text
@@ -621,22 +619,21 @@ class HandDiagram(QWidget):
             QFontMetricsF(hcp_font).horizontalAdvance,
             pill_text_w,
             hcp_of(full) if full else None,
-            to_play,
+            False,  # the pill is not in the header line: it never takes the HCP label's room
             (w - 3.2) * g.s,
             g.s,
         )
-        self._header_sink[seat] = {"player": shown_player, "pill": bool(layout.pill), "hcp": layout.hcp_text}
-        if layout.pill is not None:
-            # a small "to play" pill after the name (just a dot when the header is too narrow)
-            px, pw = layout.pill
-            pill = g.rect(x + 1.6 + px, y + 1.35, pw, 2.4)
-            p.setPen(Qt.PenStyle.NoPen)
+        self._header_sink[seat] = {"player": shown_player, "pill": to_play, "hcp": layout.hcp_text}
+        if to_play:
+            # a "to play" tab on the panel's top edge, over the HCP: the header line stays as it is
+            pw = pill_text_w + 1.6
+            pill = g.rect(x + w - 1.6 - pw, y - 1.15, pw, 2.2)
+            p.setPen(QPen(PANEL, max(0.5, 0.15 * g.s)))
             p.setBrush(HILITE)
-            p.drawRoundedRect(pill, 1.2 * g.s, 1.2 * g.s)
-            if layout.pill_text:
-                p.setFont(pill_font)
-                p.setPen(INK)
-                p.drawText(pill, Qt.AlignmentFlag.AlignCenter, "to play")
+            p.drawRoundedRect(pill, 1.1 * g.s, 1.1 * g.s)
+            p.setFont(pill_font)
+            p.setPen(INK)
+            p.drawText(pill, Qt.AlignmentFlag.AlignCenter, "to play")
         if layout.hcp_text:
             p.setFont(hcp_font)
             p.setPen(MUTED)

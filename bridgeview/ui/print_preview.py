@@ -23,7 +23,7 @@ class HandRecordsPreview(QPrintPreviewDialog):
         printer = QPrinter(QPrinter.PrinterMode.HighResolution)
         setup_layout(printer, options)
         super().__init__(printer, parent)
-        self.printer = printer
+        self.page_printer = printer  # not ``printer``: the dialog has a method of that name
         self.painter = HandRecordPainter(data, options)
         self.paintRequested.connect(self.painter.paint)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
