@@ -401,6 +401,19 @@ def test_every_side_tab_shows_at_1366x768_and_the_problem_count_opens_the_check_
     label = find(w, QLabel, "status_check")
     assert label.text() == "1 problem"
     show_panel(view, SIDE_PANEL, False)  # F7: the panel is out of the way
+    from PySide6.QtCore import QEvent
+    from PySide6.QtGui import QMouseEvent
+
+    press = QMouseEvent(
+        QEvent.Type.MouseButtonPress,
+        QPointF(5, 5),
+        label.mapToGlobal(QPointF(5, 5)),
+        Qt.MouseButton.LeftButton,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    QApplication.sendEvent(label, press)
+    assert press.isAccepted()  # else a real click's release goes elsewhere (a test click never shows it)
     qtbot.mouseClick(label, Qt.MouseButton.LeftButton)
     assert panel_shown(view, SIDE_PANEL) and view.side_tabs.currentWidget() is view.check_panel
 
@@ -427,6 +440,36 @@ def test_stepping_a_vugraph_never_resizes_the_diagram(qtbot, tmp_path, messages,
             commented += bool(view.commentary.text())
     assert commented >= 3  # the file does comment on these boards
     assert len(sizes) == 1, sizes
+    bar = view.side_tabs.tabBar()  # the Traveller tab counts each board's tables ("Traveller (2)")
+    assert bar.tabText(3) == "Traveller (2)" and bar.tabRect(4).right() < bar.width()  # Check still in sight
+    from bridgeview.ui.layout import side_width
+
+    bar.setTabText(3, "Traveller (88)")  # the side panel is made wide enough for any board's count
+    assert sum(bar.tabSizeHint(i).width() for i in range(5)) <= side_width(view)
+
+
+def test_a_layout_kept_from_another_file_still_shows_every_side_tab(qtbot, tmp_path, messages, realdata):
+    """Closing a tab keeps its layout for the next file; a vugraph (a wider Traveller tab) opened after a
+    plain file widens its side panel so that the Check tab stays in sight."""
+    from bridgeview.ui.layout import SIDE_PANEL, side_width
+
+    path = realdata / "lin" / "bridgebots_usbf_sf_14502_vugraph.lin"
+    if not path.is_file():
+        pytest.skip("no vugraph file")
+    w = new_window(qtbot, tmp_path)
+    w.resize(1366, 768)
+    assert w.open_file(str(pbn_file(tmp_path)))
+    w.current_view().solver.shutdown()
+    qtbot.wait(50)
+    plain = w.current_view().splitter.sizes()[SIDE_PANEL]
+    assert w.close_tab(0)
+    assert w.open_file(str(path))
+    view = w.current_view()
+    view.solver.shutdown()
+    assert side_width(view) > plain  # the vugraph's tabs need more than the plain file's panel
+    qtbot.waitUntil(lambda: view.splitter.sizes()[SIDE_PANEL] >= side_width(view), timeout=5000)
+    bar = view.side_tabs.tabBar()
+    assert bar.tabRect(bar.count() - 1).right() < bar.width()
 
 
 def test_a_file_without_commentary_gives_it_no_room(qtbot, tmp_path, messages):

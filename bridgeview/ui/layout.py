@@ -86,9 +86,17 @@ class _ListWatcher(QObject):
 
 def side_width(view) -> int:
     """The side panel's natural width: 300 pixels, or more so that every side tab (Details, Auction,
-    Play, Traveller, Check) shows in the tab bar without its scroll arrows."""
+    Play, Traveller, Check) shows in the tab bar without its scroll arrows, whatever board is shown."""
     bar = view.side_tabs.tabBar()
     tabs = sum(bar.tabSizeHint(i).width() for i in range(bar.count()))
+    traveller = getattr(view, "traveller", None)
+    if traveller is not None and getattr(getattr(traveller, "marks", None), "positions", None):
+        # its title counts the current board's results ("Traveller (12)"): room for two digits, so the tab
+        # bar does not grow scroll arrows as the boards go by
+        from .traveller_view import TITLE
+
+        title = bar.tabText(view.side_tabs.indexOf(traveller))
+        tabs += bar.fontMetrics().horizontalAdvance(f"{TITLE} (88)") - bar.fontMetrics().horizontalAdvance(title)
     margins = view.side_tabs.parentWidget().layout().contentsMargins()
     return max(RESTORE_WIDTH[SIDE_PANEL], tabs + margins.left() + margins.right() + 6)
 
@@ -176,9 +184,29 @@ class _FirstShow(QObject):
         kind = event.type()
         if kind == QEvent.Type.Show and self.auto is None:
             self.auto = self.view.splitter.saveState() == self.view._default_splitter
+            if not self.auto:  # a layout kept from another tab: its side panel may be too narrow for these tabs
+                QTimer.singleShot(0, self._widen_side)
         if kind in (QEvent.Type.Show, QEvent.Type.Resize) and self.auto:
             QTimer.singleShot(0, self._fit)
         return False
+
+    def _widen_side(self) -> None:
+        """Once, as a view with a remembered layout first shows: a side panel narrower than its tabs (the
+        layout was another file's, without a Traveller tab that counts results) takes the few pixels it
+        needs from the diagram, while the diagram keeps :data:`COMFORT_WIDTH`."""
+        try:
+            splitter = self.view.splitter
+            sizes = splitter.sizes()
+            need = side_width(self.view)
+        except RuntimeError:  # the view is gone
+            return
+        if not panel_shown(self.view, SIDE_PANEL) or sizes[SIDE_PANEL] >= need:
+            return
+        extra = min(need - sizes[SIDE_PANEL], sizes[1] - COMFORT_WIDTH)
+        if extra > 0:
+            sizes[1] -= extra
+            sizes[SIDE_PANEL] += extra
+            splitter.setSizes(sizes)
 
     def _fit(self) -> None:
         try:
