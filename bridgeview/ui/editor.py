@@ -360,7 +360,9 @@ class Editor(QObject):
             hidden = make_room_for_editor(view, w.width() - width)
             if hidden:
                 what = " and ".join(hidden)
-                w.statusBar().showMessage(f"{what[0].upper()}{what[1:]} hidden for the editor", 10000)
+                keys = ", ".join(k for k, name in (("F6", "board list"), ("F7", "analysis panel")) if name in hidden)
+                # short: the status bar's own fields leave little room on a small screen
+                w.statusBar().showMessage(f"{what[0].upper()}{what[1:]} hidden: {keys}", 10000)
         # once the dock is laid out and the collapsed panels have given their least widths back
         QTimer.singleShot(0, lambda: self._widen_dock(width))
 

@@ -252,11 +252,11 @@ def make_room_for_editor(view, room: int) -> list[str]:
     hidden: list[str] = []
     if need_side and room - handles - need_list - need_side < EDITOR_DIAGRAM:
         show_panel(view, SIDE_PANEL, False)
-        hidden.append("analysis (F7)")
+        hidden.append("analysis panel")
         need_side = 0
     if need_list and room - handles - need_list - need_side < EDITOR_DIAGRAM:
         show_panel(view, BOARD_LIST, False)
-        hidden.insert(0, "board list (F6)")
+        hidden.insert(0, "board list")
     return hidden
 
 
