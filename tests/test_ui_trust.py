@@ -357,7 +357,7 @@ def test_the_editor_opened_on_a_small_window_gets_the_room_it_needs(qtbot, tmp_p
     w = _editor_at(qtbot, tmp_path, 800, 600)
     view = w.current_view()
     assert not panel_shown(view, BOARD_LIST) and not panel_shown(view, SIDE_PANEL)
-    assert w.statusBar().currentMessage() == "Board list and analysis panel hidden: F6, F7"
+    assert w.statusBar().currentMessage() == "Panels hidden (F6, F7)"
     assert min(find(w, QLineEdit, f"hand_{s}").width() for s in "NESW") >= 150
     viewport = w.editor.panel.findChild(QScrollArea).viewport()
     room = viewport.rect()
@@ -376,7 +376,7 @@ def test_the_editor_on_a_laptop_screen_leaves_the_panels_alone(qtbot, tmp_path, 
     w = _editor_at(qtbot, tmp_path, 1366, 768)
     view = w.current_view()
     assert panel_shown(view, BOARD_LIST) and panel_shown(view, SIDE_PANEL)
-    assert "hidden: F" not in w.statusBar().currentMessage()
+    assert "hidden (F" not in w.statusBar().currentMessage()
 
 
 # -- 8. every side tab in sight; the problem count opens the Check tab --------------------------------

@@ -359,10 +359,10 @@ class Editor(QObject):
 
             hidden = make_room_for_editor(view, w.width() - width)
             if hidden:
-                what = " and ".join(hidden)
-                keys = ", ".join(k for k, name in (("F6", "board list"), ("F7", "analysis panel")) if name in hidden)
-                # short: the status bar's own fields leave little room on a small screen
-                w.statusBar().showMessage(f"{what[0].upper()}{what[1:]} hidden: {keys}", 10000)
+                # short: the status bar's own fields leave some 200 pixels for it at 800x600
+                one = {"board list": "Board list hidden (F6)", "analysis panel": "Analysis panel hidden (F7)"}
+                text = one[hidden[0]] if len(hidden) == 1 else "Panels hidden (F6, F7)"
+                w.statusBar().showMessage(text, 10000)
         # once the dock is laid out and the collapsed panels have given their least widths back
         QTimer.singleShot(0, lambda: self._widen_dock(width))
 
