@@ -602,7 +602,7 @@ class HandDiagram(QWidget):
             pfm = QFontMetricsF(player_font)
             hcp = hcp_of(full) if full else None
             whole = QFontMetricsF(hcp_font).horizontalAdvance(f"{hcp} HCP") / g.s + 1.0 if hcp is not None else 0.0
-            room = (w - 3.2) - name_w - 0.9 - whole - 0.4
+            room = (w - 3.2) - name_w - 0.9 - whole
             text = pfm.elidedText(player, Qt.TextElideMode.ElideRight, max(0.0, room) * g.s)
             if text and text != "…":
                 shown_player = text
