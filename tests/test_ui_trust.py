@@ -380,6 +380,17 @@ def test_the_editor_on_a_laptop_screen_leaves_the_panels_alone(qtbot, tmp_path, 
 
 
 # -- 8. every side tab in sight; the problem count opens the Check tab --------------------------------
+def _opened_at_1366(qtbot, tmp_path, path: Path):
+    """A 1366x768 window showing ``path`` (not solving: these tests look at the layout)."""
+    w = new_window(qtbot, tmp_path)
+    w.resize(1366, 768)
+    assert w.open_file(str(path))
+    view = w.current_view()
+    view.solver.shutdown()
+    qtbot.wait(50)
+    return w, view
+
+
 def test_every_side_tab_shows_at_1366x768_and_the_problem_count_opens_the_check_tab(qtbot, tmp_path, messages):
     from PySide6.QtWidgets import QLabel
 
@@ -388,12 +399,7 @@ def test_every_side_tab_shows_at_1366x768_and_the_problem_count_opens_the_check_
     boards = [Board.numbered(n, DEALS[0] if n in (1, 3) else DEALS[n - 1]) for n in (1, 2, 3)]  # 3 repeats 1
     path = tmp_path / "set.pbn"
     write_file(BoardSet(boards, FileInfo()), str(path), "pbn")
-    w = new_window(qtbot, tmp_path)
-    w.resize(1366, 768)
-    assert w.open_file(str(path))
-    view = w.current_view()
-    view.solver.shutdown()
-    qtbot.wait(50)
+    w, view = _opened_at_1366(qtbot, tmp_path, path)
     bar = view.side_tabs.tabBar()
     names = [bar.tabText(i) for i in range(bar.count())]
     assert names == ["Details", "Auction", "Play", "Traveller", "Check"]
@@ -423,12 +429,7 @@ def test_stepping_a_vugraph_never_resizes_the_diagram(qtbot, tmp_path, messages,
     path = realdata / "lin" / "bridgebots_usbf_sf_14502_vugraph.lin"
     if not path.is_file():
         pytest.skip("no vugraph file")
-    w = new_window(qtbot, tmp_path)
-    w.resize(1366, 768)
-    assert w.open_file(str(path))
-    view = w.current_view()
-    view.solver.shutdown()
-    qtbot.wait(50)
+    w, view = _opened_at_1366(qtbot, tmp_path, path)
     sizes = set()
     commented = 0
     for i in range(4):

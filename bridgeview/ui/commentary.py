@@ -17,25 +17,17 @@ from PySide6.QtWidgets import QLabel, QSizePolicy
 
 from ..formats.lin import NOTE_AT_TAG, note_places
 from ..model.board import Board
+from .board_model import some_board
 from .plaintext import plain_tooltip, set_plain_text
 
 #: lines of commentary shown under the replay bar (the tooltip has the rest)
 MAX_LINES = 3
 LINES = MAX_LINES
-#: boards looked at to tell whether a file has commentary (as many as for rooms)
-COMMENTARY_SCAN = 5000
 
 
 def file_has_commentary(boards) -> bool:
     """Whether boards of the set carry commentary with places in the play (a vugraph LIN)."""
-    if getattr(boards, "is_lazy", False):
-        return False
-    for i, b in enumerate(boards):
-        if i >= COMMENTARY_SCAN:
-            return False
-        if b.notes and NOTE_AT_TAG in b.tags:
-            return True
-    return False
+    return some_board(boards, lambda b: bool(b.notes) and NOTE_AT_TAG in b.tags)
 
 
 def notes_at_step(board: Board | None, step: int) -> list[str]:
