@@ -200,6 +200,12 @@ def test_save_as_of_a_new_set_offers_pbn_at_home_and_a_typed_extension_wins(qtbo
     assert not w.save_as()
     assert asked[-1] == (os.path.join(str(elsewhere), "boards"), filter_for(pbn))  # the last folder used
     w.current_view().document.core.changed_outside_undo = False
+    assert w.paste_boards("pn|a,b,c,d|md|3SAKQJHT98D765C432,ST987HAKQDJ9C8765,S6543HJ76DAKQCAKQ,|pg||")
+    w.current_view().solver.shutdown()
+    answers.append(("", ""))
+    assert not w.save_as()
+    assert asked[-1][1] == filter_for(pbn)  # pasted LIN text is a new set too: PBN holds everything
+    w.current_view().document.core.changed_outside_undo = False
 
 
 # -- 5. loss warnings only for what the file had --------------------------------------------------

@@ -545,7 +545,8 @@ class MainWindow(QMainWindow):
     def _ask_save_target(self, doc: Document, codecs: list[Codec]) -> tuple[str, Codec] | None:
         """Ask where, and in which of ``codecs``, to save ``doc``; None when the user cancelled."""
         filters = ";;".join(filter_for(c) for c in codecs)
-        own = doc.format_name or NEW_FILE_FORMAT[doc.kind]  # a new set is PBN: it holds everything
+        # a set without a file yet (new, generated, pasted) is offered PBN: it holds everything
+        own = doc.format_name if doc.path else NEW_FILE_FORMAT[doc.kind]
         current = next((c for c in codecs if c.name == own), None)
         base = os.path.splitext(os.path.basename(doc.path or NEW_FILE_NAME[doc.kind]))[0]
         title = "Save board set as" if doc.kind == BRIDGE else "Save game as"
