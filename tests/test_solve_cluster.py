@@ -322,7 +322,7 @@ def test_journal_chunk_whole_or_absent(tmp_path):
 
 # -- the GUI ---------------------------------------------------------------------------
 def test_gui_solves_on_a_cluster(qtbot, tmp_path, monkeypatch, messages):
-    """Analysis › Solve all boards on a Dask cluster…: tables arrive in the boards; the address is remembered."""
+    """Analysis › Solve all boards on a Dask cluster…: tables arrive and are shown; the address is remembered."""
     distributed = pytest.importorskip("distributed")
     from bridgeview.ui import dialogs
     from bridgeview.ui import solver as solver_module
@@ -349,8 +349,9 @@ def test_gui_solves_on_a_cluster(qtbot, tmp_path, monkeypatch, messages):
         cluster.close()
     assert cluster_address() == cluster.scheduler_address
     expect = solve_masks(deal_masks(b.deal for b in registry.read_file(src)))
+    assert not view.is_modified()  # solved for display, like tables solved here (issue 25)
     for i in range(9):
-        board = view.model.board(i)
+        board = view.shown_board(view.model.board(i))
         if i == 3:
             assert board.dd is None  # the uneven ending
         else:

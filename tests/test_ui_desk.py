@@ -8,6 +8,7 @@ import re
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
 from test_ui_support import main_window
 
 from bridgeview.formats.registry import read_file, write_file
@@ -176,20 +177,39 @@ def test_hand_records_dialog_writes_the_pdf(qtbot, tmp_path, messages, monkeypat
 
 
 def test_hand_records_print_preview_paints_every_page(qtbot, tmp_path, messages):
-    from PySide6.QtPrintSupport import QPrinter
+    """The real preview dialog paints after Python collected everything it can: a printer held by
+    a local of ``preview()`` was freed under the open dialog, and its first paint killed the app."""
+    import gc
+
+    from PySide6.QtPrintSupport import QPrinter, QPrintPreviewDialog, QPrintPreviewWidget
+    from PySide6.QtWidgets import QPushButton
 
     w = main_window(qtbot, tmp_path)
     assert w.open_file(str(resource("sample.pbn")))
-    dlg = desk.hand_records(w)
+    w.show()
+    action = w.findChild(QAction, "action_print")
+    assert action is w.act_print
+    action.trigger()
+    dlg = w.hand_records_dialog
     qtbot.addWidget(dlg)
     dlg.per_page.setCurrentText("6")
-    assert dlg.preview()
-    qtbot.addWidget(dlg.preview_dialog)
+    button = dlg.findChild(QPushButton, "print_preview")
+    assert button is dlg.print_button and button.isDefault()
+    for _ in range(2):  # a second preview replaces the first: neither may lose its printer
+        button.click()
+        gc.collect()
+        preview = dlg.findChildren(QPrintPreviewDialog)[-1]
+        assert preview.isVisible()
+        preview.grab()  # paints the pages on the printer now
+        qtbot.wait(50)
+        pages = preview.findChild(QPrintPreviewWidget)
+        assert pages.pageCount() == 3  # 16 boards, 6 a page
+        preview.close()
+        qtbot.wait(10)
     printer = QPrinter()
     printer.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
     printer.setOutputFileName(str(tmp_path / "printed.pdf"))
-    assert dlg.painter.paint(printer) == 3
-    dlg.preview_dialog.close()
+    assert dlg.preview_dialog.painter.paint(printer) == 3
 
 
 def test_hand_records_that_cannot_be_written_are_a_dialog(qtbot, tmp_path, messages):

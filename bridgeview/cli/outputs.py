@@ -121,7 +121,7 @@ def hand_record_options(args, boards):
     if args.title is not None:
         title = args.title
     else:  # a cribbage game has no title for hand records (its sheets are refused as they are written)
-        title = default_title(boards) if hasattr(boards, "info") else ""
+        title = default_title(boards, boards.info.path) if hasattr(boards, "info") else ""
     return HandRecordOptions(
         title=title,
         per_page=args.per_page or 4,
@@ -365,7 +365,7 @@ class _Sheets:
 
         self.doc = doc
         if records is None:  # the defaults, titled from the set (a cribbage game is refused when written)
-            records = HandRecordOptions(title=default_title(doc) if hasattr(doc, "info") else "")
+            records = HandRecordOptions(title=default_title(doc, doc.info.path) if hasattr(doc, "info") else "")
         self.options = records
         self.data: Any = None
 

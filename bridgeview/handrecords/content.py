@@ -7,6 +7,7 @@ limit) and one wording of every line on the sheet.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 from ..model.board import Board
@@ -58,18 +59,26 @@ class PrintData:
     notices: list[str] = field(default_factory=list)
 
 
-def default_title(boards) -> str:
-    """``Event · Site · Date`` from the file (or its first board's tags), skipping PBN's ``?``."""
+def default_title(boards, path: str | os.PathLike[str] | None = None) -> str:
+    """``Event · Site · Date`` from the file (or its first board's tags), skipping PBN's ``?``; without an
+    event, the file's name (``path``, extension dropped) stands in its place, so no sheet is headed just
+    "Hand records"."""
     info = getattr(boards, "info", None)
     first = boards[0] if len(boards) else None
     parts = []
     for attr, tag in (("event", "Event"), ("site", "Site"), ("date", "Date")):
         value = getattr(info, attr, None) if info is not None else None
-        if not value and first is not None:
+        if not _says_something(value) and first is not None:
             value = first.tags.get(tag)
-        if value and value.strip() not in ("?", "#", ""):
-            parts.append(value.strip())
+        if _says_something(value):
+            parts.append(str(value).strip())
+        elif attr == "event" and path:
+            parts.append(os.path.splitext(os.path.basename(os.fspath(path)))[0])
     return " · ".join(parts)
+
+
+def _says_something(value: str | None) -> bool:
+    return bool(value) and str(value).strip() not in ("?", "#", "")
 
 
 def page_count(boards: int, per_page: int) -> int:

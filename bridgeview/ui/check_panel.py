@@ -107,6 +107,39 @@ class CheckPanel(QWidget):
             self.view.select_board(index)
 
 
+class SummaryLabel(QLabel):
+    """The status bar's "16 boards, ready to deal" / "3 problems": a click opens the Check tab."""
+
+    clicked = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("", parent)
+        self.setObjectName("status_check")
+        plain_label(self)  # "16 boards, ready to deal": counts, but file text is never rich text
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setToolTip("Show the problems in the Check tab")
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt name
+        if event.button() == Qt.MouseButton.LeftButton:
+            event.accept()  # a press taken here, so that the release comes here too (a real click)
+            return
+        super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event) -> None:  # noqa: N802 - Qt name
+        if event.button() == Qt.MouseButton.LeftButton and self.rect().contains(event.position().toPoint()):
+            self.clicked.emit()
+        super().mouseReleaseEvent(event)
+
+
+def show_check_tab(view) -> None:
+    """Bring ``view``'s Check tab forward, opening the side panel if it was collapsed (F7)."""
+    from .layout import SIDE_PANEL, panel_shown, show_panel
+
+    if getattr(view, "_panel_widths", None) is not None and not panel_shown(view, SIDE_PANEL):
+        show_panel(view, SIDE_PANEL, True)
+    view.side_tabs.setCurrentWidget(view.check_panel)
+
+
 def install_check(view) -> CheckPanel:
     """Add the Check tab to ``view``'s side tabs; returns the panel."""
     panel = CheckPanel(view, view.side_tabs)
@@ -114,4 +147,4 @@ def install_check(view) -> CheckPanel:
     return panel
 
 
-__all__ = ["AUTO_CHECK_LIMIT", "CheckPanel", "install_check"]
+__all__ = ["AUTO_CHECK_LIMIT", "CheckPanel", "SummaryLabel", "install_check", "show_check_tab"]

@@ -16,7 +16,7 @@ import numpy as np
 from PySide6.QtCore import QSettings, QThread, Signal
 
 from ..model.deal import Deal
-from ..solve.boards import has_table, merged
+from ..solve.boards import has_table
 from ..solve.chunks import DEFAULT_CHUNK, deal_masks, plan, table_of
 from ..solve.connect import CONNECT_TIMEOUT
 
@@ -93,8 +93,12 @@ class ClusterSolveJob(QThread):
 def start_cluster_solve(document_solver, address: str, chunk: int = DEFAULT_CHUNK) -> ClusterSolveJob | None:
     """Send every board of the view that lacks a table to the cluster; None when there is nothing to solve."""
     view = document_solver.view
+    solved = document_solver.solved
     deals = {
-        i: b.deal for i in range(len(view.boards)) for b in (view.boards[i],) if b.deal.card_count and not has_table(b)
+        i: b.deal
+        for i in range(len(view.boards))
+        for b in (view.boards[i],)
+        if b.deal.card_count and not has_table(b) and b.deal.hands not in solved
     }
     if not deals:
         return None
@@ -104,10 +108,7 @@ def start_cluster_solve(document_solver, address: str, chunk: int = DEFAULT_CHUN
     def table_ready(i: int, table) -> None:
         if table is None or not 0 <= i < len(view.boards):
             return
-        board = document_solver.model.board(i)
-        if board.deal != deals.get(i) or has_table(board):
-            return  # edited meanwhile, or solved here first
-        document_solver.model.set_board(i, board.touched(dd=merged(board.dd, table)))
+        document_solver.remember(i, deals[i], table)  # shown, kept for a save: like a table solved here
 
     def progress(done: int, total: int) -> None:
         bar.progress.setRange(0, total)

@@ -26,11 +26,32 @@ from PySide6.QtWidgets import (
 )
 
 from ..check.compare import BoardDiff, Pair, compare_sets, diff_summary, pair_sets
+from ..model.board import Board
 from .diagram import HandDiagram
 from .plaintext import plain_label, plain_tooltip
 from .theme import RED
 
 _PAIR = Qt.ItemDataRole.UserRole  # a row's place in CompareDialog.pairs
+
+
+def moved_cards(a: Board | None, b: Board | None) -> int:
+    """The cards (52-bit mask) that one board's hands place elsewhere than the other's: a card in another
+    hand, or in a hand on one side only.  0 when a board is missing or either has no cards."""
+    if a is None or b is None or not a.deal.card_count or not b.deal.card_count:
+        return 0
+    moved = 0
+    for mine, theirs in zip(a.deal.hands, b.deal.hands, strict=True):
+        moved |= mine ^ theirs
+    return moved
+
+
+def fit_to_screen(window: QWidget, width: int, height: int) -> None:
+    """Size ``window`` ``width`` x ``height``, or less on a smaller screen (the one its parent is on), so
+    that its buttons are never below the bottom of a 768-pixel screen."""
+    parent = window.parentWidget()
+    screen = parent.screen() if parent is not None else window.screen()
+    room = screen.availableGeometry()
+    window.resize(min(width, room.width() - 24), min(height, room.height() - 48))  # the frame and title bar
 
 
 class CompareDialog(QDialog):
@@ -86,7 +107,7 @@ class CompareDialog(QDialog):
         layout.addWidget(buttons)
         self.left.currentCellChanged.connect(lambda row, *_: self._picked(self.left, row))
         self.right.currentCellChanged.connect(lambda row, *_: self._picked(self.right, row))
-        self.resize(1100, 820)
+        fit_to_screen(self, 1100, 820)
         first = next((k for k, d in enumerate(self.diffs) if d is not None and d.kind != "tags"), 0)
         self.show_pair(first)
 
@@ -140,6 +161,7 @@ class CompareDialog(QDialog):
         if not 0 <= k < len(self.pairs):
             return
         pair = self.pairs[k]
+        shown: list[Board | None] = []
         for table, boards, diagram, caption, name, row, number in (
             (self.left, self.a, self.diagram_a, self.caption_a, self.name_a, pair.index_a, pair.number_a),
             (self.right, self.b, self.diagram_b, self.caption_b, self.name_b, pair.index_b, pair.number_b),
@@ -152,9 +174,13 @@ class CompareDialog(QDialog):
             else:
                 table.clearSelection()
             table.blockSignals(False)
-            diagram.set_board(boards[row] if row is not None else None)
+            shown.append(boards[row] if row is not None else None)
+            diagram.set_board(shown[-1])
             which = f"board {number if number is not None else pair.number}" + (f", {pair.table}" if pair.table else "")
             caption.setText(f"{name}: {which}" if row is not None else f"{name}: no {which}")
+        moved = moved_cards(*shown)
+        self.diagram_a.set_marked_cards(moved)
+        self.diagram_b.set_marked_cards(moved)
         diff = self.diffs[k]
         where = f"board {pair.number}" + (f" ({pair.table})" if pair.table else "")
         self.detail.setText(str(diff) if diff else f"{where}: same deal")
@@ -178,4 +204,4 @@ def _short(table: str) -> str:
     return "t" + table.split()[-1] if table.startswith("table ") else table
 
 
-__all__ = ["CompareDialog"]
+__all__ = ["CompareDialog", "fit_to_screen", "moved_cards"]

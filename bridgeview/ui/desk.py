@@ -26,7 +26,7 @@ from ..formats.registry import read_file
 from ..model.text import plural
 from . import dialogs
 from .diagram import TEN
-from .hand_records import PAGE_SIZES, PER_PAGE, HandRecordOptions, HandRecordPainter, default_title, prepare
+from .hand_records import PAGE_SIZES, PER_PAGE, HandRecordOptions, default_title, prepare
 
 PDF_FILTER = "PDF document (*.pdf)"
 HTML_FILTER = "Web page (*.html *.htm)"
@@ -47,7 +47,7 @@ class HandRecordsDialog(QDialog):
         self.view = view
         self.setWindowTitle("Hand records")
         form = QFormLayout(self)
-        self.title = QLineEdit(default_title(view.boards), self)
+        self.title = QLineEdit(default_title(view.boards, view.path or view.untitled_name), self)
         self.title.setPlaceholderText("Event · site · date")
         form.addRow("&Title", self.title)
         self.per_page = QComboBox(self)
@@ -72,6 +72,7 @@ class HandRecordsDialog(QDialog):
         self.html_button.setObjectName("save_html")
         self.html_button.setToolTip("One HTML file to post on a web site: readable on a phone, printable, no scripts")
         self.print_button = QPushButton("P&rint Preview…", self)
+        self.print_button.setObjectName("print_preview")
         buttons.addButton(self.pdf_button, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.addButton(self.html_button, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.addButton(self.print_button, QDialogButtonBox.ButtonRole.ActionRole)
@@ -104,8 +105,11 @@ class HandRecordsDialog(QDialog):
             QApplication.processEvents()
             return not progress.wasCanceled()
 
+        view = self.view
+        # the boards as the window shows them: tables solved in the window are printed, not solved again
+        boards = [view.shown_board(view.model.board(i)) for i in range(len(view.boards))]
         try:
-            return prepare(self.view.boards, options, progress=tick)
+            return prepare(boards, options, progress=tick)
         finally:
             progress.close()
 
@@ -150,20 +154,11 @@ class HandRecordsDialog(QDialog):
 
     def preview(self) -> bool:
         """The print preview dialog; printing goes from there."""
-        from PySide6.QtPrintSupport import QPrinter, QPrintPreviewDialog
-
-        from .hand_records import setup_layout
+        from .print_preview import HandRecordsPreview
 
         options = self.options()
-        data = self._prepare(options)
-        printer = QPrinter(QPrinter.PrinterMode.HighResolution)
-        self.printer = printer  # the preview paints on it for as long as it is open: keep it alive
-        setup_layout(printer, options)
-        self.painter = HandRecordPainter(data, options)
-        dialog = QPrintPreviewDialog(printer, self)
-        dialog.paintRequested.connect(lambda pr: self.painter.paint(pr))
-        self.preview_dialog = dialog
-        dialog.open()
+        self.preview_dialog = HandRecordsPreview(self._prepare(options), options, self)
+        self.preview_dialog.open()
         return True
 
 
@@ -264,6 +259,7 @@ def install_desk(window, file_menu, edit_menu) -> list[QAction]:
         QKeySequence.StandardKey.Print,
         "Print hand records of this set",
     )
+    window.act_print.setObjectName("action_print")
     window.act_export_records = window._action(
         "Export Hand &Records…",
         lambda: hand_records(window, True),

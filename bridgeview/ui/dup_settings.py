@@ -112,7 +112,10 @@ class DupSettingsCommand(QUndoCommand):
                 changes: dict[str, object] = {"number": n}
                 if follows:
                     changes.update(
-                        dealer=dealer_for_board(n) if b.dealer is not None else None,
+                        # an auction was bid from its dealer: it keeps them (as Renumber does by default)
+                        dealer=(
+                            b.effective_dealer if b.auction else dealer_for_board(n) if b.dealer is not None else None
+                        ),
                         vulnerability=vulnerability_for_board(n) if b.vulnerability is not None else None,
                     )
                 self.view.model.set_board(i, b.touched(**changes))

@@ -43,6 +43,10 @@ __all__ = ["PER_PAGE", "HandRecordOptions", "PrintData", "default_title", "page_
 PAGE_SIZES = {"A4": QPageSize.PageSizeId.A4, "Letter": QPageSize.PageSizeId.Letter}
 CELL_W, CELL_H = 260.0, 330.0
 CELL_H_NO_DD = 212.0  # the hands alone: boards print larger without the DD table
+#: a wide cell (one board on a landscape page, two on a portrait one): the DD table beside the hands
+#: rather than under them, so the board fills the page's width instead of under half of it
+WIDE_W, WIDE_H = 430.0, 212.0
+WIDE_DD_LEFT, WIDE_DD_TOP, WIDE_DD_WIDTH = 268.0, 40.0, 160.0
 TITLE_H, FOOTER_H = 26.0, 18.0
 INK = PRINT_INK
 GREY = PRINT_GREY
@@ -123,16 +127,16 @@ class HandRecordPainter:
             cols, rows = rows, cols
         area_h = height - TITLE_H - FOOTER_H
         cw, ch = width / cols, area_h / rows
-        cell_h = CELL_H if self.options.dd else CELL_H_NO_DD
-        fit = min(cw / CELL_W, ch / cell_h)
+        cell_w, cell_h, wide = cell_layout(cw, ch, self.options.dd)
+        fit = min(cw / cell_w, ch / cell_h)
         for k, board in enumerate(boards):
             col, row = k % cols, k // cols
-            x = col * cw + (cw - CELL_W * fit) / 2
+            x = col * cw + (cw - cell_w * fit) / 2
             y = TITLE_H + row * ch + (ch - cell_h * fit) / 2
             p.save()
             p.translate(x, y)
             p.scale(fit, fit)
-            self._board(p, board, first + k)
+            self._board(p, board, first + k, wide)
             p.restore()
             if rows > 1 and row < rows - 1 and k + cols < len(boards):
                 p.setPen(QPen(GREY, 0.4, Qt.PenStyle.DashLine))
@@ -143,7 +147,7 @@ class HandRecordPainter:
                 p.setPen(INK)
 
     # -- a board ------------------------------------------------------------------------
-    def _board(self, p: QPainter, board: Board, index: int) -> None:
+    def _board(self, p: QPainter, board: Board, index: int, wide: bool = False) -> None:
         number = board_heading(board, index)
         p.setPen(INK)
         p.setFont(self.font(14, bold=True))
@@ -177,7 +181,9 @@ class HandRecordPainter:
         p.setPen(GREY)
         p.drawText(QRectF(100, 108, 64, 8), Qt.AlignmentFlag.AlignHCenter, "HCP")
         p.setPen(INK)
-        if self.options.dd:
+        if self.options.dd and wide:
+            self._dd(p, board, index, WIDE_DD_LEFT - 4, WIDE_DD_TOP, WIDE_DD_WIDTH)
+        elif self.options.dd:
             self._dd(p, board, index)
 
     def _hand(self, p: QPainter, deal, seat: Seat, x: float, y: float, width: float) -> None:
@@ -198,15 +204,24 @@ class HandRecordPainter:
             p.setPen(INK)
             p.drawText(QPointF(x + 13, base), text)
 
-    def _dd(self, p: QPainter, board: Board, index: int) -> None:
+    def _dd(self, p: QPainter, board: Board, index: int, left: float = 0.0, top: float = 222.0, width=252.0) -> None:
+        """The makeable contracts and par, ``left`` points right of the board's own left edge, from ``top``
+        down, the text wrapped at ``width``."""
+        p.save()
+        p.translate(left, 0)
+        try:
+            self._dd_table(p, board, index, top, width)
+        finally:
+            p.restore()
+
+    def _dd_table(self, p: QPainter, board: Board, index: int, top: float, width: float) -> None:
         table = self.data.tables.get(index)
-        top = 222.0
         if table is None:
             note = self.data.notes.get(index)
             if note:
                 p.setFont(self.font(7.5))
                 p.setPen(GREY)
-                p.drawText(QRectF(4, top, 252, 40), Qt.TextFlag.TextWordWrap, note.capitalize() + ".")
+                p.drawText(QRectF(4, top, width, 60), Qt.TextFlag.TextWordWrap, note.capitalize() + ".")
                 p.setPen(INK)
             return
         p.setFont(self.font(7, bold=True))
@@ -233,7 +248,18 @@ class HandRecordPainter:
         par = par_text(board, table)
         if par:
             p.setFont(self.font(8))
-            p.drawText(QRectF(4, top + 5 * row_h + 4, 252, 24), Qt.TextFlag.TextWordWrap, par)
+            p.drawText(QRectF(4, top + 5 * row_h + 4, width, 48), Qt.TextFlag.TextWordWrap, par)
+
+
+def cell_layout(cell_w: float, cell_h: float, dd: bool) -> tuple[float, float, bool]:
+    """(width, height, wide) of the board drawing that fills a ``cell_w`` x ``cell_h`` cell best: the DD
+    table under the hands, or beside them when that prints the board larger (a wide cell)."""
+    tall = (CELL_W, CELL_H if dd else CELL_H_NO_DD)
+    if not dd:
+        return tall[0], tall[1], False
+    tall_fit = min(cell_w / tall[0], cell_h / tall[1])
+    wide_fit = min(cell_w / WIDE_W, cell_h / WIDE_H)
+    return (WIDE_W, WIDE_H, True) if wide_fit > tall_fit else (tall[0], tall[1], False)
 
 
 def setup_layout(device, options: HandRecordOptions) -> None:
@@ -249,22 +275,24 @@ def setup_layout(device, options: HandRecordOptions) -> None:
 
 def pdf_bytes(data: PrintData, options: HandRecordOptions) -> tuple[bytes, int]:
     """The hand records as PDF bytes, and the page count."""
-    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+    from PySide6.QtCore import QBuffer, QIODevice
 
     from .app import load_fonts
 
     load_fonts()
-    array = QByteArray()
-    buffer = QBuffer(array)
+    buffer = QBuffer()  # holds its own bytes: nothing outside it must outlive the writer
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     writer = QPdfWriter(buffer)
-    writer.setResolution(300)
-    writer.setCreator("bridgeview")
-    writer.setTitle(options.title or "Hand records")
-    setup_layout(writer, options)
-    pages = HandRecordPainter(data, options).paint(writer)  # the PDF is complete when painting ends
-    buffer.close()
-    return bytes(array.data()), pages
+    try:
+        writer.setResolution(300)
+        writer.setCreator("bridgeview")
+        writer.setTitle(options.title or "Hand records")
+        setup_layout(writer, options)
+        pages = HandRecordPainter(data, options).paint(writer)  # the PDF is complete when painting ends
+    finally:
+        del writer  # the writer writes into the buffer: it goes first
+        buffer.close()
+    return bytes(buffer.data().data()), pages
 
 
 def write_pdf(data: PrintData, path: str | os.PathLike[str], options: HandRecordOptions) -> int:

@@ -43,17 +43,18 @@ def filter_for(codec: Codec) -> str:
 
 
 def codec_from_filter(chosen: str, path: str, kind: str = "bridge") -> Codec | None:
-    """The codec the user picked in the dialog, else the one the extension names."""
+    """The codec to write ``path`` as: the extension the user typed when it names a format (``typed.pbn``
+    is PBN whatever filter was left selected), else the filter picked in the dialog."""
     codecs = writable_codecs(kind)
-    for c in codecs:
-        if filter_for(c) == chosen:
-            return c
+    picked = next((c for c in codecs if filter_for(c) == chosen), None)
     ext = Path(path).suffix.lower().lstrip(".")
+    if picked is not None and ext in picked.extensions:
+        return picked  # a variant sharing the extension (zrj16 for .zrj) stays as picked
     # several codecs share an extension (.zrj): the one named after it is what the name means
     for c in sorted(codecs, key=lambda c: c.name != ext):
         if ext in c.extensions:
             return c
-    return None
+    return picked
 
 
 def with_extension(path: str, codec: Codec) -> str:
