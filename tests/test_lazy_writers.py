@@ -141,6 +141,17 @@ SIZES = dict(
 @example(  # a board of five tables and a game without cards: the chunked path gives way to the board-by-board one
     games=[TABLE_OF_BOARD_1] * 5 + ['[Scoring "IMP"]\n'], threshold=0, checkpoint=1, cache=1, chunk=1
 )
+@example(  # board 1 twice with different deals, one of them cut short: the record it cannot store is named first
+    games=[
+        '[Board "2"]\n[Deal "N:765.432.AKQJ.T98 432.AKQJ.T98.765 AKQJ.T98.765.432 T98.765.432.AKQJ"]\n',
+        '[Board "1"]\n[Deal "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.76"]\n',
+        TABLE_OF_BOARD_1,
+    ],
+    threshold=0,
+    checkpoint=1,
+    cache=1,
+    chunk=1,
+)
 def test_every_writer_on_a_lazy_pbn_is_the_whole_file_writer(games, threshold, checkpoint, cache, chunk) -> None:
     text = "% PBN 2.1\n% EXPORT\n\n" + "\n".join(games)
     same_everywhere(text, ".pbn", threshold, checkpoint, cache, chunk)
@@ -187,10 +198,14 @@ def test_every_writer_on_a_lazy_lin_is_the_whole_file_writer(boards, threshold, 
     same_everywhere("\n".join(boards) + "\n", ".lin", threshold, checkpoint, cache, chunk)
 
 
+@pytest.mark.parametrize("tables", [False, True], ids=["boards", "two-tables"])
 @pytest.mark.parametrize("writer", ["cds", "zrd", "bri", "lin", "csv"])
-def test_save_as_in_the_window_on_a_lazy_set_with_a_game_without_cards(qtbot, tmp_path, messages, writer) -> None:
+def test_save_as_in_the_window_on_a_lazy_set_with_a_game_without_cards(
+    qtbot, tmp_path, messages, writer, tables
+) -> None:
     """File › Save As… of a big PBN with a card-less game writes what the command line writes for the
-    same file read whole, and tells the same losses."""
+    same file read whole, and tells the same losses; with a board played at two tables too (the chunked
+    check gives way to the board-by-board one, which must leave the card-less game out as well)."""
     from test_ui_support import main_window
 
     from bridgeview.ui import dialogs
@@ -199,6 +214,8 @@ def test_save_as_in_the_window_on_a_lazy_set_with_a_game_without_cards(qtbot, tm
         f'[Board "{n}"]\n[Dealer "N"]\n[Vulnerable "None"]\n[Deal "{_deal(n)}"]\n' if n != 3 else '[Scoring "IMP"]\n'
         for n in range(1, 6)
     ]
+    if tables:
+        games.append(games[0])
     src = tmp_path / "big.pbn"
     src.write_text("\n".join(games))
     with read_whole():

@@ -87,15 +87,16 @@ def ignored_options(doc: Any) -> list[str]:
     return [note] if note else []
 
 
-def without_empty_games(doc: Any, codec: Codec) -> tuple[Any, int]:
+def without_empty_games(doc: Any, codec: Codec, *, chunked: bool = True) -> tuple[Any, int]:
     """``doc`` without its games that hold no cards (a PBN game with only a ``[Scoring]`` tag), and how
     many were left out, when ``codec`` stores only deals; such games are skipped with a notice rather
-    than failing the whole save.  A set where no game has cards is left as it is (the check refuses it)."""
+    than failing the whole save.  A set where no game has cards is left as it is (the check refuses it).
+    ``chunked=False``: the chunked converter, which leaves them out itself, gave way or is not used."""
     if codec.kind != "bridge" or not codec.caps.deals_required:
         return doc, 0
     if getattr(doc, "is_lazy", False) and not getattr(doc, "edited", True):
         if _lazy_text(doc):
-            return _lazy_without_empty_games(doc, codec)
+            return _lazy_without_empty_games(doc, codec, chunked=chunked)
         return doc, 0  # fixed records: every record is a deal (or, in ZDD, none is)
     keep = [b for b in doc if b.deal.card_count or b.unreadable]  # an unreadable board: the check refuses it
     dropped = len(doc) - len(keep)
@@ -186,28 +187,34 @@ class WithoutGames(BoardsView):
         super().__init__(doc, np.flatnonzero(keep))
 
 
-def distinct_boards(doc: Any, codec: Codec) -> tuple[Any, str | None, list[str]]:
+def distinct_boards(doc: Any, codec: Codec, options: WriteOptions | None = None) -> tuple[Any, str | None, list[str]]:
     """``doc`` as ``codec`` will hold it: each board once when the format holds deals, not tables (the
     other room of a team match, a traveller's other tables: :mod:`model.tables`).  Returns the boards,
     the notice that says so (``15 boards from 30 tables``, None when every board has one table) and the
     errors that refuse the save: a board number that holds different deals (one deal a number is written,
-    and which one is not for us to guess)."""
+    and which one is not for us to guess).  A record the format cannot store at all is named before such
+    a board, as a converter going through the file meets it (the chunked one does)."""
     if codec.kind != "bridge" or codec.caps.tables:
         return doc, None, []
     if getattr(doc, "numbered_by_position", False) and not getattr(doc, "edited", True):
         return doc, None, []  # (through a progress wrapper) a lazy set numbered by position: a board each
     tables = set_tables(doc)
     errors = [_conflict_error(doc, c, codec) for c in tables.conflicts if c.what == DEAL]
-    if errors or not tables.repeated:
-        return doc, None, errors
-    kept = tables.board_records()
-    view: Any
-    if getattr(doc, "is_lazy", False) or isinstance(doc, BoardsView):
-        view = BoardsView(doc, kept)
-    else:
-        view = BoardSet([doc[int(i)] for i in kept], getattr(doc, "info", None))
-        view.problems = list(getattr(doc, "problems", []))
+    if not errors and not tables.repeated:
+        return doc, None, []
+    view = _records_view(doc, tables.board_records())
+    if errors:
+        return doc, None, codec.check(view, options).errors[:1] + errors
     return view, tables.summary(), []
+
+
+def _records_view(doc: Any, kept: Any) -> Any:
+    """The records ``kept`` of ``doc``: a lazy view of a lazily read set, else a board set of them."""
+    if getattr(doc, "is_lazy", False) or isinstance(doc, BoardsView):
+        return BoardsView(doc, kept)
+    view = BoardSet([doc[int(i)] for i in kept], getattr(doc, "info", None))
+    view.problems = list(getattr(doc, "problems", []))
+    return view
 
 
 def _conflict_error(doc: Any, conflict: Conflict, codec: Codec) -> str:
@@ -322,7 +329,7 @@ def write_document(
                 converted: ConvertResult = chunked.convert(doc, dst, codec, options, progress)
                 return converted
             except TablesFound:  # a board number came again: the tables are sorted out board by board below,
-                doc, dropped = _lazy_without_empty_games(doc, codec, chunked=False)  # without the games it skipped
+                doc, dropped = without_empty_games(doc, codec, chunked=False)  # without the games it skipped
         if (
             getattr(doc, "is_lazy", False)
             and codec.bulk
@@ -333,7 +340,7 @@ def write_document(
             result = _write_bulk_chunks(doc.bulk(), len(doc), dst, codec, options, progress, force)
             result.losses[:0] = read_losses(doc)
             return result
-        doc, notice, errors = distinct_boards(doc, codec)
+        doc, notice, errors = distinct_boards(doc, codec, options)
         if errors:
             raise check_error(doc, dst, errors[0])
         if notice:

@@ -189,7 +189,7 @@ def check_document(parent: QWidget | None, doc, codec: Codec, threaded: bool) ->
             pass  # a board number came again: its tables are sorted out board by board below
 
     def work(progress: Callable[[int, int], bool] | None) -> SaveReport | None:
-        kept, dropped = without_empty_games(doc, codec)
+        kept, dropped = without_empty_games(doc, codec, chunked=False)  # the chunked check gave way, or is not used
         kept, notice, errors = distinct_boards(kept, codec)
         if errors:
             return SaveReport(errors=errors)
