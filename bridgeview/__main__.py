@@ -1,3 +1,4 @@
 from bridgeview.cli.main import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # a spawned worker process imports this module too
+    raise SystemExit(main())
