@@ -1,4 +1,4 @@
 from bridgeview.cli.main import main
 
-if __name__ == "__main__":  # a spawned worker process imports this module too
+if __name__ == "__main__":  # importing the module (a test, a tool) does not run the command
     raise SystemExit(main())

@@ -58,7 +58,7 @@ class Deals:
         self.hands = hands
         self.count = int(hands.shape[2])
         self.stream = stream
-        self.cache: dict[object, np.ndarray] = {}
+        self.cache: dict[object, tuple[object, np.ndarray]] = {}
         self.zero_divisors: dict[int, np.ndarray] = {}  # id(Binary node) -> deals whose divisor is 0
 
     def lengths(self, seat: int) -> np.ndarray:
@@ -66,8 +66,8 @@ class Deals:
         key = ("lengths", seat)
         found = self.cache.get(key)
         if found is None:
-            found = self.cache[key] = popcount(self.hands[seat])
-        return found
+            found = self.cache[key] = (key, popcount(self.hands[seat]))
+        return found[1]
 
 
 class Evaluator:
@@ -102,13 +102,15 @@ class Evaluator:
     # -- values ----------------------------------------------------------------------------------
     def value(self, node: s.Expr, deals: Deals) -> np.ndarray:
         """``node``'s value for every deal (int32 or bool, or a 0-d array for a constant)."""
+        # a hand function by what it is (hcp(north) written twice is one entry), anything else by identity;
+        # the entry keeps its node alive, so no other node can take its id while the chunk lasts
         key: object = node if isinstance(node, _LEAVES) else id(node)
         found = deals.cache.get(key)
         if found is not None:
-            return found
+            return found[1]
         value = self._compute(node, deals)
         if not self._draws_random(node):
-            deals.cache[key] = value
+            deals.cache[key] = (node, value)
         return value
 
     def _compute(self, node: s.Expr, deals: Deals) -> np.ndarray:
@@ -275,10 +277,8 @@ class Evaluator:
             if zero is not None:
                 met = zero if active is None else zero & active
                 if met.any():
-                    deal = int(np.argmax(met)) + 1
                     raise EvaluationError(
-                        f"division by zero ({'remainder' if node.op == '%' else 'quotient'} of a number and 0, "
-                        f"in the {_ordinal(deal)} deal of a chunk)",
+                        f"division by zero (the right side of '{node.op}' is 0 in a deal that reaches it)",
                         node.line,
                         node.column,
                     )
@@ -321,11 +321,6 @@ def seats_used(node: s.Expr | None) -> set[int]:
     if node is None:
         return set()
     return {n.seat for n in walk(node) if hasattr(n, "seat")}
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 def as_int(value: np.ndarray) -> np.ndarray:

@@ -181,6 +181,8 @@ def tokenize(text: str) -> list[Token]:
         else:
             if ch == "#":
                 raise ScriptError("'#' starts a comment only at the beginning of a line (use // here)", ln, col)
+            if ch == "{":
+                raise ScriptError("unexpected '{' (shape{...} is the dealer.dpp preprocessor's, not dealer's)", ln, col)
             raise ScriptError(f"unexpected character {ch!r}", ln, col)
     tokens.append(Token("END", "", *here(n)))
     return tokens
