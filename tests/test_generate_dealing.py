@@ -287,3 +287,23 @@ def test_limits_follow_dealer():
     assert engine.limits(counted) == engine.Limits(10_000_000, 10_000_000)
     assert engine.limits(counted, outputs=True).produce == 40  # deals written to files are printed deals
     assert engine.limits(parse("produce 7\ngenerate 99\naction average hcp(north)"), 3) == engine.Limits(3, 99)
+
+
+class _Words:
+    """A random stream that gives the same word every time."""
+
+    def __init__(self, word: int) -> None:
+        self.word = word
+
+    def words(self, count: int) -> np.ndarray:
+        return np.full(count, self.word, dtype=np.uint32)
+
+
+def test_a_deal_whose_words_fail_lemires_test_is_thrown_away():
+    """Word 0 makes u * M mod 2**32 = 0, below 2**32 mod M for every group: no deal is kept (and
+    none is counted); the largest word passes every group."""
+    plan = make_plan(parse(""))
+    assert deal(plan, _Words(0), 50).shape == (4, 4, 0)
+    kept = to_card_masks(deal(plan, _Words(0xFFFFFFFF), 50))
+    assert len(kept) == 50
+    assert_legal(kept)
