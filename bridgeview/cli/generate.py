@@ -104,6 +104,10 @@ def run(args) -> int:
     status = _Status(not args.quiet)
     try:
         summary = engine.run(script, limits, consume, seed=args.seed, jobs=args.jobs, progress=status)
+    except FormatError as e:  # a division by zero the deals run into: the script's mistake, located
+        if e.path is None:
+            e.path = name
+        raise
     finally:
         status.close()
     report.finish(summary.produced)
@@ -158,7 +162,7 @@ def _write_outputs(targets, kept, script, args, summary) -> bool:
 
     hands = np.concatenate(kept, axis=2) if kept else np.zeros((4, 4, 0), dtype=np.uint16)
     boards = board_set(hands, script, first=args.first_board, seed=args.seed)
-    print(f"generated {summary.generated:,} deals, produced {plural(summary.produced, 'deal')}")
+    print(f"generated {summary.generated:,} deals, produced {plural(summary.produced, 'deal', ',')}")
     failed = False
     for path, codec in targets:
         try:
@@ -166,12 +170,12 @@ def _write_outputs(targets, kept, script, args, summary) -> bool:
                 raise FormatError("no deal was produced: nothing written", path=path)
             if codec is None:
                 pages = _hand_records(boards, path)
-                print(f"{path}: {plural(len(boards), 'board')} on {plural(pages, 'page')}")
+                print(f"{path}: {plural(len(boards), 'board', ',')} on {plural(pages, 'page', ',')}")
                 continue
             result = write_document(boards, path, codec, force=args.force)
             for loss in result.losses:
                 print(f"bridgeview: {path}: dropped: {loss}", file=sys.stderr)
-            print(f"{path}: {plural(len(boards), 'board')}")
+            print(f"{path}: {plural(len(boards), 'board', ',')}")
         except FormatError as e:
             if e.path is None:
                 e.path = path

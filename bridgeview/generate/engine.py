@@ -175,13 +175,12 @@ def run(
                     pool.close()
                     pool = None
             if wanted not in results:
-                if pool is not None and pool.has(wanted):
-                    if len(results) < pool.ahead:  # a worker makes it: make a later one meanwhile
-                        results[next_index] = local.chunk(next_index)
-                        next_index += 1
-                    else:
-                        results[wanted] = pool.result(wanted)
-                else:  # its worker is gone
+                if pool is not None and pool.has(wanted) and len(results) < pool.ahead:
+                    results[next_index] = local.chunk(next_index)  # a worker makes it: make a later one meanwhile
+                    next_index += 1
+                else:  # its worker is gone, or slow to start: make it here (a late result is dropped)
+                    if pool is not None:
+                        pool.drop(wanted)
                     results[wanted] = local.chunk(wanted)
                 continue
             chunk = results.pop(wanted)
@@ -257,7 +256,7 @@ class _Pool:
         self.workers = workers
         self.futures: dict[int, Future[ChunkResult]] = {}
         #: chunks kept waiting at most (made here while a worker is late with the one wanted)
-        self.ahead = 4 * workers + 8
+        self.ahead = 2 * workers
 
     @classmethod
     def start(cls, script: s.Script, seed: int | None, workers: int) -> _Pool | None:
@@ -293,9 +292,11 @@ class _Pool:
     def has(self, index: int) -> bool:
         return index in self.futures
 
-    def result(self, index: int) -> ChunkResult:
-        """Wait for chunk ``index``."""
-        return self.futures.pop(index).result()
+    def drop(self, index: int) -> None:
+        """Forget chunk ``index`` (it is made elsewhere)."""
+        future = self.futures.pop(index, None)
+        if future is not None:
+            future.cancel()
 
     def close(self) -> None:
         for future in self.futures.values():
