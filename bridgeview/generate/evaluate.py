@@ -255,7 +255,6 @@ class Evaluator:
     def check(self, node: s.Expr, deals: Deals, active: np.ndarray | None) -> None:
         """EvaluationError for a division by zero in a deal where dealer would have computed it
         (``active`` None: every deal)."""
-        import numpy as np
 
         if not deals.zero_divisors or not self._divides(node):
             return
