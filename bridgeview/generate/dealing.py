@@ -213,6 +213,14 @@ def deal(plan: Plan, stream: RandomStream, n: int) -> np.ndarray:
     """Up to ``n`` random deals as holdings: a ``(4, 4, k)`` uint16 array ``[seat N E S W][suit C D H S]``
     of 13-bit rank masks (the deuce lowest).  ``k`` is ``n`` less the deals whose random words were
     rejected (and, with suit lengths, that missed them)."""
+    hands, kept = deal_all(plan, stream, n)
+    return hands if kept is None else hands[:, :, kept]
+
+
+def deal_all(plan: Plan, stream: RandomStream, n: int) -> tuple[np.ndarray, np.ndarray | None]:
+    """``n`` deals, with the booleans of those to keep (None: all): the others' random words were
+    rejected or they missed a suit length.  They are still complete deals, so the engine evaluates
+    all ``n`` and leaves those out afterwards, which is cheaper than copying the kept ones first."""
     import numpy as np
 
     words = stream.words(plan.words_per_deal * n).reshape(plan.words_per_deal, n) if plan.words_per_deal else None
@@ -228,9 +236,9 @@ def deal(plan: Plan, stream: RandomStream, n: int) -> np.ndarray:
     for seat, suit, cards in plan.checked:
         passed = popcount(hands[seat, suit]) == cards
         ok = passed if ok is None else ok & passed
-    if ok is not None and not ok.all():
-        hands = hands[:, :, ok]
-    return hands
+    if ok is not None and ok.all():
+        ok = None
+    return hands, ok
 
 
 def _free_holdings(slots: tuple[int, ...] | list[int]) -> list[int]:

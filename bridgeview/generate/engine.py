@@ -8,8 +8,9 @@ counts agree with dealer's (``Generated`` counts every deal looked at, up to and
 including the last one produced).  Only the produced deals are kept, and only
 when something needs them, so memory stays flat however many deals are made.
 
-A run that will take more than about a second starts worker processes (``spawn``:
-safe beside threads and Qt) and keeps working itself while they do; a short one
+A run that will take more than about a second starts worker processes (forked on
+Linux when the process has no other thread -- the command line --, else spawned:
+safe beside Qt's threads) and keeps working itself while they do; a short one
 never pays for them.  Stopping -- a cancel from the window, Ctrl+C on a terminal
 -- ends the run after the chunk in hand, with everything produced so far.
 """
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -27,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import script as s
 from .actions import Produced, action_expressions
-from .dealing import Plan, RandomStream, deal, make_plan
+from .dealing import Plan, RandomStream, deal_all, make_plan
 from .evaluate import Deals, Evaluator
 
 if TYPE_CHECKING:
@@ -91,14 +93,21 @@ class Worker:
         import numpy as np
 
         stream = RandomStream(self.seed, index)
-        hands = deal(self.plan, stream, chunk_size(index))
+        hands, kept = deal_all(self.plan, stream, chunk_size(index))
         deals = Deals(hands, stream)
         passed = self.evaluator.condition(deals)
-        positions = np.flatnonzero(passed)
-        produced = np.ascontiguousarray(hands[:, :, positions])
-        chosen = Deals(produced, stream)
-        values = [[self.evaluator.integers(e, chosen) for e in exprs] for exprs in self.expressions]
-        return ChunkResult(index, int(hands.shape[2]), positions, produced, values)
+        if kept is None:
+            generated = int(hands.shape[2])
+            chosen = np.flatnonzero(passed)
+            positions = chosen
+        else:  # deals thrown away were never dealt: count and number only the kept ones
+            generated = int(np.count_nonzero(kept))
+            chosen = np.flatnonzero(passed & kept)
+            positions = (np.cumsum(kept) - 1)[chosen]
+        produced = np.ascontiguousarray(hands[:, :, chosen])
+        produced_deals = Deals(produced, stream)  # one cache for all the actions' expressions
+        values = [[self.evaluator.integers(e, produced_deals) for e in exprs] for exprs in self.expressions]
+        return ChunkResult(index, generated, positions, produced, values)
 
 
 @dataclass
@@ -175,13 +184,19 @@ def run(
                     pool.close()
                     pool = None
             if wanted not in results:
-                if pool is not None and pool.has(wanted) and len(results) < pool.ahead:
-                    results[next_index] = local.chunk(next_index)  # a worker makes it: make a later one meanwhile
-                    next_index += 1
-                else:  # its worker is gone, or slow to start: make it here (a late result is dropped)
-                    if pool is not None:
-                        pool.drop(wanted)
+                if pool is None or not pool.has(wanted):  # its worker is gone: make it here
                     results[wanted] = local.chunk(wanted)
+                elif len(results) < pool.ahead:  # a worker makes it: make a later one meanwhile
+                    results[next_index] = local.chunk(next_index)
+                    next_index += 1
+                elif pool.cancel(wanted):  # no worker has started on it yet: make it here
+                    results[wanted] = local.chunk(wanted)
+                else:  # a worker is on it: wait
+                    try:
+                        results[wanted] = pool.result(wanted)
+                    except _POOL_FAILURES:
+                        pool.close()
+                        pool = None
                 continue
             chunk = results.pop(wanted)
             wanted += 1
@@ -256,7 +271,7 @@ class _Pool:
         self.workers = workers
         self.futures: dict[int, Future[ChunkResult]] = {}
         #: chunks kept waiting at most (made here while a worker is late with the one wanted)
-        self.ahead = 2 * workers
+        self.ahead = 4 * workers
 
     @classmethod
     def start(cls, script: s.Script, seed: int | None, workers: int) -> _Pool | None:
@@ -265,7 +280,7 @@ class _Pool:
         import multiprocessing
 
         try:
-            context = multiprocessing.get_context("spawn")
+            context = multiprocessing.get_context(_start_method())
             executor = ProcessPoolExecutor(
                 workers, mp_context=context, initializer=_start_worker, initargs=(script, seed)
             )
@@ -292,17 +307,35 @@ class _Pool:
     def has(self, index: int) -> bool:
         return index in self.futures
 
-    def drop(self, index: int) -> None:
-        """Forget chunk ``index`` (it is made elsewhere)."""
-        future = self.futures.pop(index, None)
-        if future is not None:
-            future.cancel()
+    def cancel(self, index: int) -> bool:
+        """Take back chunk ``index`` if no worker has started on it."""
+        if self.futures[index].cancel():
+            del self.futures[index]
+            return True
+        return False
+
+    def result(self, index: int) -> ChunkResult:
+        """Wait for chunk ``index``."""
+        return self.futures.pop(index).result()
 
     def close(self) -> None:
         for future in self.futures.values():
             future.cancel()
         self.futures.clear()
         self.executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _start_method() -> str:
+    """``fork`` for a single-threaded process on Linux (the command line: a worker is ready in
+    milliseconds, numpy already loaded), else ``spawn`` (the window has Qt's threads, and forking a
+    threaded process can deadlock the child; a spawned worker imports what it needs, in about half
+    a second)."""
+    import multiprocessing
+
+    single = threading.active_count() == 1
+    if single and sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods():
+        return "fork"
+    return "spawn"
 
 
 def _pool_failures() -> tuple[type[BaseException], ...]:
