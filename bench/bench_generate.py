@@ -53,7 +53,8 @@ SCRIPTS = {
     "(c) predealt South, two-suited overcall": (
         "predeal south SAQ542, HKJ87, D32, CAK\n"
         "condition hcp(west) >= 8 && hcp(west) <= 15 && ((spades(west) >= 5 && hearts(west) >= 5) || "
-        "(diamonds(west) >= 5 && clubs(west) >= 5) || (hearts(west) >= 5 && (clubs(west) >= 5 || diamonds(west) >= 5)))\n"
+        "(diamonds(west) >= 5 && clubs(west) >= 5) || "
+        "(hearts(west) >= 5 && (clubs(west) >= 5 || diamonds(west) >= 5)))\n"
         "action average hcp(west)\n"
     ),
 }
@@ -132,7 +133,8 @@ def main() -> int:
                     against = f"{ratio:.2f}x dealer"
                 rows.append((title, name, rate, cpu_rate, against))
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"{args.deals:,} deals a run, {args.runs} runs each in turns, {os.cpu_count()} cores, load average {load:.1f}")
+    cores = os.cpu_count()
+    print(f"{args.deals:,} deals a run, {args.runs} runs each in turns, {cores} cores, load average {load:.1f}")
     print()
     print("| script | program | deals/s (wall, median) | deals/s of CPU time (median) | speed (pair by pair, median) |")
     print("|---|---|---|---|---|")
