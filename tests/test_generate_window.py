@@ -95,6 +95,8 @@ def test_a_mistake_is_shown_as_it_is_typed_and_stops_ok(qtbot, tmp_path, message
         assert "unknown name 'hpc'" in status.text()
         dlg.accept()  # OK
         assert dlg.result() != QDialog.DialogCode.Accepted
+        cursor = editor.textCursor()
+        assert (cursor.blockNumber(), cursor.positionInBlock()) == (2, 3)  # at the mistake
         editor.setPlainText("condition hcp(north) > 10\n")
         qtbot.waitUntil(lambda: "reads well" in status.text(), timeout=5000)
 

@@ -112,6 +112,7 @@ class ScriptSection(QObject):
         self.job: GenerateJob | None = None
         self.made: Made | None = None
         self.name = "-"  # the script's file or example, for the set's event
+        self.mistake: tuple[int | None, int | None] = (None, None)  # where the last check found one
         self._first = 1
 
         self.examples = QComboBox(dialog)
@@ -132,6 +133,7 @@ class ScriptSection(QObject):
             "condition hcp(north) >= 15 && hcp(north) <= 17"
         )
         self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)  # a script's lines as written
         self.editor.setMinimumSize(460, 160)
         self.editor.textChanged.connect(self._edited)
         self.status = QLabel(dialog)
@@ -209,9 +211,21 @@ class ScriptSection(QObject):
             script = parse(self.text(), self.name)
         except FormatError as e:
             self._say(str(e), problem=True)
+            self.mistake = (e.line, getattr(e, "column", None))
             return None
         self._say("The script reads well: OK makes its deals.")
         return script
+
+    def _show_mistake(self) -> None:
+        """Put the cursor where the script's mistake is."""
+        line, column = self.mistake
+        if line is None:
+            return
+        block = self.editor.document().findBlockByNumber(line - 1)
+        cursor = self.editor.textCursor()
+        cursor.setPosition(block.position() + max(0, min((column or 1) - 1, block.length() - 1)))
+        self.editor.setTextCursor(cursor)
+        self.editor.setFocus()
 
     def _say(self, text: str, problem: bool = False) -> None:
         self.status.setText(text)
@@ -224,6 +238,7 @@ class ScriptSection(QObject):
         script = self.check()
         if script is None:
             dialogs.message("error", self.dialog, "Generate", f"The script has a mistake:\n\n{self.status.text()}")
+            self._show_mistake()
             return
         self._first = first
         self.job = GenerateJob(script, produce, seed, self)
