@@ -23,7 +23,6 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +32,8 @@ from .dealing import Plan, RandomStream, deal_all, make_plan
 from .evaluate import Deals, Evaluator
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
+
     import numpy as np
 
 #: dealer's limits when neither the script nor the command line gives one
@@ -278,6 +279,7 @@ class _Pool:
         """Worker processes (started with Ctrl+C ignored: the parent stops the run), or None when
         this Python cannot start them (a frozen bundle without multiprocessing support, say)."""
         import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor  # only a long run pays for importing it
 
         try:
             context = multiprocessing.get_context(_start_method())
