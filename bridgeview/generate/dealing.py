@@ -121,10 +121,19 @@ class Plan:
     first_groups: tuple[_Group, ...] = ()
     checked: tuple[tuple[int, int, int], ...] = ()  # (seat, suit, cards)
     words_per_deal: int = field(default=0)
+    _scratch: dict[tuple[int, int], np.ndarray] = field(default_factory=dict, repr=False, compare=False)
 
-    @property
-    def predealt(self) -> tuple[int, int, int, int]:
-        return self.predeal
+    def scratch(self, categories: int, n: int) -> np.ndarray:
+        """The shuffle's ``(categories, 64, n)`` rows, kept from chunk to chunk: the loop writes the same
+        rows (the free cards' slots) every time and the others stay zero, so the 12 MB are neither
+        allocated nor faulted in again for each chunk."""
+        import numpy as np
+
+        rows = self._scratch.get((categories, n))
+        if rows is None:
+            self._scratch.clear()
+            rows = self._scratch[(categories, n)] = np.zeros((categories, 64, n), dtype=bool)
+        return rows
 
 
 def make_plan(script: Script) -> Plan:
@@ -263,7 +272,7 @@ def _deal_free(plan: Plan, words: np.ndarray | None, n: int) -> tuple[np.ndarray
     if not seats:
         return hands, None
     assert words is not None
-    rows = np.zeros((len(seats) - 1, 64, n), dtype=bool)
+    rows = plan.scratch(len(seats) - 1, n)
     ok = _assign(len(plan.free), [plan.needs[s] for s in seats], words, n, rows, list(plan.free))
     _split_cumulative(hands, seats, holdings_of_rows(rows), everything)
     return hands, ok
@@ -354,7 +363,6 @@ def _assign(
         running += need
         thresholds.append(np.full(n, running, dtype=np.uint8))
     ok: np.ndarray | None = None
-    digit64 = np.empty(n, dtype=np.uint64)
     low = np.empty(n, dtype=np.uint64)
     digit = np.empty(n, dtype=np.uint8)
     mask32 = np.uint64(0xFFFFFFFF)
@@ -366,9 +374,8 @@ def _assign(
         for size in group:
             product *= size
             np.multiply(low, np.uint64(size), out=low)
-            np.right_shift(low, shift32, out=digit64)
+            np.right_shift(low, shift32, out=digit, casting="unsafe")  # the digit, below 52: a byte
             np.bitwise_and(low, mask32, out=low)
-            np.copyto(digit, digit64, casting="unsafe")
             row = rows[position]
             for k, threshold in enumerate(thresholds):
                 below = np.less(digit, threshold, out=outs[k, row])
