@@ -28,34 +28,24 @@ DESCRIPTION = (
 MAX_SEED = 2**64 - 1
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text.replace(",", "").replace("_", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 1 <= value <= 2_000_000_000:
-        raise argparse.ArgumentTypeError(f"a number of deals from 1 to 2,000,000,000, not {value}")
-    return value
+def _whole(low: int, high: int, what: str):
+    """An argparse type: a whole number from ``low`` to ``high`` (else a usage error naming ``what``)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text.replace(",", "").replace("_", ""))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} is a whole number, not {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{what} goes from {low:,} to {high:,}, not {value:,}")
+        return value
+
+    return parse
 
 
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a seed is a whole number, not {text!r}") from None
-    if not 0 <= value <= MAX_SEED:
-        raise argparse.ArgumentTypeError(f"a seed from 0 to {MAX_SEED}, not {value}")
-    return value
-
-
-def _jobs(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of processes: {text!r}") from None
-    if not 1 <= value <= 256:
-        raise argparse.ArgumentTypeError(f"from 1 to 256 processes, not {value}")
-    return value
+_count = _whole(1, 2_000_000_000, "a number of deals")
+_seed = _whole(0, MAX_SEED, "a seed")
+_jobs = _whole(1, 256, "a number of processes")
 
 
 def add_arguments(p) -> None:

@@ -146,10 +146,7 @@ def tokenize(text: str) -> list[Token]:
             end = text.find("*/", i + 2)
             if end < 0:
                 raise ScriptError("a comment started with /* is never closed with */", *here(i))
-            line += text.count("\n", i, end)
-            last = text.rfind("\n", i, end)
-            if last >= 0:
-                line_start = last + 1
+            line, line_start = _past(text, i, end, line, line_start)
             i = end + 2
             continue
         ln, col = here(i)
@@ -158,10 +155,7 @@ def tokenize(text: str) -> list[Token]:
             if end < 0:
                 raise ScriptError('a string started with " is never closed', ln, col)
             tokens.append(Token("STRING", text[i + 1 : end], ln, col))
-            line += text.count("\n", i, end)
-            last = text.rfind("\n", i, end)
-            if last >= 0:
-                line_start = last + 1
+            line, line_start = _past(text, i, end, line, line_start)
             i = end + 1
             continue
         if text.startswith("\\n", i):
@@ -186,6 +180,15 @@ def tokenize(text: str) -> list[Token]:
             raise ScriptError(f"unexpected character {ch!r}", ln, col)
     tokens.append(Token("END", "", *here(n)))
     return tokens
+
+
+def _past(text: str, start: int, end: int, line: int, line_start: int) -> tuple[int, int]:
+    """(line, offset of its start) after stepping over ``text[start:end]`` (a comment or string may hold
+    line ends)."""
+    last = text.rfind("\n", start, end)
+    if last < 0:
+        return line, line_start
+    return line + text.count("\n", start, end), last + 1
 
 
 def _word(text: str, i: int, line: int, column: int) -> Token:

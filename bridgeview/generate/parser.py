@@ -537,18 +537,20 @@ class _Parser:
         return s.Score(bool(v.value), int(c.text[1]), strain, tricks, line=t.line, column=t.column)
 
     def f_imps(self) -> s.Expr:
-        t = self.take()
-        self.expect("(", "'('")
-        value = self.expression()
-        self.expect(")", "')'")
+        t, value = self.call_of_expression()
         return s.Imps(value, line=t.line, column=t.column)
 
     def f_rnd(self) -> s.Expr:
+        t, limit = self.call_of_expression()
+        return s.Random(limit, line=t.line, column=t.column)
+
+    def call_of_expression(self) -> tuple[Token, s.Expr]:
+        """``word(EXPR)``: the word's token and the expression."""
         t = self.take()
         self.expect("(", "'('")
-        limit = self.expression()
+        inner = self.expression()
         self.expect(")", "')'")
-        return s.Random(limit, line=t.line, column=t.column)
+        return t, inner
 
     def f_unsupported(self) -> s.Expr:
         t = self.tok
