@@ -226,13 +226,26 @@ def test_the_counts_stop_where_dealer_stops():
     assert short.produced == 9 and short.generated == first.generated - 1
 
 
-def test_the_same_seed_gives_the_same_deals_on_two_processes(monkeypatch):
+@pytest.mark.parametrize("method", ["fork", "spawn"])  # the command line's, and the window's (Qt has threads)
+def test_the_same_seed_gives_the_same_deals_on_two_processes(monkeypatch, method):
     monkeypatch.setattr(engine, "PARALLEL_AFTER", 0.0)  # start the worker processes at once
+    monkeypatch.setattr(engine, "_start_method", lambda: method)
+    made = []
+    original_fill = engine._Pool.fill
+
+    def fill(self, next_index, results):
+        before = set(results)
+        index = original_fill(self, next_index, results)
+        made.extend(set(results) - before)
+        return index
+
+    monkeypatch.setattr(engine._Pool, "fill", fill)
     text = "condition hcp(north) >= 12 && spades(north) >= 5\naction average hcp(north)"
     one, hands_one = _run(text, generate=400_000, seed=21, jobs=1)
     two, hands_two = _run(text, generate=400_000, seed=21, jobs=2)
     assert (one.generated, one.produced) == (two.generated, two.produced) == (400_000, one.produced)
     assert (hands_one == hands_two).all()
+    assert made  # some chunks came from the worker process
 
 
 def test_cancel_stops_with_what_was_produced():
