@@ -233,9 +233,9 @@ def test_the_same_seed_gives_the_same_deals_on_two_processes(monkeypatch, method
     made = []
     original_fill = engine._Pool.fill
 
-    def fill(self, next_index, results):
+    def fill(self, next_index, results, enough):
         before = set(results)
-        index = original_fill(self, next_index, results)
+        index = original_fill(self, next_index, results, enough)
         made.extend(set(results) - before)
         return index
 

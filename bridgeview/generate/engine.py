@@ -168,6 +168,7 @@ def run(
     results: dict[int, ChunkResult] = {}
     next_index = 0  # the next chunk nobody was asked to make
     wanted = 0  # the next chunk to take
+    enough = _chunks_for(limits_.generate, local.plan)  # chunks past this one cannot be needed (ahead of time)
     try:
         while generated < limits_.generate and produced < limits_.produce:
             if cancel is not None and cancel.is_set():
@@ -180,14 +181,14 @@ def run(
                 pool = _Pool.start(script, seed, jobs - 1)
             if pool is not None:
                 try:
-                    next_index = pool.fill(next_index, results)
+                    next_index = pool.fill(next_index, results, enough)
                 except _POOL_FAILURES:  # a worker died (killed, out of memory): carry on here
                     pool.close()
                     pool = None
             if wanted not in results:
                 if pool is None or not pool.has(wanted):  # its worker is gone: make it here
                     results[wanted] = local.chunk(wanted)
-                elif len(results) < pool.ahead:  # a worker makes it: make a later one meanwhile
+                elif len(results) < pool.ahead and next_index < enough:  # a worker makes it: make a later one
                     results[next_index] = local.chunk(next_index)
                     next_index += 1
                 elif pool.cancel(wanted):  # no worker has started on it yet: make it here
@@ -219,6 +220,20 @@ def run(
         if pool is not None:
             pool.close()
     return Summary(generated, produced, time.monotonic() - start, stopped)
+
+
+def _chunks_for(deals: int, plan: Plan) -> int:
+    """How many chunks give ``deals`` deals, with room for the few thrown away (more, if they turn
+    out to be needed, are made when they are); with suit-length predeals, which throw away many, no
+    bound."""
+    if plan.first_seat is not None or plan.checked:
+        return 1 << 62
+    wanted = deals * 1.01 + CHUNK
+    total = index = 0
+    while total < wanted:
+        total += chunk_size(index)
+        index += 1
+    return index
 
 
 def _take(chunk: ChunkResult, limits_: Limits, generated: int, produced: int) -> tuple[int, int, Produced]:
@@ -290,15 +305,15 @@ class _Pool:
             return None
         return cls(executor, workers)
 
-    def fill(self, next_index: int, results: dict[int, ChunkResult]) -> int:
-        """Collect finished chunks and hand out more until each worker has two; the next chunk index
-        not handed out."""
+    def fill(self, next_index: int, results: dict[int, ChunkResult], enough: int) -> int:
+        """Collect finished chunks and hand out more (below ``enough``) until each worker has two; the
+        next chunk index not handed out."""
         for index in [i for i, f in self.futures.items() if f.done()]:
             results[index] = self.futures.pop(index).result()
         main = threading.current_thread() is threading.main_thread()
         previous: Any = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
         try:  # a submit may start a worker process: it inherits Ctrl+C ignored
-            while len(self.futures) < 2 * self.workers:
+            while len(self.futures) < 2 * self.workers and next_index < enough:
                 self.futures[next_index] = self.executor.submit(_work, next_index)
                 next_index += 1
         finally:
