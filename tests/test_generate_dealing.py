@@ -240,6 +240,14 @@ def test_the_same_seed_gives_the_same_deals_on_two_processes(monkeypatch, method
         return index
 
     monkeypatch.setattr(engine._Pool, "fill", fill)
+    monkeypatch.setattr(engine._Pool, "cancel", lambda self, index: False)  # wait for the (slow to start) worker
+    original_result = engine._Pool.result
+
+    def result(self, index):
+        made.append(index)
+        return original_result(self, index)
+
+    monkeypatch.setattr(engine._Pool, "result", result)
     text = "condition hcp(north) >= 12 && spades(north) >= 5\naction average hcp(north)"
     one, hands_one = _run(text, generate=400_000, seed=21, jobs=1)
     two, hands_two = _run(text, generate=400_000, seed=21, jobs=2)
