@@ -271,6 +271,8 @@ _WORKER: Worker | None = None
 def _start_worker(script: s.Script, seed: int | None) -> None:
     global _WORKER
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's to handle
+    if hasattr(signal, "pthread_sigmask"):  # the child started with Ctrl+C held back (see _Pool.fill)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     _WORKER = Worker(script, seed)
 
 
@@ -310,15 +312,18 @@ class _Pool:
         next chunk index not handed out."""
         for index in [i for i, f in self.futures.items() if f.done()]:
             results[index] = self.futures.pop(index).result()
-        main = threading.current_thread() is threading.main_thread()
-        previous: Any = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
-        try:  # a submit may start a worker process: it inherits Ctrl+C ignored
+        # A submit may start a worker process.  Ctrl+C is held back meanwhile, not ignored: the child
+        # starts with it held (it then ignores it: the parent stops the run), and the parent gets a
+        # Ctrl+C that came meanwhile as soon as the submits are done -- none is lost.
+        hold = threading.current_thread() is threading.main_thread() and hasattr(signal, "pthread_sigmask")
+        held: Any = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if hold else None
+        try:
             while len(self.futures) < 2 * self.workers and next_index < enough:
                 self.futures[next_index] = self.executor.submit(_work, next_index)
                 next_index += 1
         finally:
-            if main:
-                signal.signal(signal.SIGINT, previous)
+            if hold:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
         return next_index
 
     def has(self, index: int) -> bool:
