@@ -117,6 +117,7 @@ def test_the_count_is_live_and_stop_keeps_what_was_made(qtbot, tmp_path, message
         status = child(dlg, QLabel, "generate_status")
         assert not stop.isEnabled()
         dlg.accept()
+        assert not dlg.seed.isEnabled()  # a fair shuffle: no seed
         assert stop.isEnabled() and not dlg.count.isEnabled()  # running, and the GUI thread is free
         qtbot.waitUntil(lambda: "tried" in status.text() and not status.text().startswith("0 deals"), timeout=30_000)
         qtbot.mouseClick(stop, qtbot_button())
@@ -125,6 +126,7 @@ def test_the_count_is_live_and_stop_keeps_what_was_made(qtbot, tmp_path, message
         made = dlg.script.made
         assert made is not None and 0 < len(made.boards) < 10_000
         assert ok.text() == f"Open {len(made.boards):,} Deals" and ok.isEnabled()
+        assert dlg.count.isEnabled() and not dlg.seed.isEnabled()  # the fields as they were
         dlg.accept()  # opens what was made, without running again
         assert dlg.result() == QDialog.DialogCode.Accepted
 

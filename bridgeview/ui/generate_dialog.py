@@ -52,7 +52,7 @@ class Made:
 class GenerateJob(QThread):
     """Runs a script on its own thread; counts come as ``progressed``, the end as QThread's ``finished``."""
 
-    progressed = Signal(int, int)  # deals tried, produced
+    progressed = Signal(int, int, float)  # deals tried, produced, seconds left (-1: not known yet)
 
     def __init__(self, script, produce: int, seed: int | None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -74,7 +74,8 @@ class GenerateJob(QThread):
         now = time.monotonic()
         if now - self._last >= PROGRESS_EVERY:
             self._last = now
-            self.progressed.emit(progress.generated, progress.produced)
+            left = progress.seconds_left
+            self.progressed.emit(progress.generated, progress.produced, -1.0 if left is None else left)
 
     def run(self) -> None:  # noqa: D401 (Qt entry point)
         import numpy as np
@@ -93,7 +94,7 @@ class GenerateJob(QThread):
                 cancel=self._cancel,
             )
             self.hands = np.concatenate(kept, axis=2) if kept else np.zeros((4, 4, 0), dtype=np.uint16)
-            self.progressed.emit(self.summary.generated, self.summary.produced)
+            self.progressed.emit(self.summary.generated, self.summary.produced, 0.0)
         except FormatError as e:
             self.error = str(e)
         except Exception as e:  # noqa: BLE001 -- a bug must reach the user as a message, not kill the thread
@@ -113,6 +114,7 @@ class ScriptSection(QObject):
         self.made: Made | None = None
         self.name = "-"  # the script's file or example, for the set's event
         self.mistake: tuple[int | None, int | None] = (None, None)  # where the last check found one
+        self._enabled: list[bool] = []  # the fields' states before a run
         self._first = 1
 
         self.examples = QComboBox(dialog)
@@ -249,14 +251,21 @@ class ScriptSection(QObject):
         self.job.start()
 
     def _running(self, running: bool) -> None:
-        for widget in (self.editor, self.examples, self.open_button, self.ok, *self.inputs):
-            widget.setEnabled(not running)
+        """Keep the fields still during a run; afterwards each is as it was (the seed only with a seed)."""
+        widgets = (self.editor, self.examples, self.open_button, self.ok, *self.inputs)
+        if running:
+            self._enabled = [w.isEnabled() for w in widgets]
+        for widget, was in zip(widgets, self._enabled, strict=True):
+            widget.setEnabled(False if running else was)
         self.stop_button.setEnabled(running)
 
-    def _count(self, generated: int, produced: int) -> None:
+    def _count(self, generated: int, produced: int, left: float) -> None:
         job = self.job
         asked = job.produce if job is not None else produced
-        self._say(f"{plural(generated, 'deal', ',')} tried, {produced:,} of {asked:,} produced")
+        text = f"{plural(generated, 'deal', ',')} tried, {produced:,} of {asked:,} produced"
+        if left >= 1:
+            text += f", about {_duration(left)} left"
+        self._say(text)
 
     def stop(self) -> None:
         """End the run; the deals produced so far can still be opened."""
@@ -310,6 +319,16 @@ class ScriptSection(QObject):
                 f"Only {plural(len(made.boards), 'deal', ',')} of {made.asked:,} met the script's condition in "
                 f"{made.generated:,} tries (the script's generate limit).",
             )
+
+
+def _duration(seconds: float) -> str:
+    """``40 s``, ``3 min``, ``2 h 05 min``: a time left as a person reads it."""
+    s = int(round(seconds))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{round(s / 60)} min"
+    return f"{s // 3600} h {s % 3600 // 60:02d} min"
 
 
 def _title(name: str) -> str:
