@@ -159,7 +159,7 @@ def run(
     ``jobs`` is the most processes to use (None: one per core).  Ctrl+C (KeyboardInterrupt) and
     ``cancel`` stop the run with what was produced so far (``Summary.stopped``)."""
     start = time.monotonic()
-    jobs = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
+    jobs = max(1, jobs if jobs is not None else cores())
     local = Worker(script, seed)
     generated = produced = 0
     hopeless = 0
@@ -234,6 +234,17 @@ def _chunks_for(deals: int, plan: Plan) -> int:
         total += chunk_size(index)
         index += 1
     return index
+
+
+def cores() -> int:
+    """The cores this process may run on (its affinity where the system tells, else all)."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    if affinity is not None:
+        try:
+            return max(1, len(affinity(0)))
+        except OSError:
+            pass
+    return os.cpu_count() or 1
 
 
 def _take(chunk: ChunkResult, limits_: Limits, generated: int, produced: int) -> tuple[int, int, Produced]:
