@@ -118,6 +118,11 @@ def test_the_script_can_come_from_standard_input(capsys, monkeypatch):
             "x.dlm: Duplimate DLM hold at most 99 boards; this run produces up to 200",
         ),
         ("condition 10 / hcp(north) > 5\n", [], "s.dlr: line 1, column 14: division by zero"),
+        (
+            "produce 30\n",
+            ["-o", "{tmp}/x.dlm", "--first-board", "80"],
+            "x.dlm: Duplimate DLM numbers boards up to 99; boards 80 to 109 would not fit",
+        ),
     ],
 )
 def test_errors_are_one_located_line_before_any_work(capsys, tmp_path, script, extra, message):

@@ -76,12 +76,7 @@ def run(args) -> int:
     targets = [_target(path, args) for path in args.output]
     limits = engine.limits(script, args.produce, args.generate, outputs=bool(targets))
     for path, codec in targets:
-        cap = codec.caps.max_records if codec is not None else 5000
-        if cap is not None and limits.produce > cap:
-            what = codec.title if codec is not None else "hand records"
-            raise FormatError(
-                f"{what} hold at most {cap:,} boards; this run produces up to {limits.produce:,}", path=path
-            )
+        _check_room(path, codec, limits.produce, args.first_board)
     out = sys.stdout
     report = Report(script, out.write, args.seed, print_deals=not targets)  # with -o only statistics print
     kept: list = []
@@ -138,6 +133,23 @@ def _target(path: str, args):
     if path.lower().endswith(".pdf"):
         return path, None
     return path, codec_for_output(path)
+
+
+def _check_room(path: str, codec, produce: int, first: int) -> None:
+    """FormatError now, before any deal is made, when the output cannot hold the boards this run may
+    make: too many (DLM keeps 99, hand records 5,000) or numbered too high (DUP's boards go to 999)."""
+    from ..formats.errors import FormatError
+
+    what = codec.title if codec is not None else "hand records"
+    most = codec.caps.max_records if codec is not None else 5000
+    if most is not None and produce > most:
+        raise FormatError(f"{what} hold at most {most:,} boards; this run produces up to {produce:,}", path=path)
+    highest = codec.caps.max_board if codec is not None else None
+    last = first + produce - 1
+    if highest is not None and last > highest:
+        raise FormatError(
+            f"{what} numbers boards up to {highest:,}; boards {first:,} to {last:,} would not fit", path=path
+        )
 
 
 def _write_outputs(targets, kept, script, args, summary) -> bool:
