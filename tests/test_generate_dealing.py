@@ -231,23 +231,21 @@ def test_the_same_seed_gives_the_same_deals_on_two_processes(monkeypatch, method
     monkeypatch.setattr(engine, "PARALLEL_AFTER", 0.0)  # start the worker processes at once
     monkeypatch.setattr(engine, "_start_method", lambda: method)
     made = []
-    original_fill = engine._Pool.fill
+    original_start = engine._Pool.start.__func__
+    original_collect = engine._Pool._collect
 
-    def fill(self, next_index, results, enough):
+    def start(cls, *args):
+        pool = original_start(cls, *args)
+        pool.ready = True  # wait for the worker, however slowly it starts, so that its chunks are used
+        return pool
+
+    def collect(self, results, timeout):
         before = set(results)
-        index = original_fill(self, next_index, results, enough)
+        original_collect(self, results, timeout)
         made.extend(set(results) - before)
-        return index
 
-    monkeypatch.setattr(engine._Pool, "fill", fill)
-    monkeypatch.setattr(engine._Pool, "cancel", lambda self, index: False)  # wait for the (slow to start) worker
-    original_result = engine._Pool.result
-
-    def result(self, index):
-        made.append(index)
-        return original_result(self, index)
-
-    monkeypatch.setattr(engine._Pool, "result", result)
+    monkeypatch.setattr(engine._Pool, "start", classmethod(start))
+    monkeypatch.setattr(engine._Pool, "_collect", collect)
     text = "condition hcp(north) >= 12 && spades(north) >= 5\naction average hcp(north)"
     one, hands_one = _run(text, generate=400_000, seed=21, jobs=1)
     two, hands_two = _run(text, generate=400_000, seed=21, jobs=2)

@@ -71,6 +71,7 @@ def run(args) -> int:
     from ..generate.parser import parse
     from ..generate.script import PrintPBN
 
+    engine.keep_freed_memory()  # this process only makes deals: chunk after chunk of big arrays
     name, text = _read_script(args.script)
     script = parse(text, name)
     targets = [_target(path, args) for path in args.output]

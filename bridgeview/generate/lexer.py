@@ -25,6 +25,10 @@ class ScriptError(FormatError):
         super().__init__(message, path=path, line=line)
         self.column = column
 
+    def __reduce__(self) -> tuple[type[ScriptError], tuple[str, int | None, int | None, str | None]]:
+        # raised in a worker process, it crosses to the parent with its place
+        return (type(self), (self.message, self.line, self.column, self.path))
+
     def where(self) -> str:
         if self.line is None:
             return ""
