@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 from ..formats.errors import FormatError, describe
 from ..generate.examples import EXAMPLES
 from ..model.boardset import BoardSet
-from ..model.text import plural
+from ..model.text import duration, plural
 from . import dialogs, theme
 
 PROGRESS_EVERY = 0.1  # seconds between live counts
@@ -264,7 +264,7 @@ class ScriptSection(QObject):
         asked = job.produce if job is not None else produced
         text = f"{plural(generated, 'deal', ',')} tried, {produced:,} of {asked:,} produced"
         if left >= 1:
-            text += f", about {_duration(left)} left"
+            text += f", about {duration(left)} left"
         self._say(text)
 
     def stop(self) -> None:
@@ -319,16 +319,6 @@ class ScriptSection(QObject):
                 f"Only {plural(len(made.boards), 'deal', ',')} of {made.asked:,} met the script's condition in "
                 f"{made.generated:,} tries (the script's generate limit).",
             )
-
-
-def _duration(seconds: float) -> str:
-    """``40 s``, ``3 min``, ``2 h 05 min``: a time left as a person reads it."""
-    s = int(round(seconds))
-    if s < 60:
-        return f"{s} s"
-    if s < 3600:
-        return f"{round(s / 60)} min"
-    return f"{s // 3600} h {s % 3600 // 60:02d} min"
 
 
 def _title(name: str) -> str:
