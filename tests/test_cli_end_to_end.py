@@ -768,7 +768,7 @@ def test_validate_reports_illegal_play_and_repeated_board_numbers(capsys, tmp_pa
     assert rc == 1
     lines = out.splitlines()
     assert any("board 4" in line and "revokes" in line and "CA" in line for line in lines), lines
-    assert any("board number 4 also used by record 1" in line for line in lines), lines
+    assert any("record 1 and record 2 have board number 4 but different deals" in line for line in lines), lines
     assert err.strip() == f"{path}: {len(lines)} problems in 2 boards"
 
 

@@ -14,7 +14,9 @@ from bridgeview.model.cards import Card, Seat
 from bridgeview.model.ddtable import DDTable
 from bridgeview.model.deal import Deal
 from bridgeview.model.editing import (
+    auctions_in,
     check_hands,
+    fitting_play,
     hand_text,
     is_legal_call,
     legal_calls,
@@ -140,6 +142,66 @@ def test_new_deal_drops_dd_and_par():
     b = Board.numbered(3, DEAL, dd=table, tags={"OptimumScore": "NS 100", "ParContract": "NS 2S", "Event": "x"})
     new = with_deal(b, swap_hands(DEAL, 0, 1))
     assert new.dd is None and set(new.tags) == {"Event"} and b.dd is table
+
+
+def test_new_deal_drops_every_tag_analysing_the_old_one():
+    tags = {
+        "Ability": "N:87654 E:65432 S:87654 W:65432",
+        "Minimax": "3NS",
+        "OptimumResultTable": "Declarer;Denomination\\2R;Result\\2R",
+        "OptimumScore": "NS 400",
+        "ParContract": "NS 3N",
+        "DoubleDummyTricks": "a98a98a98a98a98a98a98",
+        "Event": "x",
+        "ScoreTable": "Rank\\2R;Score\\5R",
+    }
+    new = with_deal(Board.numbered(1, DEAL, tags=tags), rotate_deal(DEAL))
+    assert set(new.tags) == {"Event", "ScoreTable"}
+
+
+def _played(board: Board, cards: int = 52) -> Board:
+    play: list[Card] = []
+    for _ in range(cards):
+        st = play_state(with_play(board, play))
+        play.append(min(Deal((st.legal, 0, 0, 0)).cards(0)))
+    return with_play(board, play)
+
+
+def test_a_new_deal_keeps_the_play_that_still_fits_and_drops_the_rest_with_claim_and_result():
+    b = _played(with_auction(Board.numbered(1, DEAL), calls("1S P P P")))
+    assert b.result is not None and fitting_play(b) == 52
+    turned = with_deal(b, rotate_deal(DEAL))  # East's first card is no longer East's
+    assert turned.play is None and turned.result is None and turned.claim is None
+    claimed = with_play(b, b.play[:8], 11)
+    assert claimed.result == 11
+    swapped = with_deal(claimed, swap_hands(DEAL, Seat.EAST, Seat.WEST))
+    assert swapped.play is None and swapped.claim is None and swapped.result is None
+    # a card nobody played moves between the hands that are still to play it: the play up to then stays
+    last = b.play[-1]
+    owner = DEAL.owner(last)
+    other = Seat((owner + 2) % 4)
+    moved = with_deal(b, DEAL.with_card(last, other).with_card(b.play[-3], owner))
+    assert moved.play == b.play[: fitting_play(moved)] and len(moved.play) < 52 and moved.result is None
+    untouched = with_deal(b.copy(result=9, play=b.play[:4]), DEAL)  # the same deal: nothing to drop
+    assert untouched.play == b.play[:4] and untouched.result == 9
+
+
+def test_renumber_keeps_the_dealer_of_boards_with_an_auction_when_asked():
+    boards = [Board.numbered(n, DEAL, auction=calls("P") if n == 2 else None) for n in (1, 2, 3)]
+    assert auctions_in(boards) == 1
+    follows = renumbered(boards, 6)
+    assert follows[1].dealer == Seat.SOUTH  # board 7's dealer: the auction would start with another player
+    kept = renumbered(boards, 6, keep_auction_dealers=True)
+    assert kept[1].dealer == Seat.EAST and kept[1].vulnerability == Vulnerability.ALL  # board 7's vulnerability
+    assert kept[0].dealer == Seat.EAST and kept[2].dealer == Seat.WEST  # no auction: they follow
+
+
+def test_hands_and_cards_are_written_as_the_window_writes_them():
+    assert hand_text(parse_hand("AKT.-.-.-")) == "AKT..."
+    assert hand_text(parse_hand("AKT.-.-.-"), "10") == "AK10..."
+    assert parse_hand(hand_text(parse_hand("QT9.T.T.T"), "10")) == parse_hand("QT9.T.T.T")
+    dup = check_hands([".-.-.K", ".-.-.K", "", ""], fill=False)
+    assert "in two hands: ♣K" in dup.problems(lambda c: "♣K" if str(c) == "CK" else str(c))
 
 
 def test_renumber_rederives_or_keeps_dealer_and_vulnerability():

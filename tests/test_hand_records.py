@@ -171,11 +171,12 @@ def test_a_file_without_boards_is_one_line(capsys, tmp_path):
 
 
 def test_the_command_offers_the_layouts_choices_without_importing_qt():
-    from bridgeview.cli import print_cmd
+    from bridgeview.cli import outputs
+    from bridgeview.handrecords import content
     from bridgeview.ui import hand_records
 
-    assert print_cmd.PER_PAGE == hand_records.PER_PAGE
-    assert set(print_cmd.PAPERS) == set(hand_records.PAGE_SIZES)
+    assert outputs.PER_PAGE == content.PER_PAGE == hand_records.PER_PAGE
+    assert set(outputs.PAPERS) == set(content.PAPERS) == set(hand_records.PAGE_SIZES)
     code = (
         "import sys; from bridgeview.cli.main import build_parser; build_parser(); "
         "print('PySide6.QtGui' in sys.modules)"

@@ -351,12 +351,13 @@ def test_the_scan_of_a_big_file_keeps_memory_flat(tmp_path, monkeypatch):
 
 
 def test_validate_lists_a_board_the_lazy_reader_cannot_read_and_checks_the_rest(tmp_path):
-    """The whole-file reader refuses such a file; opened lazily, the board is one problem, at its line."""
+    """Opened lazily (as by the whole-file reader), the board is one problem, at its line."""
     text = QX_FILES["export"].replace("md|2SAKQJ", "md|2XAKQJ", 1)
     path = tmp_path / "bad.lin"
     path.write_text(text)
     lazy = lin_lazy.read_lazy(path)
-    assert lazy.line_of(0) == 1 and lazy.problems_of(0) == []
+    assert lazy.line_of(0) == 1 and [m[:30] for _l, m in lazy.problems_of(0)] == ["unreadable record: md|2XAKQJHT"]
+    assert lazy[0].unreadable is not None and lazy[1].unreadable is None
     problems = [str(p) for p in validate(lazy)]
     assert any(p.startswith("line 39, board 39: same deal as board 2") for p in problems)  # the rest checked
     assert (

@@ -35,7 +35,7 @@ def test_streamed_lin_is_byte_identical_to_the_whole_text_writer(tmp_path, fmt, 
         out = io.BytesIO()
         CODEC.write(doc, out, WriteOptions(newline=newline, encoding=encoding))
         assert out.getvalue() == document_text(boards, newline).encode(encoding)
-    assert out.getvalue().startswith(b"qx|o%d|st||md|" % (start or 1))
+    assert out.getvalue().startswith(b"qx|o%d|pn|,,,|st||md|" % (start or 1))  # pn| always: endplay needs it
 
 
 def test_md_bytes_match_md_text():

@@ -156,7 +156,7 @@ def test_binary_input_is_a_format_error(tmp_path):
 # -- encodings and line ends ----------------------------------------------
 def test_latin1_file_is_detected_and_written_back_in_latin1(realdata):
     doc = read_file(realdata / "pbn" / "zdenecek_bridgecomposer_latin1.pbn")
-    assert doc.info.extra["encoding"] == "latin-1"
+    assert doc.info.extra["encoding"] == "cp1252"  # 8-bit text: Windows-1252, Latin-1's letters where they are
     assert '%HRTitleEvent "2. párový turnaj BKP 19. 10. 2022"' in doc.info.extra["preamble"]
     doc[0] = doc[0].touched(tags={**doc[0].tags, "West": "Dvořák"})  # ř is not Latin-1
     assert any("cannot hold" in loss for loss in CODEC.check(doc).losses)
@@ -174,7 +174,7 @@ def test_utf8_file_keeps_utf8(realdata):
 
 def test_latin1_byte_in_a_tag_value(realdata):
     doc = read_file(realdata / "pbn" / "pbnj_veugen_correct_21.pbn")
-    assert doc.info.extra["encoding"] == "latin-1"
+    assert doc.info.extra["encoding"] == "cp1252"
     assert doc[1].tags["Site"] == "Hotel Des Indes\xa0- The Hague, Netherlands, NLD"
 
 
@@ -204,13 +204,17 @@ def test_utf8_bom_is_kept(tmp_path):
     assert write_bytes(doc) == data
 
 
-def test_every_byte_decodes():
+def test_every_byte_decodes_and_the_five_that_are_no_character_are_told():
+    """8-bit text is Windows-1252: every byte reads, and the five it leaves undefined read as U+FFFD."""
     data = bytes(range(256)) + b'\n[Board "2"]\n'
     from bridgeview.formats.pbn_lex import decode
+    from bridgeview.formats.textcheck import decode_text
 
     text, encoding = decode(data)
-    assert encoding == "latin-1"
-    assert text.encode("latin-1") == data
+    assert encoding == "cp1252" and len(text) == len(data)
+    assert [i for i, ch in enumerate(text) if ch == "\ufffd"] == [0x81, 0x8D, 0x8F, 0x90, 0x9D]
+    assert decode_text(data).undecodable == [0x81, 0x8D, 0x8F, 0x90, 0x9D]
+    assert text[0x80] == "€" and text[0xE9] == "é"
 
 
 # -- preamble, comments, directives, unknown tags -----------------------------

@@ -383,3 +383,29 @@ def test_every_deal_generator_game_after_the_first_is_read_by_position(monkeypat
     parse_pbn_text(_odd_games(text, [((r'\[Event "[^"]*"\]', '[Event "Cup"]'), 20)]))
     assert taken.count(False) == 1 and len(taken) == 39
     assert document_text(doc)[0] == text  # written back byte for byte
+
+
+def test_the_fast_path_reports_checked_tags_in_the_games_order_whatever_the_hash_seed() -> None:
+    """Two checked tags with problems (a score table and a score) are reported in the order the game holds
+    them, as the careful reader does: the fast path once took them from a set, whose order the hash seed
+    decides (a hypothesis run found it)."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import re, sys\n"
+        "sys.path.insert(0, 'tests')\n"
+        "import test_pbn_fast as t\n"
+        "text = t.export_file(6, 0)\n"
+        "text = text.replace('[West \"', '[TotalScoreTable \"-Rank;PairId\"]\\n 2 7\\n 1 3 4\\n[West \"')\n"
+        "text = text.replace('[West \"', '[Score \"about 3\"]\\n[West \"')\n"
+        "fast, careful, _ = t.both_ways(text)\n"
+        "print(fast == careful)\n"
+    )
+    from conftest import REPO
+
+    for seed in range(4):
+        env = dict(os.environ, PYTHONHASHSEED=str(seed))
+        out = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True)
+        assert out.stdout.strip() == "True", out.stderr

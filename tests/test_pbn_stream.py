@@ -282,8 +282,12 @@ def layouts_pbn(n: int = 300, seed: int = 9) -> str:
     dealers = ["N", "e", "?", "", "W", "s"]
     vuls = ["None", "NS", "EW", "All", "Both", "Love", "-", "?", ""]
     games = []
+    used: set[int] = set()
     for i in range(n):
         number = i + 1 + 10 ** (i % 7)
+        while number in used:  # a number twice would be two deals under one board number (refused)
+            number += 1
+        used.add(number)
         board = Board.numbered(number, Deal.from_owners(chunk.owners[i].tolist()), dd=ddtable_from_row(chunk.dd[i]))
         text = board_text(board, None, foreign=True)
         text = text.replace(f'[Dealer "{board.dealer.name[0]}"]', f'[Dealer "{dealers[i % 6]}"]')

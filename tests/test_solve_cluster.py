@@ -322,7 +322,7 @@ def test_journal_chunk_whole_or_absent(tmp_path):
 
 # -- the GUI ---------------------------------------------------------------------------
 def test_gui_solves_on_a_cluster(qtbot, tmp_path, monkeypatch, messages):
-    """Analysis › Solve all boards on a Dask cluster…: tables arrive in the boards; the address is remembered."""
+    """Analysis › Solve all boards on a Dask cluster…: tables arrive and are shown; the address is remembered."""
     distributed = pytest.importorskip("distributed")
     from bridgeview.ui import dialogs
     from bridgeview.ui import solver as solver_module
@@ -349,16 +349,20 @@ def test_gui_solves_on_a_cluster(qtbot, tmp_path, monkeypatch, messages):
         cluster.close()
     assert cluster_address() == cluster.scheduler_address
     expect = solve_masks(deal_masks(b.deal for b in registry.read_file(src)))
+    assert not view.is_modified()  # solved for display, like tables solved here (issue 25)
     for i in range(9):
-        board = view.model.board(i)
+        board = view.shown_board(view.model.board(i))
         if i == 3:
             assert board.dd is None  # the uneven ending
         else:
             assert [list(r) for r in board.dd.tricks] == expect[i].tolist()
 
 
-def test_gui_cluster_failure_is_one_line(qtbot, tmp_path, monkeypatch, messages):
-    pytest.importorskip("distributed")
+def window_noting_cluster_failures(qtbot, tmp_path, monkeypatch):
+    """A window on a small set that solves nothing by itself, and the list its cluster job's failures go to.
+
+    What the job reports is seen from before it starts: a refused connection can fail faster than a
+    waitSignal set up after solve_on_cluster returns would connect."""
     from bridgeview.ui import solver as solver_module
     from bridgeview.ui.mainwindow import MainWindow
 
@@ -369,11 +373,30 @@ def test_gui_cluster_failure_is_one_line(qtbot, tmp_path, monkeypatch, messages)
     qtbot.addWidget(win)
     assert win.open_file(str(src))
     view = win.current_view()
-    # what the job reports, seen from before it starts: a refused connection can fail faster than
-    # a waitSignal set up after solve_on_cluster returns would connect
-    failures: list[str] = []
-    shown = view.solver._failed
-    monkeypatch.setattr(view.solver, "_failed", lambda text: (failures.append(text), shown(text)))
+    from PySide6.QtCore import QObject, Slot
+
+    class Noted(QObject):
+        """The failures, noted by an object of the GUI thread: the job's signal comes queued from its
+        thread (a plain function would run in that thread and touch the window from there)."""
+
+        def __init__(self) -> None:
+            super().__init__(view)
+            self.texts: list[str] = []
+            self.shown = view.solver._failed
+
+        @Slot(str)
+        def note(self, text: str) -> None:
+            self.texts.append(text)
+            self.shown(text)
+
+    noted = Noted()
+    monkeypatch.setattr(view.solver, "_failed", noted.note)
+    return win, view, noted.texts
+
+
+def test_gui_cluster_failure_is_one_line(qtbot, tmp_path, monkeypatch, messages):
+    pytest.importorskip("distributed")
+    _win, view, failures = window_noting_cluster_failures(qtbot, tmp_path, monkeypatch)
     job = view.solver.solve_on_cluster(f"tcp://127.0.0.1:{_free_port()}")
     assert job is not None
     qtbot.waitUntil(lambda: view.solver.cluster_job is None, timeout=90_000)

@@ -114,6 +114,11 @@ def test_worker_compute_latest_wins(qtbot, worker_of):
 
 
 # -- in a document view ---------------------------------------------------------------
+def shown(view, i: int) -> DDTable | None:
+    """Board ``i``'s DD table as the window shows it (stored, or solved here and kept beside the board)."""
+    return view.shown_board(view.model.board(i)).dd
+
+
 def make_view(qtbot, boards, monkeypatch, delay: int = 0) -> DocumentView:
     monkeypatch.setattr(solver_module, "AUTO_DELAY_MS", delay)
     view = DocumentView(BoardSet(boards, FileInfo(format="pbn")))
@@ -133,8 +138,9 @@ def test_view_solves_current_board_then_the_rest(qtbot, monkeypatch):
     assert grid.cell_text(Seat.EAST, Strain.SPADES) == "10"
     qtbot.waitUntil(lambda: "Par" in grid.par_text(), timeout=10_000)
     assert grid.par_text().splitlines() == ["Par EW 420: EW 4S", "Makes: EW 1NT 4S 3H 2D"]
-    qtbot.waitUntil(lambda: view.boards[1].dd is not None, timeout=20_000)  # the rest, in the background
-    assert view.boards[1].dd == TABLE_2
+    qtbot.waitUntil(lambda: shown(view, 1) is not None, timeout=20_000)  # the rest, in the background
+    assert shown(view, 1) == TABLE_2
+    assert view.boards[1].dd is None and view.undo_stack.count() == 0  # solved for display: the board is as read
     qtbot.waitUntil(lambda: not view.solver.bar.is_running(), timeout=5000)
     view.select_board(1)
     assert grid.table() == TABLE_2
@@ -165,7 +171,7 @@ def test_cancel_button_stops_the_background(qtbot, monkeypatch):
     view.solver.bar.cancel.click()
     qtbot.waitUntil(lambda: not view.solver.bar.is_running(), timeout=5000)
     qtbot.waitUntil(view.solver.worker.is_idle, timeout=30_000)
-    assert sum(b.dd is not None for b in view.boards) <= 1 + 2 * solver_module.BACKGROUND_BATCH
+    assert sum(shown(view, i) is not None for i in range(40)) <= 1 + 2 * solver_module.BACKGROUND_BATCH
     view.solver.shutdown()
 
 
@@ -201,7 +207,7 @@ def test_endings_are_solved_and_uneven_ones_explained(qtbot, monkeypatch):
     grid = view.dd_grid
     assert grid.note.text() == "Not solvable double dummy: the hands hold different numbers of cards."
     view.select_board(1)
-    qtbot.waitUntil(lambda: view.boards[1].dd is not None, timeout=20_000)
+    qtbot.waitUntil(lambda: shown(view, 1) is not None, timeout=20_000)
     assert grid.cell_text(Seat.NORTH, Strain.SPADES) == "3"
     assert grid.cell_text(Seat.NORTH, Strain.NOTRUMP) == "0"
     assert "Par" not in grid.par_text()  # an ending has no par
@@ -213,12 +219,13 @@ def test_big_files_solve_only_what_is_viewed(qtbot, monkeypatch):
     boards = [Board.numbered(i + 1, Deal.from_pbn(DEALS[i % 4])) for i in range(5)]
     view = make_view(qtbot, boards, monkeypatch, delay=0)
     assert not view.solver.auto
-    qtbot.waitUntil(lambda: view.boards[0].dd is not None, timeout=20_000)
+    qtbot.waitUntil(lambda: shown(view, 0) is not None, timeout=20_000)
     view.select_board(2)
-    qtbot.waitUntil(lambda: view.boards[2].dd is not None, timeout=20_000)
+    qtbot.waitUntil(lambda: shown(view, 2) is not None, timeout=20_000)
     qtbot.waitUntil(view.solver.worker.is_idle, timeout=20_000)
     QApplication.processEvents()  # what the idle worker solved is posted: deliver it before looking
-    assert [b.dd is not None for b in view.boards] == [True, False, True, False, False]
+    # board 5 holds board 1's deal: the table solved for that deal serves both
+    assert [shown(view, i) is not None for i in range(5)] == [True, False, True, False, True]
     view.solver.shutdown()
 
 
@@ -242,7 +249,10 @@ def test_save_as_after_solving_keeps_the_tables(qtbot, monkeypatch, tmp_path, fm
     qtbot.addWidget(window)
     assert window.open_file(str(src))
     view = window.current_view()
-    qtbot.waitUntil(lambda: all(b.dd is not None and b.dd.is_complete for b in view.boards), timeout=30_000)
+    qtbot.waitUntil(
+        lambda: all(shown(view, i) is not None and shown(view, i).is_complete for i in range(2)), timeout=30_000
+    )
+    assert not view.is_modified()  # Save As to another file writes them all the same
     out = tmp_path / f"out.{'zrj' if fmt == 'zrj16' else fmt}"
     assert window.save_as(str(out), fmt)
     back = read_file(out, fmt)

@@ -8,6 +8,7 @@ import re
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
 from test_ui_support import main_window
 
 from bridgeview.formats.registry import read_file, write_file
@@ -84,7 +85,8 @@ def test_every_validate_problem_is_in_the_check_tab(qtbot, tmp_path, messages, r
     for p in validate(read_file(path)):
         assert any(p.message in t for t in texts), p
     marked = {i for i in range(len(w.current_view().boards)) if tooltip(w.current_view(), i)}
-    assert len(marked) > 0 and w.status_check.text() == f"{len(texts)} problems"
+    errors = sum(1 for issue in panel.issues if issue.is_error)  # warnings are listed but do not stop dealing
+    assert 0 < errors < len(texts) and len(marked) > 0 and w.status_check.text() == f"{errors} problems"
 
 
 def test_an_edit_is_checked_again_and_undo_clears_it(qtbot, tmp_path, messages):
@@ -115,11 +117,12 @@ def test_compare_with_shows_both_sets_and_both_diagrams(qtbot, tmp_path, message
     qtbot.addWidget(dlg)
     assert dlg.summary.text() == "2 of 16 boards differ"
     assert dlg.left.rowCount() == 16 and dlg.right.rowCount() == 15
-    assert dlg.left.item(4, 1).text() == "⚠" and dlg.left.item(4, 2).text() == "hands rotated 180°"
+    turned = "machine.pbn has set.pbn's hands turned 180°"
+    assert dlg.left.item(4, 1).text() == "⚠" and dlg.left.item(4, 2).text() == turned
     assert dlg.left.item(0, 1).text() == ""
     # the first differing board is shown on both sides
     assert dlg.diagram_a.board().number == 5 and dlg.diagram_b.board().number == 5
-    assert dlg.detail.text() == "board 5: hands rotated 180°"
+    assert dlg.detail.text() == f"board 5: {turned}"
     dlg.left.setCurrentCell(10, 0)  # board 11: only on the left
     assert dlg.diagram_a.board().number == 11 and dlg.diagram_b.board() is None
     assert dlg.caption_b.text() == "machine.pbn: no board 11"
@@ -137,10 +140,23 @@ def test_compare_with_an_unreadable_file_is_a_dialog(qtbot, tmp_path, messages):
 
 
 def test_compare_with_asks_for_the_file(qtbot, tmp_path, messages, monkeypatch):
+    """The contract: File › Compare With… is the QAction ``action_compare``, asking through getOpenFileName."""
+    from PySide6.QtGui import QAction
+    from PySide6.QtWidgets import QFileDialog
+
     w, view = opened(qtbot, tmp_path, a_set())
-    monkeypatch.setattr(dialogs, "get_open_files", lambda *a: [])
-    assert desk.compare_with(w) is None
-    assert w.act_compare.isEnabled() and w.act_compare in w.menuBar().actions()[0].menu().actions()
+    asked: list[str] = []
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: asked.append(a[1]) or ("", ""))
+    action = w.findChild(QAction, "action_compare")
+    assert action is w.act_compare and action in w.menuBar().actions()[0].menu().actions()
+    assert action.isEnabled()
+    action.trigger()
+    assert asked == ["Compare with"] and getattr(w, "compare_dialog", None) is None
+    other = tmp_path / "other.pbn"
+    write_file(a_set(), other)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(other), ""))
+    action.trigger()
+    assert w.compare_dialog.isVisible() and "Same deals" in w.compare_dialog.summary.text()
 
 
 # -- hand records --------------------------------------------------------------------------
@@ -161,20 +177,39 @@ def test_hand_records_dialog_writes_the_pdf(qtbot, tmp_path, messages, monkeypat
 
 
 def test_hand_records_print_preview_paints_every_page(qtbot, tmp_path, messages):
-    from PySide6.QtPrintSupport import QPrinter
+    """The real preview dialog paints after Python collected everything it can: a printer held by
+    a local of ``preview()`` was freed under the open dialog, and its first paint killed the app."""
+    import gc
+
+    from PySide6.QtPrintSupport import QPrinter, QPrintPreviewDialog, QPrintPreviewWidget
+    from PySide6.QtWidgets import QPushButton
 
     w = main_window(qtbot, tmp_path)
     assert w.open_file(str(resource("sample.pbn")))
-    dlg = desk.hand_records(w)
+    w.show()
+    action = w.findChild(QAction, "action_print")
+    assert action is w.act_print
+    action.trigger()
+    dlg = w.hand_records_dialog
     qtbot.addWidget(dlg)
     dlg.per_page.setCurrentText("6")
-    assert dlg.preview()
-    qtbot.addWidget(dlg.preview_dialog)
+    button = dlg.findChild(QPushButton, "print_preview")
+    assert button is dlg.print_button and button.isDefault()
+    for _ in range(2):  # a second preview replaces the first: neither may lose its printer
+        button.click()
+        gc.collect()
+        preview = dlg.findChildren(QPrintPreviewDialog)[-1]
+        assert preview.isVisible()
+        preview.grab()  # paints the pages on the printer now
+        qtbot.wait(50)
+        pages = preview.findChild(QPrintPreviewWidget)
+        assert pages.pageCount() == 3  # 16 boards, 6 a page
+        preview.close()
+        qtbot.wait(10)
     printer = QPrinter()
     printer.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
     printer.setOutputFileName(str(tmp_path / "printed.pdf"))
-    assert dlg.painter.paint(printer) == 3
-    dlg.preview_dialog.close()
+    assert dlg.preview_dialog.painter.paint(printer) == 3
 
 
 def test_hand_records_that_cannot_be_written_are_a_dialog(qtbot, tmp_path, messages):

@@ -58,6 +58,7 @@ def _discard(w) -> None:
         stack = getattr(view, "undo_stack", None)
         if stack is not None:
             stack.setClean()
+        view.document.core.changed_outside_undo = False  # a generated set is work until saved
 
 
 def editor_window(qtbot, tmp_path):
@@ -84,7 +85,7 @@ def type_deal(qtbot, w, deal: Deal, lower: bool = False) -> None:
         if lower:
             text = text.lower().replace("t", "10")
         type_line(qtbot, find(w, QLineEdit, f"hand_{seat}"), text)
-    assert find(w, QLineEdit, "hand_W").text() == hand_text(deal.hands[Seat.WEST])  # completed for us
+    assert find(w, QLineEdit, "hand_W").text() == hand_text(deal.hands[Seat.WEST], "10")  # completed, 10 as shown
     click(qtbot, w, "deal_apply")
 
 
@@ -282,7 +283,7 @@ def test_typing_checks_as_you_go(qtbot, tmp_path, messages):
     qtbot.keyClicks(north, "AKQ.a")
     assert not find(w, QPushButton, "deal_apply").isEnabled() or "SA" not in w.editor.panel.deal_status.text()
     qtbot.keyClicks(east, "A...")
-    assert "in two hands: SA" in w.editor.panel.deal_status.text()
+    assert "in two hands: ♠A" in w.editor.panel.deal_status.text()  # as the diagram writes it
     assert not find(w, QPushButton, "deal_apply").isEnabled()
     assert w.editor.panel.hand_counts[0].text() == "4"
 
@@ -431,7 +432,7 @@ def test_screenshot_of_the_editor(qtbot, tmp_path, messages):
     assert w.editor.dock.grab().save(str(shot)) and shot.stat().st_size > 1000
 
 
-def test_solved_table_marks_modified_save_writes_par_and_a_new_deal_is_solved_again(
+def test_a_solved_table_is_shown_not_an_edit_a_save_made_anyway_writes_it_and_a_new_deal_is_solved_again(
     qtbot, tmp_path, messages, monkeypatch
 ):
     pytest.importorskip("endplay")
@@ -443,35 +444,44 @@ def test_solved_table_marks_modified_save_writes_par_and_a_new_deal_is_solved_ag
 
     path = tmp_path / "plain.pbn"
     write_file(BoardSet([Board.numbered(1, DEALS[2])], FileInfo()), str(path), "pbn")
+    before = path.read_bytes()
     w = new_window(qtbot, tmp_path)
     w.open_file(str(path))
     view = w.current_view()
-    qtbot.waitUntil(
-        lambda: view.current_board().dd is not None and view.current_board().dd.is_complete, timeout=300_000
-    )
-    assert view.is_modified() and w.tabs.tabText(0).endswith("*")  # a solved table is worth saving
+
+    def shown():
+        return view.shown_board(view.current_board()).dd
+
+    qtbot.waitUntil(lambda: shown() is not None and shown().is_complete, timeout=300_000)
+    assert view.dd_grid.table() == shown()  # the grid shows it ...
+    assert view.current_board().dd is None and not view.is_modified()  # ... but viewing is not editing
+    assert not w.tabs.tabText(0).endswith("*") and "*" not in w.windowTitle()
+    action(w, "action_save").trigger()  # Ctrl+S with nothing edited writes the file as it was
+    assert path.read_bytes() == before
+    type_line(qtbot, find(w, QLineEdit, "tag_Event"), "Club final")  # an edit: the save now writes the table
     action(w, "action_save").trigger()
     text = path.read_text()
     assert not view.is_modified() and "[OptimumScore" in text and "[ParContract" in text
+    assert "[OptimumResultTable" in text and read_file(path)[0].dd == shown()
     messages.answer = dialogs.Button.Save
-    fresh = view.current_board().touched(tags={})  # solved, no par yet: a DUP save must not add (and lose) tags
+    fresh = view.current_board().touched(tags={})  # no par tags: a DUP save must not add (and lose) tags
     view.model.set_board(0, fresh)
     assert w.save_as(str(tmp_path / "plain.dup"))
     title, text = messages.calls[-1][1:]
-    assert title.startswith("Save As") and "double-dummy" in text  # the DD loss is reported ...
+    assert title.startswith("Save As") and "double-dummy" in text  # the file had the table: its loss is reported
     assert "tags" not in text and "notes" not in text  # ... but no par tags were added to be lost
     assert "OptimumScore" not in view.current_board().tags
-    old = view.current_board().dd
+    old = shown()
     north = DEALS[2].cards(Seat.NORTH)
     east = DEALS[2].cards(Seat.EAST)
     view.move_card(north[0], Seat.EAST)
     view.move_card(east[-1], Seat.NORTH)
     assert view.current_board().dd is None and "OptimumScore" not in view.current_board().tags
-    qtbot.waitUntil(lambda: view.current_board().dd is not None, timeout=300_000)  # solved again for the new deal
+    qtbot.waitUntil(lambda: shown() is not None, timeout=300_000)  # solved again for the new deal
     from bridgeview.solve.dds import solve_tables
 
-    assert view.current_board().dd == solve_tables([view.current_board().deal])[0]
-    assert view.current_board().dd != old or DEALS[2] == view.current_board().deal
+    assert shown() == solve_tables([view.current_board().deal])[0]
+    assert shown() != old or DEALS[2] == view.current_board().deal
 
 
 def test_drag_a_card_to_another_hand(qtbot, tmp_path, messages):
@@ -597,7 +607,7 @@ def test_typing_all_four_hands_replaces_the_completed_one(qtbot, tmp_path, messa
     deal = DEALS[2]
     for k, seat in enumerate("NESW"):
         qtbot.keyClicks(find(w, QLineEdit, f"hand_{seat}"), hand_text(deal.hands[k]))
-    assert find(w, QLineEdit, "hand_W").text() == hand_text(deal.hands[3])
+    assert find(w, QLineEdit, "hand_W").text() == hand_text(deal.hands[3])  # as typed (T), not completed
     click(qtbot, w, "deal_apply")
     assert w.current_view().current_board().deal == deal
 

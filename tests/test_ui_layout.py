@@ -150,7 +150,9 @@ def test_a_small_window_gives_the_diagram_the_room_until_the_user_drags(qtbot, t
     assert view.splitter.sizes()[1] > 1000 - 620  # more than the diagram's share before
     w.resize(1500, 850)
     qtbot.waitUntil(lambda: not view.board_list.isColumnHidden(COL_HCP))
-    assert view.splitter.sizes()[2] == 300
+    from bridgeview.ui.layout import side_width
+
+    assert view.splitter.sizes()[2] == side_width(view)  # as wide as its tabs (issue 25)
     # once the user has dragged the splitter, their layout stays
     view.splitter.splitterMoved.emit(200, 1)
     w.resize(1000, 700)

@@ -55,7 +55,7 @@ def test_copy_link_and_paste_it_back(qtbot, tmp_path, messages):
     w.act_paste.trigger()  # Edit > Paste opens the clipboard's link in a new tab
     assert w.tabs.count() == 2 and not messages.calls
     view = w.current_view()
-    assert view.path is None and w.tabs.tabText(1) == "Pasted board"
+    assert view.path is None and w.tabs.tabText(1) == "Pasted board *"  # work until saved (issue 25)
     assert view.current_board().deal == boards[0].deal and view.current_board().number == 1
     assert view.format_name == "lin"
 
@@ -67,7 +67,7 @@ def test_paste_lin_and_pbn_text_and_garbage(qtbot, tmp_path, messages):
     assert w.current_view().current_board().deal == Deal.from_pbn("S:" + PBN[2:])  # LIN lists South first
     pbn = f'[Board "3"]\n[Dealer "S"]\n[Vulnerable "EW"]\n[Deal "{PBN}"]\n\n[Board "4"]\n[Deal "{PBN}"]\n'
     assert w.paste_boards(pbn)
-    assert len(w.current_view().boards) == 2 and w.tabs.tabText(w.tabs.currentIndex()) == "Pasted boards"
+    assert len(w.current_view().boards) == 2 and w.tabs.tabText(w.tabs.currentIndex()) == "Pasted boards *"
     assert not w.paste_boards("hello world")
     assert messages.calls and messages.calls[-1][0] == "error" and "no board" in messages.calls[-1][2]
     assert not w.paste_boards("https://example.com/page")
@@ -106,11 +106,14 @@ def test_to_play_pill_never_overlaps_the_hcp(qapp, room, px):
     measure = QFontMetricsF(font).horizontalAdvance
     name_w, pill_text_w = 9.0 * 3 / px + 6.0, 9.0
     lay = header_layout(name_w, measure, pill_text_w, 17, True, room * px, px)
-    px0, pw = lay.pill
     hcp_w = measure(lay.hcp_text) / px if lay.hcp_text else 0.0
-    assert px0 + pw + (hcp_w + 0.5 if lay.hcp_text else 0.0) <= room or not lay.hcp_text
-    if lay.hcp_text:
-        assert px0 + pw < room - hcp_w
+    if lay.pill is None:  # too narrow for a pill: the HCP stays, the hand's frame marks the player to play
+        assert lay.hcp_text or name_w + 1.0 + measure("17") / px > room
+    else:
+        px0, pw = lay.pill
+        assert px0 + pw + (hcp_w + 0.5 if lay.hcp_text else 0.0) <= room or not lay.hcp_text
+        if lay.hcp_text:
+            assert px0 + pw < room - hcp_w
     wide = header_layout(6.0, measure, 6.0, 17, True, 60 * px, px)
     assert wide.pill_text and wide.hcp_text == "17 HCP"
     assert header_layout(6.0, measure, 6.0, 17, False, room * px, px) == type(wide)(None, False, "17 HCP")

@@ -1,9 +1,11 @@
-"""Repeated board numbers and deals are found from compact columns, not a dict entry a board.
+"""Repeated board numbers and deals, and the tables of a board, are found from compact columns, not a dict
+entry a board.
 
-``validate`` notes each board's hands, number and room in :class:`check.repeats.Repeats` and
-sorts them at the end.  These tests hold it to the plain definition (a dict of the first board
-of each number and each deal, as validate used to keep), and hold the board-by-board pass over a
-big lazily read PBN file to flat memory and to giving back the mapped pages it has read.
+``validate`` notes each record's hands, number, dealer and vulnerability in :class:`model.tables.BoardColumns`
+and sorts them at the end; :func:`model.tables.set_tables` groups the tables of each board the same way.
+These tests hold both to the plain definition (a dict of the first record of each number and each deal, as
+validate used to keep), and hold the board-by-board pass over a big lazily read PBN file to flat memory and to
+giving back the mapped pages it has read.
 """
 
 from __future__ import annotations
@@ -17,39 +19,53 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bridgeview.check import repeats as repeats_module
-from bridgeview.check.repeats import Repeats
 from bridgeview.check.validate import validate
 from bridgeview.formats import pbn_lazy
 from bridgeview.formats.pbn import document_text
 from bridgeview.formats.registry import read_file
 from bridgeview.model import boardset
+from bridgeview.model import tables as tables_module
 from bridgeview.model.board import Board
 from bridgeview.model.boardset import BoardSet
+from bridgeview.model.cards import Seat
 from bridgeview.model.deal import Deal
+from bridgeview.model.tables import DEAL, DEALER, VULNERABILITY, BoardColumns, Conflict, board_columns
+from bridgeview.model.vulnerability import Vulnerability
 
 DEALS = [Deal.shuffled(random.Random(k)) for k in range(4)] + [Deal.empty()]
 NUMBERS = [None, 1, 2, 3, -4, 2**63 - 1, 2**63, 2**80]
-ROOMS = [None, "Open", "Closed"]
+DEALERS = [None, Seat.NORTH, Seat.EAST]
+VULS = [None, Vulnerability.NONE, Vulnerability.ALL]
 
 
-def reference(entries: list[tuple[Board | None, str | None]]) -> tuple[set, set]:
-    """The repeats by their definition: the first board of each (number, room) and of each (hands, room)."""
-    first_number: dict[tuple, int] = {}
+def reference(entries: list[Board | None]) -> tuple[set, set, dict]:
+    """The repeats by their definition: each record that differs from the first record of its number (in the
+    deal, else a stated dealer, else a stated vulnerability), each record whose hands an earlier one had, and
+    the first record of each record's board (the same number and cards)."""
+    first_number: dict[int, int] = {}
     first_deal: dict[tuple, int] = {}
-    numbers, deals = set(), set()
-    for i, (b, room) in enumerate(entries):
+    first_board: dict[tuple, int] = {}
+    conflicts, deals, boards = set(), set(), {}
+    for i, b in enumerate(entries):
         if b is None:
             continue
         if b.number is not None:
-            j = first_number.setdefault((b.number, room), i)
-            if entries[j][0].deal.hands != b.deal.hands:  # type: ignore[union-attr]  # j is a board noted here
-                numbers.add((i, j))
+            j = first_number.setdefault(b.number, i)
+            f = entries[j]
+            assert f is not None
+            if f.deal.hands != b.deal.hands:
+                conflicts.add(Conflict(i, j, DEAL))
+            elif None not in (f.dealer, b.dealer) and f.dealer != b.dealer:
+                conflicts.add(Conflict(i, j, DEALER))
+            elif None not in (f.vulnerability, b.vulnerability) and f.vulnerability != b.vulnerability:
+                conflicts.add(Conflict(i, j, VULNERABILITY))
+            if b.deal.card_count and -(2**63) <= b.number < 2**63:
+                boards[i] = first_board.setdefault((b.number, b.deal.hands), i)
         if b.deal.card_count:
-            j = first_deal.setdefault((b.deal.hands, room), i)
+            j = first_deal.setdefault(b.deal.hands, i)
             if j != i:
                 deals.add((i, j))
-    return numbers, deals
+    return conflicts, deals, boards
 
 
 @settings(max_examples=300, deadline=None)
@@ -57,24 +73,41 @@ def reference(entries: list[tuple[Board | None, str | None]]) -> tuple[set, set]
     st.lists(
         st.one_of(
             st.none(),
-            st.tuples(st.sampled_from(NUMBERS), st.sampled_from(range(len(DEALS))), st.sampled_from(ROOMS)),
+            st.tuples(
+                st.sampled_from(NUMBERS),
+                st.sampled_from(range(len(DEALS))),
+                st.sampled_from(DEALERS),
+                st.sampled_from(VULS),
+            ),
         ),
         max_size=24,
     ),
     st.sampled_from([1, 2, 3, 1 << 20]),
 )
-def test_repeats_are_what_a_dict_of_first_boards_finds(picks: list, slice_rows: int) -> None:
-    """Every board whose number an earlier board of its room used with other hands, every deal an earlier
-    board of its room had: whatever the slice the groups are compared in."""
-    entries = [(None, None) if p is None else (Board(number=p[0], deal=DEALS[p[1]]), p[2]) for p in picks]
+def test_repeats_and_tables_are_what_a_dict_of_first_records_finds(picks: list, slice_rows: int) -> None:
+    """Every record whose number an earlier record used with other hands, dealer or vulnerability (in any room
+    or table), every deal an earlier record had, and the tables of every board: whatever the slice the groups
+    are compared in."""
+    entries = [
+        None if p is None else Board(number=p[0], deal=DEALS[p[1]], dealer=p[2], vulnerability=p[3]) for p in picks
+    ]
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(repeats_module, "_SLICE", slice_rows)
-        found = Repeats()
-        for b, room in entries:
-            found.add(b, room)
-        got = set(found.numbers_with_another_deal()), set(found.deals_dealt_again())
-    assert got == reference(entries)
-    assert [found.number(i) for i in range(len(entries))] == [b.number if b else None for b, _room in entries]
+        mp.setattr(tables_module, "_SLICE", slice_rows)
+        found = BoardColumns()
+        for b in entries:
+            found.add(b)
+        got = set(found.conflicts()), set(found.deals_dealt_again())
+        tables = found.tables()
+    conflicts, deals, boards = reference(entries)
+    assert got == (conflicts, deals)
+    assert [found.number(i) for i in range(len(entries))] == [b.number if b else None for b in entries]
+    assert {i: tables.first_of(i) for i in boards} == boards
+    assert all(tables.first_of(i) == i for i in range(len(entries)) if i not in boards)
+    assert len(tables) == len(entries) - sum(1 for i, f in boards.items() if f != i)
+    for i in range(len(entries)):
+        assert tables.tables_of(i) == sorted(k for k in range(len(entries)) if tables.first_of(k) == tables.first_of(i))
+    assert set(tables.conflicts) == conflicts
+    assert board_columns(entries).tables().places() == tables.places()
 
 
 def deals_file(path: Path, count: int) -> Path:

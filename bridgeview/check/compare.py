@@ -78,17 +78,124 @@ def deal_difference(a: Deal, b: Deal, *, here: str = "here", there: str = "there
 
 @dataclass
 class BoardDiff:
-    """One board that differs between two sets (``number`` None: an unnumbered record)."""
+    """One board (or one of its tables) that differs between two sets (``number`` None: an unnumbered record).
+
+    ``table`` names the table when the board has several (``closed room``, ``table 3``); a board paired by its
+    deal under another number (a renumbered set) has kind ``renumbered`` and ``number_b``, B's number."""
 
     number: int | None
-    kind: str  # "deal", "only_a", "only_b", "tags"
+    kind: str  # "deal", "renumbered", "only_a", "only_b", "tags"
     message: str
     index_a: int | None = None
     index_b: int | None = None
     tags: list[str] = field(default_factory=list)
+    table: str = ""
+    number_b: int | None = None
 
     def __str__(self) -> str:
-        return f"board {self.number}: {self.message}" if self.number is not None else self.message
+        if self.kind == "renumbered" or self.number is None:
+            return self.message
+        return f"board {self.number}{f' ({self.table})' if self.table else ''}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A table of set A and its twin in set B (None: that side has no twin).  ``number_a``/``number_b`` are the
+    boards' numbers (position for an unnumbered record); ``table`` names the table when a board has several;
+    ``by_deal``: paired by the deal, the numbers differing (a renumbered copy)."""
+
+    index_a: int | None
+    index_b: int | None
+    number_a: int | None
+    number_b: int | None
+    table: str = ""
+    by_deal: bool = False
+
+    @property
+    def number(self) -> int | None:
+        return self.number_a if self.number_a is not None else self.number_b
+
+
+def _boards_by_number(boards) -> dict[int, list[int]]:
+    """Each board number's records (the tables of the board, or records that contradict it), in file order;
+    an unnumbered record is keyed by its position."""
+    out: dict[int, list[int]] = {}
+    for i in range(len(boards)):
+        out.setdefault(_key(boards, i), []).append(i)
+    return out
+
+
+def _table_label(room: str | None, k: int) -> str:
+    """``closed room``, else ``table 3``: which of a board's tables a record is."""
+    return f"{room.lower()} room" if room else f"table {k + 1}"
+
+
+def _pair_tables(a, ia: list[int], b, ib: list[int], na: int, nb: int, by_deal: bool) -> list[Pair]:
+    """The tables of one board in each set paired: every table with the other set's one record of the board
+    (hand records against a match: each room must hold the records' deal), else by room when every table on
+    both sides names a room of its own, else by their order among the board's records."""
+    rooms_a = [a[i].tags.get("Room") for i in ia]
+    rooms_b = [b[i].tags.get("Room") for i in ib]
+    if len(ib) == 1:
+        several = len(ia) > 1
+        return [
+            Pair(i, ib[0], na, nb, _table_label(r, k) if several else "", by_deal)
+            for k, (i, r) in enumerate(zip(ia, rooms_a, strict=True))
+        ]
+    if len(ia) == 1:
+        return [
+            Pair(ia[0], j, na, nb, _table_label(r, k), by_deal)
+            for k, (j, r) in enumerate(zip(ib, rooms_b, strict=True))
+        ]
+    out: list[Pair] = []
+    if all(rooms_a) and all(rooms_b) and len(set(rooms_a)) == len(ia) and len(set(rooms_b)) == len(ib):
+        where_b = dict(zip(rooms_b, ib, strict=True))
+        for i, room in zip(ia, rooms_a, strict=True):
+            out.append(Pair(i, where_b.pop(room, None), na, nb, _table_label(room, 0), by_deal))
+        out.extend(Pair(None, j, na, nb, _table_label(room, 0), by_deal) for room, j in where_b.items())
+        return out
+    for k in range(max(len(ia), len(ib))):
+        room = (rooms_a[k] if k < len(ia) else None) or (rooms_b[k] if k < len(ib) else None)
+        out.append(
+            Pair(ia[k] if k < len(ia) else None, ib[k] if k < len(ib) else None, na, nb, _table_label(room, k), by_deal)
+        )
+    return out
+
+
+def pair_sets(a, b) -> list[Pair]:
+    """Every table of ``a`` and of ``b``, paired: boards by number, their tables by room or order
+    (:func:`_pair_tables`); boards whose numbers the other set lacks by their deal, hands in any seats (the
+    same deals numbered 17-32 and turned pair with 1-16).  In board-number order, unpaired ones included."""
+    na, nb = _boards_by_number(a), _boards_by_number(b)
+    pairs: list[Pair] = []
+    for num in sorted(set(na) & set(nb)):
+        pairs.extend(_pair_tables(a, na[num], b, nb[num], num, num, False))
+    only_a = [n for n in sorted(na) if n not in nb]
+    only_b = [n for n in sorted(nb) if n not in na]
+    deals_b: dict[tuple[int, ...], list[int]] = {}
+    for n in only_b:
+        deal = b[nb[n][0]].deal
+        if deal.card_count:
+            deals_b.setdefault(tuple(sorted(deal.hands)), []).append(n)
+    matched_b: set[int] = set()
+    for n in only_a:
+        deal = a[na[n][0]].deal
+        twins = deals_b.get(tuple(sorted(deal.hands)), []) if deal.card_count else []
+        if twins:
+            m = twins.pop(0)
+            matched_b.add(m)
+            pairs.extend(_pair_tables(a, na[n], b, nb[m], n, m, True))
+        else:
+            pairs.extend(
+                Pair(i, None, n, None, f"table {k + 1}" if len(na[n]) > 1 else "") for k, i in enumerate(na[n])
+            )
+    for m in only_b:
+        if m not in matched_b:
+            pairs.extend(
+                Pair(None, j, None, m, f"table {k + 1}" if len(nb[m]) > 1 else "") for k, j in enumerate(nb[m])
+            )
+    pairs.sort(key=lambda p: (p.number if p.number is not None else 0, p.index_a if p.index_a is not None else -1))
+    return pairs
 
 
 def moved_cards(a: Deal, b: Deal) -> int:
@@ -108,19 +215,23 @@ def _deal_index(boards) -> dict:
 
 
 def _other_deal(da: Deal, db: Deal, a, b, cache: dict, name_a: str, name_b: str) -> str:
-    """Words for two boards with unrelated deals: whose deal each one holds, when another board's."""
+    """Words for two boards with unrelated deals: whose deal each one holds, when another board's (its hands
+    turned round told naming the files)."""
     if not cache:
         cache["a"], cache["b"] = _deal_index(a), _deal_index(b)
     deals_a, deals_b = cache["a"], cache["b"]
     bits = [f"a different deal ({moved_cards(da, db)} cards elsewhere)"]
-    twin = deals_b.get(tuple(sorted(da.hands)))
-    if twin is not None:
-        how = deal_difference(da, b[_index_of(b, twin)].deal)
-        bits.append(f"{name_a}'s deal is board {twin} in {name_b}" + (f", {how}" if how else ""))
-    twin = deals_a.get(tuple(sorted(db.hands)))
-    if twin is not None:
-        how = deal_difference(db, a[_index_of(a, twin)].deal)
-        bits.append(f"{name_b}'s deal is board {twin} in {name_a}" + (f", {how}" if how else ""))
+    for deal, index, other, name, other_name in ((da, deals_b, b, name_a, name_b), (db, deals_a, a, name_b, name_a)):
+        twin = index.get(tuple(sorted(deal.hands)))
+        if twin is None:
+            continue
+        twin_deal = other[_index_of(other, twin)].deal
+        k = rotation(deal, twin_deal)
+        if k is not None:
+            bits.append(f"{name}'s deal is {other_name}'s board {twin} with its hands turned {_ROTATIONS[k]}")
+            continue
+        how = deal_difference(deal, twin_deal)
+        bits.append(f"{name}'s deal is board {twin} in {other_name}" + (f", {how}" if how else ""))
     return "; ".join(bits)
 
 
@@ -160,41 +271,94 @@ def compare_sets(
     tags: bool = True,
     here: str | None = None,
     there: str | None = None,
+    pairs: list[Pair] | None = None,
 ) -> list[BoardDiff]:
-    """Every board that differs between sets ``a`` and ``b``, matched by board number.
+    """Every table that differs between sets ``a`` and ``b``, paired by :func:`pair_sets` (or ``pairs``).
 
-    Unnumbered boards are matched by position.  With ``tags``, boards with the same
-    deal whose tags differ are listed too (kind ``tags``).  A moved card is "with East
-    in A, with West in B" unless ``here``/``there`` name the sides otherwise."""
+    With ``tags``, tables with the same deal whose tags differ are listed too (kind ``tags``).  A moved card is
+    "with East in A, with West in B" unless ``here``/``there`` name the sides otherwise; hands turned round are
+    told naming the file they describe ("B has A's hands turned 90° clockwise"), whichever side is A."""
     here = here if here is not None else f"in {name_a}"
     there = there if there is not None else f"in {name_b}"
     out: list[BoardDiff] = []
     cache: dict[str, dict] = {}  # deal indexes, built on the first unrelated pair
-    na = {_key(a, i): i for i in reversed(range(len(a)))}
-    nb = {_key(b, i): i for i in reversed(range(len(b)))}
-    for num in sorted(set(na) | set(nb)):
-        ia, ib = na.get(num), nb.get(num)
-        if ib is None:
-            out.append(BoardDiff(num, "only_a", f"only in {name_a}", index_a=ia))
+    pairs = pair_sets(a, b) if pairs is None else pairs
+    only: dict[tuple[str, int | None], list[Pair]] = {}
+    for p in pairs:
+        if p.index_a is None or p.index_b is None:
+            only.setdefault(("only_a" if p.index_b is None else "only_b", p.number), []).append(p)
             continue
-        if ia is None:
-            out.append(BoardDiff(num, "only_b", f"only in {name_b}", index_b=ib))
-            continue
-        ba, bb = a[ia], b[ib]
-        what = deal_difference(ba.deal, bb.deal, here=here, there=there)
-        if (
-            what is not None
-            and sorted(ba.deal.hands) != sorted(bb.deal.hands)
-            and moved_cards(ba.deal, bb.deal) > DIFFERENT_DEAL
-        ):  # not the same hands moved round
-            what = _other_deal(ba.deal, bb.deal, a, b, cache, name_a, name_b)
-        if what is not None:
-            out.append(BoardDiff(num, "deal", what, ia, ib))
+        ba, bb = a[p.index_a], b[p.index_b]
+        what = _deal_words(ba.deal, bb.deal, a, b, cache, name_a, name_b, here, there)
+        if p.by_deal:
+            moved = f"board {p.number_b} in {name_b} is board {p.number_a} in {name_a}"
+            table = f" ({p.table})" if p.table else ""
+            k = rotation(bb.deal, ba.deal)
+            if k is not None and what is not None:
+                what = f"its hands turned {_ROTATIONS[k]}"  # "its": the board named first, in B
+            message = moved + table + (f", {what}" if what else "")
+            out.append(
+                BoardDiff(p.number_a, "renumbered", message, p.index_a, p.index_b, table=p.table, number_b=p.number_b)
+            )
+        elif what is not None:
+            out.append(BoardDiff(p.number_a, "deal", what, p.index_a, p.index_b, table=p.table))
         elif tags:
             diffs = tag_differences(ba, bb)
             if diffs:
-                out.append(BoardDiff(num, "tags", "same deal; " + "; ".join(diffs), ia, ib, diffs))
+                text = "same deal; " + "; ".join(diffs)
+                out.append(BoardDiff(p.number_a, "tags", text, p.index_a, p.index_b, diffs, table=p.table))
+    for (kind, number), group in only.items():
+        name = name_a if kind == "only_a" else name_b
+        side_has = [p for p in pairs if p.number == number and p.index_a is not None and p.index_b is not None]
+        if side_has:  # the board is on both sides, this table on one only
+            for p in group:
+                out.append(BoardDiff(number, kind, f"only in {name}", p.index_a, p.index_b, table=p.table))
+            continue
+        tables = f" ({plural(len(group), 'table')})" if len(group) > 1 else ""
+        first = group[0]
+        out.append(BoardDiff(number, kind, f"only in {name}{tables}", first.index_a, first.index_b))
+    out.sort(key=lambda d: (d.number if d.number is not None else 0, d.index_a if d.index_a is not None else -1))
     return out
 
 
-__all__ = ["BoardDiff", "SEAT_NAMES", "compare_sets", "deal_difference", "rotation", "tag_differences"]
+def _deal_words(da: Deal, db: Deal, a, b, cache: dict, name_a: str, name_b: str, here: str, there: str) -> str | None:
+    """How B's deal differs from A's, in one phrase (None: the same): hands turned round (naming the file
+    they describe), hands swapped, cards moved, or a different deal (whose deal each one is, when another's)."""
+    if da.hands == db.hands:
+        return None
+    k = rotation(db, da)
+    if k is not None and not da.is_empty:
+        return f"{name_b} has {name_a}'s hands turned {_ROTATIONS[k]}"
+    what = deal_difference(da, db, here=here, there=there)
+    if sorted(da.hands) != sorted(db.hands) and moved_cards(da, db) > DIFFERENT_DEAL:  # not the same hands moved
+        what = _other_deal(da, db, a, b, cache, name_a, name_b)
+    return what
+
+
+def diff_summary(pairs: list[Pair], diffs: list[BoardDiff]) -> str:
+    """``same deals on all 15 boards (30 tables)`` or ``3 of 30 tables differ`` (``… of 16 boards …`` when every
+    board has one table), and how many differ in their tags only."""
+    boards = len({(p.number_a, p.number_b) for p in pairs})
+    several = len(pairs) > boards
+    differ = {(d.index_a, d.index_b) for d in diffs if d.kind in ("deal", "renumbered")}
+    bad = [p for p in pairs if p.index_a is None or p.index_b is None or (p.index_a, p.index_b) in differ]
+    if bad:
+        if several:
+            return f"{len(bad)} of {plural(len(pairs), 'table')} differ"
+        return f"{len({(p.number_a, p.number_b) for p in bad})} of {plural(boards, 'board')} differ"
+    text = f"same deals on all {plural(boards, 'board')}" + (f" ({plural(len(pairs), 'table')})" if several else "")
+    tags = len(diffs)
+    return text + (f" ({tags} with different tags)" if tags else "")
+
+
+__all__ = [
+    "BoardDiff",
+    "Pair",
+    "SEAT_NAMES",
+    "compare_sets",
+    "deal_difference",
+    "diff_summary",
+    "pair_sets",
+    "rotation",
+    "tag_differences",
+]

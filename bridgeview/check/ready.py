@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 from ..formats.errors import FormatError
 from ..model.boardset import BoardSet
+from ..model.severity import ERROR
+from ..model.tables import Tables, set_tables
 from ..model.text import plural
 from .compare import deal_difference
 from .validate import validate
@@ -26,13 +28,19 @@ EXTRA_CHECK_LIMIT = 200_000
 
 @dataclass
 class Issue:
-    """One problem: ``board`` is its number, ``index`` its 0-based position (None: the whole set)."""
+    """One problem: ``board`` is its number, ``index`` its 0-based position (None: the whole set).
+    ``severity`` is validate's (a warning is non-standard but harmless and does not stop dealing)."""
 
     message: str
     board: int | None = None
     index: int | None = None
     kind: str = "validate"
     where: str = ""  # "line 12" and the like, from validate
+    severity: str = ERROR
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == ERROR
 
     def __str__(self) -> str:
         if self.board is not None:
@@ -41,7 +49,8 @@ class Issue:
             head = f"record {self.index + 1}"
         else:
             head = "set"
-        return f"{head}: {self.message}" + (f" ({self.where})" if self.where else "")
+        text = f"{head}: {self.message}" + (f" ({self.where})" if self.where else "")
+        return text if self.is_error else f"warning: {text}"
 
 
 def _where(p) -> str:
@@ -60,29 +69,20 @@ def _board(boards, i: int):
         return None
 
 
-def _ranges(numbers: list[int]) -> str:
-    """``2-3, 7`` for [2, 3, 7]."""
-    parts, start = [], None
-    for k, n in enumerate(numbers):
-        if start is None:
-            start = n
-        if k + 1 == len(numbers) or numbers[k + 1] != n + 1:
-            parts.append(str(start) if start == n else f"{start}-{n}")
-            start = None
-    return ", ".join(parts)
-
-
 def check_set(boards: BoardSet, *, machine: bool = True) -> list[Issue]:
-    """Every problem that stops ``boards`` being dealt, in board order (set-wide ones last).
+    """Every problem that stops ``boards`` being dealt, in board order (set-wide ones last), with
+    validate's warnings (which do not).  The set's own checks look at each board once: the other tables
+    of a board (rooms, a traveller's records) are validate's to compare (:mod:`model.tables`).
 
     ``machine`` adds the dealing machine's number range (DUP, 1-999)."""
-    issues = [Issue(p.message, p.board, p.index, "validate", _where(p)) for p in validate(boards)]
+    issues = [Issue(p.message, p.board, p.index, "validate", _where(p), p.severity or ERROR) for p in validate(boards)]
     n = len(boards)
     if n > EXTRA_CHECK_LIMIT:
         return issues
     seen: dict[tuple, int] = {}
     numbers: dict[int, int] = {}
-    for i in range(n):
+    last: tuple[int, int] | None = None  # the number and position of the board before, for the order
+    for i in _board_records(boards):
         b = _board(boards, i)
         if b is None:
             continue
@@ -104,7 +104,17 @@ def check_set(boards: BoardSet, *, machine: bool = True) -> list[Issue]:
                     what = f"board {first.number}" if first.number is not None else f"record {j + 1}"
                     issues.append(Issue(f"same deal as {what}, {how}", b.number, i, "duplicate"))
         if b.number is not None:
+            if b.number not in numbers and last is not None and b.number < last[0]:
+                issues.append(
+                    Issue(
+                        f"comes after board {last[0]}: a dealing machine's file holds the boards in number order",
+                        b.number,
+                        i,
+                        "order",
+                    )
+                )
             numbers.setdefault(b.number, i)
+            last = (b.number, i) if last is None or b.number > last[0] else last
             if machine and not MACHINE_FIRST <= b.number <= MACHINE_LAST:
                 issues.append(
                     Issue(
@@ -121,20 +131,34 @@ def check_set(boards: BoardSet, *, machine: bool = True) -> list[Issue]:
     return issues
 
 
+def gap_text(prev: int, num: int) -> str:
+    """The boards missing between ``prev`` and ``num`` as one range, told from the two ends (a gap
+    from 1 to 100,000,000 is a line of text, not a list of its numbers)."""
+    count = num - prev - 1
+    if count == 1:
+        return f"board {prev + 1} is missing from the run"
+    text = f"boards {prev + 1}-{num - 1}"
+    if count > 20:
+        text += f" ({plural(count, 'board', ',')})"
+    return text + " are missing from the run"
+
+
+def _board_records(boards: BoardSet) -> list[int] | range:
+    """The first record of each board (a board's other tables hold its deal again)."""
+    try:
+        records = set_tables(boards).board_records()
+        return records if isinstance(records, range) else records.tolist()
+    except FormatError:  # an unreadable record: validate has said so; look at every record
+        return range(len(boards))
+
+
 def _gaps(numbers: dict[int, int]) -> list[Issue]:
     """A board that follows a gap in the run of numbers says which are missing."""
     out = []
     ordered = sorted(numbers)
     for prev, num in zip(ordered, ordered[1:], strict=False):
         if num > prev + 1:
-            missing = list(range(prev + 1, num))
-            if len(missing) == 1:
-                text = f"board {_ranges(missing)} is missing from the run"
-            else:
-                text = f"boards {_ranges(missing)} are missing from the run"
-            if len(missing) > 20:
-                text = f"boards {prev + 1}-{num - 1} ({len(missing)} boards) are missing from the run"
-            out.append(Issue(f"follows board {prev}: {text}", num, numbers[num], "gap"))
+            out.append(Issue(f"follows board {prev}: {gap_text(prev, num)}", num, numbers[num], "gap"))
     return out
 
 
@@ -171,16 +195,33 @@ def _dup_control(boards: BoardSet, numbers: dict[int, int]) -> list[Issue]:
     return out
 
 
-def summary(issues: list, count: int) -> str:
-    """``16 boards, ready to deal`` or ``3 problems in 16 boards``."""
-    boards = plural(count, "board", ",")
-    if not issues:
-        return f"{boards}, ready to deal"
-    return f"{plural(len(issues), 'problem')} in {boards}"
+def summary(issues: list, count: int, tables: Tables | None = None) -> str:
+    """``16 boards, ready to deal``, ``15 boards (30 tables), ready to deal (2 warnings)`` or ``3 problems in 16
+    boards``; ``issues`` are :class:`Issue` s (or their lines: every one an error)."""
+    boards = plural(count, "board", ",") if tables is None or not tables.repeated else _tables_text(tables)
+    errors = sum(1 for x in issues if getattr(x, "is_error", True))
+    if errors:
+        return f"{plural(errors, 'problem')} in {boards}"
+    warnings = len(issues) - errors
+    return f"{boards}, ready to deal" + (f" ({plural(warnings, 'warning')})" if warnings else "")
+
+
+def _tables_text(tables: Tables) -> str:
+    return f"{plural(len(tables), 'board', ',')} ({plural(tables.count, 'table', ',')})"
+
+
+def count_tables(boards: BoardSet) -> Tables | None:
+    """The set's boards and tables for a summary; None for a set too big to check whole."""
+    if len(boards) > EXTRA_CHECK_LIMIT:
+        return None
+    try:
+        return set_tables(boards)
+    except FormatError:
+        return None
 
 
 def problems_by_index(issues: list[Issue]) -> dict[int, list[str]]:
-    """The messages of each board, for the board list's markers and tooltips."""
+    """The messages of each record, for the board list's markers and tooltips."""
     out: dict[int, list[str]] = {}
     for x in issues:
         if x.index is not None:

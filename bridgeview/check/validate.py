@@ -11,8 +11,8 @@ from ..formats.errors import FormatError
 from ..model.board import Board
 from ..model.boardset import BoardSet, LazyBoardSet
 from ..model.severity import ERROR, WARNING, severity_of
+from ..model.tables import DEAL, DEALER, VULNERABILITY, BoardColumns, deal_hashes, record_name
 from ..model.vulnerability import dealer_for_board, vulnerability_for_board
-from .repeats import Repeats, deal_hashes
 
 
 @dataclass
@@ -33,7 +33,13 @@ class Problem:
         if self.severity is None:
             self.severity = severity_of(self.message)
         if self.kind is None:
-            self.kind = _NUMBERS.sub("#", _QUOTED.sub("'…'", str(self.message)))
+            self.kind = kind_of(self.message)
+
+    @property
+    def named_kind(self) -> bool:
+        """True when the kind was given as words (``board number repeated with a different deal``), not
+        derived from the message with its numbers and quotes blanked out (which reads badly on its own)."""
+        return self.kind != kind_of(self.message)
 
     @property
     def is_error(self) -> bool:
@@ -62,10 +68,19 @@ class Problem:
 
 _NUMBERS = re.compile(r"\d+")
 _QUOTED = re.compile(r"'[^']*'")
+
+
+def kind_of(message: str) -> str:
+    """The kind of a problem its message tells: the message with its numbers and quoted values blanked."""
+    return _NUMBERS.sub("#", _QUOTED.sub("'…'", str(message)))
+
+
 #: kinds of the problems validate finds itself (readers' problems are grouped by their wording)
 DEALER_KIND = "dealer does not follow the board number"
 VULNERABILITY_KIND = "vulnerability does not follow the board number"
 NUMBER_KIND = "board number repeated with a different deal"
+NUMBER_DEALER_KIND = "board number repeated with a different dealer"
+NUMBER_VULNERABILITY_KIND = "board number repeated with a different vulnerability"
 SAME_DEAL_KIND = "same deal as another board"
 
 #: Sets larger than this, read lazily from a fixed-record file that holds only
@@ -79,15 +94,17 @@ def validate(
     boards: BoardSet, *, check_numbering: bool = True, progress: Callable[[int, int], object] | None = None
 ) -> list[Problem]:
     """Every problem in ``boards``: reader problems, illegal deals, auctions and
-    play, board numbers repeated with another deal, dealer/vulnerability that
-    disagree with the number (warnings: generated files do it on purpose), duplicate deals.
-    ``progress(done, total)`` hears how far it got.
+    play, board numbers repeated with another deal, dealer or vulnerability (in any room or table),
+    dealer/vulnerability that disagree with the number (warnings: generated files do it on purpose),
+    duplicate deals.  ``progress(done, total)`` hears how far it got.
 
-    A board number repeated with the same deal is another table's result of that board
-    (traveller files from scoring programs), not a problem."""
+    A board number repeated with the same deal, dealer and vulnerability is another table of that board
+    (the other room of a team match, a traveller record of a scoring program: :mod:`model.tables`),
+    not a problem."""
     # a lazily read text file knows a board's reader problems once it is decoded (problems_of)
     per_board = getattr(boards, "problems_of", None) if getattr(boards, "is_lazy", False) else None
-    read: list[Problem] = [] if per_board else [Problem(msg, index=i, line=line) for i, line, msg in boards.problems]
+    # (a lazy text set's own problems, of its header, are known at once; its boards' come with them)
+    read = [Problem(msg, index=i, line=line) for i, line, msg in boards.problems if i is None or not per_board]
     if _can_check_in_bulk(boards):
         try:
             return read + _validate_bulk(boards, progress)  # reader problems (a truncated copy's tail) first
@@ -98,7 +115,7 @@ def validate(
         if i is not None:
             read_here.setdefault(i, set()).add(msg)
     out: list[tuple[int, int, Problem]] = []  # (board index, rank of the check, problem): sorted at the end
-    repeats = Repeats()  # repeated numbers and deals are found at the end, from compact columns
+    columns = BoardColumns()  # repeated numbers and deals are found at the end, from compact columns
     lines = boards.info.extra.get("board_lines", {}) if boards.info.extra else {}
     n = len(boards)
     for i in range(n):
@@ -126,14 +143,13 @@ def validate(
                     ),
                 )
             )
-            repeats.add(None, None)
+            columns.add(None)
             continue
         if per_board:
             for ln, msg in per_board(i):
                 read.append(Problem(msg, index=i, line=ln))
                 read_here.setdefault(i, set()).add(msg)
         num = b.number
-        room = b.tags.get("Room")  # team files (LIN vugraph, PBN) repeat a board in each room
         for msg in b.problems():
             if msg in read_here.get(i, ()):
                 continue  # the reader said it already, with its line
@@ -141,8 +157,8 @@ def validate(
         if num is not None and check_numbering:
             where = {"board": num, "index": i, "line": line, "offset": offset, "record": record}
             out.extend((i, 2, p) for p in _dealer_and_vulnerability(b, num, where))
-        repeats.add(b, room)
-    out.extend(_repeat_problems(boards, repeats, lines, check_numbering))
+        columns.add(b)
+    out.extend(_repeat_problems(boards, columns, lines, check_numbering))
     if progress is not None:
         progress(n, n)
     out.sort(key=lambda entry: (entry[0], entry[1]))  # board order; on a board, the order of the checks
@@ -150,15 +166,15 @@ def validate(
 
 
 def _repeat_problems(
-    boards: BoardSet, repeats: Repeats, lines: dict[int, int], check_numbering: bool
+    boards: BoardSet, columns: BoardColumns, lines: dict[int, int], check_numbering: bool
 ) -> Iterator[tuple[int, int, Problem]]:
-    """A board number repeated with another deal (rank 1, before the dealer and vulnerability warnings) and a
-    deal dealt again (rank 3), unless the board is the first one's result at another table (same number: a
-    traveller record)."""
+    """A board number repeated with another deal, dealer or vulnerability (rank 1, before the dealer and
+    vulnerability warnings), naming both records, and a deal dealt again (rank 3), unless the record is
+    another table of the board (the same number: a room or traveller record)."""
 
     def where(i: int) -> dict[str, Any]:
         return {
-            "board": repeats.number(i),
+            "board": columns.number(i),
             "index": i,
             "line": lines.get(i),
             "offset": boards.record_offset(i),
@@ -166,23 +182,45 @@ def _repeat_problems(
         }
 
     if check_numbering:
-        for i, j in repeats.numbers_with_another_deal():
-            num = repeats.number(i)
+        for c in columns.conflicts():
             yield (
-                i,
+                c.index,
                 1,
                 Problem(
-                    f"board number {num} also used by record {j + 1}, with a different deal",
-                    **where(i),
-                    kind=NUMBER_KIND,
+                    _conflict_message(boards, c.index, c.first, c.what), **where(c.index), kind=_CONFLICT_KINDS[c.what]
                 ),
             )
-    for i, j in repeats.deals_dealt_again():
-        num, other = repeats.number(i), repeats.number(j)
+    for i, j in columns.deals_dealt_again():
+        num, other = columns.number(i), columns.number(j)
         if other is not None and other == num:
-            continue  # another table's result of the same board (a traveller record)
+            continue  # another table of the same board
         what = f"board {other}" if other is not None else f"record {j + 1}"
         yield i, 3, Problem(f"same deal as {what}", **where(i), kind=SAME_DEAL_KIND)
+
+
+_CONFLICT_KINDS = {DEAL: NUMBER_KIND, DEALER: NUMBER_DEALER_KIND, VULNERABILITY: NUMBER_VULNERABILITY_KIND}
+
+
+def _conflict_message(boards: BoardSet, i: int, j: int, what: str) -> str:
+    """Why records ``j`` (the first with the number) and ``i`` cannot both be the board, naming both: the
+    deal's difference told card by card, or the dealer or vulnerability of each."""
+    a, b = boards[i], boards[j]
+    here, there = record_name(boards, i), record_name(boards, j)
+    head = f"{there} and {here} have board number {a.number} but"
+    if what == DEAL:
+        from .compare import DIFFERENT_DEAL, deal_difference, moved_cards
+
+        if sorted(a.deal.hands) != sorted(b.deal.hands) and moved_cards(a.deal, b.deal) > DIFFERENT_DEAL:
+            return f"{head} different deals ({moved_cards(a.deal, b.deal)} cards elsewhere)"
+        short_here, short_there = (f"in record {k + 1}" for k in (i, j))
+        return f"{head} different deals ({deal_difference(a.deal, b.deal, here=short_here, there=short_there)})"
+    if what == DEALER:
+        da = a.dealer.letter if a.dealer is not None else "?"
+        db = b.dealer.letter if b.dealer is not None else "?"
+        return f"{head} different dealers ({db} and {da})"
+    va = a.vulnerability.text if a.vulnerability is not None else "?"
+    vb = b.vulnerability.text if b.vulnerability is not None else "?"
+    return f"{head} different vulnerability ({vb} and {va})"
 
 
 def _dealer_and_vulnerability(b: Board, num: int, where: dict[str, Any]) -> list[Problem]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from ..check import check_set, compare_sets, summary
+from ..check import check_set, compare_sets, count_tables, summary
 from ..formats.errors import FormatError
 from ..formats.registry import ReadOptions, read_file
 from .common import board_number
@@ -16,8 +16,10 @@ DESCRIPTION = (
     "Check FILE before a dealing machine deals it: every validate problem, boards that are not full deals, "
     "the same deal twice (also rotated), board numbers repeated, missing from the run or outside 1-999, "
     "dealer/vulnerability that do not follow from the number, and DUP control fields that disagree with the "
-    "boards. With --against OTHER, every board must also hold the same deal as OTHER's board with that number. "
-    "One line per problem, then a summary; exit status 0 when the set is ready to deal, 1 otherwise."
+    "boards. Each board is checked once; its other tables (rooms, traveller records) must hold the same deal. "
+    "With --against OTHER, every board must also hold the same deal as OTHER's board with that number. "
+    "One line per problem, then a summary; exit status 0 when the set is ready to deal (warnings, as validate "
+    "gives them, do not stop it), 1 otherwise."
 )
 
 
@@ -39,19 +41,17 @@ def _read(path: str, args):
 
 def run(args) -> int:
     doc = _read(args.file, args)
-    lines = [str(x) for x in check_set(doc)]
+    issues: list = check_set(doc)
     if args.against:
         other = _read(args.against, args)
-        lines += [
-            str(d)
-            for d in compare_sets(
-                doc, other, name_a=args.file, name_b=args.against, tags=False, here="here", there="there"
-            )
-        ]
-    for line in lines:
-        print(f"{args.file}: {line}")
-    text = summary(lines, len(doc))
-    if args.against and not lines:
+        issues += compare_sets(
+            doc, other, name_a=args.file, name_b=args.against, tags=False, here="here", there="there"
+        )
+    for issue in issues:
+        print(f"{args.file}: {issue}")
+    errors = [x for x in issues if getattr(x, "is_error", True)]
+    text = summary(issues, len(doc), count_tables(doc))
+    if args.against and not errors:
         text += f", same deals as {args.against}"
-    print(f"{args.file}: {text}", file=sys.stdout if not lines else sys.stderr)
-    return 1 if lines else 0
+    print(f"{args.file}: {text}", file=sys.stdout if not errors else sys.stderr)
+    return 1 if errors else 0

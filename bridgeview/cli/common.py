@@ -1,4 +1,4 @@
-"""Helpers shared by sub-commands: a terminal progress bar."""
+"""Helpers shared by sub-commands: a terminal progress bar, argument types, Qt kept quiet."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ from ..model.text import duration
 #: seconds a command waits for DDS on a deal (``--dd-timeout``); equal to solve.timed.DEFAULT_TIMEOUT,
 #: written here so that building the command line imports no solver code
 DD_TIMEOUT = 20.0
+#: seconds to find a Dask scheduler (``--connect-timeout``); equal to solve.connect.CONNECT_TIMEOUT, for the same reason
+CONNECT_TIMEOUT = 20.0
 MAX_START_BOARD = 10**9  # far above any format's limit, far below numpy's int64 board-number arrays
 
 
@@ -37,6 +39,19 @@ def seconds(text: str) -> float:
     if not 0 < value <= 86400:
         raise argparse.ArgumentTypeError(f"the time limit must be above 0 and at most a day, not {value:g}")
     return value
+
+
+def quiet_qt():
+    """Drop the offscreen platform's harmless chatter so only real errors reach stderr;
+    returns the handler it replaced (restored when the command ends)."""
+    from PySide6.QtCore import QtMsgType, qInstallMessageHandler
+
+    def handler(kind, _context, message: str) -> None:
+        if "propagateSizeHints" in message or kind == QtMsgType.QtDebugMsg:
+            return
+        sys.stderr.write(message + "\n")
+
+    return qInstallMessageHandler(handler)
 
 
 def say_ignored_options(doc) -> None:

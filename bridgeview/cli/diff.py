@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import sys
 
-from ..check import compare_sets
+from ..check.compare import compare_sets, diff_summary, pair_sets
 from ..formats.errors import FormatError
 from ..formats.registry import ReadOptions, read_file
-from ..model.text import plural
 from .common import board_number
 
 NAME = "diff"
 ORDER = 32
 HELP = "compare two files board by board (deals rotated, hands swapped, cards moved, boards missing, tags)"
 DESCRIPTION = (
-    "Compare the boards of A and B, matched by board number: same deal, hands rotated, hands swapped, cards "
-    "moved (named), boards only on one side, and the tags that differ (PBN, LIN). Exit status 0 when the deals "
-    "are identical (tags may differ), 1 otherwise."
+    "Compare the boards of A and B, matched by board number (and each table of a board by its room, else its "
+    "order), boards numbered differently by their deal: same deal, hands turned, hands swapped, cards moved "
+    "(named), boards or tables only on one side, and the tags that differ (PBN, LIN). Exit status 0 when the "
+    "deals and numbers are identical (tags may differ), 1 otherwise."
 )
 
 
@@ -38,16 +38,13 @@ def _read(path: str, start: int | None):
 
 def run(args) -> int:
     a, b = _read(args.a, args.start_board), _read(args.b, args.start_board)
-    diffs = compare_sets(a, b, name_a=args.a, name_b=args.b, tags=not args.no_tags)
+    pairs = pair_sets(a, b)
+    diffs = compare_sets(a, b, name_a=args.a, name_b=args.b, tags=not args.no_tags, pairs=pairs)
     for d in diffs:
         print(str(d))
-    deals = [d for d in diffs if d.kind != "tags"]
-    n = max(len(a), len(b))
-    if deals:
-        print(f"{len(deals)} of {plural(n, 'board')} differ", file=sys.stderr)
+    text = diff_summary(pairs, diffs)
+    if any(d.kind != "tags" for d in diffs):
+        print(text, file=sys.stderr)
         return 1
-    tags = len(diffs)
-    extra = f" ({tags} with different tags)" if tags else ""
-    m = len({x.number for x in a if x.number is not None}) or len(a)
-    print(f"same deals on all {plural(m, 'board')}{extra}")
+    print(text)
     return 0

@@ -9,7 +9,9 @@ no sub-command (or with file names) starts the GUI.
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
+import os
 import pkgutil
 import sys
 
@@ -48,7 +50,35 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict]:
     return parser, commands
 
 
+#: what ``bridgeview FILE`` says where no window can open (a server, an SSH session without X forwarding)
+NO_DISPLAY = "bridgeview: no display to open a window on; the command-line tools work without one: bridgeview --help"
+
+
+def _has_display() -> bool:
+    """Whether Qt has somewhere to open a window: an X or Wayland display, or a platform chosen by hand
+    (``QT_QPA_PLATFORM=offscreen``).  macOS and Windows always have one."""
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return any(os.environ.get(name) for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"))
+
+
+def _unknown_command(word: str, commands: dict) -> str | None:
+    """The usage error for a first word that is neither a command nor an existing file; None when it is a
+    file (or could only be meant as one: it has a path separator or an extension)."""
+    if os.path.exists(word):
+        return None
+    close = difflib.get_close_matches(word.lower(), list(commands), n=1, cutoff=0.6)
+    if close:
+        return f"bridgeview: unknown command '{word}' (did you mean '{close[0]}'?)"
+    if os.sep in word or (os.altsep and os.altsep in word) or "." in word:
+        return f"bridgeview: {word}: no such file"
+    return f"bridgeview: unknown command '{word}' (commands: {', '.join(sorted(commands))}; bridgeview --help)"
+
+
 def _gui(files: list[str]) -> int:
+    if not _has_display():  # Qt would abort the process (exit 134) with a message about xcb plugins
+        print(NO_DISPLAY, file=sys.stderr)
+        return 1
     try:
         from ..ui.app import run_gui
     except ImportError as e:  # PySide6 missing or broken
@@ -74,6 +104,10 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(0)
     parser, commands = build_parser()
     if not argv or (argv[0] not in commands and not argv[0].startswith("-")):
+        problem = _unknown_command(argv[0], commands) if argv else None
+        if problem is not None:  # ``bridgeview chek FILE``: a typo, not a file to open in the window
+            print(problem, file=sys.stderr)
+            return 2
         return _gui(argv)
     args = parser.parse_args(argv)
     if args.command is None:

@@ -1,46 +1,51 @@
-"""``bridgeview print FILE -o OUT.pdf``: hand records as a PDF, drawn offscreen."""
+"""``bridgeview print FILE -o OUT.pdf``: hand records as a PDF (drawn offscreen) or a web page."""
 
 from __future__ import annotations
 
-import os
 import sys
 
 from ..formats.errors import FormatError
 from ..model.text import plural
-from .common import DD_TIMEOUT, Progress, board_number, seconds
+from .common import board_number
+from .outputs import add_hand_record_arguments
 
 NAME = "print"
 ORDER = 62
-HELP = "print hand records (diagrams, HCP, makeable contracts, par) to a PDF"
+HELP = "print hand records (diagrams, HCP, makeable contracts, par) to a PDF or a web page"
 DESCRIPTION = (
-    "Write FILE's boards as hand records to OUT.pdf: a title line, then each board in number order with its "
-    "dealer, vulnerability, the four hands, HCP and (unless --no-dd) the makeable contracts and par, solving "
-    "the boards the file holds no double-dummy results for. Text stays text (fonts embedded). Needs no display."
+    "Write FILE's boards as hand records to OUT.pdf or OUT.html: a title line, then each board in number order "
+    "with its dealer, vulnerability, the four hands, HCP and (unless --no-dd) the makeable contracts and par, "
+    "solving the boards the file holds no double-dummy results for. The PDF keeps its text as text (fonts "
+    "embedded); the web page is one self-contained file, readable on a phone and printable from a browser. "
+    "Several -o write several sheets from one solving; -o - writes to standard output (PDF unless --to html). "
+    "Each board is printed once (the other room's or table's copy is left out) and boards without "
+    "cards are left out, both with a notice. When check finds problems in the set, the records are printed all the "
+    "same and the exit status is 1 (0 with --force). Needs no display."
 )
-
-
-#: The layout's choices (``ui.hand_records`` has the same; kept here so ``--help`` needs no Qt).
-PER_PAGE = (1, 2, 4, 6, 9)
-PAPERS = ("A4", "Letter")
 
 
 def add_arguments(p) -> None:
     p.add_argument("file", metavar="FILE")
-    p.add_argument("-o", "--output", required=True, metavar="OUT.pdf", help="the PDF to write")
-    p.add_argument("--per-page", type=int, choices=PER_PAGE, default=4, help="boards a page (default 4)")
-    p.add_argument("--no-dd", action="store_true", help="leave out makeable contracts and par")
-    p.add_argument("--paper", choices=PAPERS, default="A4", help="page size (default A4)")
-    p.add_argument("--landscape", action="store_true", help="landscape pages (default portrait)")
-    p.add_argument("--title", metavar="TEXT", help="the title line (default: event, site and date from the file)")
-    p.add_argument("--four-colour", action="store_true", help="four-colour suits (diamonds orange, clubs green)")
     p.add_argument(
-        "--dd-timeout",
-        "--time-limit",
-        dest="time_limit",
-        type=seconds,
-        default=DD_TIMEOUT,
-        metavar="SECONDS",
-        help=f"longest wait for a deal's double-dummy analysis (default {DD_TIMEOUT:g})",
+        "-o",
+        "--output",
+        required=True,
+        action="append",
+        metavar="OUT",
+        help="the PDF (.pdf) or web page (.html) to write; repeat for several; - for standard output",
+    )
+    p.add_argument(
+        "--to",
+        dest="to_fmt",
+        choices=("pdf", "html"),
+        help="the sheet for standard output and for outputs whose extension is neither (default pdf)",
+    )
+    add_hand_record_arguments(p)
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="exit status 0 even when check finds problems in the set (the records are printed anyway); "
+        "replace write-protected outputs",
     )
     p.add_argument("--from", dest="from_fmt", metavar="FMT", help="input format (default: detect)")
     p.add_argument(
@@ -49,13 +54,10 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from ..formats.registry import ReadOptions, read_file
+    from .outputs import exit_status, hand_record_options, resolve_targets, write_outputs
 
-    if not args.output.lower().endswith(".pdf"):
-        raise FormatError("the output must be a .pdf file", path=args.output)
-    if not args.time_limit > 0:
-        raise FormatError("--time-limit must be more than 0 seconds", path=args.file)
+    targets = resolve_targets(args.output, args.to_fmt, default="pdf", sheets_only=True, to_sets_one=False)
     doc = read_file(args.file, args.from_fmt, ReadOptions(start_board=args.start_board))
     if not hasattr(doc, "info"):
         raise FormatError(
@@ -63,41 +65,26 @@ def run(args) -> int:
         )
     if not len(doc):
         raise FormatError("the file holds no boards", path=args.file)
-    if len(doc) > 5000:
-        raise FormatError(f"{len(doc):,} boards are too many to print (at most 5,000)", path=args.file)
-    from PySide6.QtCore import qInstallMessageHandler
+    from ..handrecords.content import MAX_BOARDS
 
-    from .render import _quiet_qt
-
-    previous = _quiet_qt()
-    try:
-        return _print(args, doc)
-    finally:
-        qInstallMessageHandler(previous)
+    if len(doc) > MAX_BOARDS:
+        raise FormatError(f"{len(doc):,} boards are too many to print (at most {MAX_BOARDS:,})", path=args.file)
+    status = exit_status(write_outputs(doc, targets, records=hand_record_options(args, doc), force=args.force))
+    return max(status, _checked(args, doc))
 
 
-def _print(args, doc) -> int:
-    from ..ui.app import application
-    from ..ui.hand_records import HandRecordOptions, default_title, prepare, write_pdf
+def _checked(args, doc) -> int:
+    """Hand records of a set that is not ready to deal are printed all the same, but said so: exit status 1
+    with ``check``'s count of errors on stderr, unless ``--force``."""
+    from ..check import check_set
 
-    application()
-    options = HandRecordOptions(
-        title=args.title if args.title is not None else default_title(doc),
-        per_page=args.per_page,
-        dd=not args.no_dd,
-        page_size=args.paper,
-        landscape=args.landscape,
-        four_colour=args.four_colour,
-        time_limit=args.time_limit,
+    errors = [x for x in check_set(doc) if x.is_error]
+    if not errors:
+        return 0
+    print(
+        f"bridgeview: {args.file}: check finds {plural(len(errors), 'problem')} in this set "
+        f"(bridgeview check lists them); the hand records are printed all the same"
+        + ("" if args.force else " (--force: exit status 0)"),
+        file=sys.stderr,
     )
-    progress = Progress("solving")
-    try:
-        data = prepare(doc, options, progress=progress)
-    finally:
-        progress.close()
-    for note in sorted(set(data.notes.values())):
-        count = sum(1 for v in data.notes.values() if v == note)
-        print(f"bridgeview: {plural(count, 'board')}: {note}", file=sys.stderr)
-    pages = write_pdf(data, args.output, options)
-    print(f"{args.output}: {plural(len(data.boards), 'board')} on {plural(pages, 'page')}")
-    return 0
+    return 0 if args.force else 1

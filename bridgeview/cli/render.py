@@ -7,7 +7,7 @@ import sys
 import tempfile
 
 from ..formats.errors import FormatError
-from .common import DD_TIMEOUT, seconds
+from .common import DD_TIMEOUT, quiet_qt, seconds
 
 NAME = "render"
 ORDER = 60
@@ -44,24 +44,11 @@ def add_arguments(p) -> None:
     )
 
 
-def _quiet_qt():
-    """Drop the offscreen platform's harmless chatter so only real errors reach stderr;
-    returns the handler it replaced (restored when the command ends)."""
-    from PySide6.QtCore import QtMsgType, qInstallMessageHandler
-
-    def handler(kind, _context, message: str) -> None:
-        if "propagateSizeHints" in message or kind == QtMsgType.QtDebugMsg:
-            return
-        sys.stderr.write(message + "\n")
-
-    return qInstallMessageHandler(handler)
-
-
 def run(args) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import qInstallMessageHandler
 
-    previous = _quiet_qt()
+    previous = quiet_qt()
     try:
         return _run(args)
     finally:

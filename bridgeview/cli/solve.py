@@ -16,7 +16,7 @@ import sys
 from ..formats.errors import FormatError
 from ..formats.registry import ReadOptions, WriteOptions, check_target, codec_for_output, read_file
 from ..model.text import plural
-from .common import DD_TIMEOUT, Progress, board_number, say_ignored_options, seconds
+from .common import CONNECT_TIMEOUT, DD_TIMEOUT, Progress, board_number, say_ignored_options, seconds
 
 NAME = "solve"
 ORDER = 20
@@ -42,6 +42,14 @@ def add_arguments(p) -> None:
     where = p.add_mutually_exclusive_group()
     where.add_argument("--workers", type=int, metavar="N", help="solve on a local Dask cluster of N worker processes")
     where.add_argument("--cluster", metavar="ADDRESS", help="solve on the Dask scheduler at ADDRESS (tcp://host:8786)")
+    p.add_argument(
+        "--connect-timeout",
+        type=seconds,
+        default=CONNECT_TIMEOUT,
+        metavar="S",
+        help=f"seconds to find the Dask scheduler at --cluster ADDRESS, then fail saying what answers there "
+        f"(default {CONNECT_TIMEOUT:g})",
+    )
     p.add_argument("--chunk", type=int, metavar="N", help="deals a chunk (a Dask task, a journal entry); default 200")
     p.add_argument("--resume", action="store_true", help="go on from the journal of a stopped run (OUT.solving)")
     p.add_argument("--again", action="store_true", help="re-solve boards that already carry a table")
@@ -64,10 +72,15 @@ def _solver(args, on_slow=None):
 
     if args.cluster or args.workers:
         try:
-            return DaskSolver(address=args.cluster, workers=args.workers, threads=args.jobs or 1)
+            return DaskSolver(
+                address=args.cluster,
+                workers=args.workers,
+                threads=args.jobs or 1,
+                connect_timeout=args.connect_timeout,
+            )
         except RuntimeError as exc:
             raise FormatError(str(exc)) from None
-        except OSError as exc:  # scheduler not reachable
+        except OSError as exc:  # nothing listens there, or something that is not a scheduler
             raise FormatError(f"cannot reach the Dask scheduler at {args.cluster}: {exc}") from None
     return LocalSolver(args.jobs, timeout=args.dd_timeout, on_slow=on_slow)
 

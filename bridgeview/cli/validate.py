@@ -37,7 +37,7 @@ def add_arguments(p) -> None:
 
 def problem_lines(problems: list[Problem], every: bool = False) -> list[str]:
     """The listing: one line a problem (warnings marked), or one line for each kind seen
-    more than ``GROUP_AFTER`` times, in the order each kind first occurs."""
+    more than ``GROUP_AFTER`` times, in the order each kind first occurs, with the first case whole."""
 
     def one(p: Problem) -> str:
         return f"warning: {p}" if not p.is_error else str(p)
@@ -57,7 +57,9 @@ def problem_lines(problems: list[Problem], every: bool = False) -> list[str]:
             places = [f"record {p.record or p.index + 1}" if p.index is not None else p.location() for p in group]
         shown = ", ".join(places[:FIRST_PLACES]) + (", …" if len(places) > FIRST_PLACES else "")
         label = "warning" if severity != "error" else "error"
-        lines.append(f"{plural(len(group), label)}: {kind}: {shown} (--all lists every one)")
+        # a kind named in words says it all; one read off the messages shows its first case whole
+        what = kind if group[0].named_kind else f"{group[0].message} (the first of them)"
+        lines.append(f"{plural(len(group), label)}: {what}: {shown} (--all lists every one)")
     return lines
 
 

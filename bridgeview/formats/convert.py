@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
 from ..model.boardset import BoardSet
+from ..model.tables import DEAL, Conflict, record_name, set_tables
 from ..model.text import plural
 from .bulk import DD_UNKNOWN
 from .errors import FormatError
@@ -105,6 +106,15 @@ def without_empty_games(doc: Any, codec: Codec) -> tuple[Any, int]:
     return view, dropped
 
 
+def one_table_each(doc: Any, codec: Codec) -> bool:
+    """True when ``codec`` may write ``doc``'s records as they come: the format holds tables, or no board of
+    ``doc`` has two (a lazy set numbered by position, unedited, cannot; any other set is looked at)."""
+    if codec.caps.tables or (getattr(doc, "numbered_by_position", False) and not getattr(doc, "edited", True)):
+        return True
+    tables = set_tables(doc)
+    return not tables.repeated and not tables.conflicts
+
+
 def _lazy_text(doc: Any) -> bool:
     """A big PBN or LIN file read lazily: its games are decoded on demand and may hold no cards."""
     return bool(getattr(doc, "pbn_lazy", False) or getattr(doc, "lin_lazy", False))
@@ -121,10 +131,11 @@ def chunked_text(doc: Any, codec: Codec, options: WriteOptions | None) -> Any:
     return None
 
 
-def _lazy_without_empty_games(doc: Any, codec: Codec) -> tuple[Any, int]:
+def _lazy_without_empty_games(doc: Any, codec: Codec, *, chunked: bool = True) -> tuple[Any, int]:
     """:func:`without_empty_games` for a lazily read text file: one streaming pass notes the games
-    without cards (their positions only), and the boards left are a lazy view, never a list of them."""
-    if chunked_text(doc, codec, None) is not None:
+    without cards (their positions only), and the boards left are a lazy view, never a list of them.
+    ``chunked=False``: the chunked converter gave way (a board has several tables), so they are looked for here."""
+    if chunked and chunked_text(doc, codec, None) is not None:
         return doc, 0  # the chunked converter leaves them out itself, as it goes
     empty = [i for i, b in enumerate(doc) if not b.deal.card_count and not b.unreadable]
     if not empty or len(empty) == len(doc):
@@ -132,32 +143,91 @@ def _lazy_without_empty_games(doc: Any, codec: Codec) -> tuple[Any, int]:
     return WithoutGames(doc, empty), len(empty)
 
 
-class WithoutGames:
-    """A lazy board set with some games left out, read through to the set on demand (the boards of a
-    million-game file are not held); what writers and checks use of a board set is passed on."""
+class BoardsView:
+    """Some records of a board set, read through to the set on demand (the boards of a million-game file are
+    not held); what writers and checks use of a board set is passed on."""
 
-    def __init__(self, doc: Any, left_out: list[int]) -> None:
-        import numpy as np
-
+    def __init__(self, doc: Any, kept: Any) -> None:
         self.doc = doc
         self.info = doc.info
         self.problems = list(getattr(doc, "problems", []))
-        keep = np.ones(len(doc), dtype=bool)
-        keep[np.asarray(left_out, dtype=np.int64)] = False
-        self._kept = np.flatnonzero(keep)
+        self._kept = kept
 
     def __len__(self) -> int:
-        return int(self._kept.shape[0])
+        return len(self._kept)
 
-    def __getitem__(self, i: int) -> Any:
+    def __getitem__(self, i: int | slice) -> Any:
+        if isinstance(i, slice):  # writers take their boards a chunk at a time
+            return [self.doc[int(k)] for k in self._kept[i]]
         return self.doc[int(self._kept[i])]
 
     def __iter__(self) -> Iterator[Any]:
         return (self.doc[int(i)] for i in self._kept)
 
+    def record_offset(self, i: int) -> int | None:
+        offset = getattr(self.doc, "record_offset", None)
+        return offset(int(self._kept[i])) if offset is not None else None
+
+    def record_number(self, i: int) -> int | None:
+        """The record's number in the file read (messages name the source's records)."""
+        number = getattr(self.doc, "record_number", None)
+        found = number(int(self._kept[i])) if number is not None else None
+        return found if found is not None else int(self._kept[i]) + 1
+
+
+class WithoutGames(BoardsView):
+    """A lazy board set with some games left out."""
+
+    def __init__(self, doc: Any, left_out: list[int]) -> None:
+        import numpy as np
+
+        keep = np.ones(len(doc), dtype=bool)
+        keep[np.asarray(left_out, dtype=np.int64)] = False
+        super().__init__(doc, np.flatnonzero(keep))
+
+
+def distinct_boards(doc: Any, codec: Codec) -> tuple[Any, str | None, list[str]]:
+    """``doc`` as ``codec`` will hold it: each board once when the format holds deals, not tables (the
+    other room of a team match, a traveller's other tables: :mod:`model.tables`).  Returns the boards,
+    the notice that says so (``15 boards from 30 tables``, None when every board has one table) and the
+    errors that refuse the save: a board number that holds different deals (one deal a number is written,
+    and which one is not for us to guess)."""
+    if codec.kind != "bridge" or codec.caps.tables:
+        return doc, None, []
+    if getattr(doc, "numbered_by_position", False) and not getattr(doc, "edited", True):
+        return doc, None, []  # (through a progress wrapper) a lazy set numbered by position: a board each
+    tables = set_tables(doc)
+    errors = [_conflict_error(doc, c, codec) for c in tables.conflicts if c.what == DEAL]
+    if errors or not tables.repeated:
+        return doc, None, errors
+    kept = tables.board_records()
+    view: Any
+    if getattr(doc, "is_lazy", False) or isinstance(doc, BoardsView):
+        view = BoardsView(doc, kept)
+    else:
+        view = BoardSet([doc[int(i)] for i in kept], getattr(doc, "info", None))
+        view.problems = list(getattr(doc, "problems", []))
+    return view, tables.summary(), []
+
+
+def _conflict_error(doc: Any, conflict: Conflict, codec: Codec) -> str:
+    """The save error for a board number whose records hold different deals."""
+    first, other = (record_name(doc, i) for i in (conflict.first, conflict.index))
+    number = doc[conflict.index].number
+    return (
+        f"board {number} holds different deals in {first} and {other}; {codec.title} writes each board once "
+        f"(fix the deal, or number the deals apart: bridgeview convert --renumber)"
+    )
+
 
 def empty_games_loss(count: int) -> str:
     return f"{plural(count, 'game')} without cards"
+
+
+def tables_loss(notice: str) -> str:
+    """A save report's words for the tables a format of deals does not keep (``notice``: ``15 boards from 30
+    tables``)."""
+    return f"the other tables of each board: {notice}"
 
 
 def read_losses(doc: Any) -> list[str]:
@@ -246,12 +316,29 @@ def write_document(
     if codec.kind == "bridge":
         chunked = chunked_text(doc, codec, options)
         if chunked is not None:  # a big PBN or LIN file to ZRD/ZBD: in chunks, deals parsed together
-            converted: ConvertResult = chunked.convert(doc, dst, codec, options, progress)
-            return converted
-        if getattr(doc, "is_lazy", False) and codec.bulk and getattr(doc, "bulk", None) and not doc.edited:
+            from .pbn_bulk import TablesFound
+
+            try:
+                converted: ConvertResult = chunked.convert(doc, dst, codec, options, progress)
+                return converted
+            except TablesFound:  # a board number came again: the tables are sorted out board by board below,
+                doc, dropped = _lazy_without_empty_games(doc, codec, chunked=False)  # without the games it skipped
+        if (
+            getattr(doc, "is_lazy", False)
+            and codec.bulk
+            and getattr(doc, "bulk", None)
+            and not doc.edited
+            and one_table_each(doc, codec)
+        ):
             result = _write_bulk_chunks(doc.bulk(), len(doc), dst, codec, options, progress, force)
             result.losses[:0] = read_losses(doc)
             return result
+        doc, notice, errors = distinct_boards(doc, codec)
+        if errors:
+            raise check_error(doc, dst, errors[0])
+        if notice:
+            result.notices.append(notice)
+        checked, written = doc, doc
         if progress and count_boards:
             n = len(doc)
             checked = CountedBoards(doc, progress, 0, 2 * n)
@@ -278,6 +365,8 @@ def _convert_bulk(
     force: bool = False,
 ) -> ConvertResult:
     doc = read_file(src, src_codec.name)
+    if not one_table_each(doc, dst_codec):  # a board twice (a format that stores numbers): written once
+        return write_document(doc, dst, dst_codec, options, progress, count_boards=True, force=force)
     total = len(doc)
     chunks = src_codec.read_bulk(src)
     result = _write_bulk_chunks(chunks, total, dst, dst_codec, options, progress, force)

@@ -39,6 +39,7 @@ from .duplimate import show_bytes
 from .errors import FormatError
 from .records import FixedRecordCodec, map_file, owner_chunks, require_full
 from .registry import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
+from .textcheck import EIGHT_BIT, decode_text, undecodable_problems
 
 if TYPE_CHECKING:
     import numpy as np
@@ -372,7 +373,9 @@ class BhgCodec(Codec):
             raise FormatError("the file is empty; a BHG file has a header line, then a line a board", line=1)
         lines, newline = _text_lines(data)
         info = FileInfo()
-        info.extra["bhg_header"] = lines[0].decode("latin-1") if lines else ""
+        header = decode_text(lines[0]) if lines else None  # the one text a BHG file holds
+        info.extra["bhg_header"] = header.text if header is not None else ""
+        info.extra["bhg_encoding"] = header.encoding if header is not None else EIGHT_BIT
         info.extra["bhg_newline"] = newline
         boards: list[Board] = []
         for number, raw in enumerate(lines[1:], 1):
@@ -385,7 +388,10 @@ class BhgCodec(Codec):
             raise FormatError(
                 "no deals: a BHG file has a header line, then 52 letters for each board", line=min(len(lines), 2)
             )
-        return BoardSet(boards, info)
+        doc = BoardSet(boards, info)
+        if header is not None:
+            doc.problems.extend(undecodable_problems(lines[0], header.undecodable, None))
+        return doc
 
     @staticmethod
     def decode_line(text: bytes, number: int) -> list[int]:
@@ -444,7 +450,8 @@ class BhgCodec(Codec):
         header = info.extra.get("bhg_header", "") if info is not None else ""
         numbered = dict(self._numbered(doc, options))
         last = max(numbered, default=0)
-        lines = [header.encode("latin-1", "replace")]
+        encoding = info.extra.get("bhg_encoding", EIGHT_BIT) if info is not None else EIGHT_BIT
+        lines = [header.encode(encoding, "replace")]  # in the encoding it was read in
         for number in range(1, last + 1):
             board = numbered.get(number)
             if board is None:

@@ -22,6 +22,12 @@ def info_lines(path: str, doc: Any) -> list[tuple[str, str]]:
     rows.append(("size", f"{size} bytes"))
     n = len(doc)
     rows.append(("boards", str(n) if n or size else "0 (the file is empty)"))
+    if n and not getattr(doc, "is_lazy", False):  # (a big file read lazily is not read whole for this)
+        from ..model.tables import set_tables
+
+        tables = set_tables(doc)
+        if tables.repeated:  # a team match's rooms, a traveller's tables: the records are fewer boards
+            rows.append(("tables", tables.summary()))
     info = doc.info
     if info.record_size:
         rows.append(("record size", f"{info.record_size} bytes"))

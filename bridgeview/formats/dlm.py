@@ -28,6 +28,7 @@ from ..model.cards import SEAT_LETTERS
 from ..model.deal import Deal
 from .errors import FormatError
 from .registry import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
+from .textcheck import decode_text, undecodable_problems
 
 LETTERS = 26
 MAX_BOARD = 99
@@ -72,22 +73,8 @@ def board_value(number: int, letters: str) -> str:
     return f"{letters}{board_checksum(number, letters):03d}"
 
 
-def _decode_text(data: bytes, encoding: str | None) -> tuple[str, str]:
-    if encoding:
-        try:
-            return data.decode(encoding), encoding
-        except (UnicodeDecodeError, LookupError) as e:
-            raise FormatError(f"not valid {encoding}: {e}") from None
-    for enc in ("utf-8", "cp1252", "latin-1"):
-        try:
-            return data.decode(enc), enc
-        except UnicodeDecodeError:
-            continue
-    raise AssertionError("unreachable: latin-1 decodes any bytes")
-
-
 def _reads_as_utf8(data: bytes) -> bool:
-    """True for non-ASCII bytes that are also valid UTF-8 (what :func:`_decode_text` would take as UTF-8)."""
+    """True for non-ASCII bytes that are also valid UTF-8 (what :func:`textcheck.decode_text` takes as UTF-8)."""
     if data.isascii():
         return False
     try:
@@ -126,7 +113,9 @@ class DlmCodec(Codec):
         with open(path, "rb") as f:
             data = f.read()
         bom = data.startswith(b"\xef\xbb\xbf")
-        text, encoding = _decode_text(data[3:] if bom else data, options.encoding or ("utf-8" if bom else None))
+        body = data[3:] if bom else data
+        decoded = decode_text(body, options.encoding or ("utf-8" if bom else None))
+        text, encoding = decoded.text, decoded.encoding
         newline = "\r\n" if "\r\n" in text else "\n"
         lines = text.split("\n")
         final_newline = lines[-1] == ""
@@ -171,6 +160,7 @@ class DlmCodec(Codec):
             "bom": bom,
         }
         doc = BoardSet([], info)
+        doc.problems.extend(undecodable_problems(body, decoded.undecodable, None))  # text outside the deals
         status = values.get("status", ("", 0))[0]
         if "checksum" in values:
             raw, line_no = values["checksum"]

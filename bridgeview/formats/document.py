@@ -2,9 +2,10 @@
 
 A GUI tab (a bridge board set or a cribbage game) and its save path work on a
 :class:`Document`, so neither asks "is this a bridge tab?" to learn a file's
-path or format.  The undo stack is the UI's (``ui/document.py``); what changed
-outside it (a double-dummy table solved into a board) is kept here, so "is there
-something to save" has one answer.  Qt-free: it sits on the formats layer
+path or format.  The undo stack is the UI's (``ui/document.py``); what is unsaved
+outside it (a new set that has never been saved) is kept here, so "is there
+something to save" has one answer, and so are the double-dummy tables solved
+for display, which are not part of the content.  Qt-free: it sits on the formats layer
 because a document knows its codec.
 """
 
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..model.cribbage import CribbageRecord
+from ..model.ddtable import DDTable
 from ..resources import resource
 from .errors import FormatError
 from .registry import Codec, detect, get, read_file
@@ -40,6 +42,14 @@ def format_of(content: Any) -> str | None:
     return info.format if info is not None else None
 
 
+def holds_work(content: Any) -> bool:
+    """Whether content that has no file yet holds anything to lose: a board with cards (a generated or
+    pasted set; File › New's one empty board is not work until something is typed into it)."""
+    if isinstance(content, CribbageRecord):
+        return bool(getattr(content, "deals", None))
+    return any(board.deal.card_count for board in content)
+
+
 @dataclass
 class Document:
     """The content of one tab (a board set, eager or lazy, or a cribbage game) and the file it is."""
@@ -49,8 +59,16 @@ class Document:
     format_name: str | None = None
     #: the tab title while the document has no file (pasted boards, a new set)
     untitled_name: str = "Untitled"
-    #: changed in a way that is not an undo step (a DD table solved into a board): unsaved all the same
+    #: unsaved in a way that is not an undo step (a new set of boards, never saved): modified all the same
     changed_outside_undo: bool = field(default=False)
+    #: double-dummy tables this app worked out, by deal (its hands): shown with the boards but not part of
+    #: the content, so solving never makes a document modified; a save writes them only into a file it
+    #: writes for another reason (or after the user added them to the boards, an undoable edit)
+    solved: dict[tuple[int, int, int, int], DDTable] = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.path is None and holds_work(self.content):
+            self.changed_outside_undo = True  # generated or pasted boards are work until saved
 
     @classmethod
     def of(cls, content: Any, path: str | None = None) -> Document:
@@ -114,4 +132,4 @@ class Document:
         self.changed_outside_undo = False
 
 
-__all__ = ["BRIDGE", "CRIBBAGE", "Document", "bundled", "format_of"]
+__all__ = ["BRIDGE", "CRIBBAGE", "Document", "bundled", "format_of", "holds_work"]

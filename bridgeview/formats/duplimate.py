@@ -33,9 +33,10 @@ from ..model.cards import CARDS, SEAT_LETTERS
 from ..model.deal import Deal
 from ..model.severity import warning
 from .bulk import ABSENT, BulkChunk
-from .errors import FormatError
+from .errors import MESSAGE_LIMIT, FormatError
 from .records import FixedRecordCodec, Records, owner_chunks, require_full
 from .registry import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
+from .textcheck import decode_text, undecodable_problems
 
 if TYPE_CHECKING:
     import numpy as np
@@ -401,19 +402,26 @@ def run_breaks(numbers: list[int]) -> list[tuple[int, int, int]]:
 
 
 def run_breaks_message(numbers: list[int], limit: int = 5) -> str:
-    """Why a set cannot be a DUP file as numbered: which boards break the run, and what to do."""
+    """Why a set cannot be a DUP file as numbered: which boards break the run, and what to do.  Only the list
+    of examples is ever shortened (to ``limit``, and to what fits an error message): the advice stays whole."""
     breaks = run_breaks(numbers)
-    parts = [
-        f"board {n} repeated" if n == prev else f"board {n} follows board {prev}" for _i, n, prev in breaks[:limit]
-    ]
-    if len(breaks) > limit:
-        parts.append(f"and {len(breaks) - limit} more")
     first = numbers[0]
-    return (
-        f"DUP numbers boards consecutively from the first board ({first}), and this set's numbers break "
-        f"the run: {', '.join(parts)}. Renumber the boards {first}-{first + len(numbers) - 1} "
+    head = f"DUP numbers boards consecutively from the first board ({first}), and this set's numbers break the run: "
+    advice = (
+        f". Renumber the boards {first}-{first + len(numbers) - 1} "
         "(bridgeview convert --renumber, or Edit › Dealing Machine Settings in the GUI)"
     )
+    parts: list[str] = []
+    for k, (_i, n, prev) in enumerate(breaks[:limit]):
+        part = f"board {n} repeated" if n == prev else f"board {n} follows board {prev}"
+        more = len(breaks) - k - 1
+        tail = f", and {more} more" if more else ""
+        if parts and len(head + ", ".join([*parts, part]) + tail + advice) > MESSAGE_LIMIT:
+            break
+        parts.append(part)
+    if len(breaks) > len(parts):
+        parts.append(f"and {len(breaks) - len(parts)} more")
+    return head + ", ".join(parts) + advice
 
 
 class DupCodec(FixedRecordCodec):
@@ -585,20 +593,6 @@ HEADER_LINES = ("event", "site", "date")
 TRAILING_JUNK = b"\r\n\x1a \0"
 
 
-def _decode_text(raw: bytes, encoding: str | None) -> tuple[str, str]:
-    if encoding:
-        try:
-            return raw.decode(encoding), encoding
-        except (UnicodeDecodeError, LookupError) as e:
-            raise FormatError(f"the header is not valid {encoding}: {e}") from None
-    for enc in ("utf-8", "cp1252", "latin-1"):
-        try:
-            return raw.decode(enc), enc
-        except UnicodeDecodeError:
-            continue
-    raise AssertionError("unreachable: latin-1 decodes any bytes")
-
-
 class BreCodec(Codec):
     name = "bre"
     title = "Duplimate BRE"
@@ -658,10 +652,11 @@ class BreCodec(Codec):
         lines, pos, newline = found
         raw_header = b"\n".join(lines)
         try:
-            text, encoding = _decode_text(raw_header, options.encoding)
+            decoded = decode_text(raw_header, options.encoding)
         except FormatError as e:
             e.line = 1
             raise
+        text, encoding = decoded.text, decoded.encoding
         if raw_header.isascii() and not options.encoding:
             encoding = "ascii"  # nothing to tell: write back in the default
         texts = text.split("\n")
@@ -705,7 +700,9 @@ class BreCodec(Codec):
             boards.append(Board.numbered(start + index, Deal.from_owners(owners)))
         info.extra["board_lines"] = board_lines
         info.extra["header_size"] = header_size
-        return BoardSet(boards, info)
+        doc = BoardSet(boards, info)
+        doc.problems.extend(undecodable_problems(raw_header, decoded.undecodable, None))  # the header's text
+        return doc
 
     def _encoding(self, doc: Boards, options: WriteOptions | None) -> str:
         if options and options.encoding:

@@ -19,7 +19,7 @@ from typing import IO
 from urllib.parse import quote, unquote, unquote_plus
 
 from ..model.auction import DOUBLE, PASS, REDOUBLE, Call, Contract
-from ..model.board import Board
+from ..model.board import UNREADABLE_RECORD, Board, board_number_problem
 from ..model.boardset import BoardSet, FileInfo
 from ..model.cards import CARDS, DISPLAY_SUITS, RANK_CHARS, SUIT_LETTERS, Card, Seat, Strain, ranks_text
 from ..model.deal import Deal
@@ -32,7 +32,7 @@ from .lin_tokens import Tokens, _snippet, scan
 from .pbn import board_key
 from .pbn_lazy import EditedBoards
 from .registry import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions, _meaningful, board_tags
-from .textcheck import UTF16_MESSAGE, unencodable_loss_in, utf16_text
+from .textcheck import UTF16_MESSAGE, decode_text, undecodable_problems, unencodable_loss_in, utf16_text
 
 HANDVIEWER = "https://www.bridgebase.com/tools/handviewer.html?lin="
 
@@ -54,8 +54,8 @@ OWN_TAGS = frozenset({*PLAYER_TAGS, EXTRA_TAG, ROOM_TAG, TITLE_TAG, NOTE_AT_TAG}
 
 # board numbers of at most nine digits: longer ones are not numbers a user means (and Python
 # refuses to convert a 5,000-digit string), so they read as text not understood
-_BOARD_TITLE = re.compile(r"\s*board\s*(\d{1,9})\s*", re.IGNORECASE)
-_QX = re.compile(r"\s*([A-Za-z]?)\s*(\d{1,9})\s*")
+_BOARD_TITLE = re.compile(r"\s*board\s*(\d+)\s*", re.IGNORECASE)
+_QX = re.compile(r"\s*([A-Za-z]?)\s*(\d+)\s*")
 _RS = re.compile(r"([1-7])(NT|[CDHSN])([NESW]?)(X{0,2})(?:(=)|([+-])(\d{1,2}))?", re.IGNORECASE)
 
 
@@ -469,6 +469,9 @@ def parse_text(text: str, options: ReadOptions | None = None) -> BoardSet:
                 del b.tags[ROOM_TAG]
     if rs is not None:
         _apply_results(boards, rs, vg, lines, ctx)
+    if boards and all(b.unreadable for b in boards):  # nothing readable: not a damaged file but no LIN at all
+        line = next((ln for i, ln, msg in ctx.problems if i == 0 and msg.startswith(UNREADABLE_RECORD)), None)
+        raise FormatError(str(boards[0].unreadable), line=line, record=1, board=boards[0].number)
     for b in boards:
         if b.result is None:
             b.result = implied_result(b)
@@ -497,10 +500,6 @@ class _BoardRead:
 
     def problem(self, message: str) -> None:
         self.ctx.problems.append((self.index, self.tokens.line(self.at), message))
-
-    def fail(self, message: str) -> FormatError:
-        number = self.qx_number if self.qx_number is not None else self.title_number
-        return FormatError(message, line=self.tokens.line(self.at), record=self.index + 1, board=number)
 
 
 @cache
@@ -535,17 +534,24 @@ def _calls_of(value: str) -> tuple[Call, ...]:
 
 def _parse_board(toks: Tokens, group: Group, index: int, ctx: _Context) -> Board:
     """One board from its pairs.  Cards, calls, explanations and empty ``pg`` pairs -- nearly all of a played
-    board -- are read inline through tables; every other pair, and any card that is not plain, by its reader."""
+    board -- are read inline through tables; every other pair, and any card that is not plain, by its reader.
+
+    A pair that cannot be read (``pc|NT2|``, a malformed ``md``) does not lose the file: the board is read
+    on without it (without the play after it, which would be out of step, or any play at all after a bad
+    deal) and marked unreadable with the pair's problem, at its line, as record files mark a bad record."""
     keys, values = toks.keys, toks.values
     r = _BoardRead(index, ctx, toks, group[0])
     b = r.b
     card_of = _card_table().get
     dealt = 0  # the cards in the deal read so far
-    i, key = group[0], ""
-    try:
-        for i in group:
-            key = keys[i]
+    bad: str | None = None  # the first pair that could not be read
+    no_play = False  # after a bad card or deal, later cards are left out
+    for i in group:
+        key = keys[i]
+        try:
             if key == "pc":
+                if no_play:
+                    continue
                 card = card_of(values[i])
                 if card is not None and dealt >> card & 1 and not r.played >> card & 1:
                     if b.play is None:
@@ -580,11 +586,17 @@ def _parse_board(toks: Tokens, group: Group, index: int, ctx: _Context) -> Board
                     r.extra.append(f"{values[i]}|")
                 else:
                     r.extra.append(f"{key}|{values[i]}|")
-    except ValueError as e:
-        r.at = i
-        raise r.fail(f"{key}|{_snippet(values[i], 40)}|: {explain(e)}") from None
+        except ValueError as e:
+            no_play = no_play or key in ("pc", "md")
+            if bad is None:
+                r.at = i
+                bad = f"{key}|{_snippet(values[i], 40)}|: {explain(e)}"
+                r.problem(f"{UNREADABLE_RECORD}{bad}")
     r.at = group[0]
-    return _finish_board(r)
+    board = _finish_board(r)
+    if bad is not None:
+        board.unreadable = bad
+    return board
 
 
 def _finish_board(r: _BoardRead) -> Board:
@@ -625,7 +637,11 @@ def _read_qx(r: _BoardRead, value: str) -> None:
     if m:
         letter = m.group(1).lower()
         r.room = {"o": "Open", "c": "Closed", "": None}.get(letter, m.group(1))
-        r.qx_number = int(m.group(2))
+        too_big = board_number_problem(m.group(2))
+        if too_big:
+            r.problem(f"board id qx|{_snippet(value, 40)}|: {too_big}; ignored")
+        else:
+            r.qx_number = int(m.group(2))
     else:
         r.problem(f"board id qx|{_snippet(value, 40)}| not understood; ignored")
 
@@ -635,17 +651,16 @@ def _read_pn(r: _BoardRead, value: str) -> None:
 
 
 def _read_md(r: _BoardRead, value: str) -> None:
-    """The deal and dealer; one per board."""
+    """The deal and dealer; one per board.  A partial deal (a lesson's ending, one hand shown) is no problem
+    in itself, as in PBN: one of more than 48 cards is (``Deal.problems``), and ``check`` says a partial
+    deal cannot be dealt."""
     if r.has_md:
-        raise r.fail("a second md in one board")
+        raise ValueError("a second md in one board")
+    r.has_md = True  # (a deal that cannot be read is the board's problem, not a missing deal)
     dealer, deal, _ = parse_md(value)
-    r.has_md = True
     r.b.deal = deal
     if dealer is not None:
         r.b.dealer = dealer
-    if deal.card_count != 52 or not deal.is_complete:
-        count = deal.card_count
-        r.problem(f"md gives a partial deal ({plural(count, 'card')})")
 
 
 def _read_sv(r: _BoardRead, value: str) -> None:
@@ -659,12 +674,19 @@ def _read_ah(r: _BoardRead, value: str) -> None:
     """The board title: "Board N" gives a number; any other title is kept, with a number it names."""
     value = _flat(value)
     m = _BOARD_TITLE.fullmatch(value)
-    if m:
+    too_big = board_number_problem(m.group(1)) if m else None
+    if too_big:  # kept as the title, so a save writes it back
+        r.problem(f"title ah|{_snippet(value, 40)}|: {too_big}")
+        r.b.tags[TITLE_TAG] = value.strip()
+    elif m:
         r.title_number = int(m.group(1))
     elif value.strip():
         r.b.tags[TITLE_TAG] = value.strip()
-        m2 = re.search(r"board\s*(\d{1,9})(?!\d)", value, re.IGNORECASE)
-        r.title_number = int(m2.group(1)) if m2 else None
+        m2 = re.search(r"board\s*(\d+)", value, re.IGNORECASE)
+        too_big = board_number_problem(m2.group(1)) if m2 else None
+        if too_big:
+            r.problem(f"title ah|{_snippet(value, 40)}|: {too_big}")
+        r.title_number = int(m2.group(1)) if m2 and not too_big else None
 
 
 def _read_mb(r: _BoardRead, value: str) -> None:
@@ -774,22 +796,27 @@ def _clean(text: str, comma: bool = False) -> str:
 
 
 def md_text(board: Board) -> str:
-    """The ``md`` value: dealer digit, then the hands South, West, North, East."""
+    """The ``md`` value: dealer digit, then the hands South, West, North, East.  A partial deal (a lesson's
+    ending, one hand shown) is written as BBO writes it: the hands that hold cards with their cards, an empty
+    hand as nothing between its commas."""
     digit = LIN_SEATS.index(board.effective_dealer) + 1
+    partial = not board.deal.is_complete
     hands = []
     for seat in LIN_SEATS:
         mask = board.deal.hands[seat]
+        if partial and not mask:
+            hands.append("")
+            continue
         hands.append("".join(SUIT_LETTERS[s] + ranks_text(mask, s) for s in DISPLAY_SUITS))
     return f"{digit}" + ",".join(hands)
 
 
 def board_pairs(board: Board) -> list[tuple[str, str]]:
-    """The board as LIN key/value pairs (without ``qx``)."""
-    pairs: list[tuple[str, str]] = []
+    """The board as LIN key/value pairs (without ``qx``), as BBO writes a board: ``pn|S,W,N,E|st||md|…|rh||``
+    (``pn|,,,|`` when no player is named), ``ah|Board N|``, ``sv``, then the auction and the play."""
     names = [board.tags.get(t, "") for t in PLAYER_TAGS]
-    if any(names):
-        pairs.append(("pn", ",".join(_clean(n, comma=True) for n in names)))
-    pairs += [("st", ""), ("md", md_text(board)), ("rh", "")]
+    # pn| always, empty names too: other readers (endplay) find a board by its pn|, and read none without
+    pairs = [("pn", ",".join(_clean(n, comma=True) for n in names)), ("st", ""), ("md", md_text(board)), ("rh", "")]
     title = board.tags.get(TITLE_TAG)
     if title:
         pairs.append(("ah", _clean(title)))
@@ -948,21 +975,6 @@ def board_line(board: Board) -> str:
     return _join(pairs)
 
 
-def _decode(data: bytes, encoding: str | None) -> tuple[str, str]:
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-        encoding = encoding or "utf-8"
-    if encoding:
-        try:
-            return data.decode(encoding), encoding
-        except (UnicodeDecodeError, LookupError) as e:
-            raise FormatError(f"cannot decode as {encoding}: {e}") from None
-    try:
-        return data.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace"), "cp1252"
-
-
 @dataclass(frozen=True, slots=True)
 class LinSource:
     """``Board.source`` of a LIN board: its place in the file and the model it was read as,
@@ -1019,6 +1031,7 @@ class LinCodec(Codec):
     binary = False
     caps = Capabilities(
         full_deals=True,
+        partial_deals=True,
         board_numbers=True,
         dealer_vul=True,
         auction=True,
@@ -1047,12 +1060,15 @@ class LinCodec(Codec):
             data = f.read()
         if not options.encoding and utf16_text(data):
             raise FormatError(UTF16_MESSAGE)
-        text, encoding = _decode(data, options.encoding)
+        decoded = decode_text(data, options.encoding)
+        text, encoding = decoded.text, decoded.encoding
         try:
             doc = parse_text(text, options)
         except FormatError as e:
             e.path = e.path or str(path)
             raise
+        if decoded.undecodable:  # bytes that are not characters: problems of the boards (or header) they are in
+            doc.problems.extend(undecodable_problems(data, decoded.undecodable, doc.info.extra.get("board_lines")))
         doc.info.extra["encoding"] = encoding
         doc.info.extra["newline"] = "\r\n" if "\r\n" in text else "\n"
         for i, b in enumerate(doc):
@@ -1098,7 +1114,7 @@ class LinCodec(Codec):
         if marks:
             rep.losses.append(f"call and card punctuation of {plural(marks, 'board')}")
         if results:
-            rep.losses.append(f"results without a contract on {plural(results, 'board')}")
+            rep.losses.append(f"declarers and results without a contract on {plural(results, 'board')}")
         if tags:
             names = ", ".join(sorted(other_tags)[:6]) + ("…" if len(other_tags) > 6 else "")
             rep.losses.append(f"tags LIN has no place for ({names}) on {plural(tags, 'board')}")

@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .bulk import ABSENT, DD_UNKNOWN, BulkChunk
-from .lin import LIN_SEATS, _flat
+from .lin import LIN_SEATS, PLAYER_TAGS, _flat
 from .pbn_bulk import _ranks, _running_count
 from .registry import Codec, SaveReport, WriteOptions, _meaningful
 
@@ -181,11 +181,12 @@ def parse_full_hands(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 @lru_cache(maxsize=4096)
-def _names_noted(names: bytes, closed: bool, encoding: str) -> bool:
-    """Whether a ``pn`` value gives the board player tags (which a fixed-record format loses)."""
+def _names_noted(names: bytes, closed: bool, encoding: str) -> tuple[str, ...]:
+    """The player tags a ``pn`` value gives the board (which a fixed-record format loses), South West North
+    East as the reader sets them."""
     people = _flat(names.decode(encoding, errors="replace")).split(",")
     base = 4 if len(people) >= 8 and closed else 0
-    return any(_meaningful(p.strip()) for p in people[base : base + 4])
+    return tuple(tag for tag, p in zip(PLAYER_TAGS, people[base : base + 4], strict=False) if _meaningful(p.strip()))
 
 
 def _chunk(
@@ -194,7 +195,7 @@ def _chunk(
     """Boards ``a`` to ``b`` as chunks_from_boards makes them, tallying what the check counts."""
     import numpy as np
 
-    from .pbn_bulk import _VULS, _finish_chunk
+    from .pbn_bulk import _VULS, _finish_chunk, names_array
 
     idx = doc.lin_index
     buf = idx.buf
@@ -213,7 +214,7 @@ def _chunk(
     numbers_l: list[int] = []
     dealers_l: list[int] = []
     vuls_l: list[int] = []
-    notes_l: list[bool] = []
+    notes_l: list[tuple[str, ...]] = []
     slow: list[int] = []
     vuls = _VULS
     for r in range(k):
@@ -228,7 +229,7 @@ def _chunk(
             continue
         closed = room in (b"c", b"C")
         kept_room = closed or (room and has_closed)  # the open room is said only when there is a closed one
-        notes = bool(kept_room) or (bool(names) and _names_noted(names, closed, encoding))
+        notes = (("Room",) if kept_room else ()) + (_names_noted(names, closed, encoding) if names else ())
         number = int(qx_no) if qx_no else int(title_no) if title_no else -1
         fast_rows.append(r)
         hands.append(deal)
@@ -250,7 +251,7 @@ def _chunk(
             np.array(dealers_l, dtype=np.int64)[ok],
             np.array(vuls_l, dtype=np.int64)[ok],
             np.zeros(rows.shape[0], dtype=bool),
-            np.array(notes_l, dtype=bool)[ok],
+            names_array(notes_l)[ok],
         )
     ]
     owners, dd, numbers = _finish_chunk(doc, a, k, slow, counted, owners, dd, numbers, tally, state)  # type: ignore[arg-type]  # a lazy set all the same

@@ -34,6 +34,7 @@ from ..model.board import Board
 from ..model.boardset import BoardSet, FileInfo, LazyBoardSet
 from .errors import FormatError
 from .pbn_lazy import _LazyLines, _text_encoding, release
+from .textcheck import EIGHT_BIT, undecodable_offsets, undecodable_problems
 
 if TYPE_CHECKING:
     import numpy as np
@@ -96,8 +97,19 @@ class LinIndex:
     def text(self, i: int) -> str:
         a = int(self.starts[i])
         b = int(self.starts[i + 1]) if i + 1 < len(self) else self.end
-        errors = "replace" if self.encoding == "cp1252" else "strict"
+        errors = "replace" if self.encoding == "cp1252" else "strict"  # an undefined byte: a problem of its board
         return bytes(self.buf[a:b]).decode(self.encoding, errors=errors)
+
+    def undecodable(self, i: int) -> list[tuple[int | None, str]]:
+        """Board ``i``'s bytes that are not characters in the file's encoding, as problems ``(line, message)``."""
+        if self.encoding != "cp1252":
+            return []
+        a = int(self.starts[i])
+        raw = bytes(self.buf[a : int(self.starts[i + 1]) if i + 1 < len(self) else self.end])
+        found = undecodable_problems(
+            raw, undecodable_offsets(raw, self.encoding), None, first_line=int(self.lines[i]) + 1
+        )
+        return [(line, msg) for _i, line, msg in found]
 
 
 #: bytes of the file looked at together by :func:`scan` (its arrays are a few dozen bytes a byte)
@@ -159,7 +171,7 @@ def scan(buf: mmap.mmap) -> LinIndex | None:
     if encoding != "utf-8":
         if base:  # a UTF-8 mark on text that is not UTF-8: the eager reader says so
             return None
-        encoding = "cp1252"
+        encoding = EIGHT_BIT  # as textcheck.decode_text decides it
     has_closed = pairs.has_closed or any(_names_closed(bytes(buf[a:b]), encoding) for a, b in pairs.maybe_closed)
     starts = np.concatenate(pairs.starts).astype(np.int64)
     return LinIndex(buf, base, encoding, starts, _lines_before(buf, arr, starts), pairs.has_qx, has_closed, pairs.crlf)
@@ -339,7 +351,7 @@ class LazyLinSet(LazyBoardSet):
             del board.tags[ROOM_TAG]  # with one room only, the room says nothing
         if board.result is None:
             board.result = implied_result(board)
-        probs = [(line, msg) for _i, line, msg in ctx.problems]
+        probs = [(line, msg) for _i, line, msg in ctx.problems] + index.undecodable(i)
         hit = (board, probs, toks.line(group[0]) if len(group) else toks.line(0))
         self._cache[i] = hit
         if len(self._cache) > CACHE_BOARDS:

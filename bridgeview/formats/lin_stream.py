@@ -136,7 +136,7 @@ def _fast_lines(doc: Any, newline: str, encode: Any) -> Iterator[bytes]:
             if board is None and fulls[r]:
                 number = first + i
                 digit, vul = numbering[(number - 1) % 16]
-                yield b"qx|o%d|st||md|%s%s|rh||ah|Board %d|sv|%s|%s" % (
+                yield b"qx|o%d|pn|,,,|st||md|%s%s|rh||ah|Board %d|sv|%s|%s" % (
                     number,
                     digit,
                     md[71 * r : 71 * r + 71],

@@ -20,11 +20,11 @@ from ..model.boardset import BoardSet, FileInfo
 from ..model.text import plural
 from . import pbn_lazy, pbn_stream
 from .errors import FormatError
-from .pbn_lex import decode, detect_newline, split_games
+from .pbn_lex import detect_newline, split_games
 from .pbn_read import Context, read_game
 from .pbn_write import board_text
 from .registry import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
-from .textcheck import UTF16_MESSAGE, utf16_text
+from .textcheck import UTF16_MESSAGE, decode_text, undecodable_problems, utf16_text
 
 DEFAULT_PREAMBLE = "% PBN 2.1\n% EXPORT\n"
 
@@ -299,13 +299,12 @@ class PbnCodec(Codec):
             raise FormatError(
                 "a NUL byte: this is a binary file, not PBN text", offset=at, line=data.count(b"\n", 0, at) + 1
             )
-        text, encoding = decode(data)
-        if options is not None and options.encoding:
-            try:
-                text, encoding = data.decode(options.encoding), options.encoding
-            except (UnicodeDecodeError, LookupError) as e:
-                raise FormatError(f"cannot decode as {options.encoding}: {e}") from None
-        doc = parse_pbn_text(text, encoding=encoding)
+        chosen = options.encoding if options is not None else None
+        decoded = decode_text(data, chosen)
+        doc = parse_pbn_text(decoded.text, encoding=decoded.encoding)
+        if decoded.undecodable:  # bytes that are not characters: problems of the games (or preamble) they are in
+            starts = {i: game.first_line + 1 for i, game in enumerate(split_games(decoded.text).games)}
+            doc.problems.extend(undecodable_problems(data, decoded.undecodable, starts))
         doc.info.path = str(path)
         return doc
 

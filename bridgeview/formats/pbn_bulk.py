@@ -27,7 +27,7 @@ from .bulk import ABSENT, DD_UNKNOWN, BulkChunk
 from .errors import FormatError
 from .pbn_lex import escape
 from .pbn_write import ROSTER
-from .registry import Codec, SaveReport, WriteOptions, board_tags, check_error, unreadable_error
+from .registry import Codec, SaveReport, WriteOptions, check_error, named, note_names, unreadable_error
 
 if TYPE_CHECKING:
     import mmap
@@ -45,6 +45,23 @@ if TYPE_CHECKING:
     _Getters = tuple[Callable[[tuple[Any, ...]], Any], Callable[[tuple[Any, ...]], Any]]
     #: a learned game pattern's fullmatch, with its getters
     _Learned = tuple[Callable[[bytes], re.Match[bytes] | None], _Getters]
+
+
+class TablesFound(Exception):
+    """A board number came again: the set may hold tables of a board (two rooms, a traveller), which a format
+    of deals writes once.  The chunked pass gives way to the board-by-board one, which sorts them out
+    (:func:`convert.distinct_boards`), so both paths always write and report the same."""
+
+
+def _no_tables(chunk: BulkChunk, state: dict[str, Any]) -> BulkChunk:
+    """``chunk``, after making sure none of its board numbers was seen before (else :class:`TablesFound`)."""
+    from ..model.tables import NumberRuns
+
+    runs = state.setdefault("numbers", NumberRuns())
+    if chunk.numbers is not None and runs.repeats(chunk.numbers):
+        raise TablesFound()
+    return chunk
+
 
 #: targets whose check is the generic one and whose writer takes ``chunks_from_boards``
 FAST_TARGETS = frozenset(("zrd", "zbd"))
@@ -107,6 +124,8 @@ class _Tally:
     play: int = 0
     notes: int = 0
     numbers_lost: bool = False
+    #: the names of the notes and tags lost (as generic_check names them), each with the first place it is at
+    names: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     def board(
         self,
@@ -119,7 +138,7 @@ class _Tally:
         dd: bool,
         auction: bool,
         play: bool,
-        notes: bool,
+        notes: tuple[str, ...],
     ) -> None:
         caps = self.codec.caps
         where = f"board {number}" if number is not None else f"record {i + 1}"
@@ -139,7 +158,9 @@ class _Tally:
         self.dd += dd and not caps.dd
         self.auction += auction and not caps.auction
         self.play += play and not caps.play
-        self.notes += notes and not caps.notes
+        if notes and not caps.notes:
+            self.notes += 1
+            self.name(i, notes)
         if not caps.board_numbers and number is not None and number != self.start + i:
             self.numbers_lost = True
 
@@ -168,21 +189,29 @@ class _Tally:
         if not caps.dd:
             self.dd += int(has_dd.sum())
         if not caps.notes:
-            self.notes += int(notes.sum())
+            flags = notes.astype(bool)  # a row's note names (an object array), or False where it has none
+            self.notes += int(flags.sum())
+            if notes.dtype == object:
+                for j in np.flatnonzero(flags).tolist():
+                    self.name(int(index[j]), notes[j])
         if not caps.board_numbers and ((number >= 0) & (number != self.start + index)).any():
             self.numbers_lost = True
+
+    def name(self, i: int, names: tuple[str, ...]) -> None:
+        """Note the names of what board ``i`` (where it lands in the output) loses in notes and tags."""
+        for k, name in enumerate(names):
+            if name not in self.names or (i, k) < self.names[name]:
+                self.names[name] = (i, k)
 
     def report(self, info: object) -> SaveReport:
         """The losses in generic_check's words and order."""
         rep = SaveReport(errors=list(self.errors))
-        for count, what in (
-            (self.dd, "double-dummy results"),
-            (self.auction, "auctions"),
-            (self.play, "play"),
-            (self.notes, "notes and tags"),
-        ):
+        for count, what in ((self.dd, "double-dummy results"), (self.auction, "auctions"), (self.play, "play")):
             if count:
                 rep.losses.append(f"{what} of {plural(count, 'board')}")
+        if self.notes:
+            names = sorted(self.names, key=self.names.__getitem__)  # in the order the boards show them
+            rep.losses.append(f"notes and tags of {plural(self.notes, 'board')} ({named(names)})")
         if self.moved:
             rep.losses.append(
                 f"dealer and vulnerability that differ from the board number of {plural(self.moved, 'board')}"
@@ -211,14 +240,24 @@ class _Vuls(dict[bytes, int]):
         return value
 
 
-def _notes(values: tuple[bytes | None, ...], header: dict[str, str | None], encoding: str) -> bool:
-    """Whether these values of the roster's free tags make the board lose "notes and tags"."""
+def _notes(values: tuple[bytes | None, ...], header: dict[str, str | None], encoding: str) -> tuple[str, ...]:
+    """The names of the roster's free tags whose values make the board lose "notes and tags" (none: ``()``)."""
+    names = []
     for name, v in zip(_NOTE_TAGS, values, strict=True):
         if v and v != b"?":
-            s = v.decode(encoding)
+            s = v.decode(encoding, errors="replace")
             if _meaningful(s) and header.get(name) != s:
-                return True
-    return False
+                names.append(name)
+    return tuple(names)
+
+
+def names_array(rows: list[tuple[str, ...]]) -> np.ndarray:
+    """Each row's note names as an object array (what :meth:`_Tally.fast_rows` names and counts)."""
+    import numpy as np
+
+    out = np.empty(len(rows), dtype=object)
+    out[:] = rows
+    return out
 
 
 def _running_count(flags: np.ndarray) -> np.ndarray:
@@ -300,7 +339,7 @@ def convert(
     def chunks() -> Iterator[BulkChunk]:
         written = 0
         for first in range(0, n, CHUNK):
-            chunk = read(doc, first, min(n, first + CHUNK), tally, header, state)
+            chunk = _no_tables(read(doc, first, min(n, first + CHUNK), tally, header, state), state)
             _done_with(doc, min(n, first + CHUNK))
             if tally.errors:
                 raise check_error(doc, dst, tally.errors[0])
@@ -348,7 +387,7 @@ def report(
     written = 0
     read = read_chunk or _chunk
     for first in range(0, n, CHUNK):
-        written += len(read(doc, first, min(n, first + CHUNK), tally, header, state))
+        written += len(_no_tables(read(doc, first, min(n, first + CHUNK), tally, header, state), state))
         _done_with(doc, min(n, first + CHUNK))
         if progress is not None and progress(min(n, first + CHUNK), n) is False:
             raise Cancelled()
@@ -487,12 +526,12 @@ def _chunk(
     learned: _Learned | None = state.get("learned")  # (fullmatch of the learned pattern, its two group getters)
     general = _GAME.fullmatch
     gen_get = _getters(_GAME)
-    note_cache: dict[tuple[bytes | None, ...], bool] = state.setdefault("notes", {})
+    note_cache: dict[tuple[bytes | None, ...], tuple[str, ...]] = state.setdefault("notes", {})
     encoding = idx.encoding
     numbers_l: list[int] = []  # per fast row, -1 for none
     dealers_l: list[int] = []
     vuls_l: list[int] = []
-    notes_l: list[bool] = []
+    notes_l: list[tuple[str, ...]] = []
     seats = _SEATS_ANY
     shapes: list[_Shape] = state.setdefault("shapes", [])
     if learned is None:  # learn the pattern and a shape from the first game the pattern takes
@@ -577,7 +616,7 @@ def _chunk(
     number = np.array(numbers_l, dtype=np.int64)[good]
     dealer = np.array(dealers_l, dtype=np.int64)[good]
     vul = np.array(vuls_l, dtype=np.int64)[good]
-    notes = np.array(notes_l, dtype=bool)[good]
+    notes = names_array(notes_l)[good]
     numbers[rows] = np.where(number >= 0, number, a + rows + 1)
     has_dd = (dd[rows] != DD_UNKNOWN).any(axis=(1, 2))
     counted.append((rows, number, dealer, vul, has_dd, notes))
@@ -686,7 +725,7 @@ def _plain_fields(
     None when one of them needs the careful reader."""
     if not board or board == b"?":
         number = -1
-    elif board.isdigit():
+    elif board.isdigit() and len(board) <= 9:  # longer: past MAX_BOARD_NUMBER, which the careful reader says
         number = int(board)
     else:
         return None
@@ -921,13 +960,13 @@ def _slow_row(
     owners: np.ndarray,
     dd: np.ndarray,
     numbers: np.ndarray,
-) -> tuple[int | None, Seat | None, Vulnerability | None, int, bool, bool, bool, bool, bool]:
+) -> tuple[int | None, Seat | None, Vulnerability | None, int, bool, bool, bool, bool, tuple[str, ...]]:
     """Game ``i`` (``b``, read by the careful reader) into row ``r``; returns what the check counts of it."""
     owners[r] = b.deal.owners()
     table = b.dd.tricks if b.dd is not None else ((None,) * 5,) * 4
     dd[r] = [[DD_UNKNOWN if v is None else v for v in row] for row in table]
     numbers[r] = b.number if b.number is not None else i + 1
-    notes = bool(b.notes or board_tags(b, doc.info))
+    notes = tuple(note_names(b, doc.info))
     return (
         b.number,
         b.dealer,

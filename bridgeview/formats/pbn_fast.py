@@ -19,7 +19,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, cast
 
 from ..model.auction import PASS, Call, Contract, auction_is_complete
-from ..model.board import Board
+from ..model.board import MAX_BOARD_NUMBER, Board
 from ..model.cards import CARDS, RANK_CHARS, Card, Seat, Strain
 from ..model.deal import Deal
 from ..model.severity import warning
@@ -452,9 +452,12 @@ def _read(
 
 
 def _number(text: str) -> int:
-    if not text.isdigit():
+    if not text.isdigit() or len(text) > 9:  # a number past MAX_BOARD_NUMBER: the careful reader says so
         raise _Careful
-    return int(text)
+    number = int(text)
+    if number > MAX_BOARD_NUMBER:
+        raise _Careful
+    return number
 
 
 def _vulnerability(text: str) -> Vulnerability:
@@ -483,8 +486,9 @@ def _check_tags(
     other: dict[str, str], sections: dict[str, str], raw: str, first_line: int, problems: list[tuple[int | None, str]]
 ) -> None:
     """Check the tags the model does not hold that the careful reader checks (scores, tables); learn the others."""
-    for name in other.keys() - _PLAIN:
-        value = other[name]
+    for name, value in other.items():  # in the game's order, as the careful reader reports them (not a set's)
+        if name in _PLAIN:
+            continue
         if name in _CHECKED or name[-5:] == "Table":
             if value != "" and value != "?" and (name, value) not in _FINE:
                 count = len(problems)

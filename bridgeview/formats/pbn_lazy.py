@@ -29,6 +29,7 @@ from .checksum import _MASK64, _sum_words, _tail_sum
 from .errors import FormatError
 from .pbn_lex import Game, _all_percent, detect_newline
 from .pbn_read import Context, read_game
+from .textcheck import EIGHT_BIT, undecodable_offsets, undecodable_problems
 
 if TYPE_CHECKING:
     import numpy as np
@@ -74,7 +75,8 @@ class PbnIndex:
         return int(self.starts.shape[0])
 
     def text(self, a: int, b: int) -> str:
-        return bytes(self.buf[a:b]).decode(self.encoding)
+        errors = "replace" if self.encoding == "cp1252" else "strict"  # an undefined byte: a problem of its game
+        return bytes(self.buf[a:b]).decode(self.encoding, errors=errors)
 
     def raw(self, i: int) -> bytes:
         return bytes(self.buf[int(self.starts[i]) : int(self.ends[i])])
@@ -86,8 +88,8 @@ class PbnIndex:
 
 
 def _text_encoding(buf: mmap.mmap | bytes, start: int) -> str:
-    """UTF-8 or Latin-1, as :func:`pbn_lex.decode` decides for text that is not all ASCII,
-    without decoding the whole file into one string."""
+    """UTF-8 or 8-bit text (Windows-1252), as :func:`textcheck.decode_text` decides for text
+    that is not all ASCII, without decoding the whole file into one string."""
     n = len(buf)
     dec = codecs.getincrementaldecoder("utf-8")()
     try:
@@ -96,7 +98,7 @@ def _text_encoding(buf: mmap.mmap | bytes, start: int) -> str:
             release(buf, start, a)
         dec.decode(b"", final=True)
     except UnicodeDecodeError:
-        return "latin-1"
+        return EIGHT_BIT
     return "utf-8"
 
 
@@ -110,11 +112,12 @@ def scan(buf: mmap.mmap | bytes) -> PbnIndex:
     m_start, m_end, line_counts, inherits, ascii_only, checksum = _blank_runs(arr, base, buf)
     encoding = "utf-8" if ascii_only else _text_encoding(buf, base)
     if base and encoding != "utf-8":  # a byte-order mark on text that is not UTF-8: all of it is Latin-1
-        base, encoding = 0, "latin-1"
+        base, encoding = 0, EIGHT_BIT
         m_start, m_end, line_counts, inherits, _ascii, checksum = _blank_runs(arr, base, buf)
     elif base:
         encoding = "utf-8-sig"
     decode_as = "utf-8" if encoding == "utf-8-sig" else encoding
+    errors = "replace" if encoding == "cp1252" else "strict"  # an undefined byte: a problem of its game
     release(buf, 0, n)
     # blocks (start, end of content, end with blank lines), as split_games makes them
     b_start = np.concatenate(([base], m_end))
@@ -129,7 +132,7 @@ def scan(buf: mmap.mmap | bytes) -> PbnIndex:
         release(buf, a, a + _SCAN_CHUNK)
     is_game = first == ord("[")
     for blk in np.nonzero(~is_game)[0]:  # the rare block that does not start with a tag: the eager rule
-        body = bytes(buf[b_start[blk] : b_cend[blk]]).decode(decode_as)
+        body = bytes(buf[b_start[blk] : b_cend[blk]]).decode(decode_as, errors=errors)
         is_game[blk] = not (not body.strip() or body.lstrip().startswith("%") and _all_percent(body))
     games = np.nonzero(is_game)[0]
     newline = "\n"
@@ -143,7 +146,7 @@ def scan(buf: mmap.mmap | bytes) -> PbnIndex:
             np.zeros(0, np.int64),
             np.zeros(0, np.int64),
             np.zeros(0, np.int64),
-            bytes(buf[base:]).decode(decode_as),
+            bytes(buf[base:]).decode(decode_as, errors=errors),
             "",
             newline,
             inherits,
@@ -163,7 +166,7 @@ def scan(buf: mmap.mmap | bytes) -> PbnIndex:
         k = nl + 1
     starts[0] = k
     last = int(games[-1])
-    trailer = bytes(buf[b_start[last + 1] :]).decode(decode_as) if last + 1 < len(b_start) else ""
+    trailer = bytes(buf[b_start[last + 1] :]).decode(decode_as, errors=errors) if last + 1 < len(b_start) else ""
     idx = PbnIndex(
         buf,
         base,
@@ -171,7 +174,7 @@ def scan(buf: mmap.mmap | bytes) -> PbnIndex:
         starts,
         b_cend[games].copy(),
         b_end[games].copy(),
-        bytes(buf[base:k]).decode(decode_as),
+        bytes(buf[base:k]).decode(decode_as, errors=errors),
         trailer,
         newline,
         inherits,
@@ -315,7 +318,7 @@ class LazyPbnSet(LazyBoardSet):
         idx = self.index
         a, c, e = int(idx.starts[i]), int(idx.cends[i]), int(idx.ends[i])
         raw = idx.text(a, e)
-        content = len(idx.text(a, c)) if idx.encoding != "latin-1" and not raw.isascii() else c - a
+        content = len(idx.text(a, c)) if idx.encoding not in ("latin-1", "cp1252") and not raw.isascii() else c - a
         return Game(raw, self._first_line(i, a), content)
 
     def _first_line(self, i: int, offset: int) -> int:
@@ -345,6 +348,10 @@ class LazyPbnSet(LazyBoardSet):
 
         game = self.game(i)
         board, probs, line = read_game(game, ctx)
+        if self.index.encoding == "cp1252":  # bytes that are not characters: problems of this game
+            raw = self.index.raw(i)
+            bad = undecodable_problems(raw, undecodable_offsets(raw, "cp1252"), None, first_line=game.first_line + 1)
+            probs = probs + [(ln, msg) for _i, ln, msg in bad]
         board.source = PbnSource(game.raw, board_key(board), ctx.inherits)
         ctx.inherits = False
         hit = (board, probs, line)
@@ -448,6 +455,9 @@ def read_lazy(path: str | os.PathLike[str]) -> LazyPbnSet:
     index = scan(buf)
     info = FileInfo(format="pbn", path=str(path), checksum=index.checksum)
     doc = LazyPbnSet(index, info, keepalive=(f, buf))
+    if index.encoding == "cp1252":  # bytes of the preamble that are not characters (a game's are its own)
+        head_bytes = bytes(buf[: int(index.starts[0]) if len(index) else len(buf)])
+        doc.problems.extend(undecodable_problems(head_bytes, undecodable_offsets(head_bytes, "cp1252"), None))
     if len(index):
         from .pbn import _known
 

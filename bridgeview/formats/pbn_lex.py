@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model.severity import warning
+from .textcheck import decode_text
 
 # token kinds
 TAG = 0  # (TAG, (name, value), line)
@@ -42,17 +43,10 @@ _NONBLANK = re.compile(r"\S")
 
 
 def decode(data: bytes) -> tuple[str, str]:
-    """Text and encoding: UTF-8 when the bytes are valid UTF-8 (a BOM noted as
-    ``utf-8-sig``), otherwise Latin-1, which decodes any byte."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        try:
-            return data[3:].decode("utf-8"), "utf-8-sig"
-        except UnicodeDecodeError:
-            pass
-    try:
-        return data.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
-        return data.decode("latin-1"), "latin-1"
+    """Text and encoding by the one policy of every text format (:func:`textcheck.decode_text`): UTF-8 when
+    the bytes are valid UTF-8 (a BOM noted as ``utf-8-sig``), otherwise 8-bit text."""
+    decoded = decode_text(data)
+    return decoded.text, decoded.encoding
 
 
 def detect_newline(text: str) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
 from ..model.auction import AUCTION_REST, PASS, Call, CallKind, Contract, auction_is_complete, unread_auction_problem
-from ..model.board import Board
+from ..model.board import Board, board_number_problem
 from ..model.cards import CARDS, Card, Seat, Strain
 from ..model.ddtable import DDTable
 from ..model.deal import Deal
@@ -273,7 +273,11 @@ class GameReader:
         b = self.board
         e = by_name.get("Board")
         if e is not None and e.value not in ("", "?"):
-            if e.value.isdigit():
+            too_big = board_number_problem(e.value) if e.value.isdigit() else None
+            if too_big:
+                self.problem(e.line, too_big)
+                b.tags["Board"] = e.value
+            elif e.value.isdigit():
                 b.number = int(e.value)
             else:
                 self.problem(e.line, f"board number {e.value!r} is not a number")

@@ -3,7 +3,7 @@ came from another format); unmodified PBN boards are written from their source."
 
 from __future__ import annotations
 
-from ..model.auction import AUCTION_REST, Call, CallKind
+from ..model.auction import AUCTION_REST, Call, CallKind, Contract
 from ..model.board import Board
 from ..model.boardset import FileInfo
 from ..model.cards import DISPLAY_SUITS, Seat, ranks_text
@@ -191,6 +191,14 @@ def _comment_text(note: str) -> str:
     return "\n".join(parts)
 
 
+def _contract(board: Board, foreign: bool) -> tuple[Contract | None, Seat | None]:
+    """The contract and declarer to write: the board's own, or for a board from another format that stores
+    none (a LIN record without ``rs``) what its complete auction fixes, which is not unknown."""
+    if foreign and board.contract is None:
+        return board.contract_and_declarer()
+    return board.contract, board.declarer
+
+
 def _roster_value(board: Board, name: str, info: FileInfo | None, foreign: bool) -> str | None:
     tags = board.tags
     if name in tags:
@@ -205,12 +213,14 @@ def _roster_value(board: Board, name: str, info: FileInfo | None, foreign: bool)
     elif name == "Deal":
         value = deal_text(board.deal) if board.deal.card_count or foreign else None
     elif name == "Declarer":
-        if board.declarer is not None:
-            value = board.declarer.letter
-        elif board.contract is not None and board.contract.is_passed_out:
+        contract, declarer = _contract(board, foreign)
+        if declarer is not None:
+            value = declarer.letter
+        elif contract is not None and contract.is_passed_out:
             value = ""
     elif name == "Contract":
-        value = str(board.contract) if board.contract is not None else None
+        contract = _contract(board, foreign)[0]
+        value = str(contract) if contract is not None else None
     elif name == "Result":
         if board.result is not None:
             value = str(board.result)

@@ -383,6 +383,7 @@ class FixedRecordCodec(Codec):
             bulk=bulk if self.bulk else None,
             offsets=self.board_offsets(records),
             first_number=records.first if self.numbered_by_position else None,
+            positional=self.numbered_by_position and type(self)._record_number is FixedRecordCodec._record_number,
         )
         doc.problems.extend(records.problems)
         return doc

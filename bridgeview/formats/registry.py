@@ -53,6 +53,12 @@ class Capabilities:
     max_records: int | None = None
     max_board: int | None = None
 
+    @property
+    def tables(self) -> bool:
+        """True for a format that holds each table of a board (its auction, play): it keeps every record.
+        The others hold boards, a deal a board, and are written each board once (:mod:`model.tables`)."""
+        return self.auction or self.play
+
     def holds(self) -> list[str]:
         """Short names of what the format holds, for ``bridgeview formats``."""
         names = []
@@ -155,7 +161,8 @@ def generic_check(codec: Codec, boards: Boards, *, dealer_vul: bool = True, star
     moved = 0  # boards whose dealer or vulnerability the number (read back) will not give
     if caps.max_records is not None and n > caps.max_records:
         rep.errors.append(f"{codec.title} holds at most {caps.max_records} boards; this set has {n}")
-    dd = auction = play = header = notes = unread = dealt = 0
+    dd = auction = play = notes = unread = dealt = 0
+    noted: dict[str, None] = {}  # what the notes and tags lost are, in order of appearance
     info = getattr(boards, "info", None)
     for i, b in enumerate(boards):
         if b.unreadable:  # a stand-in for a record that could not be read: writing it would lose the record
@@ -178,13 +185,16 @@ def generic_check(codec: Codec, boards: Boards, *, dealer_vul: bool = True, star
             unread += 1
         if b.play and not caps.play:
             play += 1
-        if (b.notes or board_tags(b, info)) and not caps.notes:
-            notes += 1
-    if info is not None and any(_meaningful(v) for v in (info.event, info.site, info.date)) and not caps.header:
-        header = 1
-    for count, what in ((dd, "double-dummy results"), (auction, "auctions"), (play, "play"), (notes, "notes and tags")):
+        if not caps.notes:
+            found = note_names(b, info)
+            notes += bool(found)
+            noted.update(dict.fromkeys(found))
+    header = info is not None and any(_meaningful(v) for v in (info.event, info.site, info.date)) and not caps.header
+    for count, what in ((dd, "double-dummy results"), (auction, "auctions"), (play, "play")):
         if count:
             rep.losses.append(f"{what} of {plural(count, 'board')}")
+    if notes:
+        rep.losses.append(f"notes and tags of {plural(notes, 'board')} ({named(list(noted))})")
     if unread:
         rep.losses.append(f"the auction from a token that is not a call on {plural(unread, 'board')}")
     if moved:
@@ -242,6 +252,23 @@ def board_tags(board: Board, info: FileInfo | None) -> dict[str, str]:
     return {
         k: v for k, v in board.tags.items() if _meaningful(v) and header.get(k) != v and k != "Auction:rest"
     }  # reported on its own
+
+
+def note_names(board: Board, info: FileInfo | None) -> list[str]:
+    """What a board's notes and tags are, as a save report names them: ``commentary`` for its notes (LIN's
+    ``nt`` lesson text, PBN's comments), LIN's pairs kept as they were by their keys, other tags by name."""
+    names = ["commentary"] if board.notes else []
+    for name, value in board_tags(board, info).items():
+        if name == "LinExtra":
+            names.extend(f"LIN {key}|" for key in dict.fromkeys(re.findall(r"(?:^|\|)([A-Za-z]{2})\|", value)))
+        elif name != "LinNoteAt":
+            names.append(name)
+    return names
+
+
+def named(names: list[str], limit: int = 6) -> str:
+    """``a, b, c`` of the first ``limit`` names, then ``…``."""
+    return ", ".join(names[:limit]) + (", …" if len(names) > limit else "")
 
 
 def _meaningful(value: str | None) -> bool:

@@ -1,9 +1,23 @@
-"""Checks on the bytes of a text format before decoding: what the file is when it is not our text."""
+"""The bytes of a text format: what the file is when it is not our text, and how text is decoded.
+
+One decoding policy serves every text format (PBN, LIN, DLM, BRE, the BHG header): UTF-8 when the bytes are
+valid UTF-8 (a byte-order mark noted as ``utf-8-sig``); otherwise the 8-bit text that Windows programs write,
+Windows-1252 (``cp1252``: Latin-1's letters at the same bytes, and € „ Š … at 0x80-0x9F, where Latin-1 has
+control codes no text holds).  The encoding a file was read with is the one it is saved with.  The five bytes
+Windows-1252 leaves undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D) are not characters: they read as "�" and each is
+a warning of the board (or the header) whose text holds it, at its line (:func:`undecodable_problems`).
+"""
 
 from __future__ import annotations
 
+import bisect
 import codecs
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from ..model.severity import warning
+from .errors import FormatError
 
 _BOMS = (b"\xff\xfe", b"\xfe\xff")
 
@@ -62,3 +76,69 @@ def unencodable_loss_in(texts: Iterable[str], encoding: str) -> str | None:
 
 #: characters a loss names
 _NAMED = 6
+
+
+#: the bytes Windows-1252 does not define
+_UNDEFINED = re.compile(rb"[\x81\x8d\x8f\x90\x9d]")
+
+
+@dataclass
+class Decoded:
+    """Text decoded by the one policy: the text, the encoding it was read with (and is saved with), and the
+    byte offsets of the bytes that are not characters in it (read as "�")."""
+
+    text: str
+    encoding: str
+    undecodable: list[int] = field(default_factory=list)
+
+
+#: the encoding of text that is not UTF-8
+EIGHT_BIT = "cp1252"
+
+
+def undecodable_offsets(data: bytes, encoding: str) -> list[int]:
+    """Where ``data`` holds a byte that ``encoding`` (as the policy names it) does not define."""
+    return [m.start() for m in _UNDEFINED.finditer(data)] if encoding == "cp1252" else []
+
+
+def decode_text(data: bytes, encoding: str | None = None) -> Decoded:
+    """``data`` as text by the policy above; ``encoding`` (the user's choice) is used as it is, strictly
+    (FormatError with Python's reason when the bytes are not that)."""
+    if encoding:
+        try:
+            return Decoded(data.decode(encoding), encoding)
+        except (UnicodeDecodeError, LookupError) as e:
+            raise FormatError(f"cannot decode as {encoding}: {e}") from None
+    if data.startswith(b"\xef\xbb\xbf"):
+        try:
+            return Decoded(data[3:].decode("utf-8"), "utf-8-sig")
+        except UnicodeDecodeError:
+            pass  # a mark on text that is not UTF-8: all of it is 8-bit text
+    try:
+        return Decoded(data.decode("utf-8"), "utf-8")
+    except UnicodeDecodeError:
+        pass
+    return Decoded(data.decode(EIGHT_BIT, errors="replace"), EIGHT_BIT, undecodable_offsets(data, EIGHT_BIT))
+
+
+def undecodable_message(byte: int) -> str:
+    """The problem of one byte Windows-1252 does not define: a warning (the text around it reads on; the
+    deals are not touched)."""
+    return warning(f"byte 0x{byte:02X} is not a character in Windows-1252 (the file's 8-bit text); read as \ufffd")
+
+
+def undecodable_problems(
+    data: bytes, offsets: list[int], starts: Mapping[int, int] | None, *, base: int = 0, first_line: int = 1
+) -> list[tuple[int | None, int | None, str]]:
+    """Reader problems ``(board index or None, line, message)`` for the bytes at ``offsets`` of ``data``:
+    each on the board whose text holds it (``starts`` maps board index -> the line its text starts on),
+    or on the file's header before the first board (index None).  ``base``: the offset of ``data[0]`` in
+    the file, ``first_line``: its line."""
+    order = sorted((line, i) for i, line in (starts or {}).items())
+    lines = [line for line, _i in order]
+    out: list[tuple[int | None, int | None, str]] = []
+    for at in offsets:
+        line = first_line + data.count(b"\n", 0, at - base)
+        k = bisect.bisect_right(lines, line) - 1
+        out.append((order[k][1] if k >= 0 else None, line, undecodable_message(data[at - base])))
+    return out

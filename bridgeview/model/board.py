@@ -12,6 +12,24 @@ from .deal import Deal
 from .play import replay
 from .vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
 
+#: The highest board number a file can give.  No format stores more than nine digits (LIN's and the
+#: numpy readers' fields hold nine; BHG 9999, DUP 999, CDS 255), so a reader reports a larger number
+#: as a problem on its board, which then has no number, rather than keep what nothing else could hold.
+MAX_BOARD_NUMBER = 999_999_999
+
+
+def board_number_problem(text: str) -> str | None:
+    """Why the digits ``text`` are not a board number a file can give (None when they are)."""
+    digits = text.lstrip("0")
+    if len(digits) > len(str(MAX_BOARD_NUMBER)) or (digits and int(digits) > MAX_BOARD_NUMBER):
+        shown = text if len(text) <= 40 else f"{text[:20]}… (a number of {len(text)} digits)"
+        return f"board number {shown} is beyond {MAX_BOARD_NUMBER:,}, more than any format stores"
+    return None
+
+
+#: how :meth:`Board.problems` names the problem of a board that stands in for a record that could not be read
+UNREADABLE_RECORD = "unreadable record: "
+
 
 @dataclass(slots=True)
 class Board:
@@ -104,7 +122,7 @@ class Board:
 
     def problems(self) -> list[str]:
         """Everything wrong with this board, as sentences."""
-        out = [f"unreadable record: {self.unreadable}"] if self.unreadable else []
+        out = [f"{UNREADABLE_RECORD}{self.unreadable}"] if self.unreadable else []
         out.extend(self.deal.problems())
         if self.number is not None and self.number < 1:
             out.append(f"board number {self.number} is not positive")

@@ -144,6 +144,7 @@ class LazyBoardSet(BoardSet):
         bulk: Any = None,
         offsets: Callable[[int], int] | None = None,
         first_number: int | None = None,
+        positional: bool = False,
     ) -> None:
         super().__init__([], info)
         self._count = count
@@ -159,6 +160,8 @@ class LazyBoardSet(BoardSet):
         self._offsets = offsets
         #: the number of board 0 where the format numbers boards by position (for unreadable records)
         self._first_number = first_number
+        #: the format numbers board i ``first_number + i`` (it stores no number of its own)
+        self._positional = positional and first_number is not None
         #: (path, device, inode, size) of the mapped file, to notice it being cut short under us
         self._watched: tuple[str, int, int, int] | None = None
         self._checked = -CHECK_INTERVAL
@@ -287,6 +290,22 @@ class LazyBoardSet(BoardSet):
     @property
     def edited(self) -> bool:
         return bool(self._edits) or self._materialised
+
+    @property
+    def numbered_by_position(self) -> bool:
+        """True while board i is numbered :attr:`first_number` + i by its format (one that stores no board
+        numbers): no two unedited records share a number, so each is a board with one table, and only
+        :meth:`edited_positions` can be tables of another board (:func:`model.tables.set_tables`)."""
+        return self._positional and not self._materialised
+
+    @property
+    def first_number(self) -> int | None:
+        """The number of board 0 where the format numbers boards by position, else None."""
+        return self._first_number
+
+    def edited_positions(self) -> list[int]:
+        """The positions of the boards edited since the file was read (kept aside from the records)."""
+        return sorted(self._edits)
 
     def data_start(self, index: int) -> int | None:
         """Where board ``index``'s data starts in the mapped file (None: not known)."""

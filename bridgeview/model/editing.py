@@ -10,7 +10,7 @@ change the board they are given.
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .auction import Call, CallKind, Contract, auction_is_complete, final_contract
@@ -21,7 +21,7 @@ from .play import declarer_tricks, replay
 from .vulnerability import dealer_for_board, vulnerability_for_board
 
 #: tags that hold results of analysing the deal: stale as soon as a card moves
-PAR_TAGS = ("OptimumScore", "ParContract", "OptimumResultTable", "DoubleDummyTricks")
+PAR_TAGS = ("Ability", "Minimax", "OptimumResultTable", "OptimumScore", "ParContract", "DoubleDummyTricks")
 #: tags that keep a format's text of a value we model (dropped when the value is edited)
 CONTRACT_TAGS = ("Contract", "Declarer", "Result")
 
@@ -58,11 +58,12 @@ def parse_hand(text: str) -> int:
     return mask
 
 
-def hand_text(mask: int) -> str:
-    """The PBN text of one hand (``AKQ.JT9.876.5432``; ``...`` is an empty hand)."""
+def hand_text(mask: int, ten: str = "T") -> str:
+    """The PBN text of one hand (``AKQ.JT9.876.5432``; ``...`` is an empty hand); ``ten="10"`` writes the
+    ten as people read it (``AKQ.J109.876.5432``, which :func:`parse_hand` reads back)."""
     from .cards import ranks_text
 
-    return ".".join(ranks_text(mask, s) for s in DISPLAY_SUITS)
+    return ".".join(ranks_text(mask, s).replace("T", ten) for s in DISPLAY_SUITS)
 
 
 @dataclass
@@ -87,18 +88,18 @@ class HandsCheck:
             return None
         return Deal.from_masks(masks)
 
-    def problems(self) -> list[str]:
-        """Everything wrong, as sentences for the panel."""
+    def problems(self, name: Callable[[Card], str] = str) -> list[str]:
+        """Everything wrong, as sentences for the panel; ``name`` writes a card (``str``: ``SA``)."""
         out = [f"{Seat(s).letter}: {e}" for s, e in sorted(self.errors.items())]
         if self.duplicates:
-            out.append("in two hands: " + " ".join(str(c) for c in self.duplicates))
+            out.append("in two hands: " + " ".join(name(c) for c in self.duplicates))
         for seat, n in enumerate(self.counts):
             if n is not None and n > 13:
                 out.append(f"{Seat(seat).letter} holds {n} cards, more than 13")
         if self.missing and not self.errors:
             total = sum(n or 0 for n in self.counts)
             if total > 39:
-                out.append("missing: " + " ".join(str(c) for c in self.missing))
+                out.append("missing: " + " ".join(name(c) for c in self.missing))
         return out
 
 
@@ -261,9 +262,35 @@ def _without(tags: dict[str, str], names: Collection[str]) -> dict[str, str]:
 
 
 def with_deal(board: Board, deal: Deal) -> Board:
-    """The board with a new deal; its DD table and par go (they were about the old deal)."""
+    """The board with a new deal; nothing about the old deal stays.
+
+    Its DD table and every tag analysing the deal (:data:`PAR_TAGS`) go.  A recorded play is kept as far
+    as it can still have been played from the new hands (a rotation or a swap usually ends it at the
+    first card); the cards after that go with the claim and the result (never "made +1" over a play
+    that now stops after one card).
+    """
     tags = _without(board.tags, (*PAR_TAGS, "Deal"))
-    return board.touched(deal=deal, dd=None, tags=tags)
+    new = board.touched(deal=deal, dd=None, tags=tags)
+    if board.play:
+        kept = fitting_play(new)
+        if kept < len(board.play):
+            new.play = list(board.play[:kept]) or None
+            new.play_marks = {i: m for i, m in board.play_marks.items() if i < kept}
+            new.claim = None
+            new.tags = _without(new.tags, ("Result",))
+            new.result = result_of(new)  # None: the play that made the result is gone
+    return new
+
+
+def fitting_play(board: Board) -> int:
+    """How many cards of the board's recorded play could have been played from its hands (all of them
+    when the play is legal; 0 when there is no contract to play it in)."""
+    play = list(board.play or [])
+    contract, declarer = board.contract_and_declarer()
+    if not play or contract is None or declarer is None or contract.is_passed_out:
+        return 0
+    rp = replay(board.deal, play, declarer, contract.strain)
+    return rp.played if rp.problem else len(play)
 
 
 def with_auction(board: Board, calls: list[Call] | None) -> Board:
@@ -305,17 +332,48 @@ def with_play(board: Board, play: Sequence[int] | None, claim: int | None = None
     return new
 
 
-def renumbered(boards: list[Board], first: int, *, rederive: bool = True) -> list[Board]:
-    """Boards numbered ``first``, ``first + 1``, ...; dealer and vulnerability follow the numbers unless kept."""
+def board_numbers(boards: Sequence[Board], first: int) -> list[int]:
+    """The number of each record when the boards are numbered ``first``, ``first + 1``, ... in order of first
+    appearance: the tables of one board (the same number and cards: :mod:`model.tables`) keep sharing a
+    number, and records under one number with different deals are numbered apart."""
+    from .tables import board_columns
+
+    tables = board_columns(boards).tables()
+    new: dict[int, int] = {}
     out = []
-    for k, b in enumerate(boards):
-        n = first + k
-        dropped = ("Board", "Dealer", "Vulnerable") if rederive else ("Board",)
-        changes: dict[str, object] = {"number": n, "tags": _without(b.tags, dropped)}
+    for i in range(len(boards)):
+        board = tables.first_of(i)
+        if board not in new:
+            new[board] = first + len(new)
+        out.append(new[board])
+    return out
+
+
+def renumbered(
+    boards: list[Board], first: int, *, rederive: bool = True, keep_auction_dealers: bool = False
+) -> list[Board]:
+    """Boards numbered ``first``, ``first + 1``, ... (the tables of a board keep one number: :func:`board_numbers`);
+    dealer and vulnerability follow the numbers unless kept.
+
+    With ``keep_auction_dealers`` a board that has an auction keeps its dealer (its vulnerability still
+    follows the number): the auction was bid from that seat, and a new dealer would start it with the
+    wrong player.
+    """
+    out = []
+    for b, n in zip(boards, board_numbers(boards, first), strict=True):
+        keep_dealer = keep_auction_dealers and bool(b.auction)
+        dropped = ("Board", "Vulnerable") if keep_dealer else ("Board", "Dealer", "Vulnerable")
+        changes: dict[str, object] = {"number": n, "tags": _without(b.tags, dropped if rederive else ("Board",))}
         if rederive:
-            changes.update(dealer=dealer_for_board(n), vulnerability=vulnerability_for_board(n))
+            dealer = b.effective_dealer if keep_dealer else dealer_for_board(n)
+            changes.update(dealer=dealer, vulnerability=vulnerability_for_board(n))
         out.append(b.touched(**changes))
     return out
+
+
+def auctions_in(boards: Iterable[Board]) -> int:
+    """How many of ``boards`` have an auction (their dealer matters to a renumbering)."""
+    return sum(1 for b in boards if b.auction)
 
 
 def empty_board(number: int) -> Board:
@@ -329,11 +387,15 @@ def next_free_number(boards: Iterable[Board]) -> int:
 
 
 __all__ = [
+    "PAR_TAGS",
     "HandsCheck",
+    "board_numbers",
     "PlayState",
     "check_hands",
     "contract_of",
+    "auctions_in",
     "empty_board",
+    "fitting_play",
     "hand_text",
     "is_legal_call",
     "legal_calls",

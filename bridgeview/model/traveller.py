@@ -2,7 +2,9 @@
 
 Scoring programs export one record per table: the same board number and deal
 repeated with each table's contract and result (PBN allows it).  Such repeats
-are results of one board, not duplicates (``validate`` says the same).
+are tables of one board, not duplicates; which records they are is
+:mod:`model.tables`' answer (:func:`traveller` asks it), and here each table's
+result is scored.
 """
 
 from __future__ import annotations
@@ -12,11 +14,10 @@ from dataclasses import dataclass
 
 from .auction import Contract
 from .board import Board
+from .boardset import LazyBoardSet
 from .cards import Seat
 from .scoring import duplicate_score
-
-#: sets larger than this are not searched for travellers (boards are read on demand there)
-TRAVELLER_LIMIT = 100_000
+from .tables import TABLE_SEARCH_LIMIT, Tables, set_tables
 
 
 @dataclass(frozen=True)
@@ -42,32 +43,22 @@ class TravellerRow:
         return "=" if diff == 0 else f"{diff:+d}"
 
 
-def same_board(a: Board, b: Board) -> bool:
-    """True when ``b`` is another table's record of board ``a``: same number, same deal."""
-    return a.number is not None and a.number == b.number and a.deal.card_count > 0 and a.deal == b.deal
-
-
 def traveller(boards: Sequence[Board], index: int) -> list[int]:
-    """Positions of every record of the board at ``index`` (itself included), in file order;
-    just ``[index]`` for a board played once or a set too large to search."""
-    if not 0 <= index < len(boards) or len(boards) > TRAVELLER_LIMIT or getattr(boards, "is_lazy", False):
-        return [index]  # a lazily read (fixed-record, deals-only) set would decode every record
-    board = boards[index]
-    if board.number is None or not board.deal.card_count:
+    """Positions of every table of the board at ``index`` (itself included), in file order; just ``[index]``
+    for a board played once, or in a set too large to search (the board list would read every board of a
+    big text file to mark its rows)."""
+    if not 0 <= index < len(boards):
         return [index]
-    return [i for i in range(len(boards)) if i == index or same_board(board, boards[i])]
+    tables = board_tables(boards)
+    return tables.tables_of(index) if tables is not None else [index]
 
 
-def traveller_positions(boards: Sequence[Board]) -> dict[int, tuple[int, int]]:
-    """For every record of a board played at several tables: (its place among them, how many),
-    by position in the set; empty for sets too large to search or read lazily."""
-    if len(boards) > TRAVELLER_LIMIT or getattr(boards, "is_lazy", False):
-        return {}
-    groups: dict[tuple[int, tuple[int, int, int, int]], list[int]] = {}
-    for i, b in enumerate(boards):
-        if b.number is not None and b.deal.card_count:
-            groups.setdefault((b.number, b.deal.hands), []).append(i)
-    return {i: (k, len(g)) for g in groups.values() if len(g) > 1 for k, i in enumerate(g, 1)}
+def board_tables(boards: Sequence[Board]) -> Tables | None:
+    """The set's boards and tables when it is small enough to search for them on screen (a lazily read set
+    numbered by position is answered without reading it), else None."""
+    if len(boards) > TABLE_SEARCH_LIMIT and not (isinstance(boards, LazyBoardSet) and boards.numbered_by_position):
+        return None
+    return set_tables(boards)
 
 
 def row(board: Board, index: int) -> TravellerRow:

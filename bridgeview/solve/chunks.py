@@ -36,6 +36,7 @@ from ..model.ddtable import DDTable
 from ..model.deal import Deal
 from ..model.text import plural
 from . import dds
+from .connect import CONNECT_TIMEOUT, probe_scheduler
 
 if TYPE_CHECKING:
     from .timed import SolverProcess
@@ -249,7 +250,13 @@ class DaskSolver:
     """
 
     def __init__(
-        self, *, address: str | None = None, workers: int | None = None, threads: int = 1, retries: int = 3
+        self,
+        *,
+        address: str | None = None,
+        workers: int | None = None,
+        threads: int = 1,
+        retries: int = 3,
+        connect_timeout: float = CONNECT_TIMEOUT,
     ) -> None:
         try:
             from distributed import Client, LocalCluster
@@ -259,8 +266,8 @@ class DaskSolver:
         self.retries = retries
         self.cluster = None
         if address:
-            _check_reachable(address)
-            self.client = Client(address, timeout="30s")
+            probe_scheduler(address, connect_timeout)  # Dask's own handshake waits for ever on a wrong port
+            self.client = Client(address, timeout=connect_timeout)
             self.name = f"the Dask cluster at {address}"
         else:
             n = max(1, int(workers or 1))
@@ -313,18 +320,6 @@ class DaskSolver:
         if self.cluster is not None:
             with contextlib.suppress(Exception):
                 self.cluster.close()
-
-
-def _check_reachable(address: str) -> None:
-    """Fail at once (OSError) when nothing listens at a tcp:// scheduler address, instead of Dask's long retries."""
-    import socket
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(address if "://" in address else f"tcp://{address}")
-    if parts.scheme not in ("tcp", "") or parts.hostname is None:
-        return  # tls://, inproc:// ...: left to Dask
-    with socket.create_connection((parts.hostname, parts.port or 8786), timeout=10):
-        pass
 
 
 # -- the run ------------------------------------------------------------------------------

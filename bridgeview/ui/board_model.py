@@ -41,16 +41,22 @@ ROOM_TOOLTIP = "Open or closed room; click to show one room only (also View › 
 ROOM_SCAN = 5000
 
 
-def file_has_rooms(boards) -> bool:
-    """True when boards of the set carry a Room tag (a vugraph or team-match file)."""
+def some_board(boards, test: Callable[[Board], bool], limit: int = ROOM_SCAN) -> bool:
+    """Whether one of the first ``limit`` boards of an eagerly read set passes ``test`` (what a file
+    holds, looked for once it opens; a lazily read set is never looked through)."""
     if getattr(boards, "is_lazy", False):
         return False
     for i, b in enumerate(boards):
-        if i >= ROOM_SCAN:
+        if i >= limit:
             return False
-        if b.tags.get(ROOM_TAG):
+        if test(b):
             return True
     return False
+
+
+def file_has_rooms(boards) -> bool:
+    """True when boards of the set carry a Room tag (a vugraph or team-match file)."""
+    return some_board(boards, lambda b: bool(b.tags.get(ROOM_TAG)))
 
 
 #: the mime type of board rows dragged within a board list

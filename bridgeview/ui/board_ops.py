@@ -88,10 +88,12 @@ def move_board(view, delta: int, row: int | None = None, to: int | None = None) 
     return j
 
 
-def renumber(view, first: int, *, rederive: bool = True) -> None:
-    """Number every board from ``first`` in list order; dealer and vulnerability follow unless kept."""
+def renumber(view, first: int, *, rederive: bool = True, keep_auction_dealers: bool = False) -> None:
+    """Number every board from ``first`` in list order; dealer and vulnerability follow unless kept (with
+    ``keep_auction_dealers``, boards with an auction keep their dealer)."""
     boards = _boards(view)
-    _push(view, renumbered(boards, first, rederive=rederive), f"Renumber boards from {first}", view.current_index())
+    new = renumbered(boards, first, rederive=rederive, keep_auction_dealers=keep_auction_dealers)
+    _push(view, new, f"Renumber boards from {first}", view.current_index())
 
 
 def sort_boards(view) -> None:

@@ -12,10 +12,11 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
 
-from ..check import Issue, check_set, problems_by_index
+from ..check import Issue, check_set, count_tables, problems_by_index, summary
 from ..formats.errors import FormatError
 from ..model.text import plural
-from .theme import RED
+from .plaintext import plain_label
+from .theme import MUTED, RED
 
 #: Sets up to this many boards are checked on opening and after every edit; bigger ones on request.
 AUTO_CHECK_LIMIT = 5_000
@@ -35,7 +36,7 @@ class CheckPanel(QWidget):
         self.view = view
         self.issues: list[Issue] = []
         self.summary_text = ""
-        self.summary = QLabel(self)
+        self.summary = plain_label(QLabel(self))
         self.summary.setWordWrap(True)
         self.summary.setObjectName("checkSummary")
         self.list = QListWidget(self)
@@ -82,19 +83,17 @@ class CheckPanel(QWidget):
         for issue in self.issues:
             item = QListWidgetItem(str(issue))
             item.setData(_INDEX, issue.index if issue.index is not None else -1)
-            item.setForeground(RED)
+            item.setForeground(RED if issue.is_error else MUTED)  # a warning does not stop the set being dealt
             if issue.index is not None:
                 item.setToolTip("Click to show this board")
             self.list.addItem(item)
         self.view.model.set_extra_problems(problems_by_index(self.issues))
-        n = len(boards)
-        if self.issues:
-            k = len(self.issues)
-            self._set_summary(
-                plural(k, "problem"), f"{plural(k, 'problem')} in {plural(n, 'board', ',')}: not ready to deal"
-            )
+        text = summary(self.issues, len(boards), count_tables(boards))  # boards and tables, as `check` says
+        errors = sum(1 for issue in self.issues if issue.is_error)
+        if errors:
+            self._set_summary(plural(errors, "problem"), f"{text}: not ready to deal")
         else:
-            self._set_summary(f"{plural(n, 'board', ',')}, ready to deal")
+            self._set_summary(text)
         return self.issues
 
     def _set_summary(self, short: str, long: str | None = None) -> None:
@@ -108,6 +107,39 @@ class CheckPanel(QWidget):
             self.view.select_board(index)
 
 
+class SummaryLabel(QLabel):
+    """The status bar's "16 boards, ready to deal" / "3 problems": a click opens the Check tab."""
+
+    clicked = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("", parent)
+        self.setObjectName("status_check")
+        plain_label(self)  # "16 boards, ready to deal": counts, but file text is never rich text
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setToolTip("Show the problems in the Check tab")
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt name
+        if event.button() == Qt.MouseButton.LeftButton:
+            event.accept()  # a press taken here, so that the release comes here too (a real click)
+            return
+        super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event) -> None:  # noqa: N802 - Qt name
+        if event.button() == Qt.MouseButton.LeftButton and self.rect().contains(event.position().toPoint()):
+            self.clicked.emit()
+        super().mouseReleaseEvent(event)
+
+
+def show_check_tab(view) -> None:
+    """Bring ``view``'s Check tab forward, opening the side panel if it was collapsed (F7)."""
+    from .layout import SIDE_PANEL, panel_shown, show_panel
+
+    if getattr(view, "_panel_widths", None) is not None and not panel_shown(view, SIDE_PANEL):
+        show_panel(view, SIDE_PANEL, True)
+    view.side_tabs.setCurrentWidget(view.check_panel)
+
+
 def install_check(view) -> CheckPanel:
     """Add the Check tab to ``view``'s side tabs; returns the panel."""
     panel = CheckPanel(view, view.side_tabs)
@@ -115,4 +147,4 @@ def install_check(view) -> CheckPanel:
     return panel
 
 
-__all__ = ["AUTO_CHECK_LIMIT", "CheckPanel", "install_check"]
+__all__ = ["AUTO_CHECK_LIMIT", "CheckPanel", "SummaryLabel", "install_check", "show_check_tab"]

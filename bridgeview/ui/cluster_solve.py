@@ -16,8 +16,9 @@ import numpy as np
 from PySide6.QtCore import QSettings, QThread, Signal
 
 from ..model.deal import Deal
-from ..solve.boards import has_table, merged
+from ..solve.boards import has_table
 from ..solve.chunks import DEFAULT_CHUNK, deal_masks, plan, table_of
+from ..solve.connect import CONNECT_TIMEOUT
 
 SETTING = "solve/clusterAddress"
 
@@ -41,9 +42,18 @@ class ClusterSolveJob(QThread):
     failedWith = Signal(str)
     done = Signal(bool)  # cancelled?
 
-    def __init__(self, address: str, deals: dict[int, Deal], chunk: int = DEFAULT_CHUNK, parent=None) -> None:
+    def __init__(
+        self,
+        address: str,
+        deals: dict[int, Deal],
+        chunk: int = DEFAULT_CHUNK,
+        parent=None,
+        connect_timeout: float | None = None,
+    ) -> None:
         super().__init__(parent)
         self.address = address
+        #: seconds to find the scheduler; what answers instead (a web page, a silent port) is the failure
+        self.connect_timeout = CONNECT_TIMEOUT if connect_timeout is None else connect_timeout
         self.indices = sorted(deals)
         self.deals = deals
         self.chunk = chunk
@@ -58,7 +68,7 @@ class ClusterSolveJob(QThread):
         solver = None
         cancelled = False
         try:
-            solver = DaskSolver(address=self.address)
+            solver = DaskSolver(address=self.address, connect_timeout=self.connect_timeout)  # off the GUI thread
             chunks = plan(len(self.indices), self.chunk)
             work = ((c.number, deal_masks(self.deals[i] for i in self.indices[c.start : c.stop])) for c in chunks)
             done = 0
@@ -83,8 +93,12 @@ class ClusterSolveJob(QThread):
 def start_cluster_solve(document_solver, address: str, chunk: int = DEFAULT_CHUNK) -> ClusterSolveJob | None:
     """Send every board of the view that lacks a table to the cluster; None when there is nothing to solve."""
     view = document_solver.view
+    solved = document_solver.solved
     deals = {
-        i: b.deal for i in range(len(view.boards)) for b in (view.boards[i],) if b.deal.card_count and not has_table(b)
+        i: b.deal
+        for i in range(len(view.boards))
+        for b in (view.boards[i],)
+        if b.deal.card_count and not has_table(b) and b.deal.hands not in solved
     }
     if not deals:
         return None
@@ -94,10 +108,7 @@ def start_cluster_solve(document_solver, address: str, chunk: int = DEFAULT_CHUN
     def table_ready(i: int, table) -> None:
         if table is None or not 0 <= i < len(view.boards):
             return
-        board = document_solver.model.board(i)
-        if board.deal != deals.get(i) or has_table(board):
-            return  # edited meanwhile, or solved here first
-        document_solver.model.set_board(i, board.touched(dd=merged(board.dd, table)))
+        document_solver.remember(i, deals[i], table)  # shown, kept for a save: like a table solved here
 
     def progress(done: int, total: int) -> None:
         bar.progress.setRange(0, total)

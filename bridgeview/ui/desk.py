@@ -1,5 +1,5 @@
-"""The dealing desk's menu entries: Compare With…, Print Hand Records…, Export Hand Records
-as PDF…, and the dealing machine (DUP) settings.  Installed by the main window in one call."""
+"""The dealing desk's menu entries: Compare With…, Print Hand Records…, Export Hand Records…
+(PDF or a web page), and the dealing machine (DUP) settings.  Installed by the main window in one call."""
 
 from __future__ import annotations
 
@@ -25,9 +25,13 @@ from ..formats.errors import FormatError
 from ..formats.registry import read_file
 from ..model.text import plural
 from . import dialogs
-from .hand_records import PAGE_SIZES, PER_PAGE, HandRecordOptions, HandRecordPainter, default_title, prepare
+from .diagram import TEN
+from .hand_records import PAGE_SIZES, PER_PAGE, HandRecordOptions, default_title, prepare
 
 PDF_FILTER = "PDF document (*.pdf)"
+HTML_FILTER = "Web page (*.html *.htm)"
+#: what each kind of sheet is saved as: the file dialog's filter and the extension added when none is typed
+SHEET_FILES = {"pdf": (PDF_FILTER, ".pdf", (".pdf",)), "html": (HTML_FILTER, ".html", (".html", ".htm"))}
 #: Sets larger than this are compared with ``bridgeview diff``, not in a window of two tables.
 COMPARE_LIMIT = 100_000
 #: Hand records for more boards than this are not printed (as ``bridgeview print``).
@@ -35,7 +39,7 @@ PRINT_LIMIT = 5_000
 
 
 class HandRecordsDialog(QDialog):
-    """The title line (from the file, editable), boards a page, DD, paper; then a PDF or the printer."""
+    """The title line (from the file, editable), boards a page, DD, paper; then a PDF, a web page or the printer."""
 
     def __init__(self, window, view, parent: QWidget | None = None) -> None:
         super().__init__(parent or window)
@@ -43,7 +47,7 @@ class HandRecordsDialog(QDialog):
         self.view = view
         self.setWindowTitle("Hand records")
         form = QFormLayout(self)
-        self.title = QLineEdit(default_title(view.boards), self)
+        self.title = QLineEdit(default_title(view.boards, view.path or view.untitled_name), self)
         self.title.setPlaceholderText("Event · site · date")
         form.addRow("&Title", self.title)
         self.per_page = QComboBox(self)
@@ -63,11 +67,18 @@ class HandRecordsDialog(QDialog):
         form.addRow("", self.four_colour)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         self.pdf_button = QPushButton("Save &PDF…", self)
+        self.pdf_button.setObjectName("save_pdf")
+        self.html_button = QPushButton("Save as &Web Page…", self)
+        self.html_button.setObjectName("save_html")
+        self.html_button.setToolTip("One HTML file to post on a web site: readable on a phone, printable, no scripts")
         self.print_button = QPushButton("P&rint Preview…", self)
+        self.print_button.setObjectName("print_preview")
         buttons.addButton(self.pdf_button, QDialogButtonBox.ButtonRole.ActionRole)
+        buttons.addButton(self.html_button, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.addButton(self.print_button, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.rejected.connect(self.reject)
         self.pdf_button.clicked.connect(lambda: self.save_pdf())
+        self.html_button.clicked.connect(lambda: self.save_html())
         self.print_button.clicked.connect(lambda: self.preview())
         form.addRow(buttons)
 
@@ -79,6 +90,7 @@ class HandRecordsDialog(QDialog):
             page_size=self.paper.currentText(),
             landscape=self.landscape.isChecked(),
             four_colour=self.four_colour.isChecked(),
+            ten=TEN["text"],
         )
 
     def _prepare(self, options: HandRecordOptions):
@@ -93,53 +105,60 @@ class HandRecordsDialog(QDialog):
             QApplication.processEvents()
             return not progress.wasCanceled()
 
+        view = self.view
+        # the boards as the window shows them: tables solved in the window are printed, not solved again
+        boards = [view.shown_board(view.model.board(i)) for i in range(len(view.boards))]
         try:
-            return prepare(self.view.boards, options, progress=tick)
+            return prepare(boards, options, progress=tick)
         finally:
             progress.close()
 
     def save_pdf(self, path: str | None = None) -> bool:
         """Write the hand records to a PDF (asking where when ``path`` is None)."""
+        return self.save("pdf", path)
+
+    def save_html(self, path: str | None = None) -> bool:
+        """Write the hand records as one web page (asking where when ``path`` is None)."""
+        return self.save("html", path)
+
+    def save(self, sheet: str, path: str | None = None) -> bool:
+        """Write the hand records as ``sheet`` ("pdf" or "html"), asking where when ``path`` is None."""
         settings = self.window_.settings
+        file_filter, extension, extensions = SHEET_FILES[sheet]
         if path is None:
             start = settings.value("paths/lastExportDir", str(Path.home()))
-            base = os.path.splitext(os.path.basename(self.view.path or "boards"))[0] + "-hand-records.pdf"
-            path, _ = dialogs.get_save_file(self, "Export hand records", os.path.join(str(start), base), PDF_FILTER)
+            base = os.path.splitext(os.path.basename(self.view.path or "boards"))[0] + "-hand-records" + extension
+            path, _ = dialogs.get_save_file(self, "Export hand records", os.path.join(str(start), base), file_filter)
             if not path:
                 return False
-            if not path.lower().endswith(".pdf"):
-                path += ".pdf"
+            if not path.lower().endswith(extensions):
+                path += extension
             settings.setValue("paths/lastExportDir", os.path.dirname(path))
+        from ..handrecords.html import write_html
         from .hand_records import write_pdf
 
         options = self.options()
         try:
             data = self._prepare(options)
-            pages = write_pdf(data, path, options)
+            pages = (write_html if sheet == "html" else write_pdf)(data, path, options)
         except (FormatError, OSError) as e:
             text = e.full() if isinstance(e, FormatError) else f"{path}: {e}"
             dialogs.message("error", self, "Hand records", f"Cannot write the hand records:\n\n{text}")
             return False
+        said = "".join(f"; {notice}" for notice in data.notices)  # each board once, boards without cards left out
         self.window_.statusBar().showMessage(
-            f"Wrote {os.path.basename(path)}: {plural(len(data.boards), 'board')} on {plural(pages, 'page')}", 5000
+            f"Wrote {os.path.basename(path)}: {plural(len(data.boards), 'board')} on {plural(pages, 'page')}{said}",
+            5000,
         )
         return True
 
     def preview(self) -> bool:
         """The print preview dialog; printing goes from there."""
-        from PySide6.QtPrintSupport import QPrinter, QPrintPreviewDialog
-
-        from .hand_records import setup_layout
+        from .print_preview import HandRecordsPreview
 
         options = self.options()
-        data = self._prepare(options)
-        printer = QPrinter(QPrinter.PrinterMode.HighResolution)
-        setup_layout(printer, options)
-        self.painter = HandRecordPainter(data, options)
-        dialog = QPrintPreviewDialog(printer, self)
-        dialog.paintRequested.connect(lambda pr: self.painter.paint(pr))
-        self.preview_dialog = dialog
-        dialog.open()
+        self.preview_dialog = HandRecordsPreview(self._prepare(options), options, self)
+        self.preview_dialog.open()
         return True
 
 
@@ -154,10 +173,9 @@ def compare_with(window, path: str | None = None):
         from .mainwindow import open_filter
 
         start = window.settings.value("paths/lastOpenDir", os.path.dirname(view.path or str(Path.home())))
-        paths = dialogs.get_open_files(window, "Compare with", str(start), open_filter())
-        if not paths:
+        path = dialogs.get_open_file(window, "Compare with", str(start), open_filter())
+        if not path:
             return None
-        path = paths[0]
     try:
         other = read_file(path)
     except (FormatError, OSError, ValueError) as e:
@@ -184,7 +202,7 @@ def compare_with(window, path: str | None = None):
 
 
 def hand_records(window, pdf: bool = False):
-    """The hand records dialog for the current set (``pdf``: go straight to Save PDF…)."""
+    """The hand records dialog for the current set (``pdf``: exporting, Save PDF… the default button)."""
     view = window.current_view()
     if view is None or not len(view.boards):
         return None
@@ -208,12 +226,13 @@ def hand_records(window, pdf: bool = False):
 
 def dup_settings(window):
     """The dealing machine settings of the current set; OK applies them as one undoable step."""
+    from ..model.tables import set_tables
     from .dup_settings import DupSettingsCommand, DupSettingsDialog, current_dup, needs_renumbering
 
     view = window.current_view()
     if view is None:
         return None
-    dialog = DupSettingsDialog(window, current_dup(view.boards), len(view.boards))
+    dialog = DupSettingsDialog(window, current_dup(view.boards), len(set_tables(view.boards)))  # boards, not tables
 
     def apply() -> None:
         new = dialog.values()
@@ -233,17 +252,19 @@ def install_desk(window, file_menu, edit_menu) -> list[QAction]:
     window.act_compare = window._action(
         "Co&mpare With…", lambda: compare_with(window), None, "Compare this set with another file, board by board"
     )
+    window.act_compare.setObjectName("action_compare")
     window.act_print = window._action(
         "&Print Hand Records…",
         lambda: hand_records(window),
         QKeySequence.StandardKey.Print,
         "Print hand records of this set",
     )
+    window.act_print.setObjectName("action_print")
     window.act_export_records = window._action(
-        "Export Hand &Records as PDF…",
+        "Export Hand &Records…",
         lambda: hand_records(window, True),
         None,
-        "Write hand records of this set to a PDF",
+        "Write hand records of this set to a PDF or a web page",
     )
     window.act_dup_settings = window._action(
         "Dealing &Machine Settings (DUP)…",

@@ -164,7 +164,7 @@ class DetailsPanel(QWidget):
     def _render(self) -> None:
         def table(title: str, rows: list[tuple[str, str]]) -> str:
             body = "".join(
-                f"<tr><td style='color:{LABEL_GREY.name()};padding-right:10px'>{html.escape(k)}</td>"
+                f"<tr><td style='color:{LABEL_GREY.name()};padding-right:10px;white-space:nowrap'>{html.escape(k)}</td>"
                 f"<td{' style=color:' + RED.name() if k in ('problem', 'warning') else ''}>{html.escape(v)}</td></tr>"
                 for k, v in rows
             )

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
-from PySide6.QtWidgets import QMenu, QSizePolicy, QWidget
+from PySide6.QtWidgets import QMenu, QSizePolicy, QToolTip, QWidget
 
 from ..model.board import Board
 from ..model.cards import CARDS, DISPLAY_SUITS, RANK_CHARS, Card, Seat, Suit, hcp_of, ranks_text
@@ -30,6 +30,7 @@ from .theme import (
     GREY,
     HILITE,
     INK,
+    MOVED_BG,
     MUTED,
     NONVUL,
     PANEL,
@@ -116,6 +117,7 @@ class HandDiagram(QWidget):
         self._claim_text: str | None = None
         self._stop_text: str | None = None
         self._annotations: dict[int, tuple[str, bool]] = {}
+        self._marked = 0  # cards drawn on a highlight (the Compare window's differing cards)
         self._four_colour = False
         self._editable = False
         self._hits: list[_Hit] = []
@@ -189,6 +191,12 @@ class HandDiagram(QWidget):
         self._annotations = {int(k): (str(v[0]), bool(v[1])) for k, v in ann.items()}
         self.update()
 
+    def set_marked_cards(self, mask: int) -> None:
+        """Draw the cards of ``mask`` (52 bits) on a highlight, in whichever hand holds them: the Compare
+        window marks the cards that sit in another hand in the other file."""
+        self._marked = int(mask)
+        self.update()
+
     def set_four_colour(self, on: bool) -> None:
         self._four_colour = bool(on)
         self.update()
@@ -245,6 +253,8 @@ class HandDiagram(QWidget):
             "dealer": b.effective_dealer.letter if b is not None else None,
             "vulnerable": b.effective_vulnerability.text if b is not None else None,
             "contract": self._contract_text(plain=True),
+            "result": self._result_text(),
+            "marked": [str(CARDS[c]) for c in _cards_desc(self._marked)],
             "hands": hands,
             "greyed": [str(CARDS[c]) for s in range(4) for c in _cards_desc(grey[s])],
             "hcp": {Seat(s).letter: hcp_of(full.hands[s]) for s in range(4)},
@@ -259,6 +269,9 @@ class HandDiagram(QWidget):
             "four_colour": self._four_colour,
             "note": self.empty_note(),
             "players": {Seat(s).letter: self.player_name(Seat(s)) for s in range(4)},
+            # each hand's header as last painted on screen: the player's name as it fitted, the "to play"
+            # pill, and the HCP text
+            "headers": {Seat(s).letter: v for s, v in getattr(self, "_headers", {}).items()},
         }
 
     def player_name(self, seat: Seat) -> str:
@@ -281,7 +294,42 @@ class HandDiagram(QWidget):
             return text
         return f"{text} {declarer.letter}" if plain else f"{text} by {declarer.letter}"
 
+    def _result_text(self) -> str | None:
+        """``made +2 (11 tricks)``, ``down 1 (8 tricks)``; None without a result or a contract to score it."""
+        b = self._board
+        if b is None or b.result is None:
+            return None
+        c = b.contract_and_declarer()[0]
+        if c is None or c.is_passed_out:
+            return None
+        diff = b.result - (c.level + 6)
+        verdict = "made" if diff == 0 else (f"made +{diff}" if diff > 0 else f"down {-diff}")
+        return f"{verdict} ({plural(b.result, 'trick')})"
+
     # -- events ------------------------------------------------------------------
+    def event(self, event) -> bool:  # noqa: D102 - Qt entry point
+        if event.type() == QEvent.Type.ToolTip:
+            text = self.tooltip_at(QPointF(event.pos()))
+            if text:
+                QToolTip.showText(event.globalPos(), text, self)
+            else:
+                QToolTip.hideText()
+                event.ignore()
+            return True
+        return super().event(event)
+
+    def tooltip_at(self, pos: QPointF) -> str:
+        """What a card's trick-count badge (or the card) under ``pos`` means, in words ("" elsewhere)."""
+        card = next((c for c, r in self.badge_rects().items() if r.contains(pos)), None)
+        if card is None:
+            card = self.card_at(pos)
+        ann = self._annotations.get(card) if card is not None else None
+        if card is None or ann is None:
+            return ""
+        name = Suit(card // 13).symbol + rank_label(card)
+        text = f"{name} played now: declarer's side takes {plural(int(ann[0]), 'trick')} in all"
+        return text + " (it costs a trick)" if ann[1] else text
+
     def hand_box(self, seat: Seat) -> QRectF | None:
         """Where ``seat``'s hand panel was last painted on screen (None before the first paint)."""
         return self._boxes.get(seat)
@@ -321,6 +369,7 @@ class HandDiagram(QWidget):
             return
         menu = self.card_menu(card)
         menu.exec(event.globalPos())
+        menu.deleteLater()  # a child of the diagram: without this every right-click would leave one behind
 
     def card_menu(self, card: int) -> QMenu:
         """The "move this card to ..." menu for ``card``."""
@@ -360,6 +409,7 @@ class HandDiagram(QWidget):
         badges: list[tuple[int, QRectF]] = []
         self._badge_sink = badges
         self._box_sink = {}
+        self._header_sink: dict[Seat, dict] = {}
         self._paint_info(painter, g)
         self._paint_tray(painter, g)
         shown, grey = self._shown_hands()
@@ -381,6 +431,7 @@ class HandDiagram(QWidget):
             self._hits = hits
             self._badges = dict(badges)
             self._boxes = dict(self._box_sink)
+            self._headers = dict(self._header_sink)
 
     def _font(self, g: _Geometry, units: float, bold: bool = False) -> QFont:
         f = QFont(FONT_FAMILY)
@@ -414,12 +465,9 @@ class HandDiagram(QWidget):
         contract = self._contract_text()
         if contract:
             right.append((contract, True))
-        if b.result is not None and contract and b.contract_and_declarer()[0] is not None:
-            c = b.contract_and_declarer()[0]
-            if c is not None and not c.is_passed_out:
-                diff = b.result - (c.level + 6)
-                verdict = "made" if diff == 0 else (f"made +{diff}" if diff > 0 else f"down {-diff}")
-                right.append((f"{verdict} ({plural(b.result, 'trick')})", False))
+        result = self._result_text() if contract else None
+        if result:
+            right.append((result, False))
         if self._show_tricks:
             right.append((f"N-S {self._ns}   E-W {self._ew}", False))
         y = 2.0
@@ -545,16 +593,19 @@ class HandDiagram(QWidget):
         pill_font = self._font(g, 1.7, True)
         name_w = QFontMetricsF(p.font()).horizontalAdvance(name) / g.s
         player = self.player_name(seat)
+        shown_player = ""
+        pill_text_w = QFontMetricsF(pill_font).horizontalAdvance("to play") / g.s
         if player:
-            # the player's name after the seat, as BBO's handviewer shows it, cut short before HCP and pill
+            # the player's name after the seat, as BBO's handviewer shows it, cut short before "12 HCP"
+            # (the "to play" pill sits on the panel's edge, so the header is the same whoever is to play)
             player_font = self._font(g, 2.4)
             pfm = QFontMetricsF(player_font)
-            # beside the "to play" pill the HCP may shrink to "12"; otherwise "12 HCP" stays whole
-            hcp_text = (str(hcp_of(full)) if to_play else f"{hcp_of(full)} HCP") if full else ""
-            hcp_w = QFontMetricsF(hcp_font).horizontalAdvance(hcp_text) / g.s
-            room = (w - 3.2) - name_w - 0.9 - (hcp_w + 1.0) - (3.6 if to_play else 0.0)
+            hcp = hcp_of(full) if full else None
+            whole = QFontMetricsF(hcp_font).horizontalAdvance(f"{hcp} HCP") / g.s + 1.0 if hcp is not None else 0.0
+            room = (w - 3.2) - name_w - 0.9 - whole
             text = pfm.elidedText(player, Qt.TextElideMode.ElideRight, max(0.0, room) * g.s)
             if text and text != "…":
+                shown_player = text
                 p.setFont(player_font)
                 p.setPen(INK)
                 p.drawText(
@@ -566,23 +617,23 @@ class HandDiagram(QWidget):
         layout = header_layout(
             name_w,
             QFontMetricsF(hcp_font).horizontalAdvance,
-            QFontMetricsF(pill_font).horizontalAdvance("to play") / g.s,
+            pill_text_w,
             hcp_of(full) if full else None,
-            to_play,
+            False,  # the pill is not in the header line: it never takes the HCP label's room
             (w - 3.2) * g.s,
             g.s,
         )
-        if layout.pill is not None:
-            # a small "to play" pill after the name (just a dot when the header is too narrow)
-            px, pw = layout.pill
-            pill = g.rect(x + 1.6 + px, y + 1.35, pw, 2.4)
-            p.setPen(Qt.PenStyle.NoPen)
+        self._header_sink[seat] = {"player": shown_player, "pill": to_play, "hcp": layout.hcp_text}
+        if to_play:
+            # a "to play" tab on the panel's top edge, over the HCP: the header line stays as it is
+            pw = pill_text_w + 1.6
+            pill = g.rect(x + w - 1.6 - pw, y - 1.15, pw, 2.2)
+            p.setPen(QPen(PANEL, max(0.5, 0.15 * g.s)))
             p.setBrush(HILITE)
-            p.drawRoundedRect(pill, 1.2 * g.s, 1.2 * g.s)
-            if layout.pill_text:
-                p.setFont(pill_font)
-                p.setPen(INK)
-                p.drawText(pill, Qt.AlignmentFlag.AlignCenter, "to play")
+            p.drawRoundedRect(pill, 1.1 * g.s, 1.1 * g.s)
+            p.setFont(pill_font)
+            p.setPen(INK)
+            p.drawText(pill, Qt.AlignmentFlag.AlignCenter, "to play")
         if layout.hcp_text:
             p.setFont(hcp_font)
             p.setPen(MUTED)
@@ -640,6 +691,10 @@ class HandDiagram(QWidget):
             for c, rw, cw, ann in zip(cards, rank_ws, widths, anns, strict=True):
                 is_grey = bool(grey >> c & 1)
                 r = QRectF(cx, g.y(ly), cw, line_h * g.s)
+                if self._marked >> c & 1:  # held by another hand in the set compared with
+                    p.setPen(Qt.PenStyle.NoPen)
+                    p.setBrush(MOVED_BG)
+                    p.drawRoundedRect(r.adjusted(-0.4 * g.s, 0.2 * g.s, 0.4 * g.s, -0.2 * g.s), 0.6 * g.s, 0.6 * g.s)
                 costly = self._annotations.get(c) if to_play and not is_grey else None
                 if costly is not None and costly[1]:
                     p.setPen(Qt.PenStyle.NoPen)
@@ -721,7 +776,8 @@ def header_layout(
 
     Widths are in canvas units except ``room_px``; ``text_px(str)`` measures the
     HCP font in pixels.  When space runs out "12 HCP" becomes "12", then the
-    pill loses its words and stays as a yellow dot.
+    pill loses its words and stays as a yellow dot, then goes (the hand's yellow
+    frame still marks it): the HCP stays as long as it fits beside the name.
     """
     room = room_px / scale
     gap = 1.0
@@ -739,7 +795,8 @@ def header_layout(
     hcp_w = text_px(text) / scale if text else 0.0
     if pill_x + dot + (gap + hcp_w if text else 0.0) <= room:
         return HeaderLayout((pill_x, dot), False, text)
-    return HeaderLayout((pill_x, dot), False, "")
+    # the HCP is worth more than the pill: the hand's yellow frame already says who is to play
+    return HeaderLayout(None, False, text if name_w + gap + hcp_w <= room else "")
 
 
 class _Geometry:

@@ -17,7 +17,10 @@ def message(
     default: Button = Button.NoButton,
     details: str | None = None,
 ) -> Button:
-    """Show a message box of ``kind`` ("info", "warning", "error", "question"); return the button pressed."""
+    """Show a message box of ``kind`` ("info", "warning", "error", "question"); return the button pressed.
+
+    Without a ``default``, a box that offers Cancel (or No) makes it the default button: Enter pressed
+    by habit must never overwrite or lose anything."""
     icon = {
         "info": QMessageBox.Icon.Information,
         "warning": QMessageBox.Icon.Warning,
@@ -26,6 +29,8 @@ def message(
     }[kind]
     box = QMessageBox(icon, title, text, buttons, parent)
     box.setTextFormat(Qt.TextFormat.PlainText)  # messages quote files; a quoted <img> must not render
+    if default == Button.NoButton:  # unless told otherwise, Enter is the answer that changes nothing
+        default = next((b for b in (Button.Cancel, Button.No) if buttons.value & b.value), Button.NoButton)
     if default != Button.NoButton:
         box.setDefaultButton(default)
     if details:
@@ -51,6 +56,14 @@ def get_open_files(parent: QWidget | None, title: str, directory: str, filters: 
 
     paths, _ = QFileDialog.getOpenFileNames(parent, title, directory, filters)
     return list(paths)
+
+
+def get_open_file(parent: QWidget | None, title: str, directory: str, filters: str) -> str:
+    """Ask for one file to open; "" when cancelled."""
+    from PySide6.QtWidgets import QFileDialog
+
+    path, _ = QFileDialog.getOpenFileName(parent, title, directory, filters)
+    return str(path)
 
 
 def get_save_file(

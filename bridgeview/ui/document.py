@@ -36,7 +36,7 @@ class OpenDocument(QObject):
         self.modifiedChanged.emit(self.is_modified())
 
     def mark_changed(self) -> None:
-        """Something changed that is not an undo step (a solved DD table): the document needs saving."""
+        """Something unsaved that is not an undo step (a set that was never saved): the document needs saving."""
         if not self.core.changed_outside_undo:
             self.core.changed_outside_undo = True
             self.modifiedChanged.emit(True)

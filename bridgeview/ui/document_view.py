@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 
 from ..formats.document import Document
 from ..model.board import Board
+from ..solve.boards import merged
 from .board_model import COLUMNS, BoardSetModel
 from .commands import header_command, move_card_command
 from .ddgrid import DDGrid
@@ -161,11 +162,14 @@ class DocumentView(DocumentTab):
         """The board set shown (a BoardSet, or a lazy set over a big file)."""
         return self.document.core.content
 
-    def mark_solved(self) -> None:
-        """A DD table was solved into a board: the document has something new to save (not an undo step),
-        when its own file can keep the table."""
-        if self.document.core.keeps_dd:
-            self.document.mark_changed()
+    def shown_board(self, board: Board) -> Board:
+        """``board`` as the window shows it: its stored DD table with the gaps filled from the table this
+        app solved for its deal (a display cache, not part of the document; see ui/solver.py)."""
+        solved = self.document.core.solved.get(board.deal.hands)
+        if solved is None:
+            return board
+        table = merged(board.dd, solved)
+        return board if table == board.dd else board.copy(dd=table)
 
     # -- edits (undoable) ----------------------------------------------------------
     def move_card(self, card: int, seat: int) -> None:
@@ -231,7 +235,7 @@ class DocumentView(DocumentTab):
         self._current = i
         board = self.current_board()
         self.diagram.set_board(board)
-        self.dd_grid.set_table(board.dd if board is not None else None)
+        self.dd_grid.set_table(self.shown_board(board).dd if board is not None else None)
         self.dd_grid.set_par("")
         self.details.show_board(board, i)
         if i >= 0:

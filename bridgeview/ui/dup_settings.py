@@ -16,8 +16,10 @@ from PySide6.QtWidgets import QCheckBox, QDialog, QDialogButtonBox, QFormLayout,
 
 from ..formats.duplimate import DEFAULT_DUP
 from ..model.boardset import DupControl
+from ..model.editing import board_numbers
 from ..model.text import plural
 from ..model.vulnerability import dealer_for_board, vulnerability_for_board
+from .plaintext import plain_label
 
 MAX_BOARD, MAX_COPIES = 999, 99
 
@@ -55,7 +57,7 @@ class DupSettingsDialog(QDialog):
         self.copies.setValue(dup.copies if dup.copies is not None else 1)
         self.copies.setToolTip("Copies of each board the machine deals (Dealer4 ignores this field)")
         form.addRow("&Copies", self.copies)
-        self.last = QLabel(self)
+        self.last = plain_label(QLabel(self))
         form.addRow("Last board", self.last)
         self.first.valueChanged.connect(self._update_last)
         self._update_last()
@@ -80,8 +82,9 @@ class DupSettingsDialog(QDialog):
 
 
 def needs_renumbering(boards, first: int) -> bool:
-    """True unless the boards already run first, first + 1, ... (as DUP numbers them)."""
-    return any(b.number != first + i for i, b in enumerate(boards))
+    """True unless the boards already run first, first + 1, ... (as DUP numbers them; the tables of a board,
+    a match's rooms, share its number: :func:`model.editing.board_numbers`)."""
+    return [b.number for b in boards] != board_numbers(boards, first)
 
 
 class DupSettingsCommand(QUndoCommand):
@@ -98,8 +101,9 @@ class DupSettingsCommand(QUndoCommand):
     def redo(self) -> None:
         self.view.boards.info.dup = self.new
         if self.renumber:
+            numbers = board_numbers(self.old_boards, self.new.first_board)
             for i, b in enumerate(self.old_boards):
-                n = self.new.first_board + i
+                n = numbers[i]
                 follows = (
                     b.number is not None
                     and b.dealer in (None, dealer_for_board(b.number))
@@ -108,7 +112,10 @@ class DupSettingsCommand(QUndoCommand):
                 changes: dict[str, object] = {"number": n}
                 if follows:
                     changes.update(
-                        dealer=dealer_for_board(n) if b.dealer is not None else None,
+                        # an auction was bid from its dealer: it keeps them (as Renumber does by default)
+                        dealer=(
+                            b.effective_dealer if b.auction else dealer_for_board(n) if b.dealer is not None else None
+                        ),
                         vulnerability=vulnerability_for_board(n) if b.vulnerability is not None else None,
                     )
                 self.view.model.set_board(i, b.touched(**changes))

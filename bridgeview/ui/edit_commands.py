@@ -36,6 +36,25 @@ class BoardListCommand(QUndoCommand):
         self.view.reload(self.old_select)
 
 
+class SetBoardsCommand(QUndoCommand):
+    """Replace several boards by index (``changes``: index -> new board) in one undo step; undo puts the
+    old boards back, with their sources, so unchanged boards save byte for byte again."""
+
+    def __init__(self, model, changes: dict[int, Board], text: str) -> None:
+        super().__init__(text)
+        self.model = model
+        self.old = {i: model.board(i) for i in changes}
+        self.new = dict(changes)
+
+    def redo(self) -> None:
+        for i, board in self.new.items():
+            self.model.set_board(i, board)
+
+    def undo(self) -> None:
+        for i, board in self.old.items():
+            self.model.set_board(i, board)
+
+
 class FileInfoCommand(QUndoCommand):
     """Change the file's own event, site and date, or its DUP dealing-machine fields."""
 
@@ -71,4 +90,4 @@ def set_board(view, new: Board, text: str, index: int | None = None) -> None:
         view.undo_stack.push(SetBoardCommand(view.model, i, new, text))
 
 
-__all__ = ["BoardListCommand", "FileInfoCommand", "set_board"]
+__all__ = ["BoardListCommand", "FileInfoCommand", "SetBoardsCommand", "set_board"]

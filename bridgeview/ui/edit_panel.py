@@ -46,8 +46,9 @@ from ..model.editing import (
     with_play,
 )
 from ..model.text import plural
-from .diagram import rank_label
+from .diagram import TEN, rank_label
 from .edit_commands import FileInfoCommand, set_board
+from .plaintext import plain_label
 from .theme import PALE_RED as THEME_PALE_RED
 from .theme import RED as THEME_RED
 
@@ -86,6 +87,8 @@ class EditPanel(QWidget):
         self._selected_card: int | None = None
         self._refreshing = False
         self._pressed_card: int | None = None
+        #: the board the typed call, card and claim were typed for
+        self._inputs_index = -1
         #: (seat, text) of a hand the panel completed: typing into it starts afresh instead of appending
         self._autofilled: tuple[int, str] | None = None
         outer = QVBoxLayout(self)
@@ -132,11 +135,11 @@ class EditPanel(QWidget):
         self.hand_counts: list[QLabel] = []
         for seat in range(4):
             letter = SEAT_LETTERS[seat]
-            edit = self._line(f"hand_{letter}", f"{SEAT_NAMES[seat]}'s hand", "AKQ.JT9.876.5432")
+            edit = self._line(f"hand_{letter}", f"{SEAT_NAMES[seat]}'s hand", "AKQ.J109.876.5432")
             edit.textChanged.connect(self._hands_typed)
             edit.returnPressed.connect(lambda s=seat: self._hand_entered(s))
             edit.installEventFilter(self)
-            count = QLabel("", self)
+            count = plain_label(QLabel("", self))
             count.setObjectName(f"hand_{letter}_count")
             count.setMinimumWidth(28)
             grid.addWidget(QLabel(SEAT_NAMES[seat], self), seat, 0)
@@ -144,7 +147,7 @@ class EditPanel(QWidget):
             grid.addWidget(count, seat, 2)
             self.hand_edits.append(edit)
             self.hand_counts.append(count)
-        self.deal_status = QLabel("", self)
+        self.deal_status = plain_label(QLabel("", self))  # quotes what was typed
         self.deal_status.setObjectName("deal_status")
         self.deal_status.setWordWrap(True)
         grid.addWidget(self.deal_status, 4, 0, 1, 3)
@@ -175,7 +178,7 @@ class EditPanel(QWidget):
     def _build_auction(self) -> None:
         box = QGroupBox("Auction", self)
         v = QVBoxLayout(box)
-        self.auction_label = QLabel("", self)
+        self.auction_label = plain_label(QLabel("", self))
         self.auction_label.setObjectName("auction_text")
         self.auction_label.setWordWrap(True)
         v.addWidget(self.auction_label)
@@ -230,7 +233,7 @@ class EditPanel(QWidget):
         row.addWidget(self.alert_flag)
         row.addWidget(self.call_alert, 1)
         v.addLayout(row)
-        self.contract_label = QLabel("", self)
+        self.contract_label = plain_label(QLabel("", self))
         self.contract_label.setObjectName("auction_contract")
         v.addWidget(self.contract_label)
         self.body.addWidget(box)
@@ -261,7 +264,7 @@ class EditPanel(QWidget):
         grid.addWidget(
             self._button("claim_apply", "Claim", "Declarer claims this many tricks in all", self.apply_claim), 2, 2
         )
-        self.play_status = QLabel("", self)
+        self.play_status = plain_label(QLabel("", self))  # a play problem quotes the file
         self.play_status.setObjectName("play_status")
         self.play_status.setWordWrap(True)
         grid.addWidget(self.play_status, 3, 0, 1, 3)
@@ -290,7 +293,7 @@ class EditPanel(QWidget):
                 self.header_to_all,
             )
         )
-        self.tag_status = QLabel("", self)
+        self.tag_status = plain_label(QLabel("", self))  # quotes the typed tag
         self.tag_status.setObjectName("tag_status")
         self.tag_status.setWordWrap(True)
         form.addRow(self.tag_status)
@@ -349,6 +352,7 @@ class EditPanel(QWidget):
         self.view = view
         self._shown.clear()
         self._selected_card = None
+        self.clear_inputs()
         if view is not None:
             view.currentBoardChanged.connect(self._board_changed)
             view.model.boardChanged.connect(self._board_edited)
@@ -365,9 +369,24 @@ class EditPanel(QWidget):
     def board(self) -> Board | None:
         return self.view.current_board() if self.view is not None else None
 
-    def _board_changed(self, _i: int) -> None:
+    def _board_changed(self, i: int) -> None:
         self._selected_card = None
+        if i != self._inputs_index:  # another board (an edit re-shows the same one: what is typed stays)
+            self.clear_inputs()
         self.refresh()
+
+    def clear_inputs(self) -> None:
+        """Forget what was typed for the board shown before (a call, its alert, a card, a claim): on another
+        board or tab it would be applied to a board it was not meant for."""
+        for edit in (self.call_entry, self.call_alert, self.play_entry):
+            edit.clear()
+        self.alert_flag.setChecked(False)
+        board = self.board()
+        self._inputs_index = self.view.current_index() if self.view is not None else -1
+        if board is not None and board.claim is not None:
+            self.claim_tricks.setValue(board.claim)
+        else:  # the least declarer can claim: the tricks won so far
+            self.claim_tricks.setValue(play_state(board or Board()).declarer_tricks)
 
     def _board_edited(self, i: int) -> None:
         if self.view is not None and i == self.view.current_index():
@@ -390,7 +409,8 @@ class EditPanel(QWidget):
         self._autofilled = None
         try:
             for seat, edit in enumerate(self.hand_edits):
-                self._set_if_changed(f"hand{seat}", edit, hand_text(b.deal.hands[seat]) if b.deal.hands[seat] else "")
+                hand = b.deal.hands[seat]
+                self._set_if_changed(f"hand{seat}", edit, hand_text(hand, TEN["text"]) if hand else "")
         finally:
             self._refreshing = False
         self._hands_typed(fill=False)
@@ -446,7 +466,7 @@ class EditPanel(QWidget):
             n = check.counts[seat]
             label.setText("?" if n is None else str(n))
             label.setStyleSheet(f"color: {RED}" if n is None or n > 13 else "")
-        problems = check.problems()
+        problems = check.problems(card_name)  # ♣K and 10, as the diagram writes them
         self.deal_status.setText("\n".join(problems) if problems else "")
         self.deal_status.setStyleSheet(f"color: {RED}" if problems else "")
         self.deal_apply.setEnabled(check.deal is not None)
@@ -457,7 +477,7 @@ class EditPanel(QWidget):
         if full.filled is not None and not self.hand_edits[full.filled].hasFocus():
             edit = self.hand_edits[full.filled]
             edit.blockSignals(True)
-            edit.setText(hand_text(full.masks[full.filled] or 0))
+            edit.setText(hand_text(full.masks[full.filled] or 0, TEN["text"]))
             edit.blockSignals(False)
             self._autofilled = (full.filled, edit.text())
             self._hands_typed(fill=False)
@@ -470,6 +490,23 @@ class EditPanel(QWidget):
         else:
             self.hand_edits[(seat + 1) % 4].setFocus()
 
+    def _push_deal(self, board: Board, deal, text: str) -> None:
+        """A new deal for ``board`` (one undo step), saying what of the recorded play no longer fits it."""
+        new = with_deal(board, deal)
+        self._push(new, text)
+        before, after = len(board.play or ()), len(new.play or ())
+        if after < before:
+            gone = [plural(before - after, "card")]
+            if board.claim is not None:
+                gone.append("the claim")
+            if board.result is not None and new.result is None:
+                gone.append("the result")
+            what = " and ".join([", ".join(gone[:-1]), gone[-1]] if len(gone) > 1 else gone)
+            self.deal_status.setText(
+                f"The recorded play no longer fits this deal: {what} dropped (Undo brings them back)."
+            )
+            self.deal_status.setStyleSheet("")
+
     def apply_deal(self) -> bool:
         """Apply the four typed hands to the board (one undo step); False when they do not make a deal."""
         board = self.board()
@@ -477,34 +514,32 @@ class EditPanel(QWidget):
         if board is None or deal is None:
             return False
         if deal != board.deal:
-            self._push(with_deal(board, deal), f"Enter the deal of board {board.number or ''}".strip())
+            self._push_deal(board, deal, f"Enter the deal of board {board.number or ''}".strip())
         return True
 
     def rotate(self, steps: int = 1) -> None:
         board = self.board()
         if board is not None and not board.deal.is_empty:
-            self._push(with_deal(board, rotate_deal(board.deal, steps)), "Rotate the deal")
+            self._push_deal(board, rotate_deal(board.deal, steps), "Rotate the deal")
 
     def swap(self, a: int | None = None, b: int | None = None) -> None:
         board = self.board()
         a = self.swap_a.currentIndex() if a is None else a
         b = self.swap_b.currentIndex() if b is None else b
         if board is not None and a != b:
-            self._push(with_deal(board, swap_hands(board.deal, a, b)), f"Swap {SEAT_NAMES[a]} and {SEAT_NAMES[b]}")
+            self._push_deal(board, swap_hands(board.deal, a, b), f"Swap {SEAT_NAMES[a]} and {SEAT_NAMES[b]}")
 
     def clear_deal(self) -> None:
         board = self.board()
         if board is not None and not board.deal.is_empty:
             from ..model.deal import Deal
 
-            self._push(with_deal(board, Deal.empty()), "Clear the deal")
+            self._push_deal(board, Deal.empty(), "Clear the deal")
 
     def move_card(self, card: int, seat: int) -> None:
         board = self.board()
         if board is not None and board.deal.owner(card) != seat:
-            self._push(
-                with_deal(board, board.deal.with_card(card, seat)), f"Move {card_name(card)} to {SEAT_NAMES[seat]}"
-            )
+            self._push_deal(board, board.deal.with_card(card, seat), f"Move {card_name(card)} to {SEAT_NAMES[seat]}")
 
     # -- auction -----------------------------------------------------------------------------
     def _refresh_auction(self, b: Board) -> None:
@@ -646,7 +681,7 @@ class EditPanel(QWidget):
         try:
             card = Card.parse(text)
         except ValueError:
-            self._play_refused(f"{text!r} is not a card: type a suit and a rank, e.g. SA, HT or d7")
+            self._play_refused(f"{text!r} is not a card: type a suit and a rank, e.g. SA, H10 or d7")
             return False
         if self.play_card(card):
             self.play_entry.clear()

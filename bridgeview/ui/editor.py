@@ -7,7 +7,7 @@ on the current tab, so the main window only needs that one hook.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QDockWidget,
     QFormLayout,
+    QLabel,
     QLineEdit,
     QRadioButton,
     QSpinBox,
@@ -25,9 +26,10 @@ from PySide6.QtWidgets import (
 from ..formats.errors import FormatError
 from ..model.board import Board
 from ..model.boardset import BoardSet, FileInfo
-from ..model.editing import new_seed, random_deals
+from ..model.editing import auctions_in, new_seed, random_deals
+from ..model.text import plural
 from . import board_ops, dialogs
-from .edit_panel import EditPanel
+from .edit_panel import PANEL_WIDTH, EditPanel
 from .generate_dialog import ScriptSection
 
 #: how many boards Generate offers at most (a session of the dealing machine, not a simulation)
@@ -62,6 +64,8 @@ class GenerateDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setDefault(True)  # Enter in any field deals
+        self.setObjectName("generate_dialog")
         inputs = [self.count, self.first, self.fair, self.seeded, self.seed]
         self.script = ScriptSection(self, form, buttons, inputs)  # deals to order (issue 28)
         form.addRow(buttons)
@@ -87,9 +91,10 @@ class GenerateDialog(QDialog):
 
 
 class RenumberDialog(QDialog):
-    """The first number, and whether dealer and vulnerability follow the new numbers (the default)."""
+    """The first number, and whether dealer and vulnerability follow the new numbers (the default); when
+    boards have an auction, whether they keep their dealer (the default: the auction was bid from there)."""
 
-    def __init__(self, first: int, parent: QWidget | None = None) -> None:
+    def __init__(self, first: int, parent: QWidget | None = None, auctions: int = 0) -> None:
         super().__init__(parent)
         self.setWindowTitle("Renumber boards")
         form = QFormLayout(self)
@@ -97,16 +102,37 @@ class RenumberDialog(QDialog):
         self.first.setRange(1, 999_999)
         self.first.setValue(first)
         self.keep = QCheckBox("Keep each board's dealer and vulnerability", self)
+        self.keep.setObjectName("renumber_keep")
         form.addRow("First board", self.first)
         form.addRow(self.keep)
+        which = "the board" if auctions == 1 else f"the {plural(auctions, 'board')}"
+        self.keep_auction_dealers = QCheckBox(f"Keep the dealer of {which} with an auction", self)
+        self.keep_auction_dealers.setObjectName("renumber_keep_auction_dealers")
+        self.auction_note = QLabel(
+            f"{plural(auctions, 'board')} {'has' if auctions == 1 else 'have'} an auction. A dealer that follows "
+            "the new number would start the auction with another player, so the calls would move to other "
+            "seats.",
+            self,
+        )
+        self.auction_note.setObjectName("renumber_auction_note")
+        self.auction_note.setWordWrap(True)
+        self.keep_auction_dealers.setChecked(True)
+        if auctions:
+            form.addRow(self.auction_note)
+            form.addRow(self.keep_auction_dealers)
+        else:
+            self.auction_note.hide()
+            self.keep_auction_dealers.hide()
+        self.keep.toggled.connect(lambda on: self.keep_auction_dealers.setEnabled(not on))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
 
-    def values(self) -> tuple[int, bool]:
-        """(first number, re-derive dealer and vulnerability)."""
-        return self.first.value(), not self.keep.isChecked()
+    def values(self) -> tuple[int, bool, bool]:
+        """(first number, re-derive dealer and vulnerability, keep the dealer of boards with an auction)."""
+        rederive = not self.keep.isChecked()
+        return self.first.value(), rederive, rederive and self.keep_auction_dealers.isChecked()
 
 
 def generated_set(count: int, first: int, seed: int | None) -> BoardSet:
@@ -234,6 +260,7 @@ class Editor(QObject):
         # keeps its room); File > New, Generate and View > Editor (F8) open the editor, the window remembers it
         self.dock.hide()
         self.history.hide()
+        self.dock.visibilityChanged.connect(self._dock_shown)
         self.act_editor = self.dock.toggleViewAction()
         self.act_editor.setObjectName("action_editor")
         self.act_editor.setShortcut(QKeySequence("F8"))
@@ -331,10 +358,36 @@ class Editor(QObject):
         """Open the editing dock (a new or generated set is there to be edited)."""
         if not self.dock.isVisible():
             self.dock.show()
-            self.window.resizeDocks(
-                [self.dock], [min(360, max(self.window.width() // 3, 200))], Qt.Orientation.Horizontal
-            )
         self.dock.raise_()
+
+    def _dock_shown(self, visible: bool) -> None:
+        """The editor opened (F8, New, Generate): it gets the width its fields need, and on a window too
+        narrow for it, the board list and a usable diagram, the side panels collapse (said in the status
+        bar) rather than leaving every pane too small to use."""
+        if not visible or self.dock.isFloating():
+            return
+        w = self.window
+        width = min(PANEL_WIDTH, max(200, w.width() - 400))
+        view = w.current_view()
+        if view is not None and getattr(view, "_panel_widths", None) is not None:
+            from .layout import make_room_for_editor
+
+            hidden = make_room_for_editor(view, w.width() - width)
+            if hidden:
+                # short: the status bar's own fields leave some 200 pixels for it at 800x600
+                one = {"board list": "Board list hidden (F6)", "analysis panel": "Analysis panel hidden (F7)"}
+                text = one[hidden[0]] if len(hidden) == 1 else "Panels hidden (F6, F7)"
+                w.statusBar().showMessage(text, 10000)
+        # once the dock is laid out and the collapsed panels have given their least widths back
+        QTimer.singleShot(0, lambda: self._widen_dock(width))
+
+    def _widen_dock(self, width: int) -> None:
+        if self.dock.isVisible() and not self.dock.isFloating() and self.dock.width() < width:
+            # the panes' new least widths climb the widget tree one layout request a level: let them
+            # reach the window before the dock area is resized against them
+            for _level in range(8):
+                QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest.value)
+            self.window.resizeDocks([self.dock], [width], Qt.Orientation.Horizontal)
 
     def new_document(self):
         """File › New: one empty board numbered 1 (dealer and vulnerability from the number)."""
@@ -348,6 +401,7 @@ class Editor(QObject):
 
     def generate_dialog(self) -> None:
         dlg = GenerateDialog(self.window)
+        self.window.generate_dialog = dlg  # for automation: the dialog open now
         if dlg.exec() != QDialog.DialogCode.Accepted:
             return
         if dlg.script.made is not None:  # deals to order, already made while the dialog counted
@@ -364,10 +418,14 @@ class Editor(QObject):
         view = self.window.current_view()
         if view is None or not len(view.boards):
             return
-        dlg = RenumberDialog(view.boards[0].number or 1, self.window)
+        auctions = auctions_in(view.boards) if len(view.boards) <= board_ops.MAX_LIST_EDIT else 0
+        dlg = RenumberDialog(view.boards[0].number or 1, self.window, auctions)
+        self.window.renumber_dialog = dlg  # for automation: the dialog open now
         if dlg.exec() == QDialog.DialogCode.Accepted:
-            first, rederive = dlg.values()
-            self._view_ops(lambda v: board_ops.renumber(v, first, rederive=rederive))()
+            first, rederive, keep_dealers = dlg.values()
+            self._view_ops(
+                lambda v: board_ops.renumber(v, first, rederive=rederive, keep_auction_dealers=keep_dealers)
+            )()
 
     def paste_into(self, text: str | None = None) -> bool:
         view = self.window.current_view()

@@ -1,8 +1,10 @@
 """Hand records: the sheets a club pins on the wall and hands out after a session.
 
 One layout, painted with QPainter, serves ``bridgeview print`` (a QPdfWriter,
-offscreen), File › Export Hand Records as PDF (the same) and File › Print… (a
-QPrinter through the print preview dialog).  Everything is drawn as text in the
+offscreen), File › Export Hand Records (the same) and File › Print… (a QPrinter
+through the print preview dialog).  What goes on the sheets (the boards, their
+tables, the title and every line's wording) is Qt-free, in ``handrecords.content``,
+shared with the HTML page of ``handrecords.html``.  Everything is drawn as text in the
 bundled DejaVu font, so the PDF stays selectable and searchable with the font
 embedded.  Each board is laid out on a fixed 260 x 330 point cell and scaled
 to the cells of the chosen grid (1, 2, 4, 6 or 9 boards a page).
@@ -12,97 +14,42 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 from PySide6.QtCore import QMarginsF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen
 
+from ..handrecords.content import (
+    DD_SEATS,
+    DD_STRAINS,
+    GRIDS,
+    MARGIN_MM,
+    PER_PAGE,
+    SEAT_NAMES,
+    HandRecordOptions,
+    PrintData,
+    board_heading,
+    default_title,
+    holdings,
+    makeable,
+    page_count,
+    par_text,
+    prepare,
+)
 from ..model.board import Board
-from ..model.cards import DISPLAY_SUITS, Seat, Strain, Suit
-from ..model.ddtable import DDTable
-from ..solve.print_tables import DEFAULT_TIME_LIMIT, PrintTables
-from .diagram import rank_label
+from ..model.cards import Seat, Strain, Suit
 from .theme import FONT_FAMILY, PRINT_GREY, PRINT_INK, suit_colour
 
-PER_PAGE = (1, 2, 4, 6, 9)
-#: (columns, rows) of the grid for each number of boards a page
-GRIDS = {1: (1, 1), 2: (1, 2), 4: (2, 2), 6: (2, 3), 9: (3, 3)}
+__all__ = ["PER_PAGE", "HandRecordOptions", "PrintData", "default_title", "page_count", "prepare", "write_pdf"]
 PAGE_SIZES = {"A4": QPageSize.PageSizeId.A4, "Letter": QPageSize.PageSizeId.Letter}
 CELL_W, CELL_H = 260.0, 330.0
 CELL_H_NO_DD = 212.0  # the hands alone: boards print larger without the DD table
-MARGIN_MM = 12.0
+#: a wide cell (one board on a landscape page, two on a portrait one): the DD table beside the hands
+#: rather than under them, so the board fills the page's width instead of under half of it
+WIDE_W, WIDE_H = 430.0, 212.0
+WIDE_DD_LEFT, WIDE_DD_TOP, WIDE_DD_WIDTH = 268.0, 40.0, 160.0
 TITLE_H, FOOTER_H = 26.0, 18.0
 INK = PRINT_INK
 GREY = PRINT_GREY
-SEAT_NAMES = ("North", "East", "South", "West")
-DD_STRAINS = (Strain.NOTRUMP, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS)
-DD_SEATS = (Seat.NORTH, Seat.SOUTH, Seat.EAST, Seat.WEST)
-
-
-@dataclass
-class HandRecordOptions:
-    """How the sheets look; ``title`` is the line at the top of every page."""
-
-    title: str = ""
-    per_page: int = 4
-    dd: bool = True
-    page_size: str = "A4"
-    landscape: bool = False
-    four_colour: bool = False
-    time_limit: float = DEFAULT_TIME_LIMIT
-
-
-@dataclass
-class PrintData:
-    """The boards to print with their DD tables and what the pages must say about missing ones."""
-
-    boards: list[Board]
-    tables: dict[int, DDTable] = field(default_factory=dict)
-    notes: dict[int, str] = field(default_factory=dict)  # board index -> why it has no table
-
-
-def default_title(boards) -> str:
-    """``Event · Site · Date`` from the file (or its first board's tags), skipping PBN's ``?``."""
-    info = getattr(boards, "info", None)
-    first = boards[0] if len(boards) else None
-    parts = []
-    for attr, tag in (("event", "Event"), ("site", "Site"), ("date", "Date")):
-        value = getattr(info, attr, None) if info is not None else None
-        if not value and first is not None:
-            value = first.tags.get(tag)
-        if value and value.strip() not in ("?", "#", ""):
-            parts.append(value.strip())
-    return " · ".join(parts)
-
-
-def page_count(boards: int, per_page: int) -> int:
-    return max(1, -(-boards // per_page))
-
-
-def prepare(boards, options: HandRecordOptions, *, progress=None, solve=None) -> PrintData:
-    """The boards in number order with their tables: stored ones, the rest solved (unless ``dd`` is off)."""
-    ordered = [boards[i] for i in range(len(boards))]
-    ordered.sort(key=lambda b: (b.number is None, b.number or 0))
-    data = PrintData(ordered)
-    if not options.dd:
-        return data
-    from ..solve.print_tables import tables_for_print
-
-    got: PrintTables = tables_for_print(ordered, progress=progress, time_limit=options.time_limit, solve=solve)
-    data.tables = got.tables
-    if got.overran is not None:
-        late = ordered[got.overran]
-        for i in got.skipped:
-            data.notes[i] = (
-                f"double-dummy analysis stopped: board {late.number} took longer than {options.time_limit:g} s"
-            )
-    elif got.cancelled:
-        for i in got.skipped:
-            data.notes[i] = "double-dummy analysis cancelled"
-    for i, b in enumerate(ordered):
-        if i not in data.tables and i not in data.notes and b.deal.card_count:
-            data.notes[i] = "no double-dummy analysis: the deal is not complete"
-    return data
 
 
 def _font(size: float, bold: bool = False) -> QFont:
@@ -180,16 +127,16 @@ class HandRecordPainter:
             cols, rows = rows, cols
         area_h = height - TITLE_H - FOOTER_H
         cw, ch = width / cols, area_h / rows
-        cell_h = CELL_H if self.options.dd else CELL_H_NO_DD
-        fit = min(cw / CELL_W, ch / cell_h)
+        cell_w, cell_h, wide = cell_layout(cw, ch, self.options.dd)
+        fit = min(cw / cell_w, ch / cell_h)
         for k, board in enumerate(boards):
             col, row = k % cols, k // cols
-            x = col * cw + (cw - CELL_W * fit) / 2
+            x = col * cw + (cw - cell_w * fit) / 2
             y = TITLE_H + row * ch + (ch - cell_h * fit) / 2
             p.save()
             p.translate(x, y)
             p.scale(fit, fit)
-            self._board(p, board, first + k)
+            self._board(p, board, first + k, wide)
             p.restore()
             if rows > 1 and row < rows - 1 and k + cols < len(boards):
                 p.setPen(QPen(GREY, 0.4, Qt.PenStyle.DashLine))
@@ -200,8 +147,8 @@ class HandRecordPainter:
                 p.setPen(INK)
 
     # -- a board ------------------------------------------------------------------------
-    def _board(self, p: QPainter, board: Board, index: int) -> None:
-        number = f"Board {board.number}" if board.number is not None else f"Record {index + 1}"
+    def _board(self, p: QPainter, board: Board, index: int, wide: bool = False) -> None:
+        number = board_heading(board, index)
         p.setPen(INK)
         p.setFont(self.font(14, bold=True))
         p.drawText(QPointF(4, 16), number)
@@ -234,15 +181,14 @@ class HandRecordPainter:
         p.setPen(GREY)
         p.drawText(QRectF(100, 108, 64, 8), Qt.AlignmentFlag.AlignHCenter, "HCP")
         p.setPen(INK)
-        if self.options.dd:
+        if self.options.dd and wide:
+            self._dd(p, board, index, WIDE_DD_LEFT - 4, WIDE_DD_TOP, WIDE_DD_WIDTH)
+        elif self.options.dd:
             self._dd(p, board, index)
 
     def _hand(self, p: QPainter, deal, seat: Seat, x: float, y: float, width: float) -> None:
         size = 10.0
-        lines = []
-        for suit in DISPLAY_SUITS:
-            ranks = [c for c in deal.cards(seat) if c.suit == suit]
-            lines.append((suit, " ".join(rank_label(int(c)) for c in ranks) if ranks else "—"))
+        lines = holdings(deal, seat, self.options.ten)
         widest = max(self.text_width(p, self.font(size), text) for _, text in lines) + 14
         if widest > width:  # a long suit: a smaller font rather than text over the next hand
             size = max(6.0, size * width / widest)
@@ -258,15 +204,24 @@ class HandRecordPainter:
             p.setPen(INK)
             p.drawText(QPointF(x + 13, base), text)
 
-    def _dd(self, p: QPainter, board: Board, index: int) -> None:
+    def _dd(self, p: QPainter, board: Board, index: int, left: float = 0.0, top: float = 222.0, width=252.0) -> None:
+        """The makeable contracts and par, ``left`` points right of the board's own left edge, from ``top``
+        down, the text wrapped at ``width``."""
+        p.save()
+        p.translate(left, 0)
+        try:
+            self._dd_table(p, board, index, top, width)
+        finally:
+            p.restore()
+
+    def _dd_table(self, p: QPainter, board: Board, index: int, top: float, width: float) -> None:
         table = self.data.tables.get(index)
-        top = 222.0
         if table is None:
             note = self.data.notes.get(index)
             if note:
                 p.setFont(self.font(7.5))
                 p.setPen(GREY)
-                p.drawText(QRectF(4, top, 252, 40), Qt.TextFlag.TextWordWrap, note.capitalize() + ".")
+                p.drawText(QRectF(4, top, width, 60), Qt.TextFlag.TextWordWrap, note.capitalize() + ".")
                 p.setPen(INK)
             return
         p.setFont(self.font(7, bold=True))
@@ -284,32 +239,27 @@ class HandRecordPainter:
             p.drawText(QRectF(4, y, 24, row_h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, seat.letter)
             p.setFont(self.font(8))
             for k, st in enumerate(DD_STRAINS):
-                tricks = table.tricks[seat][st]
-                text = "–" if tricks is None or tricks < 7 else str(tricks - 6)
-                p.drawText(QRectF(x0 + k * col_w, y, col_w, row_h), Qt.AlignmentFlag.AlignCenter, text)
+                p.drawText(
+                    QRectF(x0 + k * col_w, y, col_w, row_h), Qt.AlignmentFlag.AlignCenter, makeable(table, seat, st)
+                )
         p.setPen(QPen(GREY, 0.5))
         p.drawLine(QPointF(4, top + row_h), QPointF(x0 + 5 * col_w, top + row_h))
         p.setPen(INK)
-        par = _par_line(board, table)
+        par = par_text(board, table)
         if par:
             p.setFont(self.font(8))
-            p.drawText(QRectF(4, top + 5 * row_h + 4, 252, 24), Qt.TextFlag.TextWordWrap, par)
+            p.drawText(QRectF(4, top + 5 * row_h + 4, width, 48), Qt.TextFlag.TextWordWrap, par)
 
 
-def _par_line(board: Board, table: DDTable) -> str:
-    """``Par: NS +620 — 4♠ by N`` style text, or "" when par cannot be worked out."""
-    if not table.is_complete or not board.deal.is_complete:
-        return ""
-    from ..solve.boards import par_line
-
-    try:
-        text = par_line(board, table)
-    except Exception:  # DDS missing or refusing: the table still prints
-        return ""
-    for st in (Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS):
-        for level in range(1, 8):
-            text = text.replace(f"{level}{st.letter}", f"{level}{st.symbol}")
-    return text
+def cell_layout(cell_w: float, cell_h: float, dd: bool) -> tuple[float, float, bool]:
+    """(width, height, wide) of the board drawing that fills a ``cell_w`` x ``cell_h`` cell best: the DD
+    table under the hands, or beside them when that prints the board larger (a wide cell)."""
+    tall = (CELL_W, CELL_H if dd else CELL_H_NO_DD)
+    if not dd:
+        return tall[0], tall[1], False
+    tall_fit = min(cell_w / tall[0], cell_h / tall[1])
+    wide_fit = min(cell_w / WIDE_W, cell_h / WIDE_H)
+    return (WIDE_W, WIDE_H, True) if wide_fit > tall_fit else (tall[0], tall[1], False)
 
 
 def setup_layout(device, options: HandRecordOptions) -> None:
@@ -325,22 +275,24 @@ def setup_layout(device, options: HandRecordOptions) -> None:
 
 def pdf_bytes(data: PrintData, options: HandRecordOptions) -> tuple[bytes, int]:
     """The hand records as PDF bytes, and the page count."""
-    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+    from PySide6.QtCore import QBuffer, QIODevice
 
     from .app import load_fonts
 
     load_fonts()
-    array = QByteArray()
-    buffer = QBuffer(array)
+    buffer = QBuffer()  # holds its own bytes: nothing outside it must outlive the writer
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     writer = QPdfWriter(buffer)
-    writer.setResolution(300)
-    writer.setCreator("bridgeview")
-    writer.setTitle(options.title or "Hand records")
-    setup_layout(writer, options)
-    pages = HandRecordPainter(data, options).paint(writer)  # the PDF is complete when painting ends
-    buffer.close()
-    return bytes(array.data()), pages
+    try:
+        writer.setResolution(300)
+        writer.setCreator("bridgeview")
+        writer.setTitle(options.title or "Hand records")
+        setup_layout(writer, options)
+        pages = HandRecordPainter(data, options).paint(writer)  # the PDF is complete when painting ends
+    finally:
+        del writer  # the writer writes into the buffer: it goes first
+        buffer.close()
+    return bytes(buffer.data().data()), pages
 
 
 def write_pdf(data: PrintData, path: str | os.PathLike[str], options: HandRecordOptions) -> int:

@@ -84,9 +84,28 @@ class _ListWatcher(QObject):
         return False
 
 
+def side_width(view) -> int:
+    """The side panel's natural width: 300 pixels, or more so that every side tab (Details, Auction,
+    Play, Traveller, Check) shows in the tab bar without its scroll arrows, whatever board is shown."""
+    bar = view.side_tabs.tabBar()
+    tabs = sum(bar.tabSizeHint(i).width() for i in range(bar.count()))
+    traveller = getattr(view, "traveller", None)
+    if traveller is not None and getattr(getattr(traveller, "marks", None), "positions", None):
+        # its title counts the current board's results ("Traveller (12)"): room for two digits, so the tab
+        # bar does not grow scroll arrows as the boards go by
+        from .traveller_view import TITLE
+
+        title = bar.tabText(view.side_tabs.indexOf(traveller))
+        tabs += bar.fontMetrics().horizontalAdvance(f"{TITLE} (88)") - bar.fontMetrics().horizontalAdvance(title)
+    margins = view.side_tabs.parentWidget().layout().contentsMargins()
+    return max(RESTORE_WIDTH[SIDE_PANEL], tabs + margins.left() + margins.right() + 6)
+
+
 def install_small_screen(view) -> None:
     """Make ``view`` usable on small screens (see the module docstring)."""
     splitter: QSplitter = view.splitter
+    # the natural layout, now that every side tab is in: the side panel wide enough to show them all
+    splitter.setSizes([natural_list_width(view), CENTRE_WIDTH, side_width(view)])
     splitter.setChildrenCollapsible(True)
     splitter.setCollapsible(1, False)
     side_bar = view.side_tabs.tabBar()
@@ -98,7 +117,8 @@ def install_small_screen(view) -> None:
     view.board_list.installEventFilter(watcher)
     view._list_watcher = watcher
     view._default_splitter = splitter.saveState()
-    view.installEventFilter(_FirstShow(view))
+    view._first_show = _FirstShow(view)
+    view.installEventFilter(view._first_show)
 
 
 def _pane(splitter: QSplitter, index: int) -> QWidget:
@@ -126,7 +146,7 @@ def small_window_sizes(view, total: int) -> list[int] | None:
     splitter: QSplitter = view.splitter
     table = view.board_list
     handles = splitter.handleWidth() * 2
-    side = 300
+    side = side_width(view)
     if total <= 0 or total - natural_list_width(view) - side - handles >= COMFORT_WIDTH:
         return None
     dropped = {c for group in DROP_ORDER[:2] for c in group}
@@ -164,9 +184,29 @@ class _FirstShow(QObject):
         kind = event.type()
         if kind == QEvent.Type.Show and self.auto is None:
             self.auto = self.view.splitter.saveState() == self.view._default_splitter
+            if not self.auto:  # a layout kept from another tab: its side panel may be too narrow for these tabs
+                QTimer.singleShot(0, self._widen_side)
         if kind in (QEvent.Type.Show, QEvent.Type.Resize) and self.auto:
             QTimer.singleShot(0, self._fit)
         return False
+
+    def _widen_side(self) -> None:
+        """Once, as a view with a remembered layout first shows: a side panel narrower than its tabs (the
+        layout was another file's, without a Traveller tab that counts results) takes the few pixels it
+        needs from the diagram, while the diagram keeps :data:`COMFORT_WIDTH`."""
+        try:
+            splitter = self.view.splitter
+            sizes = splitter.sizes()
+            need = side_width(self.view)
+        except RuntimeError:  # the view is gone
+            return
+        if not panel_shown(self.view, SIDE_PANEL) or sizes[SIDE_PANEL] >= need:
+            return
+        extra = min(need - sizes[SIDE_PANEL], sizes[1] - COMFORT_WIDTH)
+        if extra > 0:
+            sizes[1] -= extra
+            sizes[SIDE_PANEL] += extra
+            splitter.setSizes(sizes)
 
     def _fit(self) -> None:
         try:
@@ -183,12 +223,45 @@ class _FirstShow(QObject):
             self.small = True
         elif self.small:
             lst = natural_list_width(self.view)
-            splitter.setSizes([lst, max(0, total - lst - 300), 300])
+            side = side_width(self.view)
+            splitter.setSizes([lst, max(0, total - lst - side), side])
             self.small = False
 
 
+#: the least diagram width worth editing on: narrower, opening the editor collapses the side panels
+EDITOR_DIAGRAM = 400
+#: the side panel's least useful width (the DD grid and the tab bar)
+SIDE_LEAST = 200
+
+
+def compact_list_width(view) -> int:
+    """The board list narrowed to its main columns (board, vulnerability, contract, problem marker)."""
+    table = view.board_list
+    dropped = {c for group in DROP_ORDER for c in group}
+    kept = sum(_column_width(view, c) for c in range(view.model.columnCount()) if c not in dropped)
+    return max(table.minimumWidth(), kept + 2 * table.frameWidth() + table.verticalScrollBar().sizeHint().width())
+
+
+def make_room_for_editor(view, room: int) -> list[str]:
+    """The editor takes part of the window: when the ``room`` left to ``view`` cannot hold the board list,
+    a diagram of :data:`EDITOR_DIAGRAM` pixels and the side panel, collapse the side panel, then the board
+    list (F7 and F6 bring them back); returns what was collapsed, for the status bar."""
+    handles = view.splitter.handleWidth() * 2 + 8
+    need_list = compact_list_width(view) if panel_shown(view, BOARD_LIST) else 0
+    need_side = SIDE_LEAST if panel_shown(view, SIDE_PANEL) else 0
+    hidden: list[str] = []
+    if need_side and room - handles - need_list - need_side < EDITOR_DIAGRAM:
+        show_panel(view, SIDE_PANEL, False)
+        hidden.append("analysis panel")
+        need_side = 0
+    if need_list and room - handles - need_list - need_side < EDITOR_DIAGRAM:
+        show_panel(view, BOARD_LIST, False)
+        hidden.insert(0, "board list")
+    return hidden
+
+
 def panel_shown(view, which: int) -> bool:
-    return view.splitter.sizes()[which] > 0
+    return view.splitter.sizes()[which] > 0 and not _pane(view.splitter, which).isHidden()
 
 
 def show_panel(view, which: int, on: bool) -> None:
@@ -197,14 +270,22 @@ def show_panel(view, which: int, on: bool) -> None:
     sizes = splitter.sizes()
     if (sizes[which] > 0) == on:
         return
+    first_show = getattr(view, "_first_show", None)
+    if first_show is not None:
+        first_show.auto = False  # the user's layout now: a resize must not bring a collapsed panel back
+    pane = _pane(splitter, which)
     if on:
-        width = view._panel_widths.get(which) or RESTORE_WIDTH[which]
+        width = view._panel_widths.get(which) or (side_width(view) if which == SIDE_PANEL else RESTORE_WIDTH[which])
         sizes[1] = max(_pane(splitter, 1).minimumWidth(), sizes[1] - width)
         sizes[which] = width
+        pane.show()
     else:
         view._panel_widths[which] = sizes[which]
         sizes[1] += sizes[which]
         sizes[which] = 0
+        # hidden, not just collapsed: a collapsed pane still counts its least width in the window's, which
+        # left the editor no room to open beside the diagram on an 800-pixel screen
+        pane.hide()
     splitter.setSizes(sizes)
 
 
@@ -261,6 +342,9 @@ __all__ = [
     "columns_to_hide",
     "show_panel",
     "panel_shown",
+    "make_room_for_editor",
+    "side_width",
+    "compact_list_width",
     "BOARD_LIST",
     "SIDE_PANEL",
     "DROP_ORDER",

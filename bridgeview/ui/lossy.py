@@ -22,6 +22,7 @@ from ..formats.registry import Codec, read_file
 from . import dialogs
 from .document import DocumentTab
 from .document_view import DocumentView
+from .plaintext import plain_tooltip
 
 if TYPE_CHECKING:
     from .mainwindow import MainWindow
@@ -41,7 +42,7 @@ def _replace_tab(window: MainWindow, old: DocumentTab, path: str, codec: Codec) 
     window.undo_group.removeStack(old.undo_stack)
     old.shutdown()
     window.tabs.insertTab(index, view, view.title())
-    window.tabs.setTabToolTip(index, path)
+    window.tabs.setTabToolTip(index, plain_tooltip(path))  # a file name may look like HTML
     window.tabs.removeTab(window.tabs.indexOf(old))
     old.deleteLater()
     window.tabs.setCurrentWidget(view)

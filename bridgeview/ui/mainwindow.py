@@ -10,7 +10,7 @@ from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QUrl
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QUndoGroup
 from PySide6.QtWidgets import QLabel, QMainWindow, QTabWidget, QWidget
 
-from ..formats.document import BRIDGE, CRIBBAGE, Document
+from ..formats.document import BRIDGE, CRIBBAGE, Document, bundled
 from ..formats.errors import FormatError
 from ..formats.registry import Codec, all_codecs, get
 from ..model.text import plural
@@ -19,7 +19,7 @@ from . import dialogs
 from .document import DocumentTab
 from .document_view import DocumentView
 from .export import save_png, save_svg
-from .plaintext import plain_tooltip
+from .plaintext import plain_label, plain_tooltip
 from .saving import THREAD_THRESHOLD, codec_from_filter, filter_for, save_document, with_extension, writable_codecs
 
 MAX_RECENT = 10
@@ -55,6 +55,8 @@ def open_filter() -> str:
 
 #: the file name Save As suggests for a document that has none yet, by kind
 NEW_FILE_NAME = {BRIDGE: "boards", CRIBBAGE: "game"}
+#: the format Save As offers first for a document that has none yet: PBN holds everything a set can hold
+NEW_FILE_FORMAT = {BRIDGE: "pbn", CRIBBAGE: "halscrib"}
 
 
 def _codec_for(codecs: list[Codec], chosen: str, path: str, kind: str) -> Codec | None:
@@ -92,9 +94,13 @@ class MainWindow(QMainWindow):
         self.tabs.tabCloseRequested.connect(self.close_tab)
         self.tabs.currentChanged.connect(self._tab_changed)
         self.setCentralWidget(self.tabs)
-        self.status_format = QLabel("")
-        self.status_board = QLabel("")
-        self.status_check = QLabel("")  # "16 boards, ready to deal" or "3 problems", from the Check tab
+        self.status_format = plain_label(QLabel(""))
+        self.status_board = plain_label(QLabel(""))
+        from .check_panel import SummaryLabel
+
+        # "16 boards, ready to deal" or "3 problems", from the Check tab; a click opens that tab
+        self.status_check = SummaryLabel()
+        self.status_check.clicked.connect(self.show_check_tab)
         self.statusBar().addPermanentWidget(self.status_check)
         self.statusBar().addPermanentWidget(self.status_board)
         self.statusBar().addPermanentWidget(self.status_format)
@@ -252,7 +258,9 @@ class MainWindow(QMainWindow):
             self.setWindowTitle(f"{tab.title()} — {APP_TITLE}" if tab is not None else APP_TITLE)
             return
         n = len(view.boards)
-        self.status_format.setText(f"{view.document.core.format_title} · {plural(n, 'board', ',')}")
+        fmt = view.document.core.format_title
+        count = plural(n, "board", ",")
+        self.status_format.setText(f"{fmt} · {count}" if fmt else count)
         panel = getattr(view, "check_panel", None)
         self.status_check.setText(panel.summary_text if panel is not None else "")
         i = view.current_index()
@@ -362,10 +370,27 @@ class MainWindow(QMainWindow):
 
         sync_panel_actions(self)  # noqa: E702, I001
 
+    def show_check_tab(self) -> None:
+        """The status bar's problem count was clicked: show the current set's Check tab."""
+        view = self.current_view()
+        if view is not None and getattr(view, "check_panel", None) is not None:
+            from .check_panel import show_check_tab
+
+            show_check_tab(view)
+            from .layout import sync_panel_actions
+
+            sync_panel_actions(self)
+
     def solver_actions(self) -> list[QAction]:
         """The current tab's double-dummy actions (what the Analysis menu shows)."""
         solver = getattr(self.current_view(), "solver", None)
-        names = ("solve_again_action", "solve_all_action", "cancel_action", "solve_cluster_action")
+        names = (
+            "solve_again_action",
+            "solve_all_action",
+            "cancel_action",
+            "solve_cluster_action",
+            "add_tables_action",
+        )
         return [a for a in (getattr(solver, n, None) for n in names) if isinstance(a, QAction)]
 
     def _sync_tools_menu(self) -> None:
@@ -402,14 +427,15 @@ class MainWindow(QMainWindow):
         if not view.is_modified():
             return True
         self.tabs.setCurrentWidget(view)
-        name = os.path.basename(view.path) if view.path else "Untitled"
+        core = view.document.core
+        what = "has unsaved changes. Save them?" if core.path else "has never been saved. Save it?"
         answer = dialogs.message(
             "question",
             self,
             "Unsaved changes",
-            f"{name} has unsaved changes. Save them?",
+            f"{core.name} {what}",
             dialogs.Button.Save | dialogs.Button.Discard | dialogs.Button.Cancel,
-            dialogs.Button.Save,
+            dialogs.Button.Cancel,  # Enter keeps both the file on disk and the edits in the window
         )
         if answer == dialogs.Button.Save:
             return self.save()
@@ -519,12 +545,13 @@ class MainWindow(QMainWindow):
     def _ask_save_target(self, doc: Document, codecs: list[Codec]) -> tuple[str, Codec] | None:
         """Ask where, and in which of ``codecs``, to save ``doc``; None when the user cancelled."""
         filters = ";;".join(filter_for(c) for c in codecs)
-        current = next((c for c in codecs if c.name == doc.format_name), None)
-        start = self.settings.value("paths/lastSaveDir", os.path.dirname(doc.path or str(Path.home())))
+        # a set without a file yet (new, generated, pasted) is offered PBN: it holds everything
+        own = doc.format_name if doc.path else NEW_FILE_FORMAT[doc.kind]
+        current = next((c for c in codecs if c.name == own), None)
         base = os.path.splitext(os.path.basename(doc.path or NEW_FILE_NAME[doc.kind]))[0]
         title = "Save board set as" if doc.kind == BRIDGE else "Save game as"
         chosen_path, chosen = dialogs.get_save_file(
-            self, title, os.path.join(str(start), base), filters, filter_for(current) if current else ""
+            self, title, os.path.join(self._save_folder(doc), base), filters, filter_for(current) if current else ""
         )
         if not chosen_path:
             return None
@@ -536,6 +563,13 @@ class MainWindow(QMainWindow):
         self.settings.setValue("paths/lastSaveDir", os.path.dirname(path))
         return path, codec
 
+    def _save_folder(self, doc: Document) -> str:
+        """Where Save As starts: the folder of the tab's file, else the last folder saved to, else home."""
+        if doc.path and not bundled(doc.path) and os.path.isdir(os.path.dirname(doc.path)):
+            return os.path.dirname(doc.path)
+        last = str(self.settings.value("paths/lastSaveDir", "") or "")
+        return last if last and os.path.isdir(last) else str(Path.home())
+
     def save_to(self, view: DocumentTab, path: str, codec: Codec) -> bool:
         """Write the tab's document to ``path`` as ``codec``: the one save path of Save and Save As, for board
         sets and games alike.  Asks about what the format cannot hold and about replacing a write-protected
@@ -544,6 +578,10 @@ class MainWindow(QMainWindow):
         if isinstance(view, DocumentView):
             from .editor import add_par_tags
 
+            if codec.caps.dd and (view.is_modified() or not same_file(view.path, path)):
+                from .solved_tables import write_solved_tables
+
+                write_solved_tables(view)  # a save made anyway keeps what the window showed (see solved_tables)
             add_par_tags(view, codec)  # noqa: E702, I001
         losses: list[str] = []
         if not save_document(self, view.document.core.content, path, codec, self.thread_threshold, losses):

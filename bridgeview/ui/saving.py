@@ -9,22 +9,26 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QEventLoop, QObject, Qt, Signal
-from PySide6.QtWidgets import QProgressDialog, QWidget
+from PySide6.QtWidgets import QLabel, QProgressDialog, QWidget
 
 from ..formats.bulk import DD_UNKNOWN
 from ..formats.convert import (
     Cancelled,
     chunked_text,
+    distinct_boards,
     empty_games_loss,
     forget_read_losses,
     read_losses,
+    tables_loss,
     without_empty_games,
     write_document,
 )
 from ..formats.errors import FormatError
+from ..formats.pbn_bulk import TablesFound
 from ..formats.registry import Codec, SaveReport, WriteOptions, all_codecs, write_protected
 from ..model.text import plural
 from . import dialogs
+from .plaintext import plain_label
 
 #: documents with more boards than this are checked and written in a worker thread
 THREAD_THRESHOLD = 20_000
@@ -39,17 +43,18 @@ def filter_for(codec: Codec) -> str:
 
 
 def codec_from_filter(chosen: str, path: str, kind: str = "bridge") -> Codec | None:
-    """The codec the user picked in the dialog, else the one the extension names."""
+    """The codec to write ``path`` as: the extension the user typed when it names a format (``typed.pbn``
+    is PBN whatever filter was left selected), else the filter picked in the dialog."""
     codecs = writable_codecs(kind)
-    for c in codecs:
-        if filter_for(c) == chosen:
-            return c
+    picked = next((c for c in codecs if filter_for(c) == chosen), None)
     ext = Path(path).suffix.lower().lstrip(".")
+    if picked is not None and ext in picked.extensions:
+        return picked  # a variant sharing the extension (zrj16 for .zrj) stays as picked
     # several codecs share an extension (.zrj): the one named after it is what the name means
     for c in sorted(codecs, key=lambda c: c.name != ext):
         if ext in c.extensions:
             return c
-    return None
+    return picked
 
 
 def with_extension(path: str, codec: Codec) -> str:
@@ -95,6 +100,7 @@ def run_with_progress(parent: QWidget | None, label: str, fn: Callable[[Callable
     Returns what ``fn`` returns; re-raises its exception (``Cancelled`` when the user cancelled).
     """
     dlg = QProgressDialog(label, "Cancel", 0, 1000, parent)
+    dlg.setLabel(plain_label(QLabel(label, dlg)))  # the label names the file, which may look like HTML
     dlg.setWindowModality(Qt.WindowModality.WindowModal)
     dlg.setMinimumDuration(300)
     dlg.setAutoClose(False)
@@ -171,41 +177,43 @@ def check_document(parent: QWidget | None, doc, codec: Codec, threaded: bool) ->
     """What ``codec`` cannot hold of ``doc`` (and what reading it already lost); None when cancelled."""
     chunked = chunked_text(doc, codec, None)
     if chunked is not None:  # a big PBN or LIN file to ZRD/ZBD: one chunked pass, not a Board a game
-        if not threaded:
-            return chunked.report(doc, codec)
         try:
+            if not threaded:
+                return chunked.report(doc, codec)
             return run_with_progress(
                 parent, f"Checking for {codec.title}…", lambda progress: chunked.report(doc, codec, None, progress)
             )
         except Cancelled:
             return None
-    kept, dropped = without_empty_games(doc, codec)
-    report = _check_document(parent, kept, codec, threaded)
-    if report is not None:
-        report.losses[:0] = read_losses(doc) + ([empty_games_loss(dropped)] if dropped else [])
-    return report
+        except TablesFound:
+            pass  # a board number came again: its tables are sorted out board by board below
 
-
-def _check_document(parent: QWidget | None, doc, codec: Codec, threaded: bool) -> SaveReport | None:
-    if getattr(doc, "is_lazy", False) and codec.bulk and getattr(doc, "bulk", None) and not doc.edited:
-        if not threaded:
-            return bulk_report(doc, codec, lambda done, total: True)
-        try:
-            return run_with_progress(
-                parent, f"Checking for {codec.title}…", lambda progress: bulk_report(doc, codec, progress)
-            )
-        except Cancelled:
-            return None
-    if not threaded:
-        return codec.check(doc, WriteOptions())
-    try:
-        return run_with_progress(
-            parent,
-            f"Checking for {codec.title}…",
-            lambda progress: codec.check(_Progressed(doc, progress), WriteOptions()),
+    def work(progress: Callable[[int, int], bool] | None) -> SaveReport | None:
+        kept, dropped = without_empty_games(doc, codec)
+        kept, notice, errors = distinct_boards(kept, codec)
+        if errors:
+            return SaveReport(errors=errors)
+        report = _check_document(kept, codec, progress)
+        report.losses[:0] = (
+            read_losses(doc)
+            + ([empty_games_loss(dropped)] if dropped else [])
+            + ([tables_loss(notice)] if notice else [])
         )
+        return report
+
+    if not threaded:
+        return work(None)
+    try:
+        return run_with_progress(parent, f"Checking for {codec.title}…", work)
     except Cancelled:
         return None
+
+
+def _check_document(doc, codec: Codec, progress: Callable[[int, int], bool] | None) -> SaveReport:
+    """The codec's check, or the bulk check of an unedited lazy set; ``progress`` None: not threaded."""
+    if getattr(doc, "is_lazy", False) and codec.bulk and getattr(doc, "bulk", None) and not doc.edited:
+        return bulk_report(doc, codec, progress or (lambda done, total: True))
+    return codec.check(doc if progress is None else _Progressed(doc, progress), WriteOptions())
 
 
 def may_replace(parent: QWidget | None, path: str) -> bool | None:

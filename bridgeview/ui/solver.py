@@ -9,6 +9,12 @@ one batch.  :func:`install_solver` fills the DD grid of boards that lack one
 progress bar and a cancel button), offers "Solve all boards" and "Solve
 again", writes par under the grid and annotates the cards of the player to
 play during a replay.
+
+Tables solved here are a cache for display, kept by deal in the document
+(``Document.solved``), never written into the boards behind the user's back:
+viewing a file is not editing it.  They go into the file when the user saves it
+for another reason, or by Analysis › Add Solved Tables to the File (an undoable
+edit; see ``ui/solved_tables.py``).
 """
 
 from __future__ import annotations
@@ -26,8 +32,9 @@ from ..model.board import Board
 from ..model.cards import DISPLAY_STRAINS, Seat, Strain
 from ..model.ddtable import DDTable
 from ..model.deal import Deal
-from ..solve.boards import difference_note, has_table, makeable_line, merged, needs_solving, par_line
+from ..solve.boards import difference_note, has_table, makeable_line, needs_solving, par_line
 from ..solve.dds import unsolvable_reason
+from .plaintext import plain_label
 from .theme import DIFF_RED
 
 #: boards a background DDS call solves; small, so urgent requests wait at most one batch
@@ -254,7 +261,7 @@ class SolverBar(QWidget):
         busy_row = QHBoxLayout(busy)
         busy_row.setContentsMargins(0, 0, 0, 0)
         busy_row.setSpacing(4)
-        self.label = QLabel("Solving")
+        self.label = plain_label(QLabel("Solving"))
         self.progress = QProgressBar(self)
         self.progress.setTextVisible(True)
         self.progress.setFormat("%v/%m")
@@ -304,9 +311,11 @@ class DocumentSolver(QObject):
         self._checked: dict[int, tuple[Deal, DDTable]] = {}  # DDS tables of boards solved again
         self._position_key: object = None
         self._par_key: object = None
-        #: tables of the current board held back while the replay movie runs (writing the board
-        #: re-shows it, and a re-shown board restarts the replay): index -> (deal, table)
-        self._deferred: dict[int, tuple[Deal, DDTable]] = {}
+        #: the tables this app solved, by deal (the document's cache: shown, not part of the file)
+        self.solved: dict[tuple[int, int, int, int], DDTable] = view.document.core.solved
+        #: where each solved table's deal was when it was asked for (board index -> hands), so a set too
+        #: big to look through finds the boards to add tables to
+        self.solved_at: dict[int, tuple[int, int, int, int]] = {}
 
         self.solve_all_action = QAction("Solve all boards", view)
         self.solve_all_action.setToolTip("Work out the double-dummy table of every board that lacks one")
@@ -323,7 +332,20 @@ class DocumentSolver(QObject):
         self.solve_cluster_action.triggered.connect(lambda _checked=False: self.solve_on_cluster())
         #: the running cluster job (see ui/cluster_solve.py), or None
         self.cluster_job = None
-        for a in (self.solve_all_action, self.solve_again_action, self.cancel_action, self.solve_cluster_action):
+        self.add_tables_action = QAction("Add Solved Tables to the File", view)
+        self.add_tables_action.setObjectName("action_add_solved_tables")
+        self.add_tables_action.setToolTip(
+            "Write the double-dummy tables worked out here into the boards (one undoable edit), "
+            "so that saving keeps them"
+        )
+        self.add_tables_action.triggered.connect(lambda _checked=False: self.add_tables())
+        for a in (
+            self.solve_all_action,
+            self.solve_again_action,
+            self.cancel_action,
+            self.solve_cluster_action,
+            self.add_tables_action,
+        ):
             view.addAction(a)
 
         self.bar = SolverBar(view.dd_grid.parentWidget())
@@ -345,8 +367,6 @@ class DocumentSolver(QObject):
         replay = getattr(view, "replay", None)
         if replay is not None and hasattr(replay, "positionChanged"):
             replay.positionChanged.connect(self._position_changed)
-        if replay is not None and hasattr(replay, "playingChanged"):
-            replay.playingChanged.connect(lambda on: None if on else self._flush_deferred())
 
         worker = self.worker
         view.destroyed.connect(lambda *_: worker.request_stop())  # closing a tab does not wait for DDS
@@ -359,6 +379,9 @@ class DocumentSolver(QObject):
         self.auto = auto
         if view.current_index() >= 0:
             self._board_shown(view.current_index())
+            position = getattr(replay, "position", None)
+            if callable(position):  # the replay showed its first position before this solver listened
+                self._position_changed(position())
         if auto:
             QTimer.singleShot(AUTO_DELAY_MS, self, self.solve_all)
 
@@ -383,8 +406,14 @@ class DocumentSolver(QObject):
             return
         self._again[i] = board.deal
         self._requested[i] = board.deal
-        self.view.dd_grid.set_table(board.dd, note="Solving double dummy…")
+        self.view.dd_grid.set_table(self.view.shown_board(board).dd, note="Solving double dummy…")
         self.worker.solve_now(i, board.deal)
+
+    def add_tables(self) -> int:
+        """Analysis › Add Solved Tables to the File: how many boards got their table (one undo step)."""
+        from .solved_tables import add_solved_tables
+
+        return add_solved_tables(self.view)
 
     def cancel(self) -> None:
         self.worker.cancel_background()
@@ -436,60 +465,39 @@ class DocumentSolver(QObject):
             board = self.view.boards[i]
         except (IndexError, RuntimeError):
             return None
-        if not needs_solving(board) or board.deal.hands in self._slow_deals:
+        if not self.needs_solving(board):
             return None
         with self._requested_lock:
             self._requested[i] = board.deal
         return board.deal
 
     # -- results (GUI thread) -------------------------------------------------------
+    def needs_solving(self, board: Board) -> bool:
+        """Whether ``board`` lacks a table that DDS could give it: none stored or cached, and not given up on."""
+        hands = board.deal.hands
+        return needs_solving(board) and hands not in self.solved and hands not in self._slow_deals
+
+    def remember(self, i: int, deal: Deal, table: DDTable) -> None:
+        """Keep ``table``, solved for ``deal`` (asked for at board ``i``), and show it if that board is current."""
+        self.solved[deal.hands] = table
+        self.solved_at[i] = deal.hands
+        board = self.view.current_board()
+        if board is not None and i == self.view.current_index() and board.deal == deal:
+            self._show_grid(board, i)
+
     def _table_ready(self, i: int, table: DDTable | None) -> None:
         asked = self._requested.pop(i, None)
         again = self._again.pop(i, None)
-        if not 0 <= i < len(self.view.boards):
+        if not 0 <= i < len(self.view.boards) or asked is None:
+            return
+        if table is not None:
+            if again is not None:
+                self._checked[i] = (asked, table)
+            self.remember(i, asked, table)  # a table for the deal asked about, wherever that board is now
             return
         board = self.model.board(i)
-        if asked is None or board.deal != asked:
-            return  # the board changed while it was being solved
-        if table is None:
-            if i == self.view.current_index():
-                self._show_grid(board, i)
-            return
-        if again is not None:
-            self._checked[i] = (board.deal, table)
-        if has_table(board) and again is not None:
-            if i == self.view.current_index():
-                self._show_grid(board, i)
-            return
-        new_table = merged(board.dd, table)
-        if board.dd is not None and new_table == board.dd:
-            if i == self.view.current_index():
-                self._show_grid(board, i)
-            return
-        if i == self.view.current_index() and getattr(getattr(self.view, "replay", None), "playing", False):
-            self._deferred[i] = (board.deal, new_table)
-            self._show_grid(board.copy(dd=new_table), i)
-            return
-        self.model.set_board(i, board.touched(dd=new_table))  # re-shows the board if current
-        self._solved()
-
-    def _flush_deferred(self, keep: int | None = None) -> None:
-        """Write held-back tables into their boards (all but board ``keep``)."""
-        for i, (deal, table) in list(self._deferred.items()):
-            if i == keep:
-                continue
-            del self._deferred[i]
-            if 0 <= i < len(self.view.boards):
-                board = self.model.board(i)
-                if board.deal == deal and not has_table(board):
-                    self.model.set_board(i, board.touched(dd=merged(board.dd, table)))
-                    self._solved()
-
-    def _solved(self) -> None:
-        """A table written into a board is worth saving: the view shows the document as modified."""
-        mark = getattr(self.view, "mark_solved", None)
-        if callable(mark):
-            mark()
+        if i == self.view.current_index() and board.deal == asked:
+            self._show_grid(board, i)
 
     def _progress(self, done: int, total: int) -> None:
         self.bar.progress.setRange(0, total)
@@ -525,15 +533,10 @@ class DocumentSolver(QObject):
 
     # -- the current board ----------------------------------------------------------
     def _board_shown(self, i: int) -> None:
-        if self._deferred:
-            self._flush_deferred(keep=i)
         board = self.view.current_board()
         if board is None or i != self.view.current_index():
             return
-        held = self._deferred.get(i)
-        if held is not None and held[0] == board.deal and not has_table(board):
-            board = board.copy(dd=held[1])
-        if needs_solving(board) and board.deal.hands not in self._slow_deals:
+        if self.needs_solving(board):
             deal = board.deal
 
             def send() -> None:
@@ -545,10 +548,12 @@ class DocumentSolver(QObject):
 
     def _show_grid(self, board: Board, i: int, note: str = "") -> None:
         grid = self.view.dd_grid
+        stored = board
+        board = self.view.shown_board(board)  # with the table solved here, if any
         checked = self._checked.get(i)
         cells: set[tuple[int, int]] = set()
-        if checked is not None and checked[0] == board.deal and board.dd is not None:
-            diff, cells = difference_note(board.dd, checked[1])
+        if checked is not None and checked[0] == board.deal and stored.dd is not None:
+            diff, cells = difference_note(stored.dd, checked[1])
             note = note or diff or "stored table agrees with DDS"
         elif not note and board.deal.hands in self._slow_deals:
             note = (

@@ -58,6 +58,7 @@ TRAY_EDGE = QColor("#8d887a")
 TRAY_OUTLINE = QColor("#5d594f")
 HILITE = QColor("#ffd34d")  #: the seat to play, the trick's winner, the stop of a replay
 BADGE_BG = QColor("#e4e0d2")  #: a card's trick-count badge
+MOVED_BG = QColor("#ffd98a")  #: behind a card held by another hand in the set compared with (Compare window)
 CARD_EDGE = QColor("#9b978a")  #: a played card on the table
 EXPORT_RULE = QColor("#d8d4c6")  #: the lines of the DD table in an exported image
 

@@ -18,7 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..model.traveller import TRAVELLER_LIMIT, row, traveller, traveller_positions
+from ..model.traveller import board_tables, row, traveller
+from .plaintext import plain_label
 
 HEADERS = ("Record", "Contract", "By", "Tricks", "Result", "NS")
 TITLE = "Traveller"
@@ -35,7 +36,7 @@ class TravellerView(QWidget):
         self.view = document_view
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        self.summary = QLabel(self)
+        self.summary = plain_label(QLabel(self))
         self.summary.setWordWrap(True)
         layout.addWidget(self.summary)
         self.table = QTableWidget(0, len(HEADERS), self)
@@ -103,8 +104,9 @@ class TravellerMarks:
     def update(self) -> None:
         """Find the travellers again and redraw the Board column."""
         boards = self.view.boards
-        self.positions = traveller_positions(boards)
-        searchable = len(boards) <= TRAVELLER_LIMIT and not getattr(boards, "is_lazy", False)
+        tables = board_tables(boards)
+        self.positions = tables.places() if tables is not None else {}
+        searchable = tables is not None and not getattr(boards, "is_lazy", False)  # (a big set is not watched)
         self.keys = [(b.number, b.deal.hands) for b in boards] if searchable else []
         model = self.view.model
         model.board_label = self.label if self.positions else None
