@@ -67,13 +67,13 @@ def test_printpbn_makes_a_pbn_file(capsys, tmp_path):
 
 
 def test_a_lesson_set_to_records_and_machine_files_in_one_command(capsys, tmp_path, one_nt):
-    outs = [tmp_path / f"lesson.{ext}" for ext in ("pbn", "dlm", "dup", "pdf")]
+    outs = [tmp_path / f"lesson.{ext}" for ext in ("pbn", "dlm", "dup", "pdf", "html")]
     argv = ["generate", one_nt, "--produce", "8", "--seed", "5", "--first-board", "9"]
     for out in outs:
         argv += ["-o", out]
     rc, out, err = run(capsys, *argv)
     assert rc == 0, err
-    assert "lesson.pdf: 8 boards on 2 pages" in out and "lesson.dlm: 8 boards" in out
+    assert "produced 8 deals" in out and "lesson.pdf: 8 boards on 2 pages" in out and "lesson.html: 8 boards" in out
     # what the machine files cannot hold is said, file by file
     assert "lesson.dup: dropped: dealer and vulnerability that differ from the board number" in err
     pbn, dlm, dup = (read_file(p) for p in outs[:3])
@@ -85,7 +85,7 @@ def test_a_lesson_set_to_records_and_machine_files_in_one_command(capsys, tmp_pa
         assert board.vulnerability == vulnerability_for_board(board.number)  # not set by the script
         assert 15 <= board.deal.hcp(Seat.SOUTH) <= 17
     assert pbn.info.event == f"Deals from {one_nt}, seed 5"
-    assert outs[3].read_bytes().startswith(b"%PDF")
+    assert outs[3].read_bytes().startswith(b"%PDF") and b"<html" in outs[4].read_bytes()[:200].lower()
     # the same seed makes the same set
     again = tmp_path / "again.pbn"
     rc, _, _ = run(capsys, "generate", one_nt, "--produce", "8", "--seed", "5", "--first-board", "9", "-o", again)
@@ -98,7 +98,26 @@ def test_statistics_still_print_beside_the_files(capsys, tmp_path):
     rc, out, _ = run(capsys, "generate", script, "--seed", "2", "-o", tmp_path / "s.pbn")
     assert rc == 0
     assert out.splitlines()[0].startswith("hcp: ") and "   1." not in out
-    assert "produced 50 deals" in out and "s.pbn: 50 boards" in out
+    assert "produced 50 deals" in out and len(read_file(tmp_path / "s.pbn")) == 50
+
+
+def test_the_set_to_standard_output_with_the_statistics_apart(capsys, tmp_path):
+    """-o - writes the set to standard output (PBN unless --to says otherwise); everything else goes to
+    stderr, so the pipe holds the set alone."""
+    script = tmp_path / "s.dlr"
+    script.write_text('produce 4\ncondition hcp(north) > 12\naction average "hcp" hcp(north)\n')
+    rc, out, err = run(capsys, "generate", script, "--seed", "4", "-o", "-")
+    assert rc == 0 and out.startswith("% PBN") and out.count("[Deal ") == 4 and "hcp" not in out
+    assert "hcp: " in err and "produced 4 deals" in err
+    (tmp_path / "piped.pbn").write_text(out)
+    assert all(b.deal.hcp(Seat.NORTH) > 12 for b in read_file(tmp_path / "piped.pbn"))
+    rc, out, err = run(capsys, "generate", script, "--seed", "4", "-o", "-", "--to", "lin")
+    assert rc == 0 and out.count("md|") == 4
+
+
+def test_hand_record_options_need_a_sheet(capsys, tmp_path, one_nt):
+    rc, _, err = run(capsys, "generate", one_nt, "-o", tmp_path / "x.pbn", "--per-page", "2")
+    assert rc == 1 and "--per-page set hand records; no output is .pdf or .html" in err
 
 
 def test_the_script_can_come_from_standard_input(capsys, monkeypatch):
@@ -194,7 +213,7 @@ def test_ctrl_c_stops_and_still_writes_what_was_made(tmp_path, jobs):
     assert "Traceback" not in stderr and "interrupted after" in stderr
     boards = read_file(out)
     assert len(boards) > 0 and all(b.deal.hcp(Seat.NORTH) >= 24 for b in boards)
-    assert f"long.pbn: {len(boards):,} boards" in stdout
+    assert f"produced {len(boards):,} deal" in stdout
     for _ in range(100):  # nothing of the group is left (a helper process may take a moment to be reaped)
         try:
             os.killpg(proc.pid, 0)

@@ -2,11 +2,13 @@
 
 Without ``-o`` the script's actions print as dealer prints them (``printall``,
 ``printpbn``, ``average``, ``frequency``, ...), then dealer's closing lines.  With
-``-o`` the produced set is written to each file in the format of its extension,
-each with its own notice of what the format cannot hold; a ``.pdf`` gets hand
-records as ``bridgeview print`` makes them.  Averages and frequencies still
-print.  Every output is checked before the first deal is made, so a set too big
-for a dealing machine's file fails at once, not after an hour.
+``-o`` the produced set goes to every output through ``cli/outputs.py``, as
+``convert`` writes: a deal file in the format of its extension (or ``--to``),
+hand records (``.pdf``, ``.html``), or ``-`` for standard output, each with its
+own notice of what it cannot hold.  Averages and frequencies still print (on
+stderr when the set goes to standard output).  Every output is checked before
+the first deal is made, so a set too big for a dealing machine's file fails at
+once, not after an hour.
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ HELP = "make deals to order from a dealer script (printed, or saved as PBN, DUP,
 DESCRIPTION = (
     "Read SCRIPT (a file in Hans van Staveren's dealer language, or - for standard input) and make its deals. "
     "Without -o, print what the script's actions print, as dealer does. With -o (as often as you like), write "
-    "the produced set to each OUT in the format of its extension; a .pdf gets hand records. Deals come from the "
-    "operating system's secure random source, or from --seed S (the same seed makes the same deals)."
+    "the produced set to each OUT: a deal file in the format of its extension (or --to), hand records (.pdf, "
+    ".html), or - for standard output; each says what it cannot hold. Deals come from the operating system's "
+    "secure random source, or from --seed S (the same seed makes the same deals)."
 )
 
 MAX_SEED = 2**64 - 1
@@ -50,10 +53,23 @@ _jobs = _whole(1, 256, "a number of processes")
 
 def add_arguments(p) -> None:
     from .common import board_number
+    from .outputs import add_hand_record_arguments
 
     p.add_argument("script", metavar="SCRIPT", help="the dealer script (- reads standard input)")
     p.add_argument(
-        "-o", "--output", action="append", default=[], metavar="OUT", help="write the set to OUT (repeat for more)"
+        "-o",
+        "--output",
+        action="append",
+        default=[],
+        metavar="OUT",
+        help="write the set to OUT: a deal file (format from the extension), .pdf/.html hand records, or - for "
+        "standard output; repeat for several",
+    )
+    p.add_argument(
+        "--to",
+        dest="to_fmt",
+        metavar="FMT",
+        help="the format of standard output (default pbn) and of outputs whose extension names none",
     )
     p.add_argument("--produce", type=_count, metavar="N", help="deals to produce (overrides the script's produce)")
     p.add_argument("--generate", type=_count, metavar="N", help="most deals to try (overrides the script's generate)")
@@ -62,6 +78,7 @@ def add_arguments(p) -> None:
     p.add_argument("--jobs", type=_jobs, metavar="N", help="processes to use (default: one per core)")
     p.add_argument("--quiet", action="store_true", help="no progress on standard error")
     p.add_argument("--force", action="store_true", help="replace write-protected outputs")
+    add_hand_record_arguments(p, title="hand records (.pdf and .html outputs)")
 
 
 def run(args) -> int:
@@ -70,16 +87,21 @@ def run(args) -> int:
     from ..generate.actions import Report
     from ..generate.parser import parse
     from ..generate.script import PrintPBN
+    from .outputs import resolve_targets, sheet_options_given
 
     engine.keep_freed_memory()  # this process only makes deals: chunk after chunk of big arrays
     name, text = _read_script(args.script)
     script = parse(text, name)
-    targets = [_target(path, args) for path in args.output]
+    targets = resolve_targets(args.output, args.to_fmt) if args.output else []
+    given = sheet_options_given(args)
+    if given and not any(t.sheet for t in targets):
+        raise FormatError(f"{', '.join(given)} set hand records; no output is .pdf or .html", path=name)
     limits = engine.limits(script, args.produce, args.generate, outputs=bool(targets))
-    for path, codec in targets:
-        _check_room(path, codec, limits.produce, args.first_board)
-    out = sys.stdout
-    report = Report(script, out.write, args.seed, print_deals=not targets)  # with -o only statistics print
+    for target in targets:
+        _check_room(target, limits.produce, args.first_board, args.force)
+    # what is not the set goes to stderr when the set itself goes to standard output
+    told = sys.stderr if any(t.to_stdout for t in targets) else sys.stdout
+    report = Report(script, told.write, args.seed, print_deals=not targets)  # with -o only statistics print
     kept: list = []
 
     def consume(batch) -> None:
@@ -99,10 +121,8 @@ def run(args) -> int:
     report.finish(summary.produced)
     if not targets and not any(isinstance(a, PrintPBN) for a in script.effective_actions):
         report.statistics(summary.generated, summary.produced, summary.seconds)
-    out.flush()
-    failed = False
-    if targets:
-        failed = _write_outputs(targets, kept, script, args, summary)
+    told.flush()
+    failed = _write_outputs(targets, kept, script, args, summary, told) if targets else False
     if summary.stopped:
         print(f"bridgeview: interrupted after {summary.produced:,} of {limits.produce:,} deals", file=sys.stderr)
         return 130
@@ -126,87 +146,47 @@ def _read_script(path: str) -> tuple[str, str]:
         return path, data.decode("latin-1")
 
 
-def _target(path: str, args):
-    """(path, codec) of an output; codec None for PDF hand records.  FormatError for an unknown kind."""
-    from ..formats.registry import check_target, codec_for_output
-
-    check_target(path, args.force)
-    if path.lower().endswith(".pdf"):
-        return path, None
-    return path, codec_for_output(path)
-
-
-def _check_room(path: str, codec, produce: int, first: int) -> None:
-    """FormatError now, before any deal is made, when the output cannot hold the boards this run may
-    make: too many (DLM keeps 99, hand records 5,000) or numbered too high (DUP's boards go to 999)."""
+def _check_room(target, produce: int, first: int, force: bool) -> None:
+    """FormatError now, before any deal is made, when an output cannot take the boards this run may make:
+    too many (DLM keeps 99, hand records 5,000), numbered too high (DUP's boards go to 999), or a file
+    that is write-protected."""
     from ..formats.errors import FormatError
+    from ..formats.registry import check_target
+    from ..handrecords.content import MAX_BOARDS
 
-    what = codec.title if codec is not None else "hand records"
-    most = codec.caps.max_records if codec is not None else 5000
+    if not target.to_stdout:
+        check_target(target.path, force)
+    what = target.title
+    most = target.codec.caps.max_records if target.codec is not None else MAX_BOARDS
     if most is not None and produce > most:
-        raise FormatError(f"{what} hold at most {most:,} boards; this run produces up to {produce:,}", path=path)
-    highest = codec.caps.max_board if codec is not None else None
+        raise FormatError(f"{what} hold at most {most:,} boards; this run produces up to {produce:,}", path=target.name)
+    highest = target.codec.caps.max_board if target.codec is not None else None
     last = first + produce - 1
     if highest is not None and last > highest:
         raise FormatError(
-            f"{what} numbers boards up to {highest:,}; boards {first:,} to {last:,} would not fit", path=path
+            f"{what} numbers boards up to {highest:,}; boards {first:,} to {last:,} would not fit", path=target.name
         )
 
 
-def _write_outputs(targets, kept, script, args, summary) -> bool:
-    """Write the set to every output; a failure is reported and the others are still written.
-    True when one failed."""
+def _write_outputs(targets, kept, script, args, summary, told) -> bool:
+    """Write the set to every output (``cli/outputs.py``: each on its own, a failure named and the others
+    still written); True when one failed."""
     import numpy as np
 
-    from ..formats.convert import write_document
-    from ..formats.errors import FormatError
     from ..generate.boards import board_set
     from ..model.text import plural
+    from .outputs import exit_status, hand_record_options, write_outputs
 
     hands = np.concatenate(kept, axis=2) if kept else np.zeros((4, 4, 0), dtype=np.uint16)
     boards = board_set(hands, script, first=args.first_board, seed=args.seed)
-    print(f"generated {summary.generated:,} deals, produced {plural(summary.produced, 'deal', ',')}")
-    failed = False
-    for path, codec in targets:
-        try:
-            if not len(boards):
-                raise FormatError("no deal was produced: nothing written", path=path)
-            if codec is None:
-                pages = _hand_records(boards, path)
-                print(f"{path}: {plural(len(boards), 'board', ',')} on {plural(pages, 'page', ',')}")
-                continue
-            result = write_document(boards, path, codec, force=args.force)
-            for loss in result.losses:
-                print(f"bridgeview: {path}: dropped: {loss}", file=sys.stderr)
-            print(f"{path}: {plural(len(boards), 'board', ',')}")
-        except FormatError as e:
-            if e.path is None:
-                e.path = path
-            print(f"bridgeview: {e.full()}", file=sys.stderr)
-            failed = True
-        except OSError as e:
-            print(f"bridgeview: {path}: {e.strerror or e}", file=sys.stderr)
-            failed = True
-    return failed
-
-
-def _hand_records(boards, path: str) -> int:
-    """Hand records as ``bridgeview print`` makes them (four boards a page, DD tables and par)."""
-    import os
-
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from ..ui.app import application
-    from ..ui.hand_records import HandRecordOptions, default_title, prepare, write_pdf
-    from .common import Progress
-
-    application()
-    options = HandRecordOptions(title=default_title(boards))
-    progress = Progress("solving")
-    try:
-        data = prepare(boards, options, progress=progress)
-    finally:
-        progress.close()
-    return write_pdf(data, path, options)
+    print(f"generated {summary.generated:,} deals, produced {plural(summary.produced, 'deal', ',')}", file=told)
+    told.flush()
+    if not len(boards):
+        for target in targets:
+            print(f"bridgeview: {target.name}: no deal was produced: nothing written", file=sys.stderr)
+        return True
+    records = hand_record_options(args, boards) if any(t.sheet for t in targets) else None
+    return bool(exit_status(write_outputs(boards, targets, records=records, force=args.force)))
 
 
 class _Status:
