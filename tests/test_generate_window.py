@@ -160,3 +160,31 @@ def test_every_example_makes_deals(title):
     script = parse(EXAMPLES[title], title)
     summary = engine.run(script, engine.limits(script, 5), lambda b: None, seed=3, jobs=1)
     assert summary.produced == 5
+
+
+def test_enter_in_a_field_deals_and_in_the_script_is_a_new_line(qtbot, tmp_path, messages, monkeypatch):
+    """OK stays the default button beside Open Script… and Stop: Enter in Boards makes the deals."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QFileDialog
+
+    w = new_window(qtbot, tmp_path)
+    asked = []
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: asked.append(a) or ("", ""))
+
+    def steps(dlg):
+        dlg.show()
+        editor = child(dlg, QPlainTextEdit, "generate_script")
+        editor.setFocus()
+        qtbot.keyClicks(editor, "condition hcp(north) > 10")
+        qtbot.keyClick(editor, Qt.Key.Key_Return)
+        qtbot.keyClicks(editor, "produce 3")
+        assert editor.toPlainText() == "condition hcp(north) > 10\nproduce 3" and dlg.script.job is None
+        dlg.count.setValue(3)
+        dlg.count.setFocus()
+        qtbot.keyClick(dlg.count, Qt.Key.Key_Return)
+        assert not asked  # Enter is OK's, not Open Script…'s
+        qtbot.waitUntil(lambda: dlg.result() == QDialog.DialogCode.Accepted, timeout=30_000)
+
+    drive(monkeypatch, qtbot, steps)
+    action(w, "action_generate").trigger()
+    assert len(w.current_view().boards) == 3

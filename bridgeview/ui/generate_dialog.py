@@ -125,6 +125,7 @@ class ScriptSection(QObject):
         self.open_button = QPushButton("Open Script…", dialog)
         self.open_button.setObjectName("generate_open_script")
         self.open_button.clicked.connect(self._open)
+        self.open_button.setAutoDefault(False)  # Enter in a field deals (OK), never opens a file
         row = QHBoxLayout()
         row.addWidget(self.examples, 1)
         row.addWidget(self.open_button)
@@ -145,6 +146,7 @@ class ScriptSection(QObject):
         self.stop_button.setObjectName("generate_stop")
         self.stop_button.setEnabled(False)
         self.stop_button.clicked.connect(self.stop)
+        self.stop_button.setAutoDefault(False)
         counts = QHBoxLayout()
         counts.addWidget(self.status, 1)
         counts.addWidget(self.stop_button)
