@@ -1,3 +1,4 @@
 from bridgeview.cli.main import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # importing the module (a test, a tool) does not run the command
+    raise SystemExit(main())

@@ -5,6 +5,11 @@ entry script's folder on the import path, and bridgeview's own folder there
 would expose its modules under wrong top-level names.
 """
 
+import multiprocessing
+
 from bridgeview.cli.main import main
 
-raise SystemExit(main())
+if __name__ == "__main__":
+    # a worker process of `bridgeview generate` (spawned: the bundle is the executable) runs its work here
+    multiprocessing.freeze_support()
+    raise SystemExit(main())

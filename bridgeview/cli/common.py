@@ -7,6 +7,8 @@ import sys
 import threading
 import time
 
+from ..model.text import duration
+
 #: seconds a command waits for DDS on a deal (``--dd-timeout``); equal to solve.timed.DEFAULT_TIMEOUT,
 #: written here so that building the command line imports no solver code
 DD_TIMEOUT = 20.0
@@ -171,15 +173,3 @@ class Progress:
                 self.stream.write("\n")
                 self.stream.flush()
                 self.shown = False
-
-
-def duration(seconds: float) -> str:
-    """``42 s``, ``7 min 05 s``, ``3 h 02 min``, ``12 d 4 h``: a time left as a person reads it."""
-    s = int(round(seconds))
-    if s < 60:
-        return f"{s} s"
-    if s < 3600:
-        return f"{s // 60} min {s % 60:02d} s"
-    if s < 86400:
-        return f"{s // 3600} h {s % 3600 // 60:02d} min"
-    return f"{s // 86400} d {s % 86400 // 3600} h"

@@ -30,6 +30,7 @@ from ..model.editing import auctions_in, new_seed, random_deals
 from ..model.text import plural
 from . import board_ops, dialogs
 from .edit_panel import PANEL_WIDTH, EditPanel
+from .generate_dialog import ScriptSection
 
 #: how many boards Generate offers at most (a session of the dealing machine, not a simulation)
 MAX_GENERATE = 10_000
@@ -65,7 +66,21 @@ class GenerateDialog(QDialog):
         buttons.rejected.connect(self.reject)
         buttons.button(QDialogButtonBox.StandardButton.Ok).setDefault(True)  # Enter in any field deals
         self.setObjectName("generate_dialog")
+        inputs = [self.count, self.first, self.fair, self.seeded, self.seed]
+        self.script = ScriptSection(self, form, buttons, inputs)  # deals to order (issue 28)
         form.addRow(buttons)
+
+    def accept(self) -> None:
+        """With a script, OK first makes its deals (the dialog counts them, and Stop ends the run)."""
+        if self.script.wants_run():
+            try:
+                count, first, seed = self.values()
+            except ValueError:
+                dialogs.message("error", self, "Generate", f"The seed {self.seed.text()!r} is not a whole number.")
+                return
+            self.script.start(count, first, seed)
+            return
+        super().accept()
 
     def values(self) -> tuple[int, int, int | None]:
         """(count, first board, seed or None for a fair shuffle); ValueError for a seed that is not a number."""
@@ -388,6 +403,9 @@ class Editor(QObject):
         dlg = GenerateDialog(self.window)
         self.window.generate_dialog = dlg  # for automation: the dialog open now
         if dlg.exec() != QDialog.DialogCode.Accepted:
+            return
+        if dlg.script.made is not None:  # deals to order, already made while the dialog counted
+            dlg.script.open_in(self)
             return
         try:
             count, first, seed = dlg.values()
