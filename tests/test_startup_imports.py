@@ -50,6 +50,7 @@ def test_info_on_a_small_pbn_imports_no_qt_dds_or_numpy(tmp_path):
     assert {"bridgeview.formats.duplimate", "bridgeview.formats.pavlicek", "bridgeview.formats.pavlicek_zrj"} <= modules
     assert "checksum:      37C311B570" in proc.stdout  # summed without numpy, as numpy sums it
     assert _heavy(modules) == []
+    assert "importlib.metadata" not in modules  # the version is looked up only for --version (issue 29)
 
 
 def test_a_binary_file_still_gets_numpy(tmp_path):
