@@ -141,6 +141,17 @@ def test_checksum_across_chunks_and_tails(data, tail, fill):
         checksum.CHUNK = saved
 
 
+def test_checksum_of_a_file_under_a_megabyte_in_plain_python_equals_numpys():
+    """Files up to 1 MiB are summed without numpy (issue 29: info on a 1,000-board PBN): the same number."""
+    import random
+
+    import bridgeview.formats.checksum as checksum
+
+    blob = random.Random(29).randbytes(300_001)  # an odd tail too
+    assert checksum._small_sum(blob) == checksum.pavlicek_checksum_bytes(blob)
+    assert checksum._small_sum(b"\xff" * (1 << 20)) == (1 << 18) * 0xFFFFFFFF
+
+
 def test_checksum_wraps_at_64_bits():
     """The 64-bit sum of the chunk's u64 words wraps; the split into halves must still be exact."""
     import numpy as np

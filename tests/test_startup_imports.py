@@ -53,6 +53,20 @@ def test_info_on_a_small_pbn_imports_no_qt_dds_or_numpy(tmp_path):
     assert "importlib.metadata" not in modules  # the version is looked up only for --version (issue 29)
 
 
+def test_info_on_a_thousand_board_pbn_imports_no_numpy(tmp_path):
+    """A 1,000-board PBN (260 KB) has its checksum summed in plain Python too (issue 29)."""
+    from bridgeview.formats.registry import read_file, write_file
+    from bridgeview.model.board import Board
+    from bridgeview.model.boardset import BoardSet
+
+    deal = read_file(REPO / "resources" / "sample.pbn")[0].deal
+    write_file(BoardSet([Board.numbered(n, deal) for n in range(1, 1001)]), tmp_path / "k.pbn")
+    assert 200_000 < (tmp_path / "k.pbn").stat().st_size < 1 << 20
+    modules, proc = _imports(tmp_path, "info", str(tmp_path / "k.pbn"))
+    assert proc.returncode == 0 and "boards:        1000" in proc.stdout, proc.stderr
+    assert _heavy(modules) == []
+
+
 def test_a_binary_file_still_gets_numpy(tmp_path):
     """The check above is not vacuous: reading a ZBD file does import numpy (its decoder needs it)."""
     from bridgeview.formats.registry import read_file, write_file
