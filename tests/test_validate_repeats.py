@@ -62,13 +62,16 @@ def reference(entries: list[tuple[Board | None, str | None]]) -> tuple[set, set]
         max_size=24,
     ),
     st.sampled_from([1, 2, 3, 1 << 20]),
+    st.sampled_from([-1, 1 << 20]),
 )
-def test_repeats_are_what_a_dict_of_first_boards_finds(picks: list, slice_rows: int) -> None:
+def test_repeats_are_what_a_dict_of_first_boards_finds(picks: list, slice_rows: int, small_set: int) -> None:
     """Every board whose number an earlier board of its room used with other hands, every deal an earlier
-    board of its room had: whatever the slice the groups are compared in."""
+    board of its room had: whatever the slice the groups are compared in, in sorted columns (a big set)
+    or with a dict (a small one, without numpy)."""
     entries = [(None, None) if p is None else (Board(number=p[0], deal=DEALS[p[1]]), p[2]) for p in picks]
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(repeats_module, "_SLICE", slice_rows)
+        mp.setattr(repeats_module, "SMALL_SET", small_set)
         found = Repeats()
         for b, room in entries:
             found.add(b, room)

@@ -16,6 +16,9 @@ from ..model.board import Board
 
 #: rows compared at a time when groups are checked (bounds the temporary arrays)
 _SLICE = 1 << 20
+#: sets of up to this many boards (a session's hand records, a 1,000-board file) are checked with a dict
+#: of first boards instead of sorted columns: importing numpy (0.1 s) costs more than their whole check
+SMALL_SET = 1_500
 _INT64 = 1 << 63
 
 
@@ -74,9 +77,21 @@ class Repeats:
         rooms = np.frombuffer(self._rooms, dtype=np.int32) if n else np.zeros(0, np.int32)
         return hands, numbers, numbered, rooms
 
+    def _small(self) -> bool:
+        return len(self._numbered) <= SMALL_SET
+
     def numbers_with_another_deal(self) -> Iterator[tuple[int, int]]:
         """``(board, first)``: each board whose number (in its room) an earlier board used with other hands,
         and the first board with that number."""
+        if self._small():
+            first: dict[tuple[int, int], int] = {}
+            for i, numbered in enumerate(self._numbered):
+                if numbered:
+                    j = first.setdefault((self._numbers[i], self._rooms[i]), i)
+                    if j != i and self._row(i) != self._row(j):
+                        yield i, j
+            yield from self._big_repeats
+            return
         import numpy as np
 
         hands, numbers, numbered, rooms = self._columns()
@@ -92,6 +107,15 @@ class Repeats:
     def deals_dealt_again(self) -> Iterator[tuple[int, int]]:
         """``(board, first)``: each board with cards whose hands an earlier board of its room had, and the first
         board that had them."""
+        if self._small():
+            first: dict[tuple[tuple[int, ...], int], int] = {}
+            for i in range(len(self._numbered)):
+                row = self._row(i)
+                if any(row):
+                    j = first.setdefault((row, self._rooms[i]), i)
+                    if j != i:
+                        yield i, j
+            return
         import numpy as np
 
         hands, _numbers, _numbered, rooms = self._columns()
