@@ -41,7 +41,8 @@ class _VersionAction(argparse.Action):
     """``--version`` as argparse's own, but the number is looked up only when it is asked for."""
 
     def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None) -> None:
-        super().__init__(option_strings, dest, nargs=0, default=default, help=help or "show program's version number and exit")
+        help = help or "show program's version number and exit"
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
 
     def __call__(self, parser, namespace, values, option_string=None) -> None:
         print(_version_line())
