@@ -75,7 +75,8 @@ def _small_sum(data: bytes) -> int:
     padded = data.ljust((len(data) + 3) // 4 * 4, b"\0")
     words = array.array("I")
     if words.itemsize != 4:  # pragma: no cover - no platform Python runs on today
-        return sum(struct.unpack(f"<{len(padded) // 4}I", padded)) & _MASK64
+        unpacked: tuple[int, ...] = struct.unpack(f"<{len(padded) // 4}I", padded)
+        return sum(unpacked) & _MASK64
     words.frombytes(padded)
     if sys.byteorder != "little":  # pragma: no cover - the words are little-endian in the file
         words.byteswap()

@@ -28,7 +28,7 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ..model.ddtable import DDTable
 from ..model.deal import Deal
@@ -122,6 +122,7 @@ def _serve(conn, threads: int | None = None, solver: SolveFn | None = None) -> N
         with lock:
             current[0] = (position, time.process_time(), limit)
             lock.notify()
+        reply: tuple[str, int, object]
         try:
             table = (solver or dds_table)(Deal(tuple(hands)), threads)
             reply = ("ok", position, table.tricks if table is not None else None)
@@ -349,7 +350,8 @@ def solve_within(
                     if on_slow is not None:
                         on_slow(position)
                 else:
-                    table = DDTable(tuple(tuple(r) for r in payload)) if payload is not None else None
+                    rows = cast("list[list[int]] | None", payload)
+                    table = DDTable(tuple(tuple(r) for r in rows)) if rows is not None else None
                     result.tables[position] = table
                     if on_table is not None:
                         on_table(position, table)
