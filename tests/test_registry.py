@@ -276,7 +276,7 @@ def test_codecs_found_one_module_at_a_time_keep_the_order_of_a_full_load():
         "    assert [c.name for c in registry.by_extension('a.zrj')] == ['zrj', 'zrj16']\n"
         "    registry.get('zbd'); registry.get('.lin')\n"
         "    loaded = sorted(m for m in sys.modules if m.startswith('bridgeview.formats.'))\n"
-        "    assert 'bridgeview.formats.halscrib' not in loaded and 'bridgeview.formats.duplimate' not in loaded, loaded\n"
+        "    assert not {'bridgeview.formats.halscrib', 'bridgeview.formats.duplimate'} & set(loaded), loaded\n"
         "print([c.name for c in registry.all_codecs()])\n"
     )
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))

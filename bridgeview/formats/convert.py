@@ -13,7 +13,6 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ..model.boardset import BoardSet
 from ..model.text import plural
-from .bulk import DD_UNKNOWN
 from .errors import FormatError
 from .registry import (
     Codec,
