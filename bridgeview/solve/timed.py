@@ -20,7 +20,6 @@ Deals that run out of time come back as "slow" (no table).
 from __future__ import annotations
 
 import atexit
-import multiprocessing
 import os
 import threading
 import time
@@ -155,6 +154,8 @@ class SolverProcess:
 
     def launch(self) -> None:
         """Start the child (without waiting for it to be ready: several start side by side)."""
+        import multiprocessing  # here: importing this module (for its limits) must stay cheap for the window
+
         ctx = multiprocessing.get_context("spawn")  # no fork: the parent may run Qt threads
         parent, child = ctx.Pipe()
         proc = ctx.Process(target=_serve, args=(child, self.threads, self.solver), daemon=True, name="bridgeview-dds")
@@ -311,6 +312,8 @@ def solve_within(
     it), ``on_slow(position)`` each deal given up on; ``progress(done, total)`` returning False
     stops (with dds.SolveCancelled).  A deal is sent to a child once: a child that runs out of
     time ends without starting the deals queued behind the slow one, and those go to a fresh one."""
+    from multiprocessing.connection import wait
+
     total = len(deals)
     result = TimedResult([None] * total)
     own = process is None
@@ -330,7 +333,7 @@ def solve_within(
                     p.send(i, deals[i], timeout)
             busy = [p for p in members if p.pending]
             wait_for = min(p.heard for p in busy) + backstop - time.monotonic()
-            ready = multiprocessing.connection.wait([p.connection() for p in busy], timeout=max(0.0, wait_for))
+            ready = wait([p.connection() for p in busy], timeout=max(0.0, wait_for))
             for p in busy:
                 if p.connection() in ready:
                     kind, position, payload = p.receive()

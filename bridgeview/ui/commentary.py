@@ -11,7 +11,6 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
-from ..formats.lin import NOTE_AT_TAG, note_places
 from ..model.board import Board
 from .plaintext import plain_tooltip, set_plain_text
 
@@ -21,7 +20,11 @@ MAX_LINES = 4
 
 def notes_at_step(board: Board | None, step: int) -> list[str]:
     """The comments made right after card ``step`` (0: before the play) of a board whose notes have places."""
-    if board is None or NOTE_AT_TAG not in board.tags:
+    if board is None or not board.notes:
+        return []
+    from ..formats.lin import NOTE_AT_TAG, note_places  # LIN's reader: only for a board with notes
+
+    if NOTE_AT_TAG not in board.tags:
         return []
     return [note for (_calls, cards), note in zip(note_places(board), board.notes, strict=True) if cards == step]
 
