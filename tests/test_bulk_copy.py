@@ -175,19 +175,3 @@ def test_a_zrd_chunk_decodes_its_dd_tables_only_when_asked():
     assert chunk._dd is None
     assert (chunk.dd == zdd_decode(block[:, 13:])).all()
     assert (known == (chunk.dd != 15).any(axis=(1, 2))).all() and not known[::5].any()
-
-
-@pytest.mark.skipif(not hasattr(np, "bitwise_count"), reason="numpy 1.x counts through the table")
-def test_completeness_from_bit_counts_is_the_tables():
-    """Random bytes (hardly ever a deal) and shuffled deals (always one), one record changed a card at a time."""
-    from bridgeview.formats.pavlicek import _complete_by_bits, _count_table
-
-    rng = np.random.default_rng(29)
-    deals = np.frombuffer(zrd_bytes(2000, seed=4), np.uint8).reshape(-1, 23)[:, :13].copy()
-    flipped = deals.copy()
-    flipped[np.arange(2000), rng.integers(0, 13, 2000)] ^= rng.integers(1, 4, 2000, dtype=np.uint8) << 2
-    noise = rng.integers(0, 256, (2000, 13), dtype=np.uint8)
-    for raw in (deals, flipped, noise):
-        table = np.add.reduce(np.take(_count_table(), raw), axis=1, dtype=np.uint32) == 0x0D0D0D0D
-        assert (_complete_by_bits(raw) == table).all()
-    assert _complete_by_bits(deals).all() and not _complete_by_bits(flipped).any()

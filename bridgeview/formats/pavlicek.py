@@ -171,31 +171,9 @@ class ZbdChunk(BulkChunk):
         """Every card of a ZBD record has a hand: complete when each hand has 13."""
         import numpy as np
 
-        if hasattr(np, "bitwise_count"):  # numpy 2: count the seat codes' bits, no table look-up a byte
-            return _complete_by_bits(self.zbd)
         lanes = np.add.reduce(np.take(_count_table(), self.zbd), axis=1, dtype=np.uint32)
         complete: np.ndarray = lanes == np.uint32(0x0D0D0D0D)  # numpy types an array comparison as Any
         return complete
-
-
-def _complete_by_bits(raw: np.ndarray) -> np.ndarray:
-    """Boolean (n,): ZBD records (n, 13) with 13 cards a hand, from bit counts.
-
-    With ``low`` and ``high`` the two bits of every two-bit seat code, a record holds 13 cards of
-    each code exactly when it has 26 low bits set, 26 high bits set and 13 codes with both (code 3
-    is 13 codes, codes 1 and 2 are 26 - 13 each, code 0 the 52 - 39 left)."""
-    import numpy as np
-
-    raw = np.ascontiguousarray(raw)
-    low = raw & np.uint8(0x55)
-    high = raw >> np.uint8(1)
-    high &= np.uint8(0x55)
-    both = low & high
-    count = np.bitwise_count  # numpy >= 2.0
-    ones: np.ndarray = np.add.reduce(count(low), axis=1, dtype=np.uint8) == 26
-    ones &= np.add.reduce(count(high), axis=1, dtype=np.uint8) == 26
-    ones &= np.add.reduce(count(both), axis=1, dtype=np.uint8) == 13
-    return ones
 
 
 def zbd_chunk(raw: np.ndarray, dd: np.ndarray | None = None, zdd: np.ndarray | None = None) -> BulkChunk:
