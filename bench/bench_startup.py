@@ -47,7 +47,7 @@ class FirstPaint(QObject):
         self.cls = cls
     def eventFilter(self, obj, event):
         if event.type() == QEvent.Type.Paint and type(obj).__name__ == self.cls:
-            print(time.time_ns(), flush=True)
+            print(time.time_ns(), time.process_time(), flush=True)
             QTimer.singleShot(0, QApplication.quit)
             QApplication.instance().removeEventFilter(self)
         return False
@@ -80,24 +80,31 @@ def _env(platform: str, config: str, tree: Path = ROOT) -> dict[str, str]:
     return env
 
 
-def time_paint(kind: str, env: dict[str, str]) -> float:
-    """Seconds from spawning the process to the first paint of the window's content."""
+def time_paint(kind: str, env: dict[str, str]) -> tuple[float, float]:
+    """(seconds from spawning the process to the first paint of the window's content, CPU seconds the
+    process had used by then)."""
     start = time.time_ns()
     proc = subprocess.run(
         [sys.executable, "-c", _PAINT_PROBE, kind], env=env, capture_output=True, text=True, timeout=120
     )
     if proc.returncode != 0 or not proc.stdout.strip():
         raise SystemExit(f"{kind}: {proc.stderr.strip() or 'no paint'}")
-    return (int(proc.stdout.split()[0]) - start) / 1e9
+    at, cpu = proc.stdout.split()[:2]
+    return (int(at) - start) / 1e9, float(cpu)
 
 
-def time_command(args: list[str], env: dict[str, str]) -> float:
-    """Seconds a command takes, start to exit."""
+def time_command(args: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """(seconds a command takes, start to exit; CPU seconds it and the children it waited for used):
+    on a machine other jobs load, the CPU time moves far less than the wall time."""
     start = time.perf_counter()
-    proc = subprocess.run(args, env=env, capture_output=True, text=True, timeout=120)
+    proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+    proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(args)}: {proc.stderr.strip()}")
-    return time.perf_counter() - start
+        raise SystemExit(f"{' '.join(args)}: {err.strip()}")
+    return wall, usage.ru_utime + usage.ru_stime
 
 
 #: a bare Qt process doing what ``render`` must: paint an image offscreen and save it as PNG
@@ -160,7 +167,7 @@ def main() -> int:
         small.write_text(text[: text.index("[Event", text.index("[Event") + 1)], encoding="utf-8")
         big = Path(tmp) / "1000.pbn"
         big.write_text(_thousand_boards(), encoding="utf-8")
-        baselines: dict[str, Callable[[], float]] = {
+        baselines: dict[str, Callable[[], tuple[float, float]]] = {
             "python -c pass": lambda: time_command([sys.executable, "-c", "pass"], base_env),
             "bare Qt: paint and save a PNG": lambda: time_command(
                 [sys.executable, "-c", _QT_IMAGE, str(Path(tmp) / "bare.png")], base_env
@@ -169,7 +176,7 @@ def main() -> int:
         }
         if not args.no_gui:
             baselines["bare PySide6 window, first paint"] = lambda: time_paint("bare", base_env)
-        jobs: dict[str, tuple[str, Callable[[], float]]] = {}
+        jobs: dict[str, tuple[str, Callable[[], tuple[float, float]]]] = {}
         for tree in trees:
             env = envs[tree]
             label = f" ({tree.name})" if len(trees) > 1 else ""
@@ -183,7 +190,7 @@ def main() -> int:
         every = {**baselines, **{name: fn for name, (_b, fn) in jobs.items()}}
         for job in every.values():  # warm the page cache and write the .pyc files
             job()
-        times: dict[str, list[float]] = {name: [] for name in every}
+        times: dict[str, list[tuple[float, float]]] = {name: [] for name in every}
         for _ in range(args.runs):
             for name, job in every.items():
                 times[name].append(job())
@@ -192,16 +199,23 @@ def main() -> int:
         f"{args.runs} runs each, Qt platform {args.platform}, load average {load:.1f} at the end, "
         f"Python {sys.version.split()[0]}\n"
     )
-    print("| measurement | median | min | median vs baseline |")
-    print("|---|---|---|---|")
+    print("| measurement | median | min | median vs baseline | CPU median | CPU vs baseline |")
+    print("|---|---:|---:|---|---:|---:|")
+
+    def medians(name: str) -> tuple[float, float, float]:
+        walls, cpus = [w for w, _ in times[name]], [c for _, c in times[name]]
+        return statistics.median(walls), min(walls), statistics.median(cpus)
+
     for name in baselines:
-        values = times[name]
-        print(f"| {name} | {statistics.median(values) * 1000:.0f} ms | {min(values) * 1000:.0f} ms | baseline |")
+        med, low, cpu = medians(name)
+        print(f"| {name} | {med * 1000:.0f} ms | {low * 1000:.0f} ms | baseline | {cpu * 1000:.0f} ms | baseline |")
     for name, (base, _fn) in jobs.items():
-        values = times[name]
-        med = statistics.median(values)
-        ratio = med / statistics.median(times[base])
-        print(f"| {name} | {med * 1000:.0f} ms | {min(values) * 1000:.0f} ms | {ratio:.1f}x {base.split(':')[0]} |")
+        med, low, cpu = medians(name)
+        bmed, _blow, bcpu = medians(base)
+        print(
+            f"| {name} | {med * 1000:.0f} ms | {low * 1000:.0f} ms | {med / bmed:.1f}x {base.split(':')[0]} "
+            f"| {cpu * 1000:.0f} ms | {cpu / bcpu:.1f}x |"
+        )
     return 0
 
 

@@ -108,3 +108,32 @@ def test_command_line_timeout_default_is_the_solvers():
     from bridgeview.solve.timed import DEFAULT_TIMEOUT
 
     assert DD_TIMEOUT == DEFAULT_TIMEOUT
+
+
+def test_the_window_shows_the_sample_without_numpy_or_the_solver_machinery(tmp_path):
+    """What the first paint does not need is imported when it is used (issue 29): numpy (Save As of a big
+    file, binary formats), multiprocessing (the DDS child, started after the window shows) and the LIN reader
+    (a board with notes)."""
+    code = (
+        "import json, sys\n"
+        "from bridgeview.ui.app import application\n"
+        "app = application([sys.argv[0]])\n"
+        "from bridgeview.ui.mainwindow import MainWindow, sample_path\n"
+        "window = MainWindow()\n"
+        "window.show()\n"
+        "window.open_file(str(sample_path()))\n"
+        "app.processEvents()\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+        "window.close()\n"
+    )
+    env = dict(
+        os.environ,
+        QT_QPA_PLATFORM="offscreen",
+        XDG_CONFIG_HOME=str(tmp_path),
+        PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
+    )
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    modules = set(json.loads(proc.stdout.splitlines()[-1]))
+    assert "bridgeview.ui.document_view" in modules and "bridgeview.formats.pbn" in modules  # the listing is real
+    assert not {"numpy", "multiprocessing", "bridgeview.formats.lin", "endplay", "importlib.metadata"} & modules
