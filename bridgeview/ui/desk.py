@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
@@ -25,7 +26,9 @@ from ..formats.errors import FormatError
 from ..formats.registry import read_file
 from ..model.text import plural
 from . import dialogs
-from .hand_records import PAGE_SIZES, PER_PAGE, HandRecordOptions, HandRecordPainter, default_title, prepare
+
+if TYPE_CHECKING:  # the hand-record painter (PDF pages, DDS for print) is imported when the dialog opens
+    from .hand_records import HandRecordOptions
 
 PDF_FILTER = "PDF document (*.pdf)"
 #: Sets larger than this are compared with ``bridgeview diff``, not in a window of two tables.
@@ -38,6 +41,8 @@ class HandRecordsDialog(QDialog):
     """The title line (from the file, editable), boards a page, DD, paper; then a PDF or the printer."""
 
     def __init__(self, window, view, parent: QWidget | None = None) -> None:
+        from .hand_records import PAGE_SIZES, PER_PAGE, default_title
+
         super().__init__(parent or window)
         self.window_ = window
         self.view = view
@@ -72,6 +77,8 @@ class HandRecordsDialog(QDialog):
         form.addRow(buttons)
 
     def options(self) -> HandRecordOptions:
+        from .hand_records import HandRecordOptions
+
         return HandRecordOptions(
             title=self.title.text().strip(),
             per_page=int(self.per_page.currentText()),
@@ -83,6 +90,8 @@ class HandRecordsDialog(QDialog):
 
     def _prepare(self, options: HandRecordOptions):
         """The boards and their tables, solving with a cancellable progress dialog."""
+        from .hand_records import prepare
+
         progress = QProgressDialog("Solving double dummy for the hand records…", "Skip", 0, 0, self)
         progress.setWindowModality(Qt.WindowModality.WindowModal)
         progress.setMinimumDuration(500)
@@ -129,7 +138,7 @@ class HandRecordsDialog(QDialog):
         """The print preview dialog; printing goes from there."""
         from PySide6.QtPrintSupport import QPrinter, QPrintPreviewDialog
 
-        from .hand_records import setup_layout
+        from .hand_records import HandRecordPainter, setup_layout
 
         options = self.options()
         data = self._prepare(options)
