@@ -85,7 +85,12 @@ def time_paint(kind: str, env: dict[str, str]) -> tuple[float, float]:
     process had used by then)."""
     start = time.time_ns()
     proc = subprocess.run(
-        [sys.executable, "-c", _PAINT_PROBE, kind], env=env, capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", _PAINT_PROBE, kind],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=env["XDG_CONFIG_HOME"],  # not a checkout: ``-m`` puts the working folder first on the path
     )
     if proc.returncode != 0 or not proc.stdout.strip():
         raise SystemExit(f"{kind}: {proc.stderr.strip() or 'no paint'}")
@@ -97,7 +102,10 @@ def time_command(args: list[str], env: dict[str, str]) -> tuple[float, float]:
     """(seconds a command takes, start to exit; CPU seconds it and the children it waited for used):
     on a machine other jobs load, the CPU time moves far less than the wall time."""
     start = time.perf_counter()
-    proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # run in a folder that is no checkout: ``python -m`` puts the working folder first on sys.path
+    proc = subprocess.Popen(
+        args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=env["XDG_CONFIG_HOME"]
+    )
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
@@ -166,7 +174,7 @@ def main() -> int:
         small = Path(tmp) / "small.pbn"
         small.write_text(text[: text.index("[Event", text.index("[Event") + 1)], encoding="utf-8")
         big = Path(tmp) / "1000.pbn"
-        big.write_text(_thousand_boards(), encoding="utf-8")
+        _thousand_boards(big)
         baselines: dict[str, Callable[[], tuple[float, float]]] = {
             "python -c pass": lambda: time_command([sys.executable, "-c", "pass"], base_env),
             "bare Qt: paint and save a PNG": lambda: time_command(
@@ -219,18 +227,19 @@ def main() -> int:
     return 0
 
 
-def _thousand_boards() -> str:
-    """1,000 boards of random deals as PBN, written by bridgeview (the shape of a session's hand records)."""
+def _thousand_boards(path: Path) -> None:
+    """1,000 boards of random deals written as PBN by bridgeview (its usual tags: 260 KB, the size of a
+    session's hand records)."""
     import random
 
     sys.path.insert(0, str(ROOT))
-    from bridgeview.formats.pbn import document_text
+    from bridgeview.formats.registry import write_file
     from bridgeview.model.board import Board
     from bridgeview.model.boardset import BoardSet
     from bridgeview.model.deal import Deal
 
     rng = random.Random(1000)
-    return document_text(BoardSet([Board.numbered(n, Deal.shuffled(rng)) for n in range(1, 1001)]))[0]
+    write_file(BoardSet([Board.numbered(n, Deal.shuffled(rng)) for n in range(1, 1001)]), path, "pbn")
 
 
 if __name__ == "__main__":
