@@ -62,9 +62,7 @@ def measure(args: list[str], env: dict[str, str]) -> tuple[float, float]:
     """(wall seconds, CPU seconds of the process and the children it waited for)."""
     start = time.perf_counter()
     # in a folder that is no checkout: ``python -m`` puts the working folder first on sys.path, before --tree's
-    proc = subprocess.Popen(
-        args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tempfile.gettempdir()
-    )
+    proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tempfile.gettempdir())
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
