@@ -1,6 +1,6 @@
-"""Start-up: how long until the GUI shows the sample, and how long the light CLI commands take.
+"""Start-up: how long until the GUI shows the sample, and how long every CLI command takes on a small file.
 
-Run:  python bench/bench_startup.py [--runs N] [--platform offscreen|xcb]
+Run:  python bench/bench_startup.py [--runs N] [--platform offscreen|xcb] [--tree DIR ...]
 
 Every measurement is a fresh process, timed from just before it is spawned
 until it has done its job, and set against a baseline in the same run:
@@ -9,12 +9,16 @@ until it has done its job, and set against a baseline in the same run:
   paint of the sample's hand diagram, against a bare PySide6 window (a
   QMainWindow with a label) until its first paint -- the part of start-up no
   Qt application can avoid;
-- ``bridgeview --version`` and ``bridgeview info small.pbn`` (one board),
-  against ``python -c pass``.
+- every sub-command (and ``--version``, ``--help``) on a one-board PBN, and
+  ``info`` on a 1,000-board PBN, against ``python -c pass``; the commands that
+  need Qt (``render``, ``print``) also against a bare Qt process that paints an
+  image and saves it as PNG, and ``solve`` against a process that imports DDS
+  and solves the deal.
 
 Runs go in turns (baseline, app, baseline, ...) so a change in the machine's
 load hits both; medians and minima are printed as a Markdown table
-(docs/bench-startup.md holds the last run).
+(docs/bench-startup.md holds the last run).  ``--tree`` runs bridgeview from
+other checkouts too (each a column of its own), to measure before and after.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,7 +47,7 @@ class FirstPaint(QObject):
         self.cls = cls
     def eventFilter(self, obj, event):
         if event.type() == QEvent.Type.Paint and type(obj).__name__ == self.cls:
-            print(time.time_ns(), flush=True)
+            print(time.time_ns(), time.process_time(), flush=True)
             QTimer.singleShot(0, QApplication.quit)
             QApplication.instance().removeEventFilter(self)
         return False
@@ -66,84 +71,175 @@ else:
 """
 
 
-def _env(platform: str, config: str) -> dict[str, str]:
+def _env(platform: str, config: str, tree: Path = ROOT) -> dict[str, str]:
     # as installed: pip compiles .pyc files at install time, so a user's start-up never compiles source
     # (a PYTHONDONTWRITEBYTECODE environment would add ~0.4 s of compiling to every run)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env.update(QT_QPA_PLATFORM=platform, XDG_CONFIG_HOME=config)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tree), os.environ.get("PYTHONPATH")]))
     return env
 
 
-def time_paint(kind: str, env: dict[str, str]) -> float:
-    """Seconds from spawning the process to the first paint of the window's content."""
+def time_paint(kind: str, env: dict[str, str]) -> tuple[float, float]:
+    """(seconds from spawning the process to the first paint of the window's content, CPU seconds the
+    process had used by then)."""
     start = time.time_ns()
     proc = subprocess.run(
-        [sys.executable, "-c", _PAINT_PROBE, kind], env=env, capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", _PAINT_PROBE, kind],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=env["XDG_CONFIG_HOME"],  # not a checkout: ``-m`` puts the working folder first on the path
     )
     if proc.returncode != 0 or not proc.stdout.strip():
         raise SystemExit(f"{kind}: {proc.stderr.strip() or 'no paint'}")
-    return (int(proc.stdout.split()[0]) - start) / 1e9
+    at, cpu = proc.stdout.split()[:2]
+    return (int(at) - start) / 1e9, float(cpu)
 
 
-def time_command(args: list[str], env: dict[str, str]) -> float:
-    """Seconds a command takes, start to exit."""
+def time_command(args: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """(seconds a command takes, start to exit; CPU seconds it and the children it waited for used):
+    on a machine other jobs load, the CPU time moves far less than the wall time."""
     start = time.perf_counter()
-    proc = subprocess.run(args, env=env, capture_output=True, text=True, timeout=120)
+    # run in a folder that is no checkout: ``python -m`` puts the working folder first on sys.path
+    proc = subprocess.Popen(
+        args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=env["XDG_CONFIG_HOME"]
+    )
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+    proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(args)}: {proc.stderr.strip()}")
-    return time.perf_counter() - start
+        raise SystemExit(f"{' '.join(args)}: {err.strip()}")
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+#: a bare Qt process doing what ``render`` must: paint an image offscreen and save it as PNG
+_QT_IMAGE = r"""
+import sys
+from PySide6.QtGui import QGuiApplication, QImage, QPainter
+app = QGuiApplication([sys.argv[0]])
+image = QImage(400, 300, QImage.Format.Format_ARGB32)
+image.fill(0xFFFFFFFF)
+painter = QPainter(image)
+painter.drawText(20, 20, "bare Qt")
+painter.end()
+image.save(sys.argv[1])
+"""
+#: DDS called directly on one deal: what ``solve`` on a one-board file cannot avoid
+_DDS_ONE = r"""
+from endplay.dds import calc_dd_table
+from endplay.types import Deal
+calc_dd_table(Deal("N:65.A53.JT7.AK762 AK87.QT4.AK98.95 JT9.982.Q532.Q83 Q432.KJ76.64.JT4"))
+"""
+
+
+CLI = [sys.executable, "-m", "bridgeview.cli.main"]
+
+
+def commands(tmp: Path, small: Path, big: Path) -> dict[str, tuple[list[str], str]]:
+    """Each CLI measurement: (arguments after ``bridgeview``, the baseline it is set against)."""
+    out = tmp / "out"
+    return {
+        "--version": (["--version"], "python -c pass"),
+        "--help": (["--help"], "python -c pass"),
+        "formats": (["formats"], "python -c pass"),
+        "info small.pbn": (["info", str(small)], "python -c pass"),
+        "info 1000.pbn": (["info", str(big)], "python -c pass"),
+        "validate small.pbn": (["validate", str(small)], "python -c pass"),
+        "check small.pbn": (["check", str(small)], "python -c pass"),
+        "dump small.pbn": (["dump", str(small)], "python -c pass"),
+        "diff small.pbn small.pbn": (["diff", str(small), str(small)], "python -c pass"),
+        "convert small.pbn small.lin": (["convert", str(small), f"{out}.lin"], "python -c pass"),
+        "convert small.pbn small.zrd": (["convert", str(small), f"{out}.zrd"], "python -c pass"),
+        "render small.pbn": (["render", str(small), "-o", f"{out}.png"], "bare Qt: paint and save a PNG"),
+        "print small.pbn": (["print", str(small), "--no-dd", "-o", f"{out}.pdf"], "bare Qt: paint and save a PNG"),
+        "solve small.pbn": (["solve", str(small), f"{out}-solved.pbn"], "DDS direct: import and solve one deal"),
+    }
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--platform", default=os.environ.get("QT_QPA_PLATFORM", "offscreen"))
+    ap.add_argument("--tree", action="append", type=Path, help="run bridgeview from this checkout (repeatable)")
+    ap.add_argument("--no-gui", action="store_true", help="the command line only")
     args = ap.parse_args()
+    trees = args.tree or [ROOT]
     with tempfile.TemporaryDirectory(prefix="bench-startup-") as tmp:
-        env = _env(args.platform, tmp)
+        envs = {tree: _env(args.platform, tmp, tree) for tree in trees}
+        base_env = envs[trees[0]]
         text = (ROOT / "resources" / "sample.pbn").read_text(encoding="utf-8")
         small = Path(tmp) / "small.pbn"
         small.write_text(text[: text.index("[Event", text.index("[Event") + 1)], encoding="utf-8")
-        cli = [sys.executable, "-m", "bridgeview.cli.main"]
-        jobs = {
-            "bare PySide6 window, first paint": lambda: time_paint("bare", env),
-            "bridgeview GUI, sample's diagram first painted": lambda: time_paint("app", env),
-            "python -c pass": lambda: time_command([sys.executable, "-c", "pass"], env),
-            "bridgeview --version": lambda: time_command([*cli, "--version"], env),
-            "bridgeview info small.pbn": lambda: time_command([*cli, "info", str(small)], env),
+        big = Path(tmp) / "1000.pbn"
+        _thousand_boards(big)
+        baselines: dict[str, Callable[[], tuple[float, float]]] = {
+            "python -c pass": lambda: time_command([sys.executable, "-c", "pass"], base_env),
+            "bare Qt: paint and save a PNG": lambda: time_command(
+                [sys.executable, "-c", _QT_IMAGE, str(Path(tmp) / "bare.png")], base_env
+            ),
+            "DDS direct: import and solve one deal": lambda: time_command([sys.executable, "-c", _DDS_ONE], base_env),
         }
-        for job in jobs.values():  # warm the page cache and write the .pyc files
+        if not args.no_gui:
+            baselines["bare PySide6 window, first paint"] = lambda: time_paint("bare", base_env)
+        jobs: dict[str, tuple[str, Callable[[], tuple[float, float]]]] = {}
+        for tree in trees:
+            env = envs[tree]
+            label = f" ({tree.name})" if len(trees) > 1 else ""
+            if not args.no_gui:
+                jobs[f"GUI, sample's diagram first painted{label}"] = (
+                    "bare PySide6 window, first paint",
+                    lambda env=env: time_paint("app", env),
+                )
+            for name, (argv, base) in commands(Path(tmp), small, big).items():
+                jobs[f"bridgeview {name}{label}"] = (base, lambda argv=argv, env=env: time_command([*CLI, *argv], env))
+        every = {**baselines, **{name: fn for name, (_b, fn) in jobs.items()}}
+        for job in every.values():  # warm the page cache and write the .pyc files
             job()
-        times: dict[str, list[float]] = {name: [] for name in jobs}
+        times: dict[str, list[tuple[float, float]]] = {name: [] for name in every}
         for _ in range(args.runs):
-            for name, job in jobs.items():
+            for name, job in every.items():
                 times[name].append(job())
     load = os.getloadavg()[0]
     print(
-        f"{args.runs} runs each, Qt platform {args.platform}, load average {load:.1f}, "
+        f"{args.runs} runs each, Qt platform {args.platform}, load average {load:.1f} at the end, "
         f"Python {sys.version.split()[0]}\n"
     )
-    print("| measurement | median | min | median vs baseline |")
-    print("|---|---|---|---|")
-    baselines = {
-        "bridgeview GUI, sample's diagram first painted": "bare PySide6 window, first paint",
-        "bridgeview --version": "python -c pass",
-        "bridgeview info small.pbn": "python -c pass",
-    }
-    for name, values in times.items():
-        med = statistics.median(values)
-        base = baselines.get(name)
-        ratio = (
-            f"{med / statistics.median(times[base]):.1f}x ({name.split(',')[0]} / {base.split(',')[0]})"
-            if base
-            else "baseline"
+    print("| measurement | median | min | median vs baseline | CPU median | CPU vs baseline |")
+    print("|---|---:|---:|---|---:|---:|")
+
+    def medians(name: str) -> tuple[float, float, float]:
+        walls, cpus = [w for w, _ in times[name]], [c for _, c in times[name]]
+        return statistics.median(walls), min(walls), statistics.median(cpus)
+
+    for name in baselines:
+        med, low, cpu = medians(name)
+        print(f"| {name} | {med * 1000:.0f} ms | {low * 1000:.0f} ms | baseline | {cpu * 1000:.0f} ms | baseline |")
+    for name, (base, _fn) in jobs.items():
+        med, low, cpu = medians(name)
+        bmed, _blow, bcpu = medians(base)
+        print(
+            f"| {name} | {med * 1000:.0f} ms | {low * 1000:.0f} ms | {med / bmed:.1f}x {base.split(':')[0]} "
+            f"| {cpu * 1000:.0f} ms | {cpu / bcpu:.1f}x |"
         )
-        print(f"| {name} | {med * 1000:.0f} ms | {min(values) * 1000:.0f} ms | {ratio} |")
-    gui = statistics.median(times["bridgeview GUI, sample's diagram first painted"])
-    extra = gui - statistics.median(times["bare PySide6 window, first paint"])
-    print(f"\nGUI: sample shown {gui:.2f} s after start (target 1 s); {extra:.2f} s more than a bare window.")
     return 0
+
+
+def _thousand_boards(path: Path) -> None:
+    """1,000 boards of random deals written as PBN by bridgeview (its usual tags: 260 KB, the size of a
+    session's hand records)."""
+    import random
+
+    sys.path.insert(0, str(ROOT))
+    from bridgeview.formats.registry import write_file
+    from bridgeview.model.board import Board
+    from bridgeview.model.boardset import BoardSet
+    from bridgeview.model.deal import Deal
+
+    rng = random.Random(1000)
+    write_file(BoardSet([Board.numbered(n, Deal.shuffled(rng)) for n in range(1, 1001)]), path, "pbn")
 
 
 if __name__ == "__main__":

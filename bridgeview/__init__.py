@@ -24,4 +24,11 @@ def _version() -> str:
         return "0+unknown"
 
 
-__version__ = _version()
+def __getattr__(name: str) -> str:
+    """``bridgeview.__version__``, worked out when first asked for: finding it imports importlib.metadata
+    (about 30 ms), which only ``--version``, the About box and the packaging scripts need, not every command."""
+    if name == "__version__":
+        version = _version()
+        globals()["__version__"] = version
+        return version
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

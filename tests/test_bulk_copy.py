@@ -94,3 +94,84 @@ def test_pages_given_back_during_validate_are_read_again_when_needed(tmp_path, m
     doc.release_pages(900)
     assert doc._released == 900 * 23 // mmap.PAGESIZE * mmap.PAGESIZE
     assert [doc[i].deal for i in (0, 500, 999)] == before
+
+
+# -- ZRD -> ZBD copies bytes and decodes nothing it does not need (issue 29) ------------------------------
+
+
+def board_by_board(src, dst):
+    """The conversion through boards (every record decoded, checked and encoded as a board), the result
+    the copying path must give byte for byte: the same file and the same losses."""
+    from bridgeview.formats.convert import write_document
+    from bridgeview.formats.registry import read_file
+    from bridgeview.model.boardset import BoardSet
+
+    lazy = read_file(src)
+    boards = BoardSet([lazy[i] for i in range(len(lazy))], lazy.info)
+    boards.problems = list(lazy.problems)
+    return write_document(boards, dst, get("zbd"))
+
+
+def awkward_zrd(tmp_path, tail: bytes = b"", unknown=(), end_at: int | None = None):
+    """A ZRD of 3,000 random deals: boards ``unknown`` without DD results, an end-of-list record at
+    ``end_at`` (with junk after it), ``tail`` bytes after the last record."""
+    records = np.frombuffer(zrd_bytes(3000, seed=29), np.uint8).reshape(-1, 23).copy()
+    records[list(unknown), 13:] = 0xFF
+    data = records.tobytes()
+    if end_at is not None:
+        data = data[: end_at * 23] + bytes(23) + data[end_at * 23 :]
+    src = tmp_path / "in.zrd"
+    src.write_bytes(data + tail)
+    return src
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        {},
+        {"unknown": range(0, 3000, 3)},
+        {"unknown": range(3000)},
+        {"tail": b"\x01\x02\x03\x04\x05"},  # a truncated copy: its cut last record
+        {"end_at": 2500, "unknown": [7, 2499]},  # an end-of-list record, and what follows it ignored
+    ],
+)
+def test_zrd_to_zbd_gives_the_bytes_and_losses_of_the_board_by_board_path(tmp_path, shape):
+    src = awkward_zrd(tmp_path, **shape)
+    fast = convert_file(src, tmp_path / "fast.zbd")
+    slow = board_by_board(src, tmp_path / "slow.zbd")
+    assert (tmp_path / "fast.zbd").read_bytes() == (tmp_path / "slow.zbd").read_bytes()
+    assert fast.losses == slow.losses and fast.records == slow.records
+    dropped = 3000 - len(shape.get("unknown", ())) - (500 if "end_at" in shape else 0)
+    assert fast.losses[-1:] == ([f"double-dummy results of {dropped} boards"] if dropped else [])
+    if "tail" in shape:
+        assert fast.losses[0].startswith("the unreadable end of the file (the file ends inside record 3001")
+
+
+def test_zrd_to_zbd_refuses_a_dd_value_of_14_at_its_byte(tmp_path):
+    """An unreadable record (a DD nibble of 14) stops the conversion with the record and byte named, as the
+    decoding path did; nothing is written."""
+    records = np.frombuffer(zrd_bytes(100, seed=3), np.uint8).reshape(-1, 23).copy()
+    records[61, 19] = 0xE3  # the high nibble of byte 19
+    src = tmp_path / "bad.zrd"
+    src.write_bytes(records.tobytes())
+    with pytest.raises(FormatError) as e:
+        convert_file(src, tmp_path / "out.zbd")
+    assert e.value.full() == (
+        f"{src}: record 62 (offset {61 * 23 + 19}): double-dummy value 14 (allowed: 0-13, 15 = unknown)"
+    )
+    assert not (tmp_path / "out.zbd").exists()
+
+
+def test_a_zrd_chunk_decodes_its_dd_tables_only_when_asked():
+    from bridgeview.formats.pavlicek import zdd_decode
+    from bridgeview.formats.records import Records
+
+    data = zrd_bytes(64, seed=8)
+    block = np.frombuffer(data, np.uint8).reshape(-1, 23).copy()
+    block[::5, 13:] = 0xFF
+    chunk = get("zrd").decode_chunk(block, 0, Records(None, block.tobytes(), 23))
+    assert chunk._dd is None  # nothing decoded yet
+    known = chunk.known_dd_rows()
+    assert chunk._dd is None
+    assert (chunk.dd == zdd_decode(block[:, 13:])).all()
+    assert (known == (chunk.dd != 15).any(axis=(1, 2))).all() and not known[::5].any()

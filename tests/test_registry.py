@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import tempfile
 
 import pytest
+from conftest import REPO
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -141,6 +144,17 @@ def test_checksum_across_chunks_and_tails(data, tail, fill):
         checksum.CHUNK = saved
 
 
+def test_checksum_of_a_file_under_a_megabyte_in_plain_python_equals_numpys():
+    """Files up to 1 MiB are summed without numpy (issue 29: info on a 1,000-board PBN): the same number."""
+    import random
+
+    import bridgeview.formats.checksum as checksum
+
+    blob = random.Random(29).randbytes(300_001)  # an odd tail too
+    assert checksum._small_sum(blob) == checksum.pavlicek_checksum_bytes(blob)
+    assert checksum._small_sum(b"\xff" * (1 << 20)) == (1 << 18) * 0xFFFFFFFF
+
+
 def test_checksum_wraps_at_64_bits():
     """The 64-bit sum of the chunk's u64 words wraps; the split into halves must still be exact."""
     import numpy as np
@@ -232,3 +246,44 @@ def test_misnamed_file_is_recognised_by_content(tmp_path, tiny):
     p = tmp_path / "deals.pbn_but_really.zbd"
     p.write_text(SAMPLE + "\n")
     assert registry.detect(p).name == "tinytest"
+
+
+def test_the_module_index_is_what_the_modules_register():
+    """registry.MODULE_CODECS (which module to import for a name or extension) lists every format module's
+    codecs with their extensions, in the modules' own order: a new or changed codec must be added there."""
+    import importlib
+    import pkgutil
+
+    import bridgeview.formats as formats
+
+    found = {}
+    for m in sorted(pkgutil.iter_modules(formats.__path__), key=lambda m: m.name):
+        if m.name.startswith("_") or m.name in ("registry", "errors"):
+            continue
+        codecs = getattr(importlib.import_module(f"bridgeview.formats.{m.name}"), "CODECS", ())
+        if codecs:
+            found[m.name] = {c.name: tuple(c.extensions) for c in codecs}
+    assert registry.MODULE_CODECS == found
+    assert [list(v) for v in registry.MODULE_CODECS.values()] == [list(v) for v in found.values()]
+
+
+def test_codecs_found_one_module_at_a_time_keep_the_order_of_a_full_load():
+    """A process that first opens a .zrj and writes a .zbd (two modules imported), then lists every codec,
+    sees them in the order a process that listed them at once sees (the Save As filter, formats)."""
+    code = (
+        "import sys\nfrom bridgeview.formats import registry\n"
+        "if sys.argv[1] == 'partial':\n"
+        "    assert [c.name for c in registry.by_extension('a.zrj')] == ['zrj', 'zrj16']\n"
+        "    registry.get('zbd'); registry.get('.lin')\n"
+        "    loaded = sorted(m for m in sys.modules if m.startswith('bridgeview.formats.'))\n"
+        "    assert not {'bridgeview.formats.halscrib', 'bridgeview.formats.duplimate'} & set(loaded), loaded\n"
+        "print([c.name for c in registry.all_codecs()])\n"
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+    runs = [
+        subprocess.run([sys.executable, "-c", code, kind], env=env, capture_output=True, text=True, timeout=120)
+        for kind in ("partial", "full")
+    ]
+    assert [r.returncode for r in runs] == [0, 0], [r.stderr for r in runs]
+    assert runs[0].stdout == runs[1].stdout
+    assert runs[1].stdout.strip() == repr(SHIPPED_CODECS)

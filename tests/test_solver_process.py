@@ -1,9 +1,11 @@
-"""The DDS child process is let go quietly, whatever state its pipe is in."""
+"""The DDS child processes: let go quietly whatever state their pipe is in, and a slow deal costs only itself."""
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+
+import pytest
 
 from bridgeview.solve.timed import SolverProcess
 
@@ -18,3 +20,168 @@ def test_killing_a_solver_whose_pipe_is_already_closed_says_nothing():
     solver.kill()
     solver.close()
     assert solver._conn is None and solver._proc is None
+
+
+# -- the engine: a slow deal costs only itself (issue 29) --------------------------------------
+# A stand-in for DDS runs in the child processes: it notes every deal it is given in a log file
+# (so a deal solved twice shows), "hangs" on the deals the test names, and returns a table made
+# from the deal's cards.
+
+LOG = "BRIDGEVIEW_TEST_SOLVER_LOG"
+HANG = "BRIDGEVIEW_TEST_SOLVER_HANG"  # hands (as text) of deals to hang on, ';'-separated
+#: seconds of CPU time a deal may take in these tests: a stand-in answers at once
+LIMIT = 0.5
+
+
+def fake_table(deal):
+    from bridgeview.model.ddtable import DDTable
+
+    return DDTable.from_rows([[(deal.hands[seat] >> (3 * strain)) % 14 for strain in range(5)] for seat in range(4)])
+
+
+def fake_solver(deal, threads):
+    """What a test child runs instead of DDS (imported by name in the child)."""
+    with open(os.environ[LOG], "a", encoding="utf-8") as f:
+        f.write(f"{deal.hands}\n")
+    hang = os.environ.get(HANG, "")
+    if str(deal.hands) in hang.split(";"):
+        if "sleep" in hang:  # silent: no CPU used, only the parent's wall-clock backstop notices
+            import time
+
+            time.sleep(3600)
+        while True:  # busy: the child's CPU-time watchdog notices
+            pass
+    return fake_table(deal)
+
+
+@pytest.fixture
+def fake_dds(tmp_path, monkeypatch):
+    """Children that run :func:`fake_solver`; ``hang(*deals)`` names deals to hang on, ``calls()`` counts
+    the calls made for each deal's hands."""
+    import collections
+
+    log = tmp_path / "calls.log"
+    log.write_text("", encoding="utf-8")
+    monkeypatch.setenv(LOG, str(log))
+    monkeypatch.setenv(HANG, "")
+
+    class Fake:
+        @staticmethod
+        def hang(*deals, silent=False):
+            monkeypatch.setenv(HANG, ";".join([str(d.hands) for d in deals] + (["sleep"] if silent else [])))
+
+        @staticmethod
+        def calls():
+            return collections.Counter(log.read_text(encoding="utf-8").split("\n")[:-1])
+
+    return Fake
+
+
+def deals(n, seed=29):
+    import random
+
+    from bridgeview.model.deal import Deal
+
+    rng = random.Random(seed)
+    return [Deal.shuffled(rng) for _ in range(n)]
+
+
+def test_a_hanging_deal_costs_only_itself(fake_dds):
+    from bridgeview.solve.timed import SolverPool, solve_within
+
+    todo = deals(12)
+    fake_dds.hang(todo[5])
+    slow, heard = [], []
+    with SolverPool(2, solver=fake_solver) as pool:
+        result = solve_within(todo, LIMIT, process=pool, on_slow=slow.append, on_table=lambda k, t: heard.append(k))
+    assert result.slow == [5] and slow == [5]
+    assert result.tables[5] is None
+    assert [result.tables[k] for k in range(12) if k != 5] == [fake_table(d) for k, d in enumerate(todo) if k != 5]
+    assert sorted(heard) == [k for k in range(12) if k != 5]
+    assert fake_dds.calls() == {str(d.hands): 1 for d in todo}  # no deal solved twice, the slow one included
+
+
+def test_the_finished_deals_of_a_batch_are_kept(fake_dds):
+    """One child, the third deal hangs: the two before it keep their tables, the three after it are
+    solved by a fresh child, and the child never started them before it was stopped."""
+    from bridgeview.solve.timed import SolverProcess, solve_within
+
+    todo = deals(6, seed=5)
+    fake_dds.hang(todo[2])
+    order = []
+    with SolverProcess(1, fake_solver) as proc:
+        result = solve_within(todo, LIMIT, process=proc, on_table=lambda k, t: order.append(k))
+        assert proc.running  # the fresh child stays for the next request
+    assert order == [0, 1, 3, 4, 5]
+    assert result.slow == [2]
+    assert result.tables[:2] == [fake_table(d) for d in todo[:2]]
+    assert fake_dds.calls() == {str(d.hands): 1 for d in todo}
+
+
+def test_a_silent_child_is_given_up_by_the_parent(fake_dds, monkeypatch):
+    """A child that hangs without using CPU (its watchdog sees no time pass) is killed by the parent
+    once it has been silent for far longer than the limit; the other deals are still solved once."""
+    from bridgeview.solve import timed
+
+    monkeypatch.setattr(timed, "MIN_BACKSTOP", 1.0)
+    todo = deals(4, seed=7)
+    fake_dds.hang(todo[1], silent=True)
+    with timed.SolverPool(2, solver=fake_solver) as pool:
+        result = timed.solve_within(todo, 0.05, process=pool)
+    assert result.slow == [1]
+    assert [result.tables[k] for k in (0, 2, 3)] == [fake_table(todo[k]) for k in (0, 2, 3)]
+    assert fake_dds.calls() == {str(d.hands): 1 for d in todo}
+
+
+def test_cancelling_stops_and_leaves_no_answer_behind(fake_dds):
+    """progress returning False stops with SolveCancelled; a child still on a deal is let go, so the next
+    request does not receive its late answer."""
+    from bridgeview.solve.dds import SolveCancelled
+    from bridgeview.solve.timed import SolverPool, solve_within
+
+    todo = deals(10, seed=3)
+    with SolverPool(2, solver=fake_solver) as pool:
+        with pytest.raises(SolveCancelled):
+            solve_within(todo, LIMIT, process=pool, progress=lambda done, total: done < 3)
+        again = solve_within(todo[:4], LIMIT, process=pool)
+    assert again.tables == [fake_table(d) for d in todo[:4]] and not again.slow
+
+
+def test_solve_gives_up_only_the_hanging_deal(fake_dds, monkeypatch, tmp_path, capsys):
+    """``bridgeview solve`` through the pool: the slow board is named once and left without a table,
+    every other board is solved, once."""
+    import functools
+
+    from bridgeview.cli.main import main
+    from bridgeview.formats import registry
+    from bridgeview.model.board import Board
+    from bridgeview.model.boardset import BoardSet
+    from bridgeview.solve import timed
+
+    todo = deals(9, seed=11)
+    fake_dds.hang(todo[4])
+    monkeypatch.setattr(timed, "SolverPool", functools.partial(timed.SolverPool, solver=fake_solver))
+    src, out = tmp_path / "in.deals", tmp_path / "out.zrd"
+    registry.write_file(BoardSet([Board.numbered(i + 1, d) for i, d in enumerate(todo)]), src, "deals")
+    assert main(["solve", str(src), str(out), "--chunk", "4", "--dd-timeout", str(LIMIT)]) == 0
+    err = capsys.readouterr().err
+    assert err.count(f"board 5: DDS took longer than {LIMIT:g} s; left without a table (slow)") == 1
+    assert "solved 8 of 9 boards" in err
+    back = registry.read_file(out)
+    assert [b.dd for b in back] == [None if k == 4 else fake_table(d) for k, d in enumerate(todo)]
+    assert fake_dds.calls() == {str(d.hands): 1 for d in todo}
+
+
+def test_the_pool_gives_what_one_dds_call_gives():
+    """Real DDS deal by deal in two children: the same tables as one CalcAllTables batch in this process
+    (the old path), a deal DDS cannot solve and a one-card ending included."""
+    pytest.importorskip("endplay")
+    from bridgeview.model.deal import Deal
+    from bridgeview.solve import dds
+    from bridgeview.solve.timed import SolverPool, solve_within
+
+    todo = deals(5, seed=1) + [Deal.from_pbn("N:A... K... Q... J..."), Deal.from_pbn("N:AK... Q... J... T...")]
+    with SolverPool(2) as pool:
+        result = solve_within(todo, 60, process=pool)
+    assert result.tables == dds.solve_tables(todo)
+    assert result.tables[-1] is None and not result.slow

@@ -47,8 +47,25 @@ def test_info_on_a_small_pbn_imports_no_qt_dds_or_numpy(tmp_path):
     assert proc.returncode == 0 and "boards:        1" in proc.stdout, proc.stderr
     assert "bridgeview.formats.pbn" in modules and "bridgeview.cli.info" in modules  # the listing is real
     assert "bridgeview.formats.describe" in modules
-    assert {"bridgeview.formats.duplimate", "bridgeview.formats.pavlicek", "bridgeview.formats.pavlicek_zrj"} <= modules
+    # the .pbn extension names one module: the other formats' are not imported (issue 29); that every codec
+    # module imports without numpy is checked by ``formats`` below, which lists them all
+    assert not {"bridgeview.formats.duplimate", "bridgeview.formats.pavlicek", "bridgeview.formats.lin"} & modules
     assert "checksum:      37C311B570" in proc.stdout  # summed without numpy, as numpy sums it
+    assert _heavy(modules) == []
+    assert "importlib.metadata" not in modules  # the version is looked up only for --version (issue 29)
+
+
+def test_info_on_a_thousand_board_pbn_imports_no_numpy(tmp_path):
+    """A 1,000-board PBN (260 KB) has its checksum summed in plain Python too (issue 29)."""
+    from bridgeview.formats.registry import read_file, write_file
+    from bridgeview.model.board import Board
+    from bridgeview.model.boardset import BoardSet
+
+    deal = read_file(REPO / "resources" / "sample.pbn")[0].deal
+    write_file(BoardSet([Board.numbered(n, deal) for n in range(1, 1001)]), tmp_path / "k.pbn")
+    assert 200_000 < (tmp_path / "k.pbn").stat().st_size < 1 << 20
+    modules, proc = _imports(tmp_path, "info", str(tmp_path / "k.pbn"))
+    assert proc.returncode == 0 and "boards:        1000" in proc.stdout, proc.stderr
     assert _heavy(modules) == []
 
 
@@ -65,6 +82,7 @@ def test_a_binary_file_still_gets_numpy(tmp_path):
 def test_every_command_still_lists_without_qt(tmp_path):
     modules, proc = _imports(tmp_path, "formats")
     assert proc.returncode == 0 and "pbn" in proc.stdout, proc.stderr
+    assert {"bridgeview.formats.duplimate", "bridgeview.formats.pavlicek", "bridgeview.formats.lin"} <= modules
     assert {"bridgeview.cli.convert", "bridgeview.cli.solve", "bridgeview.cli.render"} <= modules
     assert _heavy(modules) == []
 
@@ -90,3 +108,32 @@ def test_command_line_timeout_default_is_the_solvers():
     from bridgeview.solve.timed import DEFAULT_TIMEOUT
 
     assert DD_TIMEOUT == DEFAULT_TIMEOUT
+
+
+def test_the_window_shows_the_sample_without_numpy_or_the_solver_machinery(tmp_path):
+    """What the first paint does not need is imported when it is used (issue 29): numpy (Save As of a big
+    file, binary formats), multiprocessing (the DDS child, started after the window shows) and the LIN reader
+    (a board with notes)."""
+    code = (
+        "import json, sys\n"
+        "from bridgeview.ui.app import application\n"
+        "app = application([sys.argv[0]])\n"
+        "from bridgeview.ui.mainwindow import MainWindow, sample_path\n"
+        "window = MainWindow()\n"
+        "window.show()\n"
+        "window.open_file(str(sample_path()))\n"
+        "app.processEvents()\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+        "window.close()\n"
+    )
+    env = dict(
+        os.environ,
+        QT_QPA_PLATFORM="offscreen",
+        XDG_CONFIG_HOME=str(tmp_path),
+        PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
+    )
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    modules = set(json.loads(proc.stdout.splitlines()[-1]))
+    assert "bridgeview.ui.document_view" in modules and "bridgeview.formats.pbn" in modules  # the listing is real
+    assert not {"numpy", "multiprocessing", "bridgeview.formats.lin", "endplay", "importlib.metadata"} & modules

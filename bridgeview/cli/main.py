@@ -15,7 +15,6 @@ import os
 import pkgutil
 import sys
 
-from .. import __version__
 from ..formats.errors import FormatError
 
 _NOT_COMMANDS = {"main", "common"}
@@ -34,13 +33,31 @@ def _command_modules():
     return mods
 
 
+def _version_line() -> str:
+    from .. import __version__  # worked out only now: finding it costs an importlib.metadata import
+
+    return f"bridgeview {__version__}"
+
+
+class _VersionAction(argparse.Action):
+    """``--version`` as argparse's own, but the number is looked up only when it is asked for."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None) -> None:
+        help = help or "show program's version number and exit"
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        print(_version_line())
+        parser.exit()
+
+
 def build_parser() -> tuple[argparse.ArgumentParser, dict]:
     parser = argparse.ArgumentParser(
         prog="bridgeview",
         description="View, check, replay, edit and convert bridge deal files. "
         "With no command, opens the files given (or the bundled sample) in the GUI.",
     )
-    parser.add_argument("--version", action="version", version=f"bridgeview {__version__}")
+    parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands = {}
     for mod in _command_modules():
@@ -100,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     _tolerant_output()
     if argv == ["--version"]:  # answered before the sub-commands are imported; exits as argparse's would
-        print(f"bridgeview {__version__}")
+        print(_version_line())
         raise SystemExit(0)
     parser, commands = build_parser()
     if not argv or (argv[0] not in commands and not argv[0].startswith("-")):

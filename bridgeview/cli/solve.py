@@ -2,9 +2,9 @@
 
 The boards to solve are cut into chunks (:mod:`bridgeview.solve.chunks`); each
 finished chunk is recorded in a journal beside OUT, so a run stopped in any way
-goes on with ``--resume``.  Chunks are solved on this machine (DDS threads on
-every core, in a child process abandoned when a deal takes longer than
-``--dd-timeout``), on a local Dask cluster (``--workers N``) or on an existing
+goes on with ``--resume``.  Chunks are solved on this machine (a single-threaded
+DDS child process a core, fed deal by deal; a child is abandoned when its deal
+takes longer than ``--dd-timeout`` seconds of CPU time), on a local Dask cluster (``--workers N``) or on an existing
 Dask scheduler (``--cluster ADDRESS``); OUT is written once, at the end, from
 the journal, so every way gives the same bytes.
 """
@@ -58,7 +58,7 @@ def add_arguments(p) -> None:
         type=seconds,
         default=DD_TIMEOUT,
         metavar="S",
-        help=f"seconds DDS may spend on a batch, then on one deal, before that deal is left "
+        help=f"seconds of CPU time DDS may spend on one deal before that deal is left "
         f"without a table (default {DD_TIMEOUT:g}; on this machine only)",
     )
     p.add_argument(
@@ -203,7 +203,10 @@ def _write_boards(doc, codec, args, results, counts: dict, unsolvable: list[int]
     """Put the tables into the boards (par tags too for PBN) and write the document."""
     from ..formats.convert import write_document  # numpy: only when solving (keeps `bridgeview info` fast)
     from ..solve.boards import difference_note, merged, par_tags
+    from ..solve.dds import load_dds_only
 
+    if codec.name == "pbn":
+        load_dds_only()  # par needs DDS's binding only, not the rest of endplay (0.6 s of imports)
     for i, table in results:
         board = doc[i]
         if table is None:

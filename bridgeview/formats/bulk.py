@@ -46,6 +46,13 @@ class BulkChunk:
         """Boolean (n,): rows that are complete deals (see :func:`complete_rows`)."""
         return complete_rows(self.owners)
 
+    def known_dd_rows(self) -> np.ndarray | None:
+        """Boolean (n,): rows with any DD value known (what a writer without DD drops); None without DD."""
+        if self.dd is None:
+            return None
+        known: np.ndarray = (self.dd != DD_UNKNOWN).any(axis=(1, 2))
+        return known
+
     def hand_masks(self) -> np.ndarray:
         """(n, 4) uint64 hand masks N E S W: the source's own, else from the owners."""
         if callable(self.masks):

@@ -14,7 +14,6 @@ from typing import IO, TYPE_CHECKING, Any
 from ..model.boardset import BoardSet
 from ..model.tables import DEAL, Conflict, record_name, set_tables
 from ..model.text import plural
-from .bulk import DD_UNKNOWN
 from .errors import FormatError
 from .registry import (
     Codec,
@@ -375,7 +374,8 @@ def _convert_bulk(
     if not one_table_each(doc, dst_codec):  # a board twice (a format that stores numbers): written once
         return write_document(doc, dst, dst_codec, options, progress, count_boards=True, force=force)
     total = len(doc)
-    chunks = src_codec.read_bulk(src)
+    bulk = getattr(doc, "bulk", None)
+    chunks = bulk() if callable(bulk) else src_codec.read_bulk(src)  # the records as opened: not mapped twice
     result = _write_bulk_chunks(chunks, total, dst, dst_codec, options, progress, force)
     result.losses[:0] = read_losses(doc)
     return result
@@ -416,8 +416,9 @@ def _write_bulk_chunks(
                     f"board {int(chunk.numbers[i])}: {codec.title} holds board numbers up to {caps.max_board}",
                     path=str(dst),
                 )
-            if chunk.dd is not None and not caps.dd:
-                dd_dropped += int((chunk.dd != DD_UNKNOWN).any(axis=(1, 2)).sum())
+            known = chunk.known_dd_rows() if not caps.dd else None
+            if known is not None:
+                dd_dropped += int(known.sum())
             if chunk.numbers is not None and not caps.board_numbers:
                 expect = np.arange(start + done, start + done + len(chunk))
                 numbers_lost = numbers_lost or bool((chunk.numbers != expect).any())

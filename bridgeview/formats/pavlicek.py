@@ -122,13 +122,22 @@ def _count_table() -> np.ndarray:
 
 class ZbdChunk(BulkChunk):
     """A chunk of ZBD-coded deals whose owners are decoded only when someone asks: a writer of
-    the same layout copies the bytes (:attr:`zbd`), and completeness is counted from the bytes."""
+    the same layout copies the bytes (:attr:`zbd`), and completeness is counted from the bytes.
+    DD tables read as ZDD bytes (ZRD) are decoded only when asked for too: ZRD -> ZBD copies the
+    deal bytes and only counts the boards whose DD results it drops, from the bytes."""
 
     zbd: np.ndarray
 
-    def __init__(self, raw: np.ndarray, dd: np.ndarray | None = None, numbers: np.ndarray | None = None) -> None:
+    def __init__(
+        self,
+        raw: np.ndarray,
+        dd: np.ndarray | None = None,
+        numbers: np.ndarray | None = None,
+        zdd: np.ndarray | None = None,
+    ) -> None:
         self.zbd = raw
-        self.dd = dd
+        self._dd = dd
+        self._zdd = zdd  # (n, 10) ZDD bytes, checked for 14s already, decoded into ``dd`` on first use
         self.numbers = numbers
         self.masks = lambda: zbd_masks(raw)
         self._owners: np.ndarray | None = None
@@ -138,6 +147,22 @@ class ZbdChunk(BulkChunk):
         if self._owners is None:
             self._owners = zbd_decode(self.zbd)
         return self._owners
+
+    @property
+    def dd(self) -> np.ndarray | None:  # decoded from the ZDD bytes on first use
+        if self._dd is None and self._zdd is not None:
+            self._dd = zdd_decode(self._zdd)
+        return self._dd
+
+    @dd.setter
+    def dd(self, value: np.ndarray | None) -> None:
+        self._dd, self._zdd = value, None
+
+    def known_dd_rows(self) -> np.ndarray | None:
+        if self._dd is None and self._zdd is not None:
+            known: np.ndarray = (self._zdd != 0xFF).any(axis=1)  # a byte of two unknown nibbles is 0xFF
+            return known
+        return super().known_dd_rows()
 
     def __len__(self) -> int:
         return int(self.zbd.shape[0])
@@ -151,9 +176,10 @@ class ZbdChunk(BulkChunk):
         return complete
 
 
-def zbd_chunk(raw: np.ndarray, dd: np.ndarray | None = None) -> BulkChunk:
-    """A chunk of ZBD-coded deals (``raw`` (n, 13)); owners and masks are computed only if asked."""
-    return ZbdChunk(raw, dd)
+def zbd_chunk(raw: np.ndarray, dd: np.ndarray | None = None, zdd: np.ndarray | None = None) -> BulkChunk:
+    """A chunk of ZBD-coded deals (``raw`` (n, 13)); owners, masks and DD tables (from ``zdd``, the
+    records' checked ZDD bytes, when given) are computed only if asked."""
+    return ZbdChunk(raw, dd, zdd=zdd)
 
 
 def zbd_encode(owners: np.ndarray) -> np.ndarray:
@@ -288,6 +314,17 @@ def _dd_nibbles(raw: np.ndarray, start: int, records: Records, byte: int) -> np.
     return nib
 
 
+def _check_zdd_bytes(raw: np.ndarray, start: int, records: Records, byte: int) -> None:
+    """Refuse ZDD bytes ``raw`` (at ``byte`` of each record) at the first 14, as :func:`_dd_nibbles` does,
+    without splitting them into nibbles when there is none (the usual case, decided in two passes)."""
+    import numpy as np
+
+    low = raw & np.uint8(0x0F)
+    if not ((low == 14).any() or ((raw & np.uint8(0xF0)) == 0xE0).any()):
+        return
+    _dd_nibbles(raw, start, records, byte)
+
+
 class ZBDCodec(FixedRecordCodec):
     name = "zbd"
     title = "ZBD (Pavlicek binary deal)"
@@ -358,8 +395,8 @@ class ZRDCodec(FixedRecordCodec):
     end_of_list = True
 
     def decode_chunk(self, block: np.ndarray, start: int, records: Records) -> BulkChunk:
-        dd = zdd_decode(block[:, 13:], _dd_nibbles(block[:, 13:], start, records, 13))
-        return zbd_chunk(block[:, :13], dd)
+        _check_zdd_bytes(block[:, 13:], start, records, 13)
+        return zbd_chunk(block[:, :13], zdd=block[:, 13:])
 
     def encode_chunk(self, chunk: BulkChunk, done: int) -> tuple[np.ndarray, int]:
         import numpy as np

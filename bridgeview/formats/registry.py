@@ -279,6 +279,26 @@ def _meaningful(value: str | None) -> bool:
 # -- the registry -------------------------------------------------------
 _CODECS: dict[str, Codec] = {}
 _LOADED = False
+#: the format modules imported so far (their codecs registered)
+_IMPORTED: set[str] = set()
+
+#: which module registers which codecs (name: extensions).  A command that names its formats, or whose
+#: files' extensions do, imports only their modules (``convert a.zrd b.zbd`` the Pavlicek one, not the PBN,
+#: LIN and cribbage readers: a third of its start-up); every module is imported when all codecs are needed
+#: (detecting a file by content, listing the formats).  tests/test_registry.py checks this against the
+#: modules' own ``CODECS``.
+MODULE_CODECS: dict[str, dict[str, tuple[str, ...]]] = {
+    "converters": {"ber": ("ber",), "bhg": ("bhg",), "cds": ("cds",), "csv": ("csv",), "rzd": ("rzd",)},
+    "deals": {"deals": ("deals",), "dx": ("dx",)},
+    "dlm": {"dlm": ("dlm",)},
+    "duplimate": {"bri": ("bri",), "dge": ("dge",), "bre": ("bre",), "dup": ("dup",)},
+    "halscrib": {"halscrib": ("crib", "hal", "cb64")},
+    "lin": {"lin": ("lin",)},
+    "pavlicek": {"zbd": ("zbd",), "zdd": ("zdd",), "zrd": ("zrd",)},
+    "pavlicek_zbs": {"zbs": ("zbs",)},
+    "pavlicek_zrj": {"zrj": ("zrj",), "zrj16": ("zrj",)},
+    "pbn": {"pbn": ("pbn",)},
+}
 
 
 def register(codec: Codec) -> Codec:
@@ -288,18 +308,48 @@ def register(codec: Codec) -> Codec:
     return codec
 
 
+def _import(names: Iterable[str]) -> list[Codec]:
+    """Import the format modules ``names`` (in name order) and register their codecs; all their codecs."""
+    out: list[Codec] = []
+    for name in sorted(set(names)):
+        module = importlib.import_module(f"{__package__}.{name}")
+        codecs = list(getattr(module, "CODECS", ()))
+        if name not in _IMPORTED:
+            _IMPORTED.add(name)
+            for codec in codecs:
+                register(codec)
+        out.extend(codecs)
+    return out
+
+
 def _load() -> None:
+    """Every format module imported; the codecs in their one order (codecs registered from outside before
+    this first, then each module's in module order), whatever was imported before."""
     global _LOADED
     if _LOADED:
         return
     _LOADED = True
     package = importlib.import_module(__package__)
-    for mod in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
-        if mod.name.startswith("_") or mod.name in ("registry", "errors"):
-            continue
-        module = importlib.import_module(f"{__package__}.{mod.name}")
-        for codec in getattr(module, "CODECS", ()):
-            register(codec)
+    names = [m.name for m in pkgutil.iter_modules(package.__path__)]
+    earlier = list(_CODECS.values())
+    ordered = _import(n for n in names if not n.startswith("_") and n not in ("registry", "errors"))
+    ours = {id(c) for c in ordered}
+    order = [c for c in earlier if id(c) not in ours] + ordered
+    order += [c for c in _CODECS.values() if all(c is not o for o in order)]
+    _CODECS.clear()
+    _CODECS.update((c.name, c) for c in order)
+
+
+def _load_for(key: str) -> None:
+    """Import what finding the codec named ``key``, or the codecs of extension ``key``, needs: the one
+    module the index names; every module when it names none or several (their order must be the full one)."""
+    if _LOADED:
+        return
+    modules = [m for m, codecs in MODULE_CODECS.items() if key in codecs or any(key in e for e in codecs.values())]
+    if len(modules) == 1:
+        _import(modules)
+    else:
+        _load()
 
 
 def all_codecs() -> list[Codec]:
@@ -308,25 +358,25 @@ def all_codecs() -> list[Codec]:
 
 
 def get(name: str) -> Codec:
-    _load()
     key = name.lower().lstrip(".")
+    _load_for(key)
     if key in _CODECS:
         return _CODECS[key]
     matches = [c for c in _CODECS.values() if key in c.extensions]
     if len(matches) == 1:
         return matches[0]
+    _load()
     raise FormatError(f"unknown format {name!r} (known: {', '.join(sorted(_CODECS))})")
 
 
 def by_extension(path: str | os.PathLike[str]) -> list[Codec]:
-    _load()
     ext = Path(path).suffix.lower().lstrip(".")
+    _load_for(ext)
     return [c for c in _CODECS.values() if ext in c.extensions]
 
 
 def detect(path: str | os.PathLike[str]) -> Codec:
     """The codec for ``path``: by content among its extension's codecs, else by content alone."""
-    _load()
     try:
         size = os.path.getsize(path)
         with open(path, "rb") as f:
@@ -336,6 +386,7 @@ def detect(path: str | os.PathLike[str]) -> Codec:
     candidates = by_extension(path)
     if len(candidates) == 1 and candidates[0].sniff(head, size) > 0:
         return candidates[0]
+    _load()  # by content: every codec
     # among the extension's codecs first; then every codec by content, but a file
     # whose extension names another format must be recognised with confidence
     sure = 50 if candidates else 1

@@ -25,6 +25,7 @@ import json
 import os
 import shutil
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,7 +40,7 @@ from . import dds
 from .connect import CONNECT_TIMEOUT, probe_scheduler
 
 if TYPE_CHECKING:
-    from .timed import SolverProcess
+    from .timed import SolverPool
 
 #: a cell of a chunk's result array for a deal DDS cannot solve
 UNSOLVED = 255
@@ -47,6 +48,9 @@ UNSOLVED = 255
 SLOW = 254
 #: deals a chunk holds unless ``--chunk`` says otherwise (about half a minute of DDS on two cores)
 DEFAULT_CHUNK = 200
+#: deals a Dask task solves: a second or two of DDS, so the workers share the last chunks of a run
+#: instead of one finishing a whole chunk while the others wait
+PIECE = 8
 JOURNAL_VERSION = 1
 
 
@@ -193,11 +197,12 @@ ChunkResult = tuple[int, np.ndarray]
 
 
 class LocalSolver:
-    """Chunks solved one after another on this machine, DDS's threads on every core (or ``jobs``).
+    """Chunks solved one after another on this machine, DDS on every core (or ``jobs`` of them).
 
-    With a ``timeout`` DDS runs in one child process (:mod:`bridgeview.solve.timed`) that is
-    abandoned when a batch, and then a single deal, takes longer: such a deal comes back
-    :data:`SLOW` (``on_slow(chunk number, position)`` hears it at once) and the rest goes on.
+    With a ``timeout`` DDS runs in a pool of single-threaded child processes, one a core
+    (:class:`bridgeview.solve.timed.SolverPool`), fed deal by deal: a deal that takes longer than
+    ``timeout`` seconds of DDS's CPU time stops its child only and comes back :data:`SLOW`
+    (``on_slow(chunk number, position)`` hears it at once); every other deal is solved once.
     """
 
     name = "this machine"
@@ -208,20 +213,20 @@ class LocalSolver:
         self.jobs = jobs
         self.timeout = timeout
         self.on_slow = on_slow
-        self._process: SolverProcess | None = None
+        self._pool: SolverPool | None = None
 
     def solve(self, number: int, masks: np.ndarray) -> np.ndarray:
         """One chunk's tables."""
         if self.timeout is None:
             return solve_masks(masks, self.jobs)
-        from .timed import SolverProcess, solve_within
+        from .timed import SolverPool, solve_within
 
-        if self._process is None:
-            self._process = SolverProcess()
+        if self._pool is None:
+            self._pool = SolverPool(self.jobs)
         deals = [Deal.from_masks(int(h) for h in row) for row in np.asarray(masks, dtype=np.uint64)]
         on_slow = self.on_slow
         hear = (lambda k: on_slow(number, k)) if on_slow is not None else None
-        result = solve_within(deals, self.timeout, jobs=self.jobs, process=self._process, on_slow=hear)
+        result = solve_within(deals, self.timeout, process=self._pool, on_slow=hear)
         out = np.full((len(deals), 4, 5), UNSOLVED, dtype=np.uint8)
         for k, table in enumerate(result.tables):
             if table is not None:
@@ -235,18 +240,19 @@ class LocalSolver:
             yield number, self.solve(number, masks)
 
     def close(self) -> None:
-        if self._process is not None:
-            self._process.close()
-            self._process = None
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
 
 
 class DaskSolver:
     """Chunks solved as Dask tasks on a local cluster of ``workers`` processes or at a scheduler ``address``.
 
     Each worker runs DDS with ``threads`` threads (default 1: one task a worker
-    process, one process a core).  At most ``2 x workers`` chunks are in flight,
-    so the input is read as fast as it is solved; a task whose worker dies is
-    run again elsewhere by Dask (``retries``).
+    process, one process a core).  A chunk goes out as tasks of :data:`PIECE`
+    deals, at most ``2 x workers`` of them in flight, so the input is read as
+    fast as it is solved and no worker idles while another finishes a whole
+    chunk; a task whose worker dies is run again elsewhere by Dask (``retries``).
     """
 
     def __init__(
@@ -281,38 +287,51 @@ class DaskSolver:
         return max(1, len(self.client.scheduler_info().get("workers", {})))
 
     def run(self, work: Iterable[tuple[int, np.ndarray]]) -> Iterator[ChunkResult]:
+        """Each chunk solved as tasks of :data:`PIECE` deals, handed out as workers free up, and
+        yielded (in the order chunks finish) once all its pieces are back."""
         from distributed import as_completed
 
         token = f"{os.getpid()}-{time.time_ns()}"
-        pending = iter(work)
-        numbers: dict[object, int] = {}  # by the future's key
+        chunks = iter(work)
+        pieces: deque[tuple[int, int, np.ndarray]] = deque()  # (chunk number, piece, masks) not yet submitted
+        parts: dict[int, list[np.ndarray | None]] = {}  # by chunk number: its pieces' tables as they come
+        where: dict[object, tuple[int, int]] = {}  # by the future's key: (chunk number, piece)
 
         def submit() -> object | None:
-            item = next(pending, None)
-            if item is None:
-                return None
-            number, masks = item
+            if not pieces:
+                item = next(chunks, None)
+                if item is None:
+                    return None
+                number, masks = item
+                cuts = range(0, max(len(masks), 1), PIECE)
+                parts[number] = [None] * len(cuts)
+                pieces.extend((number, k, masks[start : start + PIECE]) for k, start in enumerate(cuts))
+            number, k, masks = pieces.popleft()
             fut = self.client.submit(
                 solve_masks,
                 masks,
                 self.threads,
-                key=f"bridgeview-solve-{token}-{number}",
+                key=f"bridgeview-solve-{token}-{number}-{k}",
                 retries=self.retries,
                 pure=False,
             )
-            numbers[fut.key] = number
+            where[fut.key] = (number, k)
             return fut
 
         first = [f for f in (submit() for _ in range(2 * self.worker_count())) if f is not None]
         done = as_completed(first)
         for fut in done:
             result = fut.result()
-            number = numbers.pop(fut.key)
+            number, k = where.pop(fut.key)
             fut.release()
             nxt = submit()
             if nxt is not None:
                 done.add(nxt)
-            yield number, result
+            got = parts[number]
+            got[k] = result
+            if all(p is not None for p in got):
+                del parts[number]
+                yield number, np.concatenate([p for p in got if p is not None])
 
     def close(self) -> None:
         with contextlib.suppress(Exception):

@@ -1,26 +1,33 @@
-"""Double-dummy solving with a time limit.
+"""Double-dummy solving with a time limit per deal.
 
 DDS cannot be interrupted inside a call, and a few deals take it minutes (the
 DDS test deal "Thomas 2" over one).  A command that solves on the way (render,
 the GUI's current board) or a batch (``solve``) must not wait on such a deal:
-here DDS runs in a child process that is simply killed when it takes too long,
-and started again for the next request.
+here DDS runs in child processes that solve one deal at a time and send each
+table back as soon as it is done.  A child watches the CPU time its deal has
+taken (not the wall clock, which a busy machine stretches); past the limit it
+says so and ends, losing nothing but that deal, and a fresh child goes on with
+the deals it had not started.  So a slow deal costs only itself, and no deal
+is ever solved twice.
 
-:func:`solve_within` solves deals in batches; a batch that runs out of time is
-solved again deal by deal, so one slow deal costs its own time limit and
-leaves every other deal solved.  Deals that still run out of time come back
-as "slow" (no table).
+:func:`solve_within` is the one engine: ``bridgeview solve`` runs it on a
+:class:`SolverPool` (one single-threaded child a core, fed deal by deal, so no
+core waits for a batch's slowest deal), the GUI, ``render`` and printing on
+one child with DDS's threads on every core (the board the user waits for).
+Deals that run out of time come back as "slow" (no table).
 """
 
 from __future__ import annotations
 
 import atexit
-import multiprocessing
+import os
 import threading
+import time
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ..model.ddtable import DDTable
 from ..model.deal import Deal
@@ -30,28 +37,79 @@ if TYPE_CHECKING:
     from multiprocessing.connection import Connection
     from multiprocessing.process import BaseProcess
 
-#: seconds a command waits for DDS before it goes on without the table (``--dd-timeout``)
+#: seconds of DDS work a deal may take before it is given up (``--dd-timeout``)
 DEFAULT_TIMEOUT = 20.0
 #: seconds a fresh child process may take to start (importing endplay) before solving is given up
 START_TIMEOUT = 60.0
+#: a child that sends nothing for this many times the time limit (in wall seconds) is taken for
+#: hung and killed, its deal given up: the limit itself is CPU time, watched inside the child
+WALL_FACTOR = 10
+#: the shortest wait (s) before a silent child is taken for hung, however short the limit
+MIN_BACKSTOP = 60.0
+#: deals a child is sent ahead, so it never waits for the parent between two deals
+AHEAD = 2
 
 
 #: a deal solved once when a child starts (one suit a hand: instant)
 _WARM_UP = Deal((0x1FFF << 39, 0x1FFF << 26, 0x1FFF << 13, 0x1FFF))
 
 
+#: what solves one deal in a child: (deal, DDS threads) -> its table, None when it cannot be solved
+SolveFn = Callable[[Deal, int | None], DDTable | None]
+
+
 class SolverUnavailable(Exception):
     """The child process could not be started or DDS is not installed."""
 
 
-def _serve(conn) -> None:  # pragma: no cover - runs in the child process
-    """The child: solve each batch of hands it is sent until it gets None."""
+def available_cores() -> int:
+    """The cores this process may run on (its affinity where the system tells it)."""
     try:
-        dds.solve_tables([_WARM_UP])  # DDS sets up its search memory now, not on the clock of a request
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def dds_table(deal: Deal, threads: int | None) -> DDTable | None:
+    """What a child runs for each deal: one DDS call with ``threads`` threads (None: one per core)."""
+    return dds.solve_tables([deal], jobs=threads)[0]
+
+
+def _serve(conn, threads: int | None = None, solver: SolveFn | None = None) -> None:  # pragma: no cover - child
+    """The child: solve each deal it is sent, in order, sending its table back, until it gets None.
+
+    A watchdog thread gives each deal ``limit`` seconds of CPU time (per DDS thread); past it the
+    child sends ("slow", position, seconds) and ends at once, so the deals queued behind the slow
+    one were never started and the parent gives them to a fresh child.  ``solver`` stands in for
+    DDS (tests count its calls and make it hang)."""
+    try:
+        if solver is None:
+            dds.load_dds_only()  # the binding alone: the rest of endplay costs 0.6 s a child to import
+            dds.solve_tables([_WARM_UP], jobs=threads)  # DDS sets up its search memory now, not on a deal's clock
     except Exception as e:  # noqa: BLE001 - report any import failure to the parent
-        conn.send(("error", f"{type(e).__name__}: {e}"))
+        conn.send(("error", None, f"{type(e).__name__}: {e}"))
         return
-    conn.send(("ready", None))
+    conn.send(("ready", None, None))
+    per_thread = float(threads or available_cores())
+    lock = threading.Condition()
+    current: list = [None]  # (position, CPU seconds at its start, limit) of the deal being solved
+
+    def watch() -> None:
+        with lock:
+            while True:
+                cur = current[0]
+                if cur is None:
+                    lock.wait()
+                    continue
+                position, cpu0, limit = cur
+                used = (time.process_time() - cpu0) / per_thread
+                if used > limit:
+                    conn.send(("slow", position, used))
+                    os._exit(0)
+                # the deal cannot use more than one CPU second a wall second per thread: nothing to see sooner
+                lock.wait(max(0.02, limit - used))
+
+    threading.Thread(target=watch, daemon=True, name="bridgeview-dds-watchdog").start()
     while True:
         try:
             msg = conn.recv()
@@ -59,57 +117,90 @@ def _serve(conn) -> None:  # pragma: no cover - runs in the child process
             return
         if msg is None:
             return
-        hands, jobs = msg
+        position, hands, limit = msg
+        with lock:
+            current[0] = (position, time.process_time(), limit)
+            lock.notify()
+        reply: tuple[str, int, object]
         try:
-            tables = dds.solve_tables([Deal(tuple(h)) for h in hands], jobs=jobs)
-            conn.send(("ok", [t.tricks if t is not None else None for t in tables]))
+            table = (solver or dds_table)(Deal(tuple(hands)), threads)
+            reply = ("ok", position, table.tricks if table is not None else None)
         except Exception as e:  # noqa: BLE001 - a DDS error is an answer, not a dead child
-            conn.send(("error", f"{type(e).__name__}: {e}"))
+            reply = ("error", position, f"{type(e).__name__}: {e}")
+        with lock:
+            current[0] = None
+            conn.send(reply)
 
 
 class SolverProcess:
-    """DDS in a child process that can be abandoned when it takes too long."""
+    """DDS in a child process that solves deals one at a time and can be abandoned at any moment.
 
-    def __init__(self) -> None:
+    ``threads`` is DDS's thread count in the child (None: one per core); ``solver`` a stand-in
+    for DDS (a module-level function, as :func:`dds_table`, that the child can import)."""
+
+    def __init__(self, threads: int | None = None, solver: SolveFn | None = None) -> None:
+        self.threads = threads
+        self.solver = solver
         self._proc: BaseProcess | None = None
         self._conn: Connection | None = None
+        #: positions sent to the child and not answered yet, in the order it solves them
+        self.pending: deque[int] = deque()
+        #: when the child was last heard from, or given work while idle (time.monotonic)
+        self.heard = 0.0
 
-    def _start(self) -> None:
+    @property
+    def running(self) -> bool:
+        return self._proc is not None and self._proc.is_alive()
+
+    def launch(self) -> None:
+        """Start the child (without waiting for it to be ready: several start side by side)."""
+        import multiprocessing  # here: importing this module (for its limits) must stay cheap for the window
+
         ctx = multiprocessing.get_context("spawn")  # no fork: the parent may run Qt threads
         parent, child = ctx.Pipe()
-        proc = ctx.Process(target=_serve, args=(child,), daemon=True, name="bridgeview-dds")
+        proc = ctx.Process(target=_serve, args=(child, self.threads, self.solver), daemon=True, name="bridgeview-dds")
         proc.start()
         child.close()
         self._proc, self._conn = proc, parent  # known at once, so abandon_shared can kill a starting child
-        if not parent.poll(START_TIMEOUT):
+        self.pending.clear()
+
+    def wait_ready(self) -> None:
+        """Wait for a launched child to have loaded DDS; SolverUnavailable when it cannot."""
+        parent = self._conn
+        if parent is None or not parent.poll(START_TIMEOUT):
             self.kill()
             raise SolverUnavailable("the double-dummy solver did not start")
         try:
-            kind, text = parent.recv()
+            kind, _, text = parent.recv()
         except (EOFError, OSError):
             kind, text = "error", "the double-dummy solver stopped while starting"
         if kind != "ready":
             self.kill()
             raise SolverUnavailable(text)
 
-    def solve(self, deals: Sequence[Deal], timeout: float, jobs: int | None = None) -> list[DDTable | None] | None:
-        """Tables of ``deals`` (None for a deal DDS cannot solve), or None when ``timeout``
-        seconds pass first (the child is then killed).  SolverUnavailable when DDS fails."""
-        if self._proc is None or not self._proc.is_alive():
-            self._start()
+    def send(self, position: int, deal: Deal, limit: float) -> None:
+        """Queue ``deal`` (known to the caller as ``position``) for the child, with its CPU time limit."""
         assert self._conn is not None
-        self._conn.send(([d.hands for d in deals], jobs))
-        if not self._conn.poll(timeout):
-            self.kill()
-            return None
+        if not self.pending:
+            self.heard = time.monotonic()
+        self._conn.send((position, deal.hands, limit))
+        self.pending.append(position)
+
+    def receive(self) -> tuple[str, int | None, object]:
+        """The child's next answer: ("ok", position, tricks or None), ("slow", position, seconds) or
+        ("error", position, text); SolverUnavailable when the child is gone."""
+        assert self._conn is not None
         try:
-            kind, payload = self._conn.recv()
+            msg = self._conn.recv()
         except (EOFError, OSError):
             self.kill()
             raise SolverUnavailable("the double-dummy solver stopped") from None
-        if kind != "ok":
-            raise SolverUnavailable(payload)
-        return [DDTable(tuple(tuple(r) for r in t)) if t is not None else None for t in payload]
+        self.heard = time.monotonic()
+        return msg
+
+    def connection(self) -> Connection:
+        assert self._conn is not None
+        return self._conn
 
     def kill(self) -> None:
         """Abandon the child (and whatever it is solving)."""
@@ -122,10 +213,11 @@ class SolverProcess:
             except OSError:  # its descriptor already gone (closed at exit by someone else): nothing to close
                 pass
         self._proc = self._conn = None
+        self.pending.clear()
 
     def close(self) -> None:
         """Stop the child politely when it is idle, else kill it."""
-        if self._conn is not None and self._proc is not None and self._proc.is_alive():
+        if self._conn is not None and self._proc is not None and self._proc.is_alive() and not self.pending:
             try:
                 self._conn.send(None)
                 self._proc.join(2)
@@ -134,6 +226,28 @@ class SolverProcess:
         self.kill()
 
     def __enter__(self) -> SolverProcess:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class SolverPool:
+    """Several single-threaded DDS children fed deal by deal (``bridgeview solve``): each core
+    solves whole deals, so none waits for another's slowest, and a slow deal stops one child only."""
+
+    def __init__(self, size: int | None = None, threads: int | None = 1, solver: SolveFn | None = None) -> None:
+        self.members = [SolverProcess(threads, solver) for _ in range(max(1, int(size or available_cores())))]
+
+    def close(self) -> None:
+        for p in self.members:
+            p.close()
+
+    def kill(self) -> None:
+        for p in self.members:
+            p.kill()
+
+    def __enter__(self) -> SolverPool:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -172,49 +286,90 @@ class TimedResult:
     slow: list[int] = field(default_factory=list)
 
 
+def _start(members: list[SolverProcess], needed: int) -> None:
+    """Start as many more children as ``needed`` deals can use, side by side (each imports DDS)."""
+    fresh = [p for p in members if not p.running][: max(0, needed - sum(p.running for p in members))]
+    for p in fresh:
+        p.launch()
+    for p in fresh:
+        p.wait_ready()
+
+
 def solve_within(
     deals: Sequence[Deal],
     timeout: float = DEFAULT_TIMEOUT,
     *,
     jobs: int | None = None,
-    batch: int = dds.MAX_TABLES,
     progress: Callable[[int, int], bool | None] | None = None,
     on_slow: Callable[[int], None] | None = None,
-    process: SolverProcess | None = None,
+    on_table: Callable[[int, DDTable | None], None] | None = None,
+    process: SolverProcess | SolverPool | None = None,
 ) -> TimedResult:
-    """Solve ``deals``, giving each batch (and then each deal of a batch that ran out of time)
-    ``timeout`` seconds.  ``on_slow(position)`` hears each deal given up on as it happens;
-    ``progress(done, total)`` returning False stops (with dds.SolveCancelled)."""
+    """Solve ``deals``, each given ``timeout`` seconds of DDS's CPU time, in ``process`` (a child
+    or a pool of them; by default a child of its own with ``jobs`` DDS threads).
+
+    ``on_table(position, table)`` hears each table as its deal is done (None: DDS cannot solve
+    it), ``on_slow(position)`` each deal given up on; ``progress(done, total)`` returning False
+    stops (with dds.SolveCancelled).  A deal is sent to a child once: a child that runs out of
+    time ends without starting the deals queued behind the slow one, and those go to a fresh one."""
+    from multiprocessing.connection import wait
+
     total = len(deals)
     result = TimedResult([None] * total)
     own = process is None
-    proc = process or SolverProcess()
+    pool = process if process is not None else SolverProcess(jobs)
+    members: list[SolverProcess] = getattr(pool, "members", [pool])
+    queue = deque(i for i, d in enumerate(deals) if dds.unsolvable_reason(d) is None)
+    done = total - len(queue)
+    solvable = len(queue)
+    backstop = max(MIN_BACKSTOP, WALL_FACTOR * timeout)
     try:
-        todo = [i for i, d in enumerate(deals) if dds.unsolvable_reason(d) is None]
-        done = total - len(todo)
-        batch = max(1, min(int(batch), dds.MAX_TABLES))
-        for start in range(0, len(todo), batch):
-            idx = todo[start : start + batch]
-            tables = proc.solve([deals[i] for i in idx], timeout, jobs)
-            if tables is None:  # one of them is slow: each on its own, so only the slow ones are lost
-                tables = []
-                for i in idx:
-                    one = proc.solve([deals[i]], timeout, jobs) if len(idx) > 1 else None
-                    if one is None:
-                        result.slow.append(i)
-                        if on_slow is not None:
-                            on_slow(i)
-                    tables.append(one[0] if one is not None else None)
-            for i, t in zip(idx, tables, strict=True):
-                result.tables[i] = t
-            done += len(idx)
-            if progress is not None and progress(done, total) is False:
-                raise dds.SolveCancelled()
-        if progress is not None and not todo:
-            progress(total, total)
+        while queue or any(p.pending for p in members):
+            if queue and sum(p.running for p in members) < min(len(members), len(queue)):
+                _start(members, len(queue))
+            for p in members:
+                while p.running and len(p.pending) < AHEAD and queue:
+                    i = queue.popleft()
+                    p.send(i, deals[i], timeout)
+            busy = [p for p in members if p.pending]
+            wait_for = min(p.heard for p in busy) + backstop - time.monotonic()
+            ready = wait([p.connection() for p in busy], timeout=max(0.0, wait_for))
+            for p in busy:
+                if p.connection() in ready:
+                    kind, position, payload = p.receive()
+                elif time.monotonic() - p.heard > backstop:  # silent far past its limit: hung, given up
+                    kind, position, payload = "slow", p.pending[0], backstop
+                else:
+                    continue
+                if kind == "error":
+                    raise SolverUnavailable(str(payload))
+                if not p.pending or position != p.pending[0]:
+                    raise SolverUnavailable("the double-dummy solver answered out of turn")
+                p.pending.popleft()
+                if kind == "slow":
+                    queue.extendleft(reversed(p.pending))  # never started: a fresh child takes them
+                    p.kill()
+                    result.slow.append(position)
+                    if on_slow is not None:
+                        on_slow(position)
+                else:
+                    rows = cast("list[list[int]] | None", payload)
+                    table = DDTable(tuple(tuple(r) for r in rows)) if rows is not None else None
+                    result.tables[position] = table
+                    if on_table is not None:
+                        on_table(position, table)
+                done += 1
+                if progress is not None and progress(done, total) is False:
+                    raise dds.SolveCancelled()
+        if progress is not None and not solvable:
+            progress(total, total)  # nothing DDS could solve: still say the set is done
     finally:
+        for p in members:
+            if p.pending:  # stopped half way: what a child is still on must not reach the next caller
+                p.kill()
         if own:
-            proc.close()
+            pool.close()
+    result.slow.sort()
     return result
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
-from ..formats.lin import NOTE_AT_TAG, note_places
 from ..model.board import Board
 from .board_model import some_board
 from .plaintext import plain_tooltip, set_plain_text
@@ -27,12 +26,24 @@ LINES = MAX_LINES
 
 def file_has_commentary(boards) -> bool:
     """Whether boards of the set carry commentary with places in the play (a vugraph LIN)."""
-    return some_board(boards, lambda b: bool(b.notes) and NOTE_AT_TAG in b.tags)
+
+    def placed(board: Board) -> bool:
+        if not board.notes:
+            return False
+        from ..formats.lin import NOTE_AT_TAG  # LIN's reader: only for a board with notes
+
+        return NOTE_AT_TAG in board.tags
+
+    return some_board(boards, placed)
 
 
 def notes_at_step(board: Board | None, step: int) -> list[str]:
     """The comments made right after card ``step`` (0: before the play) of a board whose notes have places."""
-    if board is None or NOTE_AT_TAG not in board.tags:
+    if board is None or not board.notes:
+        return []
+    from ..formats.lin import NOTE_AT_TAG, note_places  # LIN's reader: only for a board with notes
+
+    if NOTE_AT_TAG not in board.tags:
         return []
     return [note for (_calls, cards), note in zip(note_places(board), board.notes, strict=True) if cards == step]
 

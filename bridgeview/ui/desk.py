@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
@@ -26,7 +27,9 @@ from ..formats.registry import read_file
 from ..model.text import plural
 from . import dialogs
 from .diagram import TEN
-from .hand_records import PAGE_SIZES, PER_PAGE, HandRecordOptions, default_title, prepare
+
+if TYPE_CHECKING:  # the hand-record painter (PDF pages, DDS for print) is imported when the dialog opens
+    from .hand_records import HandRecordOptions
 
 PDF_FILTER = "PDF document (*.pdf)"
 HTML_FILTER = "Web page (*.html *.htm)"
@@ -42,6 +45,8 @@ class HandRecordsDialog(QDialog):
     """The title line (from the file, editable), boards a page, DD, paper; then a PDF, a web page or the printer."""
 
     def __init__(self, window, view, parent: QWidget | None = None) -> None:
+        from .hand_records import PAGE_SIZES, PER_PAGE, default_title
+
         super().__init__(parent or window)
         self.window_ = window
         self.view = view
@@ -83,6 +88,8 @@ class HandRecordsDialog(QDialog):
         form.addRow(buttons)
 
     def options(self) -> HandRecordOptions:
+        from .hand_records import HandRecordOptions
+
         return HandRecordOptions(
             title=self.title.text().strip(),
             per_page=int(self.per_page.currentText()),
@@ -95,6 +102,8 @@ class HandRecordsDialog(QDialog):
 
     def _prepare(self, options: HandRecordOptions):
         """The boards and their tables, solving with a cancellable progress dialog."""
+        from .hand_records import prepare
+
         progress = QProgressDialog("Solving double dummy for the hand records…", "Skip", 0, 0, self)
         progress.setWindowModality(Qt.WindowModality.WindowModal)
         progress.setMinimumDuration(500)

@@ -7,11 +7,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from PySide6.QtCore import QEventLoop, QObject, Qt, Signal
 from PySide6.QtWidgets import QLabel, QProgressDialog, QWidget
 
-from ..formats.bulk import DD_UNKNOWN
 from ..formats.convert import (
     Cancelled,
     chunked_text,
@@ -158,9 +156,12 @@ def bulk_report(doc, codec: Codec, progress: Callable[[int, int], bool]) -> Save
     numbers_lost = False
     done = 0
     total = len(doc)
+    import numpy as np  # only for a big file's bulk pass: not at the window's start
+
     for chunk in doc.bulk():
-        if chunk.dd is not None and not caps.dd:
-            dd_rows += int((chunk.dd != DD_UNKNOWN).any(axis=(1, 2)).sum())
+        known = chunk.known_dd_rows() if not caps.dd else None
+        if known is not None:
+            dd_rows += int(known.sum())
         if chunk.numbers is not None and not caps.board_numbers and not numbers_lost:
             numbers_lost = bool((chunk.numbers != np.arange(done + 1, done + len(chunk) + 1)).any())
         done += len(chunk)

@@ -207,17 +207,19 @@ class SolverWorker(QThread):
 
     def _solve(self, items: list[tuple[int, Deal]]) -> None:
         """Solve in the shared DDS child process, which is killed when a deal takes longer
-        than ``DD_TIMEOUT`` (DDS cannot be interrupted in a thread)."""
+        than ``DD_TIMEOUT`` (DDS cannot be interrupted in a thread); each table is reported
+        as soon as its deal is done."""
         from ..solve.timed import shared_process, solve_within
 
         timeout = DD_TIMEOUT
         with shared_process() as proc:
-            result = solve_within([d for _, d in items], timeout, batch=BACKGROUND_BATCH, process=proc)
-        for k, ((i, _), t) in enumerate(zip(items, result.tables, strict=True)):
-            if k in result.slow:
-                self.slow.emit(i, timeout)
-            else:
-                self.tableReady.emit(i, t)
+            solve_within(
+                [d for _, d in items],
+                timeout,
+                process=proc,
+                on_table=lambda k, t: self.tableReady.emit(items[k][0], t),
+                on_slow=lambda k: self.slow.emit(items[k][0], timeout),
+            )
 
     def _solve_background(self, indices: list[int]) -> None:
         items = []
