@@ -5,7 +5,9 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import sys
 import tempfile
+import threading
 from pathlib import Path
 
 import pytest
@@ -20,6 +22,35 @@ REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
 REALDATA = SHARED / "realdata"
 SPECS = SHARED / "specs"
+
+
+@pytest.fixture(autouse=True)
+def _no_dds_left_running():
+    """A test ends when the DDS request it started ends.  Closing a window does not wait for the batch
+    its solver thread has in the shared DDS process (the app stays responsive), so without this the batch
+    would go on into the next tests: their time, and their wait for the shared process, would depend on
+    which test ran before them on the same worker.  (Set up before ``qtbot``, so this waits after the
+    test's windows are closed.)"""
+    yield
+    timed = sys.modules.get("bridgeview.solve.timed")
+    if timed is None:
+        return
+
+    def wait_for_the_shared_process() -> None:
+        with timed.shared_process():
+            pass
+
+    waiter = threading.Thread(target=wait_for_the_shared_process, name="test-dds-wait", daemon=True)
+    waiter.start()
+    waiter.join(60)  # a batch is given DD_TIMEOUT (20 s), then each deal of it; a test that set more waits less
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist, the tests marked ``slow`` go first (in their files' order): the workers then end
+    on short tests, together, instead of one waiting for the other's long test at the end.  Every worker
+    collects the same order, as xdist requires; a run in one process keeps the files' order."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture

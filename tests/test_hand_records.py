@@ -192,6 +192,7 @@ def test_the_command_offers_the_layouts_choices_without_importing_qt():
 
 
 @needs_pdftotext
+@pytest.mark.slow
 def test_a_board_without_dd_is_really_solved_by_dds(capsys, tmp_path):
     pytest.importorskip("endplay")
     deal = Deal.from_pbn("N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432")

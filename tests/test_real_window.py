@@ -24,7 +24,8 @@ import numpy as np
 import pytest
 from conftest import REPO
 
-pytestmark = pytest.mark.xvfb
+# one Xvfb session (a module fixture) serves every test here: keep them on one xdist worker
+pytestmark = [pytest.mark.xvfb, pytest.mark.slow, pytest.mark.xdist_group("real-window")]
 
 DRIVER = Path(__file__).resolve().parent / "real_window_app.py"
 

@@ -116,6 +116,7 @@ def play_all(qtbot, w) -> list[Card]:
     return played
 
 
+@pytest.mark.slow
 def test_type_a_set_save_in_four_formats_and_undo_to_empty(qtbot, tmp_path, messages):
     messages.answer = dialogs.Button.Save  # accept what a format cannot hold
     w = new_window(qtbot, tmp_path)
@@ -439,6 +440,7 @@ def test_screenshot_of_the_editor(qtbot, tmp_path, messages):
     assert w.editor.dock.grab().save(str(shot)) and shot.stat().st_size > 1000
 
 
+@pytest.mark.slow
 def test_solved_table_marks_modified_save_writes_par_and_a_new_deal_is_solved_again(
     qtbot, tmp_path, messages, monkeypatch
 ):

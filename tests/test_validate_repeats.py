@@ -63,6 +63,7 @@ def reference(entries: list[tuple[Board | None, str | None]]) -> tuple[set, set]
     ),
     st.sampled_from([1, 2, 3, 1 << 20]),
 )
+@pytest.mark.slow
 def test_repeats_are_what_a_dict_of_first_boards_finds(picks: list, slice_rows: int) -> None:
     """Every board whose number an earlier board of its room used with other hands, every deal an earlier
     board of its room had: whatever the slice the groups are compared in."""
@@ -99,6 +100,7 @@ def _validate_peak(path: Path) -> tuple[int, list]:
     return peak, problems
 
 
+@pytest.mark.slow
 def test_validating_a_big_lazy_pbn_keeps_no_object_a_board(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Validating a lazily read PBN four times bigger costs no more than the columns of its boards and the
     sort over them (about 45 + 40 bytes a board): no dict entry, tuple or board a board (the pass used to
