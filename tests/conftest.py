@@ -46,11 +46,13 @@ def _no_dds_left_running():
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under pytest-xdist, the tests marked ``slow`` go first (in their files' order): the workers then end
-    on short tests, together, instead of one waiting for the other's long test at the end.  Every worker
-    collects the same order, as xdist requires; a run in one process keeps the files' order."""
+    """Under pytest-xdist, the files that hold a test marked ``slow`` go first (each file whole, its tests in
+    their order; xdist hands out whole files, see pyproject.toml): the workers then end on short files,
+    together, instead of one waiting for the other's long file at the end.  Every worker collects the same
+    order, as xdist requires; a run in one process keeps the usual order."""
     if os.environ.get("PYTEST_XDIST_WORKER"):
-        items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+        slow_files = {item.path for item in items if item.get_closest_marker("slow") is not None}
+        items.sort(key=lambda item: item.path not in slow_files)
 
 
 @pytest.fixture

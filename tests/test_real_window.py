@@ -24,8 +24,7 @@ import numpy as np
 import pytest
 from conftest import REPO
 
-# one Xvfb session (a module fixture) serves every test here: keep them on one xdist worker
-pytestmark = [pytest.mark.xvfb, pytest.mark.slow, pytest.mark.xdist_group("real-window")]
+pytestmark = [pytest.mark.xvfb, pytest.mark.slow]
 
 DRIVER = Path(__file__).resolve().parent / "real_window_app.py"
 

@@ -30,8 +30,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
-# the wheel is built once (a module fixture) for every test here: keep them on one xdist worker
-pytestmark = [pytest.mark.packaging, pytest.mark.slow, pytest.mark.xdist_group("wheel")]
+pytestmark = [pytest.mark.packaging, pytest.mark.slow]
 
 RESOURCE_FILES = sorted(
     p.relative_to(REPO / "resources").as_posix()
