@@ -401,3 +401,42 @@ def test_gui_cluster_failure_is_one_line(qtbot, tmp_path, monkeypatch, messages)
     qtbot.waitUntil(lambda: view.solver.cluster_job is None, timeout=90_000)
     assert len(failures) == 1, failures
     assert failures[0].startswith("Solving on the cluster at tcp://127.0.0.1:")
+
+
+@pytest.mark.slow
+def test_a_finished_cluster_job_is_deleted_only_once_its_thread_has_ended(tmp_path):
+    """The job says it is done from inside its thread, which then still has to return: deleting the job
+    on that signal destroyed a running QThread (Qt aborts the whole app) whenever the window got there
+    first.  A job that lingers after saying so must not bring the app down."""
+    src = tmp_path / "set.pbn"
+    write_set(src, 3, full=0)
+    script = f"""
+import sys, time
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+from bridgeview.formats.registry import read_file
+from bridgeview.model.boardset import BoardSet
+from bridgeview.ui import cluster_solve
+from bridgeview.ui.document_view import DocumentView
+from bridgeview.ui import solver as solver_module
+
+solver_module.AUTO_SOLVE_LIMIT = 0
+
+def run(self):
+    self.done.emit(False)
+    time.sleep(1.0)  # the thread is still running after it said it is done
+
+cluster_solve.ClusterSolveJob.run = run
+app = QApplication([])
+view = DocumentView(read_file({str(src)!r}), None)
+job = view.solver.solve_on_cluster("tcp://127.0.0.1:1")
+deleted = []
+job.destroyed.connect(lambda *_: (deleted.append(True), QTimer.singleShot(0, app.quit)))
+QTimer.singleShot(60_000, app.quit)  # never reached unless the job is never deleted
+app.exec()
+print("deleted" if deleted and view.solver.cluster_job is None else "kept")
+"""
+    env = {**os.environ, "PYTHONPATH": str(REPO), "QT_QPA_PLATFORM": "offscreen"}
+    proc = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "deleted"
