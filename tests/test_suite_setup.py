@@ -27,6 +27,9 @@ def test_plain_pytest_runs_in_parallel_and_deselects_nothing():
     addopts = _pytest_config()["addopts"]
     assert addopts[addopts.index("-n") + 1] in ("auto", "logical")
     assert "--strict-markers" in addopts  # a misspelt @pytest.mark.slow is an error, not a test that always runs
+    # whole files to a worker; a crashed worker ends the run (restarted, it would leave the run waiting)
+    assert addopts[addopts.index("--dist") + 1] == "loadfile"
+    assert addopts[addopts.index("--max-worker-restart") + 1] == "0"
     assert not any(opt in ("-m", "-k") or opt.startswith(("-m=", "-k=", "--deselect", "--ignore")) for opt in addopts)
 
 
