@@ -5,7 +5,9 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import sys
 import tempfile
+import threading
 from pathlib import Path
 
 import pytest
@@ -20,6 +22,37 @@ REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
 REALDATA = SHARED / "realdata"
 SPECS = SHARED / "specs"
+
+
+@pytest.fixture(autouse=True)
+def _no_dds_left_running():
+    """A test ends when the DDS request it started ends.  Closing a window does not wait for the batch
+    its solver thread has in the shared DDS process (the app stays responsive), so without this the batch
+    would go on into the next tests: their time, and their wait for the shared process, would depend on
+    which test ran before them on the same worker.  (Set up before ``qtbot``, so this waits after the
+    test's windows are closed.)"""
+    yield
+    timed = sys.modules.get("bridgeview.solve.timed")
+    if timed is None:
+        return
+
+    def wait_for_the_shared_process() -> None:
+        with timed.shared_process():
+            pass
+
+    waiter = threading.Thread(target=wait_for_the_shared_process, name="test-dds-wait", daemon=True)
+    waiter.start()
+    waiter.join(60)  # a batch is given DD_TIMEOUT (20 s), then each deal of it; a test that set more waits less
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist, the files that hold a test marked ``slow`` go first (each file whole, its tests in
+    their order; xdist hands out whole files, see pyproject.toml): the workers then end on short files,
+    together, instead of one waiting for the other's long file at the end.  Every worker collects the same
+    order, as xdist requires; a run in one process keeps the usual order."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        slow_files = {item.path for item in items if item.get_closest_marker("slow") is not None}
+        items.sort(key=lambda item: item.path not in slow_files)
 
 
 @pytest.fixture

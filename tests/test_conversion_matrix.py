@@ -209,6 +209,7 @@ def complaints(before: dict, after: dict, drops: list[str]) -> list[str]:
 # -- the matrix ----------------------------------------------------------------
 @pytest.mark.parametrize("target", sorted(TARGETS))
 @pytest.mark.parametrize("source", sorted(TARGETS))
+@pytest.mark.slow
 def test_generated_matrix(capsys, tmp_path, sources, source, target):
     src = sources[source]
     dst = tmp_path / f"out.{TARGETS[target].extensions[0]}"
@@ -233,6 +234,7 @@ def test_generated_matrix(capsys, tmp_path, sources, source, target):
 @pytest.mark.skipif(not REAL, reason="../shared/realdata is not present")
 @pytest.mark.parametrize("target", sorted(TARGETS))
 @pytest.mark.parametrize("src", REAL, ids=[p.name for p in REAL])
+@pytest.mark.slow
 def test_real_matrix(capsys, tmp_path, src, target):
     dst = tmp_path / f"out.{TARGETS[target].extensions[0]}"
     rc, drops, err = convert(capsys, src, dst, None, target)

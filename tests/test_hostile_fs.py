@@ -230,6 +230,7 @@ print("ok")
 
 
 @pytest.mark.parametrize("how", ["model", "gui", "renamed"])
+@pytest.mark.slow
 def test_a_mapped_file_cut_short_on_disk_does_not_kill_the_app(tmp_path: Path, how: str) -> None:
     """Reading a page of a memory-mapped file that another program truncated raises SIGBUS, which
     no Python handler survives: the set notices the file shrank and marks the boards instead.

@@ -41,6 +41,7 @@ def _peak(path: Path) -> tuple[int, list]:
 
 
 @pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.slow
 def test_memory_is_a_small_multiple_of_the_file(tmp_path: Path, name: str) -> None:
     path = tmp_path / "hostile.pbn"
     path.write_text(CASES[name])

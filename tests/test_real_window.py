@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 from conftest import REPO
 
-pytestmark = pytest.mark.xvfb
+pytestmark = [pytest.mark.xvfb, pytest.mark.slow]
 
 DRIVER = Path(__file__).resolve().parent / "real_window_app.py"
 

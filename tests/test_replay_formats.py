@@ -125,6 +125,7 @@ def test_zrj_round_trip_stops_at_the_record_limit(tmp_path):
     assert full.trick_rows() == ReplayState(short).trick_rows()
 
 
+@pytest.mark.slow
 def test_render_step_shows_the_position(tmp_path, realdata):
     lin = realdata / "lin" / "endplay_example1.lin"
     out = tmp_path / "step.png"

@@ -86,6 +86,7 @@ def real_games():
     return picked, tables
 
 
+@pytest.mark.slow
 def test_tables_match_other_programs(real_games):
     games, tables = real_games
     assert len(games) >= 8

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bridgeview.cli.main import main
 from bridgeview.formats import registry
 from bridgeview.model.board import Board
@@ -49,6 +51,7 @@ def test_pbn_gets_tables_and_par(tmp_path):
     assert [b.dd for b in back] == [DDTable.from_rows(t) for t in TABLES]
 
 
+@pytest.mark.slow
 def test_stored_tables_kept_unless_again(tmp_path, capsys):
     src = tmp_path / "in.zrd"
     write_input(src, "zrd", with_table=True)
@@ -74,6 +77,7 @@ def test_errors(tmp_path, capsys):
     assert "1 board could not be solved" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_real_dge_file_matches_deal_convert(realdata, tmp_path):
     """Deal Convert's 16 boards: our tables and par scores equal the ones it wrote into its PBN."""
     import re

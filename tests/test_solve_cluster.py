@@ -55,17 +55,28 @@ def solve_cli(*args: str) -> int:
     return main(["solve", *map(str, args)])
 
 
-@pytest.fixture
-def plain(tmp_path):
-    """An input set and the output of the plain one-process run, for each target format."""
-    src = tmp_path / "in.pbn"
+@pytest.fixture(scope="module")
+def plain_run(tmp_path_factory) -> tuple[bytes, dict[str, bytes]]:
+    """An input set and the output of the plain one-process run for each target format, solved once
+    for the module (each solve starts DDS in a child process)."""
+    folder = tmp_path_factory.mktemp("plain")
+    src = folder / "in.pbn"
     write_set(src, 14)
     outs = {}
     for ext in ("pbn", "zdd"):
-        out = tmp_path / f"plain.{ext}"
+        out = folder / f"plain.{ext}"
         assert solve_cli(src, out) == 0
         outs[ext] = out.read_bytes()
         assert not Journal(out).exists()  # the journal goes once OUT is written
+    return src.read_bytes(), outs
+
+
+@pytest.fixture
+def plain(tmp_path, plain_run) -> tuple[Path, dict[str, bytes]]:
+    """The plain run's input, as this test's own file (a test may change it), and its outputs."""
+    data, outs = plain_run
+    src = tmp_path / "in.pbn"
+    src.write_bytes(data)
     return src, outs
 
 
@@ -92,6 +103,7 @@ def test_unsolvable_marked():
 
 
 @pytest.mark.parametrize("size", [1, 3, 200])
+@pytest.mark.slow
 def test_chunk_sizes_give_the_same_bytes(tmp_path, plain, size):
     src, outs = plain
     for ext in ("pbn", "zdd"):
@@ -100,6 +112,7 @@ def test_chunk_sizes_give_the_same_bytes(tmp_path, plain, size):
         assert out.read_bytes() == outs[ext]
 
 
+@pytest.mark.slow
 def test_streamed_and_board_paths_agree(tmp_path, monkeypatch):
     """A record file solved into a record format is streamed; the per-board path writes the same bytes."""
     src = tmp_path / "in.deals"
@@ -132,6 +145,7 @@ class StopAfter:
         pass
 
 
+@pytest.mark.slow
 def test_ctrl_c_then_resume(tmp_path, plain, monkeypatch, capsys):
     src, outs = plain
     out = tmp_path / "r.pbn"
@@ -160,6 +174,7 @@ def test_ctrl_c_then_resume(tmp_path, plain, monkeypatch, capsys):
     assert not Journal(out).exists()
 
 
+@pytest.mark.slow
 def test_resume_refuses_another_run(tmp_path, plain, monkeypatch, capsys):
     src, _ = plain
     out = tmp_path / "r.zdd"
@@ -174,6 +189,7 @@ def test_resume_refuses_another_run(tmp_path, plain, monkeypatch, capsys):
     assert "belongs to another run" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_kill_9_then_resume(tmp_path, plain):
     """kill -9 in the middle of a run; --resume finishes it with the bytes of an uninterrupted run."""
     src, outs = plain
@@ -198,6 +214,7 @@ def test_kill_9_then_resume(tmp_path, plain):
     assert out.read_bytes() == outs["zdd"]
 
 
+@pytest.mark.slow
 def test_bad_options(tmp_path, plain, capsys):
     src, _ = plain
     assert solve_cli(src, tmp_path / "o.zdd", "--chunk", 0) == 1
@@ -208,6 +225,7 @@ def test_bad_options(tmp_path, plain, capsys):
     assert exc.value.code == 2
 
 
+@pytest.mark.slow
 def test_unreachable_cluster(tmp_path, plain, capsys):
     pytest.importorskip("distributed")
     src, _ = plain
@@ -220,6 +238,7 @@ def test_unreachable_cluster(tmp_path, plain, capsys):
 
 
 # -- Dask ------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_local_cluster(tmp_path, plain):
     pytest.importorskip("distributed")
     src, outs = plain
@@ -279,6 +298,7 @@ def scheduler_and_workers(tmp_path):
             p.wait()
 
 
+@pytest.mark.slow
 def test_external_cluster_with_a_worker_killed(tmp_path, scheduler_and_workers):
     """Chunks of a worker killed mid-run are redone by Dask; the output is complete and identical."""
     address, procs = scheduler_and_workers
@@ -321,6 +341,7 @@ def test_journal_chunk_whole_or_absent(tmp_path):
 
 
 # -- the GUI ---------------------------------------------------------------------------
+@pytest.mark.slow
 def test_gui_solves_on_a_cluster(qtbot, tmp_path, monkeypatch, messages):
     """Analysis › Solve all boards on a Dask cluster…: tables arrive and are shown; the address is remembered."""
     distributed = pytest.importorskip("distributed")
@@ -338,7 +359,7 @@ def test_gui_solves_on_a_cluster(qtbot, tmp_path, monkeypatch, messages):
     view = win.current_view()
     texts = [a.text() for a in win.solver_actions()]
     assert "Solve all boards on a Dask cluster…" in texts
-    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None)
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0")
     try:
         monkeypatch.setattr(dialogs, "get_text", lambda *a, **k: cluster.scheduler_address)
         job = view.solver.solve_on_cluster()
@@ -394,6 +415,7 @@ def window_noting_cluster_failures(qtbot, tmp_path, monkeypatch):
     return win, view, noted.texts
 
 
+@pytest.mark.slow
 def test_gui_cluster_failure_is_one_line(qtbot, tmp_path, monkeypatch, messages):
     pytest.importorskip("distributed")
     _win, view, failures = window_noting_cluster_failures(qtbot, tmp_path, monkeypatch)
@@ -402,3 +424,42 @@ def test_gui_cluster_failure_is_one_line(qtbot, tmp_path, monkeypatch, messages)
     qtbot.waitUntil(lambda: view.solver.cluster_job is None, timeout=90_000)
     assert len(failures) == 1, failures
     assert failures[0].startswith("Solving on the cluster at tcp://127.0.0.1:")
+
+
+@pytest.mark.slow
+def test_a_finished_cluster_job_is_deleted_only_once_its_thread_has_ended(tmp_path):
+    """The job says it is done from inside its thread, which then still has to return: deleting the job
+    on that signal destroyed a running QThread (Qt aborts the whole app) whenever the window got there
+    first.  A job that lingers after saying so must not bring the app down."""
+    src = tmp_path / "set.pbn"
+    write_set(src, 3, full=0)
+    script = f"""
+import sys, time
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+from bridgeview.formats.registry import read_file
+from bridgeview.model.boardset import BoardSet
+from bridgeview.ui import cluster_solve
+from bridgeview.ui.document_view import DocumentView
+from bridgeview.ui import solver as solver_module
+
+solver_module.AUTO_SOLVE_LIMIT = 0
+
+def run(self):
+    self.done.emit(False)
+    time.sleep(1.0)  # the thread is still running after it said it is done
+
+cluster_solve.ClusterSolveJob.run = run
+app = QApplication([])
+view = DocumentView(read_file({str(src)!r}), None)
+job = view.solver.solve_on_cluster("tcp://127.0.0.1:1")
+deleted = []
+job.destroyed.connect(lambda *_: (deleted.append(True), QTimer.singleShot(0, app.quit)))
+QTimer.singleShot(60_000, app.quit)  # never reached unless the job is never deleted
+app.exec()
+print("deleted" if deleted and view.solver.cluster_job is None else "kept")
+"""
+    env = {**os.environ, "PYTHONPATH": str(REPO), "QT_QPA_PLATFORM": "offscreen"}
+    proc = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "deleted"

@@ -128,6 +128,7 @@ def make_view(qtbot, boards, monkeypatch, delay: int = 0) -> DocumentView:
     return view
 
 
+@pytest.mark.slow
 def test_view_solves_current_board_then_the_rest(qtbot, monkeypatch):
     boards = [Board.numbered(1, Deal.from_pbn(DEALS[0])), Board.numbered(2, Deal.from_pbn(DEALS[1]))]
     view = make_view(qtbot, boards, monkeypatch, delay=200)
@@ -163,6 +164,7 @@ def test_solve_again_marks_disagreement(qtbot, monkeypatch):
     view.solver.shutdown()
 
 
+@pytest.mark.slow
 def test_cancel_button_stops_the_background(qtbot, monkeypatch):
     boards = [Board.numbered(i + 1, Deal.from_pbn(DEALS[i % 4])) for i in range(40)]
     view = make_view(qtbot, boards, monkeypatch, delay=100_000)
@@ -230,6 +232,7 @@ def test_big_files_solve_only_what_is_viewed(qtbot, monkeypatch):
 
 
 @pytest.mark.parametrize("fmt", ["pbn", "zrd", "zdd", "zrj16"])
+@pytest.mark.slow
 def test_save_as_after_solving_keeps_the_tables(qtbot, monkeypatch, tmp_path, fmt):
     """Tables the GUI solved go into every format that holds DD results (Save As from the window)."""
     from PySide6.QtCore import QSettings

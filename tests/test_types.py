@@ -33,6 +33,7 @@ def _config() -> dict:
     return tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
 
 
+@pytest.mark.slow
 def test_mypy_clean():
     if importlib.util.find_spec("mypy") is None:
         pytest.skip("mypy is not installed")

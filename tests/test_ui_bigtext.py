@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from test_pbn_lazy import GAME
 from test_ui_support import main_window
 
@@ -10,6 +11,7 @@ from bridgeview.formats.registry import get, read_file
 from bridgeview.ui import dialogs
 
 
+@pytest.mark.slow
 def test_big_pbn_opens_lazily_jumps_and_saves(qtbot, tmp_path, messages, monkeypatch):
     monkeypatch.setattr(pbn_lazy, "LAZY_MIN_BYTES", 10_000)
     path = tmp_path / "big.pbn"

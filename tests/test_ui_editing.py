@@ -79,6 +79,18 @@ def new_window(qtbot, tmp_path):
     return w
 
 
+def painted_card_rects(qtbot, diagram, shows) -> dict:
+    """The diagram's card rectangles once a repaint ``shows`` what the test needs (a deal or play just
+    typed reaches the diagram on a queued update)."""
+
+    def painted() -> bool:
+        diagram.repaint()
+        return shows(diagram.card_rects())
+
+    qtbot.waitUntil(painted)
+    return diagram.card_rects()
+
+
 def type_deal(qtbot, w, deal: Deal, lower: bool = False) -> None:
     for seat in "NES":
         text = hand_text(deal.hands["NESW".index(seat)])
@@ -105,6 +117,7 @@ def play_all(qtbot, w) -> list[Card]:
     return played
 
 
+@pytest.mark.slow
 def test_type_a_set_save_in_four_formats_and_undo_to_empty(qtbot, tmp_path, messages):
     messages.answer = dialogs.Button.Save  # accept what a format cannot hold
     w = new_window(qtbot, tmp_path)
@@ -239,10 +252,8 @@ def test_illegal_cards_are_refused_and_clicking_plays(qtbot, tmp_path, messages)
         type_line(qtbot, entry, str(other[0]))
         assert len(view.current_board().play) == 1 and "must follow" in w.editor.panel.play_status.text()
     # a click on a legal card in the diagram plays it
-    qtbot.wait(50)
-    view.diagram.repaint()
     legal = play_state(view.current_board()).legal
-    rects = view.diagram.card_rects()
+    rects = painted_card_rects(qtbot, view.diagram, lambda rects: any(legal >> c & 1 for c in rects))
     card = next(c for c in rects if legal >> c & 1)
     qtbot.mouseClick(view.diagram, Qt.MouseButton.LeftButton, pos=rects[card].center().toPoint())
     assert view.current_board().play == [lead, card] and south >> card & 1
@@ -255,10 +266,8 @@ def test_click_a_card_then_a_hand_moves_it_and_rotate_swap_clear(qtbot, tmp_path
     action(w, "action_new").trigger()
     view = w.current_view()
     type_deal(qtbot, w, DEALS[1])
-    qtbot.wait(50)
-    view.diagram.repaint()
-    rects = view.diagram.card_rects()
     card = DEALS[1].cards(Seat.NORTH)[0]
+    rects = painted_card_rects(qtbot, view.diagram, lambda rects: card in rects)
     qtbot.mouseClick(view.diagram, Qt.MouseButton.LeftButton, pos=rects[card].center().toPoint())
     box = view.diagram.hand_box(Seat.SOUTH)
     qtbot.mouseClick(view.diagram, Qt.MouseButton.LeftButton, pos=QPoint(int(box.left()) + 4, int(box.top()) + 4))
@@ -432,6 +441,7 @@ def test_screenshot_of_the_editor(qtbot, tmp_path, messages):
     assert w.editor.dock.grab().save(str(shot)) and shot.stat().st_size > 1000
 
 
+@pytest.mark.slow
 def test_a_solved_table_is_shown_not_an_edit_a_save_made_anyway_writes_it_and_a_new_deal_is_solved_again(
     qtbot, tmp_path, messages, monkeypatch
 ):
@@ -489,10 +499,8 @@ def test_drag_a_card_to_another_hand(qtbot, tmp_path, messages):
     action(w, "action_new").trigger()
     view = w.current_view()
     type_deal(qtbot, w, DEALS[3])
-    qtbot.wait(50)
-    view.diagram.repaint()
     card = DEALS[3].cards(Seat.WEST)[0]
-    start = view.diagram.card_rects()[card].center().toPoint()
+    start = painted_card_rects(qtbot, view.diagram, lambda rects: card in rects)[card].center().toPoint()
     box = view.diagram.hand_box(Seat.NORTH)
     end = QPoint(int(box.left()) + 5, int(box.bottom()) - 5)
     qtbot.mousePress(view.diagram, Qt.MouseButton.LeftButton, pos=start)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QApplication
-from test_ui_support import main_window, make_file
+from test_ui_support import main_window, make_file, run_queued_zero_timers
 
 
 def geometry(view) -> dict[str, object]:
@@ -156,5 +156,6 @@ def test_a_small_window_gives_the_diagram_the_room_until_the_user_drags(qtbot, t
     # once the user has dragged the splitter, their layout stays
     view.splitter.splitterMoved.emit(200, 1)
     w.resize(1000, 700)
-    qtbot.wait(50)
+    qtbot.waitUntil(lambda: view.splitter.width() < 1000)  # the view has had its Resize event
+    run_queued_zero_timers(qtbot)  # and a fit it started, had the drag not stopped them, has run
     assert view.splitter.sizes() != small_window_sizes(view, view.splitter.width())

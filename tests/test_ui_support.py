@@ -58,3 +58,14 @@ def main_window(qtbot, tmp_path: Path):
     qtbot.addWidget(w)
     w.resize(1280, 800)
     return w
+
+
+def run_queued_zero_timers(qtbot) -> None:
+    """Let every ``QTimer.singleShot(0, ...)`` started so far run: Qt fires zero timers in the order they
+    were started, so one started now runs after them.  For a check that something did *not* happen
+    after an event, without a fixed wait."""
+    from PySide6.QtCore import QTimer
+
+    fired: list[bool] = []
+    QTimer.singleShot(0, lambda: fired.append(True))
+    qtbot.waitUntil(lambda: bool(fired), timeout=5000)

@@ -84,6 +84,7 @@ def reference(entries: list[Board | None]) -> tuple[set, set, dict]:
     ),
     st.sampled_from([1, 2, 3, 1 << 20]),
 )
+@pytest.mark.slow
 def test_repeats_and_tables_are_what_a_dict_of_first_records_finds(picks: list, slice_rows: int) -> None:
     """Every record whose number an earlier record used with other hands, dealer or vulnerability (in any room
     or table), every deal an earlier record had, and the tables of every board: whatever the slice the groups
@@ -132,6 +133,7 @@ def _validate_peak(path: Path) -> tuple[int, list]:
     return peak, problems
 
 
+@pytest.mark.slow
 def test_validating_a_big_lazy_pbn_keeps_no_object_a_board(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Validating a lazily read PBN four times bigger costs no more than the columns of its boards and the
     sort over them (about 45 + 40 bytes a board): no dict entry, tuple or board a board (the pass used to

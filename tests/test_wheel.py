@@ -2,11 +2,17 @@
 
 Marked ``packaging``: ``python -m build`` fetches setuptools into its isolated
 build environments, so offline runs skip it with ``-m "not packaging"``; CI
-runs it.  The venv uses ``--system-site-packages`` and installs the wheel with
-``--no-deps``: PySide6, numpy and endplay come from the test environment
-instead of a ~200 MB download per run, while bridgeview itself (code *and*
-data) must come from the wheel -- the probes check that it is imported from the
-venv, not from the checkout or an editable install.
+runs it.  The wheel is installed with ``--no-deps`` and PySide6, numpy and
+endplay come from the environment the suite runs in instead of a ~200 MB
+download per run: the venv is a plain one whose ``.pth`` file lists that
+environment's site-packages folders.  (``--system-site-packages`` would not do:
+it exposes the *base* interpreter's packages, which in a venv -- a newcomer's
+usual set-up -- lack the dependencies.)  Folders named in a ``.pth`` file are
+only appended to ``sys.path``, their own ``.pth`` files are not run, so an
+editable install of bridgeview there stays inactive and the venv's copy comes
+first: bridgeview itself (code *and* data) must come from the wheel -- the
+probes check that it is imported from the venv, not from the checkout or an
+editable install.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import site
 import subprocess
 import sys
 import tarfile
@@ -23,7 +30,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
-pytestmark = pytest.mark.packaging
+pytestmark = [pytest.mark.packaging, pytest.mark.slow]
 
 RESOURCE_FILES = sorted(
     p.relative_to(REPO / "resources").as_posix()
@@ -57,6 +64,15 @@ def _run(args: list[str], cwd: Path, timeout: int = 600) -> subprocess.Completed
     return proc
 
 
+def _suite_site_packages() -> list[str]:
+    """The site-packages folders of the interpreter running the suite (a venv's own, and the base's when it
+    has ``--system-site-packages``; the user's when enabled): where the test extra put the dependencies."""
+    folders = list(site.getsitepackages())
+    if site.ENABLE_USER_SITE:
+        folders.append(site.getusersitepackages())
+    return [d for d in dict.fromkeys(folders) if Path(d).is_dir()]
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> dict[str, Path]:
     """sdist and wheel (the wheel built *from the sdist*, as ``python -m build`` does), from a copy of the checkout."""
@@ -75,8 +91,14 @@ def built(tmp_path_factory) -> dict[str, Path]:
 def venv(built) -> Path:
     """A fresh venv with the wheel installed; returns its bin folder."""
     home = built["root"] / "venv"
-    _run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(home)], cwd=built["root"])
+    _run([sys.executable, "-m", "venv", "--without-pip", str(home)], cwd=built["root"])
     python = home / "bin" / "python"
+    venv_site = Path(
+        _run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"], cwd=built["root"]
+        ).stdout.strip()
+    )
+    (venv_site / "_suite_packages.pth").write_text("".join(f"{d}\n" for d in _suite_site_packages()))
     _run(
         [
             sys.executable,

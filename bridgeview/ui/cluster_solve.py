@@ -117,12 +117,14 @@ def start_cluster_solve(document_solver, address: str, chunk: int = DEFAULT_CHUN
     def finished(_cancelled: bool) -> None:
         bar.set_running(False)
         document_solver.cluster_job = None
-        job.deleteLater()
 
     job.tableReady.connect(table_ready)
     job.progress.connect(progress)
     job.failedWith.connect(document_solver._failed)
     job.done.connect(finished)
+    # deleted once its thread has returned: ``done`` is emitted from inside run(), and a QThread destroyed
+    # while it still runs aborts the app
+    job.finished.connect(job.deleteLater)
     bar.set_running(True)
     document_solver.cluster_job = job
     job.start()
