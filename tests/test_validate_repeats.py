@@ -83,17 +83,19 @@ def reference(entries: list[Board | None]) -> tuple[set, set, dict]:
         max_size=24,
     ),
     st.sampled_from([1, 2, 3, 1 << 20]),
+    st.sampled_from([-1, 1 << 20]),
 )
 @pytest.mark.slow
-def test_repeats_and_tables_are_what_a_dict_of_first_records_finds(picks: list, slice_rows: int) -> None:
+def test_repeats_and_tables_are_what_a_dict_of_first_records_finds(picks: list, slice_rows: int, small: int) -> None:
     """Every record whose number an earlier record used with other hands, dealer or vulnerability (in any room
     or table), every deal an earlier record had, and the tables of every board: whatever the slice the groups
-    are compared in."""
+    are compared in, in sorted columns (a big set) or with dicts (a small one, without numpy)."""
     entries = [
         None if p is None else Board(number=p[0], deal=DEALS[p[1]], dealer=p[2], vulnerability=p[3]) for p in picks
     ]
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(tables_module, "_SLICE", slice_rows)
+        mp.setattr(tables_module, "SMALL_SET", small)
         found = BoardColumns()
         for b in entries:
             found.add(b)

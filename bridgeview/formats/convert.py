@@ -6,6 +6,7 @@ things about what a target format cannot hold.
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from .registry import (
     detect,
     get,
     read_file,
+    record_errors,
     save_atomically,
 )
 from .verbatim import original_writer
@@ -97,13 +99,11 @@ def without_empty_games(doc: Any, codec: Codec, *, chunked: bool = True) -> tupl
         if _lazy_text(doc):
             return _lazy_without_empty_games(doc, codec, chunked=chunked)
         return doc, 0  # fixed records: every record is a deal (or, in ZDD, none is)
-    keep = [b for b in doc if b.deal.card_count or b.unreadable]  # an unreadable board: the check refuses it
+    keep = [i for i, b in enumerate(doc) if b.deal.card_count or b.unreadable]  # unreadable: the check refuses it
     dropped = len(doc) - len(keep)
     if not dropped or not keep:
         return doc, 0
-    view = BoardSet(keep, getattr(doc, "info", None))
-    view.problems = list(getattr(doc, "problems", []))
-    return view, dropped
+    return BoardsView(doc, keep), dropped  # messages still name the records of the file
 
 
 def one_table_each(doc: Any, codec: Codec) -> bool:
@@ -203,7 +203,8 @@ def distinct_boards(doc: Any, codec: Codec, options: WriteOptions | None = None)
         return doc, None, []
     view = _records_view(doc, tables.board_records())
     if errors:
-        return doc, None, codec.check(view, options).errors[:1] + errors
+        unstorable = (e for i in range(len(view)) for e in record_errors(codec, view, i, view[i]))
+        return doc, None, [*itertools.islice(unstorable, 1), *errors]
     return view, tables.summary(), []
 
 
@@ -339,7 +340,7 @@ def write_document(
             result = _write_bulk_chunks(doc.bulk(), len(doc), dst, codec, options, progress, force)
             result.losses[:0] = read_losses(doc)
             return result
-        doc, notice, errors = distinct_boards(doc, codec, options)
+        doc, notice, errors = distinct_boards(doc, codec)
         if errors:
             raise check_error(doc, dst, errors[0])
         if notice:

@@ -180,9 +180,9 @@ def fast_check(codec: Codec, doc: Any) -> SaveReport:
 
 
 def _deal_error(codec: Codec, doc: Any, i: int) -> str:
-    from .registry import _deal_errors
+    from .registry import deal_errors
 
     board = doc[i]
     where = f"board {board.number}" if board.number is not None else f"record {i + 1}"
-    errors = _deal_errors(codec, board, where)
+    errors = deal_errors(codec, board, where)
     return errors[0] if errors else f"{where} is not a complete deal"

@@ -165,14 +165,12 @@ def generic_check(codec: Codec, boards: Boards, *, dealer_vul: bool = True, star
     noted: dict[str, None] = {}  # what the notes and tags lost are, in order of appearance
     info = getattr(boards, "info", None)
     for i, b in enumerate(boards):
-        if b.unreadable:  # a stand-in for a record that could not be read: writing it would lose the record
-            rep.errors.append(unreadable_error(boards, i, b.unreadable))
+        rep.errors.extend(record_errors(codec, boards, i, b))
+        if b.unreadable:
             continue
         where = f"board {b.number}" if b.number is not None else f"record {i + 1}"
         if not caps.full_deals and not caps.partial_deals:  # a format of results alone (ZDD) drops the deal
             dealt += bool(b.deal.card_count)
-        else:
-            rep.errors.extend(_deal_errors(codec, b, where))
         if caps.max_board is not None and b.number is not None and b.number > caps.max_board:
             rep.errors.append(f"{where}: {codec.title} holds board numbers up to {caps.max_board}")
         if dealer_vul and not caps.dealer_vul and not _follows_number(b, start + i):
@@ -208,7 +206,18 @@ def generic_check(codec: Codec, boards: Boards, *, dealer_vul: bool = True, star
     return rep
 
 
-def _deal_errors(codec: Codec, board: Any, where: str) -> list[str]:
+def record_errors(codec: Codec, boards: Boards, index: int, board: Board) -> list[str]:
+    """Why ``codec`` cannot store the record at ``index`` at all, whatever the rest of the set: it stands in
+    for a record that could not be read (writing it would lose the record), or its cards are not a deal the
+    format holds."""
+    if board.unreadable:
+        return [unreadable_error(boards, index, board.unreadable)]
+    if not codec.caps.full_deals and not codec.caps.partial_deals:  # a format of results alone drops the deal
+        return []
+    return deal_errors(codec, board, f"board {board.number}" if board.number is not None else f"record {index + 1}")
+
+
+def deal_errors(codec: Codec, board: Any, where: str) -> list[str]:
     """Why a format that stores deals cannot store this board's (no cards, or not a full deal)."""
     count = board.deal.card_count
     if codec.caps.deals_required and count == 0:

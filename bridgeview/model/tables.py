@@ -34,6 +34,9 @@ from .text import plural
 TABLE_SEARCH_LIMIT = 100_000
 #: sets up to this many records are first looked at in plain Python (most repeat no number)
 _PLAIN_LIMIT = 100_000
+#: sets up to this many records (a session's hand records, a 1,000-board file) are searched for conflicts and
+#: deals dealt again with dicts of first records: importing numpy (0.1 s) costs more than their whole check
+SMALL_SET = 1_500
 #: rows compared at a time when groups are checked (bounds the temporary arrays)
 _SLICE = 1 << 20
 _INT64 = 1 << 63
@@ -139,6 +142,16 @@ class BoardColumns:
     def conflicts(self) -> Iterator[Conflict]:
         """Each record whose board number an earlier record used with another deal, dealer or vulnerability,
         with the first record of that number; in no particular order."""
+        if len(self) <= SMALL_SET:
+            first: dict[int, int] = {}
+            for i, numbered in enumerate(self._numbered):
+                if numbered:
+                    j = first.setdefault(self._numbers[i], i)
+                    what = self._differs(i, j) if j != i else None
+                    if what is not None:
+                        yield Conflict(i, j, what)
+            yield from self._big_conflicts
+            return
         import numpy as np
 
         hands, _numbers, _numbered, dealers, vuls = self._columns()
@@ -159,6 +172,15 @@ class BoardColumns:
     def deals_dealt_again(self) -> Iterator[tuple[int, int]]:
         """``(record, first)``: each record with cards whose hands an earlier record had (under any number),
         and the first record that had them."""
+        if len(self) <= SMALL_SET:
+            seen: dict[tuple[int, ...], int] = {}
+            for i in range(len(self)):
+                hands = tuple(self._hands[4 * i : 4 * i + 4])
+                if any(hands):
+                    j = seen.setdefault(hands, i)
+                    if j != i:
+                        yield i, j
+            return
         import numpy as np
 
         hands, _numbers, _numbered, _d, _v = self._columns()
