@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_pbn import make_boards, race  # noqa: E402  (the same random boards and timing as the PBN bench)
 
-from bridgeview.formats.lin import LinCodec, board_pairs, parse_text  # noqa: E402
+from bridgeview.formats.lin.read import LinCodec, board_pairs, parse_text  # noqa: E402
 from bridgeview.model.board import Board  # noqa: E402
 
 REALDATA = Path(__file__).resolve().parents[2] / "shared" / "realdata" / "lin"
@@ -108,7 +108,7 @@ def save_memory(n: int, folder: Path) -> dict:
     (tracemalloc; the mapped file is not Python memory) and CPU time."""
     import tracemalloc
 
-    from bridgeview.formats import lin_lazy
+    from bridgeview.formats.lin import lazy as lin_lazy
     from bridgeview.formats.registry import write_file
 
     path = write_files(n, folder)["played"]

@@ -452,9 +452,10 @@ def _what_is_read(path: Path, lazy: bool) -> tuple[object, ...]:
     """The boards and the problems a user sees, or the one-line refusal; with the lazy readers taking any
     file that is not empty (their checkpoints and caches a few games), or with none."""
     from bridgeview.check.validate import validate
-    from bridgeview.formats import lin_lazy, pbn_lazy
     from bridgeview.formats.errors import FormatError
-    from bridgeview.formats.pbn import board_key
+    from bridgeview.formats.lin import lazy as lin_lazy
+    from bridgeview.formats.pbn import lazy as pbn_lazy
+    from bridgeview.formats.pbn.codec import board_key
     from bridgeview.formats.registry import read_file
 
     saved = [(m, k, getattr(m, k)) for m in (pbn_lazy, lin_lazy) for k in ("LAZY_MIN_BYTES", "CACHE_BOARDS")]

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from bridgeview.check.validate import validate
 from bridgeview.cli.main import main
-from bridgeview.formats.dlm import board_checksum, encode_letters, file_checksum
+from bridgeview.formats.duplimate.dlm import board_checksum, encode_letters, file_checksum
 from bridgeview.formats.errors import FormatError
 from bridgeview.formats.registry import WriteOptions, detect, get, read_file, write_file
 from bridgeview.model.board import Board

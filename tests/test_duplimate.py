@@ -16,7 +16,7 @@ from reader_errors import assert_no_internal_error, reported_texts
 from bridgeview.check.validate import validate
 from bridgeview.cli.main import main
 from bridgeview.formats import records
-from bridgeview.formats.duplimate import (
+from bridgeview.formats.duplimate.bri import (
     DupChunk,
     decode_bri,
     decode_bri_block,

@@ -309,11 +309,11 @@ def test_damaged_files_open_in_the_window_or_say_why(qtbot, tmp_path: Path, monk
     [
         (
             "pbn",
-            "bridgeview.formats.pbn_read",
+            "bridgeview.formats.pbn.read",
             "GameReader.read_auction",
             TypeError("'NoneType' object is not iterable"),
         ),
-        ("zrj", "bridgeview.formats.pavlicek_zrj", "decode_record", KeyError(7)),
+        ("zrj", "bridgeview.formats.pavlicek.zrj", "decode_record", KeyError(7)),
     ],
 )
 def test_a_reader_that_fails_inside_fails_these_tests(

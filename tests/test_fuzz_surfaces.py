@@ -23,7 +23,7 @@ from reader_errors import internal_errors
 from test_fuzz_readers import damaged, seeds
 
 from bridgeview.cli.main import main
-from bridgeview.formats.pbn import board_key
+from bridgeview.formats.pbn.codec import board_key
 from bridgeview.formats.registry import write_file
 from bridgeview.model.cards import Seat
 

@@ -19,7 +19,8 @@ import pytest
 
 from bridgeview.check import check_set
 from bridgeview.check.validate import validate
-from bridgeview.formats import lin_lazy, pbn_lazy
+from bridgeview.formats.lin import lazy as lin_lazy
+from bridgeview.formats.pbn import lazy as pbn_lazy
 from bridgeview.formats.registry import read_file, write_file
 from bridgeview.model.board import MAX_BOARD_NUMBER, board_number_problem
 

@@ -17,9 +17,17 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from bridgeview.formats import lin_lazy, pbn_bulk, pbn_lazy
 from bridgeview.formats.convert import convert_file
 from bridgeview.formats.errors import FormatError
+from bridgeview.formats.lin import (
+    lazy as lin_lazy,
+)
+from bridgeview.formats.pbn import (
+    bulk as pbn_bulk,
+)
+from bridgeview.formats.pbn import (
+    lazy as pbn_lazy,
+)
 from bridgeview.formats.registry import all_codecs, read_file
 
 TABLE_OF_BOARD_1 = (

@@ -15,7 +15,7 @@ from reader_errors import assert_no_internal_error, reported_texts
 from bridgeview.check.validate import validate
 from bridgeview.formats import registry
 from bridgeview.formats.errors import FormatError
-from bridgeview.formats.lin import (
+from bridgeview.formats.lin.read import (
     LinCodec,
     board_to_lin,
     document_text,

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bridgeview.formats.errors import FormatError
-from bridgeview.formats.lin import (
+from bridgeview.formats.lin.read import (
     _card_table,
     _legal_play_tricks,
     _parse_hand,
@@ -20,7 +20,7 @@ from bridgeview.formats.lin import (
     parse_text,
     tokenize,
 )
-from bridgeview.formats.lin_tokens import _careful, scan
+from bridgeview.formats.lin.tokens import _careful, scan
 from bridgeview.model.cards import CARDS, Card, Seat, Strain
 from bridgeview.model.play import declarer_tricks, replay
 

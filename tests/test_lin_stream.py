@@ -11,10 +11,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_pbn_stream import random_chunk, write_binary
 
-from bridgeview.formats import lin_bulk, lin_lazy, lin_stream
 from bridgeview.formats.convert import convert_file, write_document
 from bridgeview.formats.errors import FormatError
-from bridgeview.formats.lin import LinCodec, board_line, document_text, md_text
+from bridgeview.formats.lin import bulk as lin_bulk
+from bridgeview.formats.lin import lazy as lin_lazy
+from bridgeview.formats.lin import stream as lin_stream
+from bridgeview.formats.lin.read import LinCodec, board_line, document_text, md_text
 from bridgeview.formats.registry import ReadOptions, WriteOptions, get, read_file
 from bridgeview.model.board import Board
 from bridgeview.model.deal import Deal
@@ -91,7 +93,7 @@ def test_the_check_of_a_binary_set_counted_from_chunks_says_what_the_board_check
 def test_converting_a_big_binary_set_to_lin_keeps_memory_flat(tmp_path, monkeypatch):
     """The writer holds a chunk of boards, not the file's text nor a board for each record: with chunks of
     2,000 records, four times the boards take about the same memory."""
-    from bridgeview.formats import lin_stream as stream
+    from bridgeview.formats.lin import stream
 
     monkeypatch.setattr(type(get("zrd")), "bulk_records", 2000)
     monkeypatch.setattr(stream, "FLUSH_BYTES", 1 << 16)
@@ -173,7 +175,7 @@ def varied_lin(n: int = 240, seed: int = 5) -> str:
 @pytest.mark.parametrize("fmt", ["zrd", "zbd"])
 @pytest.mark.parametrize("rooms", [False, True])
 def test_chunked_lin_conversion_matches_the_check_and_writer(tmp_path, monkeypatch, fmt, rooms):
-    from bridgeview.formats import pbn_bulk
+    from bridgeview.formats.pbn import bulk as pbn_bulk
 
     text = varied_lin()
     if rooms:
@@ -245,7 +247,7 @@ def test_zrd_to_lin_and_back_keeps_every_deal(tmp_path, monkeypatch):
 @given(st.lists(st.tuples(st.integers(0, 2**32 - 1), st.integers(0, 6)), min_size=1, max_size=30))
 def test_parse_hands_reads_what_parse_md_reads(rows):
     """Plain hands, and damaged ones: those parse_hands takes are read as parse_md reads them."""
-    from bridgeview.formats.lin import parse_md
+    from bridgeview.formats.lin.read import parse_md
 
     texts = []
     for seed, damage in rows:

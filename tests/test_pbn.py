@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from bridgeview.cli.main import main
 from bridgeview.formats import registry
 from bridgeview.formats.errors import FormatError
-from bridgeview.formats.pbn import PbnCodec, board_key, board_to_pbn_text, document_text, parse_pbn_text
+from bridgeview.formats.pbn.codec import PbnCodec, board_key, board_to_pbn_text, document_text, parse_pbn_text
 from bridgeview.formats.registry import WriteOptions, read_file, write_file
 from bridgeview.model.auction import Call, Contract
 from bridgeview.model.board import Board
@@ -54,7 +54,7 @@ def test_real_file_saved_unchanged_is_identical(path, tmp_path):
 @pytest.mark.parametrize("path", PBN_FILES, ids=lambda p: p.name)
 def test_fast_reader_agrees_with_the_tokenizer(path, monkeypatch):
     """Simple games take the regular-expression path; forcing every game through the tokenizer gives the same."""
-    from bridgeview.formats import pbn_read
+    from bridgeview.formats.pbn import read as pbn_read
 
     text = path.read_bytes().decode(read_file(path).info.extra["encoding"])
     fast = parse_pbn_text(text)
@@ -83,7 +83,7 @@ GAME = '[Board "1"]\n[Dealer "N"]\n[Deal "N:AKQJ.T98.765.432 T98.765.432.AKQJ 76
     ],
 )
 def test_fast_reader_comments_agree_with_the_tokenizer(text, monkeypatch):
-    from bridgeview.formats import pbn_read
+    from bridgeview.formats.pbn import read as pbn_read
 
     fast = parse_pbn_text(text)
     monkeypatch.setattr(pbn_read, "simple_entries", lambda *args: None)
@@ -207,7 +207,7 @@ def test_utf8_bom_is_kept(tmp_path):
 def test_every_byte_decodes_and_the_five_that_are_no_character_are_told():
     """8-bit text is Windows-1252: every byte reads, and the five it leaves undefined read as U+FFFD."""
     data = bytes(range(256)) + b'\n[Board "2"]\n'
-    from bridgeview.formats.pbn_lex import decode
+    from bridgeview.formats.pbn.lex import decode
     from bridgeview.formats.textcheck import decode_text
 
     text, encoding = decode(data)
@@ -604,7 +604,7 @@ def test_the_reader_and_the_model_parse_deals_alike(deal: str, message: str) -> 
 def test_result_tables_in_our_order_read_as_tables_in_any_order(rows, unknown, change: str, rnd) -> None:
     """A table in the order we write (taken by position) reads as the general reader reads any table; with
     ``unknown`` cells left out, rows in another order, bad rows."""
-    from bridgeview.formats import pbn_dd
+    from bridgeview.formats.pbn import dd as pbn_dd
     from bridgeview.model.ddtable import DDTable
 
     dd = DDTable.from_rows(

@@ -19,10 +19,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_pbn_props import boards
 
-from bridgeview.formats import pbn_fast
-from bridgeview.formats.pbn import PbnCodec, board_key, document_text, parse_pbn_text
-from bridgeview.formats.pbn_lex import decode, split_games
-from bridgeview.formats.pbn_read import Context, read_game
+from bridgeview.formats.pbn import fast as pbn_fast
+from bridgeview.formats.pbn.codec import PbnCodec, board_key, document_text, parse_pbn_text
+from bridgeview.formats.pbn.lex import decode, split_games
+from bridgeview.formats.pbn.read import Context, read_game
 from bridgeview.model.auction import final_contract
 from bridgeview.model.board import Board
 from bridgeview.model.boardset import BoardSet

@@ -7,11 +7,11 @@ import io
 import numpy as np
 import pytest
 
-from bridgeview.formats import pbn_stream
 from bridgeview.formats.bulk import ABSENT, DD_UNKNOWN, BulkChunk
 from bridgeview.formats.convert import convert_file
-from bridgeview.formats.pbn import PbnCodec, document_text
-from bridgeview.formats.pbn_write import board_text
+from bridgeview.formats.pbn import stream as pbn_stream
+from bridgeview.formats.pbn.codec import PbnCodec, document_text
+from bridgeview.formats.pbn.write import board_text
 from bridgeview.formats.records import ddtable_from_row
 from bridgeview.formats.registry import ReadOptions, WriteOptions, get, read_file
 from bridgeview.model.board import Board
@@ -87,7 +87,7 @@ def test_convert_zrd_to_pbn_and_back_round_trips(tmp_path):
 # -- big PBN -> ZRD/ZBD in chunks (pbn_bulk) -------------------------------------------
 def varied_pbn(n: int = 240, seed: int = 5, unknown: bool = True) -> str:
     """Games of every kind the chunked converter must treat as the check and writer do."""
-    from bridgeview.formats.pbn_write import board_text as text_of
+    from bridgeview.formats.pbn.write import board_text as text_of
 
     rng = np.random.default_rng(seed)
     chunk = random_chunk(n, seed, unknown)
@@ -128,8 +128,9 @@ def varied_pbn(n: int = 240, seed: int = 5, unknown: bool = True) -> str:
 @pytest.mark.parametrize("unknown", [True, False])
 @pytest.mark.parametrize("fmt", ["zrd", "zbd"])
 def test_chunked_pbn_conversion_matches_the_check_and_writer(tmp_path, monkeypatch, fmt, unknown):
-    from bridgeview.formats import pbn_bulk, pbn_lazy
     from bridgeview.formats.convert import write_document
+    from bridgeview.formats.pbn import bulk as pbn_bulk
+    from bridgeview.formats.pbn import lazy as pbn_lazy
 
     path = tmp_path / "varied.pbn"
     path.write_text(varied_pbn(unknown=unknown))
@@ -149,9 +150,9 @@ def test_chunked_pbn_conversion_matches_the_check_and_writer(tmp_path, monkeypat
 
 
 def test_chunked_pbn_conversion_refuses_an_incomplete_deal(tmp_path):
-    from bridgeview.formats import pbn_lazy
     from bridgeview.formats.convert import write_document
     from bridgeview.formats.errors import FormatError
+    from bridgeview.formats.pbn import lazy as pbn_lazy
 
     text = varied_pbn(30)
     at = text.index('[Board "17"]')
@@ -168,7 +169,8 @@ def test_chunked_pbn_conversion_refuses_an_incomplete_deal(tmp_path):
 
 
 def test_chunked_report_says_what_the_check_says(tmp_path):
-    from bridgeview.formats import pbn_bulk, pbn_lazy
+    from bridgeview.formats.pbn import bulk as pbn_bulk
+    from bridgeview.formats.pbn import lazy as pbn_lazy
 
     path = tmp_path / "varied.pbn"
     path.write_text(varied_pbn(120))
@@ -180,7 +182,8 @@ def test_chunked_report_says_what_the_check_says(tmp_path):
 
 def test_games_of_the_usual_shape_are_read_together_and_the_rest_one_by_one(tmp_path, monkeypatch):
     """Most games of a generated file take the numpy path; the others the pattern or the reader."""
-    from bridgeview.formats import pbn_bulk, pbn_lazy
+    from bridgeview.formats.pbn import bulk as pbn_bulk
+    from bridgeview.formats.pbn import lazy as pbn_lazy
 
     path = tmp_path / "varied.pbn"
     path.write_text(varied_pbn(unknown=False))
@@ -211,8 +214,9 @@ def _with_empty_games(text: str, every: int = 7) -> str:
 
 @pytest.mark.parametrize("fmt", ["zrd", "zbd"])
 def test_chunked_pbn_conversion_leaves_out_games_without_cards_as_the_eager_path_does(tmp_path, monkeypatch, fmt):
-    from bridgeview.formats import pbn_bulk, pbn_lazy
     from bridgeview.formats.convert import write_document
+    from bridgeview.formats.pbn import bulk as pbn_bulk
+    from bridgeview.formats.pbn import lazy as pbn_lazy
 
     path = tmp_path / "gaps.pbn"
     path.write_text(_with_empty_games(varied_pbn(unknown=False)))
@@ -234,9 +238,10 @@ def test_chunked_pbn_conversion_leaves_out_games_without_cards_as_the_eager_path
 
 
 def test_chunked_pbn_conversion_refuses_a_file_without_any_cards(tmp_path):
-    from bridgeview.formats import pbn_bulk, pbn_lazy
     from bridgeview.formats.convert import write_document
     from bridgeview.formats.errors import FormatError
+    from bridgeview.formats.pbn import bulk as pbn_bulk
+    from bridgeview.formats.pbn import lazy as pbn_lazy
 
     path = tmp_path / "none.pbn"
     path.write_text("\n".join(f'[Board "{n}"]\n[Deal "?"]\n' for n in range(3, 40)))
@@ -255,8 +260,8 @@ def test_chunked_pbn_conversion_refuses_a_file_without_any_cards(tmp_path):
 def test_a_big_pbn_read_lazily_leaves_out_games_without_cards_for_other_deal_formats(tmp_path, fmt):
     """Deals-only formats without the chunked path (BRI, DUP, DGE) get the same games and the same notice
     from a lazily read file as from the eager reader, instead of refusing the whole save."""
-    from bridgeview.formats import pbn_lazy
     from bridgeview.formats.convert import WithoutGames, write_document
+    from bridgeview.formats.pbn import lazy as pbn_lazy
 
     path = tmp_path / "gaps.pbn"
     path.write_text(_with_empty_games(varied_pbn(60, unknown=False), every=7))
@@ -305,8 +310,9 @@ def layouts_pbn(n: int = 300, seed: int = 9) -> str:
 @pytest.mark.parametrize("fmt", ["zrd", "zbd"])
 def test_games_laid_out_differently_are_all_read_with_numpy_and_give_the_eager_bytes(tmp_path, monkeypatch, fmt):
     """Values of other lengths move the text between them: each layout is compared with its own template."""
-    from bridgeview.formats import pbn_bulk, pbn_lazy
     from bridgeview.formats.convert import write_document
+    from bridgeview.formats.pbn import bulk as pbn_bulk
+    from bridgeview.formats.pbn import lazy as pbn_lazy
 
     path = tmp_path / "layouts.pbn"
     path.write_text(layouts_pbn())

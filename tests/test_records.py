@@ -19,7 +19,7 @@ from bridgeview.model.board import Board
 from bridgeview.model.deal import Deal
 
 FIXED_RECORD_CODECS = ["zbd", "zdd", "zrd", "zrj16", "zrj", "zbs", "deals", "bri", "dge", "dup", "ber", "rzd", "cds"]
-RECORD_MODULES = ["records", "pavlicek", "pavlicek_zrj", "pavlicek_zbs", "duplimate", "deals", "converters"]
+RECORD_MODULES = ["records", "pavlicek/zbd", "pavlicek/zrj", "pavlicek/zbs", "duplimate/bri", "swiftbridge", "exchange"]
 FORMATS = Path(R.__file__).parent
 
 

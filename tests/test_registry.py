@@ -248,23 +248,25 @@ def test_misnamed_file_is_recognised_by_content(tmp_path, tiny):
     assert registry.detect(p).name == "tinytest"
 
 
-def test_the_module_index_is_what_the_modules_register():
-    """registry.MODULE_CODECS (which module to import for a name or extension) lists every format module's
-    codecs with their extensions, in the modules' own order: a new or changed codec must be added there."""
+def test_the_shipped_list_is_what_the_modules_register():
+    """registry.SHIPPED (which module to import for a name or extension, in sniffing order) lists every format
+    module's codecs with their extensions, each module's in its own order, and no module of the package has
+    codecs the list leaves out: a new or changed codec must be added there."""
     import importlib
     import pkgutil
 
     import bridgeview.formats as formats
 
     found = {}
-    for m in sorted(pkgutil.iter_modules(formats.__path__), key=lambda m: m.name):
-        if m.name.startswith("_") or m.name in ("registry", "errors"):
-            continue
-        codecs = getattr(importlib.import_module(f"bridgeview.formats.{m.name}"), "CODECS", ())
+    for m in pkgutil.walk_packages(formats.__path__, "bridgeview.formats."):
+        codecs = getattr(importlib.import_module(m.name), "CODECS", ())
         if codecs:
-            found[m.name] = {c.name: tuple(c.extensions) for c in codecs}
-    assert registry.MODULE_CODECS == found
-    assert [list(v) for v in registry.MODULE_CODECS.values()] == [list(v) for v in found.values()]
+            found[m.name.removeprefix("bridgeview.formats.")] = [(c.name, tuple(c.extensions)) for c in codecs]
+    listed = {}
+    for module, name, extensions in registry.SHIPPED:
+        listed.setdefault(module, []).append((name, extensions))
+    assert listed == found
+    assert [name for _module, name, _extensions in registry.SHIPPED] == SHIPPED_CODECS
 
 
 def test_codecs_found_one_module_at_a_time_keep_the_order_of_a_full_load():
@@ -276,7 +278,7 @@ def test_codecs_found_one_module_at_a_time_keep_the_order_of_a_full_load():
         "    assert [c.name for c in registry.by_extension('a.zrj')] == ['zrj', 'zrj16']\n"
         "    registry.get('zbd'); registry.get('.lin')\n"
         "    loaded = sorted(m for m in sys.modules if m.startswith('bridgeview.formats.'))\n"
-        "    assert not {'bridgeview.formats.halscrib', 'bridgeview.formats.duplimate'} & set(loaded), loaded\n"
+        "    assert not {'bridgeview.formats.halscrib', 'bridgeview.formats.duplimate.bri'} & set(loaded), loaded\n"
         "print([c.name for c in registry.all_codecs()])\n"
     )
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))

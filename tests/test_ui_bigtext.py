@@ -6,7 +6,7 @@ import pytest
 from test_pbn_lazy import GAME
 from test_ui_support import main_window
 
-from bridgeview.formats import pbn_lazy
+from bridgeview.formats.pbn import lazy as pbn_lazy
 from bridgeview.formats.registry import get, read_file
 from bridgeview.ui import dialogs
 
@@ -47,8 +47,9 @@ def test_big_lin_of_qx_boards_opens_lazily_and_saves_both_ways(qtbot, tmp_path, 
     chunked check and writer; a lazy ZRD saved as LIN is written from its chunks."""
     from test_pbn_stream import write_binary
 
-    from bridgeview.formats import lin_bulk, lin_lazy
     from bridgeview.formats.convert import convert_file
+    from bridgeview.formats.lin import bulk as lin_bulk
+    from bridgeview.formats.lin import lazy as lin_lazy
 
     monkeypatch.setattr(lin_lazy, "LAZY_MIN_BYTES", 10_000)
     zrd = tmp_path / "deals.zrd"

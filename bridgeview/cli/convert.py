@@ -60,7 +60,7 @@ def _edited(doc, args, dup: bool):
     """The set renumbered and/or with its DUP fields set (``--renumber``, ``--dup-*``), as a new board set."""
     from dataclasses import replace
 
-    from ..formats.duplimate import DEFAULT_DUP
+    from ..formats.duplimate.bri import DEFAULT_DUP
     from ..model.boardset import BoardSet
     from ..model.editing import board_numbers
 

@@ -123,7 +123,8 @@ def _lazy_text(doc: Any) -> bool:
 def chunked_text(doc: Any, codec: Codec, options: WriteOptions | None) -> Any:
     """The module that converts ``doc`` to ``codec`` in chunks, deals parsed together (:mod:`pbn_bulk`
     for a big PBN file, :mod:`lin_bulk` for a big LIN one, to ZRD or ZBD), or None."""
-    from . import lin_bulk, pbn_bulk
+    from .lin import bulk as lin_bulk
+    from .pbn import bulk as pbn_bulk
 
     for module in (pbn_bulk, lin_bulk):
         if module.applies(doc, codec, options):
@@ -323,7 +324,7 @@ def write_document(
     if codec.kind == "bridge":
         chunked = chunked_text(doc, codec, options)
         if chunked is not None:  # a big PBN or LIN file to ZRD/ZBD: in chunks, deals parsed together
-            from .pbn_bulk import TablesFound
+            from .pbn.bulk import TablesFound
 
             try:
                 converted: ConvertResult = chunked.convert(doc, dst, codec, options, progress)

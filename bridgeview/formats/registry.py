@@ -1,15 +1,14 @@
-"""The format registry: every codec declares itself here, and the app asks here.
+"""The format registry: the one list of the codecs the app ships, and the app asks here.
 
 A codec is one object per format (a subclass of :class:`Codec`) listed in its
-module's ``CODECS`` tuple.  Every module of this package that has ``CODECS`` is
-registered on first use, so adding a format means adding one module.
+module's ``CODECS`` tuple; :data:`SHIPPED` names each, with its module, in the
+order the formats are sniffed, and the module is imported when the codec is first needed.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
-import pkgutil
 import re
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
@@ -286,75 +285,82 @@ def _meaningful(value: str | None) -> bool:
 
 
 # -- the registry -------------------------------------------------------
+#: Every codec the app ships, in the one order in which they are sniffed (a tie in :func:`detect` goes to the
+#: earlier), listed (``bridgeview formats``, the Save As filters) and looked up by extension: the module that
+#: defines and registers it (under ``bridgeview.formats``), its name and its extensions.  A module is
+#: imported when one of its codecs is first needed: a command that names its formats, or whose files'
+#: extensions do, imports only their modules (``convert a.zrd b.zbd`` the Pavlicek one, not the PBN, LIN and
+#: cribbage readers: a third of its start-up); every module when all codecs are (detecting a file by content,
+#: listing the formats).  tests/test_registry.py checks this list against the modules' own ``CODECS``.
+SHIPPED: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("exchange", "ber", ("ber",)),
+    ("exchange", "bhg", ("bhg",)),
+    ("exchange", "cds", ("cds",)),
+    ("exchange", "csv", ("csv",)),
+    ("exchange", "rzd", ("rzd",)),
+    ("swiftbridge", "deals", ("deals",)),
+    ("swiftbridge", "dx", ("dx",)),
+    ("duplimate.dlm", "dlm", ("dlm",)),
+    ("duplimate.bri", "bri", ("bri",)),
+    ("duplimate.bri", "dge", ("dge",)),
+    ("duplimate.bri", "bre", ("bre",)),
+    ("duplimate.bri", "dup", ("dup",)),
+    ("halscrib", "halscrib", ("crib", "hal", "cb64")),
+    ("lin.read", "lin", ("lin",)),
+    ("pavlicek.zbd", "zbd", ("zbd",)),
+    ("pavlicek.zbd", "zdd", ("zdd",)),
+    ("pavlicek.zbd", "zrd", ("zrd",)),
+    ("pavlicek.zbs", "zbs", ("zbs",)),
+    ("pavlicek.zrj", "zrj", ("zrj",)),
+    ("pavlicek.zrj", "zrj16", ("zrj",)),
+    ("pbn.codec", "pbn", ("pbn",)),
+)
+
 _CODECS: dict[str, Codec] = {}
 _LOADED = False
 #: the format modules imported so far (their codecs registered)
 _IMPORTED: set[str] = set()
-
-#: which module registers which codecs (name: extensions).  A command that names its formats, or whose
-#: files' extensions do, imports only their modules (``convert a.zrd b.zbd`` the Pavlicek one, not the PBN,
-#: LIN and cribbage readers: a third of its start-up); every module is imported when all codecs are needed
-#: (detecting a file by content, listing the formats).  tests/test_registry.py checks this against the
-#: modules' own ``CODECS``.
-MODULE_CODECS: dict[str, dict[str, tuple[str, ...]]] = {
-    "converters": {"ber": ("ber",), "bhg": ("bhg",), "cds": ("cds",), "csv": ("csv",), "rzd": ("rzd",)},
-    "deals": {"deals": ("deals",), "dx": ("dx",)},
-    "dlm": {"dlm": ("dlm",)},
-    "duplimate": {"bri": ("bri",), "dge": ("dge",), "bre": ("bre",), "dup": ("dup",)},
-    "halscrib": {"halscrib": ("crib", "hal", "cb64")},
-    "lin": {"lin": ("lin",)},
-    "pavlicek": {"zbd": ("zbd",), "zdd": ("zdd",), "zrd": ("zrd",)},
-    "pavlicek_zbs": {"zbs": ("zbs",)},
-    "pavlicek_zrj": {"zrj": ("zrj",), "zrj16": ("zrj",)},
-    "pbn": {"pbn": ("pbn",)},
-}
+#: each shipped codec's place in :data:`SHIPPED`
+_PLACE = {name: i for i, (_module, name, _extensions) in enumerate(SHIPPED)}
 
 
 def register(codec: Codec) -> Codec:
+    """Add a codec from outside the shipped list (a test's, a plug-in's): it comes before the shipped ones."""
     if not codec.name:
         raise ValueError("a codec needs a name")
     _CODECS[codec.name] = codec
     return codec
 
 
-def _import(names: Iterable[str]) -> list[Codec]:
-    """Import the format modules ``names`` (in name order) and register their codecs; all their codecs."""
-    out: list[Codec] = []
-    for name in sorted(set(names)):
+def _import(modules: Iterable[str]) -> None:
+    """Import the format ``modules`` and register their codecs, keeping every codec in its place: those
+    registered from outside first, then the shipped ones in the order of :data:`SHIPPED`."""
+    for name in dict.fromkeys(modules):
+        if name in _IMPORTED:
+            continue
         module = importlib.import_module(f"{__package__}.{name}")
-        codecs = list(getattr(module, "CODECS", ()))
-        if name not in _IMPORTED:
-            _IMPORTED.add(name)
-            for codec in codecs:
-                register(codec)
-        out.extend(codecs)
-    return out
-
-
-def _load() -> None:
-    """Every format module imported; the codecs in their one order (codecs registered from outside before
-    this first, then each module's in module order), whatever was imported before."""
-    global _LOADED
-    if _LOADED:
-        return
-    _LOADED = True
-    package = importlib.import_module(__package__)
-    names = [m.name for m in pkgutil.iter_modules(package.__path__)]
-    earlier = list(_CODECS.values())
-    ordered = _import(n for n in names if not n.startswith("_") and n not in ("registry", "errors"))
-    ours = {id(c) for c in ordered}
-    order = [c for c in earlier if id(c) not in ours] + ordered
-    order += [c for c in _CODECS.values() if all(c is not o for o in order)]
+        _IMPORTED.add(name)
+        for codec in module.CODECS:
+            _CODECS[codec.name] = codec
+    order = sorted(_CODECS.values(), key=lambda c: _PLACE.get(c.name, -1))
     _CODECS.clear()
     _CODECS.update((c.name, c) for c in order)
 
 
+def _load() -> None:
+    """Every shipped codec registered."""
+    global _LOADED
+    if not _LOADED:
+        _LOADED = True
+        _import(module for module, _name, _extensions in SHIPPED)
+
+
 def _load_for(key: str) -> None:
     """Import what finding the codec named ``key``, or the codecs of extension ``key``, needs: the one
-    module the index names; every module when it names none or several (their order must be the full one)."""
+    module the list names; every module when it names none or several."""
     if _LOADED:
         return
-    modules = [m for m, codecs in MODULE_CODECS.items() if key in codecs or any(key in e for e in codecs.values())]
+    modules = {module for module, name, extensions in SHIPPED if key == name or key in extensions}
     if len(modules) == 1:
         _import(modules)
     else:

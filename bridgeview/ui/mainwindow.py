@@ -605,7 +605,7 @@ class MainWindow(QMainWindow):
         board = view.current_board() if view is not None else None
         if board is None:
             return None
-        from ..formats.pbn import board_to_pbn_text
+        from ..formats.pbn.codec import board_to_pbn_text
 
         text = board_to_pbn_text(board)
         QGuiApplication.clipboard().setText(text)

@@ -22,7 +22,7 @@ from ..formats.convert import (
     write_document,
 )
 from ..formats.errors import FormatError
-from ..formats.pbn_bulk import TablesFound
+from ..formats.pbn.bulk import TablesFound
 from ..formats.registry import Codec, SaveReport, WriteOptions, all_codecs, write_protected
 from ..model.text import plural
 from . import dialogs

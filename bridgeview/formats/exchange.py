@@ -35,7 +35,7 @@ from ..model.deal import Deal
 from ..model.text import plural
 from ..model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
 from .bulk import BulkChunk, complete_rows
-from .duplimate import show_bytes
+from .duplimate.bri import show_bytes
 from .errors import FormatError
 from .records import FixedRecordCodec, map_file, owner_chunks, require_full
 from .registry import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions

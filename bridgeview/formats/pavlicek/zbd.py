@@ -24,19 +24,19 @@ from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
-from ..model.board import Board
-from ..model.text import plural
-from .bulk import ABSENT, DD_UNKNOWN, BulkChunk, chunks_from_boards, complete_rows
-from .errors import FormatError
-from .records import FixedRecordCodec, Records
-from .registry import Boards, Capabilities, SaveReport, WriteOptions
+from ...model.board import Board
+from ...model.text import plural
+from ..bulk import ABSENT, DD_UNKNOWN, BulkChunk, chunks_from_boards, complete_rows
+from ..errors import FormatError
+from ..records import FixedRecordCodec, Records
+from ..registry import Boards, Capabilities, SaveReport, WriteOptions
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     import numpy as np
 
-    from .registry import Boards
+    from ..registry import Boards
 
 #: our seat (N0 E1 S2 W3) for a Pavlicek seat code (W0 N1 E2 S3)
 SEAT_OF_CODE = (3, 0, 1, 2)

@@ -18,21 +18,22 @@ from functools import cache
 from typing import IO
 from urllib.parse import quote, unquote, unquote_plus
 
-from ..model.auction import DOUBLE, PASS, REDOUBLE, Call, Contract
-from ..model.board import UNREADABLE_RECORD, Board, board_number_problem
-from ..model.boardset import BoardSet, FileInfo
-from ..model.cards import CARDS, DISPLAY_SUITS, RANK_CHARS, SUIT_LETTERS, Card, Seat, Strain, ranks_text
-from ..model.deal import Deal
-from ..model.severity import warning
-from ..model.text import plural
-from ..model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
-from . import lin_lazy, lin_stream
-from .errors import FormatError, explain
-from .lin_tokens import Tokens, _snippet, scan
-from .pbn import board_key
-from .pbn_lazy import EditedBoards
-from .registry import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions, _meaningful, board_tags
-from .textcheck import UTF16_MESSAGE, decode_text, undecodable_problems, unencodable_loss_in, utf16_text
+from ...model.auction import DOUBLE, PASS, REDOUBLE, Call, Contract
+from ...model.board import UNREADABLE_RECORD, Board, board_number_problem
+from ...model.boardset import BoardSet, FileInfo
+from ...model.cards import CARDS, DISPLAY_SUITS, RANK_CHARS, SUIT_LETTERS, Card, Seat, Strain, ranks_text
+from ...model.deal import Deal
+from ...model.severity import warning
+from ...model.text import plural
+from ...model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
+from ..errors import FormatError, explain
+from ..pbn.codec import board_key
+from ..pbn.lazy import EditedBoards
+from ..registry import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions, _meaningful, board_tags
+from ..textcheck import UTF16_MESSAGE, decode_text, undecodable_problems, unencodable_loss_in, utf16_text
+from . import lazy as lin_lazy
+from . import stream as lin_stream
+from .tokens import Tokens, _snippet, scan
 
 HANDVIEWER = "https://www.bridgebase.com/tools/handviewer.html?lin="
 

@@ -27,16 +27,16 @@ from dataclasses import dataclass
 from functools import cache
 from typing import IO, TYPE_CHECKING, Any
 
-from ..model.board import Board
-from ..model.boardset import BoardSet, DupControl, FileInfo, LazyBoardSet
-from ..model.cards import CARDS, SEAT_LETTERS
-from ..model.deal import Deal
-from ..model.severity import warning
-from .bulk import ABSENT, BulkChunk
-from .errors import MESSAGE_LIMIT, FormatError
-from .records import FixedRecordCodec, Records, owner_chunks, require_full
-from .registry import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
-from .textcheck import decode_text, undecodable_problems
+from ...model.board import Board
+from ...model.boardset import BoardSet, DupControl, FileInfo, LazyBoardSet
+from ...model.cards import CARDS, SEAT_LETTERS
+from ...model.deal import Deal
+from ...model.severity import warning
+from ..bulk import ABSENT, BulkChunk
+from ..errors import MESSAGE_LIMIT, FormatError
+from ..records import FixedRecordCodec, Records, owner_chunks, require_full
+from ..registry import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
+from ..textcheck import decode_text, undecodable_problems
 
 if TYPE_CHECKING:
     import numpy as np

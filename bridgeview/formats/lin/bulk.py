@@ -17,19 +17,19 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from .bulk import ABSENT, DD_UNKNOWN, BulkChunk
-from .lin import LIN_SEATS, PLAYER_TAGS, _flat
-from .pbn_bulk import _ranks, _running_count
-from .registry import Codec, SaveReport, WriteOptions, _meaningful
+from ..bulk import ABSENT, DD_UNKNOWN, BulkChunk
+from ..pbn.bulk import _ranks, _running_count
+from ..registry import Codec, SaveReport, WriteOptions, _meaningful
+from .read import LIN_SEATS, PLAYER_TAGS, _flat
 
 if TYPE_CHECKING:
     import os
 
     import numpy as np
 
-    from .convert import ConvertResult, ProgressFn
-    from .lin_lazy import LazyLinSet
-    from .pbn_bulk import _Tally
+    from ..convert import ConvertResult, ProgressFn
+    from ..pbn.bulk import _Tally
+    from .lazy import LazyLinSet
 
 FAST_TARGETS = frozenset(("zrd", "zbd"))
 PARSE_ROWS = 4096  # rows of any shape parsed together
@@ -70,7 +70,7 @@ def convert(
     progress: ProgressFn | None = None,
 ) -> ConvertResult:
     """Check and write ``doc`` (see :func:`applies`) as ``codec`` would, a chunk at a time."""
-    from . import pbn_bulk
+    from ..pbn import bulk as pbn_bulk
 
     return pbn_bulk.convert(doc, dst, codec, options, progress, read_chunk=_chunk)  # type: ignore[arg-type]  # a lazy set all the same
 
@@ -79,7 +79,7 @@ def report(
     doc: LazyLinSet, codec: Codec, options: WriteOptions | None = None, progress: ProgressFn | None = None
 ) -> SaveReport:
     """What writing ``doc`` as ``codec`` would lose, from one chunked pass (the GUI asks before it saves)."""
-    from . import pbn_bulk
+    from ..pbn import bulk as pbn_bulk
 
     return pbn_bulk.report(doc, codec, options, progress, read_chunk=_chunk)  # type: ignore[arg-type]  # a lazy set all the same
 
@@ -195,7 +195,7 @@ def _chunk(
     """Boards ``a`` to ``b`` as chunks_from_boards makes them, tallying what the check counts."""
     import numpy as np
 
-    from .pbn_bulk import _VULS, _finish_chunk, names_array
+    from ..pbn.bulk import _VULS, _finish_chunk, names_array
 
     idx = doc.lin_index
     buf = idx.buf

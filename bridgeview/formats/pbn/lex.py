@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..model.severity import warning
-from .textcheck import decode_text
+from ...model.severity import warning
+from ..textcheck import decode_text
 
 # token kinds
 TAG = 0  # (TAG, (name, value), line)

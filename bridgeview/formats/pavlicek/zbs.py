@@ -18,11 +18,11 @@ import os
 from collections.abc import Callable, Iterable
 from typing import IO
 
-from ..model.board import Board
-from ..model.deal import Deal
-from .errors import FormatError
-from .records import FixedRecordCodec, Records
-from .registry import Capabilities, WriteOptions
+from ...model.board import Board
+from ...model.deal import Deal
+from ..errors import FormatError
+from ..records import FixedRecordCodec, Records
+from ..registry import Capabilities, WriteOptions
 
 LOCATOR_LIMIT = 5**13  # 1,220,703,125
 #: our seat (N0 E1 S2 W3) for a locator digit 1-4 (W N E S); digit 0 = unused

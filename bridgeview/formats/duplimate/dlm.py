@@ -22,13 +22,13 @@ import re
 from collections.abc import Sequence
 from typing import IO
 
-from ..model.board import Board
-from ..model.boardset import BoardSet, FileInfo
-from ..model.cards import SEAT_LETTERS
-from ..model.deal import Deal
-from .errors import FormatError
-from .registry import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
-from .textcheck import decode_text, undecodable_problems
+from ...model.board import Board
+from ...model.boardset import BoardSet, FileInfo
+from ...model.cards import SEAT_LETTERS
+from ...model.deal import Deal
+from ..errors import FormatError
+from ..registry import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
+from ..textcheck import decode_text, undecodable_problems
 
 LETTERS = 26
 MAX_BOARD = 99

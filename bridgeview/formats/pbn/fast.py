@@ -18,18 +18,18 @@ from itertools import product, repeat
 from operator import itemgetter
 from typing import TYPE_CHECKING, cast
 
-from ..model.auction import PASS, Call, Contract, auction_is_complete
-from ..model.board import MAX_BOARD_NUMBER, Board
-from ..model.cards import CARDS, RANK_CHARS, Card, Seat, Strain
-from ..model.deal import Deal
-from ..model.severity import warning
-from ..model.vulnerability import Vulnerability
-from . import pbn_dd
-from .pbn_checks import check_tag
-from .pbn_entry import Entry
+from ...model.auction import PASS, Call, Contract, auction_is_complete
+from ...model.board import MAX_BOARD_NUMBER, Board
+from ...model.cards import CARDS, RANK_CHARS, Card, Seat, Strain
+from ...model.deal import Deal
+from ...model.severity import warning
+from ...model.vulnerability import Vulnerability
+from . import dd as pbn_dd
+from .checks import check_tag
+from .entry import Entry
 
 if TYPE_CHECKING:
-    from .pbn_read import Context
+    from .read import Context
 
 #: a tag, its value (no escapes, no line break) and the section after it; a lone backslash is kept as
 #: written, as the tokenizer keeps it (``Denomination\2R``)

@@ -20,14 +20,14 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import IO, TYPE_CHECKING, Any
 
-from ..model.text import plural
-from ..model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
-from . import pbn_dd
-from .bulk import ABSENT, DD_UNKNOWN, BulkChunk
-from .errors import FormatError
-from .pbn_lex import escape
-from .pbn_write import ROSTER
-from .registry import Codec, SaveReport, WriteOptions, check_error, named, note_names, unreadable_error
+from ...model.text import plural
+from ...model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
+from ..bulk import ABSENT, DD_UNKNOWN, BulkChunk
+from ..errors import FormatError
+from ..registry import Codec, SaveReport, WriteOptions, check_error, named, note_names, unreadable_error
+from . import dd as pbn_dd
+from .lex import escape
+from .write import ROSTER
 
 if TYPE_CHECKING:
     import mmap
@@ -36,10 +36,10 @@ if TYPE_CHECKING:
 
     import numpy as np
 
-    from ..model.board import Board
-    from ..model.cards import Seat
-    from .convert import ConvertResult, ProgressFn
-    from .pbn_lazy import LazyPbnSet
+    from ...model.board import Board
+    from ...model.cards import Seat
+    from ..convert import ConvertResult, ProgressFn
+    from .lazy import LazyPbnSet
 
     #: getters of the wanted and of the free-tag values from a match's groups
     _Getters = tuple[Callable[[tuple[Any, ...]], Any], Callable[[tuple[Any, ...]], Any]]
@@ -55,7 +55,7 @@ class TablesFound(Exception):
 
 def _no_tables(chunk: BulkChunk, state: dict[str, Any]) -> BulkChunk:
     """``chunk``, after making sure none of its board numbers was seen before (else :class:`TablesFound`)."""
-    from ..model.tables import NumberRuns
+    from ...model.tables import NumberRuns
 
     runs = state.setdefault("numbers", NumberRuns())
     if chunk.numbers is not None and runs.repeats(chunk.numbers):
@@ -320,8 +320,8 @@ def convert(
 ) -> ConvertResult:
     """Check and write ``doc`` (see :func:`applies`) as ``codec`` would, a chunk at a time (read by
     ``read_chunk``: the LIN converter brings its own)."""
-    from .convert import Cancelled, ConvertResult
-    from .registry import save_atomically
+    from ..convert import Cancelled, ConvertResult
+    from ..registry import save_atomically
 
     options = options or WriteOptions()
     start = options.start_board if options.start_board is not None else 1
@@ -372,7 +372,7 @@ def report(
 ) -> SaveReport:
     """What writing ``doc`` (see :func:`applies`) as ``codec`` would lose, as ``codec.check`` says
     it, from one chunked pass (the GUI asks before it saves)."""
-    from .convert import Cancelled
+    from ..convert import Cancelled
 
     options = options or WriteOptions()
     start = options.start_board if options.start_board is not None else 1
@@ -696,7 +696,7 @@ def _no_cards_at_all(state: dict[str, Any], written: int, tally: _Tally) -> str 
 
 def _dropped_loss(state: dict[str, Any]) -> list[str]:
     """The board-by-board path's words for the games left out (``without_empty_games``)."""
-    from .convert import empty_games_loss
+    from ..convert import empty_games_loss
 
     dropped = state.get("dropped", 0)
     return [empty_games_loss(dropped)] if dropped else []
@@ -751,7 +751,7 @@ def _read_rows(ort: bytes, table: np.ndarray) -> bool:
 
 def _done_with(doc: Any, stop: int) -> None:
     """Give back the mapped pages of the games before ``stop`` (memory stays flat however big the file)."""
-    from .pbn_lazy import release
+    from .lazy import release
 
     buf = doc.mapped_buffer()
     start = doc.data_start(stop) if stop < len(doc) else None

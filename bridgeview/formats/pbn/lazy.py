@@ -23,18 +23,18 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import IO, TYPE_CHECKING, Any, TypeGuard
 
-from ..model.board import Board
-from ..model.boardset import FileInfo, LazyBoardSet
-from .checksum import _MASK64, _sum_words, _tail_sum
-from .errors import FormatError
-from .pbn_lex import Game, _all_percent, detect_newline
-from .pbn_read import Context, read_game
-from .textcheck import EIGHT_BIT, undecodable_offsets, undecodable_problems
+from ...model.board import Board
+from ...model.boardset import FileInfo, LazyBoardSet
+from ..checksum import _MASK64, _sum_words, _tail_sum
+from ..errors import FormatError
+from ..textcheck import EIGHT_BIT, undecodable_offsets, undecodable_problems
+from .lex import Game, _all_percent, detect_newline
+from .read import Context, read_game
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from .lin_lazy import LazyLinSet
+    from ..lin.lazy import LazyLinSet
 
 #: files from this size on are read lazily (smaller ones are read whole: every problem known at once)
 LAZY_MIN_BYTES = 8 << 20
@@ -344,7 +344,7 @@ class LazyPbnSet(LazyBoardSet):
         return hit
 
     def _read(self, i: int, ctx: Context) -> tuple[Board, list[tuple[int | None, str]], int]:
-        from .pbn import PbnSource, board_key
+        from .codec import PbnSource, board_key
 
         game = self.game(i)
         board, probs, line = read_game(game, ctx)
@@ -459,7 +459,7 @@ def read_lazy(path: str | os.PathLike[str]) -> LazyPbnSet:
         head_bytes = bytes(buf[: int(index.starts[0]) if len(index) else len(buf)])
         doc.problems.extend(undecodable_problems(head_bytes, undecodable_offsets(head_bytes, "cp1252"), None))
     if len(index):
-        from .pbn import _known
+        from .codec import _known
 
         first = doc[0].tags
         info.event, info.site, info.date = (_known(first.get(tag)) for tag in ("Event", "Site", "Date"))
@@ -483,8 +483,8 @@ def write_lazy(doc: LazyPbnSet, out: IO[bytes], encoding: str, newline: str) -> 
     """Write a lazy set game by game, the untouched games straight from the file (as bytes
     when the encoding and line ends stay); False when the set needs the whole-text writer
     (``#`` values together with edits, or an edited event/site/date)."""
-    from .pbn import _codec_name, _header_edits, _lf, unchanged_source
-    from .pbn_write import board_text
+    from .codec import _codec_name, _header_edits, _lf, unchanged_source
+    from .write import board_text
 
     idx = doc.index
     info = doc.info

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from sys import intern
 
-from .pbn_lex import PROBLEM_LIMIT
+from .lex import PROBLEM_LIMIT
 
 
 class Entry:

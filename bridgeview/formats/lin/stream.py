@@ -16,16 +16,16 @@ from collections.abc import Iterator
 from functools import cache
 from typing import IO, TYPE_CHECKING, Any
 
-from ..model.boardset import BoardSet
-from ..model.text import plural
-from ..model.vulnerability import dealer_for_board, vulnerability_for_board
-from .bulk import DD_UNKNOWN
-from .pbn_stream import FAST_CODECS, first_number, progress_of
+from ...model.boardset import BoardSet
+from ...model.text import plural
+from ...model.vulnerability import dealer_for_board, vulnerability_for_board
+from ..bulk import DD_UNKNOWN
+from ..pbn.stream import FAST_CODECS, first_number, progress_of
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from .registry import Codec, SaveReport
+    from ..registry import Codec, SaveReport
 
 #: bytes gathered before a write
 FLUSH_BYTES = 1 << 22
@@ -49,7 +49,7 @@ def write(doc: Any, out: IO[bytes], encoding: str, newline: str) -> None:
 
 
 def _lines(doc: Any, newline: str, encode: Any) -> Iterator[bytes]:
-    from .lin import document_lines
+    from .read import document_lines
 
     for line in document_lines(doc, newline):
         yield encode(line)
@@ -57,7 +57,7 @@ def _lines(doc: Any, newline: str, encode: Any) -> Iterator[bytes]:
 
 def fast(doc: Any) -> bool:
     """A lazily read ZRD or ZBD set whose edited boards (if any) need no ``rs`` line: written from chunks."""
-    from .lin import needs_rs
+    from .read import needs_rs
 
     info = getattr(doc, "info", None)
     return (
@@ -74,7 +74,7 @@ def fast(doc: Any) -> bool:
 @cache
 def _numbering() -> tuple[tuple[bytes, bytes], ...]:
     """(dealer digit, vulnerability letter) of board numbers 1..16 (index ``(number - 1) % 16``)."""
-    from .lin import LIN_SEATS, VUL_LETTERS
+    from .read import LIN_SEATS, VUL_LETTERS
 
     return tuple(
         (
@@ -114,8 +114,8 @@ def _fast_lines(doc: Any, newline: str, encode: Any) -> Iterator[bytes]:
     """The lines of a lazy ZRD/ZBD set (see :func:`fast`), a chunk of boards at a time."""
     import numpy as np
 
-    from .bulk import complete_rows
-    from .lin import board_line, document_lines
+    from ..bulk import complete_rows
+    from .read import board_line, document_lines
 
     tell = progress_of(doc)
     yield encode("".join(document_lines(BoardSet([], doc.info), newline)))  # the header, if the info has one
@@ -156,8 +156,8 @@ def fast_check(codec: Codec, doc: Any) -> SaveReport:
     deals it cannot hold (none are partial in those formats) and the DD tables it drops."""
     import numpy as np
 
-    from .bulk import complete_rows
-    from .registry import SaveReport, _meaningful
+    from ..bulk import complete_rows
+    from ..registry import SaveReport, _meaningful
 
     rep = SaveReport()
     tell = progress_of(doc)
@@ -180,7 +180,7 @@ def fast_check(codec: Codec, doc: Any) -> SaveReport:
 
 
 def _deal_error(codec: Codec, doc: Any, i: int) -> str:
-    from .registry import deal_errors
+    from ..registry import deal_errors
 
     board = doc[i]
     where = f"board {board.number}" if board.number is not None else f"record {i + 1}"

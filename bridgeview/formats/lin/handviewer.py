@@ -27,8 +27,8 @@ from __future__ import annotations
 import re
 from urllib.parse import unquote, unquote_plus
 
-from ..model.boardset import BoardSet
-from .errors import FormatError
+from ...model.boardset import BoardSet
+from ..errors import FormatError
 
 #: LIN lists hands South, West, North, East and counts the dealer 1=S 2=W 3=N 4=E
 _LIN_ORDER = "swne"
@@ -217,7 +217,7 @@ def boards_from_link(url: str) -> BoardSet:
     """
     inner = unwrap_lin_link(url)
     if inner is not None:
-        from .lin import handviewer_boards
+        from .read import handviewer_boards
 
         return handviewer_boards(inner)
     if not has_hand_params(url):
@@ -231,7 +231,7 @@ def boards_from_link(url: str) -> BoardSet:
             if inner_query and has_hand_params("?" + inner_query):
                 url = "?" + inner_query
                 break
-    from .lin import parse_text
+    from .read import parse_text
 
     doc = parse_text(link_to_lin(url))
     if not len(doc):

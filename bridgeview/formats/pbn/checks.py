@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ..model.vulnerability import Vulnerability
-from .pbn_entry import Entry
+from ...model.vulnerability import Vulnerability
+from .entry import Entry
 
 _SCORE = re.compile(r"(?:NS|EW)\s+[+-]?\d+(?:\.\d+)?(?:\s+(?:NS|EW)\s+[+-]?\d+(?:\.\d+)?)?")
 _COLUMN = re.compile(r"[+-]?[A-Za-z0-9_]+(?:\\\d+[LR]?)?")

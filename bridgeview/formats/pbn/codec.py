@@ -15,16 +15,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import IO, NamedTuple
 
-from ..model.board import Board
-from ..model.boardset import BoardSet, FileInfo
-from ..model.text import plural
-from . import pbn_lazy, pbn_stream
-from .errors import FormatError
-from .pbn_lex import detect_newline, split_games
-from .pbn_read import Context, read_game
-from .pbn_write import board_text
-from .registry import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
-from .textcheck import UTF16_MESSAGE, decode_text, undecodable_problems, utf16_text
+from ...model.board import Board
+from ...model.boardset import BoardSet, FileInfo
+from ...model.text import plural
+from ..errors import FormatError
+from ..registry import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
+from ..textcheck import UTF16_MESSAGE, decode_text, undecodable_problems, utf16_text
+from . import lazy as pbn_lazy
+from . import stream as pbn_stream
+from .lex import detect_newline, split_games
+from .read import Context, read_game
+from .write import board_text
 
 DEFAULT_PREAMBLE = "% PBN 2.1\n% EXPORT\n"
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from operator import itemgetter
 
-from ..model.cards import Seat, Strain
-from ..model.ddtable import DDTable
+from ...model.cards import Seat, Strain
+from ...model.ddtable import DDTable
 
 _HEX20 = re.compile(r"[0-9A-Fa-f]{20}")
 _STRAINS_NT_FIRST = (Strain.NOTRUMP, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS)

@@ -13,20 +13,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
-from ..model.auction import AUCTION_REST, PASS, Call, CallKind, Contract, auction_is_complete, unread_auction_problem
-from ..model.board import Board, board_number_problem
-from ..model.cards import CARDS, Card, Seat, Strain
-from ..model.ddtable import DDTable
-from ..model.deal import Deal
-from ..model.play import trick_winner
-from ..model.severity import warning
-from ..model.vulnerability import Vulnerability
-from . import pbn_dd
-from .errors import describe
-from .pbn_checks import check_tag
-from .pbn_entry import Entry, section_text, simple_entries
-from .pbn_fast import Layout, read_fast
-from .pbn_lex import BAD, COMMENT, DATA, PERCENT, PROBLEM_LIMIT, SKIPPED, TAG, Game, Token, tokenize, unescape
+from ...model.auction import AUCTION_REST, PASS, Call, CallKind, Contract, auction_is_complete, unread_auction_problem
+from ...model.board import Board, board_number_problem
+from ...model.cards import CARDS, Card, Seat, Strain
+from ...model.ddtable import DDTable
+from ...model.deal import Deal
+from ...model.play import trick_winner
+from ...model.severity import warning
+from ...model.vulnerability import Vulnerability
+from ..errors import describe
+from . import dd as pbn_dd
+from .checks import check_tag
+from .entry import Entry, section_text, simple_entries
+from .fast import Layout, read_fast
+from .lex import BAD, COMMENT, DATA, PERCENT, PROBLEM_LIMIT, SKIPPED, TAG, Game, Token, tokenize, unescape
 
 # -- fast lookup tables -------------------------------------------------
 CALL_TOKENS: dict[str, Call] = {"PASS": PASS, "P": PASS, "X": Call(CallKind.DOUBLE), "XX": Call(CallKind.REDOUBLE)}

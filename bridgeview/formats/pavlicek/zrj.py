@@ -25,30 +25,25 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import IO, TYPE_CHECKING
 
-from ..model.auction import PASS, Call, CallKind, Contract
-from ..model.board import Board
-from ..model.boardset import unreadable_message
-from ..model.cards import Card, Seat, Strain
-from ..model.deal import Deal
-from ..model.text import plural
-from ..model.vulnerability import (
-    Vulnerability,
-    board_for,
-    dealer_for_board,
-    vulnerability_for_board,
-)
-from .bulk import complete_rows
-from .errors import FormatError
-from .pavlicek import CODE_OF_SEAT, SEAT_OF_CODE, ZRJ16Codec
-from .records import FixedRecordCodec, Records, head_records, tolerable
-from .registry import Boards, Capabilities, SaveReport, WriteOptions, generic_check
+from ...model.auction import PASS, Call, CallKind, Contract
+from ...model.board import Board
+from ...model.boardset import unreadable_message
+from ...model.cards import Card, Seat, Strain
+from ...model.deal import Deal
+from ...model.text import plural
+from ...model.vulnerability import Vulnerability, board_for, dealer_for_board, vulnerability_for_board
+from ..bulk import complete_rows
+from ..errors import FormatError
+from ..records import FixedRecordCodec, Records, head_records, tolerable
+from ..registry import Boards, Capabilities, SaveReport, WriteOptions, generic_check
+from .zbd import CODE_OF_SEAT, SEAT_OF_CODE, ZRJ16Codec
 
 if TYPE_CHECKING:
     from typing import IO
 
     import numpy as np
 
-    from .registry import Boards
+    from ..registry import Boards
 
 RECORD = 80
 FIRST_CALL = 18

@@ -3,15 +3,15 @@ came from another format); unmodified PBN boards are written from their source."
 
 from __future__ import annotations
 
-from ..model.auction import AUCTION_REST, Call, CallKind, Contract
-from ..model.board import Board
-from ..model.boardset import FileInfo
-from ..model.cards import DISPLAY_SUITS, Seat, ranks_text
-from ..model.deal import Deal
-from ..model.play import trick_winner
-from . import pbn_dd
-from .pbn_lex import escape
-from .pbn_read import play_trump
+from ...model.auction import AUCTION_REST, Call, CallKind, Contract
+from ...model.board import Board
+from ...model.boardset import FileInfo
+from ...model.cards import DISPLAY_SUITS, Seat, ranks_text
+from ...model.deal import Deal
+from ...model.play import trick_winner
+from . import dd as pbn_dd
+from .lex import escape
+from .read import play_trump
 
 ROSTER = (
     "Event",

@@ -15,20 +15,20 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import IO, TYPE_CHECKING, TypeGuard
 
-from ..model.boardset import FileInfo, LazyBoardSet
-from ..model.cards import DISPLAY_SUITS, ranks_text
-from ..model.vulnerability import dealer_for_board, vulnerability_for_board
-from . import pbn_dd
-from .bulk import DD_UNKNOWN
-from .pbn_write import board_text, tag
+from ...model.boardset import FileInfo, LazyBoardSet
+from ...model.cards import DISPLAY_SUITS, ranks_text
+from ...model.vulnerability import dealer_for_board, vulnerability_for_board
+from ..bulk import DD_UNKNOWN
+from . import dd as pbn_dd
+from .write import board_text, tag
 
 if TYPE_CHECKING:
     from collections.abc import Sized
 
     import numpy as np
 
-    from ..model.board import Board
-    from .bulk import BulkChunk
+    from ...model.board import Board
+    from ..bulk import BulkChunk
 
 #: codecs whose lazy boards are exactly ``Board.numbered(first + i, deal, dd=...)`` of their bulk rows
 FAST_CODECS = frozenset(("zrd", "zbd"))
@@ -47,7 +47,7 @@ def _suit_texts() -> tuple[str, ...]:
 def _dd_cells() -> tuple[tuple[int, int, tuple[str, ...]], ...]:
     """For each row of an OptimumResultTable in writing order: (seat, strain column of a
     bulk DD array, the row's text for every value 0..15)."""
-    from ..model.cards import Seat, Strain
+    from ...model.cards import Seat, Strain
 
     strains = (Strain.NOTRUMP, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS)
     out = []
@@ -111,7 +111,7 @@ def chunk_texts(chunk: BulkChunk, first_number: int, header: str, encoding: str 
     ``Board.numbered(first_number + row, deal, dd=...)`` (with LF line ends)."""
     import numpy as np
 
-    from .bulk import complete_rows
+    from ..bulk import complete_rows
 
     owners = np.ascontiguousarray(chunk.owners)
     n = owners.shape[0]
@@ -177,7 +177,7 @@ def can_stream(doc: object) -> TypeGuard[LazyBoardSet]:
 def write_streamed(doc: LazyBoardSet, out: IO[bytes], encoding: str, newline: str) -> bool:
     """Write a lazy fixed-record set as PBN a chunk at a time; False when it holds an edited
     board written back from PBN source (which needs the whole-text writer)."""
-    from .pbn import _codec_name, unchanged_source
+    from .codec import _codec_name, unchanged_source
 
     edits = getattr(doc, "_edits", {})
     if any(unchanged_source(b) is not None for b in edits.values()):
@@ -215,7 +215,7 @@ def progress_of(doc: Sized) -> Callable[[int], None]:
         return report
     progress = getattr(doc, "_progress", None)
     if callable(progress):
-        from .convert import Cancelled
+        from ..convert import Cancelled
 
         total = len(doc)
 

@@ -30,11 +30,11 @@ from collections.abc import Callable
 from functools import cache
 from typing import IO, TYPE_CHECKING, Any, TypeGuard
 
-from ..model.board import Board
-from ..model.boardset import BoardSet, FileInfo, LazyBoardSet
-from .errors import FormatError
-from .pbn_lazy import _LazyLines, _text_encoding, release
-from .textcheck import EIGHT_BIT, undecodable_offsets, undecodable_problems
+from ...model.board import Board
+from ...model.boardset import BoardSet, FileInfo, LazyBoardSet
+from ..errors import FormatError
+from ..pbn.lazy import _LazyLines, _text_encoding, release
+from ..textcheck import EIGHT_BIT, undecodable_offsets, undecodable_problems
 
 if TYPE_CHECKING:
     import numpy as np
@@ -302,7 +302,7 @@ def _note_rooms(arr: np.ndarray, value_start: np.ndarray, value_end: np.ndarray,
 
 
 def _names_closed(value: bytes, encoding: str) -> bool:
-    from .lin import _QX
+    from .read import _QX
 
     m = _QX.fullmatch(value.decode(encoding, errors="replace").split(",")[0])
     return bool(m and m.group(1).lower() == "c")
@@ -329,8 +329,8 @@ class LazyLinSet(LazyBoardSet):
 
     def decoded(self, i: int) -> tuple[Board, list[tuple[int | None, str]], int]:
         """Board ``i``, its problems ``(line, message)`` and the line of its first pair."""
-        from .lin import ROOM_TAG, _Context, _parse_board, implied_result
-        from .lin_tokens import scan
+        from .read import ROOM_TAG, _Context, _parse_board, implied_result
+        from .tokens import scan
 
         hit = self._cache.get(i)
         if hit is not None:
@@ -432,7 +432,7 @@ def write_lazy(doc: LazyLinSet, out: IO[bytes], encoding: str, newline: str) -> 
     re-encoded, when the encoding or line ends change), each edited board's new text in its place between the
     white space the file had there.  Memory stays that of one board.  False when the set needs the
     whole-file writer: an edited board whose result only a file-level ``rs`` list can hold."""
-    from .lin import document_text, needs_rs
+    from .read import document_text, needs_rs
 
     edits = doc._edits
     if any(needs_rs(b) for b in edits.values()):
@@ -496,7 +496,7 @@ def _copy_boards(copy: Callable[[int, int], None], idx: LinIndex, a: int, b: int
 def _board_text(board: Board, with_qx: bool = False) -> str:
     """An edited board as one LIN line in the style of the file: with ``qx`` in a file of ``qx`` boards; else
     without, unless its number or room would then be lost (the file is then read the ``qx`` way next time)."""
-    from .lin import ROOM_TAG, _join, board_pairs, parse_text
+    from .read import ROOM_TAG, _join, board_pairs, parse_text
 
     pairs = board_pairs(board)
     text = _join(pairs)

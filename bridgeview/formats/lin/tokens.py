@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from .errors import FormatError
+from ..errors import FormatError
 
 _WS = " \t\r\n\f\v"
 _KEY = re.compile(r"[A-Za-z]{2}")
