@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from bridgeview.formats.registry import Codec
+from bridgeview.formats.codec import Codec
 from bridgeview.model.auction import Call
 from bridgeview.model.board import Board
 from bridgeview.model.boardset import BoardSet, FileInfo

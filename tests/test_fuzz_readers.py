@@ -34,8 +34,9 @@ from reader_errors import assert_no_internal_error, reported_texts
 from bridgeview.check.validate import validate
 from bridgeview.cli.dump import board_to_json
 from bridgeview.cli.main import main
+from bridgeview.formats.codec import Codec
 from bridgeview.formats.errors import FormatError
-from bridgeview.formats.registry import Codec, all_codecs, detect, get, read_file
+from bridgeview.formats.registry import all_codecs, detect, get, read_file
 
 CODECS = sorted(all_codecs(), key=lambda c: c.name)
 MAX_REAL_SEED_BYTES = 20_000

@@ -14,6 +14,7 @@ from reader_errors import assert_no_internal_error, reported_texts
 
 from bridgeview.check.validate import validate
 from bridgeview.formats import registry
+from bridgeview.formats.codec import ReadOptions
 from bridgeview.formats.errors import FormatError
 from bridgeview.formats.lin.read import (
     LinCodec,
@@ -28,7 +29,6 @@ from bridgeview.formats.lin.read import (
     parse_text,
     rs_text,
 )
-from bridgeview.formats.registry import ReadOptions
 from bridgeview.model.auction import DOUBLE, PASS, REDOUBLE, Call, Contract, auction_is_complete, final_contract
 from bridgeview.model.board import Board
 from bridgeview.model.boardset import BoardSet, FileInfo

@@ -8,10 +8,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bridgeview.check.validate import validate
+from bridgeview.formats.codec import ReadOptions, WriteOptions
 from bridgeview.formats.errors import FormatError
 from bridgeview.formats.lin import lazy as lin_lazy
 from bridgeview.formats.lin.read import LinCodec
-from bridgeview.formats.registry import ReadOptions, WriteOptions, read_file, write_file
+from bridgeview.formats.registry import read_file, write_file
 
 CODEC = LinCodec()
 BOARD = (

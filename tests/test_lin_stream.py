@@ -11,13 +11,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_pbn_stream import random_chunk, write_binary
 
+from bridgeview.formats.codec import ReadOptions, WriteOptions
 from bridgeview.formats.convert import convert_file, write_document
 from bridgeview.formats.errors import FormatError
 from bridgeview.formats.lin import bulk as lin_bulk
 from bridgeview.formats.lin import lazy as lin_lazy
 from bridgeview.formats.lin import stream as lin_stream
 from bridgeview.formats.lin.read import LinCodec, board_line, document_text, md_text
-from bridgeview.formats.registry import ReadOptions, WriteOptions, get, read_file
+from bridgeview.formats.registry import get, read_file
 from bridgeview.model.board import Board
 from bridgeview.model.deal import Deal
 

@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 from reader_errors import assert_no_internal_error, reported_texts
 
 from bridgeview.formats.bulk import ABSENT, DD_UNKNOWN, BulkChunk
+from bridgeview.formats.codec import ReadOptions
 from bridgeview.formats.errors import FormatError
 from bridgeview.formats.pavlicek import zbd as P
-from bridgeview.formats.registry import ReadOptions, detect, get, read_file, write_file
+from bridgeview.formats.registry import detect, get, read_file, write_file
 from bridgeview.model.board import Board
 from bridgeview.model.cards import Seat
 from bridgeview.model.ddtable import DDTable

@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 
 from bridgeview.cli.main import main
 from bridgeview.formats import registry
+from bridgeview.formats.codec import WriteOptions
 from bridgeview.formats.errors import FormatError
 from bridgeview.formats.pbn.codec import PbnCodec, board_key, board_to_pbn_text, document_text, parse_pbn_text
-from bridgeview.formats.registry import WriteOptions, read_file, write_file
+from bridgeview.formats.registry import read_file, write_file
 from bridgeview.model.auction import Call, Contract
 from bridgeview.model.board import Board
 from bridgeview.model.boardset import BoardSet, FileInfo
@@ -560,7 +561,7 @@ def test_alert_without_explanation_is_a_loss():
 
 
 def test_read_options_encoding_forces_a_decoding(realdata):
-    from bridgeview.formats.registry import ReadOptions
+    from bridgeview.formats.codec import ReadOptions
 
     path = realdata / "pbn" / "zdenecek_bridgecomposer_latin1.pbn"
     doc = read_file(path, "pbn", ReadOptions(encoding="cp1250"))

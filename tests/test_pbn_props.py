@@ -141,7 +141,7 @@ def test_generated_board_round_trips(board):
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(boards(), min_size=1, max_size=4), st.sampled_from(["\n", "\r\n"]))
 def test_generated_file_round_trips_and_rewrites_identically(bs, newline):
-    from bridgeview.formats.registry import WriteOptions
+    from bridgeview.formats.codec import WriteOptions
 
     text, _enc, _nl = document_text(BoardSet(bs), WriteOptions(newline=newline))
     doc = parse_pbn_text(text)

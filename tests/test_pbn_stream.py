@@ -8,12 +8,13 @@ import numpy as np
 import pytest
 
 from bridgeview.formats.bulk import ABSENT, DD_UNKNOWN, BulkChunk
+from bridgeview.formats.codec import ReadOptions, WriteOptions
 from bridgeview.formats.convert import convert_file
 from bridgeview.formats.pbn import stream as pbn_stream
 from bridgeview.formats.pbn.codec import PbnCodec, document_text
 from bridgeview.formats.pbn.write import board_text
 from bridgeview.formats.records import ddtable_from_row
-from bridgeview.formats.registry import ReadOptions, WriteOptions, get, read_file
+from bridgeview.formats.registry import get, read_file
 from bridgeview.model.board import Board
 from bridgeview.model.deal import Deal
 

@@ -13,8 +13,9 @@ import pytest
 
 from bridgeview.formats import records as R
 from bridgeview.formats.bulk import complete_rows
+from bridgeview.formats.codec import Capabilities, ReadOptions
 from bridgeview.formats.errors import FormatError
-from bridgeview.formats.registry import Capabilities, ReadOptions, get, read_file
+from bridgeview.formats.registry import get, read_file
 from bridgeview.model.board import Board
 from bridgeview.model.deal import Deal
 

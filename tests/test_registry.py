@@ -15,21 +15,23 @@ from hypothesis import strategies as st
 
 from bridgeview.cli.main import main
 from bridgeview.formats import registry
+from bridgeview.formats.atomic import save_atomically
 from bridgeview.formats.checksum import pavlicek_checksum, pavlicek_checksum_bytes
+from bridgeview.formats.codec import Capabilities, Codec
 from bridgeview.formats.errors import FormatError
 from bridgeview.model import Board, BoardSet, DDTable, Deal, LazyBoardSet
 
 SAMPLE = "N:T2.J965.T7532.63 AKQ874.AQ2.J8.A5 J65.743.AK4.KQ82 93.KT8.Q96.JT974"
 
 
-class TinyCodec(registry.Codec):
+class TinyCodec(Codec):
     """A test codec: one PBN deal string a line."""
 
     name = "tinytest"
     title = "Tiny test"
     extensions = ("tinytest",)
     binary = False
-    caps = registry.Capabilities()
+    caps = Capabilities()
 
     def sniff(self, head, size=None):
         return 90 if head.startswith(b"N:") else 0
@@ -76,7 +78,7 @@ def test_failed_save_leaves_target_untouched(tmp_path):
         raise RuntimeError("disk on fire")
 
     with pytest.raises(RuntimeError):
-        registry.save_atomically(target, boom)
+        save_atomically(target, boom)
     assert target.read_text() == "precious"
     assert [p.name for p in tmp_path.iterdir()] == ["keep.txt"]
 

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import sys
 
+from ..formats.atomic import check_target
+from ..formats.codec import ReadOptions, WriteOptions
 from ..formats.errors import FormatError
-from ..formats.registry import ReadOptions, WriteOptions, check_target, codec_for_output, read_file
+from ..formats.registry import codec_for_output, read_file
 from ..model.text import plural
 from .common import CONNECT_TIMEOUT, DD_TIMEOUT, Progress, board_number, say_ignored_options, seconds
 

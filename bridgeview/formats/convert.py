@@ -8,48 +8,22 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
 from typing import IO, TYPE_CHECKING, Any
 
 from ..model.boardset import BoardSet
 from ..model.tables import DEAL, Conflict, record_name, set_tables
 from ..model.text import plural
+from .atomic import check_target, save_atomically
+from .codec import Cancelled, Codec, ConvertResult, ProgressFn, ReadOptions, WriteOptions, check_error, record_errors
 from .errors import FormatError
-from .registry import (
-    Codec,
-    ReadOptions,
-    WriteOptions,
-    check_error,
-    check_target,
-    codec_for_output,
-    detect,
-    get,
-    read_file,
-    record_errors,
-    save_atomically,
-)
+from .registry import codec_for_output, detect, get, read_file
 from .verbatim import original_writer
 
 if TYPE_CHECKING:
     from ..model.board import Board
     from .bulk import BulkChunk
-    from .registry import Boards
-
-ProgressFn = Callable[[int, int], bool]
-
-
-@dataclass
-class ConvertResult:
-    codec: Codec
-    records: int = 0
-    losses: list[str] = field(default_factory=list)
-    #: things the user asked for that the input made impossible (a DUP file's own first board)
-    notices: list[str] = field(default_factory=list)
-
-
-class Cancelled(Exception):
-    """The user cancelled a conversion; the target was not touched."""
+    from .codec import Boards
 
 
 def convert_file(
@@ -324,7 +298,7 @@ def write_document(
     if codec.kind == "bridge":
         chunked = chunked_text(doc, codec, options)
         if chunked is not None:  # a big PBN or LIN file to ZRD/ZBD: in chunks, deals parsed together
-            from .pbn.bulk import TablesFound
+            from .codec import TablesFound
 
             try:
                 converted: ConvertResult = chunked.convert(doc, dst, codec, options, progress)

@@ -19,8 +19,9 @@ from typing import Any
 from ..model.cribbage import CribbageRecord
 from ..model.ddtable import DDTable
 from ..resources import resource
+from .codec import Codec
 from .errors import FormatError
-from .registry import Codec, detect, get, read_file
+from .registry import detect, get, read_file
 
 #: the two kinds of content a document holds (``Codec.kind`` names the same two)
 BRIDGE = "bridge"

@@ -35,10 +35,10 @@ from ..model.deal import Deal
 from ..model.text import plural
 from ..model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
 from .bulk import BulkChunk, complete_rows
+from .codec import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
 from .duplimate.bri import show_bytes
 from .errors import FormatError
 from .records import FixedRecordCodec, map_file, owner_chunks, require_full
-from .registry import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
 from .textcheck import EIGHT_BIT, decode_text, undecodable_problems
 
 if TYPE_CHECKING:

@@ -27,8 +27,8 @@ from ..model.ddtable import DDTable
 from ..model.deal import Deal
 from ..model.text import plural
 from .bulk import DD_UNKNOWN, BulkChunk, chunks_from_boards, complete_rows
+from .codec import Codec, ReadOptions, WriteOptions
 from .errors import FormatError
-from .registry import Codec, ReadOptions, WriteOptions
 
 if TYPE_CHECKING:
     import numpy as np

@@ -21,9 +21,9 @@ from ..model.deal import Deal
 from ..model.play import declarer_tricks, replay
 from ..model.text import plural
 from .bulk import BulkChunk, masks_to_owners, overlapping_rows, owners_to_masks
+from .codec import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
 from .errors import FormatError
 from .records import CHUNK, FixedRecordCodec
-from .registry import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
 
 if TYPE_CHECKING:
     import numpy as np

@@ -16,7 +16,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..model.boardset import BoardSet
-    from .registry import Codec, WriteOptions
+    from .codec import Codec, WriteOptions
 
 #: ``FileInfo.extra`` key of the :class:`Original` a binary set was read from
 KEY = "verbatim"

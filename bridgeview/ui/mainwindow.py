@@ -10,9 +10,10 @@ from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QUrl
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QUndoGroup
 from PySide6.QtWidgets import QLabel, QMainWindow, QTabWidget, QWidget
 
+from ..formats.codec import Codec
 from ..formats.document import BRIDGE, CRIBBAGE, Document, bundled
 from ..formats.errors import FormatError
-from ..formats.registry import Codec, all_codecs, get
+from ..formats.registry import all_codecs, get
 from ..model.text import plural
 from ..resources import resource
 from . import dialogs

@@ -33,9 +33,9 @@ from ...model.cards import CARDS, SEAT_LETTERS
 from ...model.deal import Deal
 from ...model.severity import warning
 from ..bulk import ABSENT, BulkChunk
+from ..codec import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
 from ..errors import MESSAGE_LIMIT, FormatError
 from ..records import FixedRecordCodec, Records, owner_chunks, require_full
-from ..registry import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
 from ..textcheck import decode_text, undecodable_problems
 
 if TYPE_CHECKING:

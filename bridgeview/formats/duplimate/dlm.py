@@ -26,8 +26,8 @@ from ...model.board import Board
 from ...model.boardset import BoardSet, FileInfo
 from ...model.cards import SEAT_LETTERS
 from ...model.deal import Deal
+from ..codec import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
 from ..errors import FormatError
-from ..registry import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
 from ..textcheck import decode_text, undecodable_problems
 
 LETTERS = 26

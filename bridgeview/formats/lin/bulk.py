@@ -18,8 +18,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ..bulk import ABSENT, DD_UNKNOWN, BulkChunk
+from ..codec import Codec, SaveReport, WriteOptions, meaningful
 from ..pbn.bulk import _ranks, _running_count
-from ..registry import Codec, SaveReport, WriteOptions, _meaningful
 from .read import LIN_SEATS, PLAYER_TAGS, _flat
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
     import numpy as np
 
-    from ..convert import ConvertResult, ProgressFn
+    from ..codec import ConvertResult, ProgressFn
     from ..pbn.bulk import _Tally
     from .lazy import LazyLinSet
 
@@ -186,7 +186,7 @@ def _names_noted(names: bytes, closed: bool, encoding: str) -> tuple[str, ...]:
     East as the reader sets them."""
     people = _flat(names.decode(encoding, errors="replace")).split(",")
     base = 4 if len(people) >= 8 and closed else 0
-    return tuple(tag for tag, p in zip(PLAYER_TAGS, people[base : base + 4], strict=False) if _meaningful(p.strip()))
+    return tuple(tag for tag, p in zip(PLAYER_TAGS, people[base : base + 4], strict=False) if meaningful(p.strip()))
 
 
 def _chunk(

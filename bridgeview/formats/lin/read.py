@@ -26,10 +26,10 @@ from ...model.deal import Deal
 from ...model.severity import warning
 from ...model.text import plural
 from ...model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
+from ..codec import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions, board_tags, meaningful
 from ..errors import FormatError, explain
 from ..pbn.codec import board_key
 from ..pbn.lazy import EditedBoards
-from ..registry import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions, _meaningful, board_tags
 from ..textcheck import UTF16_MESSAGE, decode_text, undecodable_problems, unencodable_loss_in, utf16_text
 from . import lazy as lin_lazy
 from . import stream as lin_stream
@@ -1119,7 +1119,7 @@ class LinCodec(Codec):
         if tags:
             names = ", ".join(sorted(other_tags)[:6]) + ("…" if len(other_tags) > 6 else "")
             rep.losses.append(f"tags LIN has no place for ({names}) on {plural(tags, 'board')}")
-        if info is not None and (_meaningful(info.site) or _meaningful(info.date)):
+        if info is not None and (meaningful(info.site) or meaningful(info.date)):
             rep.losses.append("the site and date (LIN keeps only the event)")
         encoding = (
             (options.encoding if options else None)

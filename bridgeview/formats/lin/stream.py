@@ -20,12 +20,13 @@ from ...model.boardset import BoardSet
 from ...model.text import plural
 from ...model.vulnerability import dealer_for_board, vulnerability_for_board
 from ..bulk import DD_UNKNOWN
-from ..pbn.stream import FAST_CODECS, first_number, progress_of
+from ..codec import progress_of
+from ..pbn.stream import FAST_CODECS, first_number
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from ..registry import Codec, SaveReport
+    from ..codec import Codec, SaveReport
 
 #: bytes gathered before a write
 FLUSH_BYTES = 1 << 22
@@ -157,7 +158,7 @@ def fast_check(codec: Codec, doc: Any) -> SaveReport:
     import numpy as np
 
     from ..bulk import complete_rows
-    from ..registry import SaveReport, _meaningful
+    from ..codec import SaveReport, meaningful
 
     rep = SaveReport()
     tell = progress_of(doc)
@@ -174,13 +175,13 @@ def fast_check(codec: Codec, doc: Any) -> SaveReport:
     if dd:
         rep.losses.append(f"double-dummy results of {plural(dd, 'board')}")
     info = doc.info
-    if _meaningful(info.site) or _meaningful(info.date):
+    if meaningful(info.site) or meaningful(info.date):
         rep.losses.append("the site and date (LIN keeps only the event)")
     return rep
 
 
 def _deal_error(codec: Codec, doc: Any, i: int) -> str:
-    from ..registry import deal_errors
+    from ..codec import deal_errors
 
     board = doc[i]
     where = f"board {board.number}" if board.number is not None else f"record {i + 1}"

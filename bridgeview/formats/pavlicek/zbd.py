@@ -27,16 +27,16 @@ from typing import TYPE_CHECKING
 from ...model.board import Board
 from ...model.text import plural
 from ..bulk import ABSENT, DD_UNKNOWN, BulkChunk, chunks_from_boards, complete_rows
+from ..codec import Boards, Capabilities, SaveReport, WriteOptions
 from ..errors import FormatError
 from ..records import FixedRecordCodec, Records
-from ..registry import Boards, Capabilities, SaveReport, WriteOptions
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     import numpy as np
 
-    from ..registry import Boards
+    from ..codec import Boards
 
 #: our seat (N0 E1 S2 W3) for a Pavlicek seat code (W0 N1 E2 S3)
 SEAT_OF_CODE = (3, 0, 1, 2)

@@ -20,9 +20,9 @@ from typing import IO
 
 from ...model.board import Board
 from ...model.deal import Deal
+from ..codec import Capabilities, WriteOptions
 from ..errors import FormatError
 from ..records import FixedRecordCodec, Records
-from ..registry import Capabilities, WriteOptions
 
 LOCATOR_LIMIT = 5**13  # 1,220,703,125
 #: our seat (N0 E1 S2 W3) for a locator digit 1-4 (W N E S); digit 0 = unused

@@ -33,9 +33,9 @@ from ...model.deal import Deal
 from ...model.text import plural
 from ...model.vulnerability import Vulnerability, board_for, dealer_for_board, vulnerability_for_board
 from ..bulk import complete_rows
+from ..codec import Boards, Capabilities, SaveReport, WriteOptions, generic_check
 from ..errors import FormatError
 from ..records import FixedRecordCodec, Records, head_records, tolerable
-from ..registry import Boards, Capabilities, SaveReport, WriteOptions, generic_check
 from .zbd import CODE_OF_SEAT, SEAT_OF_CODE, ZRJ16Codec
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
     import numpy as np
 
-    from ..registry import Boards
+    from ..codec import Boards
 
 RECORD = 80
 FIRST_CALL = 18

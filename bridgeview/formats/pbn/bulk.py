@@ -23,8 +23,8 @@ from typing import IO, TYPE_CHECKING, Any
 from ...model.text import plural
 from ...model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
 from ..bulk import ABSENT, DD_UNKNOWN, BulkChunk
+from ..codec import Codec, SaveReport, TablesFound, WriteOptions, check_error, named, note_names, unreadable_error
 from ..errors import FormatError
-from ..registry import Codec, SaveReport, WriteOptions, check_error, named, note_names, unreadable_error
 from . import dd as pbn_dd
 from .lex import escape
 from .write import ROSTER
@@ -38,19 +38,13 @@ if TYPE_CHECKING:
 
     from ...model.board import Board
     from ...model.cards import Seat
-    from ..convert import ConvertResult, ProgressFn
+    from ..codec import ConvertResult, ProgressFn
     from .lazy import LazyPbnSet
 
     #: getters of the wanted and of the free-tag values from a match's groups
     _Getters = tuple[Callable[[tuple[Any, ...]], Any], Callable[[tuple[Any, ...]], Any]]
     #: a learned game pattern's fullmatch, with its getters
     _Learned = tuple[Callable[[bytes], re.Match[bytes] | None], _Getters]
-
-
-class TablesFound(Exception):
-    """A board number came again: the set may hold tables of a board (two rooms, a traveller), which a format
-    of deals writes once.  The chunked pass gives way to the board-by-board one, which sorts them out
-    (:func:`convert.distinct_boards`), so both paths always write and report the same."""
 
 
 def _no_tables(chunk: BulkChunk, state: dict[str, Any]) -> BulkChunk:
@@ -320,8 +314,8 @@ def convert(
 ) -> ConvertResult:
     """Check and write ``doc`` (see :func:`applies`) as ``codec`` would, a chunk at a time (read by
     ``read_chunk``: the LIN converter brings its own)."""
-    from ..convert import Cancelled, ConvertResult
-    from ..registry import save_atomically
+    from ..atomic import save_atomically
+    from ..codec import Cancelled, ConvertResult
 
     options = options or WriteOptions()
     start = options.start_board if options.start_board is not None else 1
@@ -372,7 +366,7 @@ def report(
 ) -> SaveReport:
     """What writing ``doc`` (see :func:`applies`) as ``codec`` would lose, as ``codec.check`` says
     it, from one chunked pass (the GUI asks before it saves)."""
-    from ..convert import Cancelled
+    from ..codec import Cancelled
 
     options = options or WriteOptions()
     start = options.start_board if options.start_board is not None else 1

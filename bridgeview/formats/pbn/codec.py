@@ -18,8 +18,8 @@ from typing import IO, NamedTuple
 from ...model.board import Board
 from ...model.boardset import BoardSet, FileInfo
 from ...model.text import plural
+from ..codec import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
 from ..errors import FormatError
-from ..registry import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
 from ..textcheck import UTF16_MESSAGE, decode_text, undecodable_problems, utf16_text
 from . import lazy as pbn_lazy
 from . import stream as pbn_stream

@@ -19,12 +19,11 @@ from ...model.boardset import FileInfo, LazyBoardSet
 from ...model.cards import DISPLAY_SUITS, ranks_text
 from ...model.vulnerability import dealer_for_board, vulnerability_for_board
 from ..bulk import DD_UNKNOWN
+from ..codec import progress_of
 from . import dd as pbn_dd
 from .write import board_text, tag
 
 if TYPE_CHECKING:
-    from collections.abc import Sized
-
     import numpy as np
 
     from ...model.board import Board
@@ -205,26 +204,6 @@ def write_streamed(doc: LazyBoardSet, out: IO[bytes], encoding: str, newline: st
             size = 0
     flush()
     return True
-
-
-def progress_of(doc: Sized) -> Callable[[int], None]:
-    """Report ``done`` boards to whatever progress wrapper ``doc`` is (the CLI's counted
-    view or the GUI's), raising Cancelled when the user cancels; a no-op for a bare set."""
-    report: Callable[[int], None] | None = getattr(doc, "_report", None)
-    if callable(report):
-        return report
-    progress = getattr(doc, "_progress", None)
-    if callable(progress):
-        from ..convert import Cancelled
-
-        total = len(doc)
-
-        def tell(done: int) -> None:
-            if progress(done, total) is False:
-                raise Cancelled()
-
-        return tell
-    return lambda done: None
 
 
 def first_number(doc: LazyBoardSet) -> int:
