@@ -32,7 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_pbn import make_boards, race  # noqa: E402  (the same random boards and timing as the PBN bench)
 
-from bridgeview.formats.lin.read import LinCodec, board_pairs, parse_text  # noqa: E402
+from bridgeview.formats.lin.codec import LinCodec
+from bridgeview.formats.lin.read import parse_text  # noqa: E402
+from bridgeview.formats.lin.write import board_pairs
 from bridgeview.model.board import Board  # noqa: E402
 
 REALDATA = Path(__file__).resolve().parents[2] / "shared" / "realdata" / "lin"

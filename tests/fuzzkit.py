@@ -455,8 +455,8 @@ def _what_is_read(path: Path, lazy: bool) -> tuple[object, ...]:
     from bridgeview.formats.errors import FormatError
     from bridgeview.formats.lin import lazy as lin_lazy
     from bridgeview.formats.pbn import lazy as pbn_lazy
-    from bridgeview.formats.pbn.codec import board_key
     from bridgeview.formats.registry import read_file
+    from bridgeview.model.board import board_key
 
     saved = [(m, k, getattr(m, k)) for m in (pbn_lazy, lin_lazy) for k in ("LAZY_MIN_BYTES", "CACHE_BOARDS")]
     saved.append((pbn_lazy, "CHECKPOINT_EVERY", pbn_lazy.CHECKPOINT_EVERY))

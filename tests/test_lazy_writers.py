@@ -17,13 +17,12 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from bridgeview.formats import chunked
+from bridgeview.formats.codec import lazy_text
 from bridgeview.formats.convert import convert_file
 from bridgeview.formats.errors import FormatError
 from bridgeview.formats.lin import (
     lazy as lin_lazy,
-)
-from bridgeview.formats.pbn import (
-    bulk as pbn_bulk,
 )
 from bridgeview.formats.pbn import (
     lazy as pbn_lazy,
@@ -86,7 +85,7 @@ def small_lazy_sizes(threshold: int, checkpoint: int, cache: int, chunk: int):
         mp.setattr(pbn_lazy, "CHECKPOINT_EVERY", checkpoint)
         mp.setattr(pbn_lazy, "CACHE_BOARDS", cache)
         mp.setattr(lin_lazy, "CACHE_BOARDS", cache)
-        mp.setattr(pbn_bulk, "CHUNK", chunk)
+        mp.setattr(chunked, "CHUNK", chunk)
         yield
 
 
@@ -116,7 +115,7 @@ def opened(src: Path) -> str | bool:
         doc = read_file(src)
     except FormatError as e:
         return e.full()
-    return bool(getattr(doc, "pbn_lazy", False) or getattr(doc, "lin_lazy", False))
+    return lazy_text(doc) is not None
 
 
 def same_everywhere(text: str, suffix: str, threshold: int, checkpoint: int, cache: int, chunk: int) -> None:
@@ -232,7 +231,7 @@ def test_save_as_in_the_window_on_a_lazy_set_with_a_game_without_cards(
     with small_lazy_sizes(1, 2, 2, 1 << 16):
         w = main_window(qtbot, tmp_path)
         assert w.open_file(str(src)), messages.calls
-        assert getattr(w.current_view().boards, "pbn_lazy", False)
+        assert lazy_text(w.current_view().boards) == "pbn"
         messages.answer = dialogs.Button.Save
         out = tmp_path / f"saved{EXTENSION[writer]}"
         assert w.save_as(str(out), writer), messages.calls

@@ -16,19 +16,10 @@ from bridgeview.check.validate import validate
 from bridgeview.formats import registry
 from bridgeview.formats.codec import ReadOptions
 from bridgeview.formats.errors import FormatError
-from bridgeview.formats.lin.read import (
-    LinCodec,
-    board_to_lin,
-    document_text,
-    handviewer_boards,
-    handviewer_url,
-    implied_result,
-    parse_handviewer_url,
-    parse_md,
-    parse_rs,
-    parse_text,
-    rs_text,
-)
+from bridgeview.formats.lin.codec import LinCodec
+from bridgeview.formats.lin.handviewer import handviewer_boards, handviewer_url, parse_handviewer_url
+from bridgeview.formats.lin.read import implied_result, parse_md, parse_rs, parse_text
+from bridgeview.formats.lin.write import board_to_lin, document_text, rs_text
 from bridgeview.model.auction import DOUBLE, PASS, REDOUBLE, Call, Contract, auction_is_complete, final_contract
 from bridgeview.model.board import Board
 from bridgeview.model.boardset import BoardSet, FileInfo

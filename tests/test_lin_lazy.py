@@ -11,7 +11,7 @@ from bridgeview.check.validate import validate
 from bridgeview.formats.codec import ReadOptions, WriteOptions
 from bridgeview.formats.errors import FormatError
 from bridgeview.formats.lin import lazy as lin_lazy
-from bridgeview.formats.lin.read import LinCodec
+from bridgeview.formats.lin.codec import LinCodec
 from bridgeview.formats.registry import read_file, write_file
 
 CODEC = LinCodec()

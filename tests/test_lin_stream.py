@@ -17,7 +17,8 @@ from bridgeview.formats.errors import FormatError
 from bridgeview.formats.lin import bulk as lin_bulk
 from bridgeview.formats.lin import lazy as lin_lazy
 from bridgeview.formats.lin import stream as lin_stream
-from bridgeview.formats.lin.read import LinCodec, board_line, document_text, md_text
+from bridgeview.formats.lin.codec import LinCodec
+from bridgeview.formats.lin.write import board_line, document_text, md_text
 from bridgeview.formats.registry import get, read_file
 from bridgeview.model.board import Board
 from bridgeview.model.deal import Deal
@@ -176,7 +177,7 @@ def varied_lin(n: int = 240, seed: int = 5) -> str:
 @pytest.mark.parametrize("fmt", ["zrd", "zbd"])
 @pytest.mark.parametrize("rooms", [False, True])
 def test_chunked_lin_conversion_matches_the_check_and_writer(tmp_path, monkeypatch, fmt, rooms):
-    from bridgeview.formats.pbn import bulk as pbn_bulk
+    from bridgeview.formats import chunked
 
     text = varied_lin()
     if rooms:
@@ -186,11 +187,11 @@ def test_chunked_lin_conversion_matches_the_check_and_writer(tmp_path, monkeypat
     eager = CODEC.read(path, ReadOptions())
     lazy = lin_lazy.read_lazy(path)
     assert lazy is not None and lin_bulk.applies(lazy, get(fmt), None)
-    monkeypatch.setattr(pbn_bulk, "CHUNK", 50)  # chunk boundaries do not matter ...
+    monkeypatch.setattr(chunked, "CHUNK", 50)  # chunk boundaries do not matter ...
     monkeypatch.setattr(lin_bulk, "PARSE_ROWS", 7)
     got = write_document(lazy, tmp_path / f"lazy.{fmt}", get(fmt))
     report = lin_bulk.report(lin_lazy.read_lazy(path), get(fmt))
-    monkeypatch.setattr(pbn_bulk, "CHUNK", 1 << 16)  # ... as long as the writer sees the same chunks
+    monkeypatch.setattr(chunked, "CHUNK", 1 << 16)  # ... as long as the writer sees the same chunks
     want = write_document(eager, tmp_path / f"eager.{fmt}", get(fmt))
     assert got.losses == want.losses and len(want.losses) >= 3, want.losses
     assert report.losses == want.losses and not report.errors

@@ -14,10 +14,10 @@ from bridgeview.cli.main import main
 from bridgeview.formats import registry
 from bridgeview.formats.codec import WriteOptions
 from bridgeview.formats.errors import FormatError
-from bridgeview.formats.pbn.codec import PbnCodec, board_key, board_to_pbn_text, document_text, parse_pbn_text
+from bridgeview.formats.pbn.codec import PbnCodec, board_to_pbn_text, document_text, parse_pbn_text
 from bridgeview.formats.registry import read_file, write_file
 from bridgeview.model.auction import Call, Contract
-from bridgeview.model.board import Board
+from bridgeview.model.board import Board, board_key
 from bridgeview.model.boardset import BoardSet, FileInfo
 from bridgeview.model.cards import Card, Seat, Strain
 from bridgeview.model.deal import Deal

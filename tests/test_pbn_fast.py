@@ -20,11 +20,11 @@ from hypothesis import strategies as st
 from test_pbn_props import boards
 
 from bridgeview.formats.pbn import fast as pbn_fast
-from bridgeview.formats.pbn.codec import PbnCodec, board_key, document_text, parse_pbn_text
+from bridgeview.formats.pbn.codec import PbnCodec, document_text, parse_pbn_text
 from bridgeview.formats.pbn.lex import decode, split_games
 from bridgeview.formats.pbn.read import Context, read_game
 from bridgeview.model.auction import final_contract
-from bridgeview.model.board import Board
+from bridgeview.model.board import Board, board_key
 from bridgeview.model.boardset import BoardSet
 from bridgeview.model.deal import Deal
 

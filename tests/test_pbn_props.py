@@ -12,10 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reader_errors import assert_no_internal_error, reported_texts
 
-from bridgeview.formats.pbn.codec import board_key, board_to_pbn_text, document_text, parse_pbn_text
+from bridgeview.formats.pbn.codec import board_to_pbn_text, document_text, parse_pbn_text
 from bridgeview.formats.pbn.write import ROSTER
 from bridgeview.model.auction import DOUBLE, PASS, REDOUBLE, Call, auction_is_complete, final_contract
-from bridgeview.model.board import Board
+from bridgeview.model.board import Board, board_key
 from bridgeview.model.boardset import BoardSet
 from bridgeview.model.cards import CARDS, Seat, suit_mask
 from bridgeview.model.ddtable import DDTable

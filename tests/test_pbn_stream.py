@@ -7,6 +7,7 @@ import io
 import numpy as np
 import pytest
 
+from bridgeview.formats import chunked
 from bridgeview.formats.bulk import ABSENT, DD_UNKNOWN, BulkChunk
 from bridgeview.formats.codec import ReadOptions, WriteOptions
 from bridgeview.formats.convert import convert_file
@@ -43,7 +44,7 @@ def test_streamed_pbn_is_byte_identical_to_the_whole_text_writer(tmp_path, fmt, 
     src = tmp_path / f"deals.{fmt}"
     write_binary(src, fmt, 300)
     doc = read_file(src, options=ReadOptions(start_board=start))
-    assert pbn_stream.can_stream(doc)
+    assert pbn_stream.is_lazy_foreign(doc)
     for opts in (WriteOptions(), WriteOptions(newline="\r\n"), WriteOptions(encoding="utf-8-sig")):
         text, encoding, _nl = document_text(doc, opts)
         out = io.BytesIO()
@@ -138,9 +139,9 @@ def test_chunked_pbn_conversion_matches_the_check_and_writer(tmp_path, monkeypat
     eager = CODEC.read(path, ReadOptions())
     lazy = pbn_lazy.read_lazy(path)
     assert pbn_bulk.applies(lazy, get(fmt), None)
-    monkeypatch.setattr(pbn_bulk, "CHUNK", 50)  # chunk boundaries do not matter ...
+    monkeypatch.setattr(chunked, "CHUNK", 50)  # chunk boundaries do not matter ...
     got = write_document(lazy, tmp_path / f"lazy.{fmt}", get(fmt))
-    monkeypatch.setattr(pbn_bulk, "CHUNK", 1 << 16)  # ... as long as the writer sees the same chunks
+    monkeypatch.setattr(chunked, "CHUNK", 1 << 16)  # ... as long as the writer sees the same chunks
     want = write_document(eager, tmp_path / f"eager.{fmt}", get(fmt))
     assert got.losses == want.losses and len(want.losses) >= 3, want.losses
     assert got.records == want.records == 240
@@ -191,7 +192,7 @@ def test_games_of_the_usual_shape_are_read_together_and_the_rest_one_by_one(tmp_
     shaped = []
     real = pbn_bulk._shaped_rows
     monkeypatch.setattr(pbn_bulk, "_shaped_rows", lambda *a: shaped.append((a[1], real(*a))) or shaped[-1][1])
-    monkeypatch.setattr(pbn_bulk, "CHUNK", 40)  # shapes seen in one chunk serve the next
+    monkeypatch.setattr(chunked, "CHUNK", 40)  # shapes seen in one chunk serve the next
     got = pbn_bulk.report(pbn_lazy.read_lazy(path), get("zrd"))
     want = get("zrd").check(CODEC.read(path, ReadOptions()))
     assert got.losses == want.losses
@@ -226,10 +227,10 @@ def test_chunked_pbn_conversion_leaves_out_games_without_cards_as_the_eager_path
     assert empty >= 30
     lazy = pbn_lazy.read_lazy(path)
     assert pbn_bulk.applies(lazy, get(fmt), None)
-    monkeypatch.setattr(pbn_bulk, "CHUNK", 50)  # games left out in every chunk, numbered on across chunks
+    monkeypatch.setattr(chunked, "CHUNK", 50)  # games left out in every chunk, numbered on across chunks
     got = write_document(lazy, tmp_path / f"lazy.{fmt}", get(fmt))
     report = pbn_bulk.report(pbn_lazy.read_lazy(path), get(fmt))
-    monkeypatch.setattr(pbn_bulk, "CHUNK", 1 << 16)
+    monkeypatch.setattr(chunked, "CHUNK", 1 << 16)
     want = write_document(eager, tmp_path / f"eager.{fmt}", get(fmt))
     assert want.losses[0] == f"{empty} games without cards"
     assert got.losses == want.losses
@@ -320,9 +321,9 @@ def test_games_laid_out_differently_are_all_read_with_numpy_and_give_the_eager_b
     shaped = []
     real = pbn_bulk._shaped_rows
     monkeypatch.setattr(pbn_bulk, "_shaped_rows", lambda *a: shaped.append((a[1], real(*a))) or shaped[-1][1])
-    monkeypatch.setattr(pbn_bulk, "CHUNK", 64)
+    monkeypatch.setattr(chunked, "CHUNK", 64)
     got = write_document(pbn_lazy.read_lazy(path), tmp_path / f"lazy.{fmt}", get(fmt))
-    monkeypatch.setattr(pbn_bulk, "CHUNK", 1 << 16)
+    monkeypatch.setattr(chunked, "CHUNK", 1 << 16)
     want = write_document(CODEC.read(path, ReadOptions()), tmp_path / f"eager.{fmt}", get(fmt))
     assert got.losses == want.losses and got.records == want.records == 300
     assert (tmp_path / f"lazy.{fmt}").read_bytes() == (tmp_path / f"eager.{fmt}").read_bytes()
@@ -343,7 +344,7 @@ def test_checking_an_unedited_lazy_binary_set_for_pbn_decodes_no_board(tmp_path,
     path = tmp_path / "set.zrd"
     write_file(BoardSet([Board.numbered(n, Deal.shuffled(rng)) for n in range(1, 41)]), path, "zrd")
     doc = read_file(path)
-    assert pbn_stream.can_stream(doc)
+    assert pbn_stream.is_lazy_foreign(doc)
     decoded: list[int] = []
     original = records.FixedRecordCodec.decode_board
 

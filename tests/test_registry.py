@@ -164,7 +164,7 @@ def test_checksum_wraps_at_64_bits():
     import bridgeview.formats.checksum as checksum
 
     buf = np.full(1 << 12, 0xFF, dtype=np.uint8)  # 512 words of 2**64 - 1 as u64
-    assert checksum._sum_words(buf) == 1024 * 0xFFFFFFFF
+    assert checksum.sum_words(buf) == 1024 * 0xFFFFFFFF
 
 
 def test_cli_errors_are_one_line_with_exit_codes(tmp_path, capsys):

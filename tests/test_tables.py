@@ -378,7 +378,7 @@ def test_lesson_text_a_conversion_cannot_carry_is_named(tmp_path, capsys):
 def test_partial_deals_are_written_as_bbo_writes_them(tmp_path):
     """A lesson's ending (North and South's clubs only) is saved, not refused: the hands with cards as usual,
     the empty ones as nothing between their commas; it reads back the same."""
-    from bridgeview.formats.lin.read import md_text
+    from bridgeview.formats.lin.write import md_text
     from bridgeview.formats.registry import write_file
 
     doc = read_file(kit.lesson_lin(tmp_path / "l.lin", 10, bad={9: "partial"}))

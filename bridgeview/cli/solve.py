@@ -245,7 +245,7 @@ def _write_streamed(doc, codec, args, results, counts: dict, unsolvable: list[in
     import numpy as np
 
     from ..formats.bulk import DD_UNKNOWN
-    from ..formats.convert import _write_bulk_chunks
+    from ..formats.convert import write_bulk_chunks
 
     pending = iter(results)
     nxt = next(pending, None)
@@ -273,7 +273,7 @@ def _write_streamed(doc, codec, args, results, counts: dict, unsolvable: list[in
             base += n
             yield chunk
 
-    return _write_bulk_chunks(
+    return write_bulk_chunks(
         chunks(), len(doc), args.output, codec, WriteOptions(start_board=args.start_board), None, args.force
     )
 

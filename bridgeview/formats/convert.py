@@ -15,7 +15,21 @@ from ..model.boardset import BoardSet
 from ..model.tables import DEAL, Conflict, record_name, set_tables
 from ..model.text import plural
 from .atomic import check_target, save_atomically
-from .codec import Cancelled, Codec, ConvertResult, ProgressFn, ReadOptions, WriteOptions, check_error, record_errors
+from .chunked import empty_games_loss
+from .codec import (
+    Cancelled,
+    ChunkedConversion,
+    Codec,
+    ConvertResult,
+    ConvertsInChunks,
+    ProgressFn,
+    ReadOptions,
+    TablesFound,
+    WriteOptions,
+    check_error,
+    lazy_text,
+    record_errors,
+)
 from .errors import FormatError
 from .registry import codec_for_output, detect, get, read_file
 from .verbatim import original_writer
@@ -91,19 +105,15 @@ def one_table_each(doc: Any, codec: Codec) -> bool:
 
 def _lazy_text(doc: Any) -> bool:
     """A big PBN or LIN file read lazily: its games are decoded on demand and may hold no cards."""
-    return bool(getattr(doc, "pbn_lazy", False) or getattr(doc, "lin_lazy", False))
+    return lazy_text(doc) is not None
 
 
-def chunked_text(doc: Any, codec: Codec, options: WriteOptions | None) -> Any:
-    """The module that converts ``doc`` to ``codec`` in chunks, deals parsed together (:mod:`pbn_bulk`
-    for a big PBN file, :mod:`lin_bulk` for a big LIN one, to ZRD or ZBD), or None."""
-    from .lin import bulk as lin_bulk
-    from .pbn import bulk as pbn_bulk
-
-    for module in (pbn_bulk, lin_bulk):
-        if module.applies(doc, codec, options):
-            return module
-    return None
+def chunked_text(doc: Any, codec: Codec, options: WriteOptions | None) -> ChunkedConversion | None:
+    """How ``doc`` goes to ``codec`` in chunks, deals parsed together (a big PBN or LIN file read lazily, to ZRD
+    or ZBD: what its codec, a :class:`~.codec.ConvertsInChunks`, offers), or None."""
+    name = lazy_text(doc)
+    source = get(name) if name is not None else None
+    return source.chunked(doc, codec, options) if isinstance(source, ConvertsInChunks) else None
 
 
 def _lazy_without_empty_games(doc: Any, codec: Codec, *, chunked: bool = True) -> tuple[Any, int]:
@@ -202,10 +212,6 @@ def _conflict_error(doc: Any, conflict: Conflict, codec: Codec) -> str:
     )
 
 
-def empty_games_loss(count: int) -> str:
-    return f"{plural(count, 'game')} without cards"
-
-
 def tables_loss(notice: str) -> str:
     """A save report's words for the tables a format of deals does not keep (``notice``: ``15 boards from 30
     tables``)."""
@@ -298,11 +304,8 @@ def write_document(
     if codec.kind == "bridge":
         chunked = chunked_text(doc, codec, options)
         if chunked is not None:  # a big PBN or LIN file to ZRD/ZBD: in chunks, deals parsed together
-            from .codec import TablesFound
-
             try:
-                converted: ConvertResult = chunked.convert(doc, dst, codec, options, progress)
-                return converted
+                return chunked.convert(doc, dst, codec, options, progress)
             except TablesFound:  # a board number came again: the tables are sorted out board by board below,
                 doc, dropped = without_empty_games(doc, codec, chunked=False)  # without the games it skipped
         if (
@@ -312,7 +315,7 @@ def write_document(
             and not doc.edited
             and one_table_each(doc, codec)
         ):
-            result = _write_bulk_chunks(doc.bulk(), len(doc), dst, codec, options, progress, force)
+            result = write_bulk_chunks(doc.bulk(), len(doc), dst, codec, options, progress, force)
             result.losses[:0] = read_losses(doc)
             return result
         doc, notice, errors = distinct_boards(doc, codec)
@@ -352,12 +355,12 @@ def _convert_bulk(
     total = len(doc)
     bulk = getattr(doc, "bulk", None)
     chunks = bulk() if callable(bulk) else src_codec.read_bulk(src)  # the records as opened: not mapped twice
-    result = _write_bulk_chunks(chunks, total, dst, dst_codec, options, progress, force)
+    result = write_bulk_chunks(chunks, total, dst, dst_codec, options, progress, force)
     result.losses[:0] = read_losses(doc)
     return result
 
 
-def _write_bulk_chunks(
+def write_bulk_chunks(
     chunks: Iterable[BulkChunk],
     total: int,
     dst: str | os.PathLike[str],

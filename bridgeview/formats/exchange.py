@@ -38,7 +38,8 @@ from .bulk import BulkChunk, complete_rows
 from .codec import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
 from .duplimate.bri import show_bytes
 from .errors import FormatError
-from .records import FixedRecordCodec, map_file, owner_chunks, require_full
+from .mapped import map_file
+from .records import FixedRecordCodec, owner_chunks, require_full
 from .textcheck import EIGHT_BIT, decode_text, undecodable_problems
 
 if TYPE_CHECKING:

@@ -42,7 +42,7 @@ SHIPPED: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("duplimate.bri", "bre", ("bre",)),
     ("duplimate.bri", "dup", ("dup",)),
     ("halscrib", "halscrib", ("crib", "hal", "cb64")),
-    ("lin.read", "lin", ("lin",)),
+    ("lin.codec", "lin", ("lin",)),
     ("pavlicek.zbd", "zbd", ("zbd",)),
     ("pavlicek.zbd", "zdd", ("zdd",)),
     ("pavlicek.zbd", "zrd", ("zrd",)),

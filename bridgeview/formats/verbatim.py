@@ -38,7 +38,7 @@ class Original:
 def _key(doc: BoardSet) -> tuple[object, ...] | None:
     """What the set says: its file info, its length, and each board unless it is read lazily
     (a lazy set knows itself whether it was edited).  None when too big to fingerprint."""
-    from .pbn.codec import board_key
+    from ..model.board import board_key
 
     info = doc.info
     head = (info.event, info.site, info.date, repr(info.dup), len(doc))

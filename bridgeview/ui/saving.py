@@ -11,11 +11,11 @@ from PySide6.QtCore import QEventLoop, QObject, Qt, Signal
 from PySide6.QtWidgets import QLabel, QProgressDialog, QWidget
 
 from ..formats.atomic import write_protected
+from ..formats.chunked import empty_games_loss
 from ..formats.codec import Cancelled, Codec, SaveReport, TablesFound, WriteOptions
 from ..formats.convert import (
     chunked_text,
     distinct_boards,
-    empty_games_loss,
     forget_read_losses,
     read_losses,
     tables_loss,

@@ -7,7 +7,7 @@ careful reader.  Hand records, ours and BBO's, are nearly all one shape:
 nothing else.  Each board is tried against one regular expression of that
 shape; the deals of those that match are parsed together with numpy, and the
 others go through the careful reader.  The chunks, the check's tally and the
-writing are :mod:`pbn_bulk`'s, so the losses reported and the bytes written
+writing are :mod:`..chunked`'s, shared with PBN, so the losses reported and the bytes written
 are those of the general path (the tests compare both).
 """
 
@@ -17,21 +17,21 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from .. import chunked
 from ..bulk import ABSENT, DD_UNKNOWN, BulkChunk
-from ..codec import Codec, SaveReport, WriteOptions, meaningful
-from ..pbn.bulk import _ranks, _running_count
-from .read import LIN_SEATS, PLAYER_TAGS, _flat
+from ..chunked import FAST_TARGETS, VUL_CODES, finish_chunk, names_array, rank_table, running_count
+from ..codec import Codec, SaveReport, WriteOptions, is_lazy_text, meaningful
+from .read import LIN_SEATS, PLAYER_TAGS, flat_text
 
 if TYPE_CHECKING:
     import os
 
     import numpy as np
 
+    from ..chunked import Tally
     from ..codec import ConvertResult, ProgressFn
-    from ..pbn.bulk import _Tally
     from .lazy import LazyLinSet
 
-FAST_TARGETS = frozenset(("zrd", "zbd"))
 PARSE_ROWS = 4096  # rows of any shape parsed together
 FULL_ROWS = 16384  # rows of full hands parsed together
 _HAND = rb"S[2-9TJQKA]*H[2-9TJQKA]*D[2-9TJQKA]*C[2-9TJQKA]*"
@@ -54,8 +54,7 @@ def applies(doc: Any, codec: Codec, options: WriteOptions | None) -> bool:
     """True for an unedited lazy LIN set going to a plain fixed-record format (numbered by the file
     itself: a start board given when reading numbers the boards the careful way)."""
     return (
-        bool(getattr(doc, "lin_lazy", False))
-        and doc.is_lazy
+        is_lazy_text(doc, "lin")
         and not doc.edited
         and codec.name in FAST_TARGETS
         and getattr(doc, "_start_board", None) is None
@@ -70,18 +69,14 @@ def convert(
     progress: ProgressFn | None = None,
 ) -> ConvertResult:
     """Check and write ``doc`` (see :func:`applies`) as ``codec`` would, a chunk at a time."""
-    from ..pbn import bulk as pbn_bulk
-
-    return pbn_bulk.convert(doc, dst, codec, options, progress, read_chunk=_chunk)  # type: ignore[arg-type]  # a lazy set all the same
+    return chunked.convert(_chunk, doc, dst, codec, options, progress)
 
 
 def report(
     doc: LazyLinSet, codec: Codec, options: WriteOptions | None = None, progress: ProgressFn | None = None
 ) -> SaveReport:
     """What writing ``doc`` as ``codec`` would lose, from one chunked pass (the GUI asks before it saves)."""
-    from ..pbn import bulk as pbn_bulk
-
-    return pbn_bulk.report(doc, codec, options, progress, read_chunk=_chunk)  # type: ignore[arg-type]  # a lazy set all the same
+    return chunked.report(_chunk, doc, codec, options, progress)
 
 
 def parse_hands(texts: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
@@ -102,7 +97,7 @@ def parse_hands(texts: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
     comma = np.cumsum(arr == ord(","))
     suit_mark = (arr == ord("S")) | (arr == ord("H")) | (arr == ord("D")) | (arr == ord("C"))
     suits_seen = np.cumsum(suit_mark)
-    rank = _ranks()[arr]
+    rank = rank_table()[arr]
     at = np.flatnonzero(rank >= 0)
     r_of = row[at]
     hand = comma[at] - comma[row_start[r_of]]  # commas before it in its row
@@ -159,8 +154,8 @@ def parse_full_hands(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     body = np.concatenate((arr, np.full((k, 4 * 18 - width), ord(","), np.uint8)), axis=1).reshape(k, 4, 18)
     body = body[:, :hands, :17]
     marks = (body == ord("S")) | (body == ord("H")) | (body == ord("D")) | (body == ord("C"))
-    suit = _running_count(np.ascontiguousarray(marks)).astype(np.int32) - 1  # 0 = spades ... 3 = clubs
-    rank = _ranks()[body]
+    suit = running_count(np.ascontiguousarray(marks)).astype(np.int32) - 1  # 0 = spades ... 3 = clubs
+    rank = rank_table()[body]
     # every hand 17 bytes (its commas in place), so 13 ranks with its four letters
     ok = (arr[:, 17] == ord(",")) & (arr[:, 35] == ord(",")) & (arr[:, 53] == ord(","))
     held = (rank >= 0) & (suit >= 0) & (suit <= 3) & ok[:, None, None]
@@ -184,18 +179,16 @@ def parse_full_hands(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _names_noted(names: bytes, closed: bool, encoding: str) -> tuple[str, ...]:
     """The player tags a ``pn`` value gives the board (which a fixed-record format loses), South West North
     East as the reader sets them."""
-    people = _flat(names.decode(encoding, errors="replace")).split(",")
+    people = flat_text(names.decode(encoding, errors="replace")).split(",")
     base = 4 if len(people) >= 8 and closed else 0
     return tuple(tag for tag, p in zip(PLAYER_TAGS, people[base : base + 4], strict=False) if meaningful(p.strip()))
 
 
 def _chunk(
-    doc: LazyLinSet, a: int, b: int, tally: _Tally, header: dict[str, str | None], state: dict[str, Any]
+    doc: LazyLinSet, a: int, b: int, tally: Tally, header: dict[str, str | None], state: dict[str, Any]
 ) -> BulkChunk:
     """Boards ``a`` to ``b`` as chunks_from_boards makes them, tallying what the check counts."""
     import numpy as np
-
-    from ..pbn.bulk import _VULS, _finish_chunk, names_array
 
     idx = doc.lin_index
     buf = idx.buf
@@ -216,7 +209,7 @@ def _chunk(
     vuls_l: list[int] = []
     notes_l: list[tuple[str, ...]] = []
     slow: list[int] = []
-    vuls = _VULS
+    vuls = VUL_CODES
     for r in range(k):
         m = match(buf[bounds[r] : bounds[r + 1]])
         if m is None:
@@ -254,5 +247,5 @@ def _chunk(
             names_array(notes_l)[ok],
         )
     ]
-    owners, dd, numbers = _finish_chunk(doc, a, k, slow, counted, owners, dd, numbers, tally, state)  # type: ignore[arg-type]  # a lazy set all the same
+    owners, dd, numbers = finish_chunk(doc, a, k, slow, counted, owners, dd, numbers, tally, state)
     return BulkChunk(owners, None, numbers)

@@ -25,10 +25,13 @@ Qt-free; interpretations are listed in ``docs/formats.md`` (Handviewer links).
 from __future__ import annotations
 
 import re
-from urllib.parse import unquote, unquote_plus
+from urllib.parse import quote, unquote, unquote_plus
 
+from ...model.board import Board
 from ...model.boardset import BoardSet
 from ..errors import FormatError
+from .read import parse_text
+from .write import board_to_lin
 
 #: LIN lists hands South, West, North, East and counts the dealer 1=S 2=W 3=N 4=E
 _LIN_ORDER = "swne"
@@ -217,8 +220,6 @@ def boards_from_link(url: str) -> BoardSet:
     """
     inner = unwrap_lin_link(url)
     if inner is not None:
-        from .read import handviewer_boards
-
         return handviewer_boards(inner)
     if not has_hand_params(url):
         decoded = url
@@ -231,8 +232,6 @@ def boards_from_link(url: str) -> BoardSet:
             if inner_query and has_hand_params("?" + inner_query):
                 url = "?" + inner_query
                 break
-    from .read import parse_text
-
     doc = parse_text(link_to_lin(url))
     if not len(doc):
         raise FormatError("no board in this link")
@@ -248,3 +247,46 @@ __all__ = [
     "auction_pairs",
     "play_pairs",
 ]
+
+
+HANDVIEWER = "https://www.bridgebase.com/tools/handviewer.html?lin="
+
+
+def handviewer_url(board: Board) -> str:
+    """A BBO handviewer link showing ``board``."""
+    return HANDVIEWER + quote(board_to_lin(board), safe="")
+
+
+def parse_handviewer_url(text: str) -> Board:
+    """The board of a handviewer/myhands link (``…?lin=…``) or of raw LIN text.
+
+    Several boards: the first is returned (``handviewer_boards`` gives them all).
+    FormatError when nothing readable is there.
+    """
+    return handviewer_boards(text)[0]
+
+
+def handviewer_boards(text: str) -> BoardSet:
+    """Every board of a handviewer/myhands link (``…?lin=…``) or of pasted LIN text.
+
+    A URL's ``lin`` value is percent-decoded; ``+`` counts as a space only when
+    the value holds neither a space nor ``%20`` (form encoding).  FormatError
+    when nothing readable is there; the result always holds at least one board.
+    """
+    raw = text.strip()
+    m = re.search(r"[?&#]lin=", raw, re.IGNORECASE)
+    if m:
+        value = raw[m.end() :]
+        nxt = re.search(r"&[A-Za-z_]\w*=", value)
+        if nxt:
+            value = value[: nxt.start()]
+        form_encoded = "+" in value and " " not in value and "%20" not in value
+        raw = unquote_plus(value) if form_encoded else unquote(value)
+    elif re.match(r"[a-z][a-z0-9+.-]*://", raw, re.IGNORECASE):
+        return boards_from_link(raw)
+    if not raw:
+        raise FormatError("no LIN text to read")
+    doc = parse_text(raw)
+    if not len(doc):
+        raise FormatError("no board in this LIN text")
+    return doc

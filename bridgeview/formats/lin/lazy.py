@@ -2,7 +2,7 @@
 
 A LIN file of hand records (``pn|…|st||md|…|…|pg||`` a board, as BBO's "download
 hand records" and deal generators write them) has no state that runs across
-boards.  So :func:`scan` finds the pairs with numpy (every second bar closes a
+boards.  So :func:`index_boards` finds the pairs with numpy (every second bar closes a
 value), and the boards start where the eager splitter starts them: at each
 ``md`` after the first, moved back over the ``pn``/``st`` pairs just before it.
 A board is decoded by the ordinary LIN reader from its own bytes, with the
@@ -17,7 +17,7 @@ scan.  Files with anything else that depends on the whole file -- file keys
 (``vg``, ``rs``, ``pw``, ``mp``, ``bn``: results by board number, headers),
 pairs before the first ``qx`` that hold no deal (file-level players), ``%``
 comments, a stray text, a key that is not two letters -- are read the eager way:
-:func:`scan` returns None for them.
+:func:`index_boards` returns None for them.
 """
 
 from __future__ import annotations
@@ -32,9 +32,14 @@ from typing import IO, TYPE_CHECKING, Any, TypeGuard
 
 from ...model.board import Board
 from ...model.boardset import BoardSet, FileInfo, LazyBoardSet
+from ..codec import is_lazy_text
 from ..errors import FormatError
-from ..pbn.lazy import _LazyLines, _text_encoding, release
+from ..lazytext import LazyLines, text_encoding
+from ..mapped import map_file, release
 from ..textcheck import EIGHT_BIT, undecodable_offsets, undecodable_problems
+from .read import QX_VALUE, ROOM_TAG, ReadContext, implied_result, needs_rs, parse_board, parse_text
+from .tokens import scan
+from .write import board_pairs, document_text, join_pairs
 
 if TYPE_CHECKING:
     import numpy as np
@@ -72,7 +77,7 @@ class LinIndex:
 
     def __init__(
         self,
-        buf: mmap.mmap,
+        buf: mmap.mmap | bytes,
         base: int,
         encoding: str,
         starts: np.ndarray,
@@ -112,12 +117,12 @@ class LinIndex:
         return [(line, msg) for _i, line, msg in found]
 
 
-#: bytes of the file looked at together by :func:`scan` (its arrays are a few dozen bytes a byte)
+#: bytes of the file looked at together by :func:`index_boards` (its arrays are a few dozen bytes a byte)
 SCAN_WINDOW = 1 << 20
 
 
 class _Pairs:
-    """What :func:`scan` carries from window to window: counts of pairs and deals, where a board moved back
+    """What :func:`index_boards` carries from window to window: counts of pairs and deals, where a board moved back
     over ``pn``/``st`` pairs would start, the boards found, and what is known of the rooms."""
 
     def __init__(self, base: int) -> None:
@@ -134,7 +139,7 @@ class _Pairs:
         self.crlf = False  # a CR LF line end seen
 
 
-def scan(buf: mmap.mmap) -> LinIndex | None:
+def index_boards(buf: mmap.mmap | bytes) -> LinIndex | None:
     """Index the boards of a hand-record LIN file; None when the file needs the eager reader.  The file is
     looked at a window at a time (each ending after a value), so memory is that of a window and of what
     is kept of each board, whatever the file's size."""
@@ -167,7 +172,7 @@ def scan(buf: mmap.mmap) -> LinIndex | None:
         pos, window = end, SCAN_WINDOW
     if not pairs.deals:
         return None
-    encoding = "utf-8" if pairs.high < 0x80 else _text_encoding(buf, base)
+    encoding = "utf-8" if pairs.high < 0x80 else text_encoding(buf, base)
     if encoding != "utf-8":
         if base:  # a UTF-8 mark on text that is not UTF-8: the eager reader says so
             return None
@@ -179,7 +184,7 @@ def scan(buf: mmap.mmap) -> LinIndex | None:
 
 def _window(arr: np.ndarray, pos: int, bars: np.ndarray, pairs: _Pairs) -> bool:
     """Look at the pairs whose bars are ``bars`` (the window starts at ``pos``, after a value); note what
-    :func:`scan` keeps of them in ``pairs``.  False when the file needs the eager reader."""
+    :func:`index_boards` keeps of them in ``pairs``.  False when the file needs the eager reader."""
     import numpy as np
 
     if not bars.shape[0]:
@@ -265,7 +270,7 @@ def _only_space_before(arr: np.ndarray, starts: np.ndarray, ends: np.ndarray) ->
     return all(space[arr[int(starts[k]) + 2 : int(ends[k])]].all() for k in longer.tolist())
 
 
-def _lines_before(buf: mmap.mmap, arr: np.ndarray, starts: np.ndarray) -> np.ndarray:
+def _lines_before(buf: mmap.mmap | bytes, arr: np.ndarray, starts: np.ndarray) -> np.ndarray:
     """The line breaks before each of ``starts`` (sorted), counted a window at a time."""
     import numpy as np
 
@@ -302,16 +307,14 @@ def _note_rooms(arr: np.ndarray, value_start: np.ndarray, value_end: np.ndarray,
 
 
 def _names_closed(value: bytes, encoding: str) -> bool:
-    from .read import _QX
-
-    m = _QX.fullmatch(value.decode(encoding, errors="replace").split(",")[0])
+    m = QX_VALUE.fullmatch(value.decode(encoding, errors="replace").split(",")[0])
     return bool(m and m.group(1).lower() == "c")
 
 
 class LazyLinSet(LazyBoardSet):
     """A hand-record LIN file's boards, decoded on demand; ``problems_of(i)`` as for lazy PBN."""
 
-    lin_lazy = True
+    lazy_text = "lin"
     lin_index: LinIndex
 
     def __init__(self, index: LinIndex, info: FileInfo, start_board: int | None, keepalive: Any = None) -> None:
@@ -329,9 +332,6 @@ class LazyLinSet(LazyBoardSet):
 
     def decoded(self, i: int) -> tuple[Board, list[tuple[int | None, str]], int]:
         """Board ``i``, its problems ``(line, message)`` and the line of its first pair."""
-        from .read import ROOM_TAG, _Context, _parse_board, implied_result
-        from .tokens import scan
-
         hit = self._cache.get(i)
         if hit is not None:
             self._cache.move_to_end(i)
@@ -341,9 +341,9 @@ class LazyLinSet(LazyBoardSet):
         group: range | list[int] = range(len(toks))
         if index.has_qx and toks.keys and toks.keys[0] in ("pn", "st"):
             group = _qx_first(toks.keys)
-        ctx = _Context(start_board=self._start_board)
+        ctx = ReadContext(start_board=self._start_board)
         try:
-            board = _parse_board(toks, group, i, ctx)
+            board = parse_board(toks, group, i, ctx)
         except FormatError as e:
             e.path = e.path or self.info.path
             raise
@@ -397,22 +397,21 @@ def _qx_first(keys: list[str]) -> range | list[int]:
 def read_lazy(path: str | os.PathLike[str], start_board: int | None = None) -> LazyLinSet | None:
     """Open a hand-record LIN file lazily; None when its shape needs the eager reader."""
     try:
-        f = open(path, "rb")
+        buf = map_file(path)
     except OSError as e:
-        raise FormatError(e.strerror or str(e), path=str(path)) from None
-    try:
-        buf = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-    except (OSError, ValueError):
-        f.close()
+        if e.filename is not None:  # the file cannot be opened
+            raise FormatError(e.strerror or str(e), path=str(path)) from None
+        return None  # nor mapped (a device, a pipe): the eager reader reads it
+    except ValueError:
         return None
-    index = scan(buf)
+    index = index_boards(buf)
     if index is None:
-        buf.close()
-        f.close()
+        if isinstance(buf, mmap.mmap):
+            buf.close()
         return None
     info = FileInfo(format="lin", path=str(path))
-    doc = LazyLinSet(index, info, start_board, keepalive=(f, buf))
-    info.extra["board_lines"] = _LazyLines(doc)
+    doc = LazyLinSet(index, info, start_board, keepalive=buf)
+    info.extra["board_lines"] = LazyLines(doc)
     info.extra["encoding"] = index.encoding
     info.extra["newline"] = "\r\n" if index.crlf else "\n"
     return doc
@@ -422,9 +421,10 @@ def read_lazy(path: str | os.PathLike[str], start_board: int | None = None) -> L
 COPY_CHUNK = 1 << 20
 
 
-def can_stream(doc: object) -> TypeGuard[LazyLinSet]:
-    """True when ``doc`` is a lazy LIN set still read from its file, so saving can copy its untouched boards."""
-    return bool(getattr(doc, "lin_lazy", False) and getattr(doc, "is_lazy", False))
+def is_lazy_lin(doc: object) -> TypeGuard[LazyLinSet]:
+    """True when ``doc`` is a lazy LIN set still read from its file (through any progress wrapper), so saving
+    can copy its untouched boards."""
+    return is_lazy_text(doc, "lin")
 
 
 def write_lazy(doc: LazyLinSet, out: IO[bytes], encoding: str, newline: str) -> bool:
@@ -432,8 +432,6 @@ def write_lazy(doc: LazyLinSet, out: IO[bytes], encoding: str, newline: str) -> 
     re-encoded, when the encoding or line ends change), each edited board's new text in its place between the
     white space the file had there.  Memory stays that of one board.  False when the set needs the
     whole-file writer: an edited board whose result only a file-level ``rs`` list can hold."""
-    from .read import document_text, needs_rs
-
     edits = doc._edits
     if any(needs_rs(b) for b in edits.values()):
         return False
@@ -496,10 +494,8 @@ def _copy_boards(copy: Callable[[int, int], None], idx: LinIndex, a: int, b: int
 def _board_text(board: Board, with_qx: bool = False) -> str:
     """An edited board as one LIN line in the style of the file: with ``qx`` in a file of ``qx`` boards; else
     without, unless its number or room would then be lost (the file is then read the ``qx`` way next time)."""
-    from .read import ROOM_TAG, _join, board_pairs, parse_text
-
     pairs = board_pairs(board)
-    text = _join(pairs)
+    text = join_pairs(pairs)
     if board.number is not None:
         number = None
         if not with_qx:
@@ -509,5 +505,5 @@ def _board_text(board: Board, with_qx: bool = False) -> str:
                 number = None
         if with_qx or number != board.number or ROOM_TAG in board.tags:
             room = "c" if board.tags.get(ROOM_TAG) == "Closed" else "o"
-            text = _join([("qx", f"{room}{board.number}"), *pairs])
+            text = join_pairs([("qx", f"{room}{board.number}"), *pairs])
     return text

@@ -10,32 +10,22 @@ are documented in ``docs/formats.md`` (BBO LIN).
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
-from typing import IO
-from urllib.parse import quote, unquote, unquote_plus
 
 from ...model.auction import DOUBLE, PASS, REDOUBLE, Call, Contract
 from ...model.board import UNREADABLE_RECORD, Board, board_number_problem
 from ...model.boardset import BoardSet, FileInfo
-from ...model.cards import CARDS, DISPLAY_SUITS, RANK_CHARS, SUIT_LETTERS, Card, Seat, Strain, ranks_text
+from ...model.cards import CARDS, RANK_CHARS, SUIT_LETTERS, Card, Seat, Strain
 from ...model.deal import Deal
 from ...model.severity import warning
-from ...model.text import plural
 from ...model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
-from ..codec import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions, board_tags, meaningful
+from ..codec import (
+    ReadOptions,
+)
 from ..errors import FormatError, explain
-from ..pbn.codec import board_key
-from ..pbn.lazy import EditedBoards
-from ..textcheck import UTF16_MESSAGE, decode_text, undecodable_problems, unencodable_loss_in, utf16_text
-from . import lazy as lin_lazy
-from . import stream as lin_stream
-from .tokens import Tokens, _snippet, scan
-
-HANDVIEWER = "https://www.bridgebase.com/tools/handviewer.html?lin="
+from .tokens import Tokens, scan, snippet
 
 #: LIN lists hands South, West, North, East; the dealer digit counts 1=S 2=W 3=N 4=E.
 LIN_SEATS = (Seat.SOUTH, Seat.WEST, Seat.NORTH, Seat.EAST)
@@ -56,7 +46,7 @@ OWN_TAGS = frozenset({*PLAYER_TAGS, EXTRA_TAG, ROOM_TAG, TITLE_TAG, NOTE_AT_TAG}
 # board numbers of at most nine digits: longer ones are not numbers a user means (and Python
 # refuses to convert a 5,000-digit string), so they read as text not understood
 _BOARD_TITLE = re.compile(r"\s*board\s*(\d+)\s*", re.IGNORECASE)
-_QX = re.compile(r"\s*([A-Za-z]?)\s*(\d+)\s*")
+QX_VALUE = re.compile(r"\s*([A-Za-z]?)\s*(\d+)\s*")
 _RS = re.compile(r"([1-7])(NT|[CDHSN])([NESW]?)(X{0,2})(?:(=)|([+-])(\d{1,2}))?", re.IGNORECASE)
 
 
@@ -81,7 +71,7 @@ def tokenize(text: str) -> tuple[list[Token], list[str]]:
     return [Token(k, v, line(i)) for i, (k, v) in enumerate(zip(toks.keys, toks.values, strict=True))], toks.comments
 
 
-def _flat(text: str) -> str:
+def flat_text(text: str) -> str:
     """A text value on one line: a line break inside it counts as a space."""
     if "\n" not in text and "\r" not in text:
         return text
@@ -273,9 +263,9 @@ def _parse_hand(text: str, seat: Seat) -> int:
             continue
         r = RANK_CHARS.find(ch)
         if r < 0:
-            raise ValueError(f"bad rank or suit {ch!r} in {seat.name.lower()}'s hand {_snippet(text, 30)!r}")
+            raise ValueError(f"bad rank or suit {ch!r} in {seat.name.lower()}'s hand {snippet(text, 30)!r}")
         if suit is None:
-            raise ValueError(f"rank {ch!r} before any suit letter in {seat.name.lower()}'s hand {_snippet(text, 30)!r}")
+            raise ValueError(f"rank {ch!r} before any suit letter in {seat.name.lower()}'s hand {snippet(text, 30)!r}")
         bit = 1 << (13 * suit + r)
         if mask & bit:
             raise ValueError(f"{SUIT_LETTERS[suit]}{ch} twice in {seat.name.lower()}'s hand")
@@ -317,19 +307,6 @@ def parse_calls(value: str) -> list[Call]:
         return [parse_call(m.group(0)) for m in _PACKED.finditer(v)]
 
 
-def call_text(call: Call) -> str:
-    """Call → ``mb`` value as BBO writes it (``p``, ``d``, ``r``, ``1N``, ``2H!``)."""
-    if call.kind == PASS.kind:
-        t = "p"
-    elif call.kind == DOUBLE.kind:
-        t = "d"
-    elif call.kind == REDOUBLE.kind:
-        t = "r"
-    else:
-        t = f"{call.level}{'N' if call.strain == Strain.NOTRUMP else call.bid_strain.letter}"
-    return t + ("!" if call.alert else "")
-
-
 def parse_rs(text: str) -> tuple[Contract, Seat | None, int | None] | None:
     """One ``rs`` entry (``4HE=``, ``3NW+1``, ``4SWx-4``, ``P``) → contract, declarer, tricks.
     None for an empty entry; ValueError when not understood."""
@@ -353,20 +330,6 @@ def parse_rs(text: str) -> tuple[Contract, Seat | None, int | None] | None:
         if not 0 <= tricks <= 13:
             raise ValueError(f"result {t!r} means {tricks} tricks")
     return contract, declarer, tricks
-
-
-def rs_text(contract: Contract | None, declarer: Seat | None, result: int | None) -> str:
-    """Contract, declarer and tricks → an ``rs`` entry."""
-    if contract is None:
-        return ""
-    if contract.is_passed_out:
-        return "P"
-    strain = "N" if contract.strain == Strain.NOTRUMP else contract.bid_strain.letter
-    text = f"{contract.level}{strain}{declarer.letter if declarer is not None else ''}{'x' * contract.risk}"
-    if result is not None:
-        diff = result - 6 - contract.level
-        text += "=" if diff == 0 else f"{diff:+d}"
-    return text
 
 
 def implied_result(board: Board) -> int | None:
@@ -421,7 +384,7 @@ def needs_rs(board: Board) -> bool:
 
 # -- reading ------------------------------------------------------------------
 @dataclass
-class _Context:
+class ReadContext:
     problems: list[tuple[int | None, int | None, str]] = field(default_factory=list)
     header_players: list[str] | None = None
     start_board: int | None = None
@@ -434,7 +397,7 @@ def parse_text(text: str, options: ReadOptions | None = None) -> BoardSet:
     header, groups = split_boards(toks)
     keys, values = toks.keys, toks.values
     info = FileInfo()
-    ctx = _Context(start_board=options.start_board)
+    ctx = ReadContext(start_board=options.start_board)
     if toks.comments:
         info.extra["lin_comments"] = toks.comments
     vg: list[str] | None = None
@@ -443,7 +406,7 @@ def parse_text(text: str, options: ReadOptions | None = None) -> BoardSet:
     for i in header:
         key, value = keys[i], values[i]
         if key == "vg":
-            vg = _flat(value).split(",")
+            vg = flat_text(value).split(",")
             info.extra["lin_vg"] = vg
             if vg[0].strip():
                 info.event = vg[0].strip()
@@ -451,7 +414,7 @@ def parse_text(text: str, options: ReadOptions | None = None) -> BoardSet:
             rs = value.split(",")
             info.extra["lin_rs"] = True
         elif key == "pn":
-            ctx.header_players = _flat(value).split(",")
+            ctx.header_players = flat_text(value).split(",")
         elif key == "pg" and not value.strip():
             continue
         else:
@@ -462,7 +425,7 @@ def parse_text(text: str, options: ReadOptions | None = None) -> BoardSet:
     lines: dict[int, int] = {}
     for index, group in enumerate(groups):
         lines[index] = toks.line(group[0])
-        boards.append(_parse_board(toks, group, index, ctx))
+        boards.append(parse_board(toks, group, index, ctx))
     info.extra["board_lines"] = lines
     if not any(b.tags.get(ROOM_TAG) == "Closed" for b in boards):
         for b in boards:  # with one room only, the room says nothing
@@ -486,7 +449,7 @@ class _BoardRead:
     """What one board's pairs have said so far, and where a problem found now is reported."""
 
     index: int
-    ctx: _Context
+    ctx: ReadContext
     tokens: Tokens
     at: int  # the pair being read: problems and errors name its line
     b: Board = field(default_factory=Board)
@@ -533,7 +496,7 @@ def _calls_of(value: str) -> tuple[Call, ...]:
     return calls
 
 
-def _parse_board(toks: Tokens, group: Group, index: int, ctx: _Context) -> Board:
+def parse_board(toks: Tokens, group: Group, index: int, ctx: ReadContext) -> Board:
     """One board from its pairs.  Cards, calls, explanations and empty ``pg`` pairs -- nearly all of a played
     board -- are read inline through tables; every other pair, and any card that is not plain, by its reader.
 
@@ -572,7 +535,7 @@ def _parse_board(toks: Tokens, group: Group, index: int, ctx: _Context) -> Board
             elif key == "an" and b.auction:
                 c = b.auction[-1]
                 b.auction[-1] = Call(
-                    c.kind, c.level, c.strain, c.alert, _flat(values[i]).strip() or None, c.mark, c.note
+                    c.kind, c.level, c.strain, c.alert, flat_text(values[i]).strip() or None, c.mark, c.note
                 )
             else:
                 r.at = i
@@ -583,7 +546,7 @@ def _parse_board(toks: Tokens, group: Group, index: int, ctx: _Context) -> Board
                         h = b.deal.hands
                         dealt = h[0] | h[1] | h[2] | h[3]
                 elif not key:
-                    r.problem(warning(f"text {_snippet(values[i], 40)!r} between '|' is not a LIN key; kept as it is"))
+                    r.problem(warning(f"text {snippet(values[i], 40)!r} between '|' is not a LIN key; kept as it is"))
                     r.extra.append(f"{values[i]}|")
                 else:
                     r.extra.append(f"{key}|{values[i]}|")
@@ -591,7 +554,7 @@ def _parse_board(toks: Tokens, group: Group, index: int, ctx: _Context) -> Board
             no_play = no_play or key in ("pc", "md")
             if bad is None:
                 r.at = i
-                bad = f"{key}|{_snippet(values[i], 40)}|: {explain(e)}"
+                bad = f"{key}|{snippet(values[i], 40)}|: {explain(e)}"
                 r.problem(f"{UNREADABLE_RECORD}{bad}")
     r.at = group[0]
     board = _finish_board(r)
@@ -634,21 +597,21 @@ def _finish_board(r: _BoardRead) -> Board:
 
 def _read_qx(r: _BoardRead, value: str) -> None:
     """The board id: room letter (o open, c closed) and number."""
-    m = _QX.fullmatch(value.split(",")[0])
+    m = QX_VALUE.fullmatch(value.split(",")[0])
     if m:
         letter = m.group(1).lower()
         r.room = {"o": "Open", "c": "Closed", "": None}.get(letter, m.group(1))
         too_big = board_number_problem(m.group(2))
         if too_big:
-            r.problem(f"board id qx|{_snippet(value, 40)}|: {too_big}; ignored")
+            r.problem(f"board id qx|{snippet(value, 40)}|: {too_big}; ignored")
         else:
             r.qx_number = int(m.group(2))
     else:
-        r.problem(f"board id qx|{_snippet(value, 40)}| not understood; ignored")
+        r.problem(f"board id qx|{snippet(value, 40)}| not understood; ignored")
 
 
 def _read_pn(r: _BoardRead, value: str) -> None:
-    r.players = _flat(value).split(",")
+    r.players = flat_text(value).split(",")
 
 
 def _read_md(r: _BoardRead, value: str) -> None:
@@ -668,16 +631,16 @@ def _read_sv(r: _BoardRead, value: str) -> None:
     try:
         r.b.vulnerability = Vulnerability.from_text(value)
     except ValueError:
-        r.problem(f"vulnerability sv|{_snippet(value, 40)}| not understood; taken from the board number")
+        r.problem(f"vulnerability sv|{snippet(value, 40)}| not understood; taken from the board number")
 
 
 def _read_ah(r: _BoardRead, value: str) -> None:
     """The board title: "Board N" gives a number; any other title is kept, with a number it names."""
-    value = _flat(value)
+    value = flat_text(value)
     m = _BOARD_TITLE.fullmatch(value)
     too_big = board_number_problem(m.group(1)) if m else None
     if too_big:  # kept as the title, so a save writes it back
-        r.problem(f"title ah|{_snippet(value, 40)}|: {too_big}")
+        r.problem(f"title ah|{snippet(value, 40)}|: {too_big}")
         r.b.tags[TITLE_TAG] = value.strip()
     elif m:
         r.title_number = int(m.group(1))
@@ -686,7 +649,7 @@ def _read_ah(r: _BoardRead, value: str) -> None:
         m2 = re.search(r"board\s*(\d+)", value, re.IGNORECASE)
         too_big = board_number_problem(m2.group(1)) if m2 else None
         if too_big:
-            r.problem(f"title ah|{_snippet(value, 40)}|: {too_big}")
+            r.problem(f"title ah|{snippet(value, 40)}|: {too_big}")
         r.title_number = int(m2.group(1)) if m2 and not too_big else None
 
 
@@ -700,10 +663,10 @@ def _read_an(r: _BoardRead, value: str) -> None:
     """An explanation of the call before it; before any call it is kept as a note."""
     b = r.b
     if b.auction:
-        b.auction[-1] = b.auction[-1].annotated(explanation=_flat(value).strip() or None)
+        b.auction[-1] = b.auction[-1].annotated(explanation=flat_text(value).strip() or None)
     else:
-        r.problem(f"explanation an|{_snippet(value, 40)}| comes before any call; kept as a note")
-        b.notes.append(_flat(value))
+        r.problem(f"explanation an|{snippet(value, 40)}| comes before any call; kept as a note")
+        b.notes.append(flat_text(value))
 
 
 def _read_pc(r: _BoardRead, value: str) -> None:
@@ -728,16 +691,16 @@ def _read_mc(r: _BoardRead, value: str) -> None:
     if 0 <= claim <= 13:
         r.b.claim = claim
     else:
-        r.problem(f"claim mc|{_snippet(value, 40)}| is not 0-13 tricks; ignored")
+        r.problem(f"claim mc|{snippet(value, 40)}| is not 0-13 tricks; ignored")
 
 
 def _read_nt(r: _BoardRead, value: str) -> None:
     """Commentary, with its place among the calls and cards."""
-    r.b.notes.append(_flat(value))
+    r.b.notes.append(flat_text(value))
     r.note_at.append((len(r.b.auction or ()), len(r.b.play or ())))
 
 
-#: the board tokens _parse_board understands; any other is kept as it is
+#: the board tokens parse_board understands; any other is kept as it is
 _TOKEN_READERS = {
     "qx": _read_qx,
     "pn": _read_pn,
@@ -764,7 +727,7 @@ def note_places(board: Board) -> list[tuple[int, int]]:
 
 
 def _apply_results(
-    boards: list[Board], rs: list[str], vg: list[str] | None, lines: dict[int, int], ctx: _Context
+    boards: list[Board], rs: list[str], vg: list[str] | None, lines: dict[int, int], ctx: ReadContext
 ) -> None:
     """Give boards the contract and result of their ``rs`` entries: by board
     number and room when ``vg`` names the first board (BBO's layout), else in order."""
@@ -787,350 +750,3 @@ def _apply_results(
             continue
         if entry is not None:
             b.contract, b.declarer, b.result = entry
-
-
-# -- writing ------------------------------------------------------------------
-def _clean(text: str, comma: bool = False) -> str:
-    """A value LIN can hold: no '|' or line breaks (and no ',' inside list items)."""
-    text = text.replace("|", "/").replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
-    return text.replace(",", ";") if comma else text
-
-
-def md_text(board: Board) -> str:
-    """The ``md`` value: dealer digit, then the hands South, West, North, East.  A partial deal (a lesson's
-    ending, one hand shown) is written as BBO writes it: the hands that hold cards with their cards, an empty
-    hand as nothing between its commas."""
-    digit = LIN_SEATS.index(board.effective_dealer) + 1
-    partial = not board.deal.is_complete
-    hands = []
-    for seat in LIN_SEATS:
-        mask = board.deal.hands[seat]
-        if partial and not mask:
-            hands.append("")
-            continue
-        hands.append("".join(SUIT_LETTERS[s] + ranks_text(mask, s) for s in DISPLAY_SUITS))
-    return f"{digit}" + ",".join(hands)
-
-
-def board_pairs(board: Board) -> list[tuple[str, str]]:
-    """The board as LIN key/value pairs (without ``qx``), as BBO writes a board: ``pn|S,W,N,E|st||md|…|rh||``
-    (``pn|,,,|`` when no player is named), ``ah|Board N|``, ``sv``, then the auction and the play."""
-    names = [board.tags.get(t, "") for t in PLAYER_TAGS]
-    # pn| always, empty names too: other readers (endplay) find a board by its pn|, and read none without
-    pairs = [("pn", ",".join(_clean(n, comma=True) for n in names)), ("st", ""), ("md", md_text(board)), ("rh", "")]
-    title = board.tags.get(TITLE_TAG)
-    if title:
-        pairs.append(("ah", _clean(title)))
-    elif board.number is not None:
-        pairs.append(("ah", f"Board {board.number}"))
-    pairs.append(("sv", VUL_LETTERS[board.effective_vulnerability]))
-    extra = board.tags.get(EXTRA_TAG)
-    if extra:
-        try:
-            extra_tokens, _ = tokenize(extra)
-        except FormatError:
-            extra_tokens = []
-        pairs += [(t.key, t.value) for t in extra_tokens]
-    notes = list(zip(note_places(board), board.notes, strict=True))
-
-    def notes_at(calls: int, cards: int, last: bool = False) -> None:
-        while notes and (notes[0][0] <= (calls, cards) or last):
-            pairs.append(("nt", _clean(notes.pop(0)[1])))
-
-    notes_at(0, 0)
-    calls = len(board.auction or ())
-    if board.auction:
-        for k, call in enumerate(board.auction, 1):
-            pairs.append(("mb", call_text(call)))
-            if call.explanation:
-                pairs.append(("an", _clean(call.explanation)))
-            notes_at(k, 0)
-        pairs.append(("pg", ""))
-    if board.play:
-        for i, card in enumerate(board.play):
-            pairs.append(("pc", str(Card(int(card)))))
-            notes_at(calls, i + 1)
-            if i % 4 == 3:
-                pairs.append(("pg", ""))
-    notes_at(calls, len(board.play or ()), last=True)
-    if board.claim is not None:
-        pairs += [("mc", str(board.claim)), ("pg", "")]
-    return pairs
-
-
-def _join(pairs: list[tuple[str, str]]) -> str:
-    return "".join(f"{k}|{v}|" if k else f"{v}|" for k, v in pairs)
-
-
-def board_to_lin(board: Board) -> str:
-    """The one-line handviewer form of ``board`` (``pn|…|st||md|…|rh||ah|Board 1|sv|o|…``)."""
-    return _join(board_pairs(board))
-
-
-def handviewer_url(board: Board) -> str:
-    """A BBO handviewer link showing ``board``."""
-    return HANDVIEWER + quote(board_to_lin(board), safe="")
-
-
-def parse_handviewer_url(text: str) -> Board:
-    """The board of a handviewer/myhands link (``…?lin=…``) or of raw LIN text.
-
-    Several boards: the first is returned (``handviewer_boards`` gives them all).
-    FormatError when nothing readable is there.
-    """
-    return handviewer_boards(text)[0]
-
-
-def handviewer_boards(text: str) -> BoardSet:
-    """Every board of a handviewer/myhands link (``…?lin=…``) or of pasted LIN text.
-
-    A URL's ``lin`` value is percent-decoded; ``+`` counts as a space only when
-    the value holds neither a space nor ``%20`` (form encoding).  FormatError
-    when nothing readable is there; the result always holds at least one board.
-    """
-    raw = text.strip()
-    m = re.search(r"[?&#]lin=", raw, re.IGNORECASE)
-    if m:
-        value = raw[m.end() :]
-        nxt = re.search(r"&[A-Za-z_]\w*=", value)
-        if nxt:
-            value = value[: nxt.start()]
-        form_encoded = "+" in value and " " not in value and "%20" not in value
-        raw = unquote_plus(value) if form_encoded else unquote(value)
-    elif re.match(r"[a-z][a-z0-9+.-]*://", raw, re.IGNORECASE):
-        from .handviewer import boards_from_link  # n=/s=/e=/w= links, wrapped lin= links
-
-        return boards_from_link(raw)
-    if not raw:
-        raise FormatError("no LIN text to read")
-    doc = parse_text(raw)
-    if not len(doc):
-        raise FormatError("no board in this LIN text")
-    return doc
-
-
-def _rs_layout(boards: Iterable[Board]) -> tuple[int, int] | None:
-    """(first, last) board numbers for BBO's rs layout, or None when the boards do not fit it."""
-    keys: set[tuple[int, bool]] = set()
-    for b in boards:
-        if b.number is None or b.number < 1:
-            return None
-        key = (b.number, b.tags.get(ROOM_TAG) == "Closed")
-        if key in keys:
-            return None
-        keys.add(key)
-    if not keys:
-        return None
-    first = min(k[0] for k in keys)
-    last = max(k[0] for k in keys)
-    if last - first + 1 > 4 * len(keys) + 16:
-        return None
-    return first, last
-
-
-def document_text(doc: Iterable[Board], newline: str = "\n") -> str:
-    """A whole board set as a LIN file: optional header, then one board a line."""
-    return "".join(document_lines(doc, newline))
-
-
-def document_lines(doc: Iterable[Board], newline: str = "\n") -> Iterator[str]:
-    """The lines of :func:`document_text`, each with its line end, one at a time: a big set is written
-    without its whole text or a list of its boards (it is gone over once more only when results need
-    the ``rs`` line, and once to learn that when the set is not a list)."""
-    info: FileInfo | None = getattr(doc, "info", None)
-    extra = info.extra if info is not None else {}
-    yield from (line + newline for line in extra.get("lin_comments", ()))
-    once_more = getattr(doc, "uncounted", doc)  # the passes before the boards' own leave the progress bar be
-    want_rs = bool(extra.get("lin_rs")) or any(needs_rs(b) for b in once_more)
-    event = info.event if info is not None else None
-    if want_rs or event or extra.get("lin_vg"):
-        vg = [_clean(f, comma=True) for f in extra.get("lin_vg") or ["", "", "I", "", "", "", "", "", ""]]
-        vg += [""] * (9 - len(vg))
-        vg[0] = _clean(event or "", comma=True)
-        layout = _rs_layout(once_more) if want_rs else None
-        if want_rs:
-            vg[3], vg[4] = (str(layout[0]), str(layout[1])) if layout else ("", "")
-        yield f"vg|{','.join(vg)}|" + newline
-        if want_rs:
-            if layout:
-                rs = [""] * (2 * (layout[1] - layout[0] + 1))
-                for b in once_more:
-                    assert b.number is not None  # a layout means every board has a number
-                    pos = 2 * (b.number - layout[0]) + (1 if b.tags.get(ROOM_TAG) == "Closed" else 0)
-                    rs[pos] = rs_text(b.contract, b.declarer, b.result)
-            else:
-                rs = [rs_text(b.contract, b.declarer, b.result) for b in once_more]
-            yield f"rs|{','.join(rs)}|" + newline
-    for key, value in extra.get("lin_header", ()):
-        yield _join([(key, value)]) + newline
-    for b in doc:
-        yield board_line(b) + newline
-
-
-def board_line(board: Board) -> str:
-    """A board's line of a LIN file: its pairs, after its ``qx`` id when it has a number."""
-    pairs = board_pairs(board)
-    if board.number is not None:
-        room = "c" if board.tags.get(ROOM_TAG) == "Closed" else "o"
-        pairs.insert(0, ("qx", f"{room}{board.number}"))
-    return _join(pairs)
-
-
-@dataclass(frozen=True, slots=True)
-class LinSource:
-    """``Board.source`` of a LIN board: its place in the file and the model it was read as,
-    so a file saved with nothing changed is written back byte for byte."""
-
-    index: int
-    key: tuple[object, ...]
-
-
-def _file_key(doc: BoardSet) -> tuple[object, ...]:
-    """What a LIN file says outside its boards, to notice edits of the file info."""
-    info = doc.info
-    extra = info.extra
-    return (
-        info.event,
-        info.site,
-        info.date,
-        repr(extra.get("lin_vg")),
-        repr(extra.get("lin_header")),
-        repr(extra.get("lin_comments")),
-        bool(extra.get("lin_rs")),
-        len(doc),
-    )
-
-
-def _unchanged_original(doc: BoardSet, options: WriteOptions) -> bytes | None:
-    """The file's bytes as read when nothing in ``doc`` changed since, else None."""
-    info: FileInfo | None = getattr(doc, "info", None)
-    original = info.extra.get("lin_original") if info is not None else None
-    if info is None or original is None or info.format not in (None, "lin"):
-        return None
-    data: bytes
-    data, key = original
-    if key != _file_key(doc):
-        return None
-    if options.newline not in (None, info.extra.get("newline")) or options.encoding not in (
-        None,
-        info.extra.get("encoding"),
-    ):
-        return None
-    for i, b in enumerate(doc):
-        src = b.source
-        if not isinstance(src, LinSource) or src.index != i or src.key != board_key(b):
-            return None
-    return data
-
-
-class LinCodec(Codec):
-    """BBO LIN files: hand records, tournament downloads and vugraph archives."""
-
-    name = "lin"
-    title = "BBO LIN"
-    extensions = ("lin",)
-    binary = False
-    caps = Capabilities(
-        full_deals=True,
-        partial_deals=True,
-        board_numbers=True,
-        dealer_vul=True,
-        auction=True,
-        play=True,
-        header=True,
-        notes=True,
-    )
-
-    def sniff(self, head: bytes, size: int | None = None) -> int:
-        text = head.decode("latin-1")
-        body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("%"))
-        start = body.lstrip()
-        if re.match(r"(qx|vg|pn|md|st|ah|rs)\|", start, re.IGNORECASE):
-            return 90
-        if re.search(r"(^|\|)md\|\d?[SHDC]", body, re.IGNORECASE):
-            return 60
-        return 0
-
-    def read(self, path: str | os.PathLike[str], options: ReadOptions | None = None) -> BoardSet:
-        options = options or ReadOptions()
-        if not options.encoding and os.path.getsize(path) >= lin_lazy.LAZY_MIN_BYTES:
-            lazy = lin_lazy.read_lazy(path, options.start_board)  # big hand records: decoded on demand
-            if lazy is not None:
-                return lazy
-        with open(path, "rb") as f:
-            data = f.read()
-        if not options.encoding and utf16_text(data):
-            raise FormatError(UTF16_MESSAGE)
-        decoded = decode_text(data, options.encoding)
-        text, encoding = decoded.text, decoded.encoding
-        try:
-            doc = parse_text(text, options)
-        except FormatError as e:
-            e.path = e.path or str(path)
-            raise
-        if decoded.undecodable:  # bytes that are not characters: problems of the boards (or header) they are in
-            doc.problems.extend(undecodable_problems(data, decoded.undecodable, doc.info.extra.get("board_lines")))
-        doc.info.extra["encoding"] = encoding
-        doc.info.extra["newline"] = "\r\n" if "\r\n" in text else "\n"
-        for i, b in enumerate(doc):
-            b.source = LinSource(i, board_key(b))
-        doc.info.extra["lin_original"] = (data, _file_key(doc))
-        return doc
-
-    def write(self, doc: BoardSet, out: IO[bytes], options: WriteOptions | None = None) -> None:
-        options = options or WriteOptions()
-        if lin_lazy.can_stream(doc):  # a big file read lazily: untouched boards copied, edited ones written
-            extra = doc.info.extra
-            newline = options.newline or extra.get("newline") or "\n"
-            if lin_lazy.write_lazy(doc, out, options.encoding or extra.get("encoding") or "utf-8", newline):
-                return
-        original = _unchanged_original(doc, options)
-        if original is not None:  # nothing changed: the file as it was (token and card order, nt places)
-            out.write(original)
-            return
-        extra = doc.info.extra if getattr(doc, "info", None) is not None else {}
-        newline = options.newline or extra.get("newline") or "\n"
-        encoding = options.encoding or extra.get("encoding") or "utf-8"
-        lin_stream.write(doc, out, encoding, newline)  # line by line: a big set is never one text
-
-    def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
-        if lin_lazy.can_stream(boards) and (options is None or not options.encoding):
-            # a lazy set's untouched boards are written as read: only the edited ones can lose anything
-            boards = EditedBoards(boards)
-        elif lin_stream.fast(boards) and not getattr(boards, "edited", True):
-            return lin_stream.fast_check(self, boards)  # a big binary set: counted from its chunks
-        rep = super().check(boards, options)
-        marks = results = tags = 0
-        other_tags: set[str] = set()
-        info = getattr(boards, "info", None)
-        for b in getattr(boards, "uncounted", boards):  # the generic check's pass moved the progress bar
-            if b.play_marks or any(c.mark or c.note is not None for c in b.auction or ()):
-                marks += 1
-            if (b.result is not None or b.declarer is not None) and b.contract is None and needs_rs(b):
-                results += 1
-            extra_tags = set(board_tags(b, info)) - OWN_TAGS  # the header has its own line below
-            if extra_tags:
-                tags += 1
-                other_tags |= extra_tags
-        if marks:
-            rep.losses.append(f"call and card punctuation of {plural(marks, 'board')}")
-        if results:
-            rep.losses.append(f"declarers and results without a contract on {plural(results, 'board')}")
-        if tags:
-            names = ", ".join(sorted(other_tags)[:6]) + ("…" if len(other_tags) > 6 else "")
-            rep.losses.append(f"tags LIN has no place for ({names}) on {plural(tags, 'board')}")
-        if info is not None and (meaningful(info.site) or meaningful(info.date)):
-            rep.losses.append("the site and date (LIN keeps only the event)")
-        encoding = (
-            (options.encoding if options else None)
-            or (info.extra.get("encoding") if info is not None else None)
-            or "utf-8"
-        )
-        if encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):  # UTF-8 holds every character
-            loss = unencodable_loss_in(document_lines(getattr(boards, "uncounted", boards)), encoding)
-            if loss:
-                rep.losses.append(loss)
-        return rep
-
-
-CODECS = (LinCodec(),)

@@ -19,9 +19,10 @@ from typing import IO, TYPE_CHECKING, Any
 from ...model.boardset import BoardSet
 from ...model.text import plural
 from ...model.vulnerability import dealer_for_board, vulnerability_for_board
-from ..bulk import DD_UNKNOWN
-from ..codec import progress_of
-from ..pbn.stream import FAST_CODECS, first_number
+from ..bulk import DD_UNKNOWN, FAST_CODECS, complete_rows, first_number
+from ..codec import SaveReport, deal_errors, meaningful, progress_of
+from .read import LIN_SEATS, VUL_LETTERS, needs_rs
+from .write import board_line, document_lines
 
 if TYPE_CHECKING:
     import numpy as np
@@ -50,16 +51,12 @@ def write(doc: Any, out: IO[bytes], encoding: str, newline: str) -> None:
 
 
 def _lines(doc: Any, newline: str, encode: Any) -> Iterator[bytes]:
-    from .read import document_lines
-
     for line in document_lines(doc, newline):
         yield encode(line)
 
 
 def fast(doc: Any) -> bool:
     """A lazily read ZRD or ZBD set whose edited boards (if any) need no ``rs`` line: written from chunks."""
-    from .read import needs_rs
-
     info = getattr(doc, "info", None)
     return (
         bool(getattr(doc, "is_lazy", False))
@@ -75,8 +72,6 @@ def fast(doc: Any) -> bool:
 @cache
 def _numbering() -> tuple[tuple[bytes, bytes], ...]:
     """(dealer digit, vulnerability letter) of board numbers 1..16 (index ``(number - 1) % 16``)."""
-    from .read import LIN_SEATS, VUL_LETTERS
-
     return tuple(
         (
             b"%d" % (LIN_SEATS.index(dealer_for_board(n)) + 1),
@@ -114,9 +109,6 @@ def md_bytes(owners: np.ndarray) -> np.ndarray:
 def _fast_lines(doc: Any, newline: str, encode: Any) -> Iterator[bytes]:
     """The lines of a lazy ZRD/ZBD set (see :func:`fast`), a chunk of boards at a time."""
     import numpy as np
-
-    from ..bulk import complete_rows
-    from .read import board_line, document_lines
 
     tell = progress_of(doc)
     yield encode("".join(document_lines(BoardSet([], doc.info), newline)))  # the header, if the info has one
@@ -157,9 +149,6 @@ def fast_check(codec: Codec, doc: Any) -> SaveReport:
     deals it cannot hold (none are partial in those formats) and the DD tables it drops."""
     import numpy as np
 
-    from ..bulk import complete_rows
-    from ..codec import SaveReport, meaningful
-
     rep = SaveReport()
     tell = progress_of(doc)
     dd = done = 0
@@ -181,8 +170,6 @@ def fast_check(codec: Codec, doc: Any) -> SaveReport:
 
 
 def _deal_error(codec: Codec, doc: Any, i: int) -> str:
-    from ..codec import deal_errors
-
     board = doc[i]
     where = f"board {board.number}" if board.number is not None else f"record {i + 1}"
     errors = deal_errors(codec, board, where)

@@ -132,7 +132,7 @@ def _careful(text: str, line_base: int) -> Tokens:
         bar = text.find("|", pos)
         if bar < 0:
             line = line_base + 1 + text.count("\n", 0, pos)
-            raise FormatError(f"text {_snippet(text[pos:])!r} is not a LIN key|value| pair", line=line)
+            raise FormatError(f"text {snippet(text[pos:])!r} is not a LIN key|value| pair", line=line)
         key = text[pos:bar].strip()
         if not _KEY.fullmatch(key):
             # text between bars that is not a key (BBO lesson colour tables: ``cb|30 |jasno czerwony|``):
@@ -153,7 +153,7 @@ def _careful(text: str, line_base: int) -> Tokens:
     return Tokens(text, keys, values, comments, starts=starts, line_base=line_base)
 
 
-def _snippet(text: str, size: int = 24) -> str:
+def snippet(text: str, size: int = 24) -> str:
     """The start of ``text``'s first line, for a message."""
     text = text.strip().splitlines()[0] if text.strip() else ""
     return text if len(text) <= size else text[:size] + "…"

@@ -1,9 +1,10 @@
 """A big PBN file converted to a fixed-record format in chunks, without a Board a game.
 
-A lazily read PBN file (:mod:`pbn_lazy`) converted to ZRD or ZBD the general way
+A lazily read PBN file (:mod:`.lazy`) converted to ZRD or ZBD the general way
 decodes every game twice (once for the check, once for the writer) with the
-careful reader.  Deal files from generators and from our own export hold little
-but the export roster, a deal and perhaps an OptimumResultTable, so here each
+careful reader.  :mod:`..chunked` runs the pass; this module reads PBN's chunks.
+Deal files from generators and from our own export hold little but the export
+roster, a deal and perhaps an OptimumResultTable, so here each
 game is first tried against one regular expression of that shape; the deals of
 the games that match are parsed together with numpy, and only the other games
 go through the careful reader.  The losses reported and the bytes written are
@@ -16,28 +17,25 @@ from __future__ import annotations
 import operator
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import cache
-from typing import IO, TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any
 
-from ...model.text import plural
-from ...model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
+from .. import chunked
 from ..bulk import ABSENT, DD_UNKNOWN, BulkChunk
-from ..codec import Codec, SaveReport, TablesFound, WriteOptions, check_error, named, note_names, unreadable_error
-from ..errors import FormatError
+from ..chunked import FAST_TARGETS, VUL_CODES, finish_chunk, names_array, rank_table, running_count
+from ..codec import Codec, SaveReport, WriteOptions, meaningful
 from . import dd as pbn_dd
+from .lazy import is_lazy_pbn
 from .lex import escape
 from .write import ROSTER
 
 if TYPE_CHECKING:
     import mmap
     import os
-    from collections.abc import Iterator
 
     import numpy as np
 
-    from ...model.board import Board
-    from ...model.cards import Seat
+    from ..chunked import Tally
     from ..codec import ConvertResult, ProgressFn
     from .lazy import LazyPbnSet
 
@@ -47,20 +45,7 @@ if TYPE_CHECKING:
     _Learned = tuple[Callable[[bytes], re.Match[bytes] | None], _Getters]
 
 
-def _no_tables(chunk: BulkChunk, state: dict[str, Any]) -> BulkChunk:
-    """``chunk``, after making sure none of its board numbers was seen before (else :class:`TablesFound`)."""
-    from ...model.tables import NumberRuns
-
-    runs = state.setdefault("numbers", NumberRuns())
-    if chunk.numbers is not None and runs.repeats(chunk.numbers):
-        raise TablesFound()
-    return chunk
-
-
-#: targets whose check is the generic one and whose writer takes ``chunks_from_boards``
-FAST_TARGETS = frozenset(("zrd", "zbd"))
 MAX_SHAPES = 4  # shapes of game read with numpy
-CHUNK = 1 << 16  # boards a chunk, as chunks_from_boards makes them (the writers see the same chunks)
 _MODELLED_ROSTER = frozenset(("Board", "Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Result"))
 _VALUE = rb'"(?P<%s>[^"\\\r\n]*)"'
 _ORT_HEAD = rb'\[OptimumResultTable "Declarer;Denomination\\\\?2R;Result\\\\?2R"\][ \t]*\r?\n'  # \2R or \\2R
@@ -81,157 +66,27 @@ _WANTED = ("Deal", "Board", "Dealer", "Vulnerable", "Declarer", "Contract", "Res
 _SEATS_ANY = {b"N": 0, b"E": 1, b"S": 2, b"W": 3, b"n": 0, b"e": 1, b"s": 2, b"w": 3}
 
 
-@cache
-def _ranks() -> np.ndarray:
-    """Byte -> rank index (2 = 0), -1 for any other byte; built on first use so importing needs no numpy."""
-    import numpy as np
-
-    table = np.full(256, -1, dtype=np.int16)
-    for r, ch in enumerate("23456789TJQKA"):
-        table[ord(ch)] = r
-        table[ord(ch.lower())] = r
-    return table
-
-
 def applies(doc: Any, codec: Codec, options: WriteOptions | None) -> bool:
     """True for an unedited lazy PBN set going to a plain fixed-record format."""
-    return (
-        bool(getattr(doc, "pbn_lazy", False))
-        and doc.is_lazy
-        and not doc.edited
-        and codec.name in FAST_TARGETS
-        and not doc.index.inherits
-    )
+    return is_lazy_pbn(doc) and not doc.edited and codec.name in FAST_TARGETS and not doc.index.inherits
 
 
-@dataclass
-class _Tally:
-    """What generic_check counts, board by board."""
-
-    codec: Codec
-    start: int
-    header: dict[str, str | None]
-    errors: list[str] = field(default_factory=list)
-    moved: int = 0
-    dd: int = 0
-    auction: int = 0
-    play: int = 0
-    notes: int = 0
-    numbers_lost: bool = False
-    #: the names of the notes and tags lost (as generic_check names them), each with the first place it is at
-    names: dict[str, tuple[int, int]] = field(default_factory=dict)
-
-    def board(
-        self,
-        i: int,
-        number: int | None,
-        dealer: int | None,
-        vul: int | None,
-        count: int,
-        complete: bool,
-        dd: bool,
-        auction: bool,
-        play: bool,
-        notes: tuple[str, ...],
-    ) -> None:
-        caps = self.codec.caps
-        where = f"board {number}" if number is not None else f"record {i + 1}"
-        title = self.codec.title
-        if caps.deals_required and count == 0:
-            self.errors.append(f"{where} has no cards; {title} stores only deals")
-        elif not caps.partial_deals and count and not complete:
-            self.errors.append(f"{where} is not a complete deal; {title} stores only full deals")
-        if caps.max_board is not None and number is not None and number > caps.max_board:
-            self.errors.append(f"{where}: {title} holds board numbers up to {caps.max_board}")
-        if not caps.dealer_vul:
-            n = number if number is not None and number > 0 else self.start + i
-            if (dealer is not None and dealer != dealer_for_board(n)) or (
-                vul is not None and vul != vulnerability_for_board(n)
-            ):
-                self.moved += 1
-        self.dd += dd and not caps.dd
-        self.auction += auction and not caps.auction
-        self.play += play and not caps.play
-        if notes and not caps.notes:
-            self.notes += 1
-            self.name(i, notes)
-        if not caps.board_numbers and number is not None and number != self.start + i:
-            self.numbers_lost = True
-
-    def fast_rows(
-        self,
-        index: np.ndarray,
-        number: np.ndarray,
-        dealer: np.ndarray,
-        vul: np.ndarray,
-        has_dd: np.ndarray,
-        notes: np.ndarray,
-    ) -> None:
-        """:meth:`board` for many complete deals at once (numbers, dealers and vulnerabilities -1 when
-        absent); they cannot be errors unless the format limits board numbers."""
-        import numpy as np
-
-        caps = self.codec.caps
-        if caps.max_board is not None and (number > caps.max_board).any():
-            j = int(np.argmax(number > caps.max_board))
-            self.errors.append(f"board {int(number[j])}: {self.codec.title} holds board numbers up to {caps.max_board}")
-        if not caps.dealer_vul:
-            n = np.where(number > 0, number, self.start + index)
-            cycle = np.array([int(vulnerability_for_board(k)) for k in range(1, 17)], dtype=np.int64)
-            moved = ((dealer >= 0) & (dealer != (n - 1) % 4)) | ((vul >= 0) & (vul != cycle[(n - 1) % 16]))
-            self.moved += int(moved.sum())
-        if not caps.dd:
-            self.dd += int(has_dd.sum())
-        if not caps.notes:
-            flags = notes.astype(bool)  # a row's note names (an object array), or False where it has none
-            self.notes += int(flags.sum())
-            if notes.dtype == object:
-                for j in np.flatnonzero(flags).tolist():
-                    self.name(int(index[j]), notes[j])
-        if not caps.board_numbers and ((number >= 0) & (number != self.start + index)).any():
-            self.numbers_lost = True
-
-    def name(self, i: int, names: tuple[str, ...]) -> None:
-        """Note the names of what board ``i`` (where it lands in the output) loses in notes and tags."""
-        for k, name in enumerate(names):
-            if name not in self.names or (i, k) < self.names[name]:
-                self.names[name] = (i, k)
-
-    def report(self, info: object) -> SaveReport:
-        """The losses in generic_check's words and order."""
-        rep = SaveReport(errors=list(self.errors))
-        for count, what in ((self.dd, "double-dummy results"), (self.auction, "auctions"), (self.play, "play")):
-            if count:
-                rep.losses.append(f"{what} of {plural(count, 'board')}")
-        if self.notes:
-            names = sorted(self.names, key=self.names.__getitem__)  # in the order the boards show them
-            rep.losses.append(f"notes and tags of {plural(self.notes, 'board')} ({named(names)})")
-        if self.moved:
-            rep.losses.append(
-                f"dealer and vulnerability that differ from the board number of {plural(self.moved, 'board')}"
-            )
-        if not self.codec.caps.header and any(_meaningful(getattr(info, k)) for k in ("event", "site", "date")):
-            rep.losses.append("the event, site and date")
-        if self.numbers_lost:
-            rep.losses.append(f"board numbers (boards will be numbered from {self.start} when read back)")
-        return rep
+def convert(
+    doc: LazyPbnSet,
+    dst: str | os.PathLike[str],
+    codec: Codec,
+    options: WriteOptions | None,
+    progress: ProgressFn | None = None,
+) -> ConvertResult:
+    """Check and write ``doc`` (see :func:`applies`) as ``codec`` would, a chunk at a time."""
+    return chunked.convert(_chunk, doc, dst, codec, options, progress)
 
 
-def _meaningful(value: object) -> bool:
-    return bool(value) and bool(str(value).strip("?.#- "))
-
-
-class _Vuls(dict[bytes, int]):
-    """Vulnerability (as int) of a tag value's bytes, -2 for a value the reader would complain of."""
-
-    def __missing__(self, key: bytes) -> int:
-        try:
-            value = int(Vulnerability.from_text(key.decode("latin-1")))
-        except ValueError:
-            value = -2
-        if len(self) < 1000:
-            self[key] = value
-        return value
+def report(
+    doc: LazyPbnSet, codec: Codec, options: WriteOptions | None = None, progress: ProgressFn | None = None
+) -> SaveReport:
+    """What writing ``doc`` as ``codec`` would lose, from one chunked pass (the GUI asks before it saves)."""
+    return chunked.report(_chunk, doc, codec, options, progress)
 
 
 def _notes(values: tuple[bytes | None, ...], header: dict[str, str | None], encoding: str) -> tuple[str, ...]:
@@ -240,31 +95,9 @@ def _notes(values: tuple[bytes | None, ...], header: dict[str, str | None], enco
     for name, v in zip(_NOTE_TAGS, values, strict=True):
         if v and v != b"?":
             s = v.decode(encoding, errors="replace")
-            if _meaningful(s) and header.get(name) != s:
+            if meaningful(s) and header.get(name) != s:
                 names.append(name)
     return tuple(names)
-
-
-def names_array(rows: list[tuple[str, ...]]) -> np.ndarray:
-    """Each row's note names as an object array (what :meth:`_Tally.fast_rows` names and counts)."""
-    import numpy as np
-
-    out = np.empty(len(rows), dtype=object)
-    out[:] = rows
-    return out
-
-
-def _running_count(flags: np.ndarray) -> np.ndarray:
-    """``cumsum(flags, axis=2)`` as int8 for a short last axis: one vector add per column, several
-    times faster than numpy's cumsum, which loops over the 16 entries of each of the many rows."""
-    import numpy as np
-
-    d = flags.view(np.int8)
-    out = np.empty(d.shape, np.int8)
-    np.copyto(out[:, :, 0], d[:, :, 0])
-    for p in range(1, d.shape[2]):
-        np.add(out[:, :, p - 1], d[:, :, p], out=out[:, :, p])
-    return out
 
 
 def parse_deals(deals: list[bytes] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -284,9 +117,9 @@ def parse_deals(deals: list[bytes] | np.ndarray) -> tuple[np.ndarray, np.ndarray
     ok &= (arr[:, 18] == 32) & (arr[:, 35] == 32) & (arr[:, 52] == 32)
     hands = np.concatenate((arr[:, 2:], np.full((k, 1), 32, np.uint8)), axis=1).reshape(k, 4, 17)[:, :, :16]
     dots = hands == ord(".")
-    ndots = _running_count(dots)
+    ndots = running_count(dots)
     ok &= (ndots[:, :, -1] == 3).all(axis=1)
-    rank = _ranks()[hands]
+    rank = rank_table()[hands]
     ok &= (dots | (rank >= 0)).all(axis=(1, 2))
     cards = (3 - ndots.astype(np.int32)) * 13 + rank  # S H D C -> suits 3 2 1 0
     valid = ~dots & (rank >= 0)
@@ -298,99 +131,6 @@ def parse_deals(deals: list[bytes] | np.ndarray) -> tuple[np.ndarray, np.ndarray
     ok &= valid.sum(axis=(1, 2)) == 52
     ok &= (owners != ABSENT).all(axis=1)  # 52 cards covering all 52: each exactly once
     return owners, ok
-
-
-#: a reader of boards ``a`` to ``b`` of a lazy set as one chunk: (doc, a, b, tally, header, state) -> chunk
-ChunkReader = Callable[[Any, int, int, "_Tally", dict[str, str | None], dict[str, Any]], BulkChunk]
-
-
-def convert(
-    doc: LazyPbnSet,
-    dst: str | os.PathLike[str],
-    codec: Codec,
-    options: WriteOptions | None,
-    progress: ProgressFn | None = None,
-    read_chunk: ChunkReader | None = None,
-) -> ConvertResult:
-    """Check and write ``doc`` (see :func:`applies`) as ``codec`` would, a chunk at a time (read by
-    ``read_chunk``: the LIN converter brings its own)."""
-    from ..atomic import save_atomically
-    from ..codec import Cancelled, ConvertResult
-
-    options = options or WriteOptions()
-    start = options.start_board if options.start_board is not None else 1
-    info = doc.info
-    header = {k: getattr(info, k.lower(), None) for k in ("Event", "Site", "Date")}
-    n = len(doc)
-    caps = codec.caps
-    if caps.max_records is not None and n > caps.max_records:
-        raise FormatError(f"{codec.title} holds at most {caps.max_records} boards; this set has {n}", path=str(dst))
-    tally = _Tally(codec, start, header)
-    state: dict[str, Any] = {}  # what the chunks learn: the game pattern, shapes, the notes seen
-
-    read = read_chunk or _chunk
-
-    def chunks() -> Iterator[BulkChunk]:
-        written = 0
-        for first in range(0, n, CHUNK):
-            chunk = _no_tables(read(doc, first, min(n, first + CHUNK), tally, header, state), state)
-            _done_with(doc, min(n, first + CHUNK))
-            if tally.errors:
-                raise check_error(doc, dst, tally.errors[0])
-            if progress is not None and progress(min(n, first + CHUNK), n) is False:
-                raise Cancelled()
-            written += len(chunk)
-            if len(chunk):
-                yield chunk
-        refused = _no_cards_at_all(state, written, tally)
-        if refused is not None:
-            raise FormatError(refused, path=str(dst))
-
-    result = ConvertResult(codec)
-
-    def write(f: IO[bytes]) -> None:
-        result.records = codec.write_bulk(chunks(), f, options)
-
-    save_atomically(dst, write)
-    result.records = int(result.records)
-    result.losses = _dropped_loss(state) + tally.report(info).losses
-    return result
-
-
-def report(
-    doc: LazyPbnSet,
-    codec: Codec,
-    options: WriteOptions | None = None,
-    progress: ProgressFn | None = None,
-    read_chunk: ChunkReader | None = None,
-) -> SaveReport:
-    """What writing ``doc`` (see :func:`applies`) as ``codec`` would lose, as ``codec.check`` says
-    it, from one chunked pass (the GUI asks before it saves)."""
-    from ..codec import Cancelled
-
-    options = options or WriteOptions()
-    start = options.start_board if options.start_board is not None else 1
-    info = doc.info
-    header = {k: getattr(info, k.lower(), None) for k in ("Event", "Site", "Date")}
-    n = len(doc)
-    tally = _Tally(codec, start, header)
-    caps = codec.caps
-    if caps.max_records is not None and n > caps.max_records:
-        tally.errors.append(f"{codec.title} holds at most {caps.max_records} boards; this set has {n}")
-    state: dict[str, Any] = {}
-    written = 0
-    read = read_chunk or _chunk
-    for first in range(0, n, CHUNK):
-        written += len(_no_tables(read(doc, first, min(n, first + CHUNK), tally, header, state), state))
-        _done_with(doc, min(n, first + CHUNK))
-        if progress is not None and progress(min(n, first + CHUNK), n) is False:
-            raise Cancelled()
-    refused = _no_cards_at_all(state, written, tally)
-    if refused is not None:
-        tally.errors.append(refused)
-    rep = tally.report(info)
-    rep.losses[:0] = _dropped_loss(state)
-    return rep
 
 
 def _getters(pattern: re.Pattern[bytes]) -> _Getters:
@@ -498,7 +238,7 @@ def _tables_any_order(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _chunk(
-    doc: LazyPbnSet, a: int, b: int, tally: _Tally, header: dict[str, str | None], state: dict[str, Any]
+    doc: LazyPbnSet, a: int, b: int, tally: Tally, header: dict[str, str | None], state: dict[str, Any]
 ) -> BulkChunk:
     """Boards ``a`` to ``b`` as chunks_from_boards makes them, tallying what the check counts."""
     import numpy as np
@@ -516,7 +256,7 @@ def _chunk(
     slow: list[int] = []
     fixed_bodies: list[bytes] = []
     fixed_rows: list[int] = []
-    vuls = _VULS
+    vuls = VUL_CODES
     learned: _Learned | None = state.get("learned")  # (fullmatch of the learned pattern, its two group getters)
     general = _GAME.fullmatch
     gen_get = _getters(_GAME)
@@ -614,86 +354,9 @@ def _chunk(
     numbers[rows] = np.where(number >= 0, number, a + rows + 1)
     has_dd = (dd[rows] != DD_UNKNOWN).any(axis=(1, 2))
     counted.append((rows, number, dealer, vul, has_dd, notes))
-    owners, dd, numbers = _finish_chunk(doc, a, k, slow, counted, owners, dd, numbers, tally, state)
+    owners, dd, numbers = finish_chunk(doc, a, k, slow, counted, owners, dd, numbers, tally, state)
     any_dd = bool((dd != DD_UNKNOWN).any())
     return BulkChunk(owners, dd if any_dd else None, numbers)
-
-
-def _finish_chunk(
-    doc: LazyPbnSet,
-    a: int,
-    k: int,
-    slow: list[int],
-    counted: list[tuple[Any, ...]],
-    owners: np.ndarray,
-    dd: np.ndarray,
-    numbers: np.ndarray,
-    tally: _Tally,
-    state: dict[str, Any],
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Read the chunk's ``slow`` games carefully, leave out those without cards when the target stores
-    only deals (as ``without_empty_games`` does board by board), and tell the tally what it counts of
-    every game, at the place it lands in the output; returns the chunk's arrays."""
-    import numpy as np
-
-    slow.sort()
-    slow_args = []
-    empty: list[int] = []  # games without cards: left out when the target stores only deals
-    for r in slow:
-        dd[r] = DD_UNKNOWN
-        board = doc[a + r]
-        if board.unreadable:  # a game the reader could not read: the check refuses it (the save names the source)
-            tally.errors.append(unreadable_error(doc, a + r, board.unreadable))
-            continue
-        args = _slow_row(doc, board, a + r, r, owners, dd, numbers)
-        if args[3] == 0 and tally.codec.caps.deals_required:
-            empty.append(r)
-            state.setdefault("first_empty", (a + r, args[0]))
-        else:
-            slow_args.append((r, args))
-    # the tally counts boards where they land in the output, after the games left out before them
-    before = state.get("dropped", 0)
-    shift = np.zeros(k + 1, dtype=np.int64)
-    if empty:
-        shift[np.array(empty, dtype=np.int64) + 1] = 1
-        shift = np.cumsum(shift)
-    for rows_, number_, dealer_, vul_, dd_, notes_ in counted:
-        tally.fast_rows(a - before + rows_ - shift[rows_], number_, dealer_, vul_, dd_, notes_)
-    for r, args in slow_args:
-        tally.board(a - before + r - int(shift[r]), *args)
-    if empty or before:  # a board with no number of its own is numbered where it lands, as in the view
-        auto = np.zeros(k, dtype=bool)
-        for rows_, number_, *_rest in counted:
-            auto[rows_] = number_ < 0
-        for r, args in slow_args:
-            auto[r] = args[0] is None
-        at = np.arange(k, dtype=np.int64)
-        numbers = np.where(auto, a - before + at - shift[:k] + 1, numbers)
-    if empty:
-        state["dropped"] = before + len(empty)
-        keep = np.ones(k, dtype=bool)
-        keep[empty] = False
-        owners, dd, numbers = owners[keep], dd[keep], numbers[keep]
-    return owners, dd, numbers
-
-
-def _no_cards_at_all(state: dict[str, Any], written: int, tally: _Tally) -> str | None:
-    """When every game was left out for want of cards, the check's error for the first (as the
-    board-by-board path, which then refuses the file); else None."""
-    first = state.get("first_empty")
-    if written or first is None:
-        return None
-    i, number = first
-    where = f"board {number}" if number is not None else f"record {i + 1}"
-    return f"{where} has no cards; {tally.codec.title} stores only deals"
-
-
-def _dropped_loss(state: dict[str, Any]) -> list[str]:
-    """The board-by-board path's words for the games left out (``without_empty_games``)."""
-    from ..convert import empty_games_loss
-
-    dropped = state.get("dropped", 0)
-    return [empty_games_loss(dropped)] if dropped else []
 
 
 def _learn_first(
@@ -741,15 +404,6 @@ def _read_rows(ort: bytes, table: np.ndarray) -> bool:
     for st, sn, v in cells:
         table[st, sn] = v
     return True
-
-
-def _done_with(doc: Any, stop: int) -> None:
-    """Give back the mapped pages of the games before ``stop`` (memory stays flat however big the file)."""
-    from .lazy import release
-
-    buf = doc.mapped_buffer()
-    start = doc.data_start(stop) if stop < len(doc) else None
-    release(buf, 0, start if start is not None else len(buf))
 
 
 #: the OptimumResultTable header as it stands between the quotes: one backslash (as pbn_write and
@@ -944,34 +598,3 @@ def _layout_rows(
         dd = np.full((m, 4, 5), DD_UNKNOWN, dtype=np.uint8)
     good = np.flatnonzero(ok)
     return kept[good], number[good], dealer[good], vul[good], owners[good], dd[good]
-
-
-def _slow_row(
-    doc: LazyPbnSet,
-    b: Board,
-    i: int,
-    r: int,
-    owners: np.ndarray,
-    dd: np.ndarray,
-    numbers: np.ndarray,
-) -> tuple[int | None, Seat | None, Vulnerability | None, int, bool, bool, bool, bool, tuple[str, ...]]:
-    """Game ``i`` (``b``, read by the careful reader) into row ``r``; returns what the check counts of it."""
-    owners[r] = b.deal.owners()
-    table = b.dd.tricks if b.dd is not None else ((None,) * 5,) * 4
-    dd[r] = [[DD_UNKNOWN if v is None else v for v in row] for row in table]
-    numbers[r] = b.number if b.number is not None else i + 1
-    notes = tuple(note_names(b, doc.info))
-    return (
-        b.number,
-        b.dealer,
-        b.vulnerability,
-        b.deal.card_count,
-        b.deal.is_complete,
-        b.dd is not None and not b.dd.is_empty,
-        bool(b.auction),
-        bool(b.play),
-        notes,
-    )
-
-
-_VULS = _Vuls()

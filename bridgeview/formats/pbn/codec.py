@@ -13,67 +13,31 @@ import gc
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import IO, NamedTuple
+from typing import IO, Any
 
-from ...model.board import Board
+from ...model.board import Board, board_key
 from ...model.boardset import BoardSet, FileInfo
 from ...model.text import plural
-from ..codec import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
+from ..codec import Boards, Capabilities, ChunkedConversion, Codec, ReadOptions, SaveReport, WriteOptions
 from ..errors import FormatError
+from ..lazytext import EditedBoards
 from ..textcheck import UTF16_MESSAGE, decode_text, undecodable_problems, utf16_text
 from . import lazy as pbn_lazy
 from . import stream as pbn_stream
+from .context import Context
 from .lex import detect_newline, split_games
-from .read import Context, read_game
-from .write import board_text
+from .read import PbnSource, known_field, read_game
+from .write import (
+    board_text,
+    encoding_name,
+    ends_with_blank_line,
+    header_edits,
+    to_lf,
+    unchanged_source,
+    with_header,
+)
 
 DEFAULT_PREAMBLE = "% PBN 2.1\n% EXPORT\n"
-
-
-class PbnSource(NamedTuple):
-    """A board's raw game text (original line ends) and the model it was read as.
-
-    ``inherits``: the text takes or sets ``#``/``##`` values, so it means the
-    same only after the same games as in the file it came from.  A named tuple,
-    not a dataclass: one is made for every board read, and a tuple is made
-    several times faster.
-    """
-
-    text: str
-    key: tuple[object, ...]
-    inherits: bool = False
-
-
-def board_key(b: Board) -> tuple[object, ...]:
-    """Everything the model says about a board, hashable, to notice edits.
-
-    The tags are their names and their values as two tuples (the same test as their items, in order):
-    two objects, not one a tag, made for every board read (the collector walks each of them)."""
-    tags = b.tags
-    return (
-        b.number,
-        b.dealer,
-        b.vulnerability,
-        b.deal.hands,
-        b.dd,
-        tuple(b.auction) if b.auction is not None else None,
-        tuple(b.play) if b.play is not None else None,
-        tuple(b.play_marks.items()) if b.play_marks else (),
-        b.contract,
-        b.declarer,
-        b.result,
-        b.claim,
-        (tuple(tags), tuple(tags.values())),
-        tuple(b.notes),
-    )
-
-
-def unchanged_source(b: Board) -> str | None:
-    """The raw text of a board still exactly as read, else None."""
-    src = b.source
-    if isinstance(src, PbnSource) and src.key == board_key(b):
-        return src.text
-    return None
 
 
 def parse_pbn_text(text: str, *, encoding: str = "utf-8") -> BoardSet:
@@ -120,7 +84,7 @@ def _parse_pbn_text(text: str, encoding: str) -> BoardSet:
     info = FileInfo(format="pbn")
     if boards:
         first = boards[0].tags
-        info.event, info.site, info.date = (_known(first.get(tag)) for tag in ("Event", "Site", "Date"))
+        info.event, info.site, info.date = (known_field(first.get(tag)) for tag in ("Event", "Site", "Date"))
     info.extra.update(
         header=(info.event, info.site, info.date),  # as read, to notice edits of the file info
         encoding=encoding,
@@ -187,21 +151,21 @@ def _document_text(
     encoding = options.encoding or extra.get("encoding") or "utf-8"
 
     def own(text: str) -> str:  # raw text in the output's line ends
-        return text if newline == original else _lf(text).replace("\n", newline)
+        return text if newline == original else to_lf(text).replace("\n", newline)
 
     def made(text: str) -> str:  # generated (LF) text in the output's line ends
         return text if newline == "\n" else text.replace("\n", newline)
 
     parts: list[str] = [own(extra["preamble"]) if from_pbn else made(DEFAULT_PREAMBLE)]
     foreign = not from_pbn
-    renamed = _header_edits(info) if from_pbn else {}
+    renamed = header_edits(info) if from_pbn else {}
     expected: dict[int, tuple[object, ...]] = {}
     raw_keys: dict[int, tuple[object, ...]] = {}
     generated: dict[int, str] = {}
     inheriting = False
     for i, b in enumerate(doc):
         if renamed:
-            b = _with_header(b, renamed)
+            b = with_header(b, renamed)
         raw = unchanged_source(b) if i not in force else None
         if raw is not None:
             raw_keys[i] = b.source.key
@@ -211,8 +175,8 @@ def _document_text(
             body = board_text(b, info, foreign=foreign) + "\n"
             generated[i] = body
             text = made(body)
-        if i and not _ends_with_blank_line(_lf(parts[-1])):
-            parts.append(made("\n" if _lf(parts[-1]).endswith("\n") else "\n\n"))
+        if i and not ends_with_blank_line(to_lf(parts[-1])):
+            parts.append(made("\n" if to_lf(parts[-1]).endswith("\n") else "\n\n"))
         parts.append(text)
     if from_pbn and extra.get("trailer"):
         parts.append(own(extra["trailer"]))
@@ -222,40 +186,6 @@ def _document_text(
             alone = parse_pbn_text(body)
             expected[i] = board_key(alone[0]) if len(alone) == 1 else ()
     return "".join(parts), encoding, newline, expected, set(raw_keys) if inheriting else set()
-
-
-def _known(value: str | None) -> str | None:
-    """A file-level field, or None for PBN's "unknown" placeholders (``?``, ``#``, ``????.??.??``)."""
-    return value if value and value.strip("?.#- ") else None
-
-
-def _header_edits(info: FileInfo) -> dict[str, tuple[str | None, str]]:
-    """``{"Event": (old, new)}`` for file-info fields changed since the file was read."""
-    before = info.extra.get("header")
-    if not before:
-        return {}
-    out = {}
-    for name, old, new in zip(("Event", "Site", "Date"), before, (info.event, info.site, info.date), strict=True):
-        if new != old and new is not None:
-            out[name] = (old, new)
-    return out
-
-
-def _with_header(b: Board, renamed: dict[str, tuple[str | None, str]]) -> Board:
-    """The board with an edited event/site/date wherever it carried the old value (or none)."""
-    changed = {name: new for name, (old, new) in renamed.items() if (b.tags.get(name) or None) == old}
-    if not changed:
-        return b
-    return b.touched(tags={**b.tags, **changed})
-
-
-def _lf(text: str) -> str:
-    return text.replace("\r\n", "\n")
-
-
-def _ends_with_blank_line(text: str) -> bool:
-    stripped = text.rstrip(" \t")
-    return stripped.endswith("\n\n") or stripped.endswith("\n \n") or stripped.endswith("\n\t\n")
 
 
 class PbnCodec(Codec):
@@ -310,24 +240,32 @@ class PbnCodec(Codec):
         return doc
 
     def write(self, doc: Boards, out: IO[bytes], options: WriteOptions | None = None) -> None:
-        if pbn_lazy.can_stream(doc):  # a big file read lazily: streamed game by game
+        if pbn_lazy.is_lazy_pbn(doc):  # a big file read lazily: streamed game by game
             opts = options or WriteOptions()
             extra = doc.info.extra
             encoding = opts.encoding or extra.get("encoding") or "utf-8"
             if pbn_lazy.write_lazy(doc, out, encoding, opts.newline or extra.get("newline") or "\n"):
                 return
-        elif pbn_stream.can_stream(doc):  # a big binary file read lazily: generated a chunk at a time
+        elif pbn_stream.is_lazy_foreign(doc):  # a big binary file read lazily: generated a chunk at a time
             opts = options or WriteOptions()
             if pbn_stream.write_streamed(doc, out, opts.encoding or "utf-8", opts.newline or "\n"):
                 return
         text, encoding, _newline = document_text(doc, options)
-        out.write(text.encode(_codec_name(encoding), errors="replace"))
+        out.write(text.encode(encoding_name(encoding), errors="replace"))
+
+    def chunked(self, doc: Any, target: Codec, options: WriteOptions | None) -> ChunkedConversion | None:
+        """A big PBN file read lazily, unedited and without ``#`` values, to ZRD or ZBD: :mod:`.bulk`."""
+        from . import bulk  # regular expressions compiled for big files only
+
+        return bulk if bulk.applies(doc, target, options) else None
 
     def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
-        if (pbn_lazy.can_stream(boards) or pbn_stream.can_stream(boards)) and (options is None or not options.encoding):
+        if (pbn_lazy.is_lazy_pbn(boards) or pbn_stream.is_lazy_foreign(boards)) and (
+            options is None or not options.encoding
+        ):
             # untouched games of a lazy set hold nothing PBN cannot (they are written as read, or come
             # from a deals-and-DD format): only the edited boards need checking
-            boards = pbn_lazy.EditedBoards(boards)
+            boards = EditedBoards(boards)
         rep = super().check(boards, options)
         info = getattr(boards, "info", None)
         encoding = (
@@ -345,16 +283,12 @@ class PbnCodec(Codec):
             rep.losses.append(f"the play of {plural(no_play, 'board')} with no declarer")
         if bare_alerts:
             rep.losses.append(f"alerts without an explanation on {plural(bare_alerts, 'board')} (PBN has only notes)")
-        if _codec_name(encoding) != "utf-8":
+        if encoding_name(encoding) != "utf-8":
             try:
-                document_text(boards, options)[0].encode(_codec_name(encoding))
+                document_text(boards, options)[0].encode(encoding_name(encoding))
             except UnicodeEncodeError:
                 rep.losses.append(f"characters that {encoding} cannot hold (written as '?')")
         return rep
-
-
-def _codec_name(encoding: str) -> str:
-    return "utf-8" if encoding.lower().replace("_", "-") in ("utf-8", "utf8") else encoding
 
 
 CODECS = (PbnCodec(),)

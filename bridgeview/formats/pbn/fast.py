@@ -13,10 +13,9 @@ costs what it did and nothing read is lost.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from itertools import product, repeat
+from itertools import product
 from operator import itemgetter
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from ...model.auction import PASS, Call, Contract, auction_is_complete
 from ...model.board import MAX_BOARD_NUMBER, Board
@@ -26,10 +25,8 @@ from ...model.severity import warning
 from ...model.vulnerability import Vulnerability
 from . import dd as pbn_dd
 from .checks import check_tag
+from .context import Context, Layout
 from .entry import Entry
-
-if TYPE_CHECKING:
-    from .read import Context
 
 #: a tag, its value (no escapes, no line break) and the section after it; a lone backslash is kept as
 #: written, as the tokenizer keeps it (``Denomination\2R``)
@@ -247,38 +244,6 @@ def read_fast(raw: str, first_line: int, ctx: Context) -> tuple[Board, list[tupl
     return board, problems, line
 
 
-class Layout:
-    """The text between the quotes of a game of tags with blank sections (a deal generator's game), read by
-    the fast path, for the next games laid out alike.
-
-    A game whose text outside its values is the same is the same tags with the same blank sections, so its
-    values can be taken by position, with no ``findall`` and no dict of tags.  The values of the tags other
-    than the board number, dealer, vulnerability and deal are the same in such files from game to game (``?``
-    rosters, an event name): what each such set of values read as (checked, problem-free) is kept in
-    ``known``."""
-
-    __slots__ = ("between", "pieces", "names", "newlines", "line", "where", "rest", "known")
-
-    def __init__(self, parts: list[str], names: tuple[str, ...], line: int) -> None:
-        self.between = parts[0::2]
-        self.pieces = len(parts)
-        self.names = names
-        self.newlines = sum(map(str.count, self.between, repeat("\n")))
-        self.line = line  # the board's line, counted from the game's first
-        position = {name: i for i, name in enumerate(names)}
-        #: where the board number, dealer, vulnerability and deal are among the values (None: no such tag)
-        self.where = tuple(position.get(name) for name in _VARYING)
-        rest = [i for i, name in enumerate(names) if name not in _VARYING]
-        #: the other values as a tuple (the key of ``known``)
-        self.rest: Callable[[list[str]], tuple[str, ...]] = (
-            itemgetter(*rest) if len(rest) > 1 else lambda v: tuple(v[i] for i in rest)
-        )
-        #: the other values to (tags, declarer, contract, result) they read as
-        self.known: dict[tuple[str, ...], tuple[dict[str, str], Seat | None, Contract | None, int | None]] = {}
-
-
-#: the tags whose values vary from game to game of a deal generator's file
-_VARYING = ("Board", "Dealer", "Vulnerable", "Deal")
 #: a game with one of these is no deal generator's: its values are not read by position
 _LAYOUT_FREE = frozenset(("Auction", "Play", "Note", "OptimumResultTable", "DoubleDummyTricks"))
 _KNOWN_LIMIT = 64

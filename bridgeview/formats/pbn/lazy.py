@@ -1,7 +1,7 @@
 """Big PBN files read lazily: one bytes-level scan for game boundaries, boards decoded on demand.
 
 Opening a PBN file of a million boards the eager way builds a million boards
-(minutes, gigabytes).  Here the file is mapped, :func:`scan` finds where each
+(minutes, gigabytes).  Here the file is mapped, :func:`index_games` finds where each
 game starts and ends with one regular-expression pass over the bytes (the same
 split as :func:`pbn_lex.split_games`, kept as numpy offset arrays), and
 :class:`LazyPbnSet` decodes a game with the ordinary reader when it is asked
@@ -23,18 +23,21 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import IO, TYPE_CHECKING, Any, TypeGuard
 
-from ...model.board import Board
+from ...model.board import Board, board_key
 from ...model.boardset import FileInfo, LazyBoardSet
-from ..checksum import _MASK64, _sum_words, _tail_sum
+from ..checksum import MASK64, sum_words, tail_sum
+from ..codec import is_lazy_text
 from ..errors import FormatError
+from ..lazytext import LazyLines, text_encoding
+from ..mapped import map_file, release
 from ..textcheck import EIGHT_BIT, undecodable_offsets, undecodable_problems
-from .lex import Game, _all_percent, detect_newline
-from .read import Context, read_game
+from .context import Context
+from .lex import Game, all_percent, detect_newline
+from .read import PbnSource, known_field, read_game
+from .write import board_text, encoding_name, header_edits, to_lf, unchanged_source
 
 if TYPE_CHECKING:
     import numpy as np
-
-    from ..lin.lazy import LazyLinSet
 
 #: files from this size on are read lazily (smaller ones are read whole: every problem known at once)
 LAZY_MIN_BYTES = 8 << 20
@@ -87,22 +90,7 @@ class PbnIndex:
         return int(self.line_counts[block]) + self.buf[block * _LINE_BLOCK : offset].count(b"\n")
 
 
-def _text_encoding(buf: mmap.mmap | bytes, start: int) -> str:
-    """UTF-8 or 8-bit text (Windows-1252), as :func:`textcheck.decode_text` decides for text
-    that is not all ASCII, without decoding the whole file into one string."""
-    n = len(buf)
-    dec = codecs.getincrementaldecoder("utf-8")()
-    try:
-        for a in range(start, n, _SCAN_CHUNK):
-            dec.decode(buf[a : a + _SCAN_CHUNK], final=a + _SCAN_CHUNK >= n)
-            release(buf, start, a)
-        dec.decode(b"", final=True)
-    except UnicodeDecodeError:
-        return EIGHT_BIT
-    return "utf-8"
-
-
-def scan(buf: mmap.mmap | bytes) -> PbnIndex:
+def index_games(buf: mmap.mmap | bytes) -> PbnIndex:
     """Index the games of a PBN file's bytes, the way :func:`pbn_lex.split_games` splits its text."""
     import numpy as np
 
@@ -110,7 +98,7 @@ def scan(buf: mmap.mmap | bytes) -> PbnIndex:
     arr = np.frombuffer(buf, np.uint8) if n else np.zeros(0, np.uint8)
     base = 3 if buf[:3] == b"\xef\xbb\xbf" else 0
     m_start, m_end, line_counts, inherits, ascii_only, checksum = _blank_runs(arr, base, buf)
-    encoding = "utf-8" if ascii_only else _text_encoding(buf, base)
+    encoding = "utf-8" if ascii_only else text_encoding(buf, base)
     if base and encoding != "utf-8":  # a byte-order mark on text that is not UTF-8: all of it is Latin-1
         base, encoding = 0, EIGHT_BIT
         m_start, m_end, line_counts, inherits, _ascii, checksum = _blank_runs(arr, base, buf)
@@ -133,7 +121,7 @@ def scan(buf: mmap.mmap | bytes) -> PbnIndex:
     is_game = first == ord("[")
     for blk in np.nonzero(~is_game)[0]:  # the rare block that does not start with a tag: the eager rule
         body = bytes(buf[b_start[blk] : b_cend[blk]]).decode(decode_as, errors=errors)
-        is_game[blk] = not (not body.strip() or body.lstrip().startswith("%") and _all_percent(body))
+        is_game[blk] = not (not body.strip() or body.lstrip().startswith("%") and all_percent(body))
     games = np.nonzero(is_game)[0]
     newline = "\n"
     head = bytes(buf[base : base + 4096]).decode(decode_as, errors="replace")
@@ -230,9 +218,9 @@ def _blank_runs(
         if total_sum is not None:  # chunks start at multiples of _SCAN_CHUNK: whole 32-bit words
             whole = c.shape[0] // 8 * 8
             for k in range(0, whole, _SUM_STEP):  # a cache-sized piece at a time, as pavlicek_checksum reads
-                total_sum += _sum_words(c[k : min(k + _SUM_STEP, whole)])
+                total_sum += sum_words(c[k : min(k + _SUM_STEP, whole)])
             if whole < c.shape[0]:
-                total_sum += _tail_sum(bytes(c[whole:]))
+                total_sum += tail_sum(bytes(c[whole:]))
         rel = np.flatnonzero(c == 10).astype(np.int32)
         # newlines before each block start inside this chunk
         first_block = -(-a // _LINE_BLOCK)
@@ -264,7 +252,7 @@ def _blank_runs(
     line_counts[n // _LINE_BLOCK + 1 :] = total
     starts = np.concatenate(blank_from) if blank_from else np.zeros(0, np.int64)
     ends = np.concatenate(blank_to) if blank_to else np.zeros(0, np.int64)
-    checksum = total_sum & _MASK64 if total_sum is not None else None
+    checksum = total_sum & MASK64 if total_sum is not None else None
     if not starts.shape[0]:
         return starts, ends, line_counts, hashes, ascii_only, checksum
     new_run = np.ones(starts.shape[0], dtype=bool)
@@ -274,28 +262,13 @@ def _blank_runs(
     return starts[first], ends[last] + 1, line_counts, hashes, ascii_only, checksum
 
 
-def release(buf: mmap.mmap | bytes | None, a: int, b: int) -> None:
-    """Give back the mapped pages of ``buf[a:b]`` (they stay in the page cache): a scan of a
-    file of gigabytes then holds a chunk of it at a time, not all of it."""
-    advise = getattr(buf, "madvise", None)
-    if advise is None or not hasattr(mmap, "MADV_DONTNEED"):
-        return
-    a = a // mmap.PAGESIZE * mmap.PAGESIZE
-    b = b // mmap.PAGESIZE * mmap.PAGESIZE
-    if b > a:
-        try:
-            advise(mmap.MADV_DONTNEED, a, b - a)
-        except (OSError, ValueError):
-            pass
-
-
 class LazyPbnSet(LazyBoardSet):
     """A PBN file's boards, decoded on demand from a mapped file.
 
     ``problems`` holds the problems of the boards decoded so far; :meth:`problems_of`
     gives one board's (``validate`` asks board by board)."""
 
-    pbn_lazy = True
+    lazy_text = "pbn"
     index: PbnIndex  # type: ignore[assignment]  # shadows Sequence.index(), which no one calls on a board set
 
     def __init__(self, index: PbnIndex, info: FileInfo, keepalive: Any = None) -> None:
@@ -344,8 +317,6 @@ class LazyPbnSet(LazyBoardSet):
         return hit
 
     def _read(self, i: int, ctx: Context) -> tuple[Board, list[tuple[int | None, str]], int]:
-        from .codec import PbnSource, board_key
-
         game = self.game(i)
         board, probs, line = read_game(game, ctx)
         if self.index.encoding == "cp1252":  # bytes that are not characters: problems of this game
@@ -414,84 +385,53 @@ class LazyPbnSet(LazyBoardSet):
         yield from self.iter_sequential()
 
 
-class _LazyLines:
-    """``info.extra["board_lines"]`` of a lazy set: a board's line, found by decoding it."""
-
-    def __init__(self, doc: LazyPbnSet | LazyLinSet) -> None:
-        self._doc = doc
-
-    def get(self, i: int, default: int | None = None) -> int | None:
-        doc = self._doc
-        if doc._materialised or not 0 <= i < len(doc):
-            return default
-        return doc.line_of(i)
-
-    def __getitem__(self, i: int) -> int:
-        value = self.get(i)
-        if value is None:
-            raise KeyError(i)
-        return value
-
-
 def read_lazy(path: str | os.PathLike[str]) -> LazyPbnSet:
     """Open a PBN file lazily (the codec's read path for big files)."""
     try:
-        f = open(path, "rb")
-    except OSError as e:
-        raise FormatError(e.strerror or str(e), path=str(path)) from None
-    try:
-        size = os.fstat(f.fileno()).st_size
-        buf = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
+        buf = map_file(path)
     except (OSError, ValueError) as e:
-        f.close()
         raise FormatError(getattr(e, "strerror", None) or str(e), path=str(path)) from None
     head = bytes(buf[:4096])
     if b"\x00" in head:
         at = head.index(b"\x00")
-        f.close()
         raise FormatError(
             "a NUL byte: this is a binary file, not PBN text", offset=at, line=head.count(b"\n", 0, at) + 1
         )
-    index = scan(buf)
+    index = index_games(buf)
     info = FileInfo(format="pbn", path=str(path), checksum=index.checksum)
-    doc = LazyPbnSet(index, info, keepalive=(f, buf))
+    doc = LazyPbnSet(index, info, keepalive=buf)
     if index.encoding == "cp1252":  # bytes of the preamble that are not characters (a game's are its own)
         head_bytes = bytes(buf[: int(index.starts[0]) if len(index) else len(buf)])
         doc.problems.extend(undecodable_problems(head_bytes, undecodable_offsets(head_bytes, "cp1252"), None))
     if len(index):
-        from .codec import _known
-
         first = doc[0].tags
-        info.event, info.site, info.date = (_known(first.get(tag)) for tag in ("Event", "Site", "Date"))
+        info.event, info.site, info.date = (known_field(first.get(tag)) for tag in ("Event", "Site", "Date"))
     info.extra.update(
         header=(info.event, info.site, info.date),
         encoding=index.encoding if index.base == 0 else "utf-8-sig",
         newline=index.newline,
         preamble=index.preamble,
         trailer=index.trailer,
-        board_lines=_LazyLines(doc),
+        board_lines=LazyLines(doc),
     )
     return doc
 
 
-def can_stream(doc: object) -> TypeGuard[LazyPbnSet]:
-    """True when ``doc`` is a lazy PBN set whose text can be written game by game."""
-    return bool(getattr(doc, "pbn_lazy", False) and getattr(doc, "is_lazy", False))
+def is_lazy_pbn(doc: object) -> TypeGuard[LazyPbnSet]:
+    """True when ``doc`` is a lazy PBN set (through any progress wrapper) whose text can be written game by game."""
+    return is_lazy_text(doc, "pbn")
 
 
 def write_lazy(doc: LazyPbnSet, out: IO[bytes], encoding: str, newline: str) -> bool:
     """Write a lazy set game by game, the untouched games straight from the file (as bytes
     when the encoding and line ends stay); False when the set needs the whole-text writer
     (``#`` values together with edits, or an edited event/site/date)."""
-    from .codec import _codec_name, _header_edits, _lf, unchanged_source
-    from .write import board_text
-
     idx = doc.index
     info = doc.info
     original = info.extra.get("newline") or "\n"
-    if _header_edits(info) or doc._edits and idx.inherits:
+    if header_edits(info) or doc._edits and idx.inherits:
         return False
-    enc = _codec_name(encoding)
+    enc = encoding_name(encoding)
     if enc.lower().replace("_", "-") == "utf-8-sig":  # one mark at the start, not one a part
         out.write(codecs.BOM_UTF8)
         enc = "utf-8"
@@ -499,7 +439,7 @@ def write_lazy(doc: LazyPbnSet, out: IO[bytes], encoding: str, newline: str) -> 
     buf = idx.buf
 
     def own(text: str) -> str:
-        return text if newline == original else _lf(text).replace("\n", newline)
+        return text if newline == original else to_lf(text).replace("\n", newline)
 
     def made(text: str) -> str:
         return text if newline == "\n" else text.replace("\n", newline)
@@ -516,7 +456,7 @@ def write_lazy(doc: LazyPbnSet, out: IO[bytes], encoding: str, newline: str) -> 
     for i in range(len(doc)):
         b = doc._edits.get(i)
         if i and not _blank_tail(tail):
-            tail = emit(made("\n" if _lf(tail[-8:].decode("latin-1")).endswith("\n") else "\n\n"))
+            tail = emit(made("\n" if to_lf(tail[-8:].decode("latin-1")).endswith("\n") else "\n\n"))
         if b is None and same_bytes:
             tail = _copy(buf, int(idx.starts[i]), int(idx.ends[i]), out)
             continue
@@ -538,24 +478,6 @@ def _copy(buf: mmap.mmap | bytes, a: int, b: int, out: IO[bytes]) -> bytes:
 
 
 def _blank_tail(tail: bytes) -> bool:
-    """:func:`pbn._ends_with_blank_line` on the last bytes written (LF or CRLF)."""
+    """:func:`pbn.ends_with_blank_line` on the last bytes written (LF or CRLF)."""
     t = tail.replace(b"\r\n", b"\n").rstrip(b" \t")
     return t.endswith((b"\n\n", b"\n \n", b"\n\t\n"))
-
-
-class EditedBoards:
-    """The edited boards of a lazy set, for the PBN codec's check: the rest is written as read."""
-
-    def __init__(self, doc: LazyBoardSet) -> None:
-        self._doc = doc
-        self._indices = sorted(doc._edits)
-        self.info = doc.info
-
-    def __len__(self) -> int:
-        return len(self._indices)
-
-    def __getitem__(self, k: int) -> Board:
-        return self._doc._edits[self._indices[k]]
-
-    def __iter__(self) -> Iterator[Board]:
-        return (self._doc._edits[i] for i in self._indices)

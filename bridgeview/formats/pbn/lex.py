@@ -144,10 +144,10 @@ def split_games(text: str) -> Layout:
 
 def _no_game(body: str) -> bool:
     """A block of blank, comment-only (``%``) lines: no game, it waits for the next one (or is preamble)."""
-    return not body.strip() or body.lstrip().startswith("%") and _all_percent(body)
+    return not body.strip() or body.lstrip().startswith("%") and all_percent(body)
 
 
-def _all_percent(body: str) -> bool:
+def all_percent(body: str) -> bool:
     return all(not ln.strip() or ln.startswith("%") for ln in body.split("\n"))
 
 

@@ -9,9 +9,8 @@ runs through the file.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, TypeVar, cast
+from collections.abc import Mapping
+from typing import Any, NamedTuple, TypeVar, cast
 
 from ...model.auction import AUCTION_REST, PASS, Call, CallKind, Contract, auction_is_complete, unread_auction_problem
 from ...model.board import Board, board_number_problem
@@ -24,8 +23,9 @@ from ...model.vulnerability import Vulnerability
 from ..errors import describe
 from . import dd as pbn_dd
 from .checks import check_tag
+from .context import Context
 from .entry import Entry, section_text, simple_entries
-from .fast import Layout, read_fast
+from .fast import read_fast
 from .lex import BAD, COMMENT, DATA, PERCENT, PROBLEM_LIMIT, SKIPPED, TAG, Game, Token, tokenize, unescape
 
 # -- fast lookup tables -------------------------------------------------
@@ -63,51 +63,6 @@ MODELLED = frozenset(
         "DoubleDummyTricks",
     )
 )
-
-
-@dataclass
-class Context:
-    """What the games before this one said, for ``#`` and ``##`` values."""
-
-    previous: dict[str, tuple[str, list[str]]] = field(default_factory=dict)
-    persistent: dict[str, tuple[str, list[str]]] = field(default_factory=dict)
-    #: the game just read took or set a ``#``/``##`` value (its raw text depends on the games before it)
-    inherits: bool = False
-    #: tags of games read by the fast path, not yet in ``previous`` (``(names, values, sections)``, sections
-    #: None when all are blank): most files never use ``#``, so they are handed over only when a game needs
-    #: the careful reader
-    pending: list[tuple[tuple[str, ...], Sequence[str], Sequence[str] | None]] = field(default_factory=list)
-    #: the layout of the last game the fast path learned (:class:`pbn_fast.Layout`), for the games like it
-    fast_layout: Layout | None = None
-
-    def note_fast(self, names: tuple[str, ...], values: Sequence[str], sections: Sequence[str] | None) -> None:
-        """Remember what a game read by the fast path said: its tag names, values and sections (None: all
-        blank).  A game that names every tag an earlier pending one named overrides all it said (the usual
-        case, the same tags as the game before, is one tuple comparison)."""
-        pending = self.pending
-        if pending:
-            last = pending[-1][0]
-            if names == last or set(names).issuperset(last):
-                pending.pop()
-                if pending:
-                    keys = set(names)
-                    pending[:] = [p for p in pending if not keys.issuperset(p[0])]
-        pending.append((names, values, sections))
-        if len(pending) > 64:
-            self.flush()
-
-    def flush(self) -> None:
-        """Hand the fast-read games' tags over to ``previous``."""
-        previous = self.previous
-        for names, values, sections in self.pending:
-            if sections is None:
-                previous.update((name, (value, [])) for name, value in zip(names, values, strict=True))
-            else:
-                previous.update(
-                    (name, (value, section.split()))
-                    for name, value, section in zip(names, values, sections, strict=True)
-                )
-        self.pending.clear()
 
 
 class GameReader:
@@ -685,3 +640,22 @@ def _marked_token(table: Mapping[str, _T], tok: str) -> tuple[_T | None, str]:
     if m is None:
         return None, ""
     return table.get(tok[: m.start()]), m.group(0)
+
+
+class PbnSource(NamedTuple):
+    """A board's raw game text (original line ends) and the model it was read as.
+
+    ``inherits``: the text takes or sets ``#``/``##`` values, so it means the
+    same only after the same games as in the file it came from.  A named tuple,
+    not a dataclass: one is made for every board read, and a tuple is made
+    several times faster.
+    """
+
+    text: str
+    key: tuple[object, ...]
+    inherits: bool = False
+
+
+def known_field(value: str | None) -> str | None:
+    """A file-level field, or None for PBN's "unknown" placeholders (``?``, ``#``, ``????.??.??``)."""
+    return value if value and value.strip("?.#- ") else None

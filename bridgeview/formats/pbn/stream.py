@@ -18,10 +18,10 @@ from typing import IO, TYPE_CHECKING, TypeGuard
 from ...model.boardset import FileInfo, LazyBoardSet
 from ...model.cards import DISPLAY_SUITS, ranks_text
 from ...model.vulnerability import dealer_for_board, vulnerability_for_board
-from ..bulk import DD_UNKNOWN
-from ..codec import progress_of
+from ..bulk import DD_UNKNOWN, FAST_CODECS, first_number
+from ..codec import is_lazy_text, progress_of
 from . import dd as pbn_dd
-from .write import board_text, tag
+from .write import board_text, encoding_name, tag, unchanged_source
 
 if TYPE_CHECKING:
     import numpy as np
@@ -29,8 +29,6 @@ if TYPE_CHECKING:
     from ...model.board import Board
     from ..bulk import BulkChunk
 
-#: codecs whose lazy boards are exactly ``Board.numbered(first + i, deal, dd=...)`` of their bulk rows
-FAST_CODECS = frozenset(("zrd", "zbd"))
 DEFAULT_PREAMBLE = "% PBN 2.1\n% EXPORT\n"
 _ROSTER_TAIL = '[Scoring "?"]\n[Declarer "?"]\n[Contract "?"]\n[Result "?"]\n'
 _PLAYERS = '[West "?"]\n[North "?"]\n[East "?"]\n[South "?"]\n'
@@ -162,27 +160,25 @@ def _deal_text_of(masks_row: np.ndarray) -> str:
     return "N:" + " ".join(hands)
 
 
-def can_stream(doc: object) -> TypeGuard[LazyBoardSet]:
-    """A lazily read fixed-record set (not PBN): its games can be generated chunk by chunk."""
+def is_lazy_foreign(doc: object) -> TypeGuard[LazyBoardSet]:
+    """A lazily read set of another format (fixed records, big LIN): its games can be generated chunk by chunk."""
     info = getattr(doc, "info", None)
     return (
         bool(getattr(doc, "is_lazy", False))
         and info is not None
         and info.format != "pbn"
-        and not getattr(doc, "pbn_lazy", False)
+        and not is_lazy_text(doc, "pbn")
     )
 
 
 def write_streamed(doc: LazyBoardSet, out: IO[bytes], encoding: str, newline: str) -> bool:
     """Write a lazy fixed-record set as PBN a chunk at a time; False when it holds an edited
     board written back from PBN source (which needs the whole-text writer)."""
-    from .codec import _codec_name, unchanged_source
-
     edits = getattr(doc, "_edits", {})
     if any(unchanged_source(b) is not None for b in edits.values()):
         return False
     info = doc.info
-    enc = _codec_name(encoding)
+    enc = encoding_name(encoding)
     if enc.lower().replace("_", "-") == "utf-8-sig":
         out.write(b"\xef\xbb\xbf")
         enc = "utf-8"
@@ -204,17 +200,6 @@ def write_streamed(doc: LazyBoardSet, out: IO[bytes], encoding: str, newline: st
             size = 0
     flush()
     return True
-
-
-def first_number(doc: LazyBoardSet) -> int:
-    """The number of the first record of a lazy ZRD/ZBD set (its bulk rows are numbered on from it), as
-    read even when the user has edited that board."""
-    edits = getattr(doc, "_edits", {})
-    first = doc[0].number if 0 not in edits else None
-    if first is None:
-        first = doc._decode(0).number
-    assert first is not None  # the fast codecs number every board
-    return first
 
 
 def _texts(

@@ -4,14 +4,14 @@ came from another format); unmodified PBN boards are written from their source."
 from __future__ import annotations
 
 from ...model.auction import AUCTION_REST, Call, CallKind, Contract
-from ...model.board import Board
+from ...model.board import Board, board_key
 from ...model.boardset import FileInfo
 from ...model.cards import DISPLAY_SUITS, Seat, ranks_text
 from ...model.deal import Deal
 from ...model.play import trick_winner
 from . import dd as pbn_dd
 from .lex import escape
-from .read import play_trump
+from .read import PbnSource, play_trump
 
 ROSTER = (
     "Event",
@@ -231,3 +231,44 @@ def _roster_value(board: Board, name: str, info: FileInfo | None, foreign: bool)
     if value is None and foreign:
         value = "?"
     return value
+
+
+def unchanged_source(b: Board) -> str | None:
+    """The raw text of a board still exactly as read, else None."""
+    src = b.source
+    if isinstance(src, PbnSource) and src.key == board_key(b):
+        return src.text
+    return None
+
+
+def header_edits(info: FileInfo) -> dict[str, tuple[str | None, str]]:
+    """``{"Event": (old, new)}`` for file-info fields changed since the file was read."""
+    before = info.extra.get("header")
+    if not before:
+        return {}
+    out = {}
+    for name, old, new in zip(("Event", "Site", "Date"), before, (info.event, info.site, info.date), strict=True):
+        if new != old and new is not None:
+            out[name] = (old, new)
+    return out
+
+
+def with_header(b: Board, renamed: dict[str, tuple[str | None, str]]) -> Board:
+    """The board with an edited event/site/date wherever it carried the old value (or none)."""
+    changed = {name: new for name, (old, new) in renamed.items() if (b.tags.get(name) or None) == old}
+    if not changed:
+        return b
+    return b.touched(tags={**b.tags, **changed})
+
+
+def to_lf(text: str) -> str:
+    return text.replace("\r\n", "\n")
+
+
+def ends_with_blank_line(text: str) -> bool:
+    stripped = text.rstrip(" \t")
+    return stripped.endswith("\n\n") or stripped.endswith("\n \n") or stripped.endswith("\n\t\n")
+
+
+def encoding_name(encoding: str) -> str:
+    return "utf-8" if encoding.lower().replace("_", "-") in ("utf-8", "utf8") else encoding
