@@ -46,7 +46,7 @@ def test_info_on_a_small_pbn_imports_no_qt_dds_or_numpy(tmp_path):
     modules, proc = _imports(tmp_path, "info", str(small))
     assert proc.returncode == 0 and "boards:        1" in proc.stdout, proc.stderr
     assert "bridgeview.formats.pbn.codec" in modules and "bridgeview.cli.info" in modules  # the listing is real
-    assert "bridgeview.formats.describe" in modules
+    assert "bridgeview.app.describe" in modules
     # the .pbn extension names one module: the other formats' are not imported (issue 29); that every codec
     # module imports without numpy is checked by ``formats`` below, which lists them all
     assert (

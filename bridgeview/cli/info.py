@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from ..app.describe import info_lines
 from ..formats.codec import ReadOptions
-from ..formats.describe import info_lines
 from ..formats.registry import read_file
 from .common import Progress
 

@@ -10,9 +10,9 @@ import threading
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
+from ..app.describe import info_lines
 from ..formats.checksum import pavlicek_checksum
 from ..formats.codec import meaningful
-from ..formats.describe import info_lines
 from ..model.board import Board
 from ..model.text import plural
 from .theme import LABEL_GREY, RED

@@ -16,8 +16,8 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
+from ..app.document import Document
 from ..formats.codec import Codec
-from ..formats.document import Document
 from ..formats.errors import FormatError
 from ..formats.registry import read_file
 from . import dialogs

@@ -10,8 +10,8 @@ from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QUrl
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QUndoGroup
 from PySide6.QtWidgets import QLabel, QMainWindow, QTabWidget, QWidget
 
+from ..app.document import BRIDGE, CRIBBAGE, Document, bundled
 from ..formats.codec import Codec
-from ..formats.document import BRIDGE, CRIBBAGE, Document, bundled
 from ..formats.errors import FormatError
 from ..formats.registry import all_codecs, get
 from ..model.text import plural

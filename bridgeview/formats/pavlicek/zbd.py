@@ -1,4 +1,4 @@
-"""Richard Pavlicek's fixed-record binary formats: ZBD, ZDD, ZRD and the 16-byte ZRJ.
+"""Richard Pavlicek's fixed-record binary formats of deals and double-dummy results: ZBD, ZDD and ZRD.
 
 Guide 7A14 (``shared/specs/000_*`` and ``001_*``).  All four are arrays of
 fixed-size little-endian records ended by an end-of-list record, declared on
@@ -20,20 +20,15 @@ Bit layouts, with seat codes 0=W 1=N 2=E 3=S:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
-from ...model.board import Board
-from ...model.text import plural
-from ..bulk import ABSENT, DD_UNKNOWN, BulkChunk, chunks_from_boards, complete_rows
+from ..bulk import ABSENT, DD_UNKNOWN, BulkChunk, complete_rows
 from ..codec import Boards, Capabilities, SaveReport, WriteOptions
 from ..errors import FormatError
 from ..records import FixedRecordCodec, Records
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     import numpy as np
 
     from ..codec import Boards
@@ -43,7 +38,7 @@ SEAT_OF_CODE = (3, 0, 1, 2)
 #: Pavlicek seat code for our seat; index 4 (absent) maps to West, callers check first
 CODE_OF_SEAT = (1, 2, 3, 0, 0)
 #: the ZDD strain blocks NT S H D C as our strain indices
-_STRAIN_OF_BLOCK = [4, 3, 2, 1, 0]
+STRAIN_OF_BLOCK = [4, 3, 2, 1, 0]
 OTHER_HANDS_LOSS = "double-dummy results of hands other than the target hand of {}"
 
 
@@ -293,12 +288,12 @@ def _check_dd_values(dd: np.ndarray, chunk: BulkChunk) -> None:
         raise FormatError(f"board {num}: double-dummy tricks must be 0-13")
 
 
-def _zbd_bytes(chunk: BulkChunk) -> np.ndarray:
+def zbd_bytes(chunk: BulkChunk) -> np.ndarray:
     """The chunk's deals as ZBD bytes: the source's own when it has them (a copy, no encoding)."""
     return chunk.zbd if chunk.zbd is not None else zbd_encode(chunk.owners)
 
 
-def _dd_of(chunk: BulkChunk) -> np.ndarray:
+def dd_of(chunk: BulkChunk) -> np.ndarray:
     """The chunk's DD tables (all unknown when it has none), refused when a value is not 0-13 or unknown."""
     dd = chunk.dd if chunk.dd is not None else unknown_dd(len(chunk))
     _check_dd_values(dd, chunk)
@@ -338,7 +333,7 @@ class ZBDCodec(FixedRecordCodec):
 
     def encode_chunk(self, chunk: BulkChunk, done: int) -> tuple[np.ndarray, int]:
         require_held(chunk, done, self.title)
-        return _zbd_bytes(chunk), 0
+        return zbd_bytes(chunk), 0
 
 
 class ZDDCodec(FixedRecordCodec):
@@ -365,7 +360,7 @@ class ZDDCodec(FixedRecordCodec):
     def encode_chunk(self, chunk: BulkChunk, done: int) -> tuple[np.ndarray, int]:
         import numpy as np
 
-        dd = _dd_of(chunk)
+        dd = dd_of(chunk)
         null = (dd[:, :, 4] == 0).all(axis=1)
         if null.any():
             i = int(np.argmax(null))
@@ -402,110 +397,8 @@ class ZRDCodec(FixedRecordCodec):
         import numpy as np
 
         require_held(chunk, done, self.title)
-        dd = _dd_of(chunk)
-        return np.concatenate([_zbd_bytes(chunk), zdd_encode(dd)], axis=1), 0
+        dd = dd_of(chunk)
+        return np.concatenate([zbd_bytes(chunk), zdd_encode(dd)], axis=1), 0
 
 
-class ZRJ16Codec(FixedRecordCodec):
-    """ZBD + one target hand's double-dummy tricks (the 16-byte ZRJ of guide revision 000)."""
-
-    name = "zrj16"
-    title = "ZRJ, 16-byte (Pavlicek deal + one hand's makes)"
-    extensions = ("zrj",)
-    caps = Capabilities(full_deals=True, dd=True)
-    record_size = 16
-    end_of_list = True
-    loss = OTHER_HANDS_LOSS
-
-    def decode_chunk(self, block: np.ndarray, start: int, records: Records) -> BulkChunk:
-        import numpy as np
-
-        n = len(block)
-        b13 = block[:, 13]
-        bad = (b13 & 0x0C) != 0
-        if bad.any():
-            i = int(np.argmax(bad))
-            raise records.error(f"byte 13 is 0x{int(b13[i]):02x}: bits 2-3 must be zero", start + i, 13)
-        makes = np.stack([b13 >> 4, block[:, 14] & 15, block[:, 14] >> 4, block[:, 15] & 15, block[:, 15] >> 4], axis=1)
-        bad_at = bad_nibble_byte(nibbles(block[:, 13:16]), skip_low_first=True)
-        if bad_at is not None:
-            raise records.error(BAD_DD, start + bad_at[0], 13 + bad_at[1])
-        dd = unknown_dd(n)
-        seats = np.array(SEAT_OF_CODE, dtype=np.uint8)[b13 & 3]
-        dd[np.arange(n), seats, :] = makes[:, _STRAIN_OF_BLOCK]
-        return zbd_chunk(block[:, :13], dd)
-
-    def targets(self, dd: np.ndarray, preferred: np.ndarray | None = None) -> np.ndarray:
-        """The target seat of each row: ``preferred`` where given (>= 0), else the
-        first seat (N E S W) whose row is fully known, else the first with any value, else North."""
-        import numpy as np
-
-        known = dd != DD_UNKNOWN
-        full = known.all(axis=2)
-        some = known.any(axis=2)
-        fallback = np.where(some.any(axis=1), np.argmax(some, axis=1), 0)
-        target = np.where(full.any(axis=1), np.argmax(full, axis=1), fallback)
-        if preferred is not None:
-            target = np.where(preferred >= 0, preferred, target)
-        return target.astype(np.int64)
-
-    def encode_chunk(self, chunk: BulkChunk, done: int) -> tuple[np.ndarray, int]:
-        """The records and how many boards' other hands' results were dropped: the target hand is the
-        declarer where the chunk knows one (:attr:`BulkChunk.declarers`)."""
-        import numpy as np
-
-        require_held(chunk, done, self.title)
-        n = len(chunk)
-        dd = _dd_of(chunk)
-        target = self.targets(dd, chunk.declarers)
-        rows = dd[np.arange(n), target, :]  # (n, 5) strain C D H S NT
-        others = dd != DD_UNKNOWN
-        others[np.arange(n), target, :] = False
-        dropped = int(others.any(axis=(1, 2)).sum())
-        tail = np.empty((n, 3), dtype=np.uint8)
-        tail[:, 0] = np.array(CODE_OF_SEAT, dtype=np.uint8)[target] | rows[:, 4] << 4
-        tail[:, 1] = rows[:, 3] | rows[:, 2] << 4
-        tail[:, 2] = rows[:, 1] | rows[:, 0] << 4
-        return np.concatenate([_zbd_bytes(chunk), tail], axis=1), dropped
-
-    @staticmethod
-    def declarers(boards: Boards) -> np.ndarray:
-        """Each board's declarer (our seat code), -1 where none: the hand whose makes zrj16 keeps."""
-        import numpy as np
-
-        out = np.full(len(boards), -1, dtype=np.int64)
-        for i, b in enumerate(boards):
-            _, declarer = b.contract_and_declarer()
-            if declarer is not None:
-                out[i] = int(declarer)
-        return out
-
-    def write_chunks(self, doc: Iterable[Board]) -> Iterator[BulkChunk]:
-        boards = doc if isinstance(doc, Sequence) else list(doc)
-        prefs = self.declarers(boards)
-        done = 0
-        for chunk in chunks_from_boards(boards):
-            chunk.declarers = prefs[done : done + len(chunk)]
-            done += len(chunk)
-            yield chunk
-
-    def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
-        import numpy as np
-
-        rep = super().check(boards, options)
-        prefs = self.declarers(boards)
-        dropped = 0
-        for i, b in enumerate(boards):
-            if b.dd is None or b.dd.is_empty:
-                continue
-            dd = np.array([[DD_UNKNOWN if v is None else v for v in row] for row in b.dd.tricks], dtype=np.uint8)
-            target = int(self.targets(dd[None], prefs[i : i + 1])[0])
-            if any(v is not None for s, row in enumerate(b.dd.tricks) if s != target for v in row):
-                dropped += 1
-        if dropped:
-            rep.losses.append(OTHER_HANDS_LOSS.format(plural(dropped, "board")))
-        return rep
-
-
-# ZRJ16Codec is registered by pavlicek_zrj after the 80-byte ZRJ, so ".zrj" means the 80-byte one on save
 CODECS = (ZBDCodec(), ZDDCodec(), ZRDCodec())

@@ -18,11 +18,14 @@ The two high bits are punctuation: ``!`` (bit 6), ``?`` (bit 7), both ``*``.
 This revision has no bulk path: auctions and play are per-record data, so the
 codec declares its records on :class:`~bridgeview.formats.records.FixedRecordCodec`
 and decodes each board in Python.
+
+Revision 000's ZRJ is 16 bytes a record (:class:`ZRJ16Codec`): a ZBD deal and one target hand's
+double-dummy makes, decoded and written in numpy chunks with :mod:`.zbd`'s layouts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, TYPE_CHECKING
 
 from ...model.auction import PASS, Call, CallKind, Contract
@@ -32,11 +35,24 @@ from ...model.cards import Card, Seat, Strain
 from ...model.deal import Deal
 from ...model.text import plural
 from ...model.vulnerability import Vulnerability, board_for, dealer_for_board, vulnerability_for_board
-from ..bulk import complete_rows
+from ..bulk import DD_UNKNOWN, BulkChunk, chunks_from_boards, complete_rows
 from ..codec import Boards, Capabilities, SaveReport, WriteOptions, generic_check
 from ..errors import FormatError
 from ..records import FixedRecordCodec, Records, head_records, tolerable
-from .zbd import CODE_OF_SEAT, SEAT_OF_CODE, ZRJ16Codec
+from .zbd import (
+    BAD_DD,
+    CODE_OF_SEAT,
+    OTHER_HANDS_LOSS,
+    SEAT_OF_CODE,
+    STRAIN_OF_BLOCK,
+    bad_nibble_byte,
+    dd_of,
+    nibbles,
+    require_held,
+    unknown_dd,
+    zbd_bytes,
+    zbd_chunk,
+)
 
 if TYPE_CHECKING:
     from typing import IO
@@ -343,4 +359,108 @@ class ZRJCodec(FixedRecordCodec):
 
 
 #: the 80-byte ZRJ first: it is what ".zrj" means when saving; zrj16 is chosen by name (or by content on reading)
+
+
+class ZRJ16Codec(FixedRecordCodec):
+    """ZBD + one target hand's double-dummy tricks (the 16-byte ZRJ of guide revision 000)."""
+
+    name = "zrj16"
+    title = "ZRJ, 16-byte (Pavlicek deal + one hand's makes)"
+    extensions = ("zrj",)
+    caps = Capabilities(full_deals=True, dd=True)
+    record_size = 16
+    end_of_list = True
+    loss = OTHER_HANDS_LOSS
+
+    def decode_chunk(self, block: np.ndarray, start: int, records: Records) -> BulkChunk:
+        import numpy as np
+
+        n = len(block)
+        b13 = block[:, 13]
+        bad = (b13 & 0x0C) != 0
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise records.error(f"byte 13 is 0x{int(b13[i]):02x}: bits 2-3 must be zero", start + i, 13)
+        makes = np.stack([b13 >> 4, block[:, 14] & 15, block[:, 14] >> 4, block[:, 15] & 15, block[:, 15] >> 4], axis=1)
+        bad_at = bad_nibble_byte(nibbles(block[:, 13:16]), skip_low_first=True)
+        if bad_at is not None:
+            raise records.error(BAD_DD, start + bad_at[0], 13 + bad_at[1])
+        dd = unknown_dd(n)
+        seats = np.array(SEAT_OF_CODE, dtype=np.uint8)[b13 & 3]
+        dd[np.arange(n), seats, :] = makes[:, STRAIN_OF_BLOCK]
+        return zbd_chunk(block[:, :13], dd)
+
+    def targets(self, dd: np.ndarray, preferred: np.ndarray | None = None) -> np.ndarray:
+        """The target seat of each row: ``preferred`` where given (>= 0), else the
+        first seat (N E S W) whose row is fully known, else the first with any value, else North."""
+        import numpy as np
+
+        known = dd != DD_UNKNOWN
+        full = known.all(axis=2)
+        some = known.any(axis=2)
+        fallback = np.where(some.any(axis=1), np.argmax(some, axis=1), 0)
+        target = np.where(full.any(axis=1), np.argmax(full, axis=1), fallback)
+        if preferred is not None:
+            target = np.where(preferred >= 0, preferred, target)
+        return target.astype(np.int64)
+
+    def encode_chunk(self, chunk: BulkChunk, done: int) -> tuple[np.ndarray, int]:
+        """The records and how many boards' other hands' results were dropped: the target hand is the
+        declarer where the chunk knows one (:attr:`BulkChunk.declarers`)."""
+        import numpy as np
+
+        require_held(chunk, done, self.title)
+        n = len(chunk)
+        dd = dd_of(chunk)
+        target = self.targets(dd, chunk.declarers)
+        rows = dd[np.arange(n), target, :]  # (n, 5) strain C D H S NT
+        others = dd != DD_UNKNOWN
+        others[np.arange(n), target, :] = False
+        dropped = int(others.any(axis=(1, 2)).sum())
+        tail = np.empty((n, 3), dtype=np.uint8)
+        tail[:, 0] = np.array(CODE_OF_SEAT, dtype=np.uint8)[target] | rows[:, 4] << 4
+        tail[:, 1] = rows[:, 3] | rows[:, 2] << 4
+        tail[:, 2] = rows[:, 1] | rows[:, 0] << 4
+        return np.concatenate([zbd_bytes(chunk), tail], axis=1), dropped
+
+    @staticmethod
+    def declarers(boards: Boards) -> np.ndarray:
+        """Each board's declarer (our seat code), -1 where none: the hand whose makes zrj16 keeps."""
+        import numpy as np
+
+        out = np.full(len(boards), -1, dtype=np.int64)
+        for i, b in enumerate(boards):
+            _, declarer = b.contract_and_declarer()
+            if declarer is not None:
+                out[i] = int(declarer)
+        return out
+
+    def write_chunks(self, doc: Iterable[Board]) -> Iterator[BulkChunk]:
+        boards = doc if isinstance(doc, Sequence) else list(doc)
+        prefs = self.declarers(boards)
+        done = 0
+        for chunk in chunks_from_boards(boards):
+            chunk.declarers = prefs[done : done + len(chunk)]
+            done += len(chunk)
+            yield chunk
+
+    def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
+        import numpy as np
+
+        rep = super().check(boards, options)
+        prefs = self.declarers(boards)
+        dropped = 0
+        for i, b in enumerate(boards):
+            if b.dd is None or b.dd.is_empty:
+                continue
+            dd = np.array([[DD_UNKNOWN if v is None else v for v in row] for row in b.dd.tricks], dtype=np.uint8)
+            target = int(self.targets(dd[None], prefs[i : i + 1])[0])
+            if any(v is not None for s, row in enumerate(b.dd.tricks) if s != target for v in row):
+                dropped += 1
+        if dropped:
+            rep.losses.append(OTHER_HANDS_LOSS.format(plural(dropped, "board")))
+        return rep
+
+
+#: the 80-byte ZRJ first: a ".zrj" name means it on save, and a file that fits both is read as it
 CODECS = (ZRJCodec(), ZRJ16Codec())

@@ -8,8 +8,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from .errors import FormatError
-from .registry import get
+from ..formats.errors import FormatError
+from ..formats.registry import get
 
 
 def info_lines(path: str, doc: Any) -> list[tuple[str, str]]:
@@ -34,7 +34,7 @@ def info_lines(path: str, doc: Any) -> list[tuple[str, str]]:
     if info.checksum is not None:
         checksum = info.checksum
     else:
-        from .checksum import pavlicek_checksum  # numpy: not needed to build the command line
+        from ..formats.checksum import pavlicek_checksum  # numpy: not needed to build the command line
 
         checksum = pavlicek_checksum(path)
     rows.append(("checksum", f"{checksum:X}"))

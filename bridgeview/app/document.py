@@ -5,8 +5,8 @@ A GUI tab (a bridge board set or a cribbage game) and its save path work on a
 path or format.  The undo stack is the UI's (``ui/document.py``); what is unsaved
 outside it (a new set that has never been saved) is kept here, so "is there
 something to save" has one answer, and so are the double-dummy tables solved
-for display, which are not part of the content.  Qt-free: it sits on the formats layer
-because a document knows its codec.
+for display, which are not part of the content.  Qt-free: it sits on the app layer,
+above the formats (a document knows its codec) and below the window and the command line.
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..formats.codec import Codec
+from ..formats.errors import FormatError
+from ..formats.registry import detect, get, read_file
 from ..model.cribbage import CribbageRecord
 from ..model.ddtable import DDTable
 from ..resources import resource
-from .codec import Codec
-from .errors import FormatError
-from .registry import detect, get, read_file
 
 #: the two kinds of content a document holds (``Codec.kind`` names the same two)
 BRIDGE = "bridge"
