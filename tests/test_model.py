@@ -202,3 +202,14 @@ def test_board_problems_cover_auction_contract_and_play():
     b2 = Board.numbered(1, deal, auction=calls("P 1S P 4S P P P"), play=[Card.parse("SA")])
     assert any(p.startswith("play:") for p in b2.problems())
     assert Board.numbered(2).dealer == Seat.EAST
+
+
+@given(st.permutations(range(52)), st.integers(1, 4), st.integers(0, 3), st.sampled_from([None, *Strain]))
+def test_the_one_trick_winner_is_the_highest_trump_else_the_highest_card_of_the_suit_led(cards, n, leader, trump):
+    """model.play's table (TRICK_WEIGHTS, which the readers' fast paths look up too) says what the rule says."""
+    trick = cards[:n]
+    trump_suit = int(trump) if trump is not None and trump != Strain.NOTRUMP else None
+    trumps = [i for i, c in enumerate(trick) if c // 13 == trump_suit]
+    pool = trumps or [i for i, c in enumerate(trick) if c // 13 == trick[0] // 13]
+    best = max(pool, key=lambda i: trick[i] % 13)
+    assert trick_winner(trick, leader, trump) == (leader + best) % 4

@@ -208,10 +208,10 @@ def test_utf8_bom_is_kept(tmp_path):
 def test_every_byte_decodes_and_the_five_that_are_no_character_are_told():
     """8-bit text is Windows-1252: every byte reads, and the five it leaves undefined read as U+FFFD."""
     data = bytes(range(256)) + b'\n[Board "2"]\n'
-    from bridgeview.formats.pbn.lex import decode
     from bridgeview.formats.textcheck import decode_text
 
-    text, encoding = decode(data)
+    decoded = decode_text(data)
+    text, encoding = decoded.text, decoded.encoding
     assert encoding == "cp1252" and len(text) == len(data)
     assert [i for i, ch in enumerate(text) if ch == "\ufffd"] == [0x81, 0x8D, 0x8F, 0x90, 0x9D]
     assert decode_text(data).undecodable == [0x81, 0x8D, 0x8F, 0x90, 0x9D]

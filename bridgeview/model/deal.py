@@ -82,7 +82,7 @@ class Deal:
         if len(parts) != 4:
             raise ValueError(f"deal must have 4 hands, found {len(parts)}")
         hands = [0, 0, 0, 0]
-        known = _SUIT_BITS.get
+        known = HOLDINGS.get
         for offset, part in enumerate(parts):
             if part == "-":
                 continue
@@ -205,24 +205,40 @@ def parse_card(text: str) -> Card:
     return Card.parse(text)
 
 
-__all__ = ["Deal", "CARDS", "parse_card"]
+__all__ = ["Deal", "CARDS", "HOLDINGS", "holding", "parse_card"]
 
 
-#: rank strings already parsed (``AKT2`` -> its 13-bit mask): a file repeats few of them
-_SUIT_BITS: dict[str, int] = {}
-_SUIT_CACHE_LIMIT = 100_000
+#: the one table of suit holdings read so far: ranks text (``AKT2``, either case) -> its 13-bit mask.  Every
+#: reader of hand text looks a suit up here first (a file repeats few of them: a look-up, not a parse, a suit)
+HOLDINGS: dict[str, int] = {}
+_HOLDINGS_LIMIT = 100_000
+
+
+def holding(ranks: str) -> int:
+    """The 13-bit mask of the rank letters ``ranks`` of one suit (``AKT2``, either case), kept in
+    :data:`HOLDINGS`; -1 when a letter is not a rank or a rank is there twice (the caller says which)."""
+    bits = 0
+    for ch in ranks.upper():
+        r = RANK_CHARS.find(ch)
+        if r < 0 or bits >> r & 1:
+            return -1
+        bits |= 1 << r
+    if len(HOLDINGS) < _HOLDINGS_LIMIT:
+        HOLDINGS[ranks] = bits
+    return bits
 
 
 def _suit_bits(ranks: str, suit: int, hand: str) -> int:
     """The 13-bit mask of ``ranks`` in ``suit``; ValueError naming the bad or repeated card of ``hand``."""
-    bits = 0
+    bits = holding(ranks)
+    if bits >= 0:
+        return bits
+    seen = 0
     for ch in ranks.upper():
         r = RANK_CHARS.find(ch)
         if r < 0:
             raise ValueError(f"bad rank {ch!r} in hand {hand!r}")
-        if bits >> r & 1:
+        if seen >> r & 1:
             raise ValueError(f"card {SUIT_LETTERS[suit]}{ch} twice in hand {hand!r}")
-        bits |= 1 << r
-    if len(_SUIT_BITS) < _SUIT_CACHE_LIMIT:
-        _SUIT_BITS[ranks] = bits
-    return bits
+        seen |= 1 << r
+    raise AssertionError(ranks)  # holding() refused it for one of the two reasons above

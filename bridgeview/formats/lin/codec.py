@@ -28,7 +28,7 @@ from ..codec import (
 )
 from ..errors import FormatError
 from ..lazytext import EditedBoards
-from ..textcheck import UTF16_MESSAGE, decode_text, undecodable_problems, unencodable_loss_in, utf16_text
+from ..textcheck import UTF16_MESSAGE, decode_text, is_utf8, undecodable_problems, unencodable_loss_in, utf16_text
 from . import lazy as lin_lazy
 from . import stream as lin_stream
 from .read import (
@@ -195,7 +195,7 @@ class LinCodec(Codec):
             or (info.extra.get("encoding") if info is not None else None)
             or "utf-8"
         )
-        if encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):  # UTF-8 holds every character
+        if not is_utf8(encoding):  # UTF-8 holds every character
             loss = unencodable_loss_in(document_lines(getattr(boards, "uncounted", boards)), encoding)
             if loss:
                 rep.losses.append(loss)

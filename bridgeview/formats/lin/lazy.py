@@ -36,7 +36,7 @@ from ..codec import is_lazy_text
 from ..errors import FormatError
 from ..lazytext import LazyLines, text_encoding
 from ..mapped import map_file, release
-from ..textcheck import EIGHT_BIT, undecodable_offsets, undecodable_problems
+from ..textcheck import EIGHT_BIT, decode_errors, is_utf8, undecodable_offsets, undecodable_problems
 from .read import QX_VALUE, ROOM_TAG, ReadContext, implied_result, needs_rs, parse_board, parse_text
 from .tokens import scan
 from .write import board_pairs, document_text, join_pairs
@@ -102,12 +102,12 @@ class LinIndex:
     def text(self, i: int) -> str:
         a = int(self.starts[i])
         b = int(self.starts[i + 1]) if i + 1 < len(self) else self.end
-        errors = "replace" if self.encoding == "cp1252" else "strict"  # an undefined byte: a problem of its board
+        errors = decode_errors(self.encoding)  # an undefined byte: a problem of its board
         return bytes(self.buf[a:b]).decode(self.encoding, errors=errors)
 
     def undecodable(self, i: int) -> list[tuple[int | None, str]]:
         """Board ``i``'s bytes that are not characters in the file's encoding, as problems ``(line, message)``."""
-        if self.encoding != "cp1252":
+        if self.encoding != EIGHT_BIT:
             return []
         a = int(self.starts[i])
         raw = bytes(self.buf[a : int(self.starts[i + 1]) if i + 1 < len(self) else self.end])
@@ -437,7 +437,7 @@ def write_lazy(doc: LazyLinSet, out: IO[bytes], encoding: str, newline: str) -> 
         return False
     idx = doc.lin_index
     info = doc.info
-    enc = "utf-8" if encoding.lower().replace("_", "-") in ("utf-8", "utf8") else encoding
+    enc = "utf-8" if is_utf8(encoding) else encoding
     same = newline == info.extra.get("newline") and enc == idx.encoding
     encoder = codecs.getincrementalencoder(enc)(errors="replace")
     buf = idx.buf
@@ -451,7 +451,7 @@ def write_lazy(doc: LazyLinSet, out: IO[bytes], encoding: str, newline: str) -> 
             for k in range(a, b, COPY_CHUNK):
                 out.write(buf[k : min(b, k + COPY_CHUNK)])
         elif b > a:  # a piece of whole boards (see _copy_boards): decoded, its line ends changed, encoded
-            errors = "replace" if idx.encoding == "cp1252" else "strict"
+            errors = decode_errors(idx.encoding)
             text = bytes(buf[a:b]).decode(idx.encoding, errors=errors)
             text = text.replace("\r\n", "\n")
             emit(text if newline == "\n" else text.replace("\n", newline))

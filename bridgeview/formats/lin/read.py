@@ -18,7 +18,8 @@ from ...model.auction import DOUBLE, PASS, REDOUBLE, Call, Contract
 from ...model.board import UNREADABLE_RECORD, Board, board_number_problem
 from ...model.boardset import BoardSet, FileInfo
 from ...model.cards import CARDS, RANK_CHARS, SUIT_LETTERS, Card, Seat, Strain
-from ...model.deal import Deal
+from ...model.deal import HOLDINGS, Deal, holding
+from ...model.play import legal_play_tricks
 from ...model.severity import warning
 from ...model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
 from ..codec import (
@@ -213,22 +214,6 @@ def parse_md(value: str) -> tuple[Seat | None, Deal, int]:
 
 #: a hand written the plain way: the four suits in order, upper-case ranks
 _PLAIN_HAND = re.compile(r"S([2-9TJQKA]*)H([2-9TJQKA]*)D([2-9TJQKA]*)C([2-9TJQKA]*)")
-#: ranks text → 13-bit holding, or -1 when a rank is there twice; filled as holdings are met
-_HOLDINGS: dict[str, int] = {}
-_HOLDINGS_MAX = 1 << 16
-
-
-def _holding(ranks: str) -> int:
-    """The 13-bit mask of a run of rank letters; -1 when one repeats."""
-    mask = _HOLDINGS.get(ranks)
-    if mask is None:
-        mask = 0
-        for ch in ranks:
-            bit = 1 << RANK_CHARS.index(ch)
-            mask = -1 if mask < 0 or mask & bit else mask | bit
-        if len(_HOLDINGS) < _HOLDINGS_MAX:
-            _HOLDINGS[ranks] = mask
-    return mask
 
 
 def _plain_hand(text: str) -> int:
@@ -239,12 +224,12 @@ def _plain_hand(text: str) -> int:
     m = _PLAIN_HAND.fullmatch(text)
     if m is None:
         return -1
-    get = _HOLDINGS.get
+    get = HOLDINGS.get
     mask = 0
     for ranks in m.groups():  # spades first: each suit's 13 bits below the one before
         held = get(ranks)
         if held is None:
-            held = _holding(ranks)
+            held = holding(ranks)
         if held < 0:
             return -1
         mask = mask << 13 | held
@@ -339,38 +324,8 @@ def implied_result(board: Board) -> int | None:
     if board.play and len(board.play) == 52:
         contract, declarer = board.contract_and_declarer()
         if contract is not None and declarer is not None and not contract.is_passed_out:
-            return _legal_play_tricks(board.deal.hands, board.play, int(declarer), contract.strain)
+            return legal_play_tricks(board.deal.hands, board.play, int(declarer), contract.strain)
     return None
-
-
-def _legal_play_tricks(hands: tuple[int, ...], play: list[Card], declarer: int, trump: Strain | None) -> int | None:
-    """Declarer's tricks in a whole play that follows the rules, else None: what :func:`replay` gives,
-    on plain ints, because every played board of a file asks for it."""
-    left = list(hands)
-    trump_suit = int(trump) if trump is not None and trump != Strain.NOTRUMP else -1
-    leader = (declarer + 1) % 4
-    won = 0  # tricks of declarer's side
-    for t in range(0, 52, 4):
-        lead_suit = play[t] // 13
-        best = -1
-        best_key = -1
-        for j in range(4):
-            card = int(play[t + j])
-            seat = (leader + j) % 4
-            bit = 1 << card
-            hand = left[seat]
-            if not hand & bit:
-                return None
-            suit = card // 13
-            if j and suit != lead_suit and hand >> (13 * lead_suit) & 0x1FFF:
-                return None
-            left[seat] = hand & ~bit
-            key = card + 100 if suit == trump_suit else card if suit == lead_suit else -1
-            if key > best_key:
-                best_key, best = key, seat
-        leader = best
-        won += (best - declarer) % 2 == 0
-    return won
 
 
 def needs_rs(board: Board) -> bool:

@@ -20,7 +20,8 @@ from typing import cast
 from ...model.auction import PASS, Call, Contract, auction_is_complete
 from ...model.board import MAX_BOARD_NUMBER, Board
 from ...model.cards import CARDS, RANK_CHARS, Card, Seat, Strain
-from ...model.deal import Deal
+from ...model.deal import HOLDINGS, Deal, holding
+from ...model.play import TRICK_WEIGHTS
 from ...model.severity import warning
 from ...model.vulnerability import Vulnerability
 from . import dd as pbn_dd
@@ -58,8 +59,6 @@ for _suit, _letter in enumerate("CDHS"):
         for _sp in _spellings(_letter + _ch):
             CARDS_BY_TOKEN[_sp] = CARDS[13 * _suit + _rank]
 #: rank strings of one suit (``AKJ4``) to their 13-bit mask; filled as suits are met
-_SUIT_BITS: dict[str, int] = {}
-_SUIT_CACHE_LIMIT = 50_000
 _FAST_MAX = 1 << 16  # a game longer than this is no usual game
 _VULS: dict[str, Vulnerability] = {}
 _CONTRACTS: dict[str, Contract] = {}
@@ -76,16 +75,6 @@ _UNKNOWN_CHECKED: dict[str | None, frozenset[str]] = {"?": frozenset(("Scoring",
 _NOTHING: frozenset[str] = frozenset()
 
 
-def _trick_weights(trump: int, led: int) -> tuple[int, ...]:
-    """Each card's weight in a trick led in suit ``led`` (trump 4: notrump): the highest wins; multiples
-    of 4, so a seat's position can ride in the low bits."""
-    return tuple(
-        4 * (64 + c % 13) if c // 13 == trump else 4 * (32 + c % 13) if c // 13 == led else 0 for c in range(52)
-    )
-
-
-#: ``_WEIGHTS[trump][lead card]``: the weights of the cards in a trick that card leads
-_WEIGHTS = tuple(tuple(_trick_weights(trump, c // 13) for c in range(52)) for trump in range(5))
 #: names of tags the model does not hold and the careful reader does not check, learned as met
 _PLAIN: set[str] = set()
 _EMPTY = Deal.empty()
@@ -112,16 +101,11 @@ class _Careful(Exception):
 
 
 def _suit_bits(ranks: str) -> int:
-    """``ranks`` of one suit as a 13-bit mask; _Careful when a rank is bad or repeated (the careful reader
-    words the problem)."""
-    bits = 0
-    for ch in ranks.upper():
-        r = RANK_CHARS.find(ch)
-        if r < 0 or bits >> r & 1:
-            raise _Careful
-        bits |= 1 << r
-    if len(_SUIT_BITS) < _SUIT_CACHE_LIMIT:
-        _SUIT_BITS[ranks] = bits
+    """``ranks`` of one suit as a 13-bit mask (:func:`model.deal.holding`); _Careful when a rank is bad or
+    repeated (the careful reader words the problem)."""
+    bits = holding(ranks)
+    if bits < 0:
+        raise _Careful
     return bits
 
 
@@ -131,7 +115,7 @@ def _deal(text: str) -> Deal:
     if m is None:
         return _deal_spaced(text)
     g = m.groups()
-    bits = list(map(_SUIT_BITS.get, g[1:]))
+    bits = list(map(HOLDINGS.get, g[1:]))
     if None in bits:
         bits = [k if k is not None else _suit_bits(g[1 + i]) for i, k in enumerate(bits)]
     # spades, hearts, diamonds, clubs of each hand (every None was replaced just above)
@@ -149,27 +133,11 @@ def _deal(text: str) -> Deal:
 
 
 def _deal_spaced(text: str) -> Deal:
-    """A deal string with ``-`` hands or odd spacing."""
-    text = text.strip()
-    first = _SEATS.get(text[:1])
-    if first is None or text[1:2] != ":":
-        raise _Careful
-    parts = text[2:].split()
-    if len(parts) != 4:
-        raise _Careful
-    hands = [0, 0, 0, 0]
-    for offset, part in enumerate(parts):
-        if part == "-":
-            continue
-        suits = part.split(".")
-        if len(suits) != 4:
-            raise _Careful
-        mask = 0
-        for i, ranks in enumerate(suits):
-            known = _SUIT_BITS.get(ranks)
-            mask |= (known if known is not None else _suit_bits(ranks)) << 13 * (3 - i)
-        hands[(int(first) + offset) % 4] = mask
-    return _new_deal(tuple(hands))
+    """A deal string with ``-`` hands or odd spacing: the model's one PBN deal parser."""
+    try:
+        return Deal.from_pbn(text)
+    except ValueError:
+        raise _Careful from None
 
 
 def _new_deal(hands: tuple[int, ...]) -> Deal:
@@ -578,7 +546,7 @@ def _read_play(b: Board, value: str, section: str) -> bool:
         raise _Careful
     known = cast("list[Card]", cards)  # every token was a card: None is not in it
     play: list[Card] = []
-    weights = _WEIGHTS[trump]
+    weights = TRICK_WEIGHTS[trump]
     off = 0  # the leader's column in the section (its first column is the opening leader's)
     for k in range(0, len(cards), 4):
         t0, t1, t2, t3 = known[k + off : k + 4] + known[k : k + off] if off else known[k : k + 4]

@@ -30,7 +30,7 @@ from ..codec import is_lazy_text
 from ..errors import FormatError
 from ..lazytext import LazyLines, text_encoding
 from ..mapped import map_file, release
-from ..textcheck import EIGHT_BIT, undecodable_offsets, undecodable_problems
+from ..textcheck import EIGHT_BIT, decode_errors, undecodable_offsets, undecodable_problems
 from .context import Context
 from .lex import Game, all_percent, detect_newline
 from .read import PbnSource, known_field, read_game
@@ -78,7 +78,7 @@ class PbnIndex:
         return int(self.starts.shape[0])
 
     def text(self, a: int, b: int) -> str:
-        errors = "replace" if self.encoding == "cp1252" else "strict"  # an undefined byte: a problem of its game
+        errors = decode_errors(self.encoding)  # an undefined byte: a problem of its game
         return bytes(self.buf[a:b]).decode(self.encoding, errors=errors)
 
     def raw(self, i: int) -> bytes:
@@ -105,7 +105,7 @@ def index_games(buf: mmap.mmap | bytes) -> PbnIndex:
     elif base:
         encoding = "utf-8-sig"
     decode_as = "utf-8" if encoding == "utf-8-sig" else encoding
-    errors = "replace" if encoding == "cp1252" else "strict"  # an undefined byte: a problem of its game
+    errors = decode_errors(encoding)  # an undefined byte: a problem of its game
     release(buf, 0, n)
     # blocks (start, end of content, end with blank lines), as split_games makes them
     b_start = np.concatenate(([base], m_end))
@@ -291,7 +291,7 @@ class LazyPbnSet(LazyBoardSet):
         idx = self.index
         a, c, e = int(idx.starts[i]), int(idx.cends[i]), int(idx.ends[i])
         raw = idx.text(a, e)
-        content = len(idx.text(a, c)) if idx.encoding not in ("latin-1", "cp1252") and not raw.isascii() else c - a
+        content = len(idx.text(a, c)) if idx.encoding not in ("latin-1", EIGHT_BIT) and not raw.isascii() else c - a
         return Game(raw, self._first_line(i, a), content)
 
     def _first_line(self, i: int, offset: int) -> int:
@@ -319,9 +319,9 @@ class LazyPbnSet(LazyBoardSet):
     def _read(self, i: int, ctx: Context) -> tuple[Board, list[tuple[int | None, str]], int]:
         game = self.game(i)
         board, probs, line = read_game(game, ctx)
-        if self.index.encoding == "cp1252":  # bytes that are not characters: problems of this game
+        if self.index.encoding == EIGHT_BIT:  # bytes that are not characters: problems of this game
             raw = self.index.raw(i)
-            bad = undecodable_problems(raw, undecodable_offsets(raw, "cp1252"), None, first_line=game.first_line + 1)
+            bad = undecodable_problems(raw, undecodable_offsets(raw, EIGHT_BIT), None, first_line=game.first_line + 1)
             probs = probs + [(ln, msg) for _i, ln, msg in bad]
         board.source = PbnSource(game.raw, board_key(board), ctx.inherits)
         ctx.inherits = False
@@ -400,9 +400,9 @@ def read_lazy(path: str | os.PathLike[str]) -> LazyPbnSet:
     index = index_games(buf)
     info = FileInfo(format="pbn", path=str(path), checksum=index.checksum)
     doc = LazyPbnSet(index, info, keepalive=buf)
-    if index.encoding == "cp1252":  # bytes of the preamble that are not characters (a game's are its own)
+    if index.encoding == EIGHT_BIT:  # bytes of the preamble that are not characters (a game's are its own)
         head_bytes = bytes(buf[: int(index.starts[0]) if len(index) else len(buf)])
-        doc.problems.extend(undecodable_problems(head_bytes, undecodable_offsets(head_bytes, "cp1252"), None))
+        doc.problems.extend(undecodable_problems(head_bytes, undecodable_offsets(head_bytes, EIGHT_BIT), None))
     if len(index):
         first = doc[0].tags
         info.event, info.site, info.date = (known_field(first.get(tag)) for tag in ("Event", "Site", "Date"))

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...model.severity import warning
-from ..textcheck import decode_text
 
 # token kinds
 TAG = 0  # (TAG, (name, value), line)
@@ -40,13 +39,6 @@ _NO_SPACE = "no space between the tag name {} and its value; read anyway"
 _BLANKS = re.compile(r"\n(?:[ \t\r\f\v]*\n)+")
 _SPECIAL = re.compile(r'[\[\]{};"]')
 _NONBLANK = re.compile(r"\S")
-
-
-def decode(data: bytes) -> tuple[str, str]:
-    """Text and encoding by the one policy of every text format (:func:`textcheck.decode_text`): UTF-8 when
-    the bytes are valid UTF-8 (a BOM noted as ``utf-8-sig``), otherwise 8-bit text."""
-    decoded = decode_text(data)
-    return decoded.text, decoded.encoding
 
 
 def detect_newline(text: str) -> str:

@@ -9,6 +9,7 @@ from ...model.boardset import FileInfo
 from ...model.cards import DISPLAY_SUITS, Seat, ranks_text
 from ...model.deal import Deal
 from ...model.play import trick_winner
+from ..textcheck import is_utf8
 from . import dd as pbn_dd
 from .lex import escape
 from .read import PbnSource, play_trump
@@ -271,4 +272,5 @@ def ends_with_blank_line(text: str) -> bool:
 
 
 def encoding_name(encoding: str) -> str:
-    return "utf-8" if encoding.lower().replace("_", "-") in ("utf-8", "utf8") else encoding
+    """The codec name a PBN file is written with: ``utf-8`` for any spelling of it."""
+    return "utf-8" if is_utf8(encoding) else encoding
