@@ -1,7 +1,7 @@
 """LIN reading speed: our codec against endplay's LIN parser on the same files.
 
 Three files of about 10,000 boards each, read in one run by
-``bridgeview.formats.lin.LinCodec().read`` and by ``endplay.parsers.lin.load``
+``bridgeview.formats.lin.codec.LinCodec().read`` and by ``endplay.parsers.lin.load``
 (CPU time, best of three, the two readers taking turns because the machine is
 shared), with the ratio:
 

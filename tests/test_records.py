@@ -143,3 +143,18 @@ def test_bytes_after_the_zbs_end_of_list_record_are_counted_right(tmp_path):
     doc = read_file(path, "zbs")
     assert len(doc) == 1
     assert doc.problems == [(None, None, "1 byte after the end-of-list record (record 2) ignored")]
+
+
+def test_map_file_is_the_only_place_a_file_is_mapped():
+    """CONTRIBUTING.md says so: every mapped file (fixed records, big PBN and LIN) comes from mapped.map_file,
+    so its error handling and its release of pages are in one place."""
+    package = FORMATS.parent
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for fn in ast.walk(tree):
+            if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+                for n in ast.walk(fn):
+                    if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "mmap":
+                        found.append((path.relative_to(package).as_posix(), fn.name))
+    assert found == [("formats/mapped.py", "map_file")]

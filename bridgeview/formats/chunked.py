@@ -231,6 +231,31 @@ def running_count(flags: np.ndarray) -> np.ndarray:
 ChunkReader = Callable[[Any, int, int, "Tally", dict[str, str | None], dict[str, Any]], BulkChunk]
 
 
+@dataclass(frozen=True)
+class Conversion:
+    """A text format's :class:`~.codec.ChunkedConversion`: the pass of this module with the format's chunk
+    reader."""
+
+    read_chunk: ChunkReader
+
+    def convert(
+        self,
+        doc: LazyTextSet,
+        dst: str | os.PathLike[str],
+        codec: Codec,
+        options: WriteOptions | None,
+        progress: ProgressFn | None = None,
+    ) -> ConvertResult:
+        """Check and write ``doc`` (an unedited lazily read set) as ``codec`` would, a chunk at a time."""
+        return convert(self.read_chunk, doc, dst, codec, options, progress)
+
+    def report(
+        self, doc: LazyTextSet, codec: Codec, options: WriteOptions | None = None, progress: ProgressFn | None = None
+    ) -> SaveReport:
+        """What writing ``doc`` as ``codec`` would lose, from one chunked pass (the GUI asks before it saves)."""
+        return report(self.read_chunk, doc, codec, options, progress)
+
+
 def convert(
     read_chunk: ChunkReader,
     doc: LazyTextSet,

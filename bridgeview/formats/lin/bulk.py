@@ -1,6 +1,6 @@
 """A big LIN file of hand records converted to a fixed-record format in chunks, without a Board a board.
 
-Converting a lazily read LIN file (:mod:`lin_lazy`) to ZRD or ZBD the general
+Converting a lazily read LIN file (:mod:`.lazy`) to ZRD or ZBD the general
 way decodes every board twice (for the check and for the writer) with the
 careful reader.  Hand records, ours and BBO's, are nearly all one shape:
 ``qx``, ``pn``, ``st``, ``md``, ``rh``, ``ah|Board N|``, ``sv``, ``pg`` with
@@ -20,16 +20,13 @@ from typing import TYPE_CHECKING, Any
 from .. import chunked
 from ..bulk import ABSENT, DD_UNKNOWN, BulkChunk
 from ..chunked import FAST_TARGETS, VUL_CODES, finish_chunk, names_array, rank_table, running_count
-from ..codec import Codec, SaveReport, WriteOptions, is_lazy_text, meaningful
+from ..codec import Codec, WriteOptions, is_lazy_text, meaningful
 from .read import LIN_SEATS, PLAYER_TAGS, flat_text
 
 if TYPE_CHECKING:
-    import os
-
     import numpy as np
 
     from ..chunked import Tally
-    from ..codec import ConvertResult, ProgressFn
     from .lazy import LazyLinSet
 
 PARSE_ROWS = 4096  # rows of any shape parsed together
@@ -61,28 +58,10 @@ def applies(doc: Any, codec: Codec, options: WriteOptions | None) -> bool:
     )
 
 
-def convert(
-    doc: LazyLinSet,
-    dst: str | os.PathLike[str],
-    codec: Codec,
-    options: WriteOptions | None,
-    progress: ProgressFn | None = None,
-) -> ConvertResult:
-    """Check and write ``doc`` (see :func:`applies`) as ``codec`` would, a chunk at a time."""
-    return chunked.convert(_chunk, doc, dst, codec, options, progress)
-
-
-def report(
-    doc: LazyLinSet, codec: Codec, options: WriteOptions | None = None, progress: ProgressFn | None = None
-) -> SaveReport:
-    """What writing ``doc`` as ``codec`` would lose, from one chunked pass (the GUI asks before it saves)."""
-    return chunked.report(_chunk, doc, codec, options, progress)
-
-
 def parse_hands(texts: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
     """Owners (k, 52) of ``md`` hands written the plain way (``S…H…D…C…`` four times, South West North
     East, the last perhaps left out), and a boolean (k,) of the rows that are complete deals as
-    :func:`lin.parse_md` reads them; the others (a card twice, a short hand) need the careful reader."""
+    :func:`.read.parse_md` reads them; the others (a card twice, a short hand) need the careful reader."""
     import numpy as np
 
     k = len(texts)
@@ -249,3 +228,9 @@ def _chunk(
     ]
     owners, dd, numbers = finish_chunk(doc, a, k, slow, counted, owners, dd, numbers, tally, state)
     return BulkChunk(owners, None, numbers)
+
+
+#: the conversion of a big file in chunks, this module's chunk reader in :mod:`..chunked`'s pass
+CONVERSION = chunked.Conversion(_chunk)
+convert = CONVERSION.convert
+report = CONVERSION.report

@@ -160,7 +160,7 @@ class LinCodec(Codec):
         """Big hand records read lazily, unedited, to ZRD or ZBD: :mod:`.bulk`."""
         from . import bulk  # regular expressions compiled for big files only
 
-        return bulk if bulk.applies(doc, target, options) else None
+        return bulk.CONVERSION if bulk.applies(doc, target, options) else None
 
     def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
         if lin_lazy.is_lazy_lin(boards) and (options is None or not options.encoding):

@@ -239,7 +239,11 @@ def boards_from_link(url: str) -> BoardSet:
 
 
 __all__ = [
+    "HANDVIEWER",
     "boards_from_link",
+    "handviewer_boards",
+    "handviewer_url",
+    "parse_handviewer_url",
     "link_to_lin",
     "params_of",
     "has_hand_params",

@@ -1,4 +1,4 @@
-"""BBO's LIN format: hand records, vugraph files and handviewer links.
+"""BBO's LIN read: ``key|value|`` pairs to boards (hand records, vugraph files, the text of handviewer links).
 
 LIN is a flat run of ``key|value|`` pairs with two-letter keys; line breaks
 between pairs mean nothing.  A board starts at ``qx`` (vugraph and tournament

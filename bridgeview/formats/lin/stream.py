@@ -1,11 +1,11 @@
 """Writing LIN a piece at a time: never the whole text, nor a list of every board.
 
-Any set is written line by line from :func:`lin.document_lines`.  A lazily read
+Any set is written line by line from :func:`.write.document_lines`.  A lazily read
 binary set (ZRD, ZBD: nothing but a deal, a number and perhaps a DD table a
 board, none of which LIN keeps but the deal and number) is written from its bulk
 chunks instead: the ``md`` hands, 17 bytes each whatever their shape, are
 scattered with numpy, and the boards the user edited are written by
-:func:`lin.board_line` as always.  The bytes are those of the whole-text writer
+:func:`.write.board_line` as always.  The bytes are those of the whole-text writer
 (the tests compare them); its check is counted from the same chunks.
 """
 
@@ -82,7 +82,7 @@ def _numbering() -> tuple[tuple[bytes, bytes], ...]:
 
 
 def md_bytes(owners: np.ndarray) -> np.ndarray:
-    """(n, 71) uint8: the four hands of complete deals as :func:`lin.md_text` writes them after the
+    """(n, 71) uint8: the four hands of complete deals as :func:`.write.md_text` writes them after the
     dealer digit: South, West, North, East, each ``S…H…D…C…`` with the ranks high to low (17 bytes)."""
     import numpy as np
 

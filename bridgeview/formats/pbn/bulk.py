@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from .. import chunked
 from ..bulk import ABSENT, DD_UNKNOWN, BulkChunk
 from ..chunked import FAST_TARGETS, VUL_CODES, finish_chunk, names_array, rank_table, running_count
-from ..codec import Codec, SaveReport, WriteOptions, meaningful
+from ..codec import Codec, WriteOptions, meaningful
 from . import dd as pbn_dd
 from .lazy import is_lazy_pbn
 from .lex import escape
@@ -31,12 +31,10 @@ from .write import ROSTER
 
 if TYPE_CHECKING:
     import mmap
-    import os
 
     import numpy as np
 
     from ..chunked import Tally
-    from ..codec import ConvertResult, ProgressFn
     from .lazy import LazyPbnSet
 
     #: getters of the wanted and of the free-tag values from a match's groups
@@ -69,24 +67,6 @@ _SEATS_ANY = {b"N": 0, b"E": 1, b"S": 2, b"W": 3, b"n": 0, b"e": 1, b"s": 2, b"w
 def applies(doc: Any, codec: Codec, options: WriteOptions | None) -> bool:
     """True for an unedited lazy PBN set going to a plain fixed-record format."""
     return is_lazy_pbn(doc) and not doc.edited and codec.name in FAST_TARGETS and not doc.index.inherits
-
-
-def convert(
-    doc: LazyPbnSet,
-    dst: str | os.PathLike[str],
-    codec: Codec,
-    options: WriteOptions | None,
-    progress: ProgressFn | None = None,
-) -> ConvertResult:
-    """Check and write ``doc`` (see :func:`applies`) as ``codec`` would, a chunk at a time."""
-    return chunked.convert(_chunk, doc, dst, codec, options, progress)
-
-
-def report(
-    doc: LazyPbnSet, codec: Codec, options: WriteOptions | None = None, progress: ProgressFn | None = None
-) -> SaveReport:
-    """What writing ``doc`` as ``codec`` would lose, from one chunked pass (the GUI asks before it saves)."""
-    return chunked.report(_chunk, doc, codec, options, progress)
 
 
 def _notes(values: tuple[bytes | None, ...], header: dict[str, str | None], encoding: str) -> tuple[str, ...]:
@@ -598,3 +578,9 @@ def _layout_rows(
         dd = np.full((m, 4, 5), DD_UNKNOWN, dtype=np.uint8)
     good = np.flatnonzero(ok)
     return kept[good], number[good], dealer[good], vul[good], owners[good], dd[good]
+
+
+#: the conversion of a big file in chunks, this module's chunk reader in :mod:`..chunked`'s pass
+CONVERSION = chunked.Conversion(_chunk)
+convert = CONVERSION.convert
+report = CONVERSION.report

@@ -4,7 +4,7 @@ Each board keeps its game's raw text in ``Board.source`` together with a
 fingerprint of the model as read; a board whose model still matches its
 fingerprint is written back verbatim (so a file opened and saved unchanged is
 identical, commentary, ``%`` lines and unknown tags included), any other board
-is generated from the model by :mod:`pbn_write`.
+is generated from the model by :mod:`.write`.
 """
 
 from __future__ import annotations
@@ -257,7 +257,7 @@ class PbnCodec(Codec):
         """A big PBN file read lazily, unedited and without ``#`` values, to ZRD or ZBD: :mod:`.bulk`."""
         from . import bulk  # regular expressions compiled for big files only
 
-        return bulk if bulk.applies(doc, target, options) else None
+        return bulk.CONVERSION if bulk.applies(doc, target, options) else None
 
     def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
         if (pbn_lazy.is_lazy_pbn(boards) or pbn_stream.is_lazy_foreign(boards)) and (

@@ -32,7 +32,7 @@ class Context:
     #: None when all are blank): most files never use ``#``, so they are handed over only when a game needs
     #: the careful reader
     pending: list[tuple[tuple[str, ...], Sequence[str], Sequence[str] | None]] = field(default_factory=list)
-    #: the layout of the last game the fast path learned (:class:`pbn_fast.Layout`), for the games like it
+    #: the layout of the last game the fast path learned (:class:`Layout`), for the games like it
     fast_layout: Layout | None = None
 
     def note_fast(self, names: tuple[str, ...], values: Sequence[str], sections: Sequence[str] | None) -> None:

@@ -4,7 +4,7 @@ Most games in real and generated files are plain tag lines with auction, play
 and table sections of ordinary tokens.  Such a game is read here with one
 ``findall`` over its text, its tags in a dict of strings (no per-tag objects),
 cards, calls and suits looked up in tables.  It gives exactly the board the
-careful reader (:mod:`pbn_read`) would give.  Anything unusual (a problem to
+careful reader (:mod:`.read`) would give.  Anything unusual (a problem to
 report, ``#`` inheritance, repeated tags, notes, marks, commentary) makes it
 return None and the careful reader reads the game instead, so the rare game
 costs what it did and nothing read is lost.
@@ -154,7 +154,7 @@ def _unknown(value: str) -> bool:
 def read_fast(raw: str, first_line: int, ctx: Context) -> tuple[Board, list[tuple[int | None, str]], int] | None:
     """The board of a well-formed game, its problems and its line; None when the careful reader must read it.
 
-    ``ctx`` is the reader's :class:`pbn_read.Context`: a game read here sets no ``#`` default, and what it
+    ``ctx`` is the reader's :class:`.context.Context`: a game read here sets no ``#`` default, and what it
     says is handed to the context only if a later game asks (``ctx.note_fast``)."""
     if ctx.persistent or '"#' in raw or len(raw) > _FAST_MAX:
         return None  # a "#" value, or one set before, or a huge game (no list of its tags): the careful reader

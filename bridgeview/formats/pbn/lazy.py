@@ -3,7 +3,7 @@
 Opening a PBN file of a million boards the eager way builds a million boards
 (minutes, gigabytes).  Here the file is mapped, :func:`index_games` finds where each
 game starts and ends with one regular-expression pass over the bytes (the same
-split as :func:`pbn_lex.split_games`, kept as numpy offset arrays), and
+split as :func:`.lex.split_games`, kept as numpy offset arrays), and
 :class:`LazyPbnSet` decodes a game with the ordinary reader when it is asked
 for.  A board decodes exactly as the eager reader would decode it: the same
 game text, the same first line, and -- in files that use ``#``/``##`` values --
@@ -91,7 +91,7 @@ class PbnIndex:
 
 
 def index_games(buf: mmap.mmap | bytes) -> PbnIndex:
-    """Index the games of a PBN file's bytes, the way :func:`pbn_lex.split_games` splits its text."""
+    """Index the games of a PBN file's bytes, the way :func:`.lex.split_games` splits its text."""
     import numpy as np
 
     n = len(buf)
@@ -478,6 +478,6 @@ def _copy(buf: mmap.mmap | bytes, a: int, b: int, out: IO[bytes]) -> bytes:
 
 
 def _blank_tail(tail: bytes) -> bool:
-    """:func:`pbn.ends_with_blank_line` on the last bytes written (LF or CRLF)."""
+    """:func:`.write.ends_with_blank_line` on the last bytes written (LF or CRLF)."""
     t = tail.replace(b"\r\n", b"\n").rstrip(b" \t")
     return t.endswith((b"\n\n", b"\n \n", b"\n\t\n"))

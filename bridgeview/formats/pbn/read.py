@@ -607,7 +607,7 @@ def _join(a: str, b: str) -> str:
 def read_game(game: Game, ctx: Context, fast: bool = True) -> tuple[Board, list[tuple[int | None, str]], int]:
     """The board of one game, its problems ``(line, message)`` and the line it is reported at.
 
-    ``fast``: try the fast path first (:mod:`pbn_fast`); without it every game is read carefully (the
+    ``fast``: try the fast path first (:mod:`.fast`); without it every game is read carefully (the
     tests compare the two)."""
     hit = read_fast(game.raw, game.first_line, ctx) if fast else None
     if hit is not None:
