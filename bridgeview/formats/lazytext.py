@@ -65,7 +65,7 @@ class LazyLines:
 
 
 class EditedBoards:
-    """The edited boards of a lazy set, for the PBN codec's check: the rest is written as read."""
+    """The edited boards of a lazy set, for a text codec's check (PBN, LIN): the rest is written as read."""
 
     def __init__(self, doc: LazyBoardSet) -> None:
         self._doc = doc
