@@ -213,3 +213,22 @@ def test_the_one_trick_winner_is_the_highest_trump_else_the_highest_card_of_the_
     pool = trumps or [i for i, c in enumerate(trick) if c // 13 == trick[0] // 13]
     best = max(pool, key=lambda i: trick[i] % 13)
     assert trick_winner(trick, leader, trump) == (leader + best) % 4
+
+
+@given(st.randoms(use_true_random=False), st.sampled_from("NESWnesw"), st.booleans())
+def test_a_pbn_deal_reads_alike_however_it_is_spaced(rng, first, lower):
+    """Deal.from_pbn, the one PBN deal parser, reads the usual spelling by look-up and any other by splitting:
+    both give the same deal, and the same error for a bad rank."""
+    deal = Deal.shuffled(rng)
+    text = deal.to_pbn().lower() if lower else deal.to_pbn()
+    hands = text[2:].split(" ")
+    seat = "NESW".index(first.upper())
+    usual = first + ":" + " ".join(hands[seat:] + hands[:seat])
+    spaced = "  " + usual.replace(" ", "   ") + " "
+    assert Deal.from_pbn(usual) == Deal.from_pbn(spaced) == deal
+    bad = usual.replace(".", "X.", 1)
+    with pytest.raises(ValueError) as one:
+        Deal.from_pbn(bad)
+    with pytest.raises(ValueError) as other:
+        Deal.from_pbn(bad.replace(" ", "  "))
+    assert str(one.value) == str(other.value)

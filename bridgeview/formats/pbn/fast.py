@@ -20,7 +20,7 @@ from typing import cast
 from ...model.auction import PASS, Call, Contract, auction_is_complete
 from ...model.board import MAX_BOARD_NUMBER, Board
 from ...model.cards import CARDS, RANK_CHARS, Card, Seat, Strain
-from ...model.deal import HOLDINGS, Deal, holding
+from ...model.deal import Deal
 from ...model.play import TRICK_WEIGHTS
 from ...model.severity import warning
 from ...model.vulnerability import Vulnerability
@@ -78,12 +78,9 @@ _NOTHING: frozenset[str] = frozenset()
 #: names of tags the model does not hold and the careful reader does not check, learned as met
 _PLAIN: set[str] = set()
 _EMPTY = Deal.empty()
-_DEAL_NEW = object.__new__
-_SET = object.__setattr__
+#: the model's one PBN deal parser (fast for the usual spelling); a ValueError sends the game to the careful reader
+_deal = Deal.from_pbn
 _NAME, _VALUE, _SECTION = itemgetter(0), itemgetter(1), itemgetter(2)
-_HAND = r"([^ .\]\[\"]*)\.([^ .\]\[\"]*)\.([^ .\]\[\"]*)\.([^ .\]\[\"]*)"
-#: a deal of four hands of four suits, one space between hands
-_DEAL = re.compile(rf"([NESWnesw]):{_HAND} {_HAND} {_HAND} {_HAND}")
 
 
 class _BlankSections(dict[str, str]):
@@ -98,53 +95,6 @@ _BLANK_SECTIONS = _BlankSections()
 
 class _Careful(Exception):
     """The game needs the careful reader."""
-
-
-def _suit_bits(ranks: str) -> int:
-    """``ranks`` of one suit as a 13-bit mask (:func:`model.deal.holding`); _Careful when a rank is bad or
-    repeated (the careful reader words the problem)."""
-    bits = holding(ranks)
-    if bits < 0:
-        raise _Careful
-    return bits
-
-
-def _deal(text: str) -> Deal:
-    """A deal string of four hands of four suits (or ``-``), as :meth:`Deal.from_pbn` reads it."""
-    m = _DEAL.fullmatch(text)
-    if m is None:
-        return _deal_spaced(text)
-    g = m.groups()
-    bits = list(map(HOLDINGS.get, g[1:]))
-    if None in bits:
-        bits = [k if k is not None else _suit_bits(g[1 + i]) for i, k in enumerate(bits)]
-    # spades, hearts, diamonds, clubs of each hand (every None was replaced just above)
-    a, b, c, d, e, f, h, i, j, k, l, m_, n, o, p, q = cast("list[int]", bits)
-    hands = (
-        a << 39 | b << 26 | c << 13 | d,
-        e << 39 | f << 26 | h << 13 | i,
-        j << 39 | k << 26 | l << 13 | m_,
-        n << 39 | o << 26 | p << 13 | q,
-    )
-    first = _SEATS[g[0]]
-    deal = _DEAL_NEW(Deal)  # as _new_deal, inlined: this runs once a board
-    _SET(deal, "hands", hands[4 - first :] + hands[: 4 - first] if first else hands)
-    return deal
-
-
-def _deal_spaced(text: str) -> Deal:
-    """A deal string with ``-`` hands or odd spacing: the model's one PBN deal parser."""
-    try:
-        return Deal.from_pbn(text)
-    except ValueError:
-        raise _Careful from None
-
-
-def _new_deal(hands: tuple[int, ...]) -> Deal:
-    """``Deal(hands)`` without the frozen dataclass's checked ``__init__`` (a third of the cost of a deal)."""
-    d = _DEAL_NEW(Deal)
-    _SET(d, "hands", hands)
-    return d
 
 
 def _unknown(value: str) -> bool:
