@@ -71,10 +71,10 @@ def test_big_lin_of_qx_boards_opens_lazily_and_saves_both_ways(qtbot, tmp_path, 
     assert view.diagram.view_model()["board"] == 1400
     assert lin_bulk.applies(view.boards, get("zbd"), None)
     calls = []
-    real = chunked.report
-    monkeypatch.setattr(chunked, "report", lambda *a, **k: calls.append(a[0]) or real(*a, **k))
+    real = chunked.Conversion.report
+    monkeypatch.setattr(chunked.Conversion, "report", lambda self, *a, **k: calls.append(self) or real(self, *a, **k))
     assert w.save_as(str(tmp_path / "back.zbd"), "zbd"), messages.calls
-    assert calls == [lin_bulk.CONVERSION.read_chunk]  # the check was the chunked one, with LIN's chunks
+    assert calls == [lin_bulk.CONVERSION]  # the check was the chunked one, with LIN's chunks
     convert_file(zrd, tmp_path / "direct.zbd")
     assert (tmp_path / "back.zbd").read_bytes() == (tmp_path / "direct.zbd").read_bytes()
     messages.answer = dialogs.Button.Discard  # closing the window at teardown saves nothing

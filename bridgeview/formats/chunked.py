@@ -246,95 +246,72 @@ class Conversion:
         options: WriteOptions | None,
         progress: ProgressFn | None = None,
     ) -> ConvertResult:
-        """Check and write ``doc`` (an unedited lazily read set) as ``codec`` would, a chunk at a time."""
-        return convert(self.read_chunk, doc, dst, codec, options, progress)
+        """Check and write ``doc`` (an unedited lazily read text set) as ``codec`` would, a chunk at a time (each
+        read by the format's :attr:`read_chunk`)."""
+        options = options or WriteOptions()
+        start = options.start_board if options.start_board is not None else 1
+        info = doc.info
+        header = {k: getattr(info, k.lower(), None) for k in ("Event", "Site", "Date")}
+        n = len(doc)
+        caps = codec.caps
+        if caps.max_records is not None and n > caps.max_records:
+            raise FormatError(f"{codec.title} holds at most {caps.max_records} boards; this set has {n}", path=str(dst))
+        tally = Tally(codec, start, header)
+        state: dict[str, Any] = {}  # what the chunks learn: the game pattern, shapes, the notes seen
+
+        def chunks() -> Iterator[BulkChunk]:
+            written = 0
+            for first in range(0, n, CHUNK):
+                chunk = no_tables(self.read_chunk(doc, first, min(n, first + CHUNK), tally, header, state), state)
+                done_with(doc, min(n, first + CHUNK))
+                if tally.errors:
+                    raise check_error(doc, dst, tally.errors[0])
+                if progress is not None and progress(min(n, first + CHUNK), n) is False:
+                    raise Cancelled()
+                written += len(chunk)
+                if len(chunk):
+                    yield chunk
+            refused = no_cards_at_all(state, written, tally)
+            if refused is not None:
+                raise FormatError(refused, path=str(dst))
+
+        result = ConvertResult(codec)
+
+        def write(f: IO[bytes]) -> None:
+            result.records = codec.write_bulk(chunks(), f, options)
+
+        save_atomically(dst, write)
+        result.records = int(result.records)
+        result.losses = dropped_loss(state) + tally.report(info).losses
+        return result
 
     def report(
         self, doc: LazyTextSet, codec: Codec, options: WriteOptions | None = None, progress: ProgressFn | None = None
     ) -> SaveReport:
-        """What writing ``doc`` as ``codec`` would lose, from one chunked pass (the GUI asks before it saves)."""
-        return report(self.read_chunk, doc, codec, options, progress)
-
-
-def convert(
-    read_chunk: ChunkReader,
-    doc: LazyTextSet,
-    dst: str | os.PathLike[str],
-    codec: Codec,
-    options: WriteOptions | None,
-    progress: ProgressFn | None = None,
-) -> ConvertResult:
-    """Check and write ``doc`` (an unedited lazily read text set) as ``codec`` would, a chunk at a time (each
-    read by the format's ``read_chunk``)."""
-    options = options or WriteOptions()
-    start = options.start_board if options.start_board is not None else 1
-    info = doc.info
-    header = {k: getattr(info, k.lower(), None) for k in ("Event", "Site", "Date")}
-    n = len(doc)
-    caps = codec.caps
-    if caps.max_records is not None and n > caps.max_records:
-        raise FormatError(f"{codec.title} holds at most {caps.max_records} boards; this set has {n}", path=str(dst))
-    tally = Tally(codec, start, header)
-    state: dict[str, Any] = {}  # what the chunks learn: the game pattern, shapes, the notes seen
-
-    def chunks() -> Iterator[BulkChunk]:
+        """What writing ``doc`` as ``codec`` would lose, as ``codec.check`` says it, from one chunked pass (the GUI
+        asks before it saves)."""
+        options = options or WriteOptions()
+        start = options.start_board if options.start_board is not None else 1
+        info = doc.info
+        header = {k: getattr(info, k.lower(), None) for k in ("Event", "Site", "Date")}
+        n = len(doc)
+        tally = Tally(codec, start, header)
+        caps = codec.caps
+        if caps.max_records is not None and n > caps.max_records:
+            tally.errors.append(f"{codec.title} holds at most {caps.max_records} boards; this set has {n}")
+        state: dict[str, Any] = {}
         written = 0
         for first in range(0, n, CHUNK):
-            chunk = no_tables(read_chunk(doc, first, min(n, first + CHUNK), tally, header, state), state)
+            written += len(no_tables(self.read_chunk(doc, first, min(n, first + CHUNK), tally, header, state), state))
             done_with(doc, min(n, first + CHUNK))
-            if tally.errors:
-                raise check_error(doc, dst, tally.errors[0])
             if progress is not None and progress(min(n, first + CHUNK), n) is False:
                 raise Cancelled()
-            written += len(chunk)
-            if len(chunk):
-                yield chunk
         refused = no_cards_at_all(state, written, tally)
         if refused is not None:
-            raise FormatError(refused, path=str(dst))
-
-    result = ConvertResult(codec)
-
-    def write(f: IO[bytes]) -> None:
-        result.records = codec.write_bulk(chunks(), f, options)
-
-    save_atomically(dst, write)
-    result.records = int(result.records)
-    result.losses = dropped_loss(state) + tally.report(info).losses
-    return result
-
-
-def report(
-    read_chunk: ChunkReader,
-    doc: LazyTextSet,
-    codec: Codec,
-    options: WriteOptions | None = None,
-    progress: ProgressFn | None = None,
-) -> SaveReport:
-    """What writing ``doc`` as ``codec`` would lose, as ``codec.check`` says it, from one chunked pass (the GUI
-    asks before it saves)."""
-    options = options or WriteOptions()
-    start = options.start_board if options.start_board is not None else 1
-    info = doc.info
-    header = {k: getattr(info, k.lower(), None) for k in ("Event", "Site", "Date")}
-    n = len(doc)
-    tally = Tally(codec, start, header)
-    caps = codec.caps
-    if caps.max_records is not None and n > caps.max_records:
-        tally.errors.append(f"{codec.title} holds at most {caps.max_records} boards; this set has {n}")
-    state: dict[str, Any] = {}
-    written = 0
-    for first in range(0, n, CHUNK):
-        written += len(no_tables(read_chunk(doc, first, min(n, first + CHUNK), tally, header, state), state))
-        done_with(doc, min(n, first + CHUNK))
-        if progress is not None and progress(min(n, first + CHUNK), n) is False:
-            raise Cancelled()
-    refused = no_cards_at_all(state, written, tally)
-    if refused is not None:
-        tally.errors.append(refused)
-    rep = tally.report(info)
-    rep.losses[:0] = dropped_loss(state)
-    return rep
+            tally.errors.append(refused)
+        rep = tally.report(info)
+        rep.losses[:0] = dropped_loss(state)
+        return rep
 
 
 def finish_chunk(
