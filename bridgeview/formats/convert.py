@@ -98,13 +98,11 @@ def without_empty_games(doc: Any, codec: Codec, *, chunked: bool = True) -> tupl
         if _lazy_text(doc):
             return _lazy_without_empty_games(doc, codec, chunked=chunked)
         return doc, 0  # fixed records: every record is a deal (or, in ZDD, none is)
-    keep = [b for b in doc if b.deal.card_count or b.unreadable]  # an unreadable board: the check refuses it
+    keep = [i for i, b in enumerate(doc) if b.deal.card_count or b.unreadable]  # an unreadable board: refused
     dropped = len(doc) - len(keep)
     if not dropped or not keep:
         return doc, 0
-    view = BoardSet(keep, getattr(doc, "info", None))
-    view.problems = list(getattr(doc, "problems", []))
-    return view, dropped
+    return KeptBoards(doc, keep), dropped
 
 
 def one_table_each(doc: Any, codec: Codec) -> bool:
@@ -144,7 +142,24 @@ def _lazy_without_empty_games(doc: Any, codec: Codec, *, chunked: bool = True) -
     return WithoutGames(doc, empty), len(empty)
 
 
-class BoardsView:
+class _SomeRecords:
+    """Some records ``_kept`` (their positions) of the set ``doc``, which name them as the file read does."""
+
+    doc: Any
+    _kept: Any
+
+    def record_offset(self, i: int) -> int | None:
+        offset = getattr(self.doc, "record_offset", None)
+        return offset(int(self._kept[i])) if offset is not None else None
+
+    def record_number(self, i: int) -> int | None:
+        """The record's number in the file read (messages name the source's records)."""
+        number = getattr(self.doc, "record_number", None)
+        found = number(int(self._kept[i])) if number is not None else None
+        return found if found is not None else int(self._kept[i]) + 1
+
+
+class BoardsView(_SomeRecords):
     """Some records of a board set, read through to the set on demand (the boards of a million-game file are
     not held); what writers and checks use of a board set is passed on."""
 
@@ -165,15 +180,16 @@ class BoardsView:
     def __iter__(self) -> Iterator[Any]:
         return (self.doc[int(i)] for i in self._kept)
 
-    def record_offset(self, i: int) -> int | None:
-        offset = getattr(self.doc, "record_offset", None)
-        return offset(int(self._kept[i])) if offset is not None else None
 
-    def record_number(self, i: int) -> int | None:
-        """The record's number in the file read (messages name the source's records)."""
-        number = getattr(self.doc, "record_number", None)
-        found = number(int(self._kept[i])) if number is not None else None
-        return found if found is not None else int(self._kept[i]) + 1
+class KeptBoards(_SomeRecords, BoardSet):
+    """Some boards of a set read whole, as a board set of their own whose records keep their numbers in the
+    file read: a save refused for the third record says record 3, not the second of those kept."""
+
+    def __init__(self, doc: Any, kept: Any) -> None:
+        super().__init__([doc[int(i)] for i in kept], getattr(doc, "info", None))
+        self.problems = list(getattr(doc, "problems", []))
+        self.doc = doc
+        self._kept = kept
 
 
 class WithoutGames(BoardsView):
@@ -202,19 +218,28 @@ def distinct_boards(doc: Any, codec: Codec, options: WriteOptions | None = None)
     errors = [_conflict_error(doc, c, codec) for c in tables.conflicts if c.what == DEAL]
     if not errors and not tables.repeated:
         return doc, None, []
-    view = _records_view(doc, tables.board_records())
+    view = _records_view(doc, _with_unreadable(doc, tables.board_records()))
     if errors:
         return doc, None, codec.check(view, options).errors[:1] + errors
     return view, tables.summary(), []
+
+
+def _with_unreadable(doc: Any, kept: Any) -> Any:
+    """The records ``kept`` (the first table of each board), and any other that cannot be read: the reader
+    could not tell what it holds, so it is no table of an earlier board but a record the check refuses (as the
+    chunked converter, which meets it on its way, does)."""
+    import numpy as np
+
+    left_out = np.setdiff1d(np.arange(len(doc)), kept, assume_unique=True)
+    unread = [i for i in left_out.tolist() if doc[i].unreadable]
+    return np.union1d(kept, unread) if unread else kept
 
 
 def _records_view(doc: Any, kept: Any) -> Any:
     """The records ``kept`` of ``doc``: a lazy view of a lazily read set, else a board set of them."""
     if getattr(doc, "is_lazy", False) or isinstance(doc, BoardsView):
         return BoardsView(doc, kept)
-    view = BoardSet([doc[int(i)] for i in kept], getattr(doc, "info", None))
-    view.problems = list(getattr(doc, "problems", []))
-    return view
+    return KeptBoards(doc, kept)
 
 
 def _conflict_error(doc: Any, conflict: Conflict, codec: Codec) -> str:

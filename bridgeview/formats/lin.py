@@ -470,14 +470,20 @@ def parse_text(text: str, options: ReadOptions | None = None) -> BoardSet:
     if rs is not None:
         _apply_results(boards, rs, vg, lines, ctx)
     if boards and all(b.unreadable for b in boards):  # nothing readable: not a damaged file but no LIN at all
-        line = next((ln for i, ln, msg in ctx.problems if i == 0 and msg.startswith(UNREADABLE_RECORD)), None)
-        raise FormatError(str(boards[0].unreadable), line=line, record=1, board=boards[0].number)
+        raise nothing_readable(boards[0], [(line, msg) for i, line, msg in ctx.problems if i == 0])
     for b in boards:
         if b.result is None:
             b.result = implied_result(b)
     doc = BoardSet(boards, info)
     doc.problems.extend(ctx.problems)
     return doc
+
+
+def nothing_readable(first: Board, problems: Iterable[tuple[int | None, str]]) -> FormatError:
+    """The error of a LIN text whose every board cannot be read (no damaged file, but no LIN at all): the first
+    board's, at the line its ``problems`` name (``(line, message)``); the lazy reader raises it too."""
+    line = next((ln for ln, msg in problems if msg.startswith(UNREADABLE_RECORD)), None)
+    return FormatError(str(first.unreadable), line=line, record=1, board=first.number)
 
 
 @dataclass
@@ -1094,8 +1100,9 @@ class LinCodec(Codec):
 
     def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
         if lin_lazy.can_stream(boards) and (options is None or not options.encoding):
-            # a lazy set's untouched boards are written as read: only the edited ones can lose anything
-            boards = EditedBoards(boards)
+            # a lazy set's untouched boards are written as read: only the edited ones can lose anything; one
+            # that cannot be read is refused all the same, as it is in the file read whole
+            boards = EditedBoards(boards, lin_lazy.unreadable_boards(getattr(boards, "uncounted", boards)))
         elif lin_stream.fast(boards) and not getattr(boards, "edited", True):
             return lin_stream.fast_check(self, boards)  # a big binary set: counted from its chunks
         rep = super().check(boards, options)

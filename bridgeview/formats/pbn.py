@@ -323,7 +323,10 @@ class PbnCodec(Codec):
         out.write(text.encode(_codec_name(encoding), errors="replace"))
 
     def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
-        if (pbn_lazy.can_stream(boards) or pbn_stream.can_stream(boards)) and (options is None or not options.encoding):
+        lazy_lin = getattr(boards, "lin_lazy", False)  # LIN boards hold what PBN may lose: each is checked
+        if (pbn_lazy.can_stream(boards) or (pbn_stream.can_stream(boards) and not lazy_lin)) and (
+            options is None or not options.encoding
+        ):
             # untouched games of a lazy set hold nothing PBN cannot (they are written as read, or come
             # from a deals-and-DD format): only the edited boards need checking
             boards = pbn_lazy.EditedBoards(boards)
