@@ -11,7 +11,6 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
-from ..model.boardset import BoardSet
 from ..model.tables import DEAL, Conflict, record_name, set_tables
 from ..model.text import plural
 from .bulk import DD_UNKNOWN
@@ -98,11 +97,11 @@ def without_empty_games(doc: Any, codec: Codec, *, chunked: bool = True) -> tupl
         if _lazy_text(doc):
             return _lazy_without_empty_games(doc, codec, chunked=chunked)
         return doc, 0  # fixed records: every record is a deal (or, in ZDD, none is)
-    keep = [i for i, b in enumerate(doc) if b.deal.card_count or b.unreadable]  # an unreadable board: refused
+    keep = [i for i, b in enumerate(doc) if b.deal.card_count or b.unreadable]  # unreadable: the check refuses it
     dropped = len(doc) - len(keep)
     if not dropped or not keep:
         return doc, 0
-    return KeptBoards(doc, keep), dropped
+    return BoardsView(doc, keep), dropped  # messages still name the records of the file
 
 
 def one_table_each(doc: Any, codec: Codec) -> bool:
@@ -142,24 +141,7 @@ def _lazy_without_empty_games(doc: Any, codec: Codec, *, chunked: bool = True) -
     return WithoutGames(doc, empty), len(empty)
 
 
-class _SomeRecords:
-    """Some records ``_kept`` (their positions) of the set ``doc``, which name them as the file read does."""
-
-    doc: Any
-    _kept: Any
-
-    def record_offset(self, i: int) -> int | None:
-        offset = getattr(self.doc, "record_offset", None)
-        return offset(int(self._kept[i])) if offset is not None else None
-
-    def record_number(self, i: int) -> int | None:
-        """The record's number in the file read (messages name the source's records)."""
-        number = getattr(self.doc, "record_number", None)
-        found = number(int(self._kept[i])) if number is not None else None
-        return found if found is not None else int(self._kept[i]) + 1
-
-
-class BoardsView(_SomeRecords):
+class BoardsView:
     """Some records of a board set, read through to the set on demand (the boards of a million-game file are
     not held); what writers and checks use of a board set is passed on."""
 
@@ -180,16 +162,15 @@ class BoardsView(_SomeRecords):
     def __iter__(self) -> Iterator[Any]:
         return (self.doc[int(i)] for i in self._kept)
 
+    def record_offset(self, i: int) -> int | None:
+        offset = getattr(self.doc, "record_offset", None)
+        return offset(int(self._kept[i])) if offset is not None else None
 
-class KeptBoards(_SomeRecords, BoardSet):
-    """Some boards of a set read whole, as a board set of their own whose records keep their numbers in the
-    file read: a save refused for the third record says record 3, not the second of those kept."""
-
-    def __init__(self, doc: Any, kept: Any) -> None:
-        super().__init__([doc[int(i)] for i in kept], getattr(doc, "info", None))
-        self.problems = list(getattr(doc, "problems", []))
-        self.doc = doc
-        self._kept = kept
+    def record_number(self, i: int) -> int | None:
+        """The record's number in the file read (messages name the source's records)."""
+        number = getattr(self.doc, "record_number", None)
+        found = number(int(self._kept[i])) if number is not None else None
+        return found if found is not None else int(self._kept[i]) + 1
 
 
 class WithoutGames(BoardsView):
@@ -236,10 +217,9 @@ def _with_unreadable(doc: Any, kept: Any) -> Any:
 
 
 def _records_view(doc: Any, kept: Any) -> Any:
-    """The records ``kept`` of ``doc``: a lazy view of a lazily read set, else a board set of them."""
-    if getattr(doc, "is_lazy", False) or isinstance(doc, BoardsView):
-        return BoardsView(doc, kept)
-    return KeptBoards(doc, kept)
+    """The records ``kept`` of ``doc``, read through to it: messages still name the records of the file (a set
+    read whole too: the third record is record 3, not the second of those kept)."""
+    return BoardsView(doc, kept)
 
 
 def _conflict_error(doc: Any, conflict: Conflict, codec: Codec) -> str:
