@@ -95,6 +95,8 @@ class Tally:
     numbers_lost: bool = False
     #: the names of the notes and tags lost (as generic_check names them), each with the first place it is at
     names: dict[str, tuple[int, int]] = field(default_factory=dict)
+    #: where the boards of the errors found in the chunk being read land in the output
+    _at: list[int] = field(default_factory=list)
 
     def board(
         self,
@@ -113,11 +115,11 @@ class Tally:
         where = f"board {number}" if number is not None else f"record {i + 1}"
         title = self.codec.title
         if caps.deals_required and count == 0:
-            self.errors.append(f"{where} has no cards; {title} stores only deals")
+            self.error(i, f"{where} has no cards; {title} stores only deals")
         elif not caps.partial_deals and count and not complete:
-            self.errors.append(f"{where} is not a complete deal; {title} stores only full deals")
+            self.error(i, f"{where} is not a complete deal; {title} stores only full deals")
         if caps.max_board is not None and number is not None and number > caps.max_board:
-            self.errors.append(f"{where}: {title} holds board numbers up to {caps.max_board}")
+            self.error(i, f"{where}: {title} holds board numbers up to {caps.max_board}")
         if not caps.dealer_vul:
             n = number if number is not None and number > 0 else self.start + i
             if (dealer is not None and dealer != dealer_for_board(n)) or (
@@ -149,7 +151,9 @@ class Tally:
         caps = self.codec.caps
         if caps.max_board is not None and (number > caps.max_board).any():
             j = int(np.argmax(number > caps.max_board))
-            self.errors.append(f"board {int(number[j])}: {self.codec.title} holds board numbers up to {caps.max_board}")
+            self.error(
+                int(index[j]), f"board {int(number[j])}: {self.codec.title} holds board numbers up to {caps.max_board}"
+            )
         if not caps.dealer_vul:
             n = np.where(number > 0, number, self.start + index)
             cycle = np.array([int(vulnerability_for_board(k)) for k in range(1, 17)], dtype=np.int64)
@@ -165,6 +169,20 @@ class Tally:
                     self.name(int(index[j]), notes[j])
         if not caps.board_numbers and ((number >= 0) & (number != self.start + index)).any():
             self.numbers_lost = True
+
+    def error(self, i: int, message: str) -> None:
+        """An error of the board that lands at ``i`` in the output."""
+        self.errors.append(message)
+        self._at.append(i)
+
+    def in_board_order(self) -> None:
+        """Put the errors found since the last call in the order of their boards, as the board-by-board check
+        gives them (a chunk's games are not looked at in file order: those read with numpy first)."""
+        if self._at:
+            first = len(self.errors) - len(self._at)
+            found = self.errors[first:]
+            self.errors[first:] = [found[k] for k in sorted(range(len(found)), key=self._at.__getitem__)]
+            self._at.clear()
 
     def name(self, i: int, names: tuple[str, ...]) -> None:
         """Note the names of what board ``i`` (where it lands in the output) loses in notes and tags."""
@@ -333,12 +351,13 @@ def finish_chunk(
 
     slow.sort()
     slow_args = []
+    unread: list[tuple[int, str]] = []
     empty: list[int] = []  # games without cards: left out when the target stores only deals
     for r in slow:
         dd[r] = DD_UNKNOWN
         board = doc[a + r]
         if board.unreadable:  # a game the reader could not read: the check refuses it (the save names the source)
-            tally.errors.append(unreadable_error(doc, a + r, board.unreadable))
+            unread.append((r, unreadable_error(doc, a + r, board.unreadable)))
             continue
         args = slow_row(doc, board, a + r, r, owners, dd, numbers)
         if args[3] == 0 and tally.codec.caps.deals_required:
@@ -356,6 +375,9 @@ def finish_chunk(
         tally.fast_rows(a - before + rows_ - shift[rows_], number_, dealer_, vul_, dd_, notes_)
     for r, args in slow_args:
         tally.board(a - before + r - int(shift[r]), *args)
+    for r, error in unread:
+        tally.error(a - before + r - int(shift[r]), error)
+    tally.in_board_order()
     if empty or before:  # a board with no number of its own is numbered where it lands, as in the view
         auto = np.zeros(k, dtype=bool)
         for rows_, number_, *_rest in counted:

@@ -11,7 +11,6 @@ import os
 from collections.abc import Iterable, Iterator
 from typing import IO, TYPE_CHECKING, Any
 
-from ..model.boardset import BoardSet
 from ..model.tables import DEAL, Conflict, record_name, set_tables
 from ..model.text import plural
 from .atomic import check_target, save_atomically
@@ -186,20 +185,28 @@ def distinct_boards(doc: Any, codec: Codec, options: WriteOptions | None = None)
     errors = [_conflict_error(doc, c, codec) for c in tables.conflicts if c.what == DEAL]
     if not errors and not tables.repeated:
         return doc, None, []
-    view = _records_view(doc, tables.board_records())
+    view = _records_view(doc, _with_unreadable(doc, tables.board_records()))
     if errors:
         unstorable = (e for i in range(len(view)) for e in record_errors(codec, view, i, view[i]))
         return doc, None, [*itertools.islice(unstorable, 1), *errors]
     return view, tables.summary(), []
 
 
+def _with_unreadable(doc: Any, kept: Any) -> Any:
+    """The records ``kept`` (the first table of each board), and any other that cannot be read: the reader
+    could not tell what it holds, so it is no table of an earlier board but a record the check refuses (as the
+    chunked converter, which meets it on its way, does)."""
+    import numpy as np
+
+    left_out = np.setdiff1d(np.arange(len(doc)), kept, assume_unique=True)
+    unread = [i for i in left_out.tolist() if doc[i].unreadable]
+    return np.union1d(kept, unread) if unread else kept
+
+
 def _records_view(doc: Any, kept: Any) -> Any:
-    """The records ``kept`` of ``doc``: a lazy view of a lazily read set, else a board set of them."""
-    if getattr(doc, "is_lazy", False) or isinstance(doc, BoardsView):
-        return BoardsView(doc, kept)
-    view = BoardSet([doc[int(i)] for i in kept], getattr(doc, "info", None))
-    view.problems = list(getattr(doc, "problems", []))
-    return view
+    """The records ``kept`` of ``doc``, read through to it: messages still name the records of the file (a set
+    read whole too: the third record is record 3, not the second of those kept)."""
+    return BoardsView(doc, kept)
 
 
 def _conflict_error(doc: Any, conflict: Conflict, codec: Codec) -> str:

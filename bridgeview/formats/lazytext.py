@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import codecs
 import mmap
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Protocol
 
 from ..model.board import Board
@@ -65,18 +65,24 @@ class LazyLines:
 
 
 class EditedBoards:
-    """The edited boards of a lazy set, for a text codec's check (PBN, LIN): the rest is written as read."""
+    """The edited boards of a lazy set, for a text codec's check (PBN, LIN): the rest is written as read.
+    ``also``: untouched boards the check must see all the same (a LIN board that cannot be read, which the check
+    refuses)."""
 
-    def __init__(self, doc: LazyBoardSet) -> None:
-        self._doc = doc
-        self._indices = sorted(doc._edits)
+    def __init__(self, doc: LazyBoardSet, also: Iterable[int] = ()) -> None:
+        self._doc = getattr(doc, "uncounted", doc)  # (taking a board here moves no progress bar)
+        self._indices = sorted({*doc._edits, *also})
         self.info = doc.info
 
     def __len__(self) -> int:
         return len(self._indices)
 
     def __getitem__(self, k: int) -> Board:
-        return self._doc._edits[self._indices[k]]
+        return self._doc[self._indices[k]]
 
     def __iter__(self) -> Iterator[Board]:
-        return (self._doc._edits[i] for i in self._indices)
+        return (self._doc[i] for i in self._indices)
+
+    def record_number(self, k: int) -> int:
+        """The record's number in the file (a save error names the record of the file)."""
+        return self._indices[k] + 1

@@ -164,8 +164,9 @@ class LinCodec(Codec):
 
     def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
         if lin_lazy.is_lazy_lin(boards) and (options is None or not options.encoding):
-            # a lazy set's untouched boards are written as read: only the edited ones can lose anything
-            boards = EditedBoards(boards)
+            # a lazy set's untouched boards are written as read: only the edited ones can lose anything; one
+            # that cannot be read is refused all the same, as it is in the file read whole
+            boards = EditedBoards(boards, lin_lazy.unreadable_boards(getattr(boards, "uncounted", boards)))
         elif lin_stream.fast(boards) and not getattr(boards, "edited", True):
             return lin_stream.fast_check(self, boards)  # a big binary set: counted from its chunks
         rep = super().check(boards, options)

@@ -23,21 +23,33 @@ comments, a stray text, a key that is not two letters -- are read the eager way:
 from __future__ import annotations
 
 import codecs
+import contextlib
 import mmap
 import os
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import cache
 from typing import IO, TYPE_CHECKING, Any, TypeGuard
 
 from ...model.board import Board
 from ...model.boardset import BoardSet, FileInfo, LazyBoardSet
+from ...model.cards import Card
 from ..codec import is_lazy_text
 from ..errors import FormatError
 from ..lazytext import LazyLines, text_encoding
 from ..mapped import map_file, release
 from ..textcheck import EIGHT_BIT, decode_errors, is_utf8, undecodable_offsets, undecodable_problems
-from .read import QX_VALUE, ROOM_TAG, ReadContext, implied_result, needs_rs, parse_board, parse_text
+from .read import (
+    QX_VALUE,
+    ROOM_TAG,
+    ReadContext,
+    implied_result,
+    needs_rs,
+    nothing_readable,
+    parse_board,
+    parse_calls,
+    parse_text,
+)
 from .tokens import scan
 from .write import board_pairs, document_text, join_pairs
 
@@ -151,25 +163,12 @@ def index_boards(buf: mmap.mmap | bytes) -> LinIndex | None:
     if n <= base or buf.find(b"\x00", base, min(n, base + 4096)) >= 0:
         return None
     pairs = _Pairs(base)
-    pos = base
-    window = SCAN_WINDOW
-    while pos < n:
-        end = min(n, pos + window)
-        bars = np.flatnonzero(arr[pos:end] == ord("|"))
-        if end < n:  # end the window after the last value closed in it
-            closing = bars.shape[0] - 1 if bars.shape[0] % 2 == 0 else bars.shape[0] - 2
-            if closing < 1:
-                window *= 2  # a value longer than the window: look further
-                continue
-            bars = bars[: closing + 1]
-            end = pos + int(bars[-1]) + 1
-        elif bars.shape[0] % 2 or not _space()[arr[pos + (int(bars[-1]) + 1 if bars.shape[0] else 0) :]].all():
+    for pos, end, bars in _windows(buf, arr, base):
+        if end == n and (bars.shape[0] % 2 or not _space()[arr[int(bars[-1]) + 1 if bars.shape[0] else pos :]].all()):
             return None  # a key without its value, or text after the last pair
-        if not _window(arr, pos, bars + pos, pairs):
+        if not _window(arr, pos, bars, pairs):
             return None
         pairs.crlf = pairs.crlf or buf.find(b"\r\n", max(base, pos - 1), end) >= 0
-        release(buf, 0, end)
-        pos, window = end, SCAN_WINDOW
     if not pairs.deals:
         return None
     encoding = "utf-8" if pairs.high < 0x80 else text_encoding(buf, base)
@@ -180,6 +179,33 @@ def index_boards(buf: mmap.mmap | bytes) -> LinIndex | None:
     has_closed = pairs.has_closed or any(_names_closed(bytes(buf[a:b]), encoding) for a, b in pairs.maybe_closed)
     starts = np.concatenate(pairs.starts).astype(np.int64)
     return LinIndex(buf, base, encoding, starts, _lines_before(buf, arr, starts), pairs.has_qx, has_closed, pairs.crlf)
+
+
+def _windows(
+    buf: mmap.mmap | bytes, arr: np.ndarray, base: int, size: int | None = None
+) -> Iterator[tuple[int, int, np.ndarray]]:
+    """The file from ``base`` a window of about ``size`` bytes (:data:`SCAN_WINDOW`) at a time, each but the last
+    ending after a value: where each starts and ends, and the offsets of its bars.  A window's pages are given
+    back once the next is asked for."""
+    import numpy as np
+
+    size = size or SCAN_WINDOW
+    n = arr.shape[0]
+    pos = base
+    window = size
+    while pos < n:
+        end = min(n, pos + window)
+        bars = np.flatnonzero(arr[pos:end] == ord("|"))
+        if end < n:  # end the window after the last value closed in it
+            closing = bars.shape[0] - 1 if bars.shape[0] % 2 == 0 else bars.shape[0] - 2
+            if closing < 1:
+                window *= 2  # a value longer than the window: look further
+                continue
+            bars = bars[: closing + 1]
+            end = pos + int(bars[-1]) + 1
+        yield pos, end, bars + pos
+        release(buf, pos, end)  # (the pages before were given back with the window before)
+        pos, window = end, size
 
 
 def _window(arr: np.ndarray, pos: int, bars: np.ndarray, pairs: _Pairs) -> bool:
@@ -414,7 +440,146 @@ def read_lazy(path: str | os.PathLike[str], start_board: int | None = None) -> L
     info.extra["board_lines"] = LazyLines(doc)
     info.extra["encoding"] = index.encoding
     info.extra["newline"] = "\r\n" if index.crlf else "\n"
+    try:
+        _some_board_reads(doc)
+    except FormatError:
+        with contextlib.suppress(BufferError, ValueError, AttributeError):
+            buf.close()
+        raise
     return doc
+
+
+def _some_board_reads(doc: LazyLinSet) -> None:
+    """Raise the whole-file reader's error for a file none of whose boards can be read (no damaged LIN file,
+    but no LIN at all).  Boards are decoded from the first until one reads: nearly always just the first."""
+    for i in range(len(doc)):
+        if doc.decoded(i)[0].unreadable is None:
+            return
+    board, problems, _line = doc.decoded(0)
+    error = nothing_readable(board, problems)
+    error.path = doc.info.path
+    raise error
+
+
+_PC_CODE = ord("p") << 8 | ord("c")
+_MB_CODE = ord("m") << 8 | ord("b")
+#: ``pc`` and ``mb`` values of up to this many bytes are tried once per distinct value; longer ones board by board
+_SHORT_VALUE = 7
+#: bytes of the file looked at together when looking for boards that cannot be read (a save's check), at
+#: least: a 256th of the file, up to a scan's window, so its arrays (some dozen bytes a byte of the window)
+#: stay a small part of what the save copies
+CHECK_WINDOW = 1 << 14
+
+
+def unreadable_boards(doc: LazyLinSet) -> list[int]:
+    """The untouched boards of ``doc`` that cannot be read (a card, call or deal the reader refuses), in order:
+    the check refuses them, as it does for the file read whole.  One pass over the file a window at a time
+    picks the boards that might be so -- a ``pc`` or ``mb`` value the reader refuses (each distinct one tried
+    once), an ``md`` that is not three or four plain full hands -- and only those are decoded, so a big file of
+    hand records is not decoded board by board to learn that every board reads."""
+    import numpy as np
+
+    index = doc.lin_index
+    arr = np.frombuffer(index.buf, np.uint8)
+    verdicts: dict[bytes, bool] = {}
+    found: list[int] = []
+    window = max(CHECK_WINDOW, min(SCAN_WINDOW, index.end >> 8))
+    for _pos, _end, bars in _windows(index.buf, arr, index.base, window):
+        at = _doubtful_pairs(arr, bars, index.encoding, verdicts)
+        if at.shape[0]:
+            found.extend(np.unique(np.searchsorted(index.starts, at, side="right") - 1).tolist())
+    del arr
+    return [i for i in sorted(set(found)) if i not in doc._edits and doc[i].unreadable]
+
+
+def _doubtful_pairs(arr: np.ndarray, bars: np.ndarray, encoding: str, verdicts: dict[bytes, bool]) -> np.ndarray:
+    """Where the ``md``, ``mb`` and ``pc`` pairs among ``bars`` that might not be read are (the bar after their
+    key); ``verdicts`` keeps whether each short value tried so far reads."""
+    import numpy as np
+    from numpy.lib.stride_tricks import sliding_window_view
+
+    if not bars.shape[0]:
+        return bars
+    key_end, value_end = bars[0::2], bars[1::2]
+    keys = (arr[key_end - 2] | 0x20).astype(np.uint16) << 8 | (arr[key_end - 1] | 0x20)
+    value_start = key_end + 1
+    size = value_end - value_start
+    doubt = np.zeros(keys.shape[0], dtype=bool)
+    played = np.flatnonzero((keys == _PC_CODE) | (keys == _MB_CODE))
+    width = _SHORT_VALUE + 1
+    fits = (size[played] <= _SHORT_VALUE) & (value_start[played] <= arr.shape[0] - width)
+    doubt[played[~fits]] = True
+    short = played[fits]
+    if short.shape[0]:
+        # each value as 8 bytes: its bytes, then its size and whether it is a card; one number to find the distinct
+        rows = sliding_window_view(arr, width)[value_start[short]]
+        rows[np.arange(width) >= size[short, None]] = 0
+        rows[:, -1] = size[short] | (keys[short] == _PC_CODE).astype(np.uint8) << 7
+        distinct, which = np.unique(rows.view(np.uint64).ravel(), return_inverse=True)
+        as_bytes = distinct.view(np.uint8).reshape(-1, width)
+        fails = np.array([not _short_value_reads(row.tobytes(), encoding, verdicts) for row in as_bytes], dtype=bool)
+        doubt[short[fails[which.ravel()]]] = True
+    deals = np.flatnonzero(keys == _MD_CODE)
+    if deals.shape[0]:
+        doubt[deals[~_plain_full_deals(arr, value_start[deals], size[deals])]] = True
+    return key_end[doubt]
+
+
+def _short_value_reads(raw: bytes, encoding: str, verdicts: dict[bytes, bool]) -> bool:
+    """Whether a short ``pc`` or ``mb`` value reads (``raw``: its bytes, then its size and whether it is a card)."""
+    known = verdicts.get(raw)
+    if known is None:
+        text = raw[: raw[-1] & 0x7F].decode(encoding, errors="replace")
+        try:
+            Card.parse(text) if raw[-1] & 0x80 else parse_calls(text)
+            known = True
+        except Exception:  # noqa: BLE001 -- whatever the reader would make of it, the board is decoded to see
+            known = False
+        verdicts[raw] = known
+    return known
+
+
+@cache
+def _hand_ranks() -> np.ndarray:
+    """Byte -> rank (2 = 0 ... ace = 12) of a hand written the plain way, 13 for a suit letter, 255 for any other."""
+    import numpy as np
+
+    table = np.full(256, 255, dtype=np.uint8)
+    table[list(b"23456789TJQKA")] = np.arange(13, dtype=np.uint8)
+    table[list(b"SHDC")] = 13
+    return table
+
+
+def _plain_full_deals(arr: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Which ``md`` values (at ``starts``, of ``sizes`` bytes) are surely read: a dealer digit 0-4, then three or
+    four 13-card hands written the plain way (``S…H…D…C…``, upper case, the fourth left out after a comma) with
+    no card twice.  Any other (a partial deal, another spelling) may still read: its board is decoded."""
+    import numpy as np
+    from numpy.lib.stride_tricks import sliding_window_view
+
+    plain = np.zeros(starts.shape[0], dtype=bool)
+    for width, hands in ((72, 4), (55, 3)):
+        at = np.flatnonzero((sizes == width) & (starts <= arr.shape[0] - width))
+        if not at.shape[0]:
+            continue
+        rows = sliding_window_view(arr, width)[starts[at]]  # the dealer digit, then 17 bytes and a comma a hand
+        ok = (rows[:, 0] >= ord("0")) & (rows[:, 0] <= ord("4"))
+        ok &= (rows[:, 18::18] == ord(",")).all(axis=1)
+        hand = np.concatenate((rows, np.full((at.shape[0], 73 - width), ord(","), np.uint8)), axis=1)
+        hand = hand[:, 1:].reshape(-1, 4, 18)[:, :hands, :17]
+        rank = _hand_ranks()[hand]
+        mark = rank == 13
+        ok &= (rank != 255).all(axis=(1, 2)) & (mark.sum(axis=2, dtype=np.int8) == 4).all(axis=1)
+        suit = np.cumsum(mark, axis=2, dtype=np.int8) - 1  # 0 = spades ... 3 = clubs, in this order
+        ok &= (np.where(mark, hand, 0) == np.where(mark, np.frombuffer(b"SHDC", np.uint8)[suit.clip(0, 3)], 0)).all(
+            axis=(1, 2)
+        )
+        ok &= (hand[:, :, 0] == ord("S")).all(axis=1)
+        cards = np.where(mark, 255, (3 - suit).astype(np.uint8) * 13 + rank).reshape(at.shape[0], -1)
+        cards.sort(axis=1)  # each card once: 13 a hand, none twice (the suit letters sort last)
+        ok &= (cards[:, 1 : 13 * hands] != cards[:, : 13 * hands - 1]).all(axis=1)
+        plain[at] = ok
+    return plain
 
 
 #: bytes copied from the mapped file at a time when saving

@@ -11,6 +11,7 @@ are documented in ``docs/formats.md`` (BBO LIN).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -389,14 +390,20 @@ def parse_text(text: str, options: ReadOptions | None = None) -> BoardSet:
     if rs is not None:
         _apply_results(boards, rs, vg, lines, ctx)
     if boards and all(b.unreadable for b in boards):  # nothing readable: not a damaged file but no LIN at all
-        line = next((ln for i, ln, msg in ctx.problems if i == 0 and msg.startswith(UNREADABLE_RECORD)), None)
-        raise FormatError(str(boards[0].unreadable), line=line, record=1, board=boards[0].number)
+        raise nothing_readable(boards[0], [(line, msg) for i, line, msg in ctx.problems if i == 0])
     for b in boards:
         if b.result is None:
             b.result = implied_result(b)
     doc = BoardSet(boards, info)
     doc.problems.extend(ctx.problems)
     return doc
+
+
+def nothing_readable(first: Board, problems: Iterable[tuple[int | None, str]]) -> FormatError:
+    """The error of a LIN text whose every board cannot be read (no damaged file, but no LIN at all): the first
+    board's, at the line its ``problems`` name (``(line, message)``); the lazy reader raises it too."""
+    line = next((ln for ln, msg in problems if msg.startswith(UNREADABLE_RECORD)), None)
+    return FormatError(str(first.unreadable), line=line, record=1, board=first.number)
 
 
 @dataclass

@@ -18,7 +18,16 @@ from typing import IO, Any
 from ...model.board import Board, board_key
 from ...model.boardset import BoardSet, FileInfo
 from ...model.text import plural
-from ..codec import Boards, Capabilities, ChunkedConversion, Codec, ReadOptions, SaveReport, WriteOptions
+from ..codec import (
+    Boards,
+    Capabilities,
+    ChunkedConversion,
+    Codec,
+    ReadOptions,
+    SaveReport,
+    WriteOptions,
+    lazy_text,
+)
 from ..errors import FormatError
 from ..lazytext import EditedBoards
 from ..textcheck import UTF16_MESSAGE, decode_text, undecodable_problems, utf16_text
@@ -260,7 +269,8 @@ class PbnCodec(Codec):
         return bulk.CONVERSION if bulk.applies(doc, target, options) else None
 
     def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
-        if (pbn_lazy.is_lazy_pbn(boards) or pbn_stream.is_lazy_foreign(boards)) and (
+        lazy_lin = lazy_text(boards) == "lin"  # LIN boards hold what PBN may lose: each is checked
+        if (pbn_lazy.is_lazy_pbn(boards) or (pbn_stream.is_lazy_foreign(boards) and not lazy_lin)) and (
             options is None or not options.encoding
         ):
             # untouched games of a lazy set hold nothing PBN cannot (they are written as read, or come
