@@ -3,7 +3,7 @@
 Writes N random deals as a ZRD (as ``bench_bulk.py`` does), then times in the same run
 
 * ``convert_file`` ZRD -> BER and ZRD -> RZD (read in numpy chunks, encoded by
-  :mod:`bridgeview.formats.converters`, written atomically with fsync) against a Python
+  :mod:`bridgeview.formats.exchange`, written atomically with fsync) against a Python
   loop that decodes each ZRD record bit by bit and writes the BER digits / RZD rank bytes;
 * ``convert_file`` BER -> ZBD (the BER reader's bulk decode) against a loop reading digits.
 

@@ -45,8 +45,9 @@ sys.path.insert(0, str(REPO / "tests"))  # the seeds and damage shared with the 
 import fuzzkit  # noqa: E402
 
 from bridgeview.check.validate import validate  # noqa: E402
+from bridgeview.formats.codec import Codec  # noqa: E402
 from bridgeview.formats.errors import FormatError  # noqa: E402
-from bridgeview.formats.registry import Codec, all_codecs, read_file  # noqa: E402
+from bridgeview.formats.registry import all_codecs, read_file  # noqa: E402
 
 MB = 1 << 20
 

@@ -49,7 +49,8 @@ def mem_text(base: tuple[float, float] | None = None) -> str:
 
 def make_zrd(path: Path, deals: int) -> float:
     from bridgeview.formats.bulk import BulkChunk
-    from bridgeview.formats.registry import WriteOptions, get
+    from bridgeview.formats.codec import WriteOptions
+    from bridgeview.formats.registry import get
 
     t0 = time.perf_counter()
     rng = np.random.default_rng(2024)

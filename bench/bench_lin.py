@@ -1,7 +1,7 @@
 """LIN reading speed: our codec against endplay's LIN parser on the same files.
 
 Three files of about 10,000 boards each, read in one run by
-``bridgeview.formats.lin.LinCodec().read`` and by ``endplay.parsers.lin.load``
+``bridgeview.formats.lin.codec.LinCodec().read`` and by ``endplay.parsers.lin.load``
 (CPU time, best of three, the two readers taking turns because the machine is
 shared), with the ratio:
 
@@ -32,7 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_pbn import make_boards, race  # noqa: E402  (the same random boards and timing as the PBN bench)
 
-from bridgeview.formats.lin import LinCodec, board_pairs, parse_text  # noqa: E402
+from bridgeview.formats.lin.codec import LinCodec
+from bridgeview.formats.lin.read import parse_text  # noqa: E402
+from bridgeview.formats.lin.write import board_pairs
 from bridgeview.model.board import Board  # noqa: E402
 
 REALDATA = Path(__file__).resolve().parents[2] / "shared" / "realdata" / "lin"
@@ -108,7 +110,7 @@ def save_memory(n: int, folder: Path) -> dict:
     (tracemalloc; the mapped file is not Python memory) and CPU time."""
     import tracemalloc
 
-    from bridgeview.formats import lin_lazy
+    from bridgeview.formats.lin import lazy as lin_lazy
     from bridgeview.formats.registry import write_file
 
     path = write_files(n, folder)["played"]

@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable, Sized
 from pathlib import Path
 
-from bridgeview.formats.pbn import PbnCodec, parse_pbn_text
+from bridgeview.formats.pbn.codec import PbnCodec, parse_pbn_text
 from bridgeview.model.auction import DOUBLE, PASS, REDOUBLE, Call, auction_is_complete, final_contract
 from bridgeview.model.board import Board
 from bridgeview.model.boardset import BoardSet, FileInfo
@@ -178,9 +178,9 @@ def _time_file(path: Path, repeat: int) -> dict:
 def _fast_games(path: Path) -> tuple[int, int]:
     """How many games of the file the reader's fast path takes (the rest go to the careful reader), and how
     many of those it reads by position, laid out like a game before them."""
-    from bridgeview.formats import pbn_fast
-    from bridgeview.formats.pbn_lex import split_games
-    from bridgeview.formats.pbn_read import Context
+    from bridgeview.formats.pbn import fast as pbn_fast
+    from bridgeview.formats.pbn.lex import split_games
+    from bridgeview.formats.pbn.read import Context
 
     ctx = Context()
     fast = by_position = 0

@@ -34,17 +34,14 @@ MIME_NAME = "bridgeview-mime.xml"
 ICON = "bridgeview"
 SMI_NAMESPACE = "http://www.freedesktop.org/standards/shared-mime-info"
 
-#: codec module -> the program or author the MIME subtype is named after; a
-#: module not listed here (and pbn, halscrib) gets ``application/x-<codec name>``
+#: format family (the module or package under bridgeview.formats) -> the program or author the MIME subtype is
+#: named after; a family not listed here (pbn, halscrib) gets ``application/x-<codec name>``
 VENDORS = {
-    "converters": "bridge",  # BER, BHG, CDS, CSV, RZD: "x-ber" alone would claim ASN.1 BER, "x-csv" every CSV
-    "deals": "swiftbridge",
-    "dlm": "duplimate",
+    "exchange": "bridge",  # BER, BHG, CDS, CSV, RZD: "x-ber" alone would claim ASN.1 BER, "x-csv" every CSV
+    "swiftbridge": "swiftbridge",
     "duplimate": "duplimate",
     "lin": "bbo",
     "pavlicek": "pavlicek",
-    "pavlicek_zbs": "pavlicek",
-    "pavlicek_zrj": "pavlicek",
 }
 
 #: codec name -> (priority, [(value, offset)]): leading bytes that identify the
@@ -88,7 +85,7 @@ def _codecs():
 
 def mime_name(codec) -> str:
     """``application/x-<vendor>-<name>``, or ``application/x-<name>`` for a format named after itself."""
-    vendor = VENDORS.get(type(codec).__module__.rsplit(".", 1)[-1])
+    vendor = VENDORS.get(type(codec).__module__.removeprefix("bridgeview.formats.").split(".")[0])
     if vendor and vendor != codec.name:
         return f"application/x-{vendor}-{codec.name}"
     return f"application/x-{codec.name}"

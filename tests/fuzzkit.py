@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from bridgeview.formats.registry import Codec
+from bridgeview.formats.codec import Codec
 from bridgeview.model.auction import Call
 from bridgeview.model.board import Board
 from bridgeview.model.boardset import BoardSet, FileInfo
@@ -452,10 +452,11 @@ def _what_is_read(path: Path, lazy: bool) -> tuple[object, ...]:
     """The boards and the problems a user sees, or the one-line refusal; with the lazy readers taking any
     file that is not empty (their checkpoints and caches a few games), or with none."""
     from bridgeview.check.validate import validate
-    from bridgeview.formats import lin_lazy, pbn_lazy
     from bridgeview.formats.errors import FormatError
-    from bridgeview.formats.pbn import board_key
+    from bridgeview.formats.lin import lazy as lin_lazy
+    from bridgeview.formats.pbn import lazy as pbn_lazy
     from bridgeview.formats.registry import read_file
+    from bridgeview.model.board import board_key
 
     saved = [(m, k, getattr(m, k)) for m in (pbn_lazy, lin_lazy) for k in ("LAZY_MIN_BYTES", "CACHE_BOARDS")]
     saved.append((pbn_lazy, "CHECKPOINT_EVERY", pbn_lazy.CHECKPOINT_EVERY))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from bridgeview.formats.lin import md_text
+from bridgeview.formats.lin.write import md_text
 from bridgeview.model.auction import Contract
 from bridgeview.model.board import Board
 from bridgeview.model.cards import Seat, Strain

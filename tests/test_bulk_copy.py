@@ -8,7 +8,7 @@ import pytest
 from bridgeview.formats.bulk import complete_rows
 from bridgeview.formats.convert import convert_file
 from bridgeview.formats.errors import FormatError
-from bridgeview.formats.pavlicek import ZbdChunk, zbd_decode
+from bridgeview.formats.pavlicek.zbd import ZbdChunk, zbd_decode
 from bridgeview.formats.registry import get
 
 
@@ -163,7 +163,7 @@ def test_zrd_to_zbd_refuses_a_dd_value_of_14_at_its_byte(tmp_path):
 
 
 def test_a_zrd_chunk_decodes_its_dd_tables_only_when_asked():
-    from bridgeview.formats.pavlicek import zdd_decode
+    from bridgeview.formats.pavlicek.zbd import zdd_decode
     from bridgeview.formats.records import Records
 
     data = zrd_bytes(64, seed=8)

@@ -23,8 +23,9 @@ import pytest
 from conftest import REALDATA, realdata_files
 
 from bridgeview.cli.main import build_parser, main
+from bridgeview.formats.codec import WriteOptions
 from bridgeview.formats.errors import FormatError
-from bridgeview.formats.registry import WriteOptions, all_codecs, by_extension, detect, get, read_file, write_file
+from bridgeview.formats.registry import all_codecs, by_extension, detect, get, read_file, write_file
 from bridgeview.model.auction import Call
 from bridgeview.model.board import Board
 from bridgeview.model.boardset import BoardSet, FileInfo
@@ -724,7 +725,8 @@ def test_progress_bar_ticks_while_nothing_is_counted():
 def test_slow_conversion_reports_boards_through_check_and_write(tmp_path):
     """The per-board path (here PBN -> LIN) tells the progress bar how far it got, not only that it ended,
     and never goes back."""
-    from bridgeview.formats.convert import Cancelled, convert_file
+    from bridgeview.formats.codec import Cancelled
+    from bridgeview.formats.convert import convert_file
 
     src = tmp_path / "in.pbn"
     write_file(boards(300), src, "pbn")

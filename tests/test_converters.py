@@ -17,9 +17,10 @@ from reader_errors import assert_no_internal_error, reported_texts
 
 from bridgeview.check.validate import validate
 from bridgeview.cli.main import main
-from bridgeview.formats.converters import rank_bytes_decode, rank_bytes_encode
+from bridgeview.formats.codec import ReadOptions, WriteOptions
 from bridgeview.formats.errors import FormatError
-from bridgeview.formats.registry import ReadOptions, WriteOptions, all_codecs, detect, get, read_file, write_file
+from bridgeview.formats.exchange import rank_bytes_decode, rank_bytes_encode
+from bridgeview.formats.registry import all_codecs, detect, get, read_file, write_file
 from bridgeview.model.board import Board
 from bridgeview.model.boardset import BoardSet, FileInfo
 from bridgeview.model.cards import Seat

@@ -13,9 +13,10 @@ from hypothesis import strategies as st
 from test_cribbage_support import ONE_DEAL, SAMPLE, deal_bits, header_bits, one_deal_text, pack, simulate
 
 from bridgeview.cli.main import main
+from bridgeview.formats.codec import ReadOptions, WriteOptions
 from bridgeview.formats.errors import FormatError
 from bridgeview.formats.halscrib import HEADER_BITS, decode_base64, decode_record, encode_record, wrap_base64
-from bridgeview.formats.registry import ReadOptions, WriteOptions, detect, get, read_file, write_file
+from bridgeview.formats.registry import detect, get, read_file, write_file
 from bridgeview.model.cribbage import CribbageRecord, CribCard, CribDeal, CribHeader, PegPlay
 
 

@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 
 from bridgeview.cli.main import main
 from bridgeview.formats import records
-from bridgeview.formats.deals import call_byte, call_of_byte
+from bridgeview.formats.codec import ReadOptions
 from bridgeview.formats.errors import FormatError
-from bridgeview.formats.registry import ReadOptions, detect, get, read_file, write_file
+from bridgeview.formats.registry import detect, get, read_file, write_file
+from bridgeview.formats.swiftbridge import call_byte, call_of_byte
 from bridgeview.model.auction import PASS, Call, CallKind, Contract, auction_problems, final_contract
 from bridgeview.model.board import Board
 from bridgeview.model.boardset import BoardSet, FileInfo

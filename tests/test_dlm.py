@@ -13,9 +13,10 @@ from hypothesis import strategies as st
 
 from bridgeview.check.validate import validate
 from bridgeview.cli.main import main
-from bridgeview.formats.dlm import board_checksum, encode_letters, file_checksum
+from bridgeview.formats.codec import WriteOptions
+from bridgeview.formats.duplimate.dlm import board_checksum, encode_letters, file_checksum
 from bridgeview.formats.errors import FormatError
-from bridgeview.formats.registry import WriteOptions, detect, get, read_file, write_file
+from bridgeview.formats.registry import detect, get, read_file, write_file
 from bridgeview.model.board import Board
 from bridgeview.model.boardset import BoardSet, FileInfo
 from bridgeview.model.deal import Deal

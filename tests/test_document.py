@@ -10,7 +10,7 @@ import pytest
 import test_cribbage_support as support
 from test_ui_support import main_window, make_file
 
-from bridgeview.formats.document import Document, bundled
+from bridgeview.app.document import Document, bundled
 from bridgeview.formats.errors import FormatError
 from bridgeview.model.boardset import BoardSet
 from bridgeview.ui.mainwindow import sample_path

@@ -16,7 +16,8 @@ from reader_errors import assert_no_internal_error, reported_texts
 from bridgeview.check.validate import validate
 from bridgeview.cli.main import main
 from bridgeview.formats import records
-from bridgeview.formats.duplimate import (
+from bridgeview.formats.codec import ReadOptions, WriteOptions
+from bridgeview.formats.duplimate.bri import (
     DupChunk,
     decode_bri,
     decode_bri_block,
@@ -26,7 +27,7 @@ from bridgeview.formats.duplimate import (
     encode_dge,
 )
 from bridgeview.formats.errors import FormatError
-from bridgeview.formats.registry import ReadOptions, WriteOptions, detect, get, read_file, write_file
+from bridgeview.formats.registry import detect, get, read_file, write_file
 from bridgeview.model.board import Board
 from bridgeview.model.boardset import BoardSet, DupControl, FileInfo
 from bridgeview.model.cards import Seat

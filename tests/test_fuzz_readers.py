@@ -34,8 +34,9 @@ from reader_errors import assert_no_internal_error, reported_texts
 from bridgeview.check.validate import validate
 from bridgeview.cli.dump import board_to_json
 from bridgeview.cli.main import main
+from bridgeview.formats.codec import Codec
 from bridgeview.formats.errors import FormatError
-from bridgeview.formats.registry import Codec, all_codecs, detect, get, read_file
+from bridgeview.formats.registry import all_codecs, detect, get, read_file
 
 CODECS = sorted(all_codecs(), key=lambda c: c.name)
 MAX_REAL_SEED_BYTES = 20_000
@@ -309,11 +310,11 @@ def test_damaged_files_open_in_the_window_or_say_why(qtbot, tmp_path: Path, monk
     [
         (
             "pbn",
-            "bridgeview.formats.pbn_read",
+            "bridgeview.formats.pbn.read",
             "GameReader.read_auction",
             TypeError("'NoneType' object is not iterable"),
         ),
-        ("zrj", "bridgeview.formats.pavlicek_zrj", "decode_record", KeyError(7)),
+        ("zrj", "bridgeview.formats.pavlicek.zrj", "decode_record", KeyError(7)),
     ],
 )
 def test_a_reader_that_fails_inside_fails_these_tests(

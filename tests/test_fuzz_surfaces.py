@@ -23,8 +23,8 @@ from reader_errors import internal_errors
 from test_fuzz_readers import damaged, seeds
 
 from bridgeview.cli.main import main
-from bridgeview.formats.pbn import board_key
 from bridgeview.formats.registry import write_file
+from bridgeview.model.board import board_key
 from bridgeview.model.cards import Seat
 
 EXAMPLES = int(os.environ.get("BRIDGEVIEW_FUZZ_EXAMPLES", "20"))

@@ -10,8 +10,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bridgeview.formats.errors import FormatError
-from bridgeview.formats.handviewer import auction_pairs, boards_from_link, link_to_lin, params_of, unwrap_lin_link
-from bridgeview.formats.lin import handviewer_boards, handviewer_url, parse_handviewer_url
+from bridgeview.formats.lin.handviewer import (
+    auction_pairs,
+    boards_from_link,
+    handviewer_boards,
+    handviewer_url,
+    link_to_lin,
+    params_of,
+    parse_handviewer_url,
+    unwrap_lin_link,
+)
 from bridgeview.model.board import Board
 from bridgeview.model.cards import Seat, Suit
 from bridgeview.model.deal import Deal

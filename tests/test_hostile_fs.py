@@ -14,8 +14,9 @@ import pytest
 from test_ui_support import main_window, make_boards
 
 from bridgeview.cli.main import main
+from bridgeview.formats.atomic import clean_stale_parts, save_atomically, write_protected
 from bridgeview.formats.errors import FormatError
-from bridgeview.formats.registry import clean_stale_parts, read_file, save_atomically, write_file, write_protected
+from bridgeview.formats.registry import read_file, write_file
 from bridgeview.ui import dialogs
 
 

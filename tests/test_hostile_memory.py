@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bridgeview.check.validate import validate
-from bridgeview.formats.pbn_lex import PROBLEM_LIMIT
+from bridgeview.formats.pbn.lex import PROBLEM_LIMIT
 from bridgeview.formats.registry import all_codecs, read_file
 
 MB = 1 << 20

@@ -17,9 +17,16 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from bridgeview.formats import lin_lazy, pbn_bulk, pbn_lazy
+from bridgeview.formats import chunked
+from bridgeview.formats.codec import lazy_text
 from bridgeview.formats.convert import convert_file
 from bridgeview.formats.errors import FormatError
+from bridgeview.formats.lin import (
+    lazy as lin_lazy,
+)
+from bridgeview.formats.pbn import (
+    lazy as pbn_lazy,
+)
 from bridgeview.formats.registry import all_codecs, read_file
 
 TABLE_OF_BOARD_1 = (
@@ -78,7 +85,7 @@ def small_lazy_sizes(threshold: int, checkpoint: int, cache: int, chunk: int):
         mp.setattr(pbn_lazy, "CHECKPOINT_EVERY", checkpoint)
         mp.setattr(pbn_lazy, "CACHE_BOARDS", cache)
         mp.setattr(lin_lazy, "CACHE_BOARDS", cache)
-        mp.setattr(pbn_bulk, "CHUNK", chunk)
+        mp.setattr(chunked, "CHUNK", chunk)
         yield
 
 
@@ -108,7 +115,7 @@ def opened(src: Path) -> str | bool:
         doc = read_file(src)
     except FormatError as e:
         return e.full()
-    return bool(getattr(doc, "pbn_lazy", False) or getattr(doc, "lin_lazy", False))
+    return lazy_text(doc) is not None
 
 
 def same_everywhere(text: str, suffix: str, threshold: int, checkpoint: int, cache: int, chunk: int) -> None:
@@ -168,13 +175,16 @@ def test_a_lazy_pbn_with_a_game_without_cards_converts_to_every_format() -> None
 
 LIN_HANDS = ("SAKQJHT98D765C432", "ST98H765D432CAKQJ", "S765H432DAKQJCT98")
 
-#: LIN boards with something wrong that both readers open.  A malformed ``md|`` or call (the whole
-#: reader refuses the file, the lazy one marks the board) and partial deals saved as LIN (the whole
-#: set is refused, the lazy one copies the board) are issue 26's (items 9 and 10): add them here then.
+#: LIN boards with something wrong that both readers open: a bad board number, a bad pair (a card that
+#: is not one, a malformed ``md|``: the board is marked unreadable and the rest opens), a partial deal (a
+#: lesson's ending, written as BBO writes it) and markup in a player's name.
 BROKEN_LIN = (
     "qx|o5|ah|Board x|md|1SAKQJHT98D765C432,ST98H765D432CAKQJ,S765H432DAKQJCT98,|",
     "qx|o6|ah|Board 99999|md|1SAKQJHT98D765C432,ST98H765D432CAKQJ,S765H432DAKQJCT98,|sv|q|",
     "qx|o7|md|2SAKQJHT98D765C432,ST98H765D432CAKQJ,S765H432DAKQJCT98,|pn|<b>a,b,c,d|mb|1N|mb|p|an|why|",
+    "qx|o8|md|3SAKQJHT98D765C432,ST98H765D432CAKQJ,S765H432DAKQJCT98,|mb|1N|mb|p|mb|p|mb|p|pc|NT2|",
+    "qx|o9|md|4SAKQJHT98D765C432,SZZ,S765H432DAKQJCT98,|ah|Board 9|",
+    "qx|o10|md|1SAKQ,SJT9,S876,S5432|ah|Board 10|sv|o|",
 )
 
 
@@ -188,12 +198,43 @@ def lin_boards(draw) -> str:
         return draw(st.sampled_from(BROKEN_LIN))
     dealer = draw(st.integers(1, 4))
     vul = draw(st.sampled_from("oneb"))
-    calls = draw(st.sampled_from(("", "mb|1N|mb|p|mb|p|mb|p|", "mb|p|mb|p|mb|p|mb|p|")))
+    calls = draw(
+        st.sampled_from(("", "mb|1N|mb|p|mb|p|mb|p|", "mb|p|mb|p|mb|p|mb|p|", "mb|1N!|mb|p|mb|p|mb|p|", "pc|D5|"))
+    )  # (an alert without its explanation, and a card without an auction, are lost in PBN)
     return f"qx|o{number}|md|{dealer}{','.join(LIN_HANDS)},|ah|Board {number}|sv|{vul}|{calls}"
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(boards=st.lists(lin_boards(), min_size=1, max_size=7), **SIZES)
+@example(  # no board can be read: both readers refuse the file, with the same error
+    boards=[BROKEN_LIN[3]], threshold=0, checkpoint=1, cache=1, chunk=1
+)
+@example(  # a game without cards left out: the board that cannot be read is named by its record in the file
+    boards=["qx|o1|ah|Board 1|sv|o|", BROKEN_LIN[3]], threshold=0, checkpoint=1, cache=1, chunk=1
+)
+@example(  # a record that cannot be read is no other table of board 8, left out: it is refused
+    boards=[
+        f"qx|o8|md|1{','.join(LIN_HANDS)},|ah|Board 8|sv|o|",
+        f"qx|o8|md|3{','.join(LIN_HANDS)},|mb|1N|mb|p|mb|p|mb|p|pc|NT2|",
+    ],
+    threshold=0,
+    checkpoint=1,
+    cache=1,
+    chunk=1 << 16,
+)
+@example(  # what PBN loses of LIN boards is told of each untouched board too
+    boards=[
+        f"qx|o1|md|1{','.join(LIN_HANDS)},|ah|Board 1|sv|o|pc|D5|",
+        f"qx|o2|md|1{','.join(LIN_HANDS)},|ah|Board 2|sv|o|mb|1N!|mb|p|mb|p|mb|p|",
+    ],
+    threshold=0,
+    checkpoint=1,
+    cache=1,
+    chunk=1,
+)
+@example(  # a partial deal before it in the same chunk: the errors come in board order
+    boards=[BROKEN_LIN[5], BROKEN_LIN[3]], threshold=0, checkpoint=1, cache=1, chunk=2
+)
 def test_every_writer_on_a_lazy_lin_is_the_whole_file_writer(boards, threshold, checkpoint, cache, chunk) -> None:
     same_everywhere("\n".join(boards) + "\n", ".lin", threshold, checkpoint, cache, chunk)
 
@@ -224,7 +265,7 @@ def test_save_as_in_the_window_on_a_lazy_set_with_a_game_without_cards(
     with small_lazy_sizes(1, 2, 2, 1 << 16):
         w = main_window(qtbot, tmp_path)
         assert w.open_file(str(src)), messages.calls
-        assert getattr(w.current_view().boards, "pbn_lazy", False)
+        assert lazy_text(w.current_view().boards) == "pbn"
         messages.answer = dialogs.Button.Save
         out = tmp_path / f"saved{EXTENSION[writer]}"
         assert w.save_as(str(out), writer), messages.calls

@@ -14,21 +14,12 @@ from reader_errors import assert_no_internal_error, reported_texts
 
 from bridgeview.check.validate import validate
 from bridgeview.formats import registry
+from bridgeview.formats.codec import ReadOptions
 from bridgeview.formats.errors import FormatError
-from bridgeview.formats.lin import (
-    LinCodec,
-    board_to_lin,
-    document_text,
-    handviewer_boards,
-    handviewer_url,
-    implied_result,
-    parse_handviewer_url,
-    parse_md,
-    parse_rs,
-    parse_text,
-    rs_text,
-)
-from bridgeview.formats.registry import ReadOptions
+from bridgeview.formats.lin.codec import LinCodec
+from bridgeview.formats.lin.handviewer import handviewer_boards, handviewer_url, parse_handviewer_url
+from bridgeview.formats.lin.read import implied_result, parse_md, parse_rs, parse_text
+from bridgeview.formats.lin.write import board_to_lin, document_text, rs_text
 from bridgeview.model.auction import DOUBLE, PASS, REDOUBLE, Call, Contract, auction_is_complete, final_contract
 from bridgeview.model.board import Board
 from bridgeview.model.boardset import BoardSet, FileInfo
@@ -388,6 +379,43 @@ def test_a_bad_pair_names_its_record_line_and_file_and_the_rest_opens(tmp_path: 
     with pytest.raises(FormatError) as e:  # saving refuses the stand-in, naming the source's record
         registry.write_file(doc, tmp_path / "out.lin")
     assert e.value.path == str(p) and "record 2: cannot be read: md|1SA,SA,,|" in e.value.message
+
+
+_FULL = "md|{d}SAKQJHT98D765C432,ST98H765D432CAKQJ,S765H432DAKQJCT98,|"
+_BAD_CARD = "qx|o8|" + _FULL.format(d=3) + "mb|1N|mb|p|mb|p|mb|p|pc|NT2|\n"
+
+
+@pytest.mark.parametrize(
+    "before, record",
+    [
+        ("qx|o1|ah|Board 1|sv|o|\n", 2),  # a game without cards, left out of a format of deals
+        ("qx|o5|" + _FULL.format(d=1) + "\n" + "qx|c5|" + _FULL.format(d=1) + "\n", 3),  # two tables, written once
+    ],
+)
+def test_a_refused_save_names_the_record_of_the_file_when_boards_are_left_out(
+    tmp_path: Path, before: str, record: int
+) -> None:
+    """Leaving out games without cards or other tables of a board does not renumber the records a refusal names."""
+    from bridgeview.formats.convert import convert_file
+
+    p = tmp_path / "bad.lin"
+    p.write_text(before + _BAD_CARD)
+    with pytest.raises(FormatError) as e:
+        convert_file(p, tmp_path / "out.cds")
+    assert e.value.path == str(p) and e.value.message.startswith(f"record {record}: cannot be read: pc|NT2|")
+
+
+def test_a_board_that_cannot_be_read_is_no_other_table_of_its_number(tmp_path: Path) -> None:
+    """Board 8 again with the same cards, but a card that cannot be read: not left out as another table of
+    board 8 (the reader cannot say what it holds), but refused, as the converter that goes in chunks does."""
+    from bridgeview.formats.convert import convert_file
+
+    p = tmp_path / "bad.lin"
+    p.write_text("qx|o8|" + _FULL.format(d=3) + "\n" + _BAD_CARD)
+    with pytest.raises(FormatError, match="record 2: cannot be read: pc"):
+        convert_file(p, tmp_path / "out.zbd")
+    p.write_text("qx|o8|" + _FULL.format(d=3) + "\n" + _BAD_CARD.replace("pc|NT2|", "pc|D5|"))
+    assert convert_file(p, tmp_path / "out.zbd").notices == ["1 board from 2 tables"]
 
 
 def test_recoverable_problems_carry_lines() -> None:

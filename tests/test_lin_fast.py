@@ -12,17 +12,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bridgeview.formats.errors import FormatError
-from bridgeview.formats.lin import (
+from bridgeview.formats.lin.read import (
     _card_table,
-    _legal_play_tricks,
     _parse_hand,
     _plain_hand,
     parse_text,
     tokenize,
 )
-from bridgeview.formats.lin_tokens import _careful, scan
+from bridgeview.formats.lin.tokens import _careful, scan
 from bridgeview.model.cards import CARDS, Card, Seat, Strain
-from bridgeview.model.play import declarer_tricks, replay
+from bridgeview.model.play import declarer_tricks, legal_play_tricks, replay
 
 KEYS = st.sampled_from(["md", "pc", "mb", "an", "nt", "pg", "qx", "AH", "Sv", "pn", "xx"])
 SPACE = st.sampled_from(["", "", "", "\n", "\r\n", " ", "\n\n", "\t "])
@@ -121,7 +120,7 @@ def test_legal_play_tricks_agree_with_replay():
         deal = Deal(tuple(hands))
         rp = replay(deal, play, Seat(declarer), strain)
         expected = declarer_tricks(rp, declarer) if rp.problem is None else None
-        assert _legal_play_tricks(deal.hands, play, declarer, strain) == expected
+        assert legal_play_tricks(deal.hands, play, declarer, strain) == expected
 
 
 def test_bench_runs_with_a_tiny_board_count():

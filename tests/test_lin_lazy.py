@@ -8,10 +8,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bridgeview.check.validate import validate
-from bridgeview.formats import lin_lazy
+from bridgeview.formats.codec import ReadOptions, WriteOptions
 from bridgeview.formats.errors import FormatError
-from bridgeview.formats.lin import LinCodec
-from bridgeview.formats.registry import ReadOptions, WriteOptions, read_file, write_file
+from bridgeview.formats.lin import lazy as lin_lazy
+from bridgeview.formats.lin.codec import LinCodec
+from bridgeview.formats.registry import read_file, write_file
 
 CODEC = LinCodec()
 BOARD = (
@@ -45,6 +46,7 @@ def assert_same(path, eager=None) -> None:
     for key in ("encoding", "newline"):
         assert lazy.info.extra[key] == eager.info.extra[key]
     assert [str(p) for p in validate(lazy)] == [str(p) for p in validate(eager)]
+    assert lin_lazy.unreadable_boards(lazy) == [i for i, b in enumerate(eager) if b.unreadable]
 
 
 @pytest.mark.parametrize("newline", ["\n", "\r\n"])
@@ -272,6 +274,8 @@ _PIECES = [
     "sv|b|",
     "mb|1S|mb|p|mb|p|mb|p|",
     "pc|SA|pc|SQ|pc|ST|pc|S2|",
+    "pc|NT2|",  # a pair that cannot be read: its board is marked, the rest reads
+    "md|3SAKQJHT98D765C432,SZZ,S765H432DAKQJCT98,|",
     "mc|9|",
     "pg||",
     "\n",
@@ -299,8 +303,13 @@ def test_any_run_of_pairs_reads_lazily_as_eagerly(tmp_path, picks, window):
 def _same_or_refused(path) -> None:
     try:
         eager = CODEC.read(path, ReadOptions())
-    except FormatError:
-        assert lin_lazy.read_lazy(path) is None or _lazy_fails(path)
+    except FormatError as e:
+        try:
+            lazy = lin_lazy.read_lazy(path)
+        except FormatError as refused:  # no board can be read: the same error
+            assert refused.full() == e.full()
+            return
+        assert lazy is None or _lazy_fails(path)
         return
     if lin_lazy.read_lazy(path) is None:
         return
@@ -364,3 +373,130 @@ def test_validate_lists_a_board_the_lazy_reader_cannot_read_and_checks_the_rest(
         problems[0].startswith("line 1, record 1: unreadable record: md|2XAKQJ")
         and "bad rank or suit 'X'" in problems[0]
     )
+
+
+#: a board the lazy reader opens, and pairs of every kind a board may hold, read or not
+_GOOD = "qx|o90|" + QX_DEAL.format(d=1) + "\n"
+_BAD_PC = "qx|o8|" + QX_DEAL.format(d=3) + "mb|1N|mb|p|mb|p|mb|p|pc|NT2|\n"
+_BAD_MD = "qx|o9|md|4SAKQJHT98D765C432,SZZ,S765H432DAKQJCT98,|ah|Board 9|\n"
+
+
+@pytest.mark.parametrize("text", [_BAD_PC, _BAD_MD + _BAD_PC.replace("pc|NT2|", "mb|1Z|")])
+def test_a_file_none_of_whose_boards_reads_is_refused_lazily_as_whole(tmp_path, monkeypatch, text):
+    """No damaged file but no LIN at all: the lazy reader refuses it with the whole-file reader's error (the
+    first board's, located), and opens it as soon as one board reads."""
+    path = tmp_path / "bad.lin"
+    path.write_text(text)
+    with pytest.raises(FormatError) as whole:
+        read_file(path)
+    monkeypatch.setattr(lin_lazy, "LAZY_MIN_BYTES", 1)
+    with pytest.raises(FormatError) as lazy:
+        read_file(path)
+    assert lazy.value.full() == whole.value.full() and lazy.value.full().startswith(f"{path}: line 1, record 1")
+    path.write_text(text + _GOOD)
+    doc = read_file(path)
+    assert doc.lazy_text == "lin" and doc[0].unreadable and doc[len(doc) - 1].unreadable is None
+
+
+def _played(n: int, pc: str = "pc|SA|", mb: str = "mb|1S|", md: str = QX_DEAL.format(d=1)) -> str:
+    return f"qx|o{n}|{md}ah|Board {n}|sv|o|{mb}mb|p|mb|p|mb|p|pc|S2|{pc}pc|S5|pc|ST|pg||\n"
+
+
+def test_saving_a_lazy_file_as_lin_refuses_a_board_that_cannot_be_read_as_whole(tmp_path, monkeypatch):
+    """Untouched boards are copied as they were, yet one that cannot be read is refused, naming its record,
+    as for the file read whole; to find it, only the boards whose md, mb or pc might not read are decoded."""
+    boards = [_played(n) for n in range(1, 301)]
+    boards[119] = _played(120, mb="mb|1Z|")
+    boards[249] = _played(250, pc="pc|S1|")
+    path = tmp_path / "big.lin"
+    path.write_text("".join(boards))
+    with pytest.raises(FormatError) as whole:
+        write_file(read_file(path), tmp_path / "whole.lin")
+    monkeypatch.setattr(lin_lazy, "LAZY_MIN_BYTES", 1000)
+    decoded: list[int] = []
+    real = lin_lazy.LazyLinSet.decoded
+    monkeypatch.setattr(lin_lazy.LazyLinSet, "decoded", lambda self, i: decoded.append(i) or real(self, i))
+    doc = read_file(path)
+    assert doc.lazy_text == "lin" and decoded == [0]  # opening decodes the first board: it reads
+    decoded.clear()
+    with pytest.raises(FormatError) as lazy:
+        write_file(doc, tmp_path / "lazy.lin")
+    assert lazy.value.full() == whole.value.full() and "record 120: cannot be read: mb|1Z|" in lazy.value.full()
+    assert sorted(set(decoded)) == [119, 249] and not (tmp_path / "lazy.lin").exists()
+    doc[119] = doc[119].copy(claim=3)  # edited, and still not read: named by its record all the same
+    with pytest.raises(FormatError, match="record 120: cannot be read: mb"):
+        write_file(doc, tmp_path / "lazy.lin")
+    doc[119] = doc[119].copy(auction=None, play=None, claim=None, unreadable=None)  # fixed: the other is refused
+    with pytest.raises(FormatError, match="record 250: cannot be read: pc"):
+        write_file(doc, tmp_path / "lazy.lin")
+
+
+def test_boards_spelled_oddly_are_decoded_to_see_they_read_and_the_file_is_copied(tmp_path, monkeypatch):
+    """Lower-case cards, packed and long calls, a partial deal or hands in another order are no plain values:
+    their boards are decoded, they read, and the save copies the file as it was."""
+    boards = [_played(n) for n in range(1, 101)]
+    boards[3] = _played(4, pc="pc|sa|")
+    boards[10] = _played(11, mb="mb|1S!|an|strong|")
+    boards[20] = _played(21, mb="mb|1sppp|mb|p|")
+    boards[30] = _played(31, mb="mb|1S ! |")
+    boards[40] = _played(41, md="md|2SAK,SQJ,ST9,|")
+    boards[50] = _played(51, md="md|1HT98SAKQJD765C432,S765HAKQJD432CT98,S432H765DT98CAKQJ,|")
+    path = tmp_path / "big.lin"
+    path.write_text("".join(boards))
+    monkeypatch.setattr(lin_lazy, "LAZY_MIN_BYTES", 1000)
+    doc = read_file(path)
+    assert lin_lazy.unreadable_boards(doc) == []
+    write_file(doc, tmp_path / "out.lin")
+    assert (tmp_path / "out.lin").read_bytes() == path.read_bytes()
+
+
+_CARDS = ["SA", "sa", "aS", "S10", "10S", "NT2", "S1", "", "ZZ", "S", "SAK", " SA ", "♠A", "HK"]
+_CALLS = ["p", "P", "1N", "1NT!", "1nppp", "1Z", "d", "XX", "pass", "2H!", "8S", "", "1Nppppppp", "ppp", "1☃"]
+_DEALS = [
+    QX_DEAL.format(d=1)[3:-1],
+    "3SAKQJHT98D765C432,S765HAKQJD432CT98,S432H765DT98CAKQJ,SAKQJHT98D765C432",  # a card twice
+    "3SAKQJHT98D765C432,S765HAKQJD432CT98,S432H765DT98CAKQJ,S2",
+    "0SAKQJHT98D765C432,S765HAKQJD432CT98,S432H765DT98CAKQJ,",
+    "5SAKQJHT98D765C432,S765HAKQJD432CT98,S432H765DT98CAKQJ,",  # no dealer 5
+    "1SAKQJHT98D765C432,S765HAKQJD432CT98,S432H765DT98CAKQJ,S",
+    "1sakqjht98d765c432,S765HAKQJD432CT98,S432H765DT98CAKQJ,",
+    "1SAKQJHT98D765C432,S765HAKQJD432CT98,S432H765DT98CAKQ2,",  # C2 twice
+    "1HAKQJST98D765C432,S765HAKQJD432CT98,S432H765DT98CAKQJ,",  # suits out of order: S A…
+    "1SAKQJHT98D765C43X,S765HAKQJD432CT98,S432H765DT98CAKQJ,",
+    "2SAK,SQJ,ST9,",
+    "2,,,",
+]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(_DEALS),
+            st.lists(st.tuples(st.sampled_from(["pc", "mb", "PC"]), st.integers(0, len(_CARDS) - 1)), max_size=6),
+        ),
+        min_size=1,
+        max_size=8,
+    ),
+    st.sampled_from([8, 40, 1 << 22]),
+)
+def test_the_boards_found_unreadable_are_those_the_reader_cannot_read(tmp_path, boards, window):
+    """Whatever the cards, calls and deals, the one pass finds exactly the boards the careful reader marks."""
+    text = "".join(
+        f"qx|o{n}|md|{deal}|"
+        + "".join(
+            f"{key}|{(_CARDS if key != 'mb' else _CALLS)[k % len(_CARDS if key != 'mb' else _CALLS)]}|"
+            for key, k in pairs
+        )
+        + "\n"
+        for n, (deal, pairs) in enumerate(boards, 1)
+    )
+    path = tmp_path / "any.lin"
+    path.write_text(text + _GOOD)
+    saved, lin_lazy.SCAN_WINDOW = lin_lazy.SCAN_WINDOW, window
+    try:
+        lazy = lin_lazy.read_lazy(path)
+        assert lin_lazy.unreadable_boards(lazy) == [i for i in range(len(lazy)) if lazy[i].unreadable]
+        assert [b.unreadable for b in lazy] == [b.unreadable for b in CODEC.read(path, ReadOptions())]
+    finally:
+        lin_lazy.SCAN_WINDOW = saved

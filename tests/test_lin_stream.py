@@ -11,11 +11,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_pbn_stream import random_chunk, write_binary
 
-from bridgeview.formats import lin_bulk, lin_lazy, lin_stream
+from bridgeview.formats.codec import ReadOptions, WriteOptions
 from bridgeview.formats.convert import convert_file, write_document
 from bridgeview.formats.errors import FormatError
-from bridgeview.formats.lin import LinCodec, board_line, document_text, md_text
-from bridgeview.formats.registry import ReadOptions, WriteOptions, get, read_file
+from bridgeview.formats.lin import bulk as lin_bulk
+from bridgeview.formats.lin import lazy as lin_lazy
+from bridgeview.formats.lin import stream as lin_stream
+from bridgeview.formats.lin.codec import LinCodec
+from bridgeview.formats.lin.write import board_line, document_text, md_text
+from bridgeview.formats.registry import get, read_file
 from bridgeview.model.board import Board
 from bridgeview.model.deal import Deal
 
@@ -91,7 +95,7 @@ def test_the_check_of_a_binary_set_counted_from_chunks_says_what_the_board_check
 def test_converting_a_big_binary_set_to_lin_keeps_memory_flat(tmp_path, monkeypatch):
     """The writer holds a chunk of boards, not the file's text nor a board for each record: with chunks of
     2,000 records, four times the boards take about the same memory."""
-    from bridgeview.formats import lin_stream as stream
+    from bridgeview.formats.lin import stream
 
     monkeypatch.setattr(type(get("zrd")), "bulk_records", 2000)
     monkeypatch.setattr(stream, "FLUSH_BYTES", 1 << 16)
@@ -173,7 +177,7 @@ def varied_lin(n: int = 240, seed: int = 5) -> str:
 @pytest.mark.parametrize("fmt", ["zrd", "zbd"])
 @pytest.mark.parametrize("rooms", [False, True])
 def test_chunked_lin_conversion_matches_the_check_and_writer(tmp_path, monkeypatch, fmt, rooms):
-    from bridgeview.formats import pbn_bulk
+    from bridgeview.formats import chunked
 
     text = varied_lin()
     if rooms:
@@ -183,11 +187,11 @@ def test_chunked_lin_conversion_matches_the_check_and_writer(tmp_path, monkeypat
     eager = CODEC.read(path, ReadOptions())
     lazy = lin_lazy.read_lazy(path)
     assert lazy is not None and lin_bulk.applies(lazy, get(fmt), None)
-    monkeypatch.setattr(pbn_bulk, "CHUNK", 50)  # chunk boundaries do not matter ...
+    monkeypatch.setattr(chunked, "CHUNK", 50)  # chunk boundaries do not matter ...
     monkeypatch.setattr(lin_bulk, "PARSE_ROWS", 7)
     got = write_document(lazy, tmp_path / f"lazy.{fmt}", get(fmt))
     report = lin_bulk.report(lin_lazy.read_lazy(path), get(fmt))
-    monkeypatch.setattr(pbn_bulk, "CHUNK", 1 << 16)  # ... as long as the writer sees the same chunks
+    monkeypatch.setattr(chunked, "CHUNK", 1 << 16)  # ... as long as the writer sees the same chunks
     want = write_document(eager, tmp_path / f"eager.{fmt}", get(fmt))
     assert got.losses == want.losses and len(want.losses) >= 3, want.losses
     assert report.losses == want.losses and not report.errors
@@ -245,7 +249,7 @@ def test_zrd_to_lin_and_back_keeps_every_deal(tmp_path, monkeypatch):
 @given(st.lists(st.tuples(st.integers(0, 2**32 - 1), st.integers(0, 6)), min_size=1, max_size=30))
 def test_parse_hands_reads_what_parse_md_reads(rows):
     """Plain hands, and damaged ones: those parse_hands takes are read as parse_md reads them."""
-    from bridgeview.formats.lin import parse_md
+    from bridgeview.formats.lin.read import parse_md
 
     texts = []
     for seed, damage in rows:

@@ -202,3 +202,33 @@ def test_board_problems_cover_auction_contract_and_play():
     b2 = Board.numbered(1, deal, auction=calls("P 1S P 4S P P P"), play=[Card.parse("SA")])
     assert any(p.startswith("play:") for p in b2.problems())
     assert Board.numbered(2).dealer == Seat.EAST
+
+
+@given(st.permutations(range(52)), st.integers(1, 4), st.integers(0, 3), st.sampled_from([None, *Strain]))
+def test_the_one_trick_winner_is_the_highest_trump_else_the_highest_card_of_the_suit_led(cards, n, leader, trump):
+    """model.play's table (TRICK_WEIGHTS, which the readers' fast paths look up too) says what the rule says."""
+    trick = cards[:n]
+    trump_suit = int(trump) if trump is not None and trump != Strain.NOTRUMP else None
+    trumps = [i for i, c in enumerate(trick) if c // 13 == trump_suit]
+    pool = trumps or [i for i, c in enumerate(trick) if c // 13 == trick[0] // 13]
+    best = max(pool, key=lambda i: trick[i] % 13)
+    assert trick_winner(trick, leader, trump) == (leader + best) % 4
+
+
+@given(st.randoms(use_true_random=False), st.sampled_from("NESWnesw"), st.booleans())
+def test_a_pbn_deal_reads_alike_however_it_is_spaced(rng, first, lower):
+    """Deal.from_pbn, the one PBN deal parser, reads the usual spelling by look-up and any other by splitting:
+    both give the same deal, and the same error for a bad rank."""
+    deal = Deal.shuffled(rng)
+    text = deal.to_pbn().lower() if lower else deal.to_pbn()
+    hands = text[2:].split(" ")
+    seat = "NESW".index(first.upper())
+    usual = first + ":" + " ".join(hands[seat:] + hands[:seat])
+    spaced = "  " + usual.replace(" ", "   ") + " "
+    assert Deal.from_pbn(usual) == Deal.from_pbn(spaced) == deal
+    bad = usual.replace(".", "X.", 1)
+    with pytest.raises(ValueError) as one:
+        Deal.from_pbn(bad)
+    with pytest.raises(ValueError) as other:
+        Deal.from_pbn(bad.replace(" ", "  "))
+    assert str(one.value) == str(other.value)

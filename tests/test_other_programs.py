@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from test_lin import boards as generated_board
 
 from bridgeview.cli.main import main
-from bridgeview.formats.lin import board_to_lin
-from bridgeview.formats.lin import parse_text as parse_lin
+from bridgeview.formats.lin.read import parse_text as parse_lin
+from bridgeview.formats.lin.write import board_to_lin
 from bridgeview.formats.registry import all_codecs, read_file, write_file
 from bridgeview.model.auction import Contract
 from bridgeview.model.board import Board

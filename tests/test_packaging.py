@@ -19,7 +19,8 @@ import pytest
 from conftest import REPO
 
 from bridgeview.formats import registry
-from bridgeview.formats.registry import Codec, all_codecs
+from bridgeview.formats.codec import Codec
+from bridgeview.formats.registry import all_codecs
 
 PACKAGING = REPO / "packaging"
 LINUX = PACKAGING / "linux"

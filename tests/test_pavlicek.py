@@ -10,10 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from reader_errors import assert_no_internal_error, reported_texts
 
-from bridgeview.formats import pavlicek as P
 from bridgeview.formats.bulk import ABSENT, DD_UNKNOWN, BulkChunk
+from bridgeview.formats.codec import ReadOptions
 from bridgeview.formats.errors import FormatError
-from bridgeview.formats.registry import ReadOptions, detect, get, read_file, write_file
+from bridgeview.formats.pavlicek import zbd as P
+from bridgeview.formats.registry import detect, get, read_file, write_file
 from bridgeview.model.board import Board
 from bridgeview.model.cards import Seat
 from bridgeview.model.ddtable import DDTable
@@ -361,7 +362,7 @@ def test_start_board_option(tmp):
 def test_zbd_masks_straight_from_bytes_agree_with_owners(data):
     """The .deals fast path (masks from ZBD bytes) is the owners path, bit for bit, for any bytes."""
     from bridgeview.formats.bulk import owners_to_masks
-    from bridgeview.formats.pavlicek import zbd_chunk, zbd_decode, zbd_masks
+    from bridgeview.formats.pavlicek.zbd import zbd_chunk, zbd_decode, zbd_masks
 
     raw = np.frombuffer(data, dtype=np.uint8).reshape(-1, 13)
     expected = owners_to_masks(zbd_decode(raw))

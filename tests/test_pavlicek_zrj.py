@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bridgeview.cli.main import main
-from bridgeview.formats import pavlicek_zrj as Z
 from bridgeview.formats.errors import FormatError
+from bridgeview.formats.pavlicek import zrj as Z
 from bridgeview.formats.registry import detect, get, read_file, write_file
 from bridgeview.model.auction import PASS, Call, CallKind, Contract, auction_problems, final_contract
 from bridgeview.model.board import Board

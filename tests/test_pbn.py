@@ -12,11 +12,12 @@ from hypothesis import strategies as st
 
 from bridgeview.cli.main import main
 from bridgeview.formats import registry
+from bridgeview.formats.codec import WriteOptions
 from bridgeview.formats.errors import FormatError
-from bridgeview.formats.pbn import PbnCodec, board_key, board_to_pbn_text, document_text, parse_pbn_text
-from bridgeview.formats.registry import WriteOptions, read_file, write_file
+from bridgeview.formats.pbn.codec import PbnCodec, board_to_pbn_text, document_text, parse_pbn_text
+from bridgeview.formats.registry import read_file, write_file
 from bridgeview.model.auction import Call, Contract
-from bridgeview.model.board import Board
+from bridgeview.model.board import Board, board_key
 from bridgeview.model.boardset import BoardSet, FileInfo
 from bridgeview.model.cards import Card, Seat, Strain
 from bridgeview.model.deal import Deal
@@ -54,7 +55,7 @@ def test_real_file_saved_unchanged_is_identical(path, tmp_path):
 @pytest.mark.parametrize("path", PBN_FILES, ids=lambda p: p.name)
 def test_fast_reader_agrees_with_the_tokenizer(path, monkeypatch):
     """Simple games take the regular-expression path; forcing every game through the tokenizer gives the same."""
-    from bridgeview.formats import pbn_read
+    from bridgeview.formats.pbn import read as pbn_read
 
     text = path.read_bytes().decode(read_file(path).info.extra["encoding"])
     fast = parse_pbn_text(text)
@@ -83,7 +84,7 @@ GAME = '[Board "1"]\n[Dealer "N"]\n[Deal "N:AKQJ.T98.765.432 T98.765.432.AKQJ 76
     ],
 )
 def test_fast_reader_comments_agree_with_the_tokenizer(text, monkeypatch):
-    from bridgeview.formats import pbn_read
+    from bridgeview.formats.pbn import read as pbn_read
 
     fast = parse_pbn_text(text)
     monkeypatch.setattr(pbn_read, "simple_entries", lambda *args: None)
@@ -207,10 +208,10 @@ def test_utf8_bom_is_kept(tmp_path):
 def test_every_byte_decodes_and_the_five_that_are_no_character_are_told():
     """8-bit text is Windows-1252: every byte reads, and the five it leaves undefined read as U+FFFD."""
     data = bytes(range(256)) + b'\n[Board "2"]\n'
-    from bridgeview.formats.pbn_lex import decode
     from bridgeview.formats.textcheck import decode_text
 
-    text, encoding = decode(data)
+    decoded = decode_text(data)
+    text, encoding = decoded.text, decoded.encoding
     assert encoding == "cp1252" and len(text) == len(data)
     assert [i for i, ch in enumerate(text) if ch == "\ufffd"] == [0x81, 0x8D, 0x8F, 0x90, 0x9D]
     assert decode_text(data).undecodable == [0x81, 0x8D, 0x8F, 0x90, 0x9D]
@@ -560,7 +561,7 @@ def test_alert_without_explanation_is_a_loss():
 
 
 def test_read_options_encoding_forces_a_decoding(realdata):
-    from bridgeview.formats.registry import ReadOptions
+    from bridgeview.formats.codec import ReadOptions
 
     path = realdata / "pbn" / "zdenecek_bridgecomposer_latin1.pbn"
     doc = read_file(path, "pbn", ReadOptions(encoding="cp1250"))
@@ -604,7 +605,7 @@ def test_the_reader_and_the_model_parse_deals_alike(deal: str, message: str) -> 
 def test_result_tables_in_our_order_read_as_tables_in_any_order(rows, unknown, change: str, rnd) -> None:
     """A table in the order we write (taken by position) reads as the general reader reads any table; with
     ``unknown`` cells left out, rows in another order, bad rows."""
-    from bridgeview.formats import pbn_dd
+    from bridgeview.formats.pbn import dd as pbn_dd
     from bridgeview.model.ddtable import DDTable
 
     dd = DDTable.from_rows(

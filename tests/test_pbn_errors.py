@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from bridgeview.cli.main import main
-from bridgeview.formats.pbn import parse_pbn_text
+from bridgeview.formats.pbn.codec import parse_pbn_text
 
 # (line, words the message must contain), read off the file by hand
 ERRORS_20 = [

@@ -19,12 +19,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_pbn_props import boards
 
-from bridgeview.formats import pbn_fast
-from bridgeview.formats.pbn import PbnCodec, board_key, document_text, parse_pbn_text
-from bridgeview.formats.pbn_lex import decode, split_games
-from bridgeview.formats.pbn_read import Context, read_game
+from bridgeview.formats.pbn import fast as pbn_fast
+from bridgeview.formats.pbn.codec import PbnCodec, document_text, parse_pbn_text
+from bridgeview.formats.pbn.lex import split_games
+from bridgeview.formats.pbn.read import Context, read_game
+from bridgeview.formats.textcheck import decode_text
 from bridgeview.model.auction import final_contract
-from bridgeview.model.board import Board
+from bridgeview.model.board import Board, board_key
 from bridgeview.model.boardset import BoardSet
 from bridgeview.model.deal import Deal
 
@@ -52,7 +53,7 @@ def both_ways(text: str) -> tuple[list, list, int]:
 
 @pytest.mark.parametrize("path", realdata_files("pbn", "*.pbn"), ids=lambda p: p.name)
 def test_real_files_read_the_same_both_ways(path: Path) -> None:
-    text, _encoding = decode(path.read_bytes())
+    text = decode_text(path.read_bytes()).text
     fast, careful, _taken = both_ways(text)
     assert fast == careful
 
@@ -62,7 +63,7 @@ def test_real_files_take_the_fast_path(realdata: Path) -> None:
     path = realdata / "pbn" / "zdenecek_bigdeal11_deepfinesse.pbn"
     if not path.exists():
         pytest.skip("zdenecek_bigdeal11_deepfinesse.pbn is not present")
-    text, _encoding = decode(path.read_bytes())
+    text = decode_text(path.read_bytes()).text
     _fast, _careful, taken = both_ways(text)
     assert taken == len(split_games(text).games) > 0
 

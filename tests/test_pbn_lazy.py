@@ -8,9 +8,11 @@ import pytest
 from conftest import realdata_files
 
 from bridgeview.check.validate import validate
-from bridgeview.formats import pbn_lazy
-from bridgeview.formats.pbn import PbnCodec, board_key
-from bridgeview.formats.registry import ReadOptions, WriteOptions, read_file, write_file
+from bridgeview.formats.codec import ReadOptions, WriteOptions
+from bridgeview.formats.pbn import lazy as pbn_lazy
+from bridgeview.formats.pbn.codec import PbnCodec
+from bridgeview.formats.registry import read_file, write_file
+from bridgeview.model.board import board_key
 
 CODEC = PbnCodec()
 

@@ -12,10 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reader_errors import assert_no_internal_error, reported_texts
 
-from bridgeview.formats.pbn import board_key, board_to_pbn_text, document_text, parse_pbn_text
-from bridgeview.formats.pbn_write import ROSTER
+from bridgeview.formats.pbn.codec import board_to_pbn_text, document_text, parse_pbn_text
+from bridgeview.formats.pbn.write import ROSTER
 from bridgeview.model.auction import DOUBLE, PASS, REDOUBLE, Call, auction_is_complete, final_contract
-from bridgeview.model.board import Board
+from bridgeview.model.board import Board, board_key
 from bridgeview.model.boardset import BoardSet
 from bridgeview.model.cards import CARDS, Seat, suit_mask
 from bridgeview.model.ddtable import DDTable
@@ -141,7 +141,7 @@ def test_generated_board_round_trips(board):
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(boards(), min_size=1, max_size=4), st.sampled_from(["\n", "\r\n"]))
 def test_generated_file_round_trips_and_rewrites_identically(bs, newline):
-    from bridgeview.formats.registry import WriteOptions
+    from bridgeview.formats.codec import WriteOptions
 
     text, _enc, _nl = document_text(BoardSet(bs), WriteOptions(newline=newline))
     doc = parse_pbn_text(text)
@@ -155,7 +155,7 @@ def test_generated_file_round_trips_and_rewrites_identically(bs, newline):
 def test_fast_reader_agrees_with_the_tokenizer_on_generated_files(bs):
     from unittest import mock
 
-    from bridgeview.formats import pbn_read
+    from bridgeview.formats.pbn import read as pbn_read
 
     text = document_text(BoardSet(bs))[0]
     fast = parse_pbn_text(text)
@@ -178,7 +178,7 @@ def test_parser_survives_any_text(text):
 
 def test_a_reader_bug_fails_the_properties(monkeypatch):
     """The reader keeps a game it failed on and says why; these properties must see that as a failure."""
-    from bridgeview.formats import pbn_read
+    from bridgeview.formats.pbn import read as pbn_read
 
     text = board_to_pbn_text(Board.numbered(1, Deal.from_owners([i // 13 for i in range(52)])))
     text += '[Auction "N"]\n1NT Pass Pass Pass\n'

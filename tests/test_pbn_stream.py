@@ -7,13 +7,15 @@ import io
 import numpy as np
 import pytest
 
-from bridgeview.formats import pbn_stream
+from bridgeview.formats import chunked
 from bridgeview.formats.bulk import ABSENT, DD_UNKNOWN, BulkChunk
+from bridgeview.formats.codec import ReadOptions, WriteOptions
 from bridgeview.formats.convert import convert_file
-from bridgeview.formats.pbn import PbnCodec, document_text
-from bridgeview.formats.pbn_write import board_text
+from bridgeview.formats.pbn import stream as pbn_stream
+from bridgeview.formats.pbn.codec import PbnCodec, document_text
+from bridgeview.formats.pbn.write import board_text
 from bridgeview.formats.records import ddtable_from_row
-from bridgeview.formats.registry import ReadOptions, WriteOptions, get, read_file
+from bridgeview.formats.registry import get, read_file
 from bridgeview.model.board import Board
 from bridgeview.model.deal import Deal
 
@@ -42,7 +44,7 @@ def test_streamed_pbn_is_byte_identical_to_the_whole_text_writer(tmp_path, fmt, 
     src = tmp_path / f"deals.{fmt}"
     write_binary(src, fmt, 300)
     doc = read_file(src, options=ReadOptions(start_board=start))
-    assert pbn_stream.can_stream(doc)
+    assert pbn_stream.is_lazy_foreign(doc)
     for opts in (WriteOptions(), WriteOptions(newline="\r\n"), WriteOptions(encoding="utf-8-sig")):
         text, encoding, _nl = document_text(doc, opts)
         out = io.BytesIO()
@@ -87,7 +89,7 @@ def test_convert_zrd_to_pbn_and_back_round_trips(tmp_path):
 # -- big PBN -> ZRD/ZBD in chunks (pbn_bulk) -------------------------------------------
 def varied_pbn(n: int = 240, seed: int = 5, unknown: bool = True) -> str:
     """Games of every kind the chunked converter must treat as the check and writer do."""
-    from bridgeview.formats.pbn_write import board_text as text_of
+    from bridgeview.formats.pbn.write import board_text as text_of
 
     rng = np.random.default_rng(seed)
     chunk = random_chunk(n, seed, unknown)
@@ -128,17 +130,18 @@ def varied_pbn(n: int = 240, seed: int = 5, unknown: bool = True) -> str:
 @pytest.mark.parametrize("unknown", [True, False])
 @pytest.mark.parametrize("fmt", ["zrd", "zbd"])
 def test_chunked_pbn_conversion_matches_the_check_and_writer(tmp_path, monkeypatch, fmt, unknown):
-    from bridgeview.formats import pbn_bulk, pbn_lazy
     from bridgeview.formats.convert import write_document
+    from bridgeview.formats.pbn import bulk as pbn_bulk
+    from bridgeview.formats.pbn import lazy as pbn_lazy
 
     path = tmp_path / "varied.pbn"
     path.write_text(varied_pbn(unknown=unknown))
     eager = CODEC.read(path, ReadOptions())
     lazy = pbn_lazy.read_lazy(path)
     assert pbn_bulk.applies(lazy, get(fmt), None)
-    monkeypatch.setattr(pbn_bulk, "CHUNK", 50)  # chunk boundaries do not matter ...
+    monkeypatch.setattr(chunked, "CHUNK", 50)  # chunk boundaries do not matter ...
     got = write_document(lazy, tmp_path / f"lazy.{fmt}", get(fmt))
-    monkeypatch.setattr(pbn_bulk, "CHUNK", 1 << 16)  # ... as long as the writer sees the same chunks
+    monkeypatch.setattr(chunked, "CHUNK", 1 << 16)  # ... as long as the writer sees the same chunks
     want = write_document(eager, tmp_path / f"eager.{fmt}", get(fmt))
     assert got.losses == want.losses and len(want.losses) >= 3, want.losses
     assert got.records == want.records == 240
@@ -149,9 +152,9 @@ def test_chunked_pbn_conversion_matches_the_check_and_writer(tmp_path, monkeypat
 
 
 def test_chunked_pbn_conversion_refuses_an_incomplete_deal(tmp_path):
-    from bridgeview.formats import pbn_lazy
     from bridgeview.formats.convert import write_document
     from bridgeview.formats.errors import FormatError
+    from bridgeview.formats.pbn import lazy as pbn_lazy
 
     text = varied_pbn(30)
     at = text.index('[Board "17"]')
@@ -168,7 +171,8 @@ def test_chunked_pbn_conversion_refuses_an_incomplete_deal(tmp_path):
 
 
 def test_chunked_report_says_what_the_check_says(tmp_path):
-    from bridgeview.formats import pbn_bulk, pbn_lazy
+    from bridgeview.formats.pbn import bulk as pbn_bulk
+    from bridgeview.formats.pbn import lazy as pbn_lazy
 
     path = tmp_path / "varied.pbn"
     path.write_text(varied_pbn(120))
@@ -180,14 +184,15 @@ def test_chunked_report_says_what_the_check_says(tmp_path):
 
 def test_games_of_the_usual_shape_are_read_together_and_the_rest_one_by_one(tmp_path, monkeypatch):
     """Most games of a generated file take the numpy path; the others the pattern or the reader."""
-    from bridgeview.formats import pbn_bulk, pbn_lazy
+    from bridgeview.formats.pbn import bulk as pbn_bulk
+    from bridgeview.formats.pbn import lazy as pbn_lazy
 
     path = tmp_path / "varied.pbn"
     path.write_text(varied_pbn(unknown=False))
     shaped = []
     real = pbn_bulk._shaped_rows
     monkeypatch.setattr(pbn_bulk, "_shaped_rows", lambda *a: shaped.append((a[1], real(*a))) or shaped[-1][1])
-    monkeypatch.setattr(pbn_bulk, "CHUNK", 40)  # shapes seen in one chunk serve the next
+    monkeypatch.setattr(chunked, "CHUNK", 40)  # shapes seen in one chunk serve the next
     got = pbn_bulk.report(pbn_lazy.read_lazy(path), get("zrd"))
     want = get("zrd").check(CODEC.read(path, ReadOptions()))
     assert got.losses == want.losses
@@ -211,8 +216,9 @@ def _with_empty_games(text: str, every: int = 7) -> str:
 
 @pytest.mark.parametrize("fmt", ["zrd", "zbd"])
 def test_chunked_pbn_conversion_leaves_out_games_without_cards_as_the_eager_path_does(tmp_path, monkeypatch, fmt):
-    from bridgeview.formats import pbn_bulk, pbn_lazy
     from bridgeview.formats.convert import write_document
+    from bridgeview.formats.pbn import bulk as pbn_bulk
+    from bridgeview.formats.pbn import lazy as pbn_lazy
 
     path = tmp_path / "gaps.pbn"
     path.write_text(_with_empty_games(varied_pbn(unknown=False)))
@@ -221,10 +227,10 @@ def test_chunked_pbn_conversion_leaves_out_games_without_cards_as_the_eager_path
     assert empty >= 30
     lazy = pbn_lazy.read_lazy(path)
     assert pbn_bulk.applies(lazy, get(fmt), None)
-    monkeypatch.setattr(pbn_bulk, "CHUNK", 50)  # games left out in every chunk, numbered on across chunks
+    monkeypatch.setattr(chunked, "CHUNK", 50)  # games left out in every chunk, numbered on across chunks
     got = write_document(lazy, tmp_path / f"lazy.{fmt}", get(fmt))
     report = pbn_bulk.report(pbn_lazy.read_lazy(path), get(fmt))
-    monkeypatch.setattr(pbn_bulk, "CHUNK", 1 << 16)
+    monkeypatch.setattr(chunked, "CHUNK", 1 << 16)
     want = write_document(eager, tmp_path / f"eager.{fmt}", get(fmt))
     assert want.losses[0] == f"{empty} games without cards"
     assert got.losses == want.losses
@@ -234,9 +240,10 @@ def test_chunked_pbn_conversion_leaves_out_games_without_cards_as_the_eager_path
 
 
 def test_chunked_pbn_conversion_refuses_a_file_without_any_cards(tmp_path):
-    from bridgeview.formats import pbn_bulk, pbn_lazy
     from bridgeview.formats.convert import write_document
     from bridgeview.formats.errors import FormatError
+    from bridgeview.formats.pbn import bulk as pbn_bulk
+    from bridgeview.formats.pbn import lazy as pbn_lazy
 
     path = tmp_path / "none.pbn"
     path.write_text("\n".join(f'[Board "{n}"]\n[Deal "?"]\n' for n in range(3, 40)))
@@ -255,8 +262,8 @@ def test_chunked_pbn_conversion_refuses_a_file_without_any_cards(tmp_path):
 def test_a_big_pbn_read_lazily_leaves_out_games_without_cards_for_other_deal_formats(tmp_path, fmt):
     """Deals-only formats without the chunked path (BRI, DUP, DGE) get the same games and the same notice
     from a lazily read file as from the eager reader, instead of refusing the whole save."""
-    from bridgeview.formats import pbn_lazy
     from bridgeview.formats.convert import WithoutGames, write_document
+    from bridgeview.formats.pbn import lazy as pbn_lazy
 
     path = tmp_path / "gaps.pbn"
     path.write_text(_with_empty_games(varied_pbn(60, unknown=False), every=7))
@@ -305,17 +312,18 @@ def layouts_pbn(n: int = 300, seed: int = 9) -> str:
 @pytest.mark.parametrize("fmt", ["zrd", "zbd"])
 def test_games_laid_out_differently_are_all_read_with_numpy_and_give_the_eager_bytes(tmp_path, monkeypatch, fmt):
     """Values of other lengths move the text between them: each layout is compared with its own template."""
-    from bridgeview.formats import pbn_bulk, pbn_lazy
     from bridgeview.formats.convert import write_document
+    from bridgeview.formats.pbn import bulk as pbn_bulk
+    from bridgeview.formats.pbn import lazy as pbn_lazy
 
     path = tmp_path / "layouts.pbn"
     path.write_text(layouts_pbn())
     shaped = []
     real = pbn_bulk._shaped_rows
     monkeypatch.setattr(pbn_bulk, "_shaped_rows", lambda *a: shaped.append((a[1], real(*a))) or shaped[-1][1])
-    monkeypatch.setattr(pbn_bulk, "CHUNK", 64)
+    monkeypatch.setattr(chunked, "CHUNK", 64)
     got = write_document(pbn_lazy.read_lazy(path), tmp_path / f"lazy.{fmt}", get(fmt))
-    monkeypatch.setattr(pbn_bulk, "CHUNK", 1 << 16)
+    monkeypatch.setattr(chunked, "CHUNK", 1 << 16)
     want = write_document(CODEC.read(path, ReadOptions()), tmp_path / f"eager.{fmt}", get(fmt))
     assert got.losses == want.losses and got.records == want.records == 300
     assert (tmp_path / f"lazy.{fmt}").read_bytes() == (tmp_path / f"eager.{fmt}").read_bytes()
@@ -336,7 +344,7 @@ def test_checking_an_unedited_lazy_binary_set_for_pbn_decodes_no_board(tmp_path,
     path = tmp_path / "set.zrd"
     write_file(BoardSet([Board.numbered(n, Deal.shuffled(rng)) for n in range(1, 41)]), path, "zrd")
     doc = read_file(path)
-    assert pbn_stream.can_stream(doc)
+    assert pbn_stream.is_lazy_foreign(doc)
     decoded: list[int] = []
     original = records.FixedRecordCodec.decode_board
 

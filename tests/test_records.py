@@ -13,13 +13,14 @@ import pytest
 
 from bridgeview.formats import records as R
 from bridgeview.formats.bulk import complete_rows
+from bridgeview.formats.codec import Capabilities, ReadOptions
 from bridgeview.formats.errors import FormatError
-from bridgeview.formats.registry import Capabilities, ReadOptions, get, read_file
+from bridgeview.formats.registry import get, read_file
 from bridgeview.model.board import Board
 from bridgeview.model.deal import Deal
 
 FIXED_RECORD_CODECS = ["zbd", "zdd", "zrd", "zrj16", "zrj", "zbs", "deals", "bri", "dge", "dup", "ber", "rzd", "cds"]
-RECORD_MODULES = ["records", "pavlicek", "pavlicek_zrj", "pavlicek_zbs", "duplimate", "deals", "converters"]
+RECORD_MODULES = ["records", "pavlicek/zbd", "pavlicek/zrj", "pavlicek/zbs", "duplimate/bri", "swiftbridge", "exchange"]
 FORMATS = Path(R.__file__).parent
 
 
@@ -142,3 +143,18 @@ def test_bytes_after_the_zbs_end_of_list_record_are_counted_right(tmp_path):
     doc = read_file(path, "zbs")
     assert len(doc) == 1
     assert doc.problems == [(None, None, "1 byte after the end-of-list record (record 2) ignored")]
+
+
+def test_map_file_is_the_only_place_a_file_is_mapped():
+    """CONTRIBUTING.md says so: every mapped file (fixed records, big PBN and LIN) comes from mapped.map_file,
+    so its error handling and its release of pages are in one place."""
+    package = FORMATS.parent
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for fn in ast.walk(tree):
+            if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+                for n in ast.walk(fn):
+                    if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "mmap":
+                        found.append((path.relative_to(package).as_posix(), fn.name))
+    assert found == [("formats/mapped.py", "map_file")]

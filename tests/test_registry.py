@@ -15,21 +15,23 @@ from hypothesis import strategies as st
 
 from bridgeview.cli.main import main
 from bridgeview.formats import registry
+from bridgeview.formats.atomic import save_atomically
 from bridgeview.formats.checksum import pavlicek_checksum, pavlicek_checksum_bytes
+from bridgeview.formats.codec import Capabilities, Codec
 from bridgeview.formats.errors import FormatError
 from bridgeview.model import Board, BoardSet, DDTable, Deal, LazyBoardSet
 
 SAMPLE = "N:T2.J965.T7532.63 AKQ874.AQ2.J8.A5 J65.743.AK4.KQ82 93.KT8.Q96.JT974"
 
 
-class TinyCodec(registry.Codec):
+class TinyCodec(Codec):
     """A test codec: one PBN deal string a line."""
 
     name = "tinytest"
     title = "Tiny test"
     extensions = ("tinytest",)
     binary = False
-    caps = registry.Capabilities()
+    caps = Capabilities()
 
     def sniff(self, head, size=None):
         return 90 if head.startswith(b"N:") else 0
@@ -76,7 +78,7 @@ def test_failed_save_leaves_target_untouched(tmp_path):
         raise RuntimeError("disk on fire")
 
     with pytest.raises(RuntimeError):
-        registry.save_atomically(target, boom)
+        save_atomically(target, boom)
     assert target.read_text() == "precious"
     assert [p.name for p in tmp_path.iterdir()] == ["keep.txt"]
 
@@ -162,7 +164,7 @@ def test_checksum_wraps_at_64_bits():
     import bridgeview.formats.checksum as checksum
 
     buf = np.full(1 << 12, 0xFF, dtype=np.uint8)  # 512 words of 2**64 - 1 as u64
-    assert checksum._sum_words(buf) == 1024 * 0xFFFFFFFF
+    assert checksum.sum_words(buf) == 1024 * 0xFFFFFFFF
 
 
 def test_cli_errors_are_one_line_with_exit_codes(tmp_path, capsys):
@@ -248,23 +250,25 @@ def test_misnamed_file_is_recognised_by_content(tmp_path, tiny):
     assert registry.detect(p).name == "tinytest"
 
 
-def test_the_module_index_is_what_the_modules_register():
-    """registry.MODULE_CODECS (which module to import for a name or extension) lists every format module's
-    codecs with their extensions, in the modules' own order: a new or changed codec must be added there."""
+def test_the_shipped_list_is_what_the_modules_register():
+    """registry.SHIPPED (which module to import for a name or extension, in sniffing order) lists every format
+    module's codecs with their extensions, each module's in its own order, and no module of the package has
+    codecs the list leaves out: a new or changed codec must be added there."""
     import importlib
     import pkgutil
 
     import bridgeview.formats as formats
 
     found = {}
-    for m in sorted(pkgutil.iter_modules(formats.__path__), key=lambda m: m.name):
-        if m.name.startswith("_") or m.name in ("registry", "errors"):
-            continue
-        codecs = getattr(importlib.import_module(f"bridgeview.formats.{m.name}"), "CODECS", ())
+    for m in pkgutil.walk_packages(formats.__path__, "bridgeview.formats."):
+        codecs = getattr(importlib.import_module(m.name), "CODECS", ())
         if codecs:
-            found[m.name] = {c.name: tuple(c.extensions) for c in codecs}
-    assert registry.MODULE_CODECS == found
-    assert [list(v) for v in registry.MODULE_CODECS.values()] == [list(v) for v in found.values()]
+            found[m.name.removeprefix("bridgeview.formats.")] = [(c.name, tuple(c.extensions)) for c in codecs]
+    listed = {}
+    for module, name, extensions in registry.SHIPPED:
+        listed.setdefault(module, []).append((name, extensions))
+    assert listed == found
+    assert [name for _module, name, _extensions in registry.SHIPPED] == SHIPPED_CODECS
 
 
 def test_codecs_found_one_module_at_a_time_keep_the_order_of_a_full_load():
@@ -276,7 +280,7 @@ def test_codecs_found_one_module_at_a_time_keep_the_order_of_a_full_load():
         "    assert [c.name for c in registry.by_extension('a.zrj')] == ['zrj', 'zrj16']\n"
         "    registry.get('zbd'); registry.get('.lin')\n"
         "    loaded = sorted(m for m in sys.modules if m.startswith('bridgeview.formats.'))\n"
-        "    assert not {'bridgeview.formats.halscrib', 'bridgeview.formats.duplimate'} & set(loaded), loaded\n"
+        "    assert not {'bridgeview.formats.halscrib', 'bridgeview.formats.duplimate.bri'} & set(loaded), loaded\n"
         "print([c.name for c in registry.all_codecs()])\n"
     )
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))

@@ -45,11 +45,14 @@ def test_info_on_a_small_pbn_imports_no_qt_dds_or_numpy(tmp_path):
     small.write_text(text[: text.index("[Event", text.index("[Event") + 1)], encoding="utf-8")  # board 1
     modules, proc = _imports(tmp_path, "info", str(small))
     assert proc.returncode == 0 and "boards:        1" in proc.stdout, proc.stderr
-    assert "bridgeview.formats.pbn" in modules and "bridgeview.cli.info" in modules  # the listing is real
-    assert "bridgeview.formats.describe" in modules
+    assert "bridgeview.formats.pbn.codec" in modules and "bridgeview.cli.info" in modules  # the listing is real
+    assert "bridgeview.app.describe" in modules
     # the .pbn extension names one module: the other formats' are not imported (issue 29); that every codec
     # module imports without numpy is checked by ``formats`` below, which lists them all
-    assert not {"bridgeview.formats.duplimate", "bridgeview.formats.pavlicek", "bridgeview.formats.lin"} & modules
+    assert (
+        not {"bridgeview.formats.duplimate.bri", "bridgeview.formats.pavlicek.zbd", "bridgeview.formats.lin.codec"}
+        & modules
+    )
     assert "checksum:      37C311B570" in proc.stdout  # summed without numpy, as numpy sums it
     assert _heavy(modules) == []
     assert "importlib.metadata" not in modules  # the version is looked up only for --version (issue 29)
@@ -82,7 +85,11 @@ def test_a_binary_file_still_gets_numpy(tmp_path):
 def test_every_command_still_lists_without_qt(tmp_path):
     modules, proc = _imports(tmp_path, "formats")
     assert proc.returncode == 0 and "pbn" in proc.stdout, proc.stderr
-    assert {"bridgeview.formats.duplimate", "bridgeview.formats.pavlicek", "bridgeview.formats.lin"} <= modules
+    assert {
+        "bridgeview.formats.duplimate.bri",
+        "bridgeview.formats.pavlicek.zbd",
+        "bridgeview.formats.lin.codec",
+    } <= modules
     assert {"bridgeview.cli.convert", "bridgeview.cli.solve", "bridgeview.cli.render"} <= modules
     assert _heavy(modules) == []
 
@@ -135,5 +142,5 @@ def test_the_window_shows_the_sample_without_numpy_or_the_solver_machinery(tmp_p
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     modules = set(json.loads(proc.stdout.splitlines()[-1]))
-    assert "bridgeview.ui.document_view" in modules and "bridgeview.formats.pbn" in modules  # the listing is real
-    assert not {"numpy", "multiprocessing", "bridgeview.formats.lin", "endplay", "importlib.metadata"} & modules
+    assert "bridgeview.ui.document_view" in modules and "bridgeview.formats.pbn.codec" in modules  # the listing is real
+    assert not {"numpy", "multiprocessing", "bridgeview.formats.lin.read", "endplay", "importlib.metadata"} & modules

@@ -12,8 +12,9 @@ import tableskit as kit
 
 from bridgeview.check import check_set
 from bridgeview.cli.main import main
-from bridgeview.formats import lin_lazy, pbn_lazy
 from bridgeview.formats.convert import distinct_boards, write_document
+from bridgeview.formats.lin import lazy as lin_lazy
+from bridgeview.formats.pbn import lazy as pbn_lazy
 from bridgeview.formats.registry import all_codecs, get, read_file
 from bridgeview.model.boardset import BoardSet
 from bridgeview.model.tables import set_tables
@@ -334,7 +335,7 @@ def test_a_grouped_validate_line_shows_its_first_case_whole(tmp_path, capsys):
 
 
 def test_the_dup_refusal_clips_its_examples_not_its_advice():
-    from bridgeview.formats.duplimate import run_breaks_message
+    from bridgeview.formats.duplimate.bri import run_breaks_message
     from bridgeview.formats.errors import MESSAGE_LIMIT, FormatError
 
     numbers = [n for k in range(1, 40) for n in (k, k)]
@@ -377,7 +378,7 @@ def test_lesson_text_a_conversion_cannot_carry_is_named(tmp_path, capsys):
 def test_partial_deals_are_written_as_bbo_writes_them(tmp_path):
     """A lesson's ending (North and South's clubs only) is saved, not refused: the hands with cards as usual,
     the empty ones as nothing between their commas; it reads back the same."""
-    from bridgeview.formats.lin import md_text
+    from bridgeview.formats.lin.write import md_text
     from bridgeview.formats.registry import write_file
 
     doc = read_file(kit.lesson_lin(tmp_path / "l.lin", 10, bad={9: "partial"}))
@@ -470,7 +471,7 @@ def test_one_decoding_policy_for_every_text_format(tmp_path):
 
 
 def _dlm_board(number: int) -> bytes:
-    from bridgeview.formats.dlm import board_value, encode_letters
+    from bridgeview.formats.duplimate.dlm import board_value, encode_letters
     from bridgeview.model.board import Board
 
     return board_value(number, encode_letters(Board.numbered(number, kit.deals(1)[0]).deal)).encode("ascii")

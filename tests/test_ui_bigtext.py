@@ -6,7 +6,7 @@ import pytest
 from test_pbn_lazy import GAME
 from test_ui_support import main_window
 
-from bridgeview.formats import pbn_lazy
+from bridgeview.formats.pbn import lazy as pbn_lazy
 from bridgeview.formats.registry import get, read_file
 from bridgeview.ui import dialogs
 
@@ -47,8 +47,10 @@ def test_big_lin_of_qx_boards_opens_lazily_and_saves_both_ways(qtbot, tmp_path, 
     chunked check and writer; a lazy ZRD saved as LIN is written from its chunks."""
     from test_pbn_stream import write_binary
 
-    from bridgeview.formats import lin_bulk, lin_lazy
+    from bridgeview.formats import chunked
     from bridgeview.formats.convert import convert_file
+    from bridgeview.formats.lin import bulk as lin_bulk
+    from bridgeview.formats.lin import lazy as lin_lazy
 
     monkeypatch.setattr(lin_lazy, "LAZY_MIN_BYTES", 10_000)
     zrd = tmp_path / "deals.zrd"
@@ -69,10 +71,10 @@ def test_big_lin_of_qx_boards_opens_lazily_and_saves_both_ways(qtbot, tmp_path, 
     assert view.diagram.view_model()["board"] == 1400
     assert lin_bulk.applies(view.boards, get("zbd"), None)
     calls = []
-    real = lin_bulk.report
-    monkeypatch.setattr(lin_bulk, "report", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = chunked.Conversion.report
+    monkeypatch.setattr(chunked.Conversion, "report", lambda self, *a, **k: calls.append(self) or real(self, *a, **k))
     assert w.save_as(str(tmp_path / "back.zbd"), "zbd"), messages.calls
-    assert calls  # the check was the chunked one
+    assert calls == [lin_bulk.CONVERSION]  # the check was the chunked one, with LIN's chunks
     convert_file(zrd, tmp_path / "direct.zbd")
     assert (tmp_path / "back.zbd").read_bytes() == (tmp_path / "direct.zbd").read_bytes()
     messages.answer = dialogs.Button.Discard  # closing the window at teardown saves nothing

@@ -7,7 +7,7 @@ from urllib.parse import quote
 import pytest
 
 from bridgeview.formats.errors import FormatError
-from bridgeview.formats.lin import board_to_lin
+from bridgeview.formats.lin.write import board_to_lin
 from bridgeview.model import Board, Deal
 from bridgeview.ui.clipboard import boards_from_text
 

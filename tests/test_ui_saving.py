@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from test_ui_support import main_window, make_boards, make_file
 
-from bridgeview.formats.convert import Cancelled
+from bridgeview.formats.codec import Cancelled
 from bridgeview.formats.registry import read_file, write_file
 from bridgeview.model.deal import Deal
 from bridgeview.ui import dialogs, saving

@@ -20,8 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bridgeview.check.validate import validate
-from bridgeview.formats import pbn_lazy
-from bridgeview.formats.pbn import document_text
+from bridgeview.formats.pbn import lazy as pbn_lazy
+from bridgeview.formats.pbn.codec import document_text
 from bridgeview.formats.registry import read_file
 from bridgeview.model import boardset
 from bridgeview.model import tables as tables_module

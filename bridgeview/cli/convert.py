@@ -60,7 +60,7 @@ def _edited(doc, args, dup: bool):
     """The set renumbered and/or with its DUP fields set (``--renumber``, ``--dup-*``), as a new board set."""
     from dataclasses import replace
 
-    from ..formats.duplimate import DEFAULT_DUP
+    from ..formats.duplimate.bri import DEFAULT_DUP
     from ..model.boardset import BoardSet
     from ..model.editing import board_numbers
 
@@ -100,8 +100,9 @@ def _check_dup_options(args, titles: list[str], has_dup: bool, path: str | None)
 
 def _convert_edited(args, output: str, progress):
     """Read, renumber and/or set the DUP fields, then write: the path for --renumber and --dup-*."""
+    from ..formats.codec import ReadOptions, WriteOptions
     from ..formats.convert import write_document
-    from ..formats.registry import ReadOptions, WriteOptions, codec_for_output, read_file
+    from ..formats.registry import codec_for_output, read_file
 
     codec = codec_for_output(output, args.to_fmt)
     _check_dup_options(args, [codec.title], codec.name == "dup", output)
@@ -172,7 +173,8 @@ def _convert_one(args, output: str) -> int:
 
 def _convert_many(args) -> int:
     """Several outputs (or standard output, or hand records): one read, each output written on its own."""
-    from ..formats.registry import ReadOptions, WriteOptions, read_file
+    from ..formats.codec import ReadOptions, WriteOptions
+    from ..formats.registry import read_file
     from .common import say_ignored_options
     from .outputs import exit_status, hand_record_options, resolve_targets, write_outputs
 

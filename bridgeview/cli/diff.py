@@ -5,8 +5,9 @@ from __future__ import annotations
 import sys
 
 from ..check.compare import compare_sets, diff_summary, pair_sets
+from ..formats.codec import ReadOptions
 from ..formats.errors import FormatError
-from ..formats.registry import ReadOptions, read_file
+from ..formats.registry import read_file
 from .common import board_number
 
 NAME = "diff"

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import sys
 
-from ..formats.registry import ReadOptions, read_file
+from ..formats.codec import ReadOptions
+from ..formats.registry import read_file
 from ..model.board import Board
 from .common import board_number, say_ignored_options
 

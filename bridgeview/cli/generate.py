@@ -150,8 +150,8 @@ def _check_room(target, produce: int, first: int, force: bool) -> None:
     """FormatError now, before any deal is made, when an output cannot take the boards this run may make:
     too many (DLM keeps 99, hand records 5,000), numbered too high (DUP's boards go to 999), or a file
     that is write-protected."""
+    from ..formats.atomic import check_target
     from ..formats.errors import FormatError
-    from ..formats.registry import check_target
     from ..handrecords.content import MAX_BOARDS
 
     if not target.to_stdout:

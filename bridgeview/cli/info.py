@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from ..formats.describe import info_lines
-from ..formats.registry import ReadOptions, read_file
+from ..app.describe import info_lines
+from ..formats.codec import ReadOptions
+from ..formats.registry import read_file
 from .common import Progress
 
 NAME = "info"

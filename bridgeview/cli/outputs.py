@@ -297,8 +297,8 @@ def _write_deals(doc: Any, target: Target, options: Any, force: bool, outcome: O
     """A deal file (or standard output) through the same check and writer as ``convert`` and Save As."""
     import tempfile
 
+    from ..formats.atomic import check_target
     from ..formats.convert import write_document
-    from ..formats.registry import check_target
 
     kind = "bridge" if hasattr(doc, "info") else "cribbage"
     if target.codec.kind != kind:
@@ -398,7 +398,7 @@ class _Sheets:
 
     def write(self, target: Target, force: bool) -> str:
         """Write one sheet; returns its summary line."""
-        from ..formats.registry import check_target, save_atomically
+        from ..formats.atomic import check_target, save_atomically
         from ..handrecords.content import page_count
 
         if not target.to_stdout:

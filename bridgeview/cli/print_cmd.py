@@ -54,7 +54,8 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from ..formats.registry import ReadOptions, read_file
+    from ..formats.codec import ReadOptions
+    from ..formats.registry import read_file
     from .outputs import exit_status, hand_record_options, resolve_targets, write_outputs
 
     targets = resolve_targets(args.output, args.to_fmt, default="pdf", sheets_only=True, to_sets_one=False)

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import sys
 
+from ..formats.atomic import check_target
+from ..formats.codec import ReadOptions, WriteOptions
 from ..formats.errors import FormatError
-from ..formats.registry import ReadOptions, WriteOptions, check_target, codec_for_output, read_file
+from ..formats.registry import codec_for_output, read_file
 from ..model.text import plural
 from .common import CONNECT_TIMEOUT, DD_TIMEOUT, Progress, board_number, say_ignored_options, seconds
 
@@ -243,7 +245,7 @@ def _write_streamed(doc, codec, args, results, counts: dict, unsolvable: list[in
     import numpy as np
 
     from ..formats.bulk import DD_UNKNOWN
-    from ..formats.convert import _write_bulk_chunks
+    from ..formats.convert import write_bulk_chunks
 
     pending = iter(results)
     nxt = next(pending, None)
@@ -271,7 +273,7 @@ def _write_streamed(doc, codec, args, results, counts: dict, unsolvable: list[in
             base += n
             yield chunk
 
-    return _write_bulk_chunks(
+    return write_bulk_chunks(
         chunks(), len(doc), args.output, codec, WriteOptions(start_board=args.start_board), None, args.force
     )
 

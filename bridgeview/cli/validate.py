@@ -12,7 +12,8 @@ from __future__ import annotations
 import sys
 
 from ..check.validate import Problem, validate
-from ..formats.registry import ReadOptions, read_file
+from ..formats.codec import ReadOptions
+from ..formats.registry import read_file
 from ..model.text import plural
 from .common import Progress, board_number, say_ignored_options
 

@@ -19,6 +19,8 @@ from ..model.board import Board
 if TYPE_CHECKING:
     import numpy as np
 
+    from ..model.boardset import LazyBoardSet
+
 ABSENT = 4
 DD_UNKNOWN = 15
 
@@ -141,3 +143,18 @@ def chunks_from_boards(boards: Iterable[Board], chunk: int = 1 << 16) -> Iterato
             buf_owners, buf_dd, buf_num, any_dd = [], [], [], False
     if buf_owners:
         yield flush()
+
+
+#: codecs whose lazy boards are exactly ``Board.numbered(first + i, deal, dd=...)`` of their bulk rows
+FAST_CODECS = frozenset(("zrd", "zbd"))
+
+
+def first_number(doc: LazyBoardSet) -> int:
+    """The number of the first record of a lazy ZRD/ZBD set (its bulk rows are numbered on from it), as
+    read even when the user has edited that board."""
+    edits = getattr(doc, "_edits", {})
+    first = doc[0].number if 0 not in edits else None
+    if first is None:
+        first = doc._decode(0).number
+    assert first is not None  # the fast codecs number every board
+    return first

@@ -18,13 +18,13 @@ if TYPE_CHECKING:
 #: bytes read at a time: small enough to stay in cache and keep the process small
 #: (a 241 MB file costs no more memory than a tiny one), large enough to amortise the calls
 CHUNK = 1 << 20  # a multiple of 8
-_MASK64 = (1 << 64) - 1
+MASK64 = (1 << 64) - 1
 #: files up to this size are summed without numpy when it is not imported yet: importing it
 #: (about 0.1 s) costs more than summing a megabyte's words in plain Python (a 1,000-board PBN is 260 KB)
 SMALL = 1 << 20
 
 
-def _sum_words(buf: np.ndarray) -> int:
+def sum_words(buf: np.ndarray) -> int:
     """Exact sum of the little-endian 32-bit words of ``buf`` (length a multiple of 8).
 
     Summing native 64-bit words needs no widening cast: with ``hi`` the sum of
@@ -36,11 +36,11 @@ def _sum_words(buf: np.ndarray) -> int:
     words = buf.view("<u8")
     hi = int(np.add.reduce(words >> np.uint64(32), dtype=np.uint64))
     wrapped = int(np.add.reduce(words, dtype=np.uint64))
-    lo = (wrapped - (hi << 32)) & _MASK64
+    lo = (wrapped - (hi << 32)) & MASK64
     return lo + hi
 
 
-def _tail_sum(tail: bytes) -> int:
+def tail_sum(tail: bytes) -> int:
     """Sum of up to 7 trailing bytes as zero-padded 32-bit words."""
     padded = tail.ljust((len(tail) + 3) // 4 * 4, b"\0")
     return sum(int.from_bytes(padded[i : i + 4], "little") for i in range(0, len(padded), 4))
@@ -54,9 +54,9 @@ def pavlicek_checksum_bytes(data: Buffer) -> int:
     total = 0
     whole = len(buf) // 8 * 8
     for start in range(0, whole, CHUNK):
-        total += _sum_words(buf[start : min(start + CHUNK, whole)])
-    total += _tail_sum(bytes(buf[whole:]))
-    return total & _MASK64
+        total += sum_words(buf[start : min(start + CHUNK, whole)])
+    total += tail_sum(bytes(buf[whole:]))
+    return total & MASK64
 
 
 def _fill(f: RawIOBase, view: memoryview) -> int:
@@ -76,11 +76,11 @@ def _small_sum(data: bytes) -> int:
     words = array.array("I")
     if words.itemsize != 4:  # pragma: no cover - no platform Python runs on today
         unpacked: tuple[int, ...] = struct.unpack(f"<{len(padded) // 4}I", padded)
-        return sum(unpacked) & _MASK64
+        return sum(unpacked) & MASK64
     words.frombytes(padded)
     if sys.byteorder != "little":  # pragma: no cover - the words are little-endian in the file
         words.byteswap()
-    return sum(words) & _MASK64
+    return sum(words) & MASK64
 
 
 def pavlicek_checksum(path: str | os.PathLike[str]) -> int:
@@ -102,8 +102,8 @@ def pavlicek_checksum(path: str | os.PathLike[str]) -> int:
             got = _fill(f, view)
             whole = got // 8 * 8
             if whole:
-                total += _sum_words(buf[:whole])
+                total += sum_words(buf[:whole])
             if got < CHUNK:
-                total += _tail_sum(bytes(buf[whole:got]))
+                total += tail_sum(bytes(buf[whole:got]))
                 break
-    return total & _MASK64
+    return total & MASK64

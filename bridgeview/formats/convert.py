@@ -8,48 +8,35 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
 from typing import IO, TYPE_CHECKING, Any
 
-from ..model.boardset import BoardSet
 from ..model.tables import DEAL, Conflict, record_name, set_tables
 from ..model.text import plural
-from .errors import FormatError
-from .registry import (
+from .atomic import check_target, save_atomically
+from .chunked import empty_games_loss
+from .codec import (
+    Cancelled,
+    ChunkedConversion,
     Codec,
+    ConvertResult,
+    ConvertsInChunks,
+    ProgressFn,
     ReadOptions,
+    TablesFound,
     WriteOptions,
     check_error,
-    check_target,
-    codec_for_output,
-    detect,
-    get,
-    read_file,
+    lazy_text,
     record_errors,
-    save_atomically,
 )
+from .errors import FormatError
+from .registry import codec_for_output, detect, get, read_file
 from .verbatim import original_writer
 
 if TYPE_CHECKING:
     from ..model.board import Board
     from .bulk import BulkChunk
-    from .registry import Boards
-
-ProgressFn = Callable[[int, int], bool]
-
-
-@dataclass
-class ConvertResult:
-    codec: Codec
-    records: int = 0
-    losses: list[str] = field(default_factory=list)
-    #: things the user asked for that the input made impossible (a DUP file's own first board)
-    notices: list[str] = field(default_factory=list)
-
-
-class Cancelled(Exception):
-    """The user cancelled a conversion; the target was not touched."""
+    from .codec import Boards
 
 
 def convert_file(
@@ -117,18 +104,15 @@ def one_table_each(doc: Any, codec: Codec) -> bool:
 
 def _lazy_text(doc: Any) -> bool:
     """A big PBN or LIN file read lazily: its games are decoded on demand and may hold no cards."""
-    return bool(getattr(doc, "pbn_lazy", False) or getattr(doc, "lin_lazy", False))
+    return lazy_text(doc) is not None
 
 
-def chunked_text(doc: Any, codec: Codec, options: WriteOptions | None) -> Any:
-    """The module that converts ``doc`` to ``codec`` in chunks, deals parsed together (:mod:`pbn_bulk`
-    for a big PBN file, :mod:`lin_bulk` for a big LIN one, to ZRD or ZBD), or None."""
-    from . import lin_bulk, pbn_bulk
-
-    for module in (pbn_bulk, lin_bulk):
-        if module.applies(doc, codec, options):
-            return module
-    return None
+def chunked_text(doc: Any, codec: Codec, options: WriteOptions | None) -> ChunkedConversion | None:
+    """How ``doc`` goes to ``codec`` in chunks, deals parsed together (a big PBN or LIN file read lazily, to ZRD
+    or ZBD: what its codec, a :class:`~.codec.ConvertsInChunks`, offers), or None."""
+    name = lazy_text(doc)
+    source = get(name) if name is not None else None
+    return source.chunked(doc, codec, options) if isinstance(source, ConvertsInChunks) else None
 
 
 def _lazy_without_empty_games(doc: Any, codec: Codec, *, chunked: bool = True) -> tuple[Any, int]:
@@ -201,20 +185,28 @@ def distinct_boards(doc: Any, codec: Codec, options: WriteOptions | None = None)
     errors = [_conflict_error(doc, c, codec) for c in tables.conflicts if c.what == DEAL]
     if not errors and not tables.repeated:
         return doc, None, []
-    view = _records_view(doc, tables.board_records())
+    view = _records_view(doc, _with_unreadable(doc, tables.board_records()))
     if errors:
         unstorable = (e for i in range(len(view)) for e in record_errors(codec, view, i, view[i]))
         return doc, None, [*itertools.islice(unstorable, 1), *errors]
     return view, tables.summary(), []
 
 
+def _with_unreadable(doc: Any, kept: Any) -> Any:
+    """The records ``kept`` (the first table of each board), and any other that cannot be read: the reader
+    could not tell what it holds, so it is no table of an earlier board but a record the check refuses (as the
+    chunked converter, which meets it on its way, does)."""
+    import numpy as np
+
+    left_out = np.setdiff1d(np.arange(len(doc)), kept, assume_unique=True)
+    unread = [i for i in left_out.tolist() if doc[i].unreadable]
+    return np.union1d(kept, unread) if unread else kept
+
+
 def _records_view(doc: Any, kept: Any) -> Any:
-    """The records ``kept`` of ``doc``: a lazy view of a lazily read set, else a board set of them."""
-    if getattr(doc, "is_lazy", False) or isinstance(doc, BoardsView):
-        return BoardsView(doc, kept)
-    view = BoardSet([doc[int(i)] for i in kept], getattr(doc, "info", None))
-    view.problems = list(getattr(doc, "problems", []))
-    return view
+    """The records ``kept`` of ``doc``, read through to it: messages still name the records of the file (a set
+    read whole too: the third record is record 3, not the second of those kept)."""
+    return BoardsView(doc, kept)
 
 
 def _conflict_error(doc: Any, conflict: Conflict, codec: Codec) -> str:
@@ -225,10 +217,6 @@ def _conflict_error(doc: Any, conflict: Conflict, codec: Codec) -> str:
         f"board {number} holds different deals in {first} and {other}; {codec.title} writes each board once "
         f"(fix the deal, or number the deals apart: bridgeview convert --renumber)"
     )
-
-
-def empty_games_loss(count: int) -> str:
-    return f"{plural(count, 'game')} without cards"
 
 
 def tables_loss(notice: str) -> str:
@@ -323,11 +311,8 @@ def write_document(
     if codec.kind == "bridge":
         chunked = chunked_text(doc, codec, options)
         if chunked is not None:  # a big PBN or LIN file to ZRD/ZBD: in chunks, deals parsed together
-            from .pbn_bulk import TablesFound
-
             try:
-                converted: ConvertResult = chunked.convert(doc, dst, codec, options, progress)
-                return converted
+                return chunked.convert(doc, dst, codec, options, progress)
             except TablesFound:  # a board number came again: the tables are sorted out board by board below,
                 doc, dropped = without_empty_games(doc, codec, chunked=False)  # without the games it skipped
         if (
@@ -337,7 +322,7 @@ def write_document(
             and not doc.edited
             and one_table_each(doc, codec)
         ):
-            result = _write_bulk_chunks(doc.bulk(), len(doc), dst, codec, options, progress, force)
+            result = write_bulk_chunks(doc.bulk(), len(doc), dst, codec, options, progress, force)
             result.losses[:0] = read_losses(doc)
             return result
         doc, notice, errors = distinct_boards(doc, codec)
@@ -377,12 +362,12 @@ def _convert_bulk(
     total = len(doc)
     bulk = getattr(doc, "bulk", None)
     chunks = bulk() if callable(bulk) else src_codec.read_bulk(src)  # the records as opened: not mapped twice
-    result = _write_bulk_chunks(chunks, total, dst, dst_codec, options, progress, force)
+    result = write_bulk_chunks(chunks, total, dst, dst_codec, options, progress, force)
     result.losses[:0] = read_losses(doc)
     return result
 
 
-def _write_bulk_chunks(
+def write_bulk_chunks(
     chunks: Iterable[BulkChunk],
     total: int,
     dst: str | os.PathLike[str],

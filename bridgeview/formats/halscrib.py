@@ -24,8 +24,8 @@ from ..model.cribbage import (
     PegPlay,
 )
 from ..model.text import plural
+from .codec import Capabilities, Codec, ReadOptions, WriteOptions
 from .errors import FormatError
-from .registry import Capabilities, Codec, ReadOptions, WriteOptions
 
 TEXT_FIELDS = (("author", 16), ("program", 16), ("player 0's name", 8), ("player 1's name", 8), ("comments", 18))
 DATE_FIELDS = (("year", 12), ("month", 4), ("day", 5), ("hour", 6), ("minute", 6), ("second", 6))

@@ -27,8 +27,9 @@ from ..model.ddtable import DDTable
 from ..model.deal import Deal
 from ..model.text import plural
 from .bulk import DD_UNKNOWN, BulkChunk, chunks_from_boards, complete_rows
+from .codec import Codec, ReadOptions, WriteOptions
 from .errors import FormatError
-from .registry import Codec, ReadOptions, WriteOptions
+from .mapped import map_file
 
 if TYPE_CHECKING:
     import numpy as np
@@ -77,14 +78,6 @@ def require_full(owners: np.ndarray, done: int, title: str) -> None:
     if not full.all():
         i = int(np.argmin(full))
         raise FormatError(f"record {done + i + 1} is not a complete deal; {title} stores only full deals")
-
-
-def map_file(path: str | os.PathLike[str]) -> Any:
-    """The file's bytes as a read-only mmap (``b""`` for an empty file)."""
-    with open(path, "rb") as f:
-        if os.fstat(f.fileno()).st_size == 0:
-            return b""
-        return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
 
 
 def with_path(e: FormatError, path: str | os.PathLike[str] | None) -> FormatError:

@@ -96,6 +96,17 @@ class Decoded:
 EIGHT_BIT = "cp1252"
 
 
+def decode_errors(encoding: str) -> str:
+    """How the bytes of a file read as ``encoding`` decode: 8-bit text's undefined bytes as "�" (each a
+    problem of the board that holds it), UTF-8 strictly (text that is not valid UTF-8 is read as 8-bit)."""
+    return "replace" if encoding == EIGHT_BIT else "strict"
+
+
+def is_utf8(encoding: str) -> bool:
+    """True for any spelling of UTF-8 (``utf-8``, ``UTF8``, ``utf_8``), not ``utf-8-sig``."""
+    return encoding.lower().replace("_", "-") in ("utf-8", "utf8")
+
+
 def undecodable_offsets(data: bytes, encoding: str) -> list[int]:
     """Where ``data`` holds a byte that ``encoding`` (as the policy names it) does not define."""
     return [m.start() for m in _UNDEFINED.finditer(data)] if encoding == "cp1252" else []

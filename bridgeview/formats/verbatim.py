@@ -16,7 +16,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..model.boardset import BoardSet
-    from .registry import Codec, WriteOptions
+    from .codec import Codec, WriteOptions
 
 #: ``FileInfo.extra`` key of the :class:`Original` a binary set was read from
 KEY = "verbatim"
@@ -38,7 +38,7 @@ class Original:
 def _key(doc: BoardSet) -> tuple[object, ...] | None:
     """What the set says: its file info, its length, and each board unless it is read lazily
     (a lazy set knows itself whether it was edited).  None when too big to fingerprint."""
-    from .pbn import board_key
+    from ..model.board import board_key
 
     info = doc.info
     head = (info.event, info.site, info.date, repr(info.dup), len(doc))

@@ -386,7 +386,7 @@ def write_html(
     data: PrintData, path: str | os.PathLike[str], options: HandRecordOptions, *, force: bool = False
 ) -> int:
     """Write the page to ``path`` atomically (temp file + rename); returns its printed page count."""
-    from ..formats.registry import save_atomically
+    from ..formats.atomic import save_atomically
 
     content = html_text(data, options).encode("utf-8")
     save_atomically(path, lambda f: f.write(content), force=force)

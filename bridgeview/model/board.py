@@ -149,3 +149,27 @@ class Board:
         if self.result is not None and not 0 <= self.result <= 13:
             out.append(f"result {self.result} tricks is impossible")
         return out
+
+
+def board_key(b: Board) -> tuple[object, ...]:
+    """Everything the model says about a board, hashable, to notice edits.
+
+    The tags are their names and their values as two tuples (the same test as their items, in order):
+    two objects, not one a tag, made for every board read (the collector walks each of them)."""
+    tags = b.tags
+    return (
+        b.number,
+        b.dealer,
+        b.vulnerability,
+        b.deal.hands,
+        b.dd,
+        tuple(b.auction) if b.auction is not None else None,
+        tuple(b.play) if b.play is not None else None,
+        tuple(b.play_marks.items()) if b.play_marks else (),
+        b.contract,
+        b.declarer,
+        b.result,
+        b.claim,
+        (tuple(tags), tuple(tags.values())),
+        tuple(b.notes),
+    )

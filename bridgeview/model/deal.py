@@ -7,9 +7,10 @@ format is literally these four numbers.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from .cards import (
     CARDS,
@@ -74,6 +75,24 @@ class Deal:
         PBN deal parser (the PBN reader calls it for every board, so suits it has
         seen are looked up, not parsed again).
         """
+        m = _PLAIN_DEAL.fullmatch(text)
+        if m is not None:  # the usual spelling, one space between hands: each suit looked up, nothing split
+            g = m.groups()
+            held = list(map(HOLDINGS.get, g[1:]))
+            if None in held:
+                held = [k if k is not None else holding(g[1 + i]) for i, k in enumerate(held)]
+            if -1 not in held:  # (else the general reading below says what is wrong)
+                a, b, c, d, e, f, h, i, j, k, l, m_, n, o, p, q = cast("list[int]", held)
+                plain = (
+                    a << 39 | b << 26 | c << 13 | d,
+                    e << 39 | f << 26 | h << 13 | i,
+                    j << 39 | k << 26 | l << 13 | m_,
+                    n << 39 | o << 26 | p << 13 | q,
+                )
+                seat = _FIRST_SEAT[g[0]]
+                deal = _NEW(cls)  # no dataclass __init__ to run: a PBN reader makes one a board
+                _SET(deal, "hands", plain[4 - seat :] + plain[: 4 - seat] if seat else plain)
+                return deal
         text = text.strip()
         if len(text) < 2 or text[1] != ":":
             raise ValueError(f"deal must start with a seat and ':' ({text[:10]!r})")
@@ -82,7 +101,7 @@ class Deal:
         if len(parts) != 4:
             raise ValueError(f"deal must have 4 hands, found {len(parts)}")
         hands = [0, 0, 0, 0]
-        known = _SUIT_BITS.get
+        known = HOLDINGS.get
         for offset, part in enumerate(parts):
             if part == "-":
                 continue
@@ -205,24 +224,47 @@ def parse_card(text: str) -> Card:
     return Card.parse(text)
 
 
-__all__ = ["Deal", "CARDS", "parse_card"]
+__all__ = ["Deal", "CARDS", "HOLDINGS", "holding", "parse_card"]
 
 
-#: rank strings already parsed (``AKT2`` -> its 13-bit mask): a file repeats few of them
-_SUIT_BITS: dict[str, int] = {}
-_SUIT_CACHE_LIMIT = 100_000
+#: the one table of suit holdings read so far: ranks text (``AKT2``, either case) -> its 13-bit mask.  Every
+#: reader of hand text looks a suit up here first (a file repeats few of them: a look-up, not a parse, a suit)
+HOLDINGS: dict[str, int] = {}
+_HOLDINGS_LIMIT = 100_000
+
+
+def holding(ranks: str) -> int:
+    """The 13-bit mask of the rank letters ``ranks`` of one suit (``AKT2``, either case), kept in
+    :data:`HOLDINGS`; -1 when a letter is not a rank or a rank is there twice (the caller says which)."""
+    bits = 0
+    for ch in ranks.upper():
+        r = RANK_CHARS.find(ch)
+        if r < 0 or bits >> r & 1:
+            return -1
+        bits |= 1 << r
+    if len(HOLDINGS) < _HOLDINGS_LIMIT:
+        HOLDINGS[ranks] = bits
+    return bits
 
 
 def _suit_bits(ranks: str, suit: int, hand: str) -> int:
     """The 13-bit mask of ``ranks`` in ``suit``; ValueError naming the bad or repeated card of ``hand``."""
-    bits = 0
+    bits = holding(ranks)
+    if bits >= 0:
+        return bits
+    seen = 0
     for ch in ranks.upper():
         r = RANK_CHARS.find(ch)
         if r < 0:
             raise ValueError(f"bad rank {ch!r} in hand {hand!r}")
-        if bits >> r & 1:
+        if seen >> r & 1:
             raise ValueError(f"card {SUIT_LETTERS[suit]}{ch} twice in hand {hand!r}")
-        bits |= 1 << r
-    if len(_SUIT_BITS) < _SUIT_CACHE_LIMIT:
-        _SUIT_BITS[ranks] = bits
-    return bits
+        seen |= 1 << r
+    raise AssertionError(ranks)  # holding() refused it for one of the two reasons above
+
+
+#: a PBN deal spelled the usual way: a seat, a colon, then four hands of four dotted suits one space apart
+_PLAIN_DEAL = re.compile(r"([NESWnesw]):" + " ".join([r"([^ .]*)\.([^ .]*)\.([^ .]*)\.([^ .]*)"] * 4))
+_FIRST_SEAT = {"N": 0, "E": 1, "S": 2, "W": 3, "n": 0, "e": 1, "s": 2, "w": 3}
+_NEW = object.__new__
+_SET = object.__setattr__

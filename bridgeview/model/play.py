@@ -15,13 +15,62 @@ from .cards import Card, Seat, Strain, suit_mask
 from .deal import Deal
 
 
+def _trick_weights(trump: int, led: int) -> tuple[int, ...]:
+    """Each card's weight in a trick led in suit ``led`` (``trump`` 4: notrump): a trump by its rank above
+    any card of the suit led, by its rank, above any other card (0).  Multiples of 4, so a card's position
+    in the trick can ride in the low bits of a ``max``."""
+    return tuple(
+        4 * (64 + c % 13) if c // 13 == trump else 4 * (32 + c % 13) if c // 13 == led else 0 for c in range(52)
+    )
+
+
+#: ``TRICK_WEIGHTS[trump][lead card][card]`` (trump 0-3 clubs to spades, 4 notrump): the card of the highest
+#: weight wins the trick.  The one rule of who wins a trick, as a table: :func:`trick_winner` and the readers'
+#: fast paths (PBN's play section, LIN's) look it up.
+TRICK_WEIGHTS = tuple(tuple(_trick_weights(trump, c // 13) for c in range(52)) for trump in range(5))
+
+
+def trump_index(trump: Strain | None) -> int:
+    """The first index of :data:`TRICK_WEIGHTS` for a contract in ``trump`` (None: notrump)."""
+    return int(trump) if trump is not None else int(Strain.NOTRUMP)
+
+
 def trick_winner(cards: Sequence[int], leader: int, trump: Strain | None) -> Seat:
     """The seat that wins a (possibly incomplete) trick led by ``leader``:
     the highest trump if any was played, else the highest card of the suit led."""
-    trump_suit = int(trump) if trump is not None and trump != Strain.NOTRUMP else -1
-    winning_suit = trump_suit if any(c // 13 == trump_suit for c in cards) else cards[0] // 13
-    best = max((c, i) for i, c in enumerate(cards) if c // 13 == winning_suit)[1]
+    weights = TRICK_WEIGHTS[trump_index(trump)][cards[0]]
+    best = max(range(len(cards)), key=lambda i: weights[cards[i]])
     return Seat((leader + best) % 4)
+
+
+def legal_play_tricks(hands: Sequence[int], play: Sequence[int], declarer: int, trump: Strain | None) -> int | None:
+    """Declarer's side's tricks in a whole play (52 cards) that follows the rules, else None: what
+    :func:`replay` and :func:`declarer_tricks` give, on plain ints (hand masks, card numbers), because a
+    reader asks it of every played board of a file."""
+    left = list(hands)
+    table = TRICK_WEIGHTS[trump_index(trump)]
+    leader = (declarer + 1) % 4
+    won = 0  # tricks of declarer's side
+    for t in range(0, 52, 4):
+        lead_suit = play[t] // 13
+        weights = table[play[t]]
+        best = -1
+        best_weight = -1
+        for j in range(4):
+            card = int(play[t + j])
+            seat = (leader + j) % 4
+            bit = 1 << card
+            hand = left[seat]
+            if not hand & bit:
+                return None
+            if j and card // 13 != lead_suit and hand >> (13 * lead_suit) & 0x1FFF:
+                return None
+            left[seat] = hand & ~bit
+            if weights[card] > best_weight:
+                best_weight, best = weights[card], seat
+        leader = best
+        won += (best - declarer) % 2 == 0
+    return won
 
 
 @dataclass

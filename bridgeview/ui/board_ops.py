@@ -108,7 +108,7 @@ def sort_boards(view) -> None:
 
 def boards_text(boards: list[Board], info=None) -> str:
     """PBN text of ``boards``, one game after another."""
-    from ..formats.pbn import board_to_pbn_text
+    from ..formats.pbn.codec import board_to_pbn_text
 
     return "\n".join(board_to_pbn_text(b, info).rstrip("\n") + "\n" for b in boards)
 

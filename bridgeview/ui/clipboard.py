@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 
 from ..formats.errors import FormatError
-from ..formats.lin import handviewer_boards, handviewer_url, parse_text
-from ..formats.pbn import parse_pbn_text
+from ..formats.lin.handviewer import handviewer_boards, handviewer_url
+from ..formats.lin.read import parse_text
+from ..formats.pbn.codec import parse_pbn_text
 from ..model.board import Board
 from ..model.boardset import BoardSet, FileInfo
 

@@ -30,7 +30,7 @@ def file_has_commentary(boards) -> bool:
     def placed(board: Board) -> bool:
         if not board.notes:
             return False
-        from ..formats.lin import NOTE_AT_TAG  # LIN's reader: only for a board with notes
+        from ..formats.lin.read import NOTE_AT_TAG  # LIN's reader: only for a board with notes
 
         return NOTE_AT_TAG in board.tags
 
@@ -41,7 +41,7 @@ def notes_at_step(board: Board | None, step: int) -> list[str]:
     """The comments made right after card ``step`` (0: before the play) of a board whose notes have places."""
     if board is None or not board.notes:
         return []
-    from ..formats.lin import NOTE_AT_TAG, note_places  # LIN's reader: only for a board with notes
+    from ..formats.lin.read import NOTE_AT_TAG, note_places  # LIN's reader: only for a board with notes
 
     if NOTE_AT_TAG not in board.tags:
         return []

@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..formats.document import Document
+from ..app.document import Document
 from ..formats.errors import FormatError
 from ..model.cribbage import GAME_POINTS, SUIT_SYMBOLS, CribbageRecord, CribCard, MovieStep
 from ..model.text import plural

@@ -10,9 +10,9 @@ import threading
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
+from ..app.describe import info_lines
 from ..formats.checksum import pavlicek_checksum
-from ..formats.describe import info_lines
-from ..formats.registry import _meaningful
+from ..formats.codec import meaningful
 from ..model.board import Board
 from ..model.text import plural
 from .theme import LABEL_GREY, RED
@@ -63,7 +63,7 @@ def board_rows(board: Board | None, index: int, boards) -> list[tuple[str, str]]
     if board.play:
         rows.append(("cards played", str(len(board.play))))
     for key, value in board.tags.items():
-        if key in BOOKKEEPING_TAGS or not _meaningful(value):  # bookkeeping shown elsewhere; "?"/"#" say nothing
+        if key in BOOKKEEPING_TAGS or not meaningful(value):  # bookkeeping shown elsewhere; "?"/"#" say nothing
             continue
         rows.append((key, suit_symbols(value)))
     for note in board.notes:
@@ -156,7 +156,7 @@ class DetailsPanel(QWidget):
 
     def file_rows(self) -> list[tuple[str, str]]:
         """The file part as shown: PBN's "?" placeholders for event, site and date are left out."""
-        return [(k, v) for k, v in self._file_rows if k not in ("event", "site", "date") or _meaningful(v)]
+        return [(k, v) for k, v in self._file_rows if k not in ("event", "site", "date") or meaningful(v)]
 
     def current_board_rows(self) -> list[tuple[str, str]]:
         return list(self._board_rows)

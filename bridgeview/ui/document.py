@@ -1,6 +1,6 @@
 """The UI side of an open document, and the base of every tab that shows one.
 
-:class:`OpenDocument` is a :class:`~bridgeview.formats.document.Document` with
+:class:`OpenDocument` is a :class:`~bridgeview.app.document.Document` with
 its undo stack and a ``modifiedChanged`` signal.  :class:`DocumentTab` is what
 the main window's tabs hold (the bridge :class:`DocumentView`, the
 :class:`CribbageView`): the window opens, titles, saves and closes any of them
@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QWidget
 
-from ..formats.document import Document
+from ..app.document import Document
 
 
 class OpenDocument(QObject):

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..formats.document import Document
+from ..app.document import Document
 from ..model.board import Board
 from ..solve.boards import merged
 from .board_model import COLUMNS, BoardSetModel

@@ -14,7 +14,7 @@ from dataclasses import replace
 from PySide6.QtGui import QUndoCommand
 from PySide6.QtWidgets import QCheckBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QSpinBox, QWidget
 
-from ..formats.duplimate import DEFAULT_DUP
+from ..formats.duplimate.bri import DEFAULT_DUP
 from ..model.boardset import DupControl
 from ..model.editing import board_numbers
 from ..model.text import plural

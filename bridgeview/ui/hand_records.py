@@ -297,7 +297,7 @@ def pdf_bytes(data: PrintData, options: HandRecordOptions) -> tuple[bytes, int]:
 
 def write_pdf(data: PrintData, path: str | os.PathLike[str], options: HandRecordOptions) -> int:
     """Write the hand records to ``path`` atomically (temp file + rename); returns the page count."""
-    from ..formats.registry import save_atomically
+    from ..formats.atomic import save_atomically
 
     content, pages = pdf_bytes(data, options)
     save_atomically(path, lambda f: f.write(content))

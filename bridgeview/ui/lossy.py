@@ -16,9 +16,10 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from ..formats.document import Document
+from ..app.document import Document
+from ..formats.codec import Codec
 from ..formats.errors import FormatError
-from ..formats.registry import Codec, read_file
+from ..formats.registry import read_file
 from . import dialogs
 from .document import DocumentTab
 from .document_view import DocumentView

@@ -10,9 +10,10 @@ from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QUrl
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QUndoGroup
 from PySide6.QtWidgets import QLabel, QMainWindow, QTabWidget, QWidget
 
-from ..formats.document import BRIDGE, CRIBBAGE, Document, bundled
+from ..app.document import BRIDGE, CRIBBAGE, Document, bundled
+from ..formats.codec import Codec
 from ..formats.errors import FormatError
-from ..formats.registry import Codec, all_codecs, get
+from ..formats.registry import all_codecs, get
 from ..model.text import plural
 from ..resources import resource
 from . import dialogs
@@ -605,7 +606,7 @@ class MainWindow(QMainWindow):
         board = view.current_board() if view is not None else None
         if board is None:
             return None
-        from ..formats.pbn import board_to_pbn_text
+        from ..formats.pbn.codec import board_to_pbn_text
 
         text = board_to_pbn_text(board)
         QGuiApplication.clipboard().setText(text)

@@ -10,11 +10,12 @@ from typing import Any
 from PySide6.QtCore import QEventLoop, QObject, Qt, Signal
 from PySide6.QtWidgets import QLabel, QProgressDialog, QWidget
 
+from ..formats.atomic import write_protected
+from ..formats.chunked import empty_games_loss
+from ..formats.codec import Cancelled, Codec, SaveReport, TablesFound, WriteOptions
 from ..formats.convert import (
-    Cancelled,
     chunked_text,
     distinct_boards,
-    empty_games_loss,
     forget_read_losses,
     read_losses,
     tables_loss,
@@ -22,8 +23,7 @@ from ..formats.convert import (
     write_document,
 )
 from ..formats.errors import FormatError
-from ..formats.pbn_bulk import TablesFound
-from ..formats.registry import Codec, SaveReport, WriteOptions, all_codecs, write_protected
+from ..formats.registry import all_codecs
 from ..model.text import plural
 from . import dialogs
 from .plaintext import plain_label

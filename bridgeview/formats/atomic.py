@@ -1,0 +1,124 @@
+"""Saving a file whole or not at all: a temporary file beside the target, renamed over it.
+
+Every write of the app goes through :func:`save_atomically`; :func:`check_target` refuses a
+write-protected target before any work, and :func:`clean_stale_parts` removes what a killed
+save left behind.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO
+
+from .errors import FormatError
+
+
+def write_protected(path: str | os.PathLike[str]) -> bool:
+    """True when ``path`` (through any symlinks) is an existing file its owner marked read-only
+    (no write bit) or that we may not write: a rename would replace it all the same."""
+    real = os.path.realpath(path)
+    try:
+        mode = os.stat(real).st_mode
+    except OSError:
+        return False
+    return not mode & 0o222 or not os.access(real, os.W_OK)
+
+
+def check_target(path: str | os.PathLike[str], force: bool = False) -> None:
+    """Refuse (FormatError) to replace a write-protected ``path`` unless ``force``; call it before
+    long work too, so a conversion or a solve does not run only to be refused at the end."""
+    if not force and write_protected(path):
+        raise FormatError("the file is write-protected; not replaced (--force replaces it)", path=str(path))
+
+
+#: how our temporary files are named: ``.NAME.`` + mkstemp's eight characters + ``.part``
+_PART_SUFFIX = ".part"
+
+
+def _part_pattern(name: str) -> re.Pattern[str]:
+    return re.compile(rf"\.{re.escape(name)}\.[a-z0-9_]{{8}}{re.escape(_PART_SUFFIX)}")
+
+
+def _lock(fd: int) -> bool:
+    """Take an exclusive lock on ``fd`` without waiting; True when taken (or locks are unavailable)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: an open file cannot be deleted there anyway
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
+
+
+def clean_stale_parts(target: Path) -> list[str]:
+    """Delete temporary files a killed save to ``target`` left behind (``.NAME.XXXXXXXX.part``).
+
+    A save holds a lock on its temporary file until the file is renamed, so a part file we can
+    lock belongs to no running save.  Returns the names removed."""
+    directory = target.parent if str(target.parent) else Path(".")
+    pattern = _part_pattern(target.name)
+    removed: list[str] = []
+    try:
+        names = [n for n in os.listdir(directory) if pattern.fullmatch(n)]
+    except OSError:
+        return removed
+    for name in names:
+        part = directory / name
+        try:
+            fd = os.open(part, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        except OSError:
+            continue
+        try:
+            if _lock(fd) and os.path.isfile(part):
+                os.unlink(part)
+                removed.append(name)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+    return removed
+
+
+def save_atomically(path: str | os.PathLike[str], write: Callable[[IO[bytes]], object], *, force: bool = False) -> None:
+    """Call ``write(fileobj)`` on a temporary file beside ``path``, then rename it
+    over ``path``; on any failure the target is untouched and the temporary removed.
+
+    A symlink is followed: the file it points to is replaced and the link stays a link.
+    A write-protected target is refused unless ``force``.  Part files a killed earlier
+    save to the same target left behind are removed first."""
+    target = Path(os.path.realpath(path))
+    check_target(target, force)
+    directory = target.parent
+    clean_stale_parts(target)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=_PART_SUFFIX, dir=directory)
+    except OSError as e:  # name the target, not the temporary file the user never asked for
+        raise FormatError(e.strerror or str(e), path=str(path)) from None
+    try:
+        _lock(fd)  # held until the rename: another save's clean-up leaves this file alone
+        with os.fdopen(fd, "wb") as f:
+            write(f)
+            f.flush()
+            os.fsync(f.fileno())
+            if target.exists():
+                try:
+                    os.chmod(tmp, target.stat().st_mode & 0o7777)
+                except OSError:
+                    pass
+            else:
+                os.chmod(tmp, 0o644)
+            os.replace(tmp, target)
+    except BaseException as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(e, OSError) and not isinstance(e, BrokenPipeError):
+            raise FormatError(e.strerror or str(e), path=str(path)) from None
+        raise

@@ -1,0 +1,236 @@
+"""A big LIN file of hand records converted to a fixed-record format in chunks, without a Board a board.
+
+Converting a lazily read LIN file (:mod:`.lazy`) to ZRD or ZBD the general
+way decodes every board twice (for the check and for the writer) with the
+careful reader.  Hand records, ours and BBO's, are nearly all one shape:
+``qx``, ``pn``, ``st``, ``md``, ``rh``, ``ah|Board N|``, ``sv``, ``pg`` with
+nothing else.  Each board is tried against one regular expression of that
+shape; the deals of those that match are parsed together with numpy, and the
+others go through the careful reader.  The chunks, the check's tally and the
+writing are :mod:`..chunked`'s, shared with PBN, so the losses reported and the bytes written
+are those of the general path (the tests compare both).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from .. import chunked
+from ..bulk import ABSENT, DD_UNKNOWN, BulkChunk
+from ..chunked import FAST_TARGETS, VUL_CODES, finish_chunk, names_array, rank_table, running_count
+from ..codec import Codec, WriteOptions, is_lazy_text, meaningful
+from .read import LIN_SEATS, PLAYER_TAGS, flat_text
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..chunked import Tally
+    from .lazy import LazyLinSet
+
+PARSE_ROWS = 4096  # rows of any shape parsed together
+FULL_ROWS = 16384  # rows of full hands parsed together
+_HAND = rb"S[2-9TJQKA]*H[2-9TJQKA]*D[2-9TJQKA]*C[2-9TJQKA]*"
+_BOARD = re.compile(
+    rb"[ \t\r\n]*(?:qx\|([oOcC]?)(\d{1,9})\|)?"
+    rb"(?:pn\|([^|\r\n]*)\|)?"
+    rb"(?:st\|\|)?"
+    rb"md\|([1-4])(" + _HAND + rb"(?:," + _HAND + rb"){2},(?:" + _HAND + rb")?)\|"
+    rb"(?:rh\|\|)?"
+    rb"(?:ah\|Board (\d{1,9})\|)?"
+    rb"(?:sv\|([onebONEB0])\|)?"
+    rb"(?:pg\|\|)?[ \t\r\n]*"
+)
+#: the hands of an ``md`` value in order, as our seat numbers (LIN's dealer digit 1-4 counts the same way)
+_LIN_SEATS = tuple(int(seat) for seat in LIN_SEATS)
+_DEALERS = {b"%d" % (k + 1): seat for k, seat in enumerate(_LIN_SEATS)}
+
+
+def applies(doc: Any, codec: Codec, options: WriteOptions | None) -> bool:
+    """True for an unedited lazy LIN set going to a plain fixed-record format (numbered by the file
+    itself: a start board given when reading numbers the boards the careful way)."""
+    return (
+        is_lazy_text(doc, "lin")
+        and not doc.edited
+        and codec.name in FAST_TARGETS
+        and getattr(doc, "_start_board", None) is None
+    )
+
+
+def parse_hands(texts: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
+    """Owners (k, 52) of ``md`` hands written the plain way (``S…H…D…C…`` four times, South West North
+    East, the last perhaps left out), and a boolean (k,) of the rows that are complete deals as
+    :func:`.read.parse_md` reads them; the others (a card twice, a short hand) need the careful reader."""
+    import numpy as np
+
+    k = len(texts)
+    owners = np.full((k, 52), ABSENT, dtype=np.uint8)
+    if not k:
+        return owners, np.zeros(0, dtype=bool)
+    joined = b"|".join(texts) + b"|"
+    arr = np.frombuffer(joined, np.uint8)
+    ends = np.flatnonzero(arr == ord("|"))
+    row_start = np.concatenate(([0], ends[:-1] + 1))
+    row = np.cumsum(arr == ord("|")) - (arr == ord("|"))  # the row of each byte
+    comma = np.cumsum(arr == ord(","))
+    suit_mark = (arr == ord("S")) | (arr == ord("H")) | (arr == ord("D")) | (arr == ord("C"))
+    suits_seen = np.cumsum(suit_mark)
+    rank = rank_table()[arr]
+    at = np.flatnonzero(rank >= 0)
+    r_of = row[at]
+    hand = comma[at] - comma[row_start[r_of]]  # commas before it in its row
+    # each hand is S H D C in that order: the suit letters up to it in its row, modulo 4, give the suit
+    order = (suits_seen[at] - suits_seen[row_start[r_of]]) % 4  # 0 = spades ... 3 = clubs (a row starts with S)
+    card = (3 - order) * 13 + rank[at]
+    slot = r_of.astype(np.int64) * 52 + card
+    counts = np.bincount(slot, minlength=52 * k)
+    per_hand = np.bincount(r_of.astype(np.int64) * 4 + hand, minlength=4 * k).reshape(k, 4)
+    ok = (counts.reshape(k, 52) <= 1).all(axis=1) & (per_hand <= 13).all(axis=1)
+    seats = np.array(_LIN_SEATS, dtype=np.uint8)
+    owners.reshape(-1)[slot] = seats[hand]
+    total = per_hand.sum(axis=1)
+    empty = per_hand == 0
+    one_left_out = (total == 39) & (empty.sum(axis=1) == 1)  # the fourth hand is the cards left
+    for r in np.flatnonzero(one_left_out & ok).tolist():
+        missing = int(np.argmax(empty[r]))
+        owners[r][owners[r] == ABSENT] = seats[missing]
+    ok &= (total == 52) | one_left_out
+    return owners, ok
+
+
+def _parse_in_pieces(hands: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
+    """The hands of a chunk: those of four or three full hands (71 or 54 bytes, what programs write) in
+    one go by :func:`parse_full_hands`, the others by :func:`parse_hands` a few thousand rows at a time
+    (its arrays are some dozen bytes a byte of text)."""
+    import numpy as np
+
+    k = len(hands)
+    owners = np.full((k, 52), ABSENT, dtype=np.uint8)
+    ok = np.zeros(k, dtype=bool)
+    sizes = np.fromiter(map(len, hands), dtype=np.int64, count=k)
+    for width in (71, 54):
+        every = np.flatnonzero(sizes == width)
+        for i in range(0, every.shape[0], FULL_ROWS):
+            rows = every[i : i + FULL_ROWS]
+            texts = b"".join([hands[r] for r in rows.tolist()])
+            owners[rows], ok[rows] = parse_full_hands(np.frombuffer(texts, np.uint8).reshape(-1, width))
+    rest = np.flatnonzero((sizes != 71) & (sizes != 54)).tolist()
+    for i in range(0, len(rest), PARSE_ROWS):
+        rows_ = rest[i : i + PARSE_ROWS]
+        owners[rows_], ok[rows_] = parse_hands([hands[r] for r in rows_])
+    return owners, ok
+
+
+def parse_full_hands(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`parse_hands` for rows of 13-card hands that the board pattern took: (k, 71) bytes of four
+    hands, or (k, 54) of three and a comma (the fourth is the cards left).  Each hand is 17 bytes, its
+    suit letters in order, so a byte's suit is the count of letters up to it."""
+    import numpy as np
+
+    k, width = arr.shape
+    hands = 4 if width == 71 else 3
+    body = np.concatenate((arr, np.full((k, 4 * 18 - width), ord(","), np.uint8)), axis=1).reshape(k, 4, 18)
+    body = body[:, :hands, :17]
+    marks = (body == ord("S")) | (body == ord("H")) | (body == ord("D")) | (body == ord("C"))
+    suit = running_count(np.ascontiguousarray(marks)).astype(np.int32) - 1  # 0 = spades ... 3 = clubs
+    rank = rank_table()[body]
+    # every hand 17 bytes (its commas in place), so 13 ranks with its four letters
+    ok = (arr[:, 17] == ord(",")) & (arr[:, 35] == ord(",")) & (arr[:, 53] == ord(","))
+    held = (rank >= 0) & (suit >= 0) & (suit <= 3) & ok[:, None, None]
+    seats = np.array(_LIN_SEATS, dtype=np.uint8)
+    cards = (3 - suit) * 13 + rank + 52 * np.arange(k, dtype=np.int32)[:, None, None]
+    flat = np.where(held, cards, 52 * k)  # suit letters (and rows of another layout) land in a spare slot
+    spread = np.full(52 * k + 1, ABSENT, dtype=np.uint8)
+    spread[flat.ravel()] = np.broadcast_to(seats[:hands][None, :, None], flat.shape).ravel()
+    owners = spread[:-1].reshape(k, 52)
+    absent = (owners == ABSENT).sum(axis=1)
+    ok &= held.sum(axis=(1, 2)) == 13 * hands
+    if hands == 4:
+        ok &= absent == 0  # 52 cards in 52 places: none twice
+    else:
+        ok &= absent == 13
+        owners = np.where(owners == ABSENT, seats[3], owners).astype(np.uint8)
+    return owners, ok
+
+
+@lru_cache(maxsize=4096)
+def _names_noted(names: bytes, closed: bool, encoding: str) -> tuple[str, ...]:
+    """The player tags a ``pn`` value gives the board (which a fixed-record format loses), South West North
+    East as the reader sets them."""
+    people = flat_text(names.decode(encoding, errors="replace")).split(",")
+    base = 4 if len(people) >= 8 and closed else 0
+    return tuple(tag for tag, p in zip(PLAYER_TAGS, people[base : base + 4], strict=False) if meaningful(p.strip()))
+
+
+def _chunk(
+    doc: LazyLinSet, a: int, b: int, tally: Tally, header: dict[str, str | None], state: dict[str, Any]
+) -> BulkChunk:
+    """Boards ``a`` to ``b`` as chunks_from_boards makes them, tallying what the check counts."""
+    import numpy as np
+
+    idx = doc.lin_index
+    buf = idx.buf
+    k = b - a
+    bounds = idx.starts[a : b + 1].tolist()
+    if len(bounds) == k:
+        bounds.append(idx.end)
+    numbers = np.zeros(k, np.int64)
+    dd = np.full((k, 4, 5), DD_UNKNOWN, dtype=np.uint8)
+    owners = np.full((k, 52), ABSENT, dtype=np.uint8)
+    match = _BOARD.fullmatch
+    encoding = idx.encoding
+    has_closed = idx.has_closed
+    fast_rows: list[int] = []
+    hands: list[bytes] = []
+    numbers_l: list[int] = []
+    dealers_l: list[int] = []
+    vuls_l: list[int] = []
+    notes_l: list[tuple[str, ...]] = []
+    slow: list[int] = []
+    vuls = VUL_CODES
+    for r in range(k):
+        m = match(buf[bounds[r] : bounds[r + 1]])
+        if m is None:
+            slow.append(r)
+            continue
+        room, qx_no, names, digit, deal, title_no, sv = m.groups()
+        vv = vuls[sv] if sv else -1
+        if vv == -2:
+            slow.append(r)
+            continue
+        closed = room in (b"c", b"C")
+        kept_room = closed or (room and has_closed)  # the open room is said only when there is a closed one
+        notes = (("Room",) if kept_room else ()) + (_names_noted(names, closed, encoding) if names else ())
+        number = int(qx_no) if qx_no else int(title_no) if title_no else -1
+        fast_rows.append(r)
+        hands.append(deal)
+        numbers_l.append(number)
+        dealers_l.append(_DEALERS[digit])
+        vuls_l.append(vv)
+        notes_l.append(notes)
+    parsed, ok = _parse_in_pieces(hands)
+    fast = np.array(fast_rows, dtype=np.int64)
+    slow.extend(fast[~ok].tolist())
+    rows = fast[ok]
+    owners[rows] = parsed[ok]
+    number = np.array(numbers_l, dtype=np.int64)[ok]
+    numbers[rows] = np.where(number >= 0, number, a + rows + 1)
+    counted = [
+        (
+            rows,
+            number,
+            np.array(dealers_l, dtype=np.int64)[ok],
+            np.array(vuls_l, dtype=np.int64)[ok],
+            np.zeros(rows.shape[0], dtype=bool),
+            names_array(notes_l)[ok],
+        )
+    ]
+    owners, dd, numbers = finish_chunk(doc, a, k, slow, counted, owners, dd, numbers, tally, state)
+    return BulkChunk(owners, None, numbers)
+
+
+#: the conversion of a big file in chunks, this module's chunk reader in :mod:`..chunked`'s pass
+CONVERSION = chunked.Conversion(_chunk)
+convert = CONVERSION.convert
+report = CONVERSION.report

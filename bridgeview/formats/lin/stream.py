@@ -1,0 +1,176 @@
+"""Writing LIN a piece at a time: never the whole text, nor a list of every board.
+
+Any set is written line by line from :func:`.write.document_lines`.  A lazily read
+binary set (ZRD, ZBD: nothing but a deal, a number and perhaps a DD table a
+board, none of which LIN keeps but the deal and number) is written from its bulk
+chunks instead: the ``md`` hands, 17 bytes each whatever their shape, are
+scattered with numpy, and the boards the user edited are written by
+:func:`.write.board_line` as always.  The bytes are those of the whole-text writer
+(the tests compare them); its check is counted from the same chunks.
+"""
+
+from __future__ import annotations
+
+import codecs
+from collections.abc import Iterator
+from functools import cache
+from typing import IO, TYPE_CHECKING, Any
+
+from ...model.boardset import BoardSet
+from ...model.text import plural
+from ...model.vulnerability import dealer_for_board, vulnerability_for_board
+from ..bulk import DD_UNKNOWN, FAST_CODECS, complete_rows, first_number
+from ..codec import SaveReport, deal_errors, meaningful, progress_of
+from .read import LIN_SEATS, VUL_LETTERS, needs_rs
+from .write import board_line, document_lines
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..codec import Codec, SaveReport
+
+#: bytes gathered before a write
+FLUSH_BYTES = 1 << 22
+
+
+def write(doc: Any, out: IO[bytes], encoding: str, newline: str) -> None:
+    """Write ``doc`` as LIN to ``out`` in pieces of a few megabytes."""
+    encoder = codecs.getincrementalencoder(encoding)(errors="replace")
+    pending: list[bytes] = []
+    size = 0
+    lines = _fast_lines(doc, newline, encoder.encode) if fast(doc) else _lines(doc, newline, encoder.encode)
+    for data in lines:
+        pending.append(data)
+        size += len(data)
+        if size >= FLUSH_BYTES:
+            out.write(b"".join(pending))
+            pending.clear()
+            size = 0
+    pending.append(encoder.encode("", final=True))
+    out.write(b"".join(pending))
+
+
+def _lines(doc: Any, newline: str, encode: Any) -> Iterator[bytes]:
+    for line in document_lines(doc, newline):
+        yield encode(line)
+
+
+def fast(doc: Any) -> bool:
+    """A lazily read ZRD or ZBD set whose edited boards (if any) need no ``rs`` line: written from chunks."""
+    info = getattr(doc, "info", None)
+    return (
+        bool(getattr(doc, "is_lazy", False))
+        and not getattr(doc, "_materialised", True)
+        and info is not None
+        and info.format in FAST_CODECS
+        and callable(getattr(doc, "bulk", None))
+        and not info.extra.get("lin_rs")
+        and not any(needs_rs(b) for b in getattr(doc, "_edits", {}).values())
+    )
+
+
+@cache
+def _numbering() -> tuple[tuple[bytes, bytes], ...]:
+    """(dealer digit, vulnerability letter) of board numbers 1..16 (index ``(number - 1) % 16``)."""
+    return tuple(
+        (
+            b"%d" % (LIN_SEATS.index(dealer_for_board(n)) + 1),
+            VUL_LETTERS[vulnerability_for_board(n)].encode("ascii"),
+        )
+        for n in range(1, 17)
+    )
+
+
+def md_bytes(owners: np.ndarray) -> np.ndarray:
+    """(n, 71) uint8: the four hands of complete deals as :func:`.write.md_text` writes them after the
+    dealer digit: South, West, North, East, each ``S…H…D…C…`` with the ranks high to low (17 bytes)."""
+    import numpy as np
+
+    n = owners.shape[0]
+    out = np.zeros((n, 71), dtype=np.uint8)
+    out[:, [17, 35, 53]] = ord(",")
+    flat = out.reshape(-1)
+    # our seats N E S W are LIN's hands 2 3 0 1; the next free place of each (row, seat), as an index into flat
+    place = np.array([2, 3, 0, 1], dtype=np.int64) * 18
+    free = (np.arange(n, dtype=np.int64)[:, None] * 71 + place[None, :]).reshape(-1)
+    row4 = np.arange(n, dtype=np.int64) * 4
+    ranks = b"23456789TJQKA"
+    for c in range(51, -1, -1):
+        if c % 13 == 12:  # a new suit: its letter in every hand
+            flat[free] = ord("SHDC"[3 - c // 13])
+            free += 1
+        slot = row4 + owners[:, c]
+        at = free[slot]
+        flat[at] = ranks[c % 13]
+        free[slot] = at + 1
+    return out
+
+
+def _fast_lines(doc: Any, newline: str, encode: Any) -> Iterator[bytes]:
+    """The lines of a lazy ZRD/ZBD set (see :func:`fast`), a chunk of boards at a time."""
+    import numpy as np
+
+    tell = progress_of(doc)
+    yield encode("".join(document_lines(BoardSet([], doc.info), newline)))  # the header, if the info has one
+    edits = getattr(doc, "_edits", {})
+    numbering = _numbering()
+    nl = encode(newline)
+    first = first_number(doc) if len(doc) else 1
+    done = 0
+    for chunk in doc.bulk():
+        tell(done)
+        owners = np.ascontiguousarray(chunk.owners)
+        full = complete_rows(owners)
+        md = md_bytes(np.where(full[:, None], owners, 0).astype(np.uint8)).tobytes()
+        fulls = full.tolist()
+        for r in range(owners.shape[0]):
+            i = done + r
+            board = edits.get(i)
+            if board is None and fulls[r]:
+                number = first + i
+                digit, vul = numbering[(number - 1) % 16]
+                yield b"qx|o%d|pn|,,,|st||md|%s%s|rh||ah|Board %d|sv|%s|%s" % (
+                    number,
+                    digit,
+                    md[71 * r : 71 * r + 71],
+                    number,
+                    vul,
+                    nl,
+                )
+            else:
+                yield encode(board_line(board if board is not None else doc[i]) + newline)
+            if r and r % 4096 == 0:
+                tell(i)
+        done += owners.shape[0]
+
+
+def fast_check(codec: Codec, doc: Any) -> SaveReport:
+    """What LIN's check says of a lazy ZRD/ZBD set with nothing edited, counted from its chunks: the
+    deals it cannot hold (none are partial in those formats) and the DD tables it drops."""
+    import numpy as np
+
+    rep = SaveReport()
+    tell = progress_of(doc)
+    dd = done = 0
+    for chunk in doc.bulk():
+        tell(done)
+        full = complete_rows(np.ascontiguousarray(chunk.owners))
+        if not codec.caps.partial_deals and not full.all():
+            rep.errors.extend(_deal_error(codec, doc, done + r) for r in np.flatnonzero(~full).tolist())
+        if chunk.dd is not None:
+            dd += int((chunk.dd != DD_UNKNOWN).any(axis=(1, 2)).sum())
+        done += len(chunk)
+    tell(done)
+    if dd:
+        rep.losses.append(f"double-dummy results of {plural(dd, 'board')}")
+    info = doc.info
+    if meaningful(info.site) or meaningful(info.date):
+        rep.losses.append("the site and date (LIN keeps only the event)")
+    return rep
+
+
+def _deal_error(codec: Codec, doc: Any, i: int) -> str:
+    board = doc[i]
+    where = f"board {board.number}" if board.number is not None else f"record {i + 1}"
+    errors = deal_errors(codec, board, where)
+    return errors[0] if errors else f"{where} is not a complete deal"

@@ -1,0 +1,586 @@
+"""A big PBN file converted to a fixed-record format in chunks, without a Board a game.
+
+A lazily read PBN file (:mod:`.lazy`) converted to ZRD or ZBD the general way
+decodes every game twice (once for the check, once for the writer) with the
+careful reader.  :mod:`..chunked` runs the pass; this module reads PBN's chunks.
+Deal files from generators and from our own export hold little but the export
+roster, a deal and perhaps an OptimumResultTable, so here each
+game is first tried against one regular expression of that shape; the deals of
+the games that match are parsed together with numpy, and only the other games
+go through the careful reader.  The losses reported and the bytes written are
+those of the general path (``codec.check`` then ``codec.write``); the tests
+compare both on varied files.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from collections.abc import Callable
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from .. import chunked
+from ..bulk import ABSENT, DD_UNKNOWN, BulkChunk
+from ..chunked import FAST_TARGETS, VUL_CODES, finish_chunk, names_array, rank_table, running_count
+from ..codec import Codec, WriteOptions, meaningful
+from . import dd as pbn_dd
+from .lazy import is_lazy_pbn
+from .lex import escape
+from .write import ROSTER
+
+if TYPE_CHECKING:
+    import mmap
+
+    import numpy as np
+
+    from ..chunked import Tally
+    from .lazy import LazyPbnSet
+
+    #: getters of the wanted and of the free-tag values from a match's groups
+    _Getters = tuple[Callable[[tuple[Any, ...]], Any], Callable[[tuple[Any, ...]], Any]]
+    #: a learned game pattern's fullmatch, with its getters
+    _Learned = tuple[Callable[[bytes], re.Match[bytes] | None], _Getters]
+
+
+MAX_SHAPES = 4  # shapes of game read with numpy
+_MODELLED_ROSTER = frozenset(("Board", "Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Result"))
+_VALUE = rb'"(?P<%s>[^"\\\r\n]*)"'
+_ORT_HEAD = rb'\[OptimumResultTable "Declarer;Denomination\\\\?2R;Result\\\\?2R"\][ \t]*\r?\n'  # \2R or \\2R
+_ORT_BODY = rb"(?P<ort>[^\[\]\"{};%]+)"
+_GAME = re.compile(
+    b"".join(rb"(?:\[" + name.encode() + rb" " + _VALUE % name.encode() + rb"\][ \t]*\r?\n)?" for name in ROSTER)
+    + rb"(?:"
+    + _ORT_HEAD
+    + _ORT_BODY
+    + rb")?"
+)
+_ROWS = re.compile(rb"(?:[ \t]*[NESW][ \t]+(?:NT|nt|[SHDCNshdcn])[ \t]+\d{1,2}[ \t]*\r?\n)+")
+_ROW = re.compile(rb"([NESW])[ \t]+(NT|nt|[SHDCNshdcn])[ \t]+(\d{1,2})")
+_SEATS = {b"N": 0, b"E": 1, b"S": 2, b"W": 3}
+_STRAINS = {b"NT": 4, b"N": 4, b"S": 3, b"H": 2, b"D": 1, b"C": 0}
+_NOTE_TAGS = tuple(name for name in ROSTER if name not in _MODELLED_ROSTER)
+_WANTED = ("Deal", "Board", "Dealer", "Vulnerable", "Declarer", "Contract", "Result", "ort")
+_SEATS_ANY = {b"N": 0, b"E": 1, b"S": 2, b"W": 3, b"n": 0, b"e": 1, b"s": 2, b"w": 3}
+
+
+def applies(doc: Any, codec: Codec, options: WriteOptions | None) -> bool:
+    """True for an unedited lazy PBN set going to a plain fixed-record format."""
+    return is_lazy_pbn(doc) and not doc.edited and codec.name in FAST_TARGETS and not doc.index.inherits
+
+
+def _notes(values: tuple[bytes | None, ...], header: dict[str, str | None], encoding: str) -> tuple[str, ...]:
+    """The names of the roster's free tags whose values make the board lose "notes and tags" (none: ``()``)."""
+    names = []
+    for name, v in zip(_NOTE_TAGS, values, strict=True):
+        if v and v != b"?":
+            s = v.decode(encoding, errors="replace")
+            if meaningful(s) and header.get(name) != s:
+                names.append(name)
+    return tuple(names)
+
+
+def parse_deals(deals: list[bytes] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Owners (k, 52) of ``N:`` deal strings of complete deals written the common way (69 bytes,
+    one space between hands), and a boolean (k,) of the rows that were; others need the reader."""
+    import numpy as np
+
+    k = len(deals)
+    if not k:
+        return np.full((0, 52), ABSENT, dtype=np.uint8), np.zeros(0, dtype=bool)
+    if isinstance(deals, np.ndarray):  # already (k, 69) bytes
+        arr = deals
+    else:
+        fixed = [d if len(d) == 69 else b"-" * 69 for d in deals]
+        arr = np.frombuffer(b"".join(fixed), np.uint8).reshape(k, 69)
+    ok = (arr[:, 0] == ord("N")) & (arr[:, 1] == ord(":"))
+    ok &= (arr[:, 18] == 32) & (arr[:, 35] == 32) & (arr[:, 52] == 32)
+    hands = np.concatenate((arr[:, 2:], np.full((k, 1), 32, np.uint8)), axis=1).reshape(k, 4, 17)[:, :, :16]
+    dots = hands == ord(".")
+    ndots = running_count(dots)
+    ok &= (ndots[:, :, -1] == 3).all(axis=1)
+    rank = rank_table()[hands]
+    ok &= (dots | (rank >= 0)).all(axis=(1, 2))
+    cards = (3 - ndots.astype(np.int32)) * 13 + rank  # S H D C -> suits 3 2 1 0
+    valid = ~dots & (rank >= 0)
+    # scatter each card's hand into its row; dots and bad characters land in a spare slot
+    flat = np.where(valid, cards + 52 * np.arange(k, dtype=np.int32)[:, None, None], 52 * k)
+    spread = np.full(52 * k + 1, ABSENT, dtype=np.uint8)
+    spread[flat.ravel()] = np.broadcast_to(np.arange(4, dtype=np.uint8)[None, :, None], flat.shape).ravel()
+    owners = spread[:-1].reshape(k, 52)
+    ok &= valid.sum(axis=(1, 2)) == 52
+    ok &= (owners != ABSENT).all(axis=1)  # 52 cards covering all 52: each exactly once
+    return owners, ok
+
+
+def _getters(pattern: re.Pattern[bytes]) -> _Getters:
+    """Getters of the wanted and the free-tag values from ``match.groups()`` (faster than names)."""
+    index = pattern.groupindex
+    return (
+        operator.itemgetter(*(index[name] - 1 for name in _WANTED)),
+        operator.itemgetter(*(index[name] - 1 for name in _NOTE_TAGS)),
+    )
+
+
+def _learn(m: re.Match[bytes]) -> re.Pattern[bytes]:
+    """A pattern for games with exactly the tags of the game ``m`` matched (no optional parts:
+    several times faster than the general pattern, and most files repeat one shape)."""
+    present = m.groupdict()
+    parts = [
+        rb"\[" + name.encode() + rb" " + _VALUE % name.encode() + rb"\][ \t]*\r?\n"
+        for name in ROSTER
+        if present.get(name) is not None
+    ]
+    if present.get("ort") is not None:
+        parts.append(_ORT_HEAD + _ORT_BODY)
+    # the tags this shape lacks, as empty groups (an empty value reads as an absent one)
+    parts.extend(b"(?P<" + name.encode() + b">)" for name in (*ROSTER, "ort") if present.get(name) is None)
+    return re.compile(b"".join(parts))
+
+
+@cache
+def _row_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Byte tables for fixed-width DD rows (seat letter, two strain bytes, digit; -1 = none), built on first use."""
+    import numpy as np
+
+    strain_at = np.full((256, 256), -1, dtype=np.int8)  # two bytes of a fixed-width row -> strain
+    for two, strain in ((b"NT", 4), (b" S", 3), (b" H", 2), (b" D", 1), (b" C", 0), (b" N", 4)):
+        strain_at[two[0], two[1]] = strain
+    seat_at = np.full(256, -1, dtype=np.int8)
+    for ch, seat in ((b"N", 0), (b"E", 1), (b"S", 2), (b"W", 3)):
+        seat_at[ch[0]] = seat
+    digit = np.full(256, -1, dtype=np.int16)
+    for d in range(10):
+        digit[ord(str(d))] = d
+    return strain_at, seat_at, digit
+
+
+def _fixed_tables(bodies: list[bytes] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """DD tables (k, 4, 5) from OptimumResultTable bodies of 20 rows ``N NT 11`` (8 bytes each, as
+    we and most programs write them), and a boolean (k,) of the bodies that were so.
+
+    Bodies whose rows give the cells in the first body's order (all but the digits the same: one
+    compare of twenty 8-byte words) only have their digits read; the others are sorted out cell by cell."""
+    import numpy as np
+
+    k = len(bodies)
+    if not k:
+        return np.full((0, 4, 5), DD_UNKNOWN, dtype=np.uint8), np.zeros(0, dtype=bool)
+    if isinstance(bodies, np.ndarray):  # already (k, 160) bytes
+        arr = np.ascontiguousarray(bodies).reshape(k, 20, 8)
+    else:
+        arr = np.frombuffer(b"".join(bodies), np.uint8).reshape(k, 20, 8)
+    first_dd, first_ok = _tables_any_order(arr[:1])
+    if not first_ok[0]:
+        return _tables_any_order(arr)
+    frame = arr.reshape(k, 160).view(np.uint64) & _FRAME
+    same = (frame == frame[0]).all(axis=1)
+    strain_at, seat_at, digit = _row_tables()
+    cell = seat_at[arr[0, :, 0]].astype(np.int64) * 5 + strain_at[arr[0, :, 2], arr[0, :, 3]]
+    tens = digit[arr[:, :, 5]]
+    ones = digit[arr[:, :, 6]]
+    value = np.where(tens >= 0, tens * 10, 0) + ones
+    ok = same & ((ones >= 0) & ((tens >= 0) | (arr[:, :, 5] == 32)) & (value <= 13)).all(axis=1)
+    cells = np.full((k, 20), DD_UNKNOWN, dtype=np.uint8)
+    cells[:, cell] = np.where(ok[:, None], value, DD_UNKNOWN).astype(np.uint8)
+    dd = cells.reshape(k, 4, 5)
+    other = np.flatnonzero(~same)
+    if other.shape[0]:
+        dd[other], ok[other] = _tables_any_order(arr[other])
+    return dd, ok
+
+
+#: 8-byte row ``N NT 11\n`` with its two digit bytes masked out (a little-endian word)
+_FRAME = ~((0xFF << 40) | (0xFF << 48)) & 0xFFFF_FFFF_FFFF_FFFF
+
+
+def _tables_any_order(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_fixed_tables` for (k, 20, 8) bodies whose rows may come in any order."""
+    import numpy as np
+
+    k = arr.shape[0]
+    seat = _row_tables()[1][arr[:, :, 0]]
+    strain = _row_tables()[0][arr[:, :, 2], arr[:, :, 3]]
+    tens = _row_tables()[2][arr[:, :, 5]]
+    ones = _row_tables()[2][arr[:, :, 6]]
+    value = np.where(tens >= 0, tens * 10, 0) + ones
+    ok = (seat >= 0) & (strain >= 0) & (ones >= 0) & ((tens >= 0) | (arr[:, :, 5] == 32))
+    ok &= (arr[:, :, 1] == 32) & (arr[:, :, 4] == 32) & (arr[:, :, 7] == 10) & (value <= 13)
+    ok = ok.all(axis=1)
+    cell = seat.astype(np.int32) * 5 + strain
+    ordered = np.sort(cell, axis=1)
+    ok &= (ordered[:, 1:] != ordered[:, :-1]).all(axis=1)  # a cell given twice: the reader decides
+    flat = np.where(ok[:, None], cell + 20 * np.arange(k, dtype=np.int32)[:, None], 20 * k)
+    spread = np.full(20 * k + 1, DD_UNKNOWN, dtype=np.uint8)
+    spread[flat.ravel()] = value.astype(np.uint8).ravel()
+    dd = spread[:-1].reshape(k, 4, 5)
+    return dd, ok
+
+
+def _chunk(
+    doc: LazyPbnSet, a: int, b: int, tally: Tally, header: dict[str, str | None], state: dict[str, Any]
+) -> BulkChunk:
+    """Boards ``a`` to ``b`` as chunks_from_boards makes them, tallying what the check counts."""
+    import numpy as np
+
+    idx = doc.index
+    buf = idx.buf
+    starts = idx.starts[a:b].tolist()
+    cends = idx.cends[a:b].tolist()
+    k = b - a
+    numbers = np.zeros(k, np.int64)
+    dd = np.full((k, 4, 5), DD_UNKNOWN, dtype=np.uint8)
+    owners = np.full((k, 52), ABSENT, dtype=np.uint8)
+    deals: list[bytes] = []
+    fast_rows: list[int] = []
+    slow: list[int] = []
+    fixed_bodies: list[bytes] = []
+    fixed_rows: list[int] = []
+    vuls = VUL_CODES
+    learned: _Learned | None = state.get("learned")  # (fullmatch of the learned pattern, its two group getters)
+    general = _GAME.fullmatch
+    gen_get = _getters(_GAME)
+    note_cache: dict[tuple[bytes | None, ...], tuple[str, ...]] = state.setdefault("notes", {})
+    encoding = idx.encoding
+    numbers_l: list[int] = []  # per fast row, -1 for none
+    dealers_l: list[int] = []
+    vuls_l: list[int] = []
+    notes_l: list[tuple[str, ...]] = []
+    seats = _SEATS_ANY
+    shapes: list[_Shape] = state.setdefault("shapes", [])
+    if learned is None:  # learn the pattern and a shape from the first game the pattern takes
+        learned = _learn_first(buf, starts, cends, shapes, state)
+    remaining = np.ones(k, dtype=bool)
+    counted: list[tuple[Any, ...]] = []  # what the tally hears, once the games without cards are known
+    for shape in shapes:  # the games of the usual shapes, all at once
+        done_rows, number, dealer, vul, shaped_owners, shaped_dd = _shaped_rows(doc, a, b, shape, remaining)
+        owners[done_rows] = shaped_owners
+        dd[done_rows] = shaped_dd
+        numbers[done_rows] = np.where(number >= 0, number, a + done_rows + 1)
+        counted.append(
+            (
+                done_rows,
+                number,
+                dealer,
+                vul,
+                (shaped_dd != DD_UNKNOWN).any(axis=(1, 2)),
+                np.zeros(done_rows.shape[0], dtype=bool),
+            )
+        )
+        remaining[done_rows] = False
+    tries = 0
+    for r in np.flatnonzero(remaining).tolist():
+        text = buf[starts[r] : cends[r]]
+        m = learned[0](text) if learned is not None else None
+        if m is not None and learned is not None:
+            wanted, free = learned[1]
+        else:
+            m = general(text)
+            if m is None:
+                slow.append(r)
+                continue
+            wanted, free = gen_get
+            if learned is None:
+                pattern = _learn(m)
+                learned = state["learned"] = (pattern.fullmatch, _getters(pattern))
+        if len(shapes) < MAX_SHAPES and tries < 256:  # another common shape (with or without a table, say)
+            tries += 1
+            _add_shape(shapes, m, text)
+        groups = m.groups()
+        deal, board, dealer, vul, decl, con, res, ort = wanted(groups)
+        if not deal or decl and decl != b"?" or con and con != b"?" or res and res != b"?":
+            slow.append(r)
+            continue
+        fields = _plain_fields(board, dealer, vul, seats, vuls)
+        if fields is None:
+            slow.append(r)
+            continue
+        board_no, seat, vv = fields
+        key = free(groups)
+        notes = note_cache.get(key)
+        if notes is None:
+            notes = note_cache[key] = _notes(key, header, encoding)
+            if len(note_cache) > 10_000:
+                note_cache.clear()
+        if ort:
+            if len(ort) == 160:
+                fixed_bodies.append(ort)
+                fixed_rows.append(r)
+            elif not _read_rows(ort, dd[r]):
+                slow.append(r)
+                continue
+        deals.append(deal)
+        fast_rows.append(r)
+        numbers_l.append(board_no)
+        dealers_l.append(seat)
+        vuls_l.append(vv)
+        notes_l.append(notes)
+    tables, fixed_ok = _fixed_tables(fixed_bodies)
+    fixed_at = np.array(fixed_rows, dtype=np.int64)
+    dd[fixed_at[fixed_ok]] = tables[fixed_ok]
+    not_fixed = set(fixed_at[~fixed_ok].tolist())
+    parsed, ok = parse_deals(deals)
+    fast = np.array(fast_rows, dtype=np.int64)
+    good = ok.copy()
+    if not_fixed:
+        good &= ~np.isin(fast, list(not_fixed))
+    slow.extend(fast[~good].tolist())
+    rows = fast[good]
+    owners[rows] = parsed[good]
+    number = np.array(numbers_l, dtype=np.int64)[good]
+    dealer = np.array(dealers_l, dtype=np.int64)[good]
+    vul = np.array(vuls_l, dtype=np.int64)[good]
+    notes = names_array(notes_l)[good]
+    numbers[rows] = np.where(number >= 0, number, a + rows + 1)
+    has_dd = (dd[rows] != DD_UNKNOWN).any(axis=(1, 2))
+    counted.append((rows, number, dealer, vul, has_dd, notes))
+    owners, dd, numbers = finish_chunk(doc, a, k, slow, counted, owners, dd, numbers, tally, state)
+    any_dd = bool((dd != DD_UNKNOWN).any())
+    return BulkChunk(owners, dd if any_dd else None, numbers)
+
+
+def _learn_first(
+    buf: mmap.mmap | bytes, starts: list[int], cends: list[int], shapes: list[_Shape], state: dict[str, Any]
+) -> _Learned | None:
+    """The game pattern (its fullmatch and group getters) learned from the chunk's first game the general
+    pattern takes, with that game's shape; kept in ``state`` for the next chunks.  None if no game fits."""
+    for start, end in zip(starts, cends, strict=True):
+        text = buf[start:end]
+        m = _GAME.fullmatch(text)
+        if m is not None:
+            pattern = _learn(m)
+            learned = state["learned"] = (pattern.fullmatch, _getters(pattern))
+            _add_shape(shapes, m, text)
+            return learned
+    return None
+
+
+def _plain_fields(
+    board: bytes | None, dealer: bytes | None, vul: bytes | None, seats: dict[bytes, int], vuls: dict[bytes, int]
+) -> tuple[int, int, int] | None:
+    """A plain game's board number, dealer and vulnerability as the tally counts them (-1: none or "?");
+    None when one of them needs the careful reader."""
+    if not board or board == b"?":
+        number = -1
+    elif board.isdigit() and len(board) <= 9:  # longer: past MAX_BOARD_NUMBER, which the careful reader says
+        number = int(board)
+    else:
+        return None
+    seat = -1 if not dealer or dealer == b"?" else seats.get(dealer, -2)
+    vv = -1 if not vul or vul == b"?" else vuls[vul]
+    if seat == -2 or vv == -2:
+        return None
+    return number, seat, vv
+
+
+def _read_rows(ort: bytes, table: np.ndarray) -> bool:
+    """An OptimumResultTable not in the fixed 20-row layout, into ``table`` (4 x 5); False (table untouched)
+    when it needs the careful reader: rows it cannot read, or a trick count the reader rejects."""
+    if _ROWS.fullmatch(ort) is None:
+        return False
+    cells = [(_SEATS[st], _STRAINS[sn.upper()], int(v)) for st, sn, v in _ROW.findall(ort)]
+    if any(v > 13 for _s, _t, v in cells):  # the reader rejects the table: let it say so
+        return False
+    for st, sn, v in cells:
+        table[st, sn] = v
+    return True
+
+
+#: the OptimumResultTable header as it stands between the quotes: one backslash (as pbn_write and
+#: pbn_stream write it, and most programs) or escaped to two; a shape keeps the form its file uses
+_ORT_VALUES = (pbn_dd.ORT_HEADER.encode(), escape(pbn_dd.ORT_HEADER).encode())
+_VUL_VALUES = ((b"None", 0), (b"NS", 1), (b"EW", 2), (b"All", 3), (b"Both", 3), (b"Love", 0), (b"-", 0))
+
+
+class _Shape:
+    """The text of one plain game between its quotes, for recognising games of the same
+    shape with numpy a chunk at a time: the same text between the quotes, values in the
+    same tags, the same OptimumResultTable header and a 20-row table of 8-byte rows."""
+
+    def __init__(self, m: re.Match[bytes], text: bytes) -> None:
+        pieces = text.split(b'"')
+        names = [name for name in ROSTER if m.group(name) is not None]
+        ort = m.group("ort")
+        if ort is not None:
+            names.append("ort header")
+        self.names = names
+        self.consts = pieces[0::2][:-1]  # before the first value, and between each value and the next
+        last = pieces[-1]
+        self.ort = ort is not None
+        self.tail = last[: len(last) - len(ort)] if self.ort else last
+        self.usable = (len(pieces) - 1) // 2 == len(names) and "Deal" in names and (not self.ort or len(ort) == 160)
+        self.ort_value = pieces[-2] if self.ort and len(pieces) > 1 else b""
+        if self.ort and self.usable:
+            self.usable = self.ort_value in _ORT_VALUES
+        self.key = (tuple(self.consts), self.tail, self.ort, self.ort_value)
+
+
+def _add_shape(shapes: list[_Shape], m: re.Match[bytes], text: bytes) -> None:
+    found = _Shape(m, text)
+    if found.usable and all(found.key != s.key for s in shapes):
+        shapes.append(found)
+
+
+def _shaped_rows(
+    doc: LazyPbnSet, a: int, b: int, shape: _Shape, todo: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The games ``a..b`` that have ``shape`` and plain values (placeholders in the free tags,
+    a 69-byte deal, a fixed-width table), read with numpy; returns (relative rows, numbers,
+    dealers, vulnerabilities, owners, DD tables) for those whose deal and table are sound.
+
+    Games whose board number, dealer and vulnerability have the same lengths are laid out
+    alike, so each such group is copied out as whole rows of one width and compared with
+    one template in 8-byte words: far fewer and wider gathers than one per constant byte."""
+    import numpy as np
+
+    idx = doc.index
+    lo, hi = int(idx.starts[a]), int(idx.cends[b - 1])
+    hi = min(len(idx.buf), hi + 8)  # the last game's row of 8-byte words may run a little past it
+    arr = np.frombuffer(idx.buf, np.uint8, hi - lo, lo)
+    starts = (idx.starts[a:b] - lo).astype(np.int64)
+    cends = (idx.cends[a:b] - lo).astype(np.int64)
+    quotes = np.flatnonzero(arr == 34).astype(np.int32)  # a chunk is far below 2 GiB: small indices
+    nv = len(shape.names)
+    first = np.searchsorted(quotes, starts)
+    fit = (np.searchsorted(quotes, cends) - first == 2 * nv) & todo
+    rows = np.flatnonzero(fit)
+    empty = (np.zeros(0, np.int64),) * 4 + (np.zeros((0, 52), np.uint8), np.zeros((0, 4, 5), np.uint8))
+    if not rows.shape[0]:
+        return empty
+    q = quotes[first[rows][:, None] + np.arange(1, 2 * nv, 2)[None, :]]  # closing quotes
+    opening = quotes[first[rows][:, None] + np.arange(0, 2 * nv, 2)[None, :]]
+    lengths = q - opening - 1  # (m, nv)
+    where = {name: t for t, name in enumerate(shape.names)}
+    ok_len = lengths[:, where["Deal"]] == 69
+    if "ort header" in where:
+        ok_len &= lengths[:, where["ort header"]] == len(shape.ort_value)
+    key = np.zeros(rows.shape[0], dtype=np.int64)  # rows of one layout have one key
+    for name in shape.names:
+        limit = _FREE_LENGTH.get(name, 1 if name in _PLACEHOLDERS else None)
+        if limit is None:
+            continue
+        n = lengths[:, where[name]]
+        ok_len = ok_len & (n <= limit)
+        key = key * (limit + 1) + np.minimum(n, limit)
+    key = np.where(ok_len, key, -1)
+    out: list[tuple[np.ndarray, ...]] = []
+    order = np.argsort(key, kind="stable")
+    for sel in np.split(order, np.flatnonzero(np.diff(key[order])) + 1):
+        if key[sel[0]] < 0:
+            continue
+        found = _layout_rows(arr, starts[rows[sel]], cends[rows[sel]], shape, lengths[sel[0]])
+        if found is not None:
+            kept, *values = found
+            out.append((rows[sel[kept]], *values))
+    if not out:
+        return empty
+    parts = list(zip(*out, strict=True))
+    joined = tuple(np.concatenate(p) for p in parts)
+    order = np.argsort(joined[0], kind="stable")
+    return (
+        joined[0][order],
+        joined[1][order],
+        joined[2][order],
+        joined[3][order],
+        joined[4][order],
+        joined[5][order],
+    )
+
+
+#: the values a layout leaves free in length (up to this many bytes), read from the game's bytes
+_FREE_LENGTH = {"Board": 9, "Dealer": 1, "Vulnerable": 4}
+#: the values a plain game leaves empty or ``?`` (each layout has one or the other in its template)
+_PLACEHOLDERS = frozenset((*_NOTE_TAGS, "Declarer", "Contract", "Result"))
+
+
+def _layout_rows(
+    arr: np.ndarray, starts: np.ndarray, cends: np.ndarray, shape: _Shape, lengths: np.ndarray
+) -> tuple[np.ndarray, ...] | None:
+    """The games at ``starts`` whose values have ``lengths`` (all of one layout), compared with the
+    layout's template; returns (kept indices, numbers, dealers, vulnerabilities, owners, DD tables)."""
+    import numpy as np
+    from numpy.lib.stride_tricks import sliding_window_view
+
+    template = bytearray()
+    free = bytearray()  # 0xff where the game's bytes are values we read, not constants we compare
+    at: dict[str, int] = {}
+    for t, name in enumerate(shape.names):
+        template += shape.consts[t] + b'"'
+        free += bytes(len(shape.consts[t]) + 1)
+        at[name] = len(template)
+        n = int(lengths[t])
+        if name in _FREE_LENGTH or name == "Deal":
+            template += bytes(n)
+            free += b"\xff" * n
+        else:  # a placeholder ("" or "?") or the OptimumResultTable header
+            template += shape.ort_value if name == "ort header" else b"?" * n
+            free += bytes(n)
+        template += b'"'
+        free += b"\x00"
+    template += shape.tail
+    free += bytes(len(shape.tail))
+    body_at = len(template)
+    if shape.ort:
+        template += bytes(160)
+        free += b"\xff" * 160
+    size = len(template)
+    width = -(-size // 8) * 8
+    template += bytes(width - size)
+    free += b"\xff" * (width - size)
+    inside = (cends - starts == size) & (starts + width <= arr.shape[0])
+    kept = np.flatnonzero(inside)
+    if not kept.shape[0] or arr.shape[0] < width:
+        return None
+    block = sliding_window_view(arr, width)[starts[kept]]  # (m, width), one copy a row
+    want = np.frombuffer(bytes(template), np.uint64)
+    mask = ~np.frombuffer(bytes(free), np.uint64)
+    ok = ((block.view(np.uint64) ^ want) & mask == 0).all(axis=1)
+    m = kept.shape[0]
+
+    def value(name: str, width: int) -> np.ndarray:
+        picked: np.ndarray = block[:, at[name] : at[name] + width]
+        return picked
+
+    number = np.full(m, -1, dtype=np.int64)
+    if "Board" in at:
+        n = int(lengths[shape.names.index("Board")])
+        if 0 < n:
+            digits = value("Board", n).astype(np.int64) - ord("0")
+            digits_ok = ((digits >= 0) & (digits <= 9)).all(axis=1)
+            blank = (value("Board", 1)[:, 0] == ord("?")) if n == 1 else np.zeros(m, dtype=bool)
+            ok &= digits_ok | blank
+            number = np.where(digits_ok, digits @ (10 ** np.arange(n - 1, -1, -1, dtype=np.int64)), -1)
+    dealer = np.full(m, -1, dtype=np.int64)
+    if "Dealer" in at and int(lengths[shape.names.index("Dealer")]) == 1:
+        letter = value("Dealer", 1)[:, 0]
+        seat = _row_tables()[1][letter & 0xDF].astype(np.int64)  # upper case
+        blank = letter == ord("?")
+        ok &= blank | (seat >= 0)
+        dealer = np.where(blank, -1, seat)
+    vul = np.full(m, -1, dtype=np.int64)
+    if "Vulnerable" in at:
+        n = int(lengths[shape.names.index("Vulnerable")])
+        if n:
+            text = value("Vulnerable", n)
+            known = (text[:, 0] == ord("?")) if n == 1 else np.zeros(m, dtype=bool)
+            for word, v in _VUL_VALUES:
+                if len(word) == n:
+                    hit = (text == np.frombuffer(word, np.uint8)).all(axis=1)
+                    vul = np.where(hit, v, vul)
+                    known |= hit
+            ok &= known
+    owners, deal_ok = parse_deals(np.ascontiguousarray(value("Deal", 69)))
+    ok &= deal_ok
+    if shape.ort:
+        dd, dd_ok = _fixed_tables(np.ascontiguousarray(block[:, body_at : body_at + 160]))
+        ok &= dd_ok
+    else:
+        dd = np.full((m, 4, 5), DD_UNKNOWN, dtype=np.uint8)
+    good = np.flatnonzero(ok)
+    return kept[good], number[good], dealer[good], vul[good], owners[good], dd[good]
+
+
+#: the conversion of a big file in chunks, this module's chunk reader in :mod:`..chunked`'s pass
+CONVERSION = chunked.Conversion(_chunk)
+convert = CONVERSION.convert
+report = CONVERSION.report

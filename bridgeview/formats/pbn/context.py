@@ -1,0 +1,95 @@
+"""What the PBN readers carry from game to game: ``#``/``##`` values and the layout the fast path learned.
+
+A game may take a value from the game before (``#``) or from the last one that set it (``##``), so
+each game is read in the :class:`Context` the games before it left; the fast path (:mod:`.fast`)
+also keeps there the :class:`Layout` of the last game it read, to read the next games laid out alike
+by position.  Both readers (:mod:`.read`, :mod:`.fast`) and the lazy reader's checkpoints share it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from itertools import repeat
+from operator import itemgetter
+
+from ...model.auction import Contract
+from ...model.cards import Seat
+
+#: the tags whose values vary from game to game of a deal generator's file (read by position from a Layout)
+_VARYING = ("Board", "Dealer", "Vulnerable", "Deal")
+
+
+@dataclass
+class Context:
+    """What the games before this one said, for ``#`` and ``##`` values."""
+
+    previous: dict[str, tuple[str, list[str]]] = field(default_factory=dict)
+    persistent: dict[str, tuple[str, list[str]]] = field(default_factory=dict)
+    #: the game just read took or set a ``#``/``##`` value (its raw text depends on the games before it)
+    inherits: bool = False
+    #: tags of games read by the fast path, not yet in ``previous`` (``(names, values, sections)``, sections
+    #: None when all are blank): most files never use ``#``, so they are handed over only when a game needs
+    #: the careful reader
+    pending: list[tuple[tuple[str, ...], Sequence[str], Sequence[str] | None]] = field(default_factory=list)
+    #: the layout of the last game the fast path learned (:class:`Layout`), for the games like it
+    fast_layout: Layout | None = None
+
+    def note_fast(self, names: tuple[str, ...], values: Sequence[str], sections: Sequence[str] | None) -> None:
+        """Remember what a game read by the fast path said: its tag names, values and sections (None: all
+        blank).  A game that names every tag an earlier pending one named overrides all it said (the usual
+        case, the same tags as the game before, is one tuple comparison)."""
+        pending = self.pending
+        if pending:
+            last = pending[-1][0]
+            if names == last or set(names).issuperset(last):
+                pending.pop()
+                if pending:
+                    keys = set(names)
+                    pending[:] = [p for p in pending if not keys.issuperset(p[0])]
+        pending.append((names, values, sections))
+        if len(pending) > 64:
+            self.flush()
+
+    def flush(self) -> None:
+        """Hand the fast-read games' tags over to ``previous``."""
+        previous = self.previous
+        for names, values, sections in self.pending:
+            if sections is None:
+                previous.update((name, (value, [])) for name, value in zip(names, values, strict=True))
+            else:
+                previous.update(
+                    (name, (value, section.split()))
+                    for name, value, section in zip(names, values, sections, strict=True)
+                )
+        self.pending.clear()
+
+
+class Layout:
+    """The text between the quotes of a game of tags with blank sections (a deal generator's game), read by
+    the fast path, for the next games laid out alike.
+
+    A game whose text outside its values is the same is the same tags with the same blank sections, so its
+    values can be taken by position, with no ``findall`` and no dict of tags.  The values of the tags other
+    than the board number, dealer, vulnerability and deal are the same in such files from game to game (``?``
+    rosters, an event name): what each such set of values read as (checked, problem-free) is kept in
+    ``known``."""
+
+    __slots__ = ("between", "pieces", "names", "newlines", "line", "where", "rest", "known")
+
+    def __init__(self, parts: list[str], names: tuple[str, ...], line: int) -> None:
+        self.between = parts[0::2]
+        self.pieces = len(parts)
+        self.names = names
+        self.newlines = sum(map(str.count, self.between, repeat("\n")))
+        self.line = line  # the board's line, counted from the game's first
+        position = {name: i for i, name in enumerate(names)}
+        #: where the board number, dealer, vulnerability and deal are among the values (None: no such tag)
+        self.where = tuple(position.get(name) for name in _VARYING)
+        rest = [i for i, name in enumerate(names) if name not in _VARYING]
+        #: the other values as a tuple (the key of ``known``)
+        self.rest: Callable[[list[str]], tuple[str, ...]] = (
+            itemgetter(*rest) if len(rest) > 1 else lambda v: tuple(v[i] for i in rest)
+        )
+        #: the other values to (tags, declarer, contract, result) they read as
+        self.known: dict[tuple[str, ...], tuple[dict[str, str], Seat | None, Contract | None, int | None]] = {}

@@ -1,0 +1,507 @@
+"""The fast path of the PBN reader: a well-formed game straight to a :class:`Board`.
+
+Most games in real and generated files are plain tag lines with auction, play
+and table sections of ordinary tokens.  Such a game is read here with one
+``findall`` over its text, its tags in a dict of strings (no per-tag objects),
+cards, calls and suits looked up in tables.  It gives exactly the board the
+careful reader (:mod:`.read`) would give.  Anything unusual (a problem to
+report, ``#`` inheritance, repeated tags, notes, marks, commentary) makes it
+return None and the careful reader reads the game instead, so the rare game
+costs what it did and nothing read is lost.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import product
+from operator import itemgetter
+from typing import cast
+
+from ...model.auction import PASS, Call, Contract, auction_is_complete
+from ...model.board import MAX_BOARD_NUMBER, Board
+from ...model.cards import CARDS, RANK_CHARS, Card, Seat, Strain
+from ...model.deal import Deal
+from ...model.play import TRICK_WEIGHTS
+from ...model.severity import warning
+from ...model.vulnerability import Vulnerability
+from . import dd as pbn_dd
+from .checks import check_tag
+from .context import Context, Layout
+from .entry import Entry
+
+#: a tag, its value (no escapes, no line break) and the section after it; a lone backslash is kept as
+#: written, as the tokenizer keeps it (``Denomination\2R``)
+_TAG = re.compile(r'\[([A-Za-z0-9_]++) "([^"\\\n]*+(?:\\[^"\\\n][^"\\\n]*+)*+)"\]([^\[\]"]*+)')
+_SEATS: dict[str, Seat] = {}
+for _s in Seat:
+    _SEATS[_s.letter] = _SEATS[_s.letter.lower()] = _s
+#: every call token in every mix of upper and lower case (``Pass``, ``pass``, ``1nt``), to its call
+CALLS: dict[str, Call] = {}
+
+
+def _spellings(token: str) -> list[str]:
+    return ["".join(chars) for chars in product(*({c.upper(), c.lower()} for c in token))]
+
+
+for _tok, _call in (("PASS", PASS), ("P", PASS), ("X", Call.parse("X")), ("XX", Call.parse("XX"))):
+    for _sp in _spellings(_tok):
+        CALLS[_sp] = _call
+for _level in range(1, 8):
+    for _strain in Strain:
+        for _sp in _spellings(f"{_level}{_strain.letter}"):
+            CALLS[_sp] = Call.bid(_level, _strain)
+    for _sp in _spellings(f"{_level}N"):
+        CALLS[_sp] = Call.bid(_level, Strain.NOTRUMP)
+#: every card token (``SA``, ``sa``, ``Sa``, ``sA``) to its card
+CARDS_BY_TOKEN: dict[str, Card] = {}
+for _suit, _letter in enumerate("CDHS"):
+    for _rank, _ch in enumerate(RANK_CHARS):
+        for _sp in _spellings(_letter + _ch):
+            CARDS_BY_TOKEN[_sp] = CARDS[13 * _suit + _rank]
+#: rank strings of one suit (``AKJ4``) to their 13-bit mask; filled as suits are met
+_FAST_MAX = 1 << 16  # a game longer than this is no usual game
+_VULS: dict[str, Vulnerability] = {}
+_CONTRACTS: dict[str, Contract] = {}
+_END_POSITION = frozenset(("C", "D", "H", "S", "NT", "N"))
+_CHECKED = frozenset(("Score", "OptimumScore", "ScoreIMP", "ScoreMP", "Scoring"))
+_COMMENT = re.compile(r"\{([^{}\n\r]*)\}")
+_COMMENTS_ONLY = re.compile(r"\s*(?:\{[^{}\n\r]*\}\s*)+")
+_NOTE = re.compile(r"\s*(\d+)\s*:(.*)$", re.S)
+_NOTE_REF = re.compile(r"=(\d+)=")
+#: (name, value) of checked tags (``Scoring "IMP"``) found fine, not checked again
+_FINE: set[tuple[str, str]] = set()
+#: a Scoring tag whose value is fine (or unknown) needs no check: its value to ``{"Scoring"}``
+_UNKNOWN_CHECKED: dict[str | None, frozenset[str]] = {"?": frozenset(("Scoring",)), "": frozenset(("Scoring",))}
+_NOTHING: frozenset[str] = frozenset()
+
+
+#: names of tags the model does not hold and the careful reader does not check, learned as met
+_PLAIN: set[str] = set()
+_EMPTY = Deal.empty()
+#: the model's one PBN deal parser (fast for the usual spelling); a ValueError sends the game to the careful reader
+_deal = Deal.from_pbn
+_NAME, _VALUE, _SECTION = itemgetter(0), itemgetter(1), itemgetter(2)
+
+
+class _BlankSections(dict[str, str]):
+    """The sections of a game whose sections are all blank: every one reads as empty (its words are none)."""
+
+    def __missing__(self, key: str) -> str:
+        return ""
+
+
+_BLANK_SECTIONS = _BlankSections()
+
+
+class _Careful(Exception):
+    """The game needs the careful reader."""
+
+
+def _unknown(value: str) -> bool:
+    return value == "" or value == "?"
+
+
+def read_fast(raw: str, first_line: int, ctx: Context) -> tuple[Board, list[tuple[int | None, str]], int] | None:
+    """The board of a well-formed game, its problems and its line; None when the careful reader must read it.
+
+    ``ctx`` is the reader's :class:`.context.Context`: a game read here sets no ``#`` default, and what it
+    says is handed to the context only if a later game asks (``ctx.note_fast``)."""
+    if ctx.persistent or '"#' in raw or len(raw) > _FAST_MAX:
+        return None  # a "#" value, or one set before, or a huge game (no list of its tags): the careful reader
+    layout = ctx.fast_layout
+    if layout is not None:
+        hit = _read_like(raw, first_line, ctx, layout)
+        if hit is not None:
+            return hit
+    found: list[tuple[str, str, str]] = _TAG.findall(raw)
+    n = len(found)
+    # every bracket and quote belongs to a tag found, and only blanks come before the first: the game is
+    # the tags and sections found and nothing else
+    if not n or raw.count("[") != n or raw.count("]") != n or raw.count('"') != 2 * n:
+        return None
+    lead = raw.find("[")
+    if lead and not raw[:lead].isspace():
+        return None
+    names, vals, secs = zip(*found, strict=True)
+    between = "".join(secs)
+    comments: list[str] = []
+    if "{" in between or "}" in between:
+        stripped = _strip_comments(found, comments)
+        if stripped is None:
+            return None
+        found = stripped
+        names, vals, secs = zip(*found, strict=True)
+        between = "".join(secs)
+    blank = between.isspace()  # no section holds anything (a deals-only game): nothing in them to check
+    if not blank and ("{" in between or ";" in between or "%" in between or "}" in between):
+        return None  # commentary within a section or a % line: the careful reader
+    notes: dict[int, str] | None = None
+    values = dict(zip(names, vals, strict=True))
+    if "Note" in values:
+        found, name_list, notes = _auction_notes(found, list(names))
+        if notes is None:
+            return None
+        names = tuple(name_list)
+        vals = tuple(map(_VALUE, found))
+        values = dict(zip(names, vals, strict=True))
+        secs = tuple(map(_SECTION, found))
+        blank = False
+    if len(values) != len(names):
+        return None  # a repeated tag: the careful reader
+    sections = _BLANK_SECTIONS if blank else dict(zip(names, secs, strict=True))
+    try:
+        board, problems = _read(raw, first_line, values, sections, notes, blank)
+    except Exception:  # _Careful, or a value only the careful reader words right (e.g. a digit int() refuses)
+        return None
+    if comments:
+        board.notes = comments
+    ctx.note_fast(names, vals, secs)
+    line = first_line + 1 + raw.count("\n", 0, raw.find("[Board ") if "Board" in names else lead)
+    if blank and not comments and notes is None and not problems and _LAYOUT_FREE.isdisjoint(names):
+        _learn(raw, names, vals, line - first_line, board, ctx)
+    return board, problems, line
+
+
+#: a game with one of these is no deal generator's: its values are not read by position
+_LAYOUT_FREE = frozenset(("Auction", "Play", "Note", "OptimumResultTable", "DoubleDummyTricks"))
+_KNOWN_LIMIT = 64
+
+
+def _learn(raw: str, names: tuple[str, ...], vals: tuple[str, ...], line: int, board: Board, ctx: Context) -> None:
+    """Keep the layout of a game just read (tags with blank sections, no problem) for the games after it."""
+    if "\\" in raw:
+        return
+    parts = raw.split('"')
+    layout = ctx.fast_layout
+    if layout is None or layout.between != parts[0::2] or layout.pieces != len(parts):
+        layout = ctx.fast_layout = Layout(parts, names, line)
+    if len(layout.known) < _KNOWN_LIMIT:
+        layout.known[layout.rest(list(vals))] = (dict(board.tags), board.declarer, board.contract, board.result)
+
+
+def _read_like(
+    raw: str, first_line: int, ctx: Context, layout: Layout
+) -> tuple[Board, list[tuple[int | None, str]], int] | None:
+    """The board of a game laid out like the last one learned, its values taken by position; None unless its
+    text outside the values is the same and its other values are known.
+
+    Values hold no quote (the split), no backslash and no line break (counted: a break in a value above the
+    board number would move the board's line); the number, dealer, vulnerability and deal are parsed strictly
+    and the other values are ones read before, so a bracket in a value reads as the general path reads it."""
+    parts = raw.split('"')
+    if (
+        len(parts) != layout.pieces
+        or parts[0::2] != layout.between
+        or "\\" in raw
+        or raw.count("\n") != layout.newlines
+    ):
+        return None
+    vals = parts[1::2]
+    known = layout.known.get(layout.rest(vals))
+    if known is None:
+        return None
+    tags, declarer, contract, result = known
+    n, d, v, h = layout.where
+    number = None if n is None else vals[n]
+    dealer = None if d is None else vals[d]
+    vul = None if v is None else vals[v]
+    deal = None if h is None else vals[h]
+    try:
+        b = Board(
+            number=None if number is None or number == "" or number == "?" else _number(number),
+            dealer=None if dealer is None or dealer == "" or dealer == "?" else _SEATS[dealer],
+            vulnerability=None if vul is None or vul == "" or vul == "?" else _vulnerability(vul),
+            deal=_EMPTY if deal is None or deal == "" or deal == "?" else _deal(deal),
+            declarer=declarer,
+            tags=tags.copy(),
+        )
+    except Exception:  # _Careful, or a value only the careful reader words right
+        return None
+    if contract is not None:
+        b.contract = contract
+    if result is not None:
+        b.result = result
+    ctx.note_fast(layout.names, vals, None)
+    return b, [], first_line + layout.line
+
+
+def _strip_comments(found: list[tuple[str, str, str]], comments: list[str]) -> list[tuple[str, str, str]] | None:
+    """The tags with the ``{...}`` comments of their sections taken out into ``comments``; None unless every
+    comment sits on one line in the blank section of a tag that is no table (the careful reader words the
+    rest)."""
+    out = []
+    for tag in found:
+        section = tag[2]
+        if "{" in section or "}" in section:
+            if tag[0][-5:] == "Table" or not _COMMENTS_ONLY.fullmatch(section):
+                return None
+            comments.extend(_COMMENT.findall(section))
+            tag = (tag[0], tag[1], "\n")
+        out.append(tag)
+    return out
+
+
+def _auction_notes(
+    found: list[tuple[str, str, str]], names: list[str]
+) -> tuple[list[tuple[str, str, str]], list[str], dict[int, str] | None]:
+    """The tags without their notes, and the notes (``{number: text}``) when they all follow the auction;
+    None for notes anywhere else (they go with the play or with tags: the careful reader)."""
+    first = names.index("Note")
+    count = names.count("Note")
+    if first == 0 or names[first - 1] != "Auction" or names[first : first + count] != ["Note"] * count:
+        return found, names, None
+    notes: dict[int, str] = {}
+    for _name, value, section in found[first : first + count]:
+        m = _NOTE.match(value)
+        if m is None or (section and not section.isspace()):
+            return found, names, None
+        notes[int(m.group(1))] = m.group(2).lstrip(" ")
+    if count == 1:  # one note is no repeated tag: the careful reader hands it on like any tag
+        return found, names, notes
+    return found[:first] + found[first + count :], names[:first] + names[first + count :], notes
+
+
+def _read(
+    raw: str,
+    first_line: int,
+    values: dict[str, str],
+    sections: dict[str, str],
+    notes: dict[int, str] | None = None,
+    blank: bool = False,
+) -> tuple[Board, list[tuple[int | None, str]]]:
+    """The board; ``values`` is left holding the tags the model does not (they become ``Board.tags``);
+    ``blank``: every section is blank, so none becomes a ``Name:section`` tag."""
+    problems: list[tuple[int | None, str]] = []
+    pop = values.pop
+    if notes is not None:
+        pop("Note", None)  # a lone note stays in ``values`` until here
+    number, dealer, vul, deal, declarer, contract, result, auction, play, ort, bc = (
+        pop("Board", None),
+        pop("Dealer", None),
+        pop("Vulnerable", None),
+        pop("Deal", None),
+        pop("Declarer", None),
+        pop("Contract", None),
+        pop("Result", None),
+        pop("Auction", None),
+        pop("Play", None),
+        pop("OptimumResultTable", None),
+        pop("DoubleDummyTricks", None),
+    )
+    other = values
+    if other:
+        if not other.keys() <= _PLAIN and not (other.keys() - _PLAIN) <= _UNKNOWN_CHECKED.get(
+            other.get("Scoring"), _NOTHING
+        ):
+            _check_tags(other, sections, raw, first_line, problems)
+        if not blank:
+            rest = "".join(map(sections.__getitem__, other))
+            if rest and not rest.isspace():
+                other = _section_tags(other, sections)
+    b = Board(
+        number=None if number is None or number == "" or number == "?" else _number(number),
+        dealer=None if dealer is None or dealer == "" or dealer == "?" else _SEATS[dealer],
+        vulnerability=None if vul is None or vul == "" or vul == "?" else _vulnerability(vul),
+        deal=_EMPTY if deal is None or deal == "" or deal == "?" else _deal(deal),
+        declarer=None
+        if declarer is None or declarer == "" or declarer == "?"
+        else _SEATS[declarer[1:] if declarer[:1] == "^" else declarer],
+        tags=other,
+    )
+    if contract is not None and contract != "" and contract != "?":
+        c = _CONTRACTS.get(contract)
+        if c is not None:
+            b.contract = c
+        elif contract.upper() in _END_POSITION:
+            other["Contract"] = contract
+        else:
+            b.contract = _contract(contract)
+    if ort is not None or bc is not None:
+        _read_dd(b, ort, sections.get("OptimumResultTable", ""), bc)
+    if auction is not None:
+        _read_auction(b, auction, sections["Auction"], notes)
+    elif notes:
+        raise _Careful
+    claimed = _read_play(b, play, sections["Play"]) if play is not None else False
+    if result is not None:
+        r = result.strip()
+        if r != "" and r != "?":
+            if not r.isdigit() or int(r) > 13:
+                raise _Careful
+            b.result = int(r)
+            if claimed:
+                b.claim = b.result
+    return b, problems
+
+
+def _number(text: str) -> int:
+    if not text.isdigit() or len(text) > 9:  # a number past MAX_BOARD_NUMBER: the careful reader says so
+        raise _Careful
+    number = int(text)
+    if number > MAX_BOARD_NUMBER:
+        raise _Careful
+    return number
+
+
+def _vulnerability(text: str) -> Vulnerability:
+    v = _VULS.get(text)
+    if v is None:
+        try:
+            v = Vulnerability.from_text(text)
+        except ValueError:
+            raise _Careful from None
+        if len(_VULS) < 1000:
+            _VULS[text] = v
+    return v
+
+
+def _contract(text: str) -> Contract:
+    v = text.strip()
+    if v[-1:] in "Rr":
+        raise _Careful  # "4SR": the careful reader warns
+    c = Contract.parse(v)
+    if len(_CONTRACTS) < 1000:
+        _CONTRACTS[text] = c
+    return c
+
+
+def _check_tags(
+    other: dict[str, str], sections: dict[str, str], raw: str, first_line: int, problems: list[tuple[int | None, str]]
+) -> None:
+    """Check the tags the model does not hold that the careful reader checks (scores, tables); learn the others."""
+    for name, value in other.items():  # in the game's order, as the careful reader reports them (not a set's)
+        if name in _PLAIN:
+            continue
+        if name in _CHECKED or name[-5:] == "Table":
+            if value != "" and value != "?" and (name, value) not in _FINE:
+                count = len(problems)
+                _check(name, value, sections[name], raw, first_line, problems)
+                if len(problems) == count and name in _CHECKED and len(_FINE) < 10_000:
+                    _FINE.add((name, value))  # a table's check depends on its section too: not remembered
+                    if name == "Scoring" and len(_UNKNOWN_CHECKED) < 1000:
+                        _UNKNOWN_CHECKED[value] = _UNKNOWN_CHECKED["?"]
+        elif name == "ScoreRubberHistory":
+            raise _Careful  # it implies a vulnerability to compare: the careful reader does it
+        elif len(_PLAIN) < 10_000:
+            _PLAIN.add(name)
+
+
+def _section_tags(other: dict[str, str], sections: dict[str, str]) -> dict[str, str]:
+    """The tags with a ``Name:section`` entry after each that has a section, one line a row."""
+    out: dict[str, str] = {}
+    for name, value in other.items():
+        out[name] = value
+        section = sections.get(name)
+        if section and not section.isspace():
+            out[f"{name}:section"] = "\n".join(" ".join(w) for w in map(str.split, section.split("\n")) if w)
+    return out
+
+
+def _check(
+    name: str, value: str, section: str, raw: str, first_line: int, problems: list[tuple[int | None, str]]
+) -> None:
+    """The careful reader's checks of a tag the model does not hold (scores, tables)."""
+    e = Entry(name, value, None, section.split(), None, False, raw, first_line)
+    check_tag(e, lambda line, message: problems.append((line, warning(message))))
+
+
+def _read_dd(b: Board, ort: str | None, ort_section: str, bc: str | None) -> None:
+    if ort is not None:
+        dd, err = pbn_dd.parse_result_table(ort, ort_section.split())
+        if err:
+            raise _Careful
+        if bc is not None:
+            raise _Careful  # two tables to compare and merge: the careful reader does it
+        b.dd = dd
+    elif bc is not None and not _unknown(bc):
+        dd = pbn_dd.parse_hex20(bc, pbn_dd.BC_SEATS)
+        if dd is None:
+            raise _Careful
+        b.dd = dd
+
+
+def _read_auction(b: Board, value: str, section: str, notes: dict[int, str] | None) -> None:
+    seat = _SEATS.get(value)
+    if seat is None:
+        if not _unknown(value):
+            raise _Careful
+        seat = b.dealer
+    words = section.split()
+    all_pass = bool(words) and words[-1] in ("AP", "ap", "Ap", "aP")
+    if all_pass:
+        words.pop()
+    looked_up = list(map(CALLS.get, words))
+    calls: list[Call] = (
+        [c for c in looked_up if c is not None] if None not in looked_up else _annotated_calls(words, notes)
+    )
+    if all_pass:
+        while not auction_is_complete(calls):
+            calls.append(PASS)
+    if seat is not None:
+        if b.dealer is None:
+            b.dealer = seat
+        elif seat != b.dealer and calls:
+            raise _Careful
+    b.auction = calls
+    if notes:
+        used = {c.note for c in calls if c.note is not None}
+        for n, text in notes.items():
+            if n not in used:
+                b.tags[f"Note:{n}"] = text
+
+
+def _annotated_calls(words: list[str], notes: dict[int, str] | None) -> list[Call]:
+    """Calls with note references (``1C =1=``), each note known and each call with one at most."""
+    if notes is None:
+        raise _Careful
+    calls: list[Call] = []
+    for tok in words:
+        call = CALLS.get(tok)
+        if call is not None:
+            calls.append(call)
+            continue
+        m = _NOTE_REF.fullmatch(tok)
+        if m is None or not calls or calls[-1].note is not None:
+            raise _Careful
+        n = int(m.group(1))
+        if n not in notes:
+            raise _Careful
+        calls[-1] = calls[-1].annotated(note=n, explanation=notes[n])
+    return calls
+
+
+def _read_play(b: Board, value: str, section: str) -> bool:
+    """The play section (whole tricks of plain cards, perhaps ``*``); True when it ends in ``*``."""
+    leader0 = _SEATS.get(value)
+    words = section.split()
+    if leader0 is None:
+        if not _unknown(value) or words:
+            raise _Careful
+        return False
+    contract, declarer = b.contract_and_declarer()
+    if declarer is None:
+        b.declarer = declarer = Seat((leader0 + 3) % 4)
+    elif (declarer + 1) % 4 != leader0:
+        raise _Careful
+    if contract is not None and not contract.is_passed_out:
+        trump = int(contract.bid_strain)
+    else:
+        only = b.tags.get("Contract", "").upper()
+        trump = int(Strain.from_text(only)) if only in _END_POSITION else 4
+    claimed = bool(words) and words[-1] == "*"
+    if claimed:
+        words.pop()
+    cards = list(map(CARDS_BY_TOKEN.get, words))
+    if len(cards) % 4 or None in cards:
+        raise _Careful
+    known = cast("list[Card]", cards)  # every token was a card: None is not in it
+    play: list[Card] = []
+    weights = TRICK_WEIGHTS[trump]
+    off = 0  # the leader's column in the section (its first column is the opening leader's)
+    for k in range(0, len(cards), 4):
+        t0, t1, t2, t3 = known[k + off : k + 4] + known[k : k + off] if off else known[k : k + 4]
+        w = weights[t0]
+        off = (off + (max(w[t0], w[t1] + 1, w[t2] + 2, w[t3] + 3) & 3)) & 3
+        play += (t0, t1, t2, t3)
+    b.play = play
+    return claimed

@@ -1,0 +1,292 @@
+"""PBN text layout: decoding, splitting a file into games, and tokenising a game.
+
+The split keeps every byte: the preamble, each game's raw text (with the blank
+lines after it) and any trailer join back to the file exactly, which is what
+lets an unmodified board be written back byte-for-byte.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ...model.severity import warning
+
+# token kinds
+TAG = 0  # (TAG, (name, value), line)
+DATA = 1  # (DATA, [words], line); a quoted string is one word, quotes included
+COMMENT = 3  # (COMMENT, text without delimiters, line); same_line_data set separately
+PERCENT = 4  # (PERCENT, whole line, line)
+BAD = 5  # (BAD, message, line)
+
+#: a token: (kind, value, line); the value's type follows the kind (see above)
+Token = tuple[int, Any, int]
+#: a repeated tag past the first PROBLEM_LIMIT repeats, left out with its section (one shared token, so a
+#: game of a million ``[Board "1"]`` lines costs a pointer a line)
+SKIPPED = 6
+_SKIPPED_TOKEN = (SKIPPED, None, 0)
+#: problems kept one by one per game (and per file); past this they are counted
+PROBLEM_LIMIT = 100
+
+# quoted values as possessive runs: linear time and no backtracking stack on a megabyte quote
+_TAG_LINE = re.compile(r'\[([A-Za-z0-9_]+)(\s*)"((?:[^"\\]++|\\.)*+)"\s*\]\s*')
+_TAG_AT = re.compile(r'\[\s*([A-Za-z0-9_]+)(\s*)"((?:[^"\\]++|\\.)*+)"\s*\]')
+_SLOW = re.compile(r'\s*(?:(\[)|(\{)|(;.*)|("(?:[^"\\]++|\\.)*+"?)|([^\s\[\]{};"]+)|(\S))')
+#: the problem for ``[Dealer"N"]``: read (nothing is ambiguous) but not PBN
+_NO_SPACE = "no space between the tag name {} and its value; read anyway"
+_BLANKS = re.compile(r"\n(?:[ \t\r\f\v]*\n)+")
+_SPECIAL = re.compile(r'[\[\]{};"]')
+_NONBLANK = re.compile(r"\S")
+
+
+def detect_newline(text: str) -> str:
+    """The file's line ending: CRLF when its first line ends so, else LF."""
+    i = text.find("\n")
+    return "\r\n" if i > 0 and text[i - 1] == "\r" else "\n"
+
+
+def unescape(value: str) -> str:
+    """A tag value with PBN's ``\\"`` and ``\\\\`` escapes resolved."""
+    if "\\" not in value:
+        return value
+    return re.sub(r'\\(["\\])', r"\1", value)
+
+
+def escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+@dataclass(slots=True)
+class Game:
+    """One game's raw text and where it starts (0-based line index)."""
+
+    raw: str
+    first_line: int  # 0-based index of the game's first line in the file
+    content_end: int  # length of the raw text without the blank lines after it
+
+    @property
+    def lines(self) -> list[str]:
+        """Content lines without line ends."""
+        lines = self.raw[: self.content_end].split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+
+
+@dataclass(slots=True)
+class Layout:
+    preamble: str
+    games: list[Game]
+    trailer: str
+
+
+def split_games(text: str) -> Layout:
+    """Split a PBN text into preamble, games and trailer.
+
+    The preamble is the leading run of ``%`` and blank lines.  A game starts at
+    its first non-blank line (a ``%`` line or comment before it belongs to it)
+    and ends at a blank line after some content; the blank lines that follow
+    stay with it.  Text after the last game with no content is the trailer.
+    """
+    blocks: list[tuple[int, int, int]] = []  # (start, end of content, end with the blank lines)
+    pos = 0
+    for m in _BLANKS.finditer(text):
+        if m.start() + 1 > pos:
+            blocks.append((pos, m.start() + 1, m.end()))
+        elif blocks:  # blank lines right after blank lines (only at the very start)
+            blocks[-1] = (blocks[-1][0], blocks[-1][1], m.end())
+        else:
+            blocks.append((pos, pos, m.end()))
+        pos = m.end()
+    if pos < len(text):
+        blocks.append((pos, len(text), len(text)))
+    games: list[Game] = []
+    preamble_end: int | None = None
+    pending: int | None = None  # start of comment-only blocks waiting for their game
+    line_at = 0  # 0-based line number of ``counted``
+    counted = 0
+    for start, cend, end in blocks:
+        # a block that starts with a tag is a game (the usual case, known without copying the block)
+        if not text.startswith("[", start, cend) and _no_game(text[start:cend]):
+            if preamble_end is None and not games:
+                continue  # still in the preamble
+            if pending is None:
+                pending = start
+            continue
+        if preamble_end is None:
+            k = start
+            while text.startswith("%", k):  # leading % lines of the first game are preamble
+                nl = text.find("\n", k, cend)
+                if nl < 0:
+                    break
+                k = nl + 1
+            preamble_end = start = k
+        gstart = pending if pending is not None else start
+        pending = None
+        line_at += text.count("\n", counted, gstart)
+        counted = gstart
+        games.append(Game(text[gstart:end], line_at, cend - gstart))
+    if preamble_end is None:
+        return Layout(text, [], "")
+    trailer = text[pending:] if pending is not None else ""
+    return Layout(text[:preamble_end], games, trailer)
+
+
+def _no_game(body: str) -> bool:
+    """A block of blank, comment-only (``%``) lines: no game, it waits for the next one (or is preamble)."""
+    return not body.strip() or body.lstrip().startswith("%") and all_percent(body)
+
+
+def all_percent(body: str) -> bool:
+    return all(not ln.strip() or ln.startswith("%") for ln in body.split("\n"))
+
+
+def iter_lines(game: Game) -> Iterator[str]:
+    """:attr:`Game.lines` one at a time: a game of a million short lines is not held twice as a list."""
+    text, end, pos = game.raw, game.content_end, 0
+    while pos < end:
+        nl = text.find("\n", pos, end)
+        if nl < 0:
+            line, pos = text[pos:end], end
+        else:
+            line, pos = text[pos:nl], nl + 1
+        yield line[:-1] if line.endswith("\r") else line
+
+
+def tokenize(game: Game) -> list[Token]:
+    """Tokens of a game as ``(kind, value, line)`` with 1-based file lines.
+
+    Comments record whether data sat on the same line (``(COMMENT, (text,
+    shares_line), line)``) so table sections can complain about them.
+    """
+    out: list[Token] = []
+    append = out.append
+    bad = [0]  # BAD tokens seen: past PROBLEM_LIMIT they are counted, not kept
+    seen: set[str] = set()  # tag names so far, and how often one came again
+    repeats = 0
+    brace: list[str] | None = None
+    brace_line = 0
+    lineno = game.first_line
+    # a normal game as one list (quicker); a huge one a line at a time (a million short lines twice over)
+    for line in game.lines if game.content_end < 1 << 16 else iter_lines(game):
+        lineno += 1
+        if brace is not None:
+            k = line.find("}")
+            if k < 0:
+                brace.append(line)
+                continue
+            brace.append(line[:k])
+            append((COMMENT, ("\n".join(brace), False), brace_line))
+            brace = None
+            line = line[k + 1 :]
+        elif line.startswith("%"):
+            append((PERCENT, line, lineno))
+            continue
+        if not line:
+            continue
+        c0 = line[0]
+        if c0 == "[" and line.endswith('"]'):
+            k = line.find(' "')
+            if k > 1:
+                name, value = line[1:k], line[k + 2 : -2]
+                if '"' not in value and "\\" not in value and name.isalnum():
+                    if name in seen and name != "Note":
+                        repeats += 1
+                        if repeats > PROBLEM_LIMIT:
+                            append(_SKIPPED_TOKEN)
+                            continue
+                    seen.add(name)
+                    append((TAG, (name, value), lineno))
+                    continue
+        if c0 == "[" and line.endswith("]") and "{" not in line and ";" not in line:
+            m = _TAG_LINE.fullmatch(line)
+            if m is not None:
+                seen.add(m.group(1))
+                append((TAG, (m.group(1), m.group(3)), lineno))
+                if not m.group(2):
+                    append((BAD, warning(_NO_SPACE.format(m.group(1))), lineno))
+                continue
+        elif _SPECIAL.search(line) is None:
+            words = line.split()
+            if words:
+                append((DATA, words, lineno))
+            continue
+        brace, brace_line = _slow_line(line, lineno, out, bad)
+    if bad[0] > PROBLEM_LIMIT:
+        append((BAD, f"… and {bad[0] - PROBLEM_LIMIT:,} more problems like these", lineno))
+    if brace is not None:
+        append((BAD, "a { comment is not closed before the end of the game", brace_line))
+        append((COMMENT, ("\n".join(brace), False), brace_line))
+    return out
+
+
+def _bad(out: list[Token], bad: list[int] | None, message: str, lineno: int) -> None:
+    """Add a BAD token, unless ``bad`` (a one-item counter) has passed PROBLEM_LIMIT: then count it."""
+    if bad is not None:
+        bad[0] += 1
+        if bad[0] > PROBLEM_LIMIT:
+            return
+    out.append((BAD, message, lineno))
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    """Quoted bad text, cut short: a problem message quotes, it does not copy a megabyte line."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _slow_line(line: str, lineno: int, out: list[Token], bad: list[int] | None = None) -> tuple[list[str] | None, int]:
+    """Tokenise one line with comments, quoted strings or brackets; return an
+    open ``{`` comment's text so far, if the line leaves one open."""
+    pos = 0
+    n = len(line)
+    had_data = False
+    while pos < n:
+        m = _SLOW.match(line, pos)
+        if m is None:  # only whitespace left
+            break
+        if m.group(1):
+            start = m.start(1)
+            t = _TAG_AT.match(line, start)
+            if t is None:
+                _bad(out, bad, f"malformed tag: {_clip(line[start:].strip())}", lineno)
+                return None, lineno
+            out.append((TAG, (t.group(1), t.group(3)), lineno))
+            if not t.group(2):
+                out.append((BAD, warning(_NO_SPACE.format(t.group(1))), lineno))
+            pos = t.end()
+            had_data = False
+            continue
+        if m.group(2):
+            start = m.end(2)
+            k = line.find("}", start)
+            if k < 0:
+                return [line[start:]], lineno
+            more = had_data or _NONBLANK.search(line, k + 1) is not None  # not line[k + 1:]: O(n) a comment
+            out.append((COMMENT, (line[start:k], more), lineno))
+            pos = k + 1
+            continue
+        if m.group(3) is not None and m.group(3):
+            out.append((COMMENT, (m.group(3)[1:], had_data), lineno))
+            break
+        if m.group(4):
+            s = m.group(4)
+            if len(s) < 2 or not s.endswith('"') or s.endswith('\\"') and not s.endswith('\\\\"'):
+                _bad(out, bad, f"a quoted string is not closed: {_clip(s)}", lineno)
+                break
+            out.append((DATA, [s], lineno))
+            had_data = True
+        elif m.group(5):
+            out.append((DATA, [m.group(5)], lineno))
+            had_data = True
+        elif m.group(6):  # a run of one stray character (a million '}') is one problem
+            ch = m.group(6)
+            run = re.compile(rf"[ \t{re.escape(ch)}]*").match(line, m.end())
+            end = m.end() + len(run.group().rstrip(" \t")) if run else m.end()
+            count = line.count(ch, m.start(6), end)
+            _bad(out, bad, f"stray {ch!r}" + (f" ({count:,} times)" if count > 1 else ""), lineno)
+            pos = end
+            continue
+        pos = m.end()
+    return None, lineno
