@@ -117,6 +117,10 @@ class HandDiagram(QWidget):
         self._claim_text: str | None = None
         self._stop_text: str | None = None
         self._annotations: dict[int, tuple[str, bool]] = {}
+        self._badges: dict[int, QRectF] = {}  # the trick-count badges as last painted on screen
+        self._headers: dict[Seat, dict] = {}  # each hand's header as last painted on screen
+        #: a click on a card plays the recorded play up to it (replay mode); an edit mode turns it off
+        self.click_plays = True
         self._marked = 0  # cards drawn on a highlight (the Compare window's differing cards)
         self._four_colour = False
         self._editable = False
@@ -190,6 +194,10 @@ class HandDiagram(QWidget):
         """Small labels under cards of the hand to play; ``True`` marks a card that costs a trick."""
         self._annotations = {int(k): (str(v[0]), bool(v[1])) for k, v in ann.items()}
         self.update()
+
+    def card_annotations(self) -> dict[int, tuple[str, bool]]:
+        """The labels under the cards of the hand to play, by card (empty while none are shown)."""
+        return dict(self._annotations)
 
     def set_marked_cards(self, mask: int) -> None:
         """Draw the cards of ``mask`` (52 bits) on a highlight, in whichever hand holds them: the Compare
@@ -271,7 +279,7 @@ class HandDiagram(QWidget):
             "players": {Seat(s).letter: self.player_name(Seat(s)) for s in range(4)},
             # each hand's header as last painted on screen: the player's name as it fitted, the "to play"
             # pill, and the HCP text
-            "headers": {Seat(s).letter: v for s, v in getattr(self, "_headers", {}).items()},
+            "headers": {Seat(s).letter: v for s, v in self._headers.items()},
         }
 
     def player_name(self, seat: Seat) -> str:
@@ -336,7 +344,7 @@ class HandDiagram(QWidget):
 
     def badge_rects(self) -> dict[int, QRectF]:
         """Each trick-count badge's rectangle as last painted on screen, by card."""
-        return dict(getattr(self, "_badges", {}))
+        return dict(self._badges)
 
     def card_rects(self) -> dict[int, QRectF]:
         """Each clickable card's rectangle as last painted on screen."""

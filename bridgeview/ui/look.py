@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRectF, Qt
 from PySide6.QtGui import QAction, QColor, QPainter, QPalette
-from PySide6.QtWidgets import QApplication, QMenu, QStyle, QStyledItemDelegate, QStyleOptionViewItem
+from PySide6.QtWidgets import QApplication, QMenu, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
-from .board_model import COL_CONTRACT
-from .diagram import set_ten_text
+from .diagram import HandDiagram, set_ten_text
+from .services import WindowServices
 from .theme import GREEN, INK, ORANGE, RED
 
 SETTING_TEN = "view/tenAsT"
@@ -37,8 +37,10 @@ def suit_runs(text: str, four_colour: bool = False) -> list[tuple[str, QColor | 
 class SuitDelegate(QStyledItemDelegate):
     """Paints a cell's text with coloured suit symbols (white on a selected row, for contrast)."""
 
-    #: the diagram whose suit colours the cells follow (four-colour mode), if any
-    diagram = None
+    def __init__(self, parent: QWidget, diagram: HandDiagram | None = None) -> None:
+        super().__init__(parent)
+        #: the diagram whose suit colours the cells follow (four-colour mode), if any
+        self.diagram = diagram
 
     def paint(
         self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
@@ -71,18 +73,9 @@ class SuitDelegate(QStyledItemDelegate):
             painter.restore()
 
 
-def install_contract_colours(view) -> SuitDelegate:
-    """Coloured suit symbols in ``view``'s contract column."""
-    delegate = SuitDelegate(view.board_list)
-    delegate.diagram = view.diagram
-    view.board_list.setItemDelegateForColumn(COL_CONTRACT, delegate)
-    view.contract_delegate = delegate
-    return delegate
-
-
-def add_ten_action(window, menu: QMenu) -> QAction:
+def add_ten_action(window: WindowServices, menu: QMenu) -> QAction:
     """View › Write the Ten as T: a remembered switch for every diagram, Play tab and menu."""
-    act = QAction("Write the &Ten as T", window)
+    act = QAction("Write the &Ten as T", window.window())
     act.setCheckable(True)
     act.setStatusTip("Write the ten as T instead of 10 in the diagram, the Play tab and menus")
     on = bool(window.settings.value(SETTING_TEN, False, type=bool))
@@ -92,19 +85,12 @@ def add_ten_action(window, menu: QMenu) -> QAction:
     def toggled(checked: bool) -> None:
         window.settings.setValue(SETTING_TEN, bool(checked))
         set_ten_text("T" if checked else "10")
-        for view in window.views():
-            diagram = getattr(view, "diagram", None)
-            if diagram is not None:
-                diagram.update()
-            replay = getattr(view, "replay", None)
-            table = getattr(replay, "trick_table", None)
-            if replay is not None and table is not None:
-                table.show_position(replay.position())
+        for tab in window.views():
+            tab.card_text_changed()
 
     act.toggled.connect(toggled)
     menu.addAction(act)
-    window.act_ten_as_t = act
     return act
 
 
-__all__ = ["SuitDelegate", "suit_runs", "install_contract_colours", "add_ten_action", "SETTING_TEN"]
+__all__ = ["SuitDelegate", "suit_runs", "add_ten_action", "SETTING_TEN"]
