@@ -27,7 +27,7 @@ from ..formats.errors import FormatError
 from ..formats.registry import read_file
 from ..model.text import plural
 from . import dialogs
-from .diagram import TEN
+from .look import TEN
 from .saving import open_filter
 from .services import WindowServices
 

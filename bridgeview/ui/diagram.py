@@ -14,12 +14,13 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, 
 from PySide6.QtWidgets import QMenu, QSizePolicy, QToolTip, QWidget
 
 from ..model.board import Board
-from ..model.cards import CARDS, DISPLAY_SUITS, RANK_CHARS, Card, Seat, Suit, hcp_of, ranks_text
+from ..model.cards import CARDS, DISPLAY_SUITS, Card, Seat, Suit, hcp_of, ranks_text
 from ..model.deal import Deal
 from ..model.play import Trick
 from ..model.replay_state import ReplayPosition
 from ..model.text import plural
 from ..model.vulnerability import Vulnerability
+from .look import rank_label
 from .theme import (
     BADGE_BG,
     BLUE,
@@ -70,21 +71,6 @@ TRICK_OFFSET = {  # centre of each seat's card on the table, relative to CENTRE
 SEAT_NAMES = ("North", "East", "South", "West")
 #: tag values that stand for "no name" (PBN's "?" and "-", empty quotes)
 PLACEHOLDER_NAMES = frozenset({"", "?", "-", "??", "Unknown", "unknown"})
-
-
-#: how the ten is written everywhere cards are shown (View › Write the Ten as T switches to "T")
-TEN = {"text": "10"}
-
-
-def set_ten_text(text: str) -> None:
-    """Write the ten as ``"10"`` (the default, as in print) or ``"T"``."""
-    TEN["text"] = "T" if text == "T" else "10"
-
-
-def rank_label(card: int) -> str:
-    """How a rank is printed in the diagram, the Play tab and menus ("10" by default, or "T")."""
-    ch = RANK_CHARS[card % 13]
-    return TEN["text"] if ch == "T" else ch
 
 
 @dataclass

@@ -160,7 +160,7 @@ class DocumentView(BoardView):
         self.side_tabs.addTab(self.check_panel, "Check")
         self.rooms = RoomFilter(self)
         self.panels = PanelLayout(self)
-        self.contract_delegate = SuitDelegate(self.board_list, self.diagram)
+        self.contract_delegate = SuitDelegate(self.board_list, self.diagram.four_colour)
         self.board_list.setItemDelegateForColumn(COL_CONTRACT, self.contract_delegate)
         self.commentary = CommentaryLabel(self, self.replay)
         self.diagram_column.addWidget(self.commentary)

@@ -46,8 +46,8 @@ from ..model.editing import (
     with_play,
 )
 from ..model.text import plural
-from .diagram import TEN, rank_label
 from .edit_commands import FileInfoCommand, set_board
+from .look import TEN, rank_label
 from .plaintext import plain_label
 from .theme import PALE_RED as THEME_PALE_RED
 from .theme import RED as THEME_RED

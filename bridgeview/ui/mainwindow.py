@@ -227,7 +227,7 @@ class MainWindow(QMainWindow):
         v.addAction(self.act_four_colour)
         v.addSeparator()
         self.panel_actions = PanelActions(self, v)
-        self.act_ten_as_t = add_ten_action(self, v)
+        self.act_ten_as_t = add_ten_action(self, self.settings, v, self._card_text_changed)
         self.room_menu = RoomMenu(self, v)
 
         # the current tab's solver actions (Solve all, Solve again, Cancel), refilled on tab change
@@ -734,6 +734,10 @@ class MainWindow(QMainWindow):
         view = self.current_view()
         if view is not None and len(view.boards):
             view.select_board(where if where >= 0 else len(view.boards) - 1)
+
+    def _card_text_changed(self) -> None:
+        for tab in self.views():
+            tab.card_text_changed()
 
     def set_four_colour(self, on: bool) -> None:
         self.settings.setValue("view/fourColour", bool(on))

@@ -32,7 +32,7 @@ from ..model.board import Board
 from ..model.cards import Card, Suit
 from ..model.replay_state import ReplayPosition, ReplayState
 from .auction_view import COLUMN_SEATS, RED, AuctionView, column_of
-from .diagram import rank_label
+from .look import rank_label
 from .plaintext import plain_label
 
 SETTING_GREY = "replay/grey_played"
