@@ -328,6 +328,32 @@ def test_no_module_uses_another_modules_private_names():
     assert not gone, f"these are gone: take them out of KNOWN_PRIVATE_USES: {gone}"
 
 
+def ui_package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The import graph of ``ui/``'s feature packages (``ui.replay``) and top-level modules (``ui.theme``)."""
+
+    def part(module: str) -> str | None:
+        parts = module.split(".")
+        return ".".join(parts[:3]) if parts[:2] == ["bridgeview", "ui"] and len(parts) > 2 else None
+
+    out: dict[str, set[str]] = {}
+    for module, targets in graph.items():
+        here = part(module)
+        if here is not None:
+            out.setdefault(here, set()).update(t for t in map(part, targets) if t is not None and t != here)
+    return out
+
+
+def test_the_ui_packages_import_each_other_one_way():
+    """Above the shared modules (theme, plaintext, card_text, dialogs), ``document`` is at the bottom and
+    ``mainwindow`` at the top; the feature packages between them never import one another both ways, so a
+    package can be read knowing only those it imports."""
+    graph = ui_package_graph(import_graph(package_modules()))
+    found = cycles(graph)
+    assert not found, "ui/ packages importing each other both ways:\n" + "\n".join(
+        describe_cycle(c, graph) for c in found
+    )
+
+
 def _probe_package(tmp_path: Path, files: dict[str, str]) -> dict[str, Path]:
     for name, text in files.items():
         path = tmp_path / "bridgeview" / name
