@@ -149,7 +149,7 @@ def show_every_tab(window: QWidget) -> None:
 
 
 def main() -> int:
-    from bridgeview.ui import desk, dialogs
+    from bridgeview.ui import dialogs
     from bridgeview.ui.app import load_fonts
     from bridgeview.ui.mainwindow import MainWindow
 
@@ -216,7 +216,7 @@ def main() -> int:
         action.trigger()
         if asked != ["Compare with"]:
             violations.setdefault(f"Compare With… asked through getOpenFileName {asked}")
-        dialog = getattr(w, "compare_dialog", None)
+        dialog = w.desk.compare_dialog
         if dialog is None:
             violations.setdefault(f"Compare With… showed no window ({boxes})")
         else:
@@ -230,7 +230,7 @@ def main() -> int:
                 walk()
             dialog.close()
     step("hand records")
-    records = desk.hand_records(w)
+    records = w.desk.hand_records()
     if records is not None:
         records.dd.setChecked(False)  # the preview, not DDS, is what is looked at
         walk()
@@ -240,7 +240,7 @@ def main() -> int:
         records.preview_dialog.close()
         records.close()
     step("dup settings")
-    dup = desk.dup_settings(w)
+    dup = w.desk.dup_settings()
     if dup is not None:
         walk()
         dup.reject()

@@ -24,7 +24,7 @@ from bridgeview.model.ddtable import DDTable
 from bridgeview.model.deal import Deal
 from bridgeview.resources import resource
 from bridgeview.solve import print_tables as timed
-from bridgeview.ui.diagram import rank_label
+from bridgeview.ui.look import rank_label
 
 SAMPLE = resource("sample.pbn")  # 16 boards, each with a complete DD table
 needs_pdftotext = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftotext (poppler) not installed")

@@ -361,8 +361,8 @@ def test_the_dialog_saves_a_web_page(qtbot, tmp_path, messages, monkeypatch):
 
     w = main_window(qtbot, tmp_path)
     assert w.open_file(str(SAMPLE))
-    w.act_export_records.trigger()
-    dlg = w.hand_records_dialog
+    w.desk.act_export_records.trigger()
+    dlg = w.desk.hand_records_dialog
     qtbot.addWidget(dlg)
     dlg.title.setText("Tuesday <teams>")
     dlg.per_page.setCurrentText("2")

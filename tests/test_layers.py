@@ -1,12 +1,16 @@
 """Layers only look down: model <- formats <- check, solve, generate <- handrecords <- app <- ui <- cli.
 
-Every ``import`` in ``bridgeview/`` (at the top of a module or inside a function)
-is read with ``ast``; an import of a higher layer, or of Qt below ``ui``, fails.
+Every ``import`` in ``bridgeview/`` (at the top of a module, inside a function, or
+under ``if TYPE_CHECKING``) is read with ``ast``; an import of a higher layer, or of
+Qt below ``ui``, fails.  So does an import cycle between any two modules of the
+package (issue 27: a cycle dodged by an import inside a function is still a cycle),
+and an import of another module's ``_private`` name.
 """
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -102,130 +106,228 @@ def test_the_check_catches_a_leak():
     assert [b.split(":")[0] for b in bad] == ["line 1", "line 5", "line 6", "line 7"], bad
 
 
-# -- no import cycles, no private imports -------------------------------------
-#: the layers checked for cycles and private imports (#27); ``ui``, restructured on its own, joins once its
-#: cycle is broken
-CHECKED = set(ALLOWED) - {"ui"}
+# -- no import cycles, no private names of other modules (issue 27) -------------------------------------
 
 
-def _module_name(path: Path, root: Path) -> str:
-    parts = list(path.relative_to(root.parent).with_suffix("").parts)
+def module_name(path: Path, top: Path = PACKAGE.parent) -> str:
+    """``bridgeview/ui/diagram.py`` -> ``bridgeview.ui.diagram`` (a package's ``__init__`` is the package)."""
+    parts = list(path.relative_to(top).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def module_graph(root: Path = PACKAGE) -> tuple[dict[str, set[str]], list[str]]:
-    """Every module of the package under ``root`` with the package's modules it imports (at the top, inside
-    functions or for type checking alike: an import inside a function still ties the two modules), and the
-    imports of another module's ``_private`` names (``module: line: name from where``)."""
-    paths = {_module_name(p, root): p for p in sorted(root.rglob("*.py"))}
-    graph: dict[str, set[str]] = {}
-    private: list[str] = []
-    for name, path in paths.items():
-        package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
-        graph[name] = edges = set()
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        modules_named: dict[str, str] = {}  # a local name bound to one of the package's modules
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                for alias in node.names:
-                    if alias.name in paths:
-                        edges.add(alias.name)
-                        if alias.asname:
-                            modules_named[alias.asname] = alias.name
-            elif isinstance(node, ast.ImportFrom):
-                base = package[: len(package) - (node.level - 1)] if node.level else []
-                source = ".".join(base + ([node.module] if node.module else []))
-                for alias in node.names:
-                    if f"{source}.{alias.name}" in paths:  # a module of a package
-                        edges.add(f"{source}.{alias.name}")
-                        modules_named[alias.asname or alias.name] = f"{source}.{alias.name}"
-                    elif source in paths:
-                        edges.add(source)
-                        if alias.name.startswith("_") and not alias.name.startswith("__"):
-                            private.append(f"{name}: line {node.lineno}: {alias.name} from {source}")
-        for node in ast.walk(tree):
-            if (
-                isinstance(node, ast.Attribute)
-                and isinstance(node.value, ast.Name)
-                and node.value.id in modules_named
-                and node.attr.startswith("_")
-                and not node.attr.startswith("__")
-            ):
-                private.append(f"{name}: line {node.lineno}: {node.attr} of {modules_named[node.value.id]}")
-        edges.discard(name)
-    return graph, private
+def package_modules(top: Path = PACKAGE.parent) -> dict[str, Path]:
+    """Every module of the package under ``top``, by dotted name."""
+    return {module_name(p, top): p for p in sorted((top / "bridgeview").rglob("*.py"))}
+
+
+def imports_of(path: Path, modules: dict[str, Path], top: Path = PACKAGE.parent) -> list[tuple[int, str, list, str]]:
+    """(line, module of the package, names taken from it, local name bound to the module or "") of every
+    import in ``path``, anywhere in it.  ``from . import pbn`` imports the module ``pbn`` (bound as ``pbn``);
+    ``from .registry import read_file`` the module ``registry`` (the name ``read_file``); imports of other
+    packages are left out."""
+    here = module_name(path, top).split(".")
+    if path.name != "__init__.py":
+        here = here[:-1]
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in modules:  # ``import a.b`` binds ``a``; ``import a.b as m`` binds the module
+                    out.append((node.lineno, alias.name, [], alias.asname or ""))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = ".".join(here[: len(here) - node.level + 1] + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            names = []
+            for alias in node.names:
+                if f"{base}.{alias.name}" in modules:
+                    out.append((node.lineno, f"{base}.{alias.name}", [], alias.asname or alias.name))
+                else:
+                    names.append(alias.name)
+            if names and base in modules:
+                out.append((node.lineno, base, names, ""))
+    return out
+
+
+def import_graph(modules: dict[str, Path], top: Path = PACKAGE.parent) -> dict[str, set[str]]:
+    """Module -> the modules of the package it imports (anywhere in it)."""
+    return {
+        name: {target for _line, target, _names, _bound in imports_of(path, modules, top) if target != name}
+        for name, path in modules.items()
+    }
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """The modules that import each other in a loop, each loop once (strongly connected components)."""
+    """The import cycles of ``graph``: each a strongly connected set of two or more modules (Tarjan), sorted."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
+    on_stack: set[str] = set()
     found: list[list[str]] = []
 
-    def visit(start: str) -> None:  # Tarjan's algorithm, without recursion
-        work = [(start, iter(sorted(graph[start])))]
-        index[start] = low[start] = len(index)
-        stack.append(start)
+    def enter(node: str) -> Iterator[str]:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        return iter(sorted(graph.get(node, ())))
+
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, enter(start))]  # iterative: no recursion limit to meet
         while work:
-            node, children = work[-1]
-            child = next(children, None)
-            if child is not None:
-                if child not in index:
-                    index[child] = low[child] = len(index)
-                    stack.append(child)
-                    work.append((child, iter(sorted(graph[child]))))
-                elif child in stack:
-                    low[node] = min(low[node], index[child])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[node])
-            if low[node] == index[node]:
-                loop = []
-                while True:
-                    member = stack.pop()
-                    loop.append(member)
-                    if member == node:
-                        break
-                if len(loop) > 1:
-                    found.append(sorted(loop))
-
-    for module in sorted(graph):
-        if module not in index:
-            visit(module)
-    return found
+            node, targets = work[-1]
+            for target in targets:
+                if target not in index:
+                    work.append((target, enter(target)))
+                    break
+                if target in on_stack:
+                    low[node] = min(low[node], index[target])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while not component or component[-1] != node:
+                        component.append(stack.pop())
+                        on_stack.discard(component[-1])
+                    if len(component) > 1:
+                        found.append(sorted(component))
+    return sorted(found)
 
 
-def _checked(module: str) -> bool:
-    parts = module.split(".")
-    return len(parts) < 2 or parts[1] in CHECKED
+def describe_cycle(component: list[str], graph: dict[str, set[str]]) -> str:
+    """``a -> b, c; b -> a``: who imports whom inside one cycle."""
+    inside = set(component)
+    return "; ".join(f"{m} -> {', '.join(sorted(graph[m] & inside))}" for m in component)
+
+
+def private_uses(path: Path, modules: dict[str, Path], top: Path = PACKAGE.parent) -> list[str]:
+    """Where ``path`` takes another module's ``_private`` name: ``from x import _y``, or ``x._y`` on a module
+    it imported as ``x``.  A package's own private modules (``from . import _helper``) are its business."""
+    me = module_name(path, top)
+    found: list[tuple[int, str]] = []
+    bound: dict[str, str] = {}  # local name -> the module of the package it stands for
+    for line, target, names, local in imports_of(path, modules, top):
+        if target == me:
+            continue
+        found += [(line, f"from {target} import {n}") for n in names if n.startswith("_") and not n.startswith("__")]
+        package, _dot, last = target.rpartition(".")
+        if not names and last.startswith("_") and not last.startswith("__") and not me.startswith(package + "."):
+            found.append((line, f"import of {target} (a private module of another package)"))
+        if local:
+            bound[local] = target
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in bound
+            and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+        ):
+            found.append((node.lineno, f"{node.value.id}.{node.attr} of {bound[node.value.id]}"))
+    return [f"line {line}: {text}" for line, text in sorted(set(found))]
 
 
 def test_no_import_cycles():
-    """No two modules import each other, however far round (imports inside functions count): a cycle is a
-    seam nobody can take apart, and the order modules load in stops being one."""
-    graph, _private = module_graph()
-    found = [loop for loop in cycles(graph) if all(_checked(m) for m in loop)]
-    assert not found, "import cycles: " + "; ".join(" <-> ".join(loop) for loop in found)
+    """No module imports, even inside a function, what imports it: a cycle is a seam nobody can take apart."""
+    graph = import_graph(package_modules())
+    found = cycles(graph)
+    assert not found, "import cycles (no module may import, even inside a function, what imports it):\n" + "\n".join(
+        f"{len(c)} modules: {describe_cycle(c, graph)}" for c in found
+    )
 
 
-def test_no_module_imports_another_modules_private_names():
+def test_no_module_uses_another_modules_private_names():
     """A ``_name`` is its module's own: a module that needs another's makes it public under a proper name."""
-    _graph, private = module_graph()
-    found = [p for p in private if _checked(p.split(":")[0])]
-    assert not found, "; ".join(found)
+    modules = package_modules()
+    found = {str(p.relative_to(PACKAGE.parent)): private_uses(p, modules) for p in modules.values()}
+    found = {path: uses for path, uses in found.items() if uses}
+    assert not found, "private names of other modules (make the name public, or keep the work in its module): " + (
+        "; ".join(f"{path}: {', '.join(uses)}" for path, uses in sorted(found.items()))
+    )
 
 
-def test_the_cycle_and_private_checks_can_fail(tmp_path):
-    """A loop through an import inside a function, and a private name taken, are both found."""
-    root = tmp_path / "pkg"
-    (root / "sub").mkdir(parents=True)
-    (root / "__init__.py").write_text("", encoding="utf-8")
-    (root / "sub" / "__init__.py").write_text("", encoding="utf-8")
-    (root / "a.py").write_text("from .sub import b\n_hidden = 1\n", encoding="utf-8")
-    (root / "sub" / "b.py").write_text("def f():\n    from ..c import g\n", encoding="utf-8")
-    (root / "c.py").write_text("from . import a\nfrom .a import _hidden\nx = a._hidden\ng = 1\n", encoding="utf-8")
-    graph, private = module_graph(root)
-    assert cycles(graph) == [["pkg.a", "pkg.c", "pkg.sub.b"]]
-    assert private == ["pkg.c: line 2: _hidden from pkg.a", "pkg.c: line 3: _hidden of pkg.a"]
+def ui_package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The import graph of ``ui/``'s feature packages (``ui.replay``) and top-level modules (``ui.theme``)."""
+
+    def part(module: str) -> str | None:
+        parts = module.split(".")
+        return ".".join(parts[:3]) if parts[:2] == ["bridgeview", "ui"] and len(parts) > 2 else None
+
+    out: dict[str, set[str]] = {}
+    for module, targets in graph.items():
+        here = part(module)
+        if here is not None:
+            out.setdefault(here, set()).update(t for t in map(part, targets) if t is not None and t != here)
+    return out
+
+
+def test_the_ui_packages_import_each_other_one_way():
+    """Above the shared modules (theme, plaintext, card_text, dialogs), ``document`` is at the bottom and
+    ``mainwindow`` at the top; the feature packages between them never import one another both ways, so a
+    package can be read knowing only those it imports."""
+    graph = ui_package_graph(import_graph(package_modules()))
+    found = cycles(graph)
+    assert not found, "ui/ packages importing each other both ways:\n" + "\n".join(
+        describe_cycle(c, graph) for c in found
+    )
+
+
+def _probe_package(tmp_path: Path, files: dict[str, str]) -> dict[str, Path]:
+    for name, text in files.items():
+        path = tmp_path / "bridgeview" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return package_modules(tmp_path)
+
+
+def test_the_cycle_check_sees_every_kind_of_import(tmp_path):
+    """A cycle through an import inside a function, under TYPE_CHECKING, relative or absolute, is found and
+    named; a package's ``__init__`` importing its module, and imports that only look down, are no cycle."""
+    modules = _probe_package(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "probe/__init__.py": "from .a import f\n",
+            "probe/a.py": "def f():\n    from . import b\n",
+            "probe/b.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from bridgeview.probe.c import C\n",
+            "probe/c.py": "import bridgeview.probe.a\nfrom ..probe.d import D\n",
+            "probe/d.py": "from . import e\n",
+            "probe/e.py": "X = 1\n",
+        },
+    )
+    graph = import_graph(modules, tmp_path)
+    assert cycles(graph) == [["bridgeview.probe.a", "bridgeview.probe.b", "bridgeview.probe.c"]]
+    assert describe_cycle(cycles(graph)[0], graph) == (
+        "bridgeview.probe.a -> bridgeview.probe.b; bridgeview.probe.b -> bridgeview.probe.c; "
+        "bridgeview.probe.c -> bridgeview.probe.a"
+    )
+
+
+def test_the_private_check_sees_both_forms(tmp_path):
+    modules = _probe_package(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "probe/__init__.py": "",
+            "probe/lib.py": "_hidden = 1\nshown = 2\n",
+            "probe/_own.py": "",
+            "other/__init__.py": "",
+            "other/user.py": (
+                "from ..probe.lib import _hidden, shown\nfrom ..probe import lib\nfrom ..probe.lib import __doc__\n"
+                "import bridgeview.probe.lib as plib\nfrom ..probe import _own\n"
+                "def f():\n    return lib._hidden + lib.shown + plib._hidden\n"
+            ),
+            "probe/friend.py": "from . import _own\nfrom .lib import shown\n",
+        },
+    )
+    assert private_uses(modules["bridgeview.other.user"], modules, tmp_path) == [
+        "line 1: from bridgeview.probe.lib import _hidden",
+        "line 5: import of bridgeview.probe._own (a private module of another package)",
+        "line 7: lib._hidden of bridgeview.probe.lib",
+        "line 7: plib._hidden of bridgeview.probe.lib",
+    ]
+    assert private_uses(modules["bridgeview.probe.friend"], modules, tmp_path) == []

@@ -403,7 +403,7 @@ def window_noting_cluster_failures(qtbot, tmp_path, monkeypatch):
         def __init__(self) -> None:
             super().__init__(view)
             self.texts: list[str] = []
-            self.shown = view.solver._failed
+            self.shown = view.solver.show_failure
 
         @Slot(str)
         def note(self, text: str) -> None:
@@ -411,7 +411,7 @@ def window_noting_cluster_failures(qtbot, tmp_path, monkeypatch):
             self.shown(text)
 
     noted = Noted()
-    monkeypatch.setattr(view.solver, "_failed", noted.note)
+    monkeypatch.setattr(view.solver, "show_failure", noted.note)
     return win, view, noted.texts
 
 

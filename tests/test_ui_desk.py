@@ -113,7 +113,7 @@ def test_compare_with_shows_both_sets_and_both_diagrams(qtbot, tmp_path, message
     w, view = opened(qtbot, tmp_path, boards)
     path = tmp_path / "machine.pbn"
     write_file(other, path, "pbn")
-    dlg = desk.compare_with(w, str(path))
+    dlg = w.desk.compare_with(str(path))
     qtbot.addWidget(dlg)
     assert dlg.summary.text() == "2 of 16 boards differ"
     assert dlg.left.rowCount() == 16 and dlg.right.rowCount() == 15
@@ -135,7 +135,7 @@ def test_compare_with_an_unreadable_file_is_a_dialog(qtbot, tmp_path, messages):
     w, view = opened(qtbot, tmp_path, a_set())
     bad = tmp_path / "bad.dup"
     bad.write_bytes(b"x" * 100)
-    assert desk.compare_with(w, str(bad)) is None
+    assert w.desk.compare_with(str(bad)) is None
     assert messages.calls and messages.calls[-1][0] == "error"
 
 
@@ -148,22 +148,22 @@ def test_compare_with_asks_for_the_file(qtbot, tmp_path, messages, monkeypatch):
     asked: list[str] = []
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: asked.append(a[1]) or ("", ""))
     action = w.findChild(QAction, "action_compare")
-    assert action is w.act_compare and action in w.menuBar().actions()[0].menu().actions()
+    assert action is w.desk.act_compare and action in w.menuBar().actions()[0].menu().actions()
     assert action.isEnabled()
     action.trigger()
-    assert asked == ["Compare with"] and getattr(w, "compare_dialog", None) is None
+    assert asked == ["Compare with"] and w.desk.compare_dialog is None
     other = tmp_path / "other.pbn"
     write_file(a_set(), other)
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(other), ""))
     action.trigger()
-    assert w.compare_dialog.isVisible() and "Same deals" in w.compare_dialog.summary.text()
+    assert w.desk.compare_dialog.isVisible() and "Same deals" in w.desk.compare_dialog.summary.text()
 
 
 # -- hand records --------------------------------------------------------------------------
 def test_hand_records_dialog_writes_the_pdf(qtbot, tmp_path, messages, monkeypatch):
     w = main_window(qtbot, tmp_path)
     assert w.open_file(str(resource("sample.pbn")))
-    dlg = desk.hand_records(w, pdf=True)
+    dlg = w.desk.hand_records(pdf=True)
     qtbot.addWidget(dlg)
     assert dlg.title.text() == "bridgeview sample boards · bridgeview sample · 2024.06.07"
     dlg.title.setText("Monday pairs")
@@ -188,9 +188,9 @@ def test_hand_records_print_preview_paints_every_page(qtbot, tmp_path, messages)
     assert w.open_file(str(resource("sample.pbn")))
     w.show()
     action = w.findChild(QAction, "action_print")
-    assert action is w.act_print
+    assert action is w.desk.act_print
     action.trigger()
-    dlg = w.hand_records_dialog
+    dlg = w.desk.hand_records_dialog
     qtbot.addWidget(dlg)
     dlg.per_page.setCurrentText("6")
     button = dlg.findChild(QPushButton, "print_preview")
@@ -215,7 +215,7 @@ def test_hand_records_print_preview_paints_every_page(qtbot, tmp_path, messages)
 def test_hand_records_that_cannot_be_written_are_a_dialog(qtbot, tmp_path, messages):
     w = main_window(qtbot, tmp_path)
     assert w.open_file(str(resource("sample.pbn")))
-    dlg = desk.hand_records(w, pdf=True)
+    dlg = w.desk.hand_records(pdf=True)
     qtbot.addWidget(dlg)
     assert not dlg.save_pdf(str(tmp_path / "missing" / "x.pdf"))
     assert messages.calls[-1][0] == "error" and "Cannot write" in messages.calls[-1][2]
@@ -227,7 +227,7 @@ def test_dup_settings_are_shown_edited_kept_on_save_and_undone(qtbot, tmp_path, 
     boards.info.dup = DupControl(random=True, backwards=False, first_board=1, copies=0, last_board=8)
     w, view = opened(qtbot, tmp_path, boards, "set.dup")
     assert "0 copies" in w.status_check.text() or w.status_check.text() == "1 problem"
-    dlg = desk.dup_settings(w)
+    dlg = w.desk.dup_settings()
     qtbot.addWidget(dlg)
     assert dlg.random.isChecked() and not dlg.backwards.isChecked() and dlg.copies.value() == 0
     assert dlg.last.text().startswith("8 ")
@@ -255,7 +255,7 @@ def test_dup_settings_close_gaps_in_the_numbering(qtbot, tmp_path, messages):
     w, view = opened(qtbot, tmp_path, boards)
     assert not w.save_as(str(tmp_path / "x.dup"), "dup")
     assert "board 4 follows board 2" in messages.calls[-1][2] and "Dealing Machine Settings" in messages.calls[-1][2]
-    dlg = desk.dup_settings(w)
+    dlg = w.desk.dup_settings()
     qtbot.addWidget(dlg)
     dlg.accept()
     assert [view.model.board(i).number for i in range(5)] == [1, 2, 3, 4, 5]
@@ -269,5 +269,5 @@ def test_huge_sets_are_not_compared_or_printed_in_a_window(qtbot, tmp_path, mess
     write_file(a_set(4), other)
     monkeypatch.setattr(desk, "COMPARE_LIMIT", 3)
     monkeypatch.setattr(desk, "PRINT_LIMIT", 3)
-    assert desk.compare_with(w, str(other)) is None and "bridgeview diff" in messages.calls[-1][2]
-    assert desk.hand_records(w) is None and "too many to print" in messages.calls[-1][2]
+    assert w.desk.compare_with(str(other)) is None and "bridgeview diff" in messages.calls[-1][2]
+    assert w.desk.hand_records() is None and "too many to print" in messages.calls[-1][2]

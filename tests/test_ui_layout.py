@@ -108,17 +108,17 @@ def test_side_panels_collapse_and_come_back(qtbot, tmp_path):
     QApplication.processEvents()
     diagram_before = view.diagram.width()
     sizes = view.splitter.sizes()
-    w.panel_actions[BOARD_LIST].trigger()
-    w.panel_actions[SIDE_PANEL].trigger()
+    w.panel_actions.actions[BOARD_LIST].trigger()
+    w.panel_actions.actions[SIDE_PANEL].trigger()
     QApplication.processEvents()
     assert view.splitter.sizes()[0] == 0 and view.splitter.sizes()[2] == 0
     assert view.diagram.width() > diagram_before + 300  # the diagram takes the room
-    assert not w.panel_actions[BOARD_LIST].isChecked() and not w.panel_actions[SIDE_PANEL].isChecked()
-    w.panel_actions[BOARD_LIST].trigger()
-    w.panel_actions[SIDE_PANEL].trigger()
+    assert not w.panel_actions.actions[BOARD_LIST].isChecked() and not w.panel_actions.actions[SIDE_PANEL].isChecked()
+    w.panel_actions.actions[BOARD_LIST].trigger()
+    w.panel_actions.actions[SIDE_PANEL].trigger()
     QApplication.processEvents()
     assert view.splitter.sizes() == sizes
-    assert w.panel_actions[BOARD_LIST].isChecked() and w.panel_actions[SIDE_PANEL].isChecked()
+    assert w.panel_actions.actions[BOARD_LIST].isChecked() and w.panel_actions.actions[SIDE_PANEL].isChecked()
 
 
 def test_columns_to_hide_drops_hcp_first():
@@ -134,7 +134,6 @@ def test_columns_to_hide_drops_hcp_first():
 
 def test_a_small_window_gives_the_diagram_the_room_until_the_user_drags(qtbot, tmp_path):
     from bridgeview.ui.board_model import COL_HCP
-    from bridgeview.ui.layout import small_window_sizes
 
     path, _ = make_file(tmp_path, "pbn", n=40)
     w = main_window(qtbot, tmp_path)
@@ -143,19 +142,18 @@ def test_a_small_window_gives_the_diagram_the_room_until_the_user_drags(qtbot, t
     qtbot.waitExposed(w)
     assert w.open_file(str(path))
     view = w.current_view()
-    expected = small_window_sizes(view, view.splitter.width())
+    expected = view.panels.small_window_sizes(view.splitter.width())
     assert expected is not None
     qtbot.waitUntil(lambda: view.splitter.sizes() == expected)
     assert view.board_list.isColumnHidden(COL_HCP)
     assert view.splitter.sizes()[1] > 1000 - 620  # more than the diagram's share before
     w.resize(1500, 850)
     qtbot.waitUntil(lambda: not view.board_list.isColumnHidden(COL_HCP))
-    from bridgeview.ui.layout import side_width
 
-    assert view.splitter.sizes()[2] == side_width(view)  # as wide as its tabs (issue 25)
+    assert view.splitter.sizes()[2] == view.panels.side_width()  # as wide as its tabs (issue 25)
     # once the user has dragged the splitter, their layout stays
     view.splitter.splitterMoved.emit(200, 1)
     w.resize(1000, 700)
     qtbot.waitUntil(lambda: view.splitter.width() < 1000)  # the view has had its Resize event
     run_queued_zero_timers(qtbot)  # and a fit it started, had the drag not stopped them, has run
-    assert view.splitter.sizes() != small_window_sizes(view, view.splitter.width())
+    assert view.splitter.sizes() != view.panels.small_window_sizes(view.splitter.width())

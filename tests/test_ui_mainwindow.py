@@ -146,7 +146,7 @@ def test_edit_board_header_undoable(qtbot, tmp_path, messages, monkeypatch):
 
 
 def test_header_dialog_values(qtbot):
-    from bridgeview.ui.header_dialog import BoardHeaderDialog
+    from bridgeview.ui.dialogs import BoardHeaderDialog
 
     d = BoardHeaderDialog(None, 3, Seat.SOUTH, Vulnerability.EW)
     qtbot.addWidget(d)

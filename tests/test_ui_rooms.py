@@ -44,8 +44,8 @@ def test_one_room_only_and_stepping_skips_the_other(qtbot, tmp_path, realdata):
     w.show()
     assert w.open_file(str(realdata / VUGRAPH))
     view = w.current_view()
-    w.room_menu.aboutToShow.emit()
-    closed = next(a for a in w.room_actions if a.data() == "Closed")
+    w.room_menu.menu.aboutToShow.emit()
+    closed = next(a for a in w.room_menu.actions if a.data() == "Closed")
     assert closed.isEnabled()
     closed.trigger()
     shown = [i for i in range(len(view.boards)) if not view.board_list.isRowHidden(i)]
@@ -58,7 +58,7 @@ def test_one_room_only_and_stepping_skips_the_other(qtbot, tmp_path, realdata):
     view.board_list.setFocus()
     qtbot.keyClick(view.board_list, Qt.Key.Key_Down)
     assert view.current_board().tags["Room"] == "Closed" and view.current_board().number == first + 2
-    both = next(a for a in w.room_actions if a.data() is None)
+    both = next(a for a in w.room_menu.actions if a.data() is None)
     both.trigger()
     assert not any(view.board_list.isRowHidden(i) for i in range(len(view.boards)))
     # a click on the Room header cycles: open only, closed only, both
@@ -80,8 +80,8 @@ def test_files_without_rooms_have_no_room_column(qtbot, tmp_path):
     assert "Room" not in header_texts(view)
     assert view.model.room_column is None
     assert view.diagram.view_model()["players"] == {"N": "", "E": "", "S": "", "W": ""}
-    w.room_menu.aboutToShow.emit()
-    assert not any(a.isEnabled() for a in w.room_actions)
+    w.room_menu.menu.aboutToShow.emit()
+    assert not any(a.isEnabled() for a in w.room_menu.actions)
 
 
 def test_pbn_player_tags_and_placeholders(qtbot, tmp_path):

@@ -19,9 +19,9 @@ from bridgeview.model.cards import Card, Seat, Strain
 from bridgeview.model.ddtable import DDTable
 from bridgeview.model.deal import Deal
 from bridgeview.ui.details import board_rows
-from bridgeview.ui.diagram import HandDiagram, rank_label, set_ten_text
+from bridgeview.ui.diagram import HandDiagram
 from bridgeview.ui.export import ANALYSIS_HEIGHT, diagram_image
-from bridgeview.ui.look import SuitDelegate, suit_runs
+from bridgeview.ui.look import SuitDelegate, rank_label, set_ten_text, suit_runs
 
 
 def test_trick_counts_are_badges_apart_from_the_ranks(qtbot):

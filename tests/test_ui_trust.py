@@ -358,11 +358,11 @@ def _editor_at(qtbot, tmp_path, width: int, height: int):
 def test_the_editor_opened_on_a_small_window_gets_the_room_it_needs(qtbot, tmp_path, messages):
     from PySide6.QtWidgets import QLineEdit, QPushButton, QScrollArea
 
-    from bridgeview.ui.layout import BOARD_LIST, SIDE_PANEL, panel_shown, show_panel
+    from bridgeview.ui.layout import BOARD_LIST, SIDE_PANEL
 
     w = _editor_at(qtbot, tmp_path, 800, 600)
     view = w.current_view()
-    assert not panel_shown(view, BOARD_LIST) and not panel_shown(view, SIDE_PANEL)
+    assert not view.panels.panel_shown(BOARD_LIST) and not view.panels.panel_shown(SIDE_PANEL)
     assert w.statusBar().currentMessage() == "Panels hidden (F6, F7)"
     assert min(find(w, QLineEdit, f"hand_{s}").width() for s in "NESW") >= 150
     viewport = w.editor.panel.findChild(QScrollArea).viewport()
@@ -372,16 +372,16 @@ def test_the_editor_opened_on_a_small_window_gets_the_room_it_needs(qtbot, tmp_p
         corner = button.mapTo(viewport, button.rect().bottomRight())
         assert room.contains(corner) and button.width() >= 40, name  # the whole bidding box, no scrolling
     assert view.diagram.width() >= 380
-    show_panel(view, SIDE_PANEL, True)  # F7 brings the panel back
-    assert panel_shown(view, SIDE_PANEL)
+    view.panels.show_panel(SIDE_PANEL, True)  # F7 brings the panel back
+    assert view.panels.panel_shown(SIDE_PANEL)
 
 
 def test_the_editor_on_a_laptop_screen_leaves_the_panels_alone(qtbot, tmp_path, messages):
-    from bridgeview.ui.layout import BOARD_LIST, SIDE_PANEL, panel_shown
+    from bridgeview.ui.layout import BOARD_LIST, SIDE_PANEL
 
     w = _editor_at(qtbot, tmp_path, 1366, 768)
     view = w.current_view()
-    assert panel_shown(view, BOARD_LIST) and panel_shown(view, SIDE_PANEL)
+    assert view.panels.panel_shown(BOARD_LIST) and view.panels.panel_shown(SIDE_PANEL)
     assert "hidden (F" not in w.statusBar().currentMessage()
 
 
@@ -400,7 +400,7 @@ def _opened_at_1366(qtbot, tmp_path, path: Path):
 def test_every_side_tab_shows_at_1366x768_and_the_problem_count_opens_the_check_tab(qtbot, tmp_path, messages):
     from PySide6.QtWidgets import QLabel
 
-    from bridgeview.ui.layout import SIDE_PANEL, panel_shown, show_panel
+    from bridgeview.ui.layout import SIDE_PANEL
 
     boards = [Board.numbered(n, DEALS[0] if n in (1, 3) else DEALS[n - 1]) for n in (1, 2, 3)]  # 3 repeats 1
     path = tmp_path / "set.pbn"
@@ -412,7 +412,7 @@ def test_every_side_tab_shows_at_1366x768_and_the_problem_count_opens_the_check_
     assert all(bar.tabRect(i).right() < bar.width() for i in range(bar.count())), [bar.tabRect(i) for i in range(5)]
     label = find(w, QLabel, "status_check")
     assert label.text() == "1 problem"
-    show_panel(view, SIDE_PANEL, False)  # F7: the panel is out of the way
+    view.panels.show_panel(SIDE_PANEL, False)  # F7: the panel is out of the way
     from PySide6.QtCore import QEvent
     from PySide6.QtGui import QMouseEvent
 
@@ -427,7 +427,7 @@ def test_every_side_tab_shows_at_1366x768_and_the_problem_count_opens_the_check_
     QApplication.sendEvent(label, press)
     assert press.isAccepted()  # else a real click's release goes elsewhere (a test click never shows it)
     qtbot.mouseClick(label, Qt.MouseButton.LeftButton)
-    assert panel_shown(view, SIDE_PANEL) and view.side_tabs.currentWidget() is view.check_panel
+    assert view.panels.panel_shown(SIDE_PANEL) and view.side_tabs.currentWidget() is view.check_panel
 
 
 # -- 9. the diagram holds still while a vugraph is stepped --------------------------------------------
@@ -449,16 +449,15 @@ def test_stepping_a_vugraph_never_resizes_the_diagram(qtbot, tmp_path, messages,
     assert len(sizes) == 1, sizes
     bar = view.side_tabs.tabBar()  # the Traveller tab counts each board's tables ("Traveller (2)")
     assert bar.tabText(3) == "Traveller (2)" and bar.tabRect(4).right() < bar.width()  # Check still in sight
-    from bridgeview.ui.layout import side_width
 
     bar.setTabText(3, "Traveller (88)")  # the side panel is made wide enough for any board's count
-    assert sum(bar.tabSizeHint(i).width() for i in range(5)) <= side_width(view)
+    assert sum(bar.tabSizeHint(i).width() for i in range(5)) <= view.panels.side_width()
 
 
 def test_a_layout_kept_from_another_file_still_shows_every_side_tab(qtbot, tmp_path, messages, realdata):
     """Closing a tab keeps its layout for the next file; a vugraph (a wider Traveller tab) opened after a
     plain file widens its side panel so that the Check tab stays in sight."""
-    from bridgeview.ui.layout import SIDE_PANEL, side_width
+    from bridgeview.ui.layout import SIDE_PANEL
 
     path = realdata / "lin" / "bridgebots_usbf_sf_14502_vugraph.lin"
     if not path.is_file():
@@ -473,8 +472,8 @@ def test_a_layout_kept_from_another_file_still_shows_every_side_tab(qtbot, tmp_p
     assert w.open_file(str(path))
     view = w.current_view()
     view.solver.shutdown()
-    assert side_width(view) > plain  # the vugraph's tabs need more than the plain file's panel
-    qtbot.waitUntil(lambda: view.splitter.sizes()[SIDE_PANEL] >= side_width(view), timeout=5000)
+    assert view.panels.side_width() > plain  # the vugraph's tabs need more than the plain file's panel
+    qtbot.waitUntil(lambda: view.splitter.sizes()[SIDE_PANEL] >= view.panels.side_width(), timeout=5000)
     bar = view.side_tabs.tabBar()
     assert bar.tabRect(bar.count() - 1).right() < bar.width()
 
@@ -620,7 +619,6 @@ def test_hand_records_without_an_event_are_headed_by_the_file_name(tmp_path, cap
     import subprocess
 
     from bridgeview.cli.main import main
-    from bridgeview.ui import desk
 
     path = pbn_file(tmp_path, name="Tuesday pairs.pbn", tags={"Event": event} if event else {})
     out = tmp_path / "records.pdf"
@@ -630,7 +628,7 @@ def test_hand_records_without_an_event_are_headed_by_the_file_name(tmp_path, cap
     w = new_window(qtbot, tmp_path)
     assert w.open_file(str(path))
     w.current_view().solver.shutdown()
-    dialog = desk.hand_records(w)
+    dialog = w.desk.hand_records()
     qtbot.addWidget(dialog)
     assert dialog.title.text() == "Tuesday pairs"
 
@@ -677,7 +675,6 @@ def test_without_a_display_the_window_says_so_in_one_line(tmp_path):
 
 # -- 10. the Compare window fits the screen and marks the cards that differ -------------------------------
 def test_compare_fits_the_screen_and_marks_the_cards_in_other_hands(qtbot, tmp_path, messages):
-    from bridgeview.ui import desk
 
     a = pbn_file(tmp_path, n=3, name="records.pbn")
     boards = list(read_file(a))
@@ -690,7 +687,7 @@ def test_compare_fits_the_screen_and_marks_the_cards_in_other_hands(qtbot, tmp_p
     w = new_window(qtbot, tmp_path)
     assert w.open_file(str(a))
     w.current_view().solver.shutdown()
-    dialog = desk.compare_with(w, str(b))
+    dialog = w.desk.compare_with(str(b))
     qtbot.addWidget(dialog)
     room = w.screen().availableGeometry()
     assert dialog.width() <= room.width() and dialog.height() <= room.height() - 40, (dialog.size(), room)

@@ -167,12 +167,7 @@ def _grab_window(window, args, index: int, errors: list[str]) -> int:
     view.select_board(index)
     QApplication.processEvents()
     if args.step:
-        board = view.current_board()
-        controller = getattr(view, "replay_controller", None) or getattr(view, "replay", None)
-        if controller is not None and hasattr(controller, "go"):
-            controller.go(args.step)
-        else:
-            _step(view.diagram, board, args.step, view.format_name or "", args.file)
+        view.replay.go(args.step)
     if not _wait_for_analysis(view, bool(args.step), args.dd_timeout + 10):
         _say_slow(view.current_board(), args.dd_timeout)
     return _save(window.grab(), args.output)
@@ -185,20 +180,20 @@ def _wait_for_analysis(view, stepping: bool, timeout: float = 20.0) -> bool:
 
     from PySide6.QtWidgets import QApplication
 
-    solver = getattr(view, "solver", None)
+    solver = view.solver
     board = view.current_board()
-    if solver is None or board is None or not board.deal.is_complete:
+    if board is None or not board.deal.is_complete:
         QApplication.processEvents()
         return True
 
     def slow() -> bool:
-        return board.deal.hands in getattr(solver, "_slow_deals", ())
+        return board.deal.hands in solver.slow_deals
 
     def done() -> bool:
         table = view.dd_grid.table()
         if table is None or not table.is_complete or not view.dd_grid.par_text():
             return False
-        return not stepping or bool(getattr(view.diagram, "_annotations", None))
+        return not stepping or bool(view.diagram.card_annotations())
 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

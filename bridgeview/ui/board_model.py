@@ -84,6 +84,8 @@ class BoardSetModel(QAbstractTableModel):
         self.extra_problems: dict[int, list[str]] = {}
         #: the Room column's index when the file has rooms (a vugraph's open and closed tables), else None
         self.room_column: int | None = len(COLUMNS) if file_has_rooms(boards) else None
+        #: the Room column's title: "Room", or the room shown alone ("Open ▾"; see ui/rooms.py)
+        self.room_header = ROOM_HEADER
         #: optional ``(row, board column text) -> text`` (the traveller tab marks a board's results)
         self.board_label: Callable[[int, str], str] | None = None
 
@@ -98,7 +100,7 @@ class BoardSetModel(QAbstractTableModel):
         if orientation == Qt.Orientation.Horizontal:
             if section == self.room_column:
                 if role == Qt.ItemDataRole.DisplayRole:
-                    return getattr(self, "room_header", ROOM_HEADER)
+                    return self.room_header
                 if role == Qt.ItemDataRole.ToolTipRole:
                     return ROOM_TOOLTIP
                 return None

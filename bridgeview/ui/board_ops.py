@@ -6,7 +6,7 @@ tabs as PBN text on the clipboard, so they also paste into other programs.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QAbstractItemView
 
@@ -16,6 +16,7 @@ from ..model.editing import empty_board, next_free_number, renumbered
 from ..model.text import plural
 from .board_model import ROWS_MIME
 from .edit_commands import BoardListCommand
+from .services import ViewPlugin
 
 #: list edits snapshot every board for undo; beyond this a file is too big to restructure here
 MAX_LIST_EDIT = 200_000
@@ -146,12 +147,23 @@ def paste_into(view, text: str | None = None) -> int:
     return len(pasted)
 
 
-class _RowDrops(QObject):
-    """Drops of board rows on the list's viewport: the dragged boards move there (one undo step)."""
+class RowDrops(ViewPlugin):
+    """Rows of a view's board list dragged and dropped: the dragged boards move there (one undo step).
+
+    The editor turns it on for a view with ``RowDrops.instance(view)`` (one for each view, made on
+    first use, living with the view)."""
 
     def __init__(self, view) -> None:
         super().__init__(view)
         self.view = view
+        lst = view.board_list
+        lst.setDragEnabled(True)
+        lst.setAcceptDrops(True)
+        lst.viewport().setAcceptDrops(True)
+        lst.setDropIndicatorShown(True)
+        lst.setDragDropMode(QAbstractItemView.DragDropMode.DragDrop)
+        lst.setDefaultDropAction(Qt.DropAction.MoveAction)
+        lst.viewport().installEventFilter(self)
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802
         kind = event.type()
@@ -189,19 +201,6 @@ def drop_rows(view, rows: list[int], target: int) -> int:
     return at
 
 
-def enable_row_drag(view) -> None:
-    """Let the user reorder ``view``'s boards by dragging rows in the list."""
-    lst = view.board_list
-    lst.setDragEnabled(True)
-    lst.setAcceptDrops(True)
-    lst.viewport().setAcceptDrops(True)
-    lst.setDropIndicatorShown(True)
-    lst.setDragDropMode(QAbstractItemView.DragDropMode.DragDrop)
-    lst.setDefaultDropAction(Qt.DropAction.MoveAction)
-    view._row_drops = _RowDrops(view)  # kept alive with the view
-    lst.viewport().installEventFilter(view._row_drops)
-
-
 __all__ = [
     "ListTooBig",
     "add_board",
@@ -211,7 +210,7 @@ __all__ = [
     "delete_boards",
     "drop_rows",
     "duplicate_board",
-    "enable_row_drag",
+    "RowDrops",
     "move_board",
     "paste_into",
     "renumber",

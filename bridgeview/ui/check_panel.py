@@ -131,20 +131,4 @@ class SummaryLabel(QLabel):
         super().mouseReleaseEvent(event)
 
 
-def show_check_tab(view) -> None:
-    """Bring ``view``'s Check tab forward, opening the side panel if it was collapsed (F7)."""
-    from .layout import SIDE_PANEL, panel_shown, show_panel
-
-    if getattr(view, "_panel_widths", None) is not None and not panel_shown(view, SIDE_PANEL):
-        show_panel(view, SIDE_PANEL, True)
-    view.side_tabs.setCurrentWidget(view.check_panel)
-
-
-def install_check(view) -> CheckPanel:
-    """Add the Check tab to ``view``'s side tabs; returns the panel."""
-    panel = CheckPanel(view, view.side_tabs)
-    view.side_tabs.addTab(panel, "Check")
-    return panel
-
-
-__all__ = ["AUTO_CHECK_LIMIT", "CheckPanel", "SummaryLabel", "install_check", "show_check_tab"]
+__all__ = ["AUTO_CHECK_LIMIT", "CheckPanel", "SummaryLabel"]

@@ -120,7 +120,7 @@ def start_cluster_solve(document_solver, address: str, chunk: int = DEFAULT_CHUN
 
     job.tableReady.connect(table_ready)
     job.progress.connect(progress)
-    job.failedWith.connect(document_solver._failed)
+    job.failedWith.connect(document_solver.show_failure)
     job.done.connect(finished)
     # deleted once its thread has returned: ``done`` is emitted from inside run(), and a QThread destroyed
     # while it still runs aborts the app

@@ -7,7 +7,7 @@ from PySide6.QtGui import QUndoCommand
 from ..model.board import Board
 from ..model.cards import Card, Seat, Suit
 from .board_model import BoardSetModel
-from .diagram import rank_label
+from .look import rank_label
 
 
 class SetBoardCommand(QUndoCommand):

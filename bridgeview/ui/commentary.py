@@ -75,10 +75,3 @@ class CommentaryLabel(QLabel):
         if notes and not self.has_commentary:  # a remark in a file that seemed to have none: give it its place
             self.has_commentary = True
             self.setVisible(True)
-
-
-def install_commentary(document_view) -> CommentaryLabel:
-    """Put the commentary line under the replay bar of a document view."""
-    label = CommentaryLabel(document_view, document_view.replay)
-    document_view.diagram_column.addWidget(label)
-    return label

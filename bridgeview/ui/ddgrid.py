@@ -36,7 +36,8 @@ SUIT_FG = {
 }
 
 
-_CONTRACT = re.compile(r"\b([1-7])([SHDC])(?=[x+\-=\s;,.)]|X|$)")
+#: a contract written with a suit letter ("4S", "3Hx") in a par line
+CONTRACT = re.compile(r"\b([1-7])([SHDC])(?=[x+\-=\s;,.)]|X|$)")
 #: a suit letter's symbol and its colour (HTML) in two and in four colours
 _SUIT_HTML = {
     letter: (symbol, suit_colour(suit).name(), suit_colour(suit, True).name())
@@ -56,7 +57,7 @@ def contracts_html(text: str, four_colour: bool = False) -> str:
         sym, two, four = _SUIT_HTML[m.group(2)]
         return f"{m.group(1)}<span style='color:{four if four_colour else two}'>{sym}</span>"
 
-    lines = [_CONTRACT.sub(symbol, html.escape(line)) for line in text.splitlines()]
+    lines = [CONTRACT.sub(symbol, html.escape(line)) for line in text.splitlines()]
     return "<br>".join(lines)
 
 

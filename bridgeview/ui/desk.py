@@ -1,5 +1,5 @@
 """The dealing desk's menu entries: Compare With…, Print Hand Records…, Export Hand Records…
-(PDF or a web page), and the dealing machine (DUP) settings.  Installed by the main window in one call."""
+(PDF or a web page), and the dealing machine (DUP) settings: :class:`Desk`, made once by the main window."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QLineEdit,
+    QMenu,
     QProgressDialog,
     QPushButton,
     QWidget,
@@ -26,9 +27,13 @@ from ..formats.errors import FormatError
 from ..formats.registry import read_file
 from ..model.text import plural
 from . import dialogs
-from .diagram import TEN
+from .look import TEN
+from .saving import open_filter
+from .services import WindowServices
 
 if TYPE_CHECKING:  # the hand-record painter (PDF pages, DDS for print) is imported when the dialog opens
+    from .compare_view import CompareDialog
+    from .dup_settings import DupSettingsDialog
     from .hand_records import HandRecordOptions
 
 PDF_FILTER = "PDF document (*.pdf)"
@@ -44,10 +49,10 @@ PRINT_LIMIT = 5_000
 class HandRecordsDialog(QDialog):
     """The title line (from the file, editable), boards a page, DD, paper; then a PDF, a web page or the printer."""
 
-    def __init__(self, window, view, parent: QWidget | None = None) -> None:
+    def __init__(self, window: WindowServices, view, parent: QWidget | None = None) -> None:
         from .hand_records import PAGE_SIZES, PER_PAGE, default_title
 
-        super().__init__(parent or window)
+        super().__init__(parent or window.window())
         self.window_ = window
         self.view = view
         self.setWindowTitle("Hand records")
@@ -171,130 +176,136 @@ class HandRecordsDialog(QDialog):
         return True
 
 
-def compare_with(window, path: str | None = None):
-    """Compare the current set with another file; returns the window showing it (or None)."""
-    from .compare_view import CompareDialog
+class Desk(QObject):
+    """The desk's entries in the File and Edit menus, acting on the current tab, and the dialogs they open
+    (kept here while they are open: a dialog without a Python reference would be deleted)."""
 
-    view = window.current_view()
-    if view is None:
-        return None
-    if path is None:
-        from .mainwindow import open_filter
-
-        start = window.settings.value("paths/lastOpenDir", os.path.dirname(view.path or str(Path.home())))
-        path = dialogs.get_open_file(window, "Compare with", str(start), open_filter())
-        if not path:
-            return None
-    try:
-        other = read_file(path)
-    except (FormatError, OSError, ValueError) as e:
-        text = e.full() if isinstance(e, FormatError) else str(e)
-        dialogs.message("error", window, "Compare", f"Cannot open {os.path.basename(path)}:\n\n{text}")
-        return None
-    if not hasattr(other, "info"):
-        dialogs.message("error", window, "Compare", f"{os.path.basename(path)} holds a cribbage game, not boards.")
-        return None
-    if max(len(view.boards), len(other)) > COMPARE_LIMIT:
-        dialogs.message(
-            "info",
-            window,
-            "Compare",
-            f"These sets are too big to compare side by side (more than {COMPARE_LIMIT:,} boards).\n\n"
-            f"Use the command line instead: bridgeview diff A B",
+    def __init__(self, window: WindowServices, file_menu: QMenu, edit_menu: QMenu, before: QAction) -> None:
+        """Add the entries to ``file_menu`` (before its ``before``, the Close entry) and ``edit_menu``."""
+        super().__init__(window.window())
+        self.window = window
+        self.compare_dialog: CompareDialog | None = None
+        self.hand_records_dialog: HandRecordsDialog | None = None
+        self.dup_dialog: DupSettingsDialog | None = None
+        self.act_compare = window.make_action(
+            "Co&mpare With…", self.compare_with, None, "Compare this set with another file, board by board"
         )
-        return None
-    dialog = CompareDialog(view.boards, other, view.path or view.untitled_name, path, window)
-    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    window.compare_dialog = dialog
-    dialog.show()
-    return dialog
-
-
-def hand_records(window, pdf: bool = False):
-    """The hand records dialog for the current set (``pdf``: exporting, Save PDF… the default button)."""
-    view = window.current_view()
-    if view is None or not len(view.boards):
-        return None
-    if len(view.boards) > PRINT_LIMIT:
-        dialogs.message(
-            "info",
-            window,
-            "Hand records",
-            f"{len(view.boards):,} boards are too many to print (at most {PRINT_LIMIT:,}).",
+        self.act_compare.setObjectName("action_compare")
+        self.act_print = window.make_action(
+            "&Print Hand Records…",
+            self.hand_records,
+            QKeySequence.StandardKey.Print,
+            "Print hand records of this set",
         )
-        return None
-    dialog = HandRecordsDialog(window, view)
-    window.hand_records_dialog = dialog
-    if pdf:
-        dialog.pdf_button.setDefault(True)
-    else:
-        dialog.print_button.setDefault(True)
-    dialog.open()
-    return dialog
-
-
-def dup_settings(window):
-    """The dealing machine settings of the current set; OK applies them as one undoable step."""
-    from ..model.tables import set_tables
-    from .dup_settings import DupSettingsCommand, DupSettingsDialog, current_dup, needs_renumbering
-
-    view = window.current_view()
-    if view is None:
-        return None
-    dialog = DupSettingsDialog(window, current_dup(view.boards), len(set_tables(view.boards)))  # boards, not tables
-
-    def apply() -> None:
-        new = dialog.values()
-        boards = [view.model.board(i) for i in range(len(view.boards))]
-        if new != view.boards.info.dup or needs_renumbering(boards, new.first_board):
-            view.undo_stack.push(DupSettingsCommand(view, new))
-            window._update_status()
-
-    dialog.accepted.connect(apply)
-    window.dup_dialog = dialog
-    dialog.open()
-    return dialog
-
-
-def install_desk(window, file_menu, edit_menu) -> list[QAction]:
-    """Add the desk's entries to the File and Edit menus; they follow the current tab."""
-    window.act_compare = window._action(
-        "Co&mpare With…", lambda: compare_with(window), None, "Compare this set with another file, board by board"
-    )
-    window.act_compare.setObjectName("action_compare")
-    window.act_print = window._action(
-        "&Print Hand Records…",
-        lambda: hand_records(window),
-        QKeySequence.StandardKey.Print,
-        "Print hand records of this set",
-    )
-    window.act_print.setObjectName("action_print")
-    window.act_export_records = window._action(
-        "Export Hand &Records…",
-        lambda: hand_records(window, True),
-        None,
-        "Write hand records of this set to a PDF or a web page",
-    )
-    window.act_dup_settings = window._action(
-        "Dealing &Machine Settings (DUP)…",
-        lambda: dup_settings(window),
-        None,
-        "Random, backwards, first board and copies for a DUP file",
-    )
-    before = getattr(window, "act_close", None)
-    for act in (window.act_compare, window.act_print, window.act_export_records):
-        file_menu.insertAction(before, act) if before is not None else file_menu.addAction(act)
-    if before is not None:
+        self.act_print.setObjectName("action_print")
+        self.act_export_records = window.make_action(
+            "Export Hand &Records…",
+            lambda: self.hand_records(True),
+            None,
+            "Write hand records of this set to a PDF or a web page",
+        )
+        self.act_dup_settings = window.make_action(
+            "Dealing &Machine Settings (DUP)…",
+            self.dup_settings,
+            None,
+            "Random, backwards, first board and copies for a DUP file",
+        )
+        for act in (self.act_compare, self.act_print, self.act_export_records):
+            file_menu.insertAction(before, act)
         file_menu.insertSeparator(before)
-    edit_menu.addSeparator()
-    edit_menu.addAction(window.act_dup_settings)
-    actions = [window.act_compare, window.act_print, window.act_export_records, window.act_dup_settings]
+        edit_menu.addSeparator()
+        edit_menu.addAction(self.act_dup_settings)
+        self.actions = [self.act_compare, self.act_print, self.act_export_records, self.act_dup_settings]
+        window.tabs.currentChanged.connect(lambda _index: self.sync_actions())
+        self.sync_actions()
 
-    def update(_index: int = 0) -> None:
-        on = window.current_view() is not None
-        for act in actions:
+    def sync_actions(self) -> None:
+        """The entries work on a tab of boards."""
+        on = self.window.current_view() is not None
+        for act in self.actions:
             act.setEnabled(on)
 
-    window.tabs.currentChanged.connect(update)
-    update()
-    return actions
+    def compare_with(self, path: str | None = None) -> CompareDialog | None:
+        """Compare the current set with another file; returns the window showing it (or None)."""
+        from .compare_view import CompareDialog
+
+        window = self.window
+        parent = window.window()
+        view = window.current_view()
+        if view is None:
+            return None
+        if path is None:
+            start = window.settings.value("paths/lastOpenDir", os.path.dirname(view.path or str(Path.home())))
+            path = dialogs.get_open_file(parent, "Compare with", str(start), open_filter())
+            if not path:
+                return None
+        try:
+            other = read_file(path)
+        except (FormatError, OSError, ValueError) as e:
+            text = e.full() if isinstance(e, FormatError) else str(e)
+            dialogs.message("error", parent, "Compare", f"Cannot open {os.path.basename(path)}:\n\n{text}")
+            return None
+        if not hasattr(other, "info"):
+            dialogs.message("error", parent, "Compare", f"{os.path.basename(path)} holds a cribbage game, not boards.")
+            return None
+        if max(len(view.boards), len(other)) > COMPARE_LIMIT:
+            dialogs.message(
+                "info",
+                parent,
+                "Compare",
+                f"These sets are too big to compare side by side (more than {COMPARE_LIMIT:,} boards).\n\n"
+                f"Use the command line instead: bridgeview diff A B",
+            )
+            return None
+        dialog = CompareDialog(view.boards, other, view.path or view.untitled_name, path, parent)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.compare_dialog = dialog
+        dialog.show()
+        return dialog
+
+    def hand_records(self, pdf: bool = False) -> HandRecordsDialog | None:
+        """The hand records dialog for the current set (``pdf``: exporting, Save PDF… the default button)."""
+        window = self.window
+        view = window.current_view()
+        if view is None or not len(view.boards):
+            return None
+        if len(view.boards) > PRINT_LIMIT:
+            dialogs.message(
+                "info",
+                window.window(),
+                "Hand records",
+                f"{len(view.boards):,} boards are too many to print (at most {PRINT_LIMIT:,}).",
+            )
+            return None
+        dialog = HandRecordsDialog(window, view)
+        self.hand_records_dialog = dialog
+        if pdf:
+            dialog.pdf_button.setDefault(True)
+        else:
+            dialog.print_button.setDefault(True)
+        dialog.open()
+        return dialog
+
+    def dup_settings(self) -> DupSettingsDialog | None:
+        """The dealing machine settings of the current set; OK applies them as one undoable step."""
+        from ..model.tables import set_tables
+        from .dup_settings import DupSettingsCommand, DupSettingsDialog, current_dup, needs_renumbering
+
+        window = self.window
+        view = window.current_view()
+        if view is None:
+            return None
+        # boards, not tables
+        dialog = DupSettingsDialog(window.window(), current_dup(view.boards), len(set_tables(view.boards)))
+
+        def apply() -> None:
+            new = dialog.values()
+            boards = [view.model.board(i) for i in range(len(view.boards))]
+            if new != view.boards.info.dup or needs_renumbering(boards, new.first_board):
+                view.undo_stack.push(DupSettingsCommand(view, new))
+                window.update_status()
+
+        dialog.accepted.connect(apply)
+        self.dup_dialog = dialog
+        dialog.open()
+        return dialog

@@ -14,12 +14,13 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, 
 from PySide6.QtWidgets import QMenu, QSizePolicy, QToolTip, QWidget
 
 from ..model.board import Board
-from ..model.cards import CARDS, DISPLAY_SUITS, RANK_CHARS, Card, Seat, Suit, hcp_of, ranks_text
+from ..model.cards import CARDS, DISPLAY_SUITS, Card, Seat, Suit, hcp_of, ranks_text
 from ..model.deal import Deal
 from ..model.play import Trick
 from ..model.replay_state import ReplayPosition
 from ..model.text import plural
 from ..model.vulnerability import Vulnerability
+from .look import rank_label
 from .theme import (
     BADGE_BG,
     BLUE,
@@ -72,21 +73,6 @@ SEAT_NAMES = ("North", "East", "South", "West")
 PLACEHOLDER_NAMES = frozenset({"", "?", "-", "??", "Unknown", "unknown"})
 
 
-#: how the ten is written everywhere cards are shown (View › Write the Ten as T switches to "T")
-TEN = {"text": "10"}
-
-
-def set_ten_text(text: str) -> None:
-    """Write the ten as ``"10"`` (the default, as in print) or ``"T"``."""
-    TEN["text"] = "T" if text == "T" else "10"
-
-
-def rank_label(card: int) -> str:
-    """How a rank is printed in the diagram, the Play tab and menus ("10" by default, or "T")."""
-    ch = RANK_CHARS[card % 13]
-    return TEN["text"] if ch == "T" else ch
-
-
 @dataclass
 class _Hit:
     rect: QRectF
@@ -117,6 +103,10 @@ class HandDiagram(QWidget):
         self._claim_text: str | None = None
         self._stop_text: str | None = None
         self._annotations: dict[int, tuple[str, bool]] = {}
+        self._badges: dict[int, QRectF] = {}  # the trick-count badges as last painted on screen
+        self._headers: dict[Seat, dict] = {}  # each hand's header as last painted on screen
+        #: a click on a card plays the recorded play up to it (replay mode); an edit mode turns it off
+        self.click_plays = True
         self._marked = 0  # cards drawn on a highlight (the Compare window's differing cards)
         self._four_colour = False
         self._editable = False
@@ -190,6 +180,10 @@ class HandDiagram(QWidget):
         """Small labels under cards of the hand to play; ``True`` marks a card that costs a trick."""
         self._annotations = {int(k): (str(v[0]), bool(v[1])) for k, v in ann.items()}
         self.update()
+
+    def card_annotations(self) -> dict[int, tuple[str, bool]]:
+        """The labels under the cards of the hand to play, by card (empty while none are shown)."""
+        return dict(self._annotations)
 
     def set_marked_cards(self, mask: int) -> None:
         """Draw the cards of ``mask`` (52 bits) on a highlight, in whichever hand holds them: the Compare
@@ -271,7 +265,7 @@ class HandDiagram(QWidget):
             "players": {Seat(s).letter: self.player_name(Seat(s)) for s in range(4)},
             # each hand's header as last painted on screen: the player's name as it fitted, the "to play"
             # pill, and the HCP text
-            "headers": {Seat(s).letter: v for s, v in getattr(self, "_headers", {}).items()},
+            "headers": {Seat(s).letter: v for s, v in self._headers.items()},
         }
 
     def player_name(self, seat: Seat) -> str:
@@ -336,7 +330,7 @@ class HandDiagram(QWidget):
 
     def badge_rects(self) -> dict[int, QRectF]:
         """Each trick-count badge's rectangle as last painted on screen, by card."""
-        return dict(getattr(self, "_badges", {}))
+        return dict(self._badges)
 
     def card_rects(self) -> dict[int, QRectF]:
         """Each clickable card's rectangle as last painted on screen."""

@@ -58,9 +58,19 @@ class DocumentTab(QWidget):
     #: the document gained or lost unsaved changes
     modifiedChanged = Signal(bool)
 
-    def __init__(self, source: Document | Any, path: str | None = None, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        source: Document | Any,
+        path: str | None = None,
+        parent: QWidget | None = None,
+        *,
+        untitled_name: str | None = None,
+    ) -> None:
+        """``untitled_name`` is the title while the document has no file ("Pasted boards")."""
         super().__init__(parent)
         core = source if isinstance(source, Document) else Document.of(source, path)
+        if untitled_name is not None:
+            core.untitled_name = untitled_name
         self.document = OpenDocument(core, self)
         self.document.modifiedChanged.connect(self.modifiedChanged.emit)
 
@@ -76,10 +86,6 @@ class DocumentTab(QWidget):
     @property
     def untitled_name(self) -> str:
         return self.document.core.untitled_name
-
-    @untitled_name.setter
-    def untitled_name(self, name: str) -> None:
-        self.document.core.untitled_name = name
 
     @property
     def undo_stack(self) -> QUndoStack:
@@ -97,6 +103,9 @@ class DocumentTab(QWidget):
 
     def shutdown(self) -> None:
         """Stop background work (threads, timers) before the tab goes; a tab with none has nothing to do."""
+
+    def card_text_changed(self) -> None:
+        """The ten is written another way (View › Write the Ten as T): redraw what shows cards that way."""
 
 
 __all__ = ["DocumentTab", "OpenDocument"]

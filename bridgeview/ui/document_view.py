@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, QSettings, Qt
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -18,24 +19,71 @@ from PySide6.QtWidgets import (
 from ..app.document import Document
 from ..model.board import Board
 from ..solve.boards import merged
-from .board_model import COLUMNS, BoardSetModel
+from .board_model import COL_CONTRACT, COLUMNS, BoardSetModel
+from .check_panel import CheckPanel
 from .commands import header_command, move_card_command
+from .commentary import CommentaryLabel
 from .ddgrid import DDGrid
 from .details import DetailsPanel
 from .diagram import HandDiagram
-from .document import DocumentTab
+from .layout import SIDE_PANEL, PanelLayout
+from .look import SuitDelegate
+from .replay import ReplayController, install_replay
+from .rooms import RoomFilter
+from .services import BoardView
+from .solver import DocumentSolver
+from .traveller_view import TravellerView, install_traveller
 
 COLUMN_WIDTHS = (56, 34, 42, 70, 48, 30, 30, 30, 30, 24)
 ROW_HEIGHT = 22
 
 
-class DocumentView(DocumentTab):
-    """The view of one bridge board set (a :class:`Document` or a set read from ``path``), with its undo stack."""
+class DocumentView(BoardView):
+    """The view of one bridge board set (a :class:`Document` or a set read from ``path``), with its undo stack.
 
-    currentBoardChanged = Signal(int)
+    Its panes and the features it is built with are the fields below, each made once in the constructor,
+    in this order (a feature may use those made before it); a feature added from outside later (the
+    editor's row dragging) keeps its own object (``services.ViewPlugin``).
+    """
 
-    def __init__(self, source: Document | Any, path: str | None = None, parent: QWidget | None = None) -> None:
-        super().__init__(source, path, parent)
+    model: BoardSetModel
+    board_list: QTableView
+    diagram: HandDiagram
+    #: the diagram, the replay bar and the commentary, one above the other
+    diagram_column: QVBoxLayout
+    dd_grid: DDGrid
+    side_tabs: QTabWidget
+    details: DetailsPanel
+    splitter: QSplitter
+    #: the replay of the current board's play (the Auction and Play tabs, the bar under the diagram)
+    replay: ReplayController
+    #: double-dummy solving: the DD grid, par, the Analysis menu's actions, the cards' trick counts
+    solver: DocumentSolver
+    #: the Traveller tab (every table's result of the current board)
+    traveller: TravellerView
+    #: the Check tab (is the set fit to deal?), whose summary the status bar shows
+    check_panel: CheckPanel
+    #: which vugraph room the board list shows
+    rooms: RoomFilter
+    #: the panes on small screens: columns that drop, panels that collapse and come back
+    panels: PanelLayout
+    #: the contract column's coloured suit symbols
+    contract_delegate: SuitDelegate
+    #: a vugraph's remarks at the replay's step, under the replay bar
+    commentary: CommentaryLabel
+
+    def __init__(
+        self,
+        source: Document | Any,
+        path: str | None = None,
+        parent: QWidget | None = None,
+        *,
+        settings: QSettings | None = None,
+        untitled_name: str | None = None,
+    ) -> None:
+        """``settings`` keep the replay's options (the window's; the app's by default); ``untitled_name`` is
+        the title of boards that have no file yet ("Pasted boards")."""
+        super().__init__(source, path, parent, untitled_name=untitled_name)
         boards = self.boards
         path = self.path
         self.model = BoardSetModel(boards, self)
@@ -105,30 +153,17 @@ class DocumentView(DocumentTab):
             self.select_board(0)
         else:
             self._show(-1)
-        from .replay import install_replay
-
-        self.replay = install_replay(self)  # noqa: E702, I001
-        from .solver import install_solver
-
-        self.solver = install_solver(self)  # noqa: E702, I001
-        from .traveller_view import install_traveller
-
-        self.traveller = install_traveller(self)  # noqa: E702, I001
-        from .check_panel import install_check
-
-        self.check_panel = install_check(self)  # noqa: E702, I001
-        from .rooms import install_rooms
-
-        install_rooms(self)  # noqa: E702, I001
-        from .layout import install_small_screen
-
-        install_small_screen(self)  # noqa: E702, I001
-        from .look import install_contract_colours
-
-        install_contract_colours(self)  # noqa: E702, I001
-        from .commentary import install_commentary
-
-        self.commentary = install_commentary(self)  # noqa: E702, I001
+        self.replay = install_replay(self, settings)
+        self.solver = DocumentSolver(self)
+        self.traveller = install_traveller(self)
+        self.check_panel = CheckPanel(self, self.side_tabs)
+        self.side_tabs.addTab(self.check_panel, "Check")
+        self.rooms = RoomFilter(self)
+        self.panels = PanelLayout(self)
+        self.contract_delegate = SuitDelegate(self.board_list, self.diagram.four_colour)
+        self.board_list.setItemDelegateForColumn(COL_CONTRACT, self.contract_delegate)
+        self.commentary = CommentaryLabel(self, self.replay)
+        self.diagram_column.addWidget(self.commentary)
 
     # -- API ----------------------------------------------------------------------
     def current_index(self) -> int:
@@ -202,11 +237,28 @@ class DocumentView(DocumentTab):
 
     def shutdown(self) -> None:
         """Stop background work attached to this view (solver threads, replay timers) before it goes."""
-        for name in ("solver", "replay"):
-            helper = getattr(self, name, None)
-            stop = getattr(helper, "shutdown", None) or getattr(helper, "stop", None)
-            if callable(stop):
-                stop()
+        self.solver.shutdown()
+        self.replay.stop()
+
+    def step_action(self, name: str) -> QAction | None:
+        """The replay's action ``name`` ("prev_card", "next_card", "movie" …), for the window's step keys."""
+        return self.replay.bar.actions_by_name.get(name)
+
+    def card_text_changed(self) -> None:
+        """The ten is written another way (View › Write the Ten as T): the diagram and the Play tab again."""
+        self.diagram.update()
+        self.replay.trick_table.show_position(self.replay.position())
+
+    def show_check_tab(self) -> None:
+        """Bring the Check tab forward, opening the side panel if it was collapsed (F7)."""
+        if not self.panels.panel_shown(SIDE_PANEL):
+            self.panels.show_panel(SIDE_PANEL, True)
+        self.side_tabs.setCurrentWidget(self.check_panel)
+
+    def file_info_changed(self) -> None:
+        """The file's own fields changed (the dealing machine's): Details shows them, the set is checked again."""
+        self.check_panel.schedule()
+        self.details.show_board(self.current_board(), self.current_index())
 
     def mark_saved(self, path: str, format_name: str) -> None:
         """After a save: the document now lives at ``path`` in ``format_name``; Details names the new file."""

@@ -129,9 +129,4 @@ class DupSettingsCommand(QUndoCommand):
         self._refresh()
 
     def _refresh(self) -> None:
-        panel = getattr(self.view, "check_panel", None)
-        if panel is not None:
-            panel.schedule()
-        details = getattr(self.view, "details", None)
-        if details is not None and hasattr(details, "show_board"):
-            details.show_board(self.view.current_board(), self.view.current_index())
+        self.view.file_info_changed()

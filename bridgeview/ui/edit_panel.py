@@ -46,8 +46,8 @@ from ..model.editing import (
     with_play,
 )
 from ..model.text import plural
-from .diagram import TEN, rank_label
 from .edit_commands import FileInfoCommand, set_board
+from .look import TEN, rank_label
 from .plaintext import plain_label
 from .theme import PALE_RED as THEME_PALE_RED
 from .theme import RED as THEME_RED
@@ -668,9 +668,8 @@ class EditPanel(QWidget):
         return True
 
     def _to_end(self) -> None:
-        replay = getattr(self.view, "replay", None)
-        if replay is not None and hasattr(replay, "to_end"):
-            replay.to_end()
+        if self.view is not None:
+            self.view.replay.to_end()
 
     def _play_refused(self, text: str) -> None:
         self.play_status.setText(text)
@@ -862,7 +861,7 @@ class EditPanel(QWidget):
         if (
             card is not None
             and self._selected_card is None
-            and getattr(view.diagram, "click_plays", True)
+            and view.diagram.click_plays
             and card in {int(c) for c in board.play or ()}
         ):
             return False  # a card of the recorded play: the diagram's own click replays up to it
@@ -886,7 +885,7 @@ class EditPanel(QWidget):
 
     def diagram_released(self, pos: QPointF) -> bool:
         """The end of a drag: a card pressed in one hand and released over another moves there."""
-        card, self._pressed_card = getattr(self, "_pressed_card", None), None
+        card, self._pressed_card = self._pressed_card, None
         board = self.board()
         if card is None or board is None:
             return False

@@ -31,6 +31,7 @@ from ..model.text import plural
 from . import board_ops, dialogs
 from .edit_panel import PANEL_WIDTH, EditPanel
 from .generate_dialog import ScriptSection
+from .services import WindowServices
 
 #: how many boards Generate offers at most (a session of the dealing machine, not a simulation)
 MAX_GENERATE = 10_000
@@ -149,14 +150,12 @@ class Editor(QObject):
 
     panel: EditPanel  # made after the actions that reach it
 
-    def __init__(self, window) -> None:
-        super().__init__(window)
+    def __init__(self, window: WindowServices) -> None:
+        super().__init__(window.window())
         self.window = window
         w = window
-        w.act_undo.setObjectName("action_undo")
-        w.act_redo.setObjectName("action_redo")
-        w.act_save.setObjectName("action_save")
-        w.act_save_as.setObjectName("action_save_as")
+        #: the Generate or Renumber dialog open now (for automation), or the last one
+        self.dialog: QDialog | None = None
         self.act_new = self._action(
             "action_new",
             "&New",
@@ -167,14 +166,10 @@ class Editor(QObject):
         self.act_generate = self._action(
             "action_generate", "&Generate Random Deals…", self.generate_dialog, None, "A new board set of random deals"
         )
-        file_menu = self._menu("&File")
-        if file_menu is not None:
-            first = file_menu.actions()[0] if file_menu.actions() else None
-            file_menu.insertAction(first, self.act_new)
-        edit_menu = self._menu("&Edit")
-        if edit_menu is not None:
-            edit_menu.addSeparator()
-            edit_menu.addAction(self.act_generate)
+        file_menu = w.file_menu
+        file_menu.insertAction(file_menu.actions()[0], self.act_new)  # File › New comes first
+        w.edit_menu.addSeparator()
+        w.edit_menu.addAction(self.act_generate)
         v = self._view_ops
         self.act_add = self._action(
             "action_add_board",
@@ -239,19 +234,18 @@ class Editor(QObject):
             else:
                 boards.addAction(act)
         # the Boards menu sits before Help
-        help_menu = self._menu("&Help")
-        if help_menu is not None:
-            w.menuBar().insertMenu(help_menu.menuAction(), boards)
+        w.menuBar().insertMenu(w.help_menu.menuAction(), boards)
 
         self.panel = EditPanel()
-        self.dock = QDockWidget("Editor", w)
+        main = w.window()
+        self.dock = QDockWidget("Editor", main)
         self.dock.setObjectName("editor_dock")
         self.dock.setWidget(self.panel)
         w.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
         self.undo_view = QUndoView(w.undo_group)
         self.undo_view.setObjectName("undo_view")
         self.undo_view.setEmptyLabel("(opened)")
-        self.history = QDockWidget("Undo History", w)
+        self.history = QDockWidget("Undo History", main)
         self.history.setObjectName("undo_history_dock")
         self.history.setWidget(self.undo_view)
         # below the editor, not tabified with it: a dock tab bar would force ~50 px onto the window's least width
@@ -265,32 +259,20 @@ class Editor(QObject):
         self.act_editor.setObjectName("action_editor")
         self.act_editor.setShortcut(QKeySequence("F8"))
         self.act_editor.setStatusTip("Show or hide the editing panel: deal, auction, play and tags")
-        view_menu = self._menu("&View")
-        if view_menu is not None:
-            view_menu.addSeparator()
-            view_menu.addAction(self.act_editor)
-            view_menu.addAction(self.history.toggleViewAction())
+        w.view_menu.addSeparator()
+        w.view_menu.addAction(self.act_editor)
+        w.view_menu.addAction(self.history.toggleViewAction())
         w.tabs.currentChanged.connect(lambda _i: self.sync())
         self.sync()
 
     # -- helpers ---------------------------------------------------------------------------
     def _action(self, name: str, text: str, slot, shortcut=None, tip: str = "") -> QAction:
-        act = QAction(text, self.window)
+        act = self.window.make_action(text, slot, shortcut, tip)
         act.setObjectName(name)
-        if shortcut is not None:
-            act.setShortcut(QKeySequence(shortcut))
         if tip:
-            act.setStatusTip(tip)
             act.setToolTip(tip)
-        act.triggered.connect(lambda _checked=False: slot())
-        self.window.addAction(act)
+        self.window.window().addAction(act)
         return act
-
-    def _menu(self, title: str):
-        for act in self.window.menuBar().actions():
-            if act.text() == title and act.menu() is not None:
-                return act.menu()
-        return None
 
     def _view_ops(self, fn):
         """A slot running ``fn(view)`` on the current tab; a too-big file gets a dialog, not a traceback."""
@@ -302,7 +284,7 @@ class Editor(QObject):
             try:
                 fn(view)
             except board_ops.ListTooBig as e:
-                dialogs.message("error", self.window, "Boards", str(e))
+                dialogs.message("error", self.window.window(), "Boards", str(e))
 
         return run
 
@@ -322,8 +304,8 @@ class Editor(QObject):
     def sync(self) -> None:
         """Follow the current tab: the panel edits its board, board actions work on a bridge tab only."""
         view = self.window.current_view()
-        if view is not None and getattr(view, "_row_drops", None) is None:
-            board_ops.enable_row_drag(view)
+        if view is not None and board_ops.RowDrops.existing(view) is None:
+            board_ops.RowDrops.instance(view)  # the boards move by dragging their rows
             view.board_list.installEventFilter(self)  # the Delete key deletes the selected boards
         self.panel.set_view(view)
         for act in (
@@ -344,12 +326,7 @@ class Editor(QObject):
     # -- documents -----------------------------------------------------------------------------
     def open_set(self, doc: BoardSet, name: str, tip: str):
         """A new tab showing ``doc`` (no file yet): Save asks for a name."""
-        w = self.window
-        view = w._make_view(doc, None)
-        view.untitled_name = name
-        index = w.tabs.addTab(view, view.title())
-        w.tabs.setTabToolTip(index, tip)
-        w.tabs.setCurrentIndex(index)
+        view = self.window.open_boards(doc, name, tip)
         self.sync()
         self.show_panel()
         return view
@@ -369,10 +346,8 @@ class Editor(QObject):
         w = self.window
         width = min(PANEL_WIDTH, max(200, w.width() - 400))
         view = w.current_view()
-        if view is not None and getattr(view, "_panel_widths", None) is not None:
-            from .layout import make_room_for_editor
-
-            hidden = make_room_for_editor(view, w.width() - width)
+        if view is not None:
+            hidden = view.panels.make_room_for_editor(w.width() - width)
             if hidden:
                 # short: the status bar's own fields leave some 200 pixels for it at 800x600
                 one = {"board list": "Board list hidden (F6)", "analysis panel": "Analysis panel hidden (F7)"}
@@ -400,8 +375,8 @@ class Editor(QObject):
         return self.open_set(doc, "Random deals", f"{count} random deals ({how})")
 
     def generate_dialog(self) -> None:
-        dlg = GenerateDialog(self.window)
-        self.window.generate_dialog = dlg  # for automation: the dialog open now
+        dlg = GenerateDialog(self.window.window())
+        self.dialog = dlg
         if dlg.exec() != QDialog.DialogCode.Accepted:
             return
         if dlg.script.made is not None:  # deals to order, already made while the dialog counted
@@ -410,7 +385,8 @@ class Editor(QObject):
         try:
             count, first, seed = dlg.values()
         except ValueError:
-            dialogs.message("error", self.window, "Generate", f"The seed {dlg.seed.text()!r} is not a whole number.")
+            text = f"The seed {dlg.seed.text()!r} is not a whole number."
+            dialogs.message("error", self.window.window(), "Generate", text)
             return
         self.generate(count, first, seed)
 
@@ -419,8 +395,8 @@ class Editor(QObject):
         if view is None or not len(view.boards):
             return
         auctions = auctions_in(view.boards) if len(view.boards) <= board_ops.MAX_LIST_EDIT else 0
-        dlg = RenumberDialog(view.boards[0].number or 1, self.window, auctions)
-        self.window.renumber_dialog = dlg  # for automation: the dialog open now
+        dlg = RenumberDialog(view.boards[0].number or 1, self.window.window(), auctions)
+        self.dialog = dlg
         if dlg.exec() == QDialog.DialogCode.Accepted:
             first, rederive, keep_dealers = dlg.values()
             self._view_ops(
@@ -434,10 +410,11 @@ class Editor(QObject):
         try:
             board_ops.paste_into(view, text)
         except FormatError as e:
-            dialogs.message("error", self.window, "Paste boards", f"The clipboard holds no board to paste:\n\n{e}")
+            text = f"The clipboard holds no board to paste:\n\n{e}"
+            dialogs.message("error", self.window.window(), "Paste boards", text)
             return False
         except board_ops.ListTooBig as e:
-            dialogs.message("error", self.window, "Paste boards", str(e))
+            dialogs.message("error", self.window.window(), "Paste boards", str(e))
             return False
         return True
 
@@ -471,9 +448,4 @@ def add_par_tags(view, codec=None) -> int:
     return done
 
 
-def install_editor(window) -> Editor:
-    """Add the editor to ``window`` (a MainWindow); returns it (kept as ``window.editor``)."""
-    return Editor(window)
-
-
-__all__ = ["Editor", "GenerateDialog", "add_par_tags", "generated_set", "install_editor"]
+__all__ = ["Editor", "GenerateDialog", "add_par_tags", "generated_set"]

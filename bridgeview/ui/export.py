@@ -12,7 +12,7 @@ from PySide6.QtSvg import QSvgGenerator
 
 from ..model.cards import DISPLAY_STRAINS, Strain
 from ..model.ddtable import DDTable
-from .ddgrid import _CONTRACT, ROW_SEATS, SUIT_FG
+from .ddgrid import CONTRACT, ROW_SEATS, SUIT_FG
 from .diagram import HandDiagram
 from .theme import EXPORT_RULE, FONT_FAMILY, INK, MAKE_BG, MAKE_FG, MUTED, PANEL
 
@@ -69,7 +69,7 @@ def paint_analysis(painter: QPainter, area: QRectF, table: DDTable | None, par: 
     text_x = x0 + 22 + 5 * cell_w + 18
     symbols = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
     lines = [
-        _CONTRACT.sub(lambda m: m.group(1) + symbols[m.group(2)], line) for line in par.splitlines() if line.strip()
+        CONTRACT.sub(lambda m: m.group(1) + symbols[m.group(2)], line) for line in par.splitlines() if line.strip()
     ] or ["Par: not known"]
     painter.drawText(
         QRectF(text_x, top, area.right() - text_x - 10, area.bottom() - top - 8),

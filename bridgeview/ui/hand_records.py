@@ -37,7 +37,7 @@ from ..handrecords.content import (
 )
 from ..model.board import Board
 from ..model.cards import Seat, Strain, Suit
-from .theme import FONT_FAMILY, PRINT_GREY, PRINT_INK, suit_colour
+from .theme import FONT_FAMILY, PRINT_GREY, PRINT_INK, load_fonts, suit_colour
 
 __all__ = ["PER_PAGE", "HandRecordOptions", "PrintData", "default_title", "page_count", "prepare", "write_pdf"]
 PAGE_SIZES = {"A4": QPageSize.PageSizeId.A4, "Letter": QPageSize.PageSizeId.Letter}
@@ -276,8 +276,6 @@ def setup_layout(device, options: HandRecordOptions) -> None:
 def pdf_bytes(data: PrintData, options: HandRecordOptions) -> tuple[bytes, int]:
     """The hand records as PDF bytes, and the page count."""
     from PySide6.QtCore import QBuffer, QIODevice
-
-    from .app import load_fonts
 
     load_fonts()
     buffer = QBuffer()  # holds its own bytes: nothing outside it must outlive the writer

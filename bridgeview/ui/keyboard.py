@@ -4,12 +4,10 @@ Left/Right (previous/next card) and Space (the movie) step the play of the
 current tab wherever the focus is - the tab bar, the board list, the side
 tabs - except in text fields, where they edit text.  Up/Down keep moving
 through the board list when it has the focus (and step tricks in the diagram).
-A click on a card in replay mode plays up to that card.
+(A click on a card in replay mode plays up to that card: ``replay.install_card_clicks``.)
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtWidgets import (
@@ -23,8 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-if TYPE_CHECKING:
-    from .mainwindow import MainWindow
+from .services import BoardView, WindowServices
 
 #: key -> the replay action it triggers from any pane
 STEP_KEYS = {
@@ -46,11 +43,9 @@ def is_text_field(widget: QWidget | None) -> bool:
     return False
 
 
-def focus_diagram(view) -> None:
+def focus_diagram(view: BoardView) -> None:
     """Give the keyboard to ``view``'s diagram (now and once the event loop has shown it)."""
-    diagram = getattr(view, "diagram", None)
-    if diagram is None:
-        return
+    diagram = view.diagram
     diagram.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def later() -> None:
@@ -70,8 +65,8 @@ class StepKeys(QObject):
     painting and scrolling elsewhere never pass through Python.
     """
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: WindowServices) -> None:
+        super().__init__(window.window())  # the window's widget: the keys work inside it only
         self.window = window
         self._watched: QWidget | None = None
         app = QApplication.instance()
@@ -86,7 +81,7 @@ class StepKeys(QObject):
                 pass
             self._watched = None
         try:
-            if new is not None and new.window() is self.window and not is_text_field(new):
+            if new is not None and new.window() is self.parent() and not is_text_field(new):
                 new.installEventFilter(self)
                 self._watched = new
         except RuntimeError:
@@ -101,17 +96,14 @@ class StepKeys(QObject):
         if obj is not QApplication.focusWidget() or is_text_field(obj):
             return False
         try:
-            window = self.window
-            if obj.window() is not window:
+            if obj.window() is not self.parent():
                 return False
-            view = window.current_view()
+            view = self.window.current_view()
         except RuntimeError:  # the window is being destroyed
             return False
-        diagram = getattr(view, "diagram", None)
-        if view is None or diagram is None or obj is diagram:
+        if view is None or obj is view.diagram:
             return False  # the diagram has the replay shortcuts itself
-        bar = getattr(getattr(view, "replay", None), "bar", None)
-        action = getattr(bar, "actions_by_name", {}).get(name)
+        action = view.step_action(name)
         if action is None or not action.isEnabled():
             return False
         if name == "movie" and isinstance(obj, QComboBox | QAbstractButton):
@@ -120,29 +112,4 @@ class StepKeys(QObject):
         return True
 
 
-def play_to_card(controller, card: int) -> bool:
-    """Move the replay to just after ``card`` is played; False when the recorded play never plays it."""
-    state = getattr(controller, "state", None)
-    if state is None or not state.has_play:
-        return False
-    order = [int(c) for trick in state.tricks for c in trick.cards]
-    if int(card) not in order:
-        return False
-    controller.stop()
-    controller.go(order.index(int(card)) + 1)
-    return True
-
-
-def install_card_clicks(diagram, controller) -> None:
-    """A click on a card plays up to it - in replay mode (``diagram.click_plays``; an edit mode turns it off)."""
-    if not hasattr(diagram, "click_plays"):
-        diagram.click_plays = True
-
-    def clicked(card: int) -> None:
-        if getattr(diagram, "click_plays", True):
-            play_to_card(controller, card)
-
-    diagram.cardClicked.connect(clicked)
-
-
-__all__ = ["StepKeys", "focus_diagram", "is_text_field", "play_to_card", "install_card_clicks", "STEP_KEYS"]
+__all__ = ["StepKeys", "focus_diagram", "is_text_field", "STEP_KEYS"]

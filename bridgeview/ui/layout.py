@@ -10,11 +10,13 @@ menu or dragging the splitter) and restored to its previous width.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtCore import QByteArray, QEvent, QObject, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu, QSplitter, QWidget
 
 from .board_model import COL_DEALER, COL_HCP, COL_RESULT
+from .services import WindowServices
+from .traveller_view import TITLE
 
 #: columns hidden one group at a time as the board list narrows
 DROP_ORDER: tuple[tuple[int, ...], ...] = (tuple(range(COL_HCP, COL_HCP + 4)), (COL_RESULT,), (COL_DEALER,))
@@ -42,83 +44,171 @@ def columns_to_hide(widths: dict[int, int], room: int) -> set[int]:
     return hidden
 
 
-def fit_board_list(view, width: int | None = None, height: int | None = None) -> set[int]:
-    """Show as many board-list columns as the list's width holds; returns the hidden ones.
+class PanelLayout(QObject):
+    """The panes of one document view on small screens (see the module docstring): its own state (the
+    columns' widths, the widths collapsed panels go back to, whether the layout is still the automatic
+    one) and the watchers that keep the board list's columns and the panes fitted."""
 
-    ``width``/``height`` are the list's new size when called from its resize event (its
-    viewport has not been resized yet then).
-    """
-    table = view.board_list
-    header = table.horizontalHeader()
-    natural = getattr(view, "_natural_widths", {})
-    widths = {col: natural.get(col) or header.sectionSize(col) for col in range(view.model.columnCount())}
-    view._natural_widths = widths  # hidden sections report 0; keep what they had
-    width = table.width() if width is None else width
-    height = table.height() if height is None else height
-    room = width - 2 * table.frameWidth()
-    rows_height = view.model.rowCount() * table.verticalHeader().defaultSectionSize()
-    if rows_height > height - header.height() - 2 * table.frameWidth():
-        room -= table.verticalScrollBar().sizeHint().width()
-    hidden = columns_to_hide(widths, room)
-    for col in range(view.model.columnCount()):
-        want = col in hidden
-        if table.isColumnHidden(col) != want:
-            table.setColumnHidden(col, want)
-            if not want:
-                table.setColumnWidth(col, widths[col])
-    return hidden
+    def __init__(self, view) -> None:
+        super().__init__(view)
+        self.view = view
+        #: each board-list column's own width (hidden sections report 0; this keeps what they had)
+        self.natural_widths: dict[int, int] = {}
+        #: the width each collapsed panel goes back to
+        self.panel_widths: dict[int, int] = {}
+        splitter: QSplitter = view.splitter
+        # the natural layout, now that every side tab is in: the side panel wide enough to show them all
+        splitter.setSizes([self.natural_list_width(), CENTRE_WIDTH, self.side_width()])
+        splitter.setChildrenCollapsible(True)
+        splitter.setCollapsible(1, False)
+        side_bar = view.side_tabs.tabBar()
+        side_bar.setUsesScrollButtons(True)
+        view.board_list.setMinimumWidth(150)
+        view.diagram.setMinimumSize(200, 180)
+        self.list_watcher = _ListWatcher(self)
+        view.board_list.installEventFilter(self.list_watcher)
+        self.first_show = _FirstShow(self, splitter.saveState())
+        view.installEventFilter(self.first_show)
+
+    def fit_board_list(self, width: int | None = None, height: int | None = None) -> set[int]:
+        """Show as many board-list columns as the list's width holds; returns the hidden ones.
+
+        ``width``/``height`` are the list's new size when called from its resize event (its
+        viewport has not been resized yet then).
+        """
+        view = self.view
+        table = view.board_list
+        header = table.horizontalHeader()
+        natural = self.natural_widths
+        widths = {col: natural.get(col) or header.sectionSize(col) for col in range(view.model.columnCount())}
+        self.natural_widths = widths
+        width = table.width() if width is None else width
+        height = table.height() if height is None else height
+        room = width - 2 * table.frameWidth()
+        rows_height = view.model.rowCount() * table.verticalHeader().defaultSectionSize()
+        if rows_height > height - header.height() - 2 * table.frameWidth():
+            room -= table.verticalScrollBar().sizeHint().width()
+        hidden = columns_to_hide(widths, room)
+        for col in range(view.model.columnCount()):
+            want = col in hidden
+            if table.isColumnHidden(col) != want:
+                table.setColumnHidden(col, want)
+                if not want:
+                    table.setColumnWidth(col, widths[col])
+        return hidden
+
+    def side_width(self) -> int:
+        """The side panel's natural width: 300 pixels, or more so that every side tab (Details, Auction,
+        Play, Traveller, Check) shows in the tab bar without its scroll arrows, whatever board is shown."""
+        view = self.view
+        bar = view.side_tabs.tabBar()
+        tabs = sum(bar.tabSizeHint(i).width() for i in range(bar.count()))
+        traveller = view.traveller
+        if traveller.marks.positions:
+            # its title counts the current board's results ("Traveller (12)"): room for two digits, so the
+            # tab bar does not grow scroll arrows as the boards go by
+            title = bar.tabText(view.side_tabs.indexOf(traveller))
+            tabs += bar.fontMetrics().horizontalAdvance(f"{TITLE} (88)") - bar.fontMetrics().horizontalAdvance(title)
+        margins = view.side_tabs.parentWidget().layout().contentsMargins()
+        return max(RESTORE_WIDTH[SIDE_PANEL], tabs + margins.left() + margins.right() + 6)
+
+    def column_width(self, col: int) -> int:
+        """A board-list column's own width, also while it is hidden."""
+        return self.natural_widths.get(col) or self.view.board_list.columnWidth(col)
+
+    def natural_list_width(self) -> int:
+        """The board list's width with every column shown."""
+        return sum(self.column_width(c) for c in range(self.view.model.columnCount())) + 24
+
+    def small_window_sizes(self, total: int) -> list[int] | None:
+        """Splitter sizes for a view ``total`` pixels wide whose diagram would be squeezed below
+        :data:`COMFORT_WIDTH` by the natural widths: first the list narrows to its main columns, then the
+        side panel goes down to its least; None when the natural widths leave the diagram enough room."""
+        view = self.view
+        splitter: QSplitter = view.splitter
+        table = view.board_list
+        handles = splitter.handleWidth() * 2
+        side = self.side_width()
+        if total <= 0 or total - self.natural_list_width() - side - handles >= COMFORT_WIDTH:
+            return None
+        dropped = {c for group in DROP_ORDER[:2] for c in group}
+        kept = sum(self.column_width(c) for c in range(view.model.columnCount()) if c not in dropped)
+        rows_height = view.model.rowCount() * table.verticalHeader().defaultSectionSize()
+        scrolls = rows_height > table.height() - table.horizontalHeader().height() - 2 * table.frameWidth()
+        frame = 2 * table.frameWidth() + (table.verticalScrollBar().sizeHint().width() if scrolls else 0) + 2
+        lst = max(table.minimumWidth(), kept + frame)
+        if total - lst - side - handles < COMFORT_WIDTH:
+            side = max(_pane(splitter, SIDE_PANEL).minimumSizeHint().width(), 200)
+        centre = total - lst - side - handles
+        if centre < _pane(splitter, 1).minimumSizeHint().width():
+            return None
+        return [lst, centre, side]
+
+    def compact_list_width(self) -> int:
+        """The board list narrowed to its main columns (board, vulnerability, contract, problem marker)."""
+        table = self.view.board_list
+        dropped = {c for group in DROP_ORDER for c in group}
+        kept = sum(self.column_width(c) for c in range(self.view.model.columnCount()) if c not in dropped)
+        return max(table.minimumWidth(), kept + 2 * table.frameWidth() + table.verticalScrollBar().sizeHint().width())
+
+    def make_room_for_editor(self, room: int) -> list[str]:
+        """The editor takes part of the window: when the ``room`` left to the view cannot hold the board list,
+        a diagram of :data:`EDITOR_DIAGRAM` pixels and the side panel, collapse the side panel, then the board
+        list (F7 and F6 bring them back); returns what was collapsed, for the status bar."""
+        handles = self.view.splitter.handleWidth() * 2 + 8
+        need_list = self.compact_list_width() if self.panel_shown(BOARD_LIST) else 0
+        need_side = SIDE_LEAST if self.panel_shown(SIDE_PANEL) else 0
+        hidden: list[str] = []
+        if need_side and room - handles - need_list - need_side < EDITOR_DIAGRAM:
+            self.show_panel(SIDE_PANEL, False)
+            hidden.append("analysis panel")
+            need_side = 0
+        if need_list and room - handles - need_list - need_side < EDITOR_DIAGRAM:
+            self.show_panel(BOARD_LIST, False)
+            hidden.insert(0, "board list")
+        return hidden
+
+    def panel_shown(self, which: int) -> bool:
+        splitter = self.view.splitter
+        return splitter.sizes()[which] > 0 and not _pane(splitter, which).isHidden()
+
+    def show_panel(self, which: int, on: bool) -> None:
+        """Collapse (``on`` False) or restore the board list (:data:`BOARD_LIST`) or side panel
+        (:data:`SIDE_PANEL`)."""
+        splitter: QSplitter = self.view.splitter
+        sizes = splitter.sizes()
+        if (sizes[which] > 0) == on:
+            return
+        self.first_show.auto = False  # the user's layout now: a resize must not bring a collapsed panel back
+        pane = _pane(splitter, which)
+        if on:
+            width = self.panel_widths.get(which) or (self.side_width() if which == SIDE_PANEL else RESTORE_WIDTH[which])
+            sizes[1] = max(_pane(splitter, 1).minimumWidth(), sizes[1] - width)
+            sizes[which] = width
+            pane.show()
+        else:
+            self.panel_widths[which] = sizes[which]
+            sizes[1] += sizes[which]
+            sizes[which] = 0
+            # hidden, not just collapsed: a collapsed pane still counts its least width in the window's, which
+            # left the editor no room to open beside the diagram on an 800-pixel screen
+            pane.hide()
+        splitter.setSizes(sizes)
 
 
 class _ListWatcher(QObject):
     """Refits the board list's columns whenever it changes width."""
 
-    def __init__(self, view) -> None:
-        super().__init__(view)
-        self.view = view
+    def __init__(self, panels: PanelLayout) -> None:
+        super().__init__(panels)
+        self.panels = panels
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt naming)
         if event.type() == QEvent.Type.Resize:
             old, new = event.oldSize(), event.size()
             if old.width() != new.width() or old.height() != new.height():
-                fit_board_list(self.view, new.width(), new.height())
+                self.panels.fit_board_list(new.width(), new.height())
         return False
-
-
-def side_width(view) -> int:
-    """The side panel's natural width: 300 pixels, or more so that every side tab (Details, Auction,
-    Play, Traveller, Check) shows in the tab bar without its scroll arrows, whatever board is shown."""
-    bar = view.side_tabs.tabBar()
-    tabs = sum(bar.tabSizeHint(i).width() for i in range(bar.count()))
-    traveller = getattr(view, "traveller", None)
-    if traveller is not None and getattr(getattr(traveller, "marks", None), "positions", None):
-        # its title counts the current board's results ("Traveller (12)"): room for two digits, so the tab
-        # bar does not grow scroll arrows as the boards go by
-        from .traveller_view import TITLE
-
-        title = bar.tabText(view.side_tabs.indexOf(traveller))
-        tabs += bar.fontMetrics().horizontalAdvance(f"{TITLE} (88)") - bar.fontMetrics().horizontalAdvance(title)
-    margins = view.side_tabs.parentWidget().layout().contentsMargins()
-    return max(RESTORE_WIDTH[SIDE_PANEL], tabs + margins.left() + margins.right() + 6)
-
-
-def install_small_screen(view) -> None:
-    """Make ``view`` usable on small screens (see the module docstring)."""
-    splitter: QSplitter = view.splitter
-    # the natural layout, now that every side tab is in: the side panel wide enough to show them all
-    splitter.setSizes([natural_list_width(view), CENTRE_WIDTH, side_width(view)])
-    splitter.setChildrenCollapsible(True)
-    splitter.setCollapsible(1, False)
-    side_bar = view.side_tabs.tabBar()
-    side_bar.setUsesScrollButtons(True)
-    view.board_list.setMinimumWidth(150)
-    view.diagram.setMinimumSize(200, 180)
-    view._panel_widths = {}
-    watcher = _ListWatcher(view)
-    view.board_list.installEventFilter(watcher)
-    view._list_watcher = watcher
-    view._default_splitter = splitter.saveState()
-    view._first_show = _FirstShow(view)
-    view.installEventFilter(view._first_show)
 
 
 def _pane(splitter: QSplitter, index: int) -> QWidget:
@@ -129,51 +219,19 @@ def _pane(splitter: QSplitter, index: int) -> QWidget:
     return widget
 
 
-def _column_width(view, col: int) -> int:
-    """A board-list column's own width, also while it is hidden."""
-    return getattr(view, "_natural_widths", {}).get(col) or view.board_list.columnWidth(col)
-
-
-def natural_list_width(view) -> int:
-    """The board list's width with every column shown."""
-    return sum(_column_width(view, c) for c in range(view.model.columnCount())) + 24
-
-
-def small_window_sizes(view, total: int) -> list[int] | None:
-    """Splitter sizes for a view ``total`` pixels wide whose diagram would be squeezed below
-    :data:`COMFORT_WIDTH` by the natural widths: first the list narrows to its main columns, then the
-    side panel goes down to its least; None when the natural widths leave the diagram enough room."""
-    splitter: QSplitter = view.splitter
-    table = view.board_list
-    handles = splitter.handleWidth() * 2
-    side = side_width(view)
-    if total <= 0 or total - natural_list_width(view) - side - handles >= COMFORT_WIDTH:
-        return None
-    dropped = {c for group in DROP_ORDER[:2] for c in group}
-    kept = sum(_column_width(view, c) for c in range(view.model.columnCount()) if c not in dropped)
-    rows_height = view.model.rowCount() * table.verticalHeader().defaultSectionSize()
-    scrolls = rows_height > table.height() - table.horizontalHeader().height() - 2 * table.frameWidth()
-    frame = 2 * table.frameWidth() + (table.verticalScrollBar().sizeHint().width() if scrolls else 0) + 2
-    lst = max(table.minimumWidth(), kept + frame)
-    if total - lst - side - handles < COMFORT_WIDTH:
-        side = max(_pane(splitter, SIDE_PANEL).minimumSizeHint().width(), 200)
-    centre = total - lst - side - handles
-    if centre < _pane(splitter, 1).minimumSizeHint().width():
-        return None
-    return [lst, centre, side]
-
-
 class _FirstShow(QObject):
     """While the user has not dragged the splitter (and kept no layout of their own), a window too small
     for every pane's natural width gives the diagram the room: the list narrows, the side panel takes its
     least; a wider window brings the natural widths back."""
 
-    def __init__(self, view) -> None:
-        super().__init__(view)
-        self.view = view
+    def __init__(self, panels: PanelLayout, default_state: QByteArray) -> None:
+        super().__init__(panels)
+        self.panels = panels
+        self.view = panels.view
+        self.default_state = default_state  # the splitter as the view laid it out, before any saved layout
         self.auto: bool | None = None  # decided at the first showing
         self.small = False
-        view.splitter.splitterMoved.connect(self._moved)
+        self.view.splitter.splitterMoved.connect(self._moved)
 
     def _moved(self, *_args) -> None:
         self.auto = False
@@ -183,7 +241,7 @@ class _FirstShow(QObject):
             return False
         kind = event.type()
         if kind == QEvent.Type.Show and self.auto is None:
-            self.auto = self.view.splitter.saveState() == self.view._default_splitter
+            self.auto = self.view.splitter.saveState() == self.default_state
             if not self.auto:  # a layout kept from another tab: its side panel may be too narrow for these tabs
                 QTimer.singleShot(0, self._widen_side)
         if kind in (QEvent.Type.Show, QEvent.Type.Resize) and self.auto:
@@ -197,10 +255,10 @@ class _FirstShow(QObject):
         try:
             splitter = self.view.splitter
             sizes = splitter.sizes()
-            need = side_width(self.view)
+            need = self.panels.side_width()
         except RuntimeError:  # the view is gone
             return
-        if not panel_shown(self.view, SIDE_PANEL) or sizes[SIDE_PANEL] >= need:
+        if not self.panels.panel_shown(SIDE_PANEL) or sizes[SIDE_PANEL] >= need:
             return
         extra = min(need - sizes[SIDE_PANEL], sizes[1] - COMFORT_WIDTH)
         if extra > 0:
@@ -216,14 +274,14 @@ class _FirstShow(QObject):
             return
         if not self.auto or total <= 0:
             return
-        sizes = small_window_sizes(self.view, total)
+        sizes = self.panels.small_window_sizes(total)
         if sizes is not None:
             if sizes != splitter.sizes():
                 splitter.setSizes(sizes)
             self.small = True
         elif self.small:
-            lst = natural_list_width(self.view)
-            side = side_width(self.view)
+            lst = self.panels.natural_list_width()
+            side = self.panels.side_width()
             splitter.setSizes([lst, max(0, total - lst - side), side])
             self.small = False
 
@@ -232,61 +290,6 @@ class _FirstShow(QObject):
 EDITOR_DIAGRAM = 400
 #: the side panel's least useful width (the DD grid and the tab bar)
 SIDE_LEAST = 200
-
-
-def compact_list_width(view) -> int:
-    """The board list narrowed to its main columns (board, vulnerability, contract, problem marker)."""
-    table = view.board_list
-    dropped = {c for group in DROP_ORDER for c in group}
-    kept = sum(_column_width(view, c) for c in range(view.model.columnCount()) if c not in dropped)
-    return max(table.minimumWidth(), kept + 2 * table.frameWidth() + table.verticalScrollBar().sizeHint().width())
-
-
-def make_room_for_editor(view, room: int) -> list[str]:
-    """The editor takes part of the window: when the ``room`` left to ``view`` cannot hold the board list,
-    a diagram of :data:`EDITOR_DIAGRAM` pixels and the side panel, collapse the side panel, then the board
-    list (F7 and F6 bring them back); returns what was collapsed, for the status bar."""
-    handles = view.splitter.handleWidth() * 2 + 8
-    need_list = compact_list_width(view) if panel_shown(view, BOARD_LIST) else 0
-    need_side = SIDE_LEAST if panel_shown(view, SIDE_PANEL) else 0
-    hidden: list[str] = []
-    if need_side and room - handles - need_list - need_side < EDITOR_DIAGRAM:
-        show_panel(view, SIDE_PANEL, False)
-        hidden.append("analysis panel")
-        need_side = 0
-    if need_list and room - handles - need_list - need_side < EDITOR_DIAGRAM:
-        show_panel(view, BOARD_LIST, False)
-        hidden.insert(0, "board list")
-    return hidden
-
-
-def panel_shown(view, which: int) -> bool:
-    return view.splitter.sizes()[which] > 0 and not _pane(view.splitter, which).isHidden()
-
-
-def show_panel(view, which: int, on: bool) -> None:
-    """Collapse (``on`` False) or restore the board list (:data:`BOARD_LIST`) or side panel (:data:`SIDE_PANEL`)."""
-    splitter: QSplitter = view.splitter
-    sizes = splitter.sizes()
-    if (sizes[which] > 0) == on:
-        return
-    first_show = getattr(view, "_first_show", None)
-    if first_show is not None:
-        first_show.auto = False  # the user's layout now: a resize must not bring a collapsed panel back
-    pane = _pane(splitter, which)
-    if on:
-        width = view._panel_widths.get(which) or (side_width(view) if which == SIDE_PANEL else RESTORE_WIDTH[which])
-        sizes[1] = max(_pane(splitter, 1).minimumWidth(), sizes[1] - width)
-        sizes[which] = width
-        pane.show()
-    else:
-        view._panel_widths[which] = sizes[which]
-        sizes[1] += sizes[which]
-        sizes[which] = 0
-        # hidden, not just collapsed: a collapsed pane still counts its least width in the window's, which
-        # left the editor no room to open beside the diagram on an 800-pixel screen
-        pane.hide()
-    splitter.setSizes(sizes)
 
 
 PANEL_ACTIONS = (
@@ -300,51 +303,47 @@ PANEL_ACTIONS = (
 )
 
 
-def add_panel_actions(window, menu: QMenu) -> dict[int, QAction]:
-    """View-menu toggles for the current tab's side panels; kept in step with the splitter when the menu opens."""
-    actions: dict[int, QAction] = {}
-    for which, text, key, tip in PANEL_ACTIONS:
-        act = QAction(text, window)
-        act.setCheckable(True)
-        act.setChecked(True)
-        act.setShortcut(QKeySequence(key))
-        act.setStatusTip(tip)
+class PanelActions(QObject):
+    """View › Board List (F6) and Analysis and Details Panel (F7): the current tab's panes shown or hidden,
+    ticked as the current tab shows them when the menu opens or the tab changes."""
 
-        def toggle(_checked=False, which=which) -> None:
-            view = window.current_view()
-            if view is not None and hasattr(view, "_panel_widths"):
-                show_panel(view, which, not panel_shown(view, which))
-            sync_panel_actions(window)
+    def __init__(self, window: WindowServices, menu: QMenu) -> None:
+        super().__init__(window.window())
+        self.window = window
+        #: the toggles, by pane (:data:`BOARD_LIST`, :data:`SIDE_PANEL`)
+        self.actions: dict[int, QAction] = {}
+        for which, text, key, tip in PANEL_ACTIONS:
+            act = QAction(text, self)
+            act.setCheckable(True)
+            act.setChecked(True)
+            act.setShortcut(QKeySequence(key))
+            act.setStatusTip(tip)
+            act.triggered.connect(lambda _checked=False, which=which: self.toggle(which))
+            menu.addAction(act)
+            self.actions[which] = act
+        menu.aboutToShow.connect(self.sync)
 
-        act.triggered.connect(toggle)
-        menu.addAction(act)
-        actions[which] = act
-    window.panel_actions = actions
-    menu.aboutToShow.connect(lambda: sync_panel_actions(window))
-    return actions
+    def toggle(self, which: int) -> None:
+        view = self.window.current_view()
+        if view is not None:
+            view.panels.show_panel(which, not view.panels.panel_shown(which))
+        self.sync()
 
-
-def sync_panel_actions(window) -> None:
-    """Tick the panel toggles as the current tab shows its panels."""
-    view = window.current_view()
-    for which, act in getattr(window, "panel_actions", {}).items():
-        act.setEnabled(view is not None)
-        act.blockSignals(True)
-        act.setChecked(view is not None and panel_shown(view, which))
-        act.blockSignals(False)
+    def sync(self) -> None:
+        """Tick the panel toggles as the current tab shows its panels."""
+        view = self.window.current_view()
+        panels = view.panels if view is not None else None
+        for which, act in self.actions.items():
+            act.setEnabled(panels is not None)
+            act.blockSignals(True)
+            act.setChecked(panels is not None and panels.panel_shown(which))
+            act.blockSignals(False)
 
 
 __all__ = [
-    "add_panel_actions",
-    "sync_panel_actions",
-    "install_small_screen",
-    "fit_board_list",
+    "PanelActions",
+    "PanelLayout",
     "columns_to_hide",
-    "show_panel",
-    "panel_shown",
-    "make_room_for_editor",
-    "side_width",
-    "compact_list_width",
     "BOARD_LIST",
     "SIDE_PANEL",
     "DROP_ORDER",

@@ -1,6 +1,6 @@
-"""Small things of the look: one spelling of the ten everywhere, coloured suit symbols in the board list.
+"""How the window writes cards: one spelling of the ten everywhere, coloured suit symbols in the board list.
 
-- The ten is "10" in the diagram, the Play tab and menus (as in print);
+- The ten is "10" in the diagram, the Play tab, menus and undo steps (as in print);
   View › Write the Ten as T switches all of them to "T" (remembered).
 - The board list's contract column draws ♥ and ♦ red (orange diamonds and
   green clubs in four-colour mode), as the diagram and the DD grid do.
@@ -8,17 +8,31 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRectF, Qt
-from PySide6.QtGui import QAction, QColor, QPainter, QPalette
-from PySide6.QtWidgets import QApplication, QMenu, QStyle, QStyledItemDelegate, QStyleOptionViewItem
+from collections.abc import Callable
 
-from .board_model import COL_CONTRACT
-from .diagram import set_ten_text
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QRectF, QSettings, Qt
+from PySide6.QtGui import QAction, QColor, QPainter, QPalette
+from PySide6.QtWidgets import QApplication, QMenu, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
+
+from ..model.cards import RANK_CHARS
 from .theme import GREEN, INK, ORANGE, RED
 
 SETTING_TEN = "view/tenAsT"
+#: how the ten is written everywhere cards are shown (View › Write the Ten as T switches to "T")
+TEN = {"text": "10"}
 _SUIT_COLOURS = {"♥": RED, "♦": RED, "♠": INK, "♣": INK}
 _FOUR_COLOURS = {"♥": RED, "♦": ORANGE, "♠": INK, "♣": GREEN}
+
+
+def set_ten_text(text: str) -> None:
+    """Write the ten as ``"10"`` (the default, as in print) or ``"T"``."""
+    TEN["text"] = "T" if text == "T" else "10"
+
+
+def rank_label(card: int) -> str:
+    """How a rank is printed in the diagram, the Play tab and menus ("10" by default, or "T")."""
+    ch = RANK_CHARS[card % 13]
+    return TEN["text"] if ch == "T" else ch
 
 
 def suit_runs(text: str, four_colour: bool = False) -> list[tuple[str, QColor | None]]:
@@ -37,8 +51,10 @@ def suit_runs(text: str, four_colour: bool = False) -> list[tuple[str, QColor | 
 class SuitDelegate(QStyledItemDelegate):
     """Paints a cell's text with coloured suit symbols (white on a selected row, for contrast)."""
 
-    #: the diagram whose suit colours the cells follow (four-colour mode), if any
-    diagram = None
+    def __init__(self, parent: QWidget, four_colour: Callable[[], bool] | None = None) -> None:
+        super().__init__(parent)
+        #: whether the cells draw four colours (the diagram's own setting), if anything says so
+        self.four_colour = four_colour
 
     def paint(
         self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
@@ -57,7 +73,7 @@ class SuitDelegate(QStyledItemDelegate):
             painter.setFont(opt.font)
             fm = painter.fontMetrics()
             x = float(rect.x()) + 3
-            four = self.diagram is not None and self.diagram.four_colour()
+            four = self.four_colour is not None and self.four_colour()
             for run, colour in suit_runs(text, four):
                 painter.setPen(base if selected or colour is None else colour)
                 width = fm.horizontalAdvance(run)
@@ -71,40 +87,24 @@ class SuitDelegate(QStyledItemDelegate):
             painter.restore()
 
 
-def install_contract_colours(view) -> SuitDelegate:
-    """Coloured suit symbols in ``view``'s contract column."""
-    delegate = SuitDelegate(view.board_list)
-    delegate.diagram = view.diagram
-    view.board_list.setItemDelegateForColumn(COL_CONTRACT, delegate)
-    view.contract_delegate = delegate
-    return delegate
-
-
-def add_ten_action(window, menu: QMenu) -> QAction:
-    """View › Write the Ten as T: a remembered switch for every diagram, Play tab and menu."""
-    act = QAction("Write the &Ten as T", window)
+def add_ten_action(parent: QObject, settings: QSettings, menu: QMenu, changed: Callable[[], object]) -> QAction:
+    """View › Write the Ten as T: a switch remembered in ``settings`` for every diagram, Play tab and menu;
+    ``changed`` redraws what shows cards."""
+    act = QAction("Write the &Ten as T", parent)
     act.setCheckable(True)
     act.setStatusTip("Write the ten as T instead of 10 in the diagram, the Play tab and menus")
-    on = bool(window.settings.value(SETTING_TEN, False, type=bool))
+    on = bool(settings.value(SETTING_TEN, False, type=bool))
     set_ten_text("T" if on else "10")
     act.setChecked(on)
 
     def toggled(checked: bool) -> None:
-        window.settings.setValue(SETTING_TEN, bool(checked))
+        settings.setValue(SETTING_TEN, bool(checked))
         set_ten_text("T" if checked else "10")
-        for view in window.views():
-            diagram = getattr(view, "diagram", None)
-            if diagram is not None:
-                diagram.update()
-            replay = getattr(view, "replay", None)
-            table = getattr(replay, "trick_table", None)
-            if replay is not None and table is not None:
-                table.show_position(replay.position())
+        changed()
 
     act.toggled.connect(toggled)
     menu.addAction(act)
-    window.act_ten_as_t = act
     return act
 
 
-__all__ = ["SuitDelegate", "suit_runs", "install_contract_colours", "add_ten_action", "SETTING_TEN"]
+__all__ = ["SuitDelegate", "TEN", "add_ten_action", "rank_label", "set_ten_text", "suit_runs", "SETTING_TEN"]

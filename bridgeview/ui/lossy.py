@@ -14,7 +14,6 @@ A tab already showing the target file is refreshed the same way.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
 
 from ..app.document import Document
 from ..formats.codec import Codec
@@ -24,21 +23,19 @@ from . import dialogs
 from .document import DocumentTab
 from .document_view import DocumentView
 from .plaintext import plain_tooltip
-
-if TYPE_CHECKING:
-    from .mainwindow import MainWindow
+from .services import WindowServices
 
 
-def _replace_tab(window: MainWindow, old: DocumentTab, path: str, codec: Codec) -> DocumentTab | None:
+def _replace_tab(window: WindowServices, old: DocumentTab, path: str, codec: Codec) -> DocumentTab | None:
     """Re-read ``path`` into a fresh tab in ``old``'s place (``old`` is closed); None when it cannot be read."""
     try:
         doc = Document(read_file(path, codec.name), path, codec.name)
     except (FormatError, OSError, ValueError) as e:
         text = e.full() if isinstance(e, FormatError) else f"{path}: {e}"
-        dialogs.message("error", window, "Cannot re-open", f"Saved, but cannot read the file back:\n\n{text}")
+        dialogs.message("error", window.window(), "Cannot re-open", f"Saved, but cannot read the file back:\n\n{text}")
         return None
     index = window.tabs.indexOf(old)
-    view = window._make_tab(doc)
+    view = window.make_tab(doc)
     current = old.current_index() if isinstance(old, DocumentView) else -1
     window.undo_group.removeStack(old.undo_stack)
     old.shutdown()
@@ -52,7 +49,7 @@ def _replace_tab(window: MainWindow, old: DocumentTab, path: str, codec: Codec) 
     return view
 
 
-def after_lossy_save(window: MainWindow, view: DocumentTab, path: str, codec: Codec, losses: list[str]) -> bool:
+def after_lossy_save(window: WindowServices, view: DocumentTab, path: str, codec: Codec, losses: list[str]) -> bool:
     """Show ``path`` as written (see the module docstring); True (the file was written either way)."""
     name = os.path.basename(path)
     window.add_recent(path)

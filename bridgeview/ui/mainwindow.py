@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QUrl
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QUndoGroup
-from PySide6.QtWidgets import QLabel, QMainWindow, QTabWidget, QWidget
+from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QTabWidget, QWidget
 
 from ..app.document import BRIDGE, CRIBBAGE, Document, bundled
 from ..formats.codec import Codec
@@ -17,11 +18,28 @@ from ..formats.registry import all_codecs, get
 from ..model.text import plural
 from ..resources import resource
 from . import dialogs
+from .check_panel import SummaryLabel
+from .desk import Desk
 from .document import DocumentTab
 from .document_view import DocumentView
+from .editor import Editor, add_par_tags
 from .export import save_png, save_svg
+from .keyboard import StepKeys, focus_diagram
+from .layout import PanelActions
+from .look import add_ten_action
 from .plaintext import plain_label, plain_tooltip
-from .saving import THREAD_THRESHOLD, codec_from_filter, filter_for, save_document, with_extension, writable_codecs
+from .rooms import RoomMenu, next_visible
+from .saving import (
+    THREAD_THRESHOLD,
+    codec_from_filter,
+    filter_for,
+    open_filter,
+    save_document,
+    with_extension,
+    writable_codecs,
+)
+from .services import Shortcut
+from .solved_tables import write_solved_tables
 
 MAX_RECENT = 10
 APP_TITLE = "bridgeview"
@@ -42,16 +60,6 @@ def same_file(a: str | None, b: str) -> bool:
         return os.path.samefile(a, b)
     except OSError:
         return os.path.realpath(a) == os.path.realpath(b)
-
-
-def open_filter() -> str:
-    """ "All bridge files" first, then one filter per format, then "All files" (detected by content)."""
-    codecs = sorted(all_codecs(), key=lambda c: c.title.lower())
-    every = " ".join(sorted({f"*.{e}" for c in codecs for e in c.extensions}))
-    parts = [f"All supported files ({every})"] if every else []
-    parts += [filter_for(c) for c in codecs]
-    parts.append("All files (*)")
-    return ";;".join(parts)
 
 
 #: the file name Save As suggests for a document that has none yet, by kind
@@ -78,7 +86,30 @@ def _wrong_kind(kind: str, codec: Codec, codecs: list[Codec]) -> str:
 
 
 class MainWindow(QMainWindow):
-    """Open files in tabs; menus act on the current tab."""
+    """Open files in tabs; menus act on the current tab.
+
+    The features it shows are its fields, each made once here: the desk's entries (``desk``), the editor
+    (``editor``), the panel toggles, the room menu, the step keys.  They reach the window back through
+    ``services.WindowServices`` (what they may use of it), and add their menu entries with
+    :meth:`make_action`.
+    """
+
+    file_menu: QMenu
+    edit_menu: QMenu
+    view_menu: QMenu
+    help_menu: QMenu
+    #: View › Board List and Analysis and Details Panel (F6, F7)
+    panel_actions: PanelActions
+    #: View › Write the Ten as T
+    act_ten_as_t: QAction
+    #: View › Rooms
+    room_menu: RoomMenu
+    #: File › Compare With…, Print and Export Hand Records…; Edit › Dealing Machine Settings (DUP)…
+    desk: Desk
+    #: File › New, Generate Random Deals, the Boards menu, the editing dock and the undo history
+    editor: Editor
+    #: Left, Right and Space step the current replay from any pane
+    step_keys: StepKeys
 
     def __init__(self, settings: QSettings | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -97,8 +128,6 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.tabs)
         self.status_format = plain_label(QLabel(""))
         self.status_board = plain_label(QLabel(""))
-        from .check_panel import SummaryLabel
-
         # "16 boards, ready to deal" or "3 problems", from the Check tab; a click opens that tab
         self.status_check = SummaryLabel()
         self.status_check.clicked.connect(self.show_check_tab)
@@ -106,17 +135,15 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.status_board)
         self.statusBar().addPermanentWidget(self.status_format)
         self._build_menus()
-        from .editor import install_editor
-
-        self.editor = install_editor(self)  # noqa: E702, I001
+        self.editor = Editor(self)
         self._restore_window()
         self._update_actions()
-        from .keyboard import StepKeys
-
-        self.step_keys = StepKeys(self)  # noqa: E702, I001
+        self.step_keys = StepKeys(self)
 
     # -- menus --------------------------------------------------------------------
-    def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
+    def make_action(self, text: str, slot: Callable[[], object], shortcut: Shortcut = None, tip: str = "") -> QAction:
+        """A window action running ``slot`` (with ``shortcut`` and a status-bar ``tip``): the menus' entries,
+        and those its features add."""
         act = QAction(text, self)
         if shortcut is not None:
             act.setShortcut(QKeySequence(shortcut))
@@ -127,21 +154,21 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
-        m = bar.addMenu("&File")
-        self.act_open = self._action("&Open…", self.open_dialog, QKeySequence.StandardKey.Open)
+        m = self.file_menu = bar.addMenu("&File")
+        self.act_open = self.make_action("&Open…", self.open_dialog, QKeySequence.StandardKey.Open)
         m.addAction(self.act_open)
         self.recent_menu = m.addMenu("Open &Recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
-        self.act_sample = self._action("Open &Sample Boards", lambda: self.open_file(str(sample_path())))
+        self.act_sample = self.make_action("Open &Sample Boards", lambda: self.open_file(str(sample_path())))
         m.addAction(self.act_sample)
         m.addSeparator()
-        self.act_save = self._action("&Save", self.save, QKeySequence.StandardKey.Save)
-        self.act_save_as = self._action("Save &As…", self.save_as, QKeySequence.StandardKey.SaveAs)
+        self.act_save = self.make_action("&Save", self.save, QKeySequence.StandardKey.Save)
+        self.act_save_as = self.make_action("Save &As…", self.save_as, QKeySequence.StandardKey.SaveAs)
         m.addAction(self.act_save)
         m.addAction(self.act_save_as)
         m.addSeparator()
-        self.act_export_png = self._action("Export Diagram as &PNG…", lambda: self.export_diagram("png"))
-        self.act_export_svg = self._action("Export Diagram as S&VG…", lambda: self.export_diagram("svg"))
+        self.act_export_png = self.make_action("Export Diagram as &PNG…", lambda: self.export_diagram("png"))
+        self.act_export_svg = self.make_action("Export Diagram as S&VG…", lambda: self.export_diagram("svg"))
         m.addAction(self.act_export_png)
         m.addAction(self.act_export_svg)
         self.act_export_analysis = QAction("Include Double Dummy and Par in Exports", self)
@@ -150,33 +177,37 @@ class MainWindow(QMainWindow):
         self.act_export_analysis.toggled.connect(lambda on: self.settings.setValue("export/analysis", bool(on)))
         m.addAction(self.act_export_analysis)
         m.addSeparator()
-        self.act_close = self._action(
+        self.act_close = self.make_action(
             "&Close", lambda: self.close_tab(self.tabs.currentIndex()), QKeySequence.StandardKey.Close
         )
         m.addAction(self.act_close)
-        self.act_quit = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
+        self.act_quit = self.make_action("&Quit", self.close, QKeySequence.StandardKey.Quit)
         m.addAction(self.act_quit)
 
-        e = bar.addMenu("&Edit")
+        e = self.edit_menu = bar.addMenu("&Edit")
         self.act_undo = self.undo_group.createUndoAction(self, "&Undo")
         self.act_undo.setShortcut(QKeySequence.StandardKey.Undo)
         self.act_redo = self.undo_group.createRedoAction(self, "&Redo")
         self.act_redo.setShortcut(QKeySequence.StandardKey.Redo)
+        for act, name in ((self.act_undo, "action_undo"), (self.act_redo, "action_redo")):
+            act.setObjectName(name)
+        self.act_save.setObjectName("action_save")
+        self.act_save_as.setObjectName("action_save_as")
         e.addAction(self.act_undo)
         e.addAction(self.act_redo)
         e.addSeparator()
-        self.act_copy_pbn = self._action(
+        self.act_copy_pbn = self.make_action(
             "&Copy Deal as PBN", self.copy_pbn, "Ctrl+Shift+C", "Copy the current board as PBN text"
         )
         e.addAction(self.act_copy_pbn)
-        self.act_copy_link = self._action(
+        self.act_copy_link = self.make_action(
             "Copy as BBO Handviewer &Link",
             self.copy_link,
             "Ctrl+Alt+C",
             "Copy a bridgebase.com handviewer link showing the current board",
         )
         e.addAction(self.act_copy_link)
-        self.act_paste = self._action(
+        self.act_paste = self.make_action(
             "&Paste Board (Link, LIN or PBN)",
             self.paste_boards,
             QKeySequence.StandardKey.Paste,
@@ -184,45 +215,39 @@ class MainWindow(QMainWindow):
         )
         e.addAction(self.act_paste)
         e.addSeparator()
-        self.act_edit_header = self._action("Edit Board &Number, Dealer, Vulnerability…", self.edit_header, "Ctrl+E")
+        self.act_edit_header = self.make_action(
+            "Edit Board &Number, Dealer, Vulnerability…", self.edit_header, "Ctrl+E"
+        )
         e.addAction(self.act_edit_header)
 
-        v = bar.addMenu("&View")
+        v = self.view_menu = bar.addMenu("&View")
         self.act_four_colour = QAction("&Four-Colour Suits", self)
         self.act_four_colour.setCheckable(True)
         self.act_four_colour.setChecked(bool(self.settings.value("view/fourColour", False, type=bool)))
         self.act_four_colour.toggled.connect(self.set_four_colour)
         v.addAction(self.act_four_colour)
         v.addSeparator()
-        from .layout import add_panel_actions
-
-        add_panel_actions(self, v)  # noqa: E702, I001
-        from .look import add_ten_action
-
-        add_ten_action(self, v)  # noqa: E702, I001
-        from .rooms import add_room_menu
-
-        add_room_menu(self, v)  # noqa: E702, I001
+        self.panel_actions = PanelActions(self, v)
+        self.act_ten_as_t = add_ten_action(self, self.settings, v, self._card_text_changed)
+        self.room_menu = RoomMenu(self, v)
 
         # the current tab's solver actions (Solve all, Solve again, Cancel), refilled on tab change
         self.tools_menu = bar.addMenu("&Analysis")
         self._sync_tools_menu()
 
         g = bar.addMenu("&Go")
-        self.act_goto = self._action("&Go to Board…", self.go_to_board, "Ctrl+G")
-        self.act_next = self._action("&Next Board", lambda: self._step(1), "Ctrl+Down")
-        self.act_prev = self._action("&Previous Board", lambda: self._step(-1), "Ctrl+Up")
-        self.act_first = self._action("&First Board", lambda: self._jump(0), "Ctrl+Home")
-        self.act_last = self._action("&Last Board", lambda: self._jump(-1), "Ctrl+End")
+        self.act_goto = self.make_action("&Go to Board…", self.go_to_board, "Ctrl+G")
+        self.act_next = self.make_action("&Next Board", lambda: self._step(1), "Ctrl+Down")
+        self.act_prev = self.make_action("&Previous Board", lambda: self._step(-1), "Ctrl+Up")
+        self.act_first = self.make_action("&First Board", lambda: self._jump(0), "Ctrl+Home")
+        self.act_last = self.make_action("&Last Board", lambda: self._jump(-1), "Ctrl+End")
         for act in (self.act_goto, self.act_next, self.act_prev, self.act_first, self.act_last):
             g.addAction(act)
 
-        from .desk import install_desk
+        self.desk = Desk(self, m, e, before=self.act_close)  # Compare With…, hand records, dealing machine
 
-        install_desk(self, m, e)  # Compare With…, hand records, dealing machine settings
-
-        h = bar.addMenu("&Help")
-        h.addAction(self._action("&About bridgeview", self.about))
+        h = self.help_menu = bar.addMenu("&Help")
+        h.addAction(self.make_action("&About bridgeview", self.about))
 
     def _update_actions(self) -> None:
         view = self.current_view()
@@ -243,13 +268,12 @@ class MainWindow(QMainWindow):
             self.act_last,
         ):
             act.setEnabled(has_board)
-        solver = getattr(view, "solver", None)
-        again = getattr(solver, "solve_again_action", None)
-        if isinstance(again, QAction):  # nothing to solve on a board without cards (a ZDD file)
-            again.setEnabled(board is not None and board.deal.card_count > 0)
-        self._update_status()
+        if view is not None:  # nothing to solve on a board without cards (a ZDD file)
+            view.solver.solve_again_action.setEnabled(board is not None and board.deal.card_count > 0)
+        self.update_status()
 
-    def _update_status(self) -> None:
+    def update_status(self) -> None:
+        """The status bar and the title for the current tab: its format and count, board, check summary."""
         view = self.current_view()
         tab = self.current_tab()
         if view is None:  # no tab, or a tab without boards (a cribbage game)
@@ -262,8 +286,7 @@ class MainWindow(QMainWindow):
         fmt = view.document.core.format_title
         count = plural(n, "board", ",")
         self.status_format.setText(f"{fmt} · {count}" if fmt else count)
-        panel = getattr(view, "check_panel", None)
-        self.status_check.setText(panel.summary_text if panel is not None else "")
+        self.status_check.setText(view.check_panel.summary_text)
         i = view.current_index()
         board = view.current_board()
         if board is not None:
@@ -308,7 +331,7 @@ class MainWindow(QMainWindow):
         except (OSError, ValueError, MemoryError) as e:
             dialogs.message("error", self, "Cannot open file", f"Cannot open {path}:\n\n{e}")
             return False
-        widget = self._make_tab(doc)
+        widget = self.make_tab(doc)
         index = self.tabs.addTab(widget, widget.title())
         self.tabs.setTabToolTip(index, plain_tooltip(path))
         self.tabs.setCurrentIndex(index)
@@ -324,20 +347,21 @@ class MainWindow(QMainWindow):
             )
         return True
 
-    def _make_tab(self, doc: Document) -> DocumentTab:
-        """The tab for ``doc``: a board set's view, or a cribbage game's movie."""
+    def make_tab(self, doc: Document) -> DocumentTab:
+        """The tab for ``doc``, wired to the window (not yet added): a board set's view, or a cribbage game's
+        movie."""
         if doc.kind == BRIDGE:
             return self._make_view(doc, doc.path)
-        from .cribbage_view import CribbageView
+        from .cribbage_view import CribbageView  # imported when a game opens (start-up)
 
         tab = CribbageView(doc)
         self.undo_group.addStack(tab.undo_stack)
         tab.modifiedChanged.connect(lambda _m, t=tab: self._retitle(t))
         return tab
 
-    def _make_view(self, doc: Document | Any, path: str | None) -> DocumentView:
+    def _make_view(self, doc: Document | Any, path: str | None, untitled_name: str | None = None) -> DocumentView:
         """The view of a board set (or of a bridge :class:`Document`) read from ``path``, or new."""
-        view = DocumentView(doc, path, self)
+        view = DocumentView(doc, path, self, settings=self.settings, untitled_name=untitled_name)
         view.diagram.set_four_colour(self.act_four_colour.isChecked())
         view.dd_grid.set_four_colour(self.act_four_colour.isChecked())
         state = self.settings.value("layout/documentSplitter")
@@ -346,15 +370,24 @@ class MainWindow(QMainWindow):
         self.undo_group.addStack(view.undo_stack)
         view.currentBoardChanged.connect(lambda _i: self._update_actions())
         view.modifiedChanged.connect(lambda _m, v=view: self._retitle(v))
-        view.model.boardChanged.connect(lambda _i: self._update_status())
-        view.check_panel.summaryChanged.connect(lambda _s: self._update_status())
+        view.model.boardChanged.connect(lambda _i: self.update_status())
+        view.check_panel.summaryChanged.connect(lambda _s: self.update_status())
+        return view
+
+    def open_boards(self, boards: Any, untitled_name: str, tip: str) -> DocumentView:
+        """A new tab showing ``boards`` that have no file yet (pasted, new, generated), titled
+        ``untitled_name`` until saved (Save asks for a name); ``tip`` is the tab's tooltip."""
+        view = self._make_view(boards, None, untitled_name)
+        index = self.tabs.addTab(view, view.title())
+        self.tabs.setTabToolTip(index, tip)
+        self.tabs.setCurrentIndex(index)
         return view
 
     def _retitle(self, view: DocumentTab) -> None:
         i = self.tabs.indexOf(view)
         if i >= 0:
             self.tabs.setTabText(i, view.title())
-        self._update_status()
+        self.update_status()
 
     def _tab_changed(self, _index: int) -> None:
         tab = self.current_tab()
@@ -364,35 +397,29 @@ class MainWindow(QMainWindow):
         self._sync_tools_menu()
         self._update_actions()
         if view is not None:
-            from .keyboard import focus_diagram
-
-            focus_diagram(view)  # noqa: E702, I001
-        from .layout import sync_panel_actions
-
-        sync_panel_actions(self)  # noqa: E702, I001
+            focus_diagram(view)
+        self.panel_actions.sync()
 
     def show_check_tab(self) -> None:
         """The status bar's problem count was clicked: show the current set's Check tab."""
         view = self.current_view()
-        if view is not None and getattr(view, "check_panel", None) is not None:
-            from .check_panel import show_check_tab
-
-            show_check_tab(view)
-            from .layout import sync_panel_actions
-
-            sync_panel_actions(self)
+        if view is not None:
+            view.show_check_tab()
+            self.panel_actions.sync()
 
     def solver_actions(self) -> list[QAction]:
         """The current tab's double-dummy actions (what the Analysis menu shows)."""
-        solver = getattr(self.current_view(), "solver", None)
-        names = (
-            "solve_again_action",
-            "solve_all_action",
-            "cancel_action",
-            "solve_cluster_action",
-            "add_tables_action",
-        )
-        return [a for a in (getattr(solver, n, None) for n in names) if isinstance(a, QAction)]
+        view = self.current_view()
+        if view is None:
+            return []
+        solver = view.solver
+        return [
+            solver.solve_again_action,
+            solver.solve_all_action,
+            solver.cancel_action,
+            solver.solve_cluster_action,
+            solver.add_tables_action,
+        ]
 
     def _sync_tools_menu(self) -> None:
         menu = self.tools_menu
@@ -577,19 +604,15 @@ class MainWindow(QMainWindow):
         file, writes atomically, then shows the tab as saved; after a save that lost something, the file as
         it now is (see ui/lossy.py)."""
         if isinstance(view, DocumentView):
-            from .editor import add_par_tags
-
             if codec.caps.dd and (view.is_modified() or not same_file(view.path, path)):
-                from .solved_tables import write_solved_tables
-
                 write_solved_tables(view)  # a save made anyway keeps what the window showed (see solved_tables)
-            add_par_tags(view, codec)  # noqa: E702, I001
+            add_par_tags(view, codec)
         losses: list[str] = []
         if not save_document(self, view.document.core.content, path, codec, self.thread_threshold, losses):
             return False
         path = os.path.abspath(path)
         if losses:  # the file holds less than the tab: show the file as it is (see ui/lossy.py)
-            from .lossy import after_lossy_save
+            from .lossy import after_lossy_save  # imported when a save lost something (start-up)
 
             return after_lossy_save(self, view, path, codec, losses)
         view.mark_saved(path, codec.name)
@@ -643,11 +666,8 @@ class MainWindow(QMainWindow):
                 "error", self, "Paste board", f"The clipboard holds no board to open:\n\n{e.full() if e.path else e}"
             )
             return False
-        view = self._make_view(doc, None)
-        view.untitled_name = "Pasted board" if len(doc) == 1 else "Pasted boards"
-        index = self.tabs.addTab(view, view.title())
-        self.tabs.setTabToolTip(index, f"{plural(len(doc), 'board')} from the clipboard")
-        self.tabs.setCurrentIndex(index)
+        name = "Pasted board" if len(doc) == 1 else "Pasted boards"
+        self.open_boards(doc, name, f"{plural(len(doc), 'board')} from the clipboard")
         return True
 
     def export_diagram(self, kind: str, path: str | None = None) -> bool:
@@ -670,7 +690,7 @@ class MainWindow(QMainWindow):
         if size.width() < 200 or size.height() < 180:
             size = QSize(620, 560)
         analysis = None  # File › Include Double Dummy and Par in Exports
-        if getattr(self, "act_export_analysis", None) is not None and self.act_export_analysis.isChecked():
+        if self.act_export_analysis.isChecked():
             analysis = (view.dd_grid.table(), view.dd_grid.par_text())
         if kind == "png":
             ok = save_png(view.diagram, path, size, analysis=analysis)
@@ -708,15 +728,17 @@ class MainWindow(QMainWindow):
 
     def _step(self, delta: int) -> None:
         view = self.current_view()
-        if view is not None:
-            from .rooms import next_visible  # boards of a hidden room are skipped
-
+        if view is not None:  # boards of a hidden room are skipped
             view.select_board(next_visible(view, view.current_index(), delta))
 
     def _jump(self, where: int) -> None:
         view = self.current_view()
         if view is not None and len(view.boards):
             view.select_board(where if where >= 0 else len(view.boards) - 1)
+
+    def _card_text_changed(self) -> None:
+        for tab in self.views():
+            tab.card_text_changed()
 
     def set_four_colour(self, on: bool) -> None:
         self.settings.setValue("view/fourColour", bool(on))

@@ -32,7 +32,7 @@ from ..model.board import Board
 from ..model.cards import Card, Suit
 from ..model.replay_state import ReplayPosition, ReplayState
 from .auction_view import COLUMN_SEATS, RED, AuctionView, column_of
-from .diagram import rank_label
+from .look import rank_label
 from .plaintext import plain_label
 
 SETTING_GREY = "replay/grey_played"
@@ -401,15 +401,35 @@ def show_position(diagram, controller: ReplayController, pos: ReplayPosition | N
     diagram.show_position(pos, grey_played=controller.grey_played)
 
 
+def play_to_card(controller: ReplayController, card: int) -> bool:
+    """Move the replay to just after ``card`` is played; False when the recorded play never plays it."""
+    state = controller.state
+    if state is None or not state.has_play:
+        return False
+    order = [int(c) for trick in state.tricks for c in trick.cards]
+    if int(card) not in order:
+        return False
+    controller.stop()
+    controller.go(order.index(int(card)) + 1)
+    return True
+
+
+def install_card_clicks(diagram, controller: ReplayController) -> None:
+    """A click on a card plays up to it - in replay mode (``diagram.click_plays``; an edit mode turns it off)."""
+
+    def clicked(card: int) -> None:
+        if diagram.click_plays:
+            play_to_card(controller, card)
+
+    diagram.cardClicked.connect(clicked)
+
+
 def install_replay(document_view, settings: QSettings | None = None) -> ReplayController:
     """Add the auction tab and the replay bar to ``document_view`` and keep them on its current board.
 
-    The options are kept in ``settings``, else in the settings of the main window holding the
-    view (so ``render --window``'s scratch settings and a test's own file are honoured), else
-    in the app's settings.
+    The options are kept in ``settings`` (the main window's: ``render --window``'s scratch settings and a
+    test's own file are honoured), else in the app's.
     """
-    if settings is None:
-        settings = _window_settings(document_view)
     controller = ReplayController(document_view, settings)
     auction = AuctionView(dealer_first=bool(controller.settings.value(SETTING_DEALER_FIRST, True, type=bool)))
     auction.dealer_first_action.toggled.connect(lambda on: controller.settings.setValue(SETTING_DEALER_FIRST, bool(on)))
@@ -423,9 +443,7 @@ def install_replay(document_view, settings: QSettings | None = None) -> ReplayCo
         diagram.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
     for action in bar.replay_actions():
         diagram.addAction(action)
-    from .keyboard import install_card_clicks
-
-    install_card_clicks(diagram, controller)  # noqa: E702, I001
+    install_card_clicks(diagram, controller)
     controller.auction_view = auction
     controller.bar = bar
     controller.trick_table = tricks
@@ -434,8 +452,8 @@ def install_replay(document_view, settings: QSettings | None = None) -> ReplayCo
 
     def board_changed(*_args) -> None:
         """A new board starts at the full deal; the same board re-shown (an edit) keeps its step and movie."""
-        index = document_view.current_index() if hasattr(document_view, "current_index") else None
-        same = index is not None and index == shown["index"]
+        index = document_view.current_index()
+        same = index == shown["index"]
         shown["index"] = index
         board = document_view.current_board()
         controller.set_board(board, document_view.format_name, controller.step if same else 0, keep_playing=same)
@@ -445,14 +463,3 @@ def install_replay(document_view, settings: QSettings | None = None) -> ReplayCo
     document_view.currentBoardChanged.connect(board_changed)
     board_changed()
     return controller
-
-
-def _window_settings(widget) -> QSettings | None:
-    """The ``settings`` of the nearest parent (the main window) that has a QSettings, if any."""
-    w = widget.parent() if widget is not None else None
-    while w is not None:
-        s = getattr(w, "settings", None)
-        if isinstance(s, QSettings):
-            return s
-        w = w.parent()
-    return None

@@ -10,9 +10,11 @@ the hidden ones.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu
+
+from .services import WindowServices
 
 ROOM_COLUMN_WIDTH = 58
 ROOM_HEADER = "Room"
@@ -20,68 +22,75 @@ ROOM_HEADER = "Room"
 ROOM_CHOICES = (("&Both Rooms", None), ("&Open Room Only", "Open"), ("&Closed Room Only", "Closed"))
 
 
-def install_rooms(view) -> None:
-    """Put the Room column (if the file has rooms) right after the board number."""
-    view.room_filter = None
-    col = view.model.room_column
-    if col is None:
-        return
-    table = view.board_list
-    table.setColumnWidth(col, ROOM_COLUMN_WIDTH)
-    header = table.horizontalHeader()
-    header.moveSection(header.visualIndex(col), 1)
-    header.sectionClicked.connect(lambda section: cycle_room_filter(view) if section == col else None)
-    # the list's first width makes room for the new column, so the HCP columns need not go
-    widths = sum(table.columnWidth(c) for c in range(view.model.columnCount()))
-    view.splitter.setSizes([widths + 24, 620, 300])
+class RoomFilter:
+    """Which room ``view``'s board list shows; made once by the view, which it keeps as ``view.rooms``.
 
+    Puts the Room column (if the file has rooms) right after the board number."""
 
-def rooms_of(view) -> list[str]:
-    """The rooms the view's file holds, in order of appearance."""
-    if getattr(view.model, "room_column", None) is None:
-        return []
-    seen: list[str] = []
-    for b in view.boards:
-        room = b.tags.get("Room", "")
-        if room and room not in seen:
-            seen.append(room)
-    return seen
+    def __init__(self, view) -> None:
+        self.view = view
+        self._room: str | None = None
+        col = view.model.room_column
+        if col is None:
+            return
+        table = view.board_list
+        table.setColumnWidth(col, ROOM_COLUMN_WIDTH)
+        header = table.horizontalHeader()
+        header.moveSection(header.visualIndex(col), 1)
+        header.sectionClicked.connect(lambda section: self.cycle() if section == col else None)
+        # the list's first width makes room for the new column, so the HCP columns need not go
+        widths = sum(table.columnWidth(c) for c in range(view.model.columnCount()))
+        view.splitter.setSizes([widths + 24, 620, 300])
 
+    @property
+    def room(self) -> str | None:
+        """The room shown alone, None for both."""
+        return self._room
 
-def set_room_filter(view, room: str | None) -> int:
-    """Show only the boards of ``room`` (None: all); returns how many rows are shown.
+    def rooms(self) -> list[str]:
+        """The rooms the view's file holds, in order of appearance."""
+        if self.view.model.room_column is None:
+            return []
+        seen: list[str] = []
+        for b in self.view.boards:
+            room = b.tags.get("Room", "")
+            if room and room not in seen:
+                seen.append(room)
+        return seen
 
-    The current board stays when it is shown, else the first shown board becomes current.
-    """
-    model = view.model
-    table = view.board_list
-    view.room_filter = room
-    model.room_header = ROOM_HEADER if room is None else f"{room} ▾"
-    if model.room_column is not None:
-        model.headerDataChanged.emit(Qt.Orientation.Horizontal, model.room_column, model.room_column)
-    shown = 0
-    first: int | None = None
-    for i in range(model.rowCount()):
-        hide = room is not None and model.board(i).tags.get("Room", "") != room
-        if table.isRowHidden(i) != hide:
-            table.setRowHidden(i, hide)
-        if not hide:
-            shown += 1
-            if first is None:
-                first = i
-    cur = view.current_index()
-    if first is not None and (cur < 0 or table.isRowHidden(cur)):
-        view.select_board(first)
-    return shown
+    def show_room(self, room: str | None) -> int:
+        """Show only the boards of ``room`` (None: all); returns how many rows are shown.
 
+        The current board stays when it is shown, else the first shown board becomes current.
+        """
+        view = self.view
+        model = view.model
+        table = view.board_list
+        self._room = room
+        model.room_header = ROOM_HEADER if room is None else f"{room} ▾"
+        if model.room_column is not None:
+            model.headerDataChanged.emit(Qt.Orientation.Horizontal, model.room_column, model.room_column)
+        shown = 0
+        first: int | None = None
+        for i in range(model.rowCount()):
+            hide = room is not None and model.board(i).tags.get("Room", "") != room
+            if table.isRowHidden(i) != hide:
+                table.setRowHidden(i, hide)
+            if not hide:
+                shown += 1
+                if first is None:
+                    first = i
+        cur = view.current_index()
+        if first is not None and (cur < 0 or table.isRowHidden(cur)):
+            view.select_board(first)
+        return shown
 
-def cycle_room_filter(view) -> str | None:
-    """Both rooms → the first room only → the second … → both again (a click on the Room header)."""
-    choices: list[str | None] = [None, *rooms_of(view)]
-    current = getattr(view, "room_filter", None)
-    nxt = choices[(choices.index(current) + 1) % len(choices)] if current in choices else None
-    set_room_filter(view, nxt)
-    return nxt
+    def cycle(self) -> str | None:
+        """Both rooms → the first room only → the second … → both again (a click on the Room header)."""
+        choices: list[str | None] = [None, *self.rooms()]
+        nxt = choices[(choices.index(self._room) + 1) % len(choices)] if self._room in choices else None
+        self.show_room(nxt)
+        return nxt
 
 
 def next_visible(view, index: int, delta: int) -> int:
@@ -98,42 +107,41 @@ def next_visible(view, index: int, delta: int) -> int:
     return best
 
 
-def add_room_menu(window, menu: QMenu) -> QMenu:
+class RoomMenu(QObject):
     """View › Rooms: both rooms, or the open or closed room only, for the current tab."""
-    sub = menu.addMenu("&Rooms")
-    group = QActionGroup(sub)
-    actions: list[QAction] = []
-    for text, room in ROOM_CHOICES:
-        act = QAction(text, sub)
-        act.setCheckable(True)
-        act.setData(room)
-        act.setStatusTip("Show the boards of both rooms" if room is None else f"Show only the {room.lower()} room")
-        group.addAction(act)
-        sub.addAction(act)
-        actions.append(act)
 
-        def chosen(_checked=False, room=room) -> None:
-            view = window.current_view()
-            if view is not None and getattr(view.model, "room_column", None) is not None:
-                set_room_filter(view, room)
+    def __init__(self, window: WindowServices, menu: QMenu) -> None:
+        super().__init__(window.window())
+        self.window = window
+        self.menu = menu.addMenu("&Rooms")
+        group = QActionGroup(self.menu)
+        self.actions: list[QAction] = []
+        for text, room in ROOM_CHOICES:
+            act = QAction(text, self.menu)
+            act.setCheckable(True)
+            act.setData(room)
+            act.setStatusTip("Show the boards of both rooms" if room is None else f"Show only the {room.lower()} room")
+            group.addAction(act)
+            self.menu.addAction(act)
+            self.actions.append(act)
+            act.triggered.connect(lambda _checked=False, room=room: self.choose(room))
+        self.menu.aboutToShow.connect(self.refresh)
+        self.refresh()
 
-        act.triggered.connect(chosen)
+    def choose(self, room: str | None) -> None:
+        view = self.window.current_view()
+        if view is not None and view.model.room_column is not None:
+            view.rooms.show_room(room)
 
-    def refresh() -> None:
-        view = window.current_view()
-        has = view is not None and getattr(view.model, "room_column", None) is not None
-        present = rooms_of(view) if has else []
-        current = getattr(view, "room_filter", None) if has else None
-        for act in actions:
+    def refresh(self) -> None:
+        view = self.window.current_view()
+        has = view is not None and view.model.room_column is not None
+        present = view.rooms.rooms() if view is not None and has else []
+        current = view.rooms.room if view is not None and has else None
+        for act in self.actions:
             room = act.data()
             act.setEnabled(has and (room is None or room in present))
             act.setChecked(room == current)
 
-    sub.aboutToShow.connect(refresh)
-    window.room_actions = actions
-    window.room_menu = sub
-    refresh()
-    return sub
 
-
-__all__ = ["install_rooms", "set_room_filter", "next_visible", "add_room_menu", "rooms_of", "ROOM_CHOICES"]
+__all__ = ["RoomFilter", "RoomMenu", "next_visible", "ROOM_CHOICES"]

@@ -40,6 +40,17 @@ def filter_for(codec: Codec) -> str:
     return f"{codec.title} ({' '.join('*.' + e for e in codec.extensions)})"
 
 
+def open_filter() -> str:
+    """ "All supported files" first, then one filter per format, then "All files" (detected by content): the
+    filters of every open dialog (File › Open, Compare With…)."""
+    codecs = sorted(all_codecs(), key=lambda c: c.title.lower())
+    every = " ".join(sorted({f"*.{e}" for c in codecs for e in c.extensions}))
+    parts = [f"All supported files ({every})"] if every else []
+    parts += [filter_for(c) for c in codecs]
+    parts.append("All files (*)")
+    return ";;".join(parts)
+
+
 def codec_from_filter(chosen: str, path: str, kind: str = "bridge") -> Codec | None:
     """The codec to write ``path`` as: the extension the user typed when it names a format (``typed.pbn``
     is PBN whatever filter was left selected), else the filter picked in the dialog."""

@@ -11,6 +11,8 @@ modified.  Two ways put the tables into the boards:
 
 from __future__ import annotations
 
+from PySide6.QtWidgets import QMainWindow
+
 from ..model.board import Board
 from ..model.text import plural
 from ..solve.boards import has_table, merged
@@ -30,7 +32,7 @@ def boards_gaining_tables(view) -> dict[int, Board]:
     if n <= SCAN_LIMIT:
         indices: list[int] = list(range(n))
     else:
-        where = getattr(getattr(view, "solver", None), "solved_at", {})
+        where = view.solver.solved_at
         indices = sorted(i for i in where if 0 <= i < n)
     out: dict[int, Board] = {}
     for i in indices:
@@ -48,15 +50,15 @@ def add_solved_tables(view) -> int:
     """Analysis › Add Solved Tables to the File: one undo step; how many boards got a table."""
     changes = boards_gaining_tables(view)
     window = view.window()
-    status = getattr(window, "statusBar", None)
+    status = window.statusBar() if isinstance(window, QMainWindow) else None  # a view without a window has none
     if not changes:
-        if callable(status):
-            status().showMessage("No solved table to add: every board holds its table, or none is solved yet", 5000)
+        if status is not None:
+            status.showMessage("No solved table to add: every board holds its table, or none is solved yet", 5000)
         return 0
     text = f"Add solved tables to {plural(len(changes), 'board')}"
     view.undo_stack.push(SetBoardsCommand(view.model, changes, text))
-    if callable(status):
-        status().showMessage(f"Added solved double-dummy tables to {plural(len(changes), 'board')}", 5000)
+    if status is not None:
+        status.showMessage(f"Added solved double-dummy tables to {plural(len(changes), 'board')}", 5000)
     return len(changes)
 
 

@@ -361,14 +361,12 @@ class DocumentSolver(QObject):
         self.worker.progress.connect(self._progress)
         self.worker.backgroundFinished.connect(self._background_finished)
         self.worker.resultReady.connect(self._result_ready)
-        self.worker.failed.connect(self._failed)
+        self.worker.failed.connect(self.show_failure)
         self.worker.slow.connect(self._slow)
         #: deals DDS gave up on, not asked for again in this view (hands -> seconds waited)
-        self._slow_deals: dict[tuple, float] = {}
+        self.slow_deals: dict[tuple, float] = {}
         view.currentBoardChanged.connect(self._board_shown)
-        replay = getattr(view, "replay", None)
-        if replay is not None and hasattr(replay, "positionChanged"):
-            replay.positionChanged.connect(self._position_changed)
+        view.replay.positionChanged.connect(self._position_changed)
 
         worker = self.worker
         view.destroyed.connect(lambda *_: worker.request_stop())  # closing a tab does not wait for DDS
@@ -381,9 +379,8 @@ class DocumentSolver(QObject):
         self.auto = auto
         if view.current_index() >= 0:
             self._board_shown(view.current_index())
-            position = getattr(replay, "position", None)
-            if callable(position):  # the replay showed its first position before this solver listened
-                self._position_changed(position())
+            # the replay showed its first position before this solver listened
+            self._position_changed(view.replay.position())
         if auto:
             QTimer.singleShot(AUTO_DELAY_MS, self, self.solve_all)
 
@@ -477,7 +474,7 @@ class DocumentSolver(QObject):
     def needs_solving(self, board: Board) -> bool:
         """Whether ``board`` lacks a table that DDS could give it: none stored or cached, and not given up on."""
         hands = board.deal.hands
-        return needs_solving(board) and hands not in self.solved and hands not in self._slow_deals
+        return needs_solving(board) and hands not in self.solved and hands not in self.slow_deals
 
     def remember(self, i: int, deal: Deal, table: DDTable) -> None:
         """Keep ``table``, solved for ``deal`` (asked for at board ``i``), and show it if that board is current."""
@@ -517,12 +514,13 @@ class DocumentSolver(QObject):
         asked = self._requested.pop(i, None)
         self._again.pop(i, None)
         if asked is not None:
-            self._slow_deals[asked.hands] = seconds
+            self.slow_deals[asked.hands] = seconds
         board = self.view.current_board()
         if board is not None and i == self.view.current_index() and asked is not None and board.deal == asked:
             self._show_grid(board, i)
 
-    def _failed(self, text: str) -> None:
+    def show_failure(self, text: str) -> None:
+        """DDS failed (``text`` says why): the grid of the current board shows it."""
         board = self.view.current_board()
         if board is not None:
             self.view.dd_grid.set_table(board.dd, note=text)
@@ -557,9 +555,9 @@ class DocumentSolver(QObject):
         if checked is not None and checked[0] == board.deal and stored.dd is not None:
             diff, cells = difference_note(stored.dd, checked[1])
             note = note or diff or "stored table agrees with DDS"
-        elif not note and board.deal.hands in self._slow_deals:
+        elif not note and board.deal.hands in self.slow_deals:
             note = (
-                f"No double-dummy table: DDS took longer than {self._slow_deals[board.deal.hands]:g} s "
+                f"No double-dummy table: DDS took longer than {self.slow_deals[board.deal.hands]:g} s "
                 "on this deal and was stopped."
             )
         elif not note and needs_solving(board):
@@ -612,9 +610,8 @@ class DocumentSolver(QObject):
         diagram = self.view.diagram
         diagram.set_card_annotations({})
         self._position_key = None
-        controller = self.view.replay
-        state = getattr(controller, "state", None)
-        if pos is None or state is None or pos.to_play is None or not getattr(state, "has_play", False):
+        state = self.view.replay.state
+        if pos is None or state is None or pos.to_play is None or not state.has_play:
             return
         declarer, trump = state.declarer, state.trump
         if declarer is None or trump is None:
@@ -646,9 +643,4 @@ class DocumentSolver(QObject):
         self.view.diagram.set_card_annotations(ann)
 
 
-def install_solver(document_view, auto: bool | None = None) -> DocumentSolver:
-    """Hook DDS solving into ``document_view`` (see the module docstring); returns the solver."""
-    return DocumentSolver(document_view, auto)
-
-
-__all__ = ["SolverWorker", "DocumentSolver", "SolverBar", "install_solver", "AUTO_SOLVE_LIMIT"]
+__all__ = ["SolverWorker", "DocumentSolver", "SolverBar", "AUTO_SOLVE_LIMIT"]

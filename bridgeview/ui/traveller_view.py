@@ -28,9 +28,6 @@ TITLE = "Traveller"
 class TravellerView(QWidget):
     """A table of the current board's results at every table; a double-click shows that record."""
 
-    #: the board list's marks, set by :func:`install_traveller`
-    marks: TravellerMarks
-
     def __init__(self, document_view, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.view = document_view
@@ -51,6 +48,8 @@ class TravellerView(QWidget):
         self.table.cellDoubleClicked.connect(self._open)
         layout.addWidget(self.table, 1)
         self.indices: list[int] = []
+        #: the board list's marks of each board's results ("3 (2/4)")
+        self.marks = TravellerMarks(document_view)
 
     def show_board(self, i: int) -> None:
         """List the results of the board at ``i`` and retitle the tab with their count."""
@@ -138,7 +137,7 @@ def install_traveller(document_view) -> TravellerView:
     document_view.currentBoardChanged.connect(tab.show_board)
     if document_view.current_index() >= 0:
         tab.show_board(document_view.current_index())
-    marks = tab.marks = TravellerMarks(document_view)
+    marks = tab.marks
 
     def board_changed(i: int) -> None:  # after the marks had their look: a result edited, or a board moved
         current = document_view.current_index()
