@@ -13,7 +13,7 @@ import typing
 from PySide6.QtCore import Qt
 from test_ui_support import main_window, make_file
 
-from bridgeview.formats.document import Document
+from bridgeview.app.document import Document
 from bridgeview.ui.board_ops import RowDrops
 from bridgeview.ui.document_view import DocumentView
 from bridgeview.ui.layout import BOARD_LIST, SIDE_PANEL

@@ -22,7 +22,7 @@ from PySide6.QtCore import QObject, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence, QUndoGroup
 from PySide6.QtWidgets import QDockWidget, QMenu, QMenuBar, QStatusBar, QTableView, QTabWidget, QWidget
 
-from ..formats.document import Document
+from ..app.document import Document
 from ..model.board import Board
 from .board_model import BoardSetModel
 from .diagram import HandDiagram
