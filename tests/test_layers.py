@@ -110,7 +110,7 @@ def test_the_check_catches_a_leak():
 
 
 def module_name(path: Path, top: Path = PACKAGE.parent) -> str:
-    """``bridgeview/ui/diagram.py`` -> ``bridgeview.ui.diagram`` (a package's ``__init__`` is the package)."""
+    """``bridgeview/ui/diagram/ddgrid.py`` -> ``bridgeview.ui.diagram.ddgrid`` (``__init__`` is the package)."""
     parts = list(path.relative_to(top).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
