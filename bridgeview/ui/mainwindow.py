@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QUrl
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QUndoGroup
@@ -15,6 +14,7 @@ from ..app.document import BRIDGE, CRIBBAGE, Document, bundled
 from ..formats.codec import Codec
 from ..formats.errors import FormatError
 from ..formats.registry import all_codecs, get
+from ..model.boardset import BoardSet
 from ..model.text import plural
 from ..resources import resource
 from . import dialogs
@@ -359,7 +359,7 @@ class MainWindow(QMainWindow):
         tab.modifiedChanged.connect(lambda _m, t=tab: self._retitle(t))
         return tab
 
-    def _make_view(self, doc: Document | Any, path: str | None, untitled_name: str | None = None) -> DocumentView:
+    def _make_view(self, doc: Document | BoardSet, path: str | None, untitled_name: str | None = None) -> DocumentView:
         """The view of a board set (or of a bridge :class:`Document`) read from ``path``, or new."""
         view = DocumentView(doc, path, self, settings=self.settings, untitled_name=untitled_name)
         view.diagram.set_four_colour(self.act_four_colour.isChecked())
@@ -374,7 +374,7 @@ class MainWindow(QMainWindow):
         view.check_panel.summaryChanged.connect(lambda _s: self.update_status())
         return view
 
-    def open_boards(self, boards: Any, untitled_name: str, tip: str) -> DocumentView:
+    def open_boards(self, boards: BoardSet, untitled_name: str, tip: str) -> DocumentView:
         """A new tab showing ``boards`` that have no file yet (pasted, new, generated), titled
         ``untitled_name`` until saved (Save asks for a name); ``tip`` is the tab's tooltip."""
         view = self._make_view(boards, None, untitled_name)

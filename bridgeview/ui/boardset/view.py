@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import QItemSelectionModel, QSettings, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
@@ -16,8 +14,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...app.document import Document
 from ...model.board import Board
+from ...model.boardset import BoardSet
 from ...solve.boards import merged
 from ..analysis.solver import DocumentSolver
 from ..card_text import SuitDelegate
@@ -27,6 +25,7 @@ from ..diagram.hand_diagram import HandDiagram
 from ..document.board_commands import header_command, move_card_command
 from ..document.board_model import COL_CONTRACT, COLUMNS, BoardSetModel
 from ..document.services import BoardView
+from ..document.tab import TabSource
 from ..replay.commentary import CommentaryLabel
 from ..replay.controls import ReplayController, install_replay
 from .details import DetailsPanel
@@ -74,7 +73,7 @@ class DocumentView(BoardView):
 
     def __init__(
         self,
-        source: Document | Any,
+        source: TabSource,
         path: str | None = None,
         parent: QWidget | None = None,
         *,
@@ -193,7 +192,7 @@ class DocumentView(BoardView):
         return True
 
     @property
-    def boards(self) -> Any:
+    def boards(self) -> BoardSet:
         """The board set shown (a BoardSet, or a lazy set over a big file)."""
         return self.document.core.content
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import html
 import os
 from collections.abc import Sequence
-from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -739,11 +738,11 @@ class CribbageView(DocumentTab):
     def breakdown_text(self) -> str:
         return self.breakdown.toPlainText()
 
-    def view_model(self) -> dict[str, Any]:
+    def view_model(self) -> dict[str, object]:
         """What is shown, as plain data (for tests)."""
         s = self.current
         h = self.record.header
-        base: dict[str, Any] = {
+        base: dict[str, object] = {
             "players": [self.record.player_name(0), self.record.player_name(1)],
             "date": h.date_text,
             "comments": h.comments,

@@ -16,7 +16,7 @@ solver, Check tab, panes, rooms …) is a typed field declared in ``DocumentView
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol, Self
+from typing import Protocol, Self
 
 from PySide6.QtCore import QObject, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence, QUndoGroup
@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QDockWidget, QMenu, QMenuBar, QStatusBar, QTableVi
 
 from ...app.document import Document
 from ...model.board import Board
+from ...model.boardset import BoardSet
 from ..diagram.hand_diagram import HandDiagram
 from .board_model import BoardSetModel
 from .tab import DocumentTab
@@ -68,8 +69,8 @@ class BoardView(DocumentTab):
     rooms: Rooms
 
     @property
-    def boards(self) -> Any:
-        """The board set shown (a BoardSet, or a lazy set over a big file)."""
+    def boards(self) -> BoardSet:
+        """The board set shown (a ``BoardSet``, or a ``LazyBoardSet`` over a big file: a kind of it)."""
         raise NotImplementedError
 
     def current_index(self) -> int:
@@ -124,7 +125,7 @@ class WindowServices(Protocol):
         """A tab for ``doc``, wired to the window, not yet added to the tab bar."""
         ...
 
-    def open_boards(self, boards: object, untitled_name: str, tip: str) -> QWidget:
+    def open_boards(self, boards: BoardSet, untitled_name: str, tip: str) -> QWidget:
         """A new tab of boards that have no file yet (pasted, new, generated)."""
         ...
 

@@ -9,13 +9,16 @@ the same way, through ``tab.document``.
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QWidget
 
 from ...app.document import Document
+from ...model.boardset import BoardSet
+from ...model.cribbage import CribbageRecord
+
+#: what a tab is made of: a document, or the content to make one of (boards, a cribbage game)
+TabSource = Document | BoardSet | CribbageRecord
 
 
 class OpenDocument(QObject):
@@ -60,7 +63,7 @@ class DocumentTab(QWidget):
 
     def __init__(
         self,
-        source: Document | Any,
+        source: TabSource,
         path: str | None = None,
         parent: QWidget | None = None,
         *,
@@ -108,4 +111,4 @@ class DocumentTab(QWidget):
         """The ten is written another way (View › Write the Ten as T): redraw what shows cards that way."""
 
 
-__all__ = ["DocumentTab", "OpenDocument"]
+__all__ = ["DocumentTab", "OpenDocument", "TabSource"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal
 from PySide6.QtGui import QFontDatabase
@@ -34,6 +34,11 @@ from ...generate.examples import EXAMPLES
 from ...model.boardset import BoardSet
 from ...model.text import duration, plural
 from .. import dialogs, theme
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ...generate.engine import Summary
 
 PROGRESS_EVERY = 0.1  # seconds between live counts
 
@@ -61,8 +66,8 @@ class GenerateJob(QThread):
         self.seed = seed
         self._cancel = threading.Event()
         self._last = 0.0
-        self.hands: Any = None  # (4, 4, k) holdings of the deals produced
-        self.summary: Any = None  # the engine's Summary once the run is over
+        self.hands: np.ndarray | None = None  # (4, 4, k) holdings of the deals produced
+        self.summary: Summary | None = None  # the engine's Summary once the run is over
         self.error: str | None = None
 
     def cancel(self) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from PySide6.QtCore import QEventLoop, QObject, Qt, Signal
 from PySide6.QtWidgets import QLabel, QProgressDialog, QWidget
@@ -74,6 +74,10 @@ def with_extension(path: str, codec: Codec) -> str:
     return path
 
 
+#: what the work run by :func:`run_with_progress` returns
+T = TypeVar("T")
+
+
 class _Progressed:
     """A board sequence that reports iteration progress (so ``codec.check`` can be cancelled)."""
 
@@ -103,7 +107,7 @@ class _Bridge(QObject):
     finished = Signal()
 
 
-def run_with_progress(parent: QWidget | None, label: str, fn: Callable[[Callable[[int, int], bool]], Any]) -> Any:
+def run_with_progress(parent: QWidget | None, label: str, fn: Callable[[Callable[[int, int], bool]], T]) -> T:
     """Run ``fn(progress)`` in a worker thread behind a modal progress dialog with Cancel.
 
     Returns what ``fn`` returns; re-raises its exception (``Cancelled`` when the user cancelled).
@@ -147,7 +151,7 @@ def run_with_progress(parent: QWidget | None, label: str, fn: Callable[[Callable
     dlg.deleteLater()
     if "error" in outcome:
         raise outcome["error"]
-    return outcome.get("value")
+    return outcome["value"]  # work() set it, or the error raised above
 
 
 def bulk_report(doc, codec: Codec, progress: Callable[[int, int], bool]) -> SaveReport:
