@@ -439,9 +439,9 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 from bridgeview.formats.registry import read_file
 from bridgeview.model.boardset import BoardSet
-from bridgeview.ui import cluster_solve
-from bridgeview.ui.document_view import DocumentView
-from bridgeview.ui import solver as solver_module
+from bridgeview.ui.analysis import cluster_solve
+from bridgeview.ui.boardset.view import DocumentView
+from bridgeview.ui.analysis import solver as solver_module
 
 solver_module.AUTO_SOLVE_LIMIT = 0
 
