@@ -2,6 +2,6 @@
 
 - ``hand_diagram.py``: :class:`HandDiagram`, four hands around the board tray (QPainter);
 - ``ddgrid.py``: :class:`DDGrid`, tricks for every seat and strain, makeable contracts marked;
-- ``export.py``: the diagram as PNG or SVG (File › Export Diagram), by the same painting code;
+- ``export.py``: the diagram as PNG or SVG (File › Export Diagram as PNG…/SVG…), by the same painting code;
 - ``render_widget.py``: the diagram with its grid beside it, for ``bridgeview render``.
 """
