@@ -14,7 +14,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu
 
-from ..document.services import WindowServices
+from ..document.services import BoardView, WindowServices
 
 ROOM_COLUMN_WIDTH = 58
 ROOM_HEADER = "Room"
@@ -27,7 +27,7 @@ class RoomFilter:
 
     Puts the Room column (if the file has rooms) right after the board number."""
 
-    def __init__(self, view) -> None:
+    def __init__(self, view: BoardView) -> None:
         self.view = view
         self._room: str | None = None
         col = view.model.room_column
@@ -93,7 +93,7 @@ class RoomFilter:
         return nxt
 
 
-def next_visible(view, index: int, delta: int) -> int:
+def next_visible(view: BoardView, index: int, delta: int) -> int:
     """The board ``delta`` shown rows away from ``index`` (clamped to the shown ones)."""
     table = view.board_list
     n = len(view.boards)

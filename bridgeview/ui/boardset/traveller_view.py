@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...model.traveller import board_tables, row, traveller
+from ..document.services import BoardView
 from ..plaintext import plain_label
 
 HEADERS = ("Record", "Contract", "By", "Tricks", "Result", "NS")
@@ -28,7 +29,7 @@ TITLE = "Traveller"
 class TravellerView(QWidget):
     """A table of the current board's results at every table; a double-click shows that record."""
 
-    def __init__(self, document_view, parent: QWidget | None = None) -> None:
+    def __init__(self, document_view: BoardView, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.view = document_view
         layout = QVBoxLayout(self)
@@ -93,7 +94,7 @@ class TravellerView(QWidget):
 class TravellerMarks:
     """Marks in the board list's Board column: ``3 (2/4)`` is board 3, the second of its four results."""
 
-    def __init__(self, document_view) -> None:
+    def __init__(self, document_view: BoardView) -> None:
         self.view = document_view
         self.positions: dict[int, tuple[int, int]] = {}
         self.keys: list[tuple] = []  # (number, hands) of every board, to notice edits that matter
@@ -129,7 +130,7 @@ class TravellerMarks:
                 self.update()
 
 
-def install_traveller(document_view) -> TravellerView:
+def install_traveller(document_view: BoardView) -> TravellerView:
     """Add the Traveller tab to a document view's side tabs, keep it on the current board, and mark
     each board's results in the board list."""
     tab = TravellerView(document_view)

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QPushButton,
 from ...check import Issue, check_set, count_tables, problems_by_index, summary
 from ...formats.errors import FormatError
 from ...model.text import plural
+from ..document.services import BoardView
 from ..plaintext import plain_label
 from ..theme import MUTED, RED
 
@@ -31,7 +32,7 @@ class CheckPanel(QWidget):
     #: the one-line summary changed (for the status bar)
     summaryChanged = Signal(str)
 
-    def __init__(self, view, parent: QWidget | None = None) -> None:
+    def __init__(self, view: BoardView, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.view = view
         self.issues: list[Issue] = []

@@ -9,22 +9,25 @@ first and the number of boards.  The edit is one undoable step.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from PySide6.QtGui import QUndoCommand
 from PySide6.QtWidgets import QCheckBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QSpinBox, QWidget
 
 from ...formats.duplimate.bri import DEFAULT_DUP
-from ...model.boardset import DupControl
+from ...model.board import Board
+from ...model.boardset import BoardSet, DupControl
 from ...model.editing import board_numbers
 from ...model.text import plural
 from ...model.vulnerability import dealer_for_board, vulnerability_for_board
+from ..document.services import BoardView
 from ..plaintext import plain_label
 
 MAX_BOARD, MAX_COPIES = 999, 99
 
 
-def current_dup(boards) -> DupControl:
+def current_dup(boards: BoardSet) -> DupControl:
     """The set's DUP fields, or what a DUP file written now would get."""
     dup = getattr(getattr(boards, "info", None), "dup", None)
     if dup is not None:
@@ -81,7 +84,7 @@ class DupSettingsDialog(QDialog):
         )
 
 
-def needs_renumbering(boards, first: int) -> bool:
+def needs_renumbering(boards: Sequence[Board], first: int) -> bool:
     """True unless the boards already run first, first + 1, ... (as DUP numbers them; the tables of a board,
     a match's rooms, share its number: :func:`model.editing.board_numbers`)."""
     return [b.number for b in boards] != board_numbers(boards, first)
@@ -90,7 +93,7 @@ def needs_renumbering(boards, first: int) -> bool:
 class DupSettingsCommand(QUndoCommand):
     """Set the DUP fields of ``view``'s set; renumber the boards from a new first board."""
 
-    def __init__(self, view, new: DupControl) -> None:
+    def __init__(self, view: BoardView, new: DupControl) -> None:
         super().__init__("Change dealing machine settings")
         self.view = view
         self.old = view.boards.info.dup

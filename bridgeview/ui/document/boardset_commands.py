@@ -14,12 +14,14 @@ from PySide6.QtGui import QUndoCommand
 from ...model.board import Board
 from ...model.boardset import DupControl
 from .board_commands import SetBoardCommand
+from .board_model import BoardSetModel
+from .services import BoardView
 
 
 class BoardListCommand(QUndoCommand):
     """Replace every board of a view with ``new``; ``select`` is the row shown after redo."""
 
-    def __init__(self, view, new: list[Board], text: str, select: int) -> None:
+    def __init__(self, view: BoardView, new: list[Board], text: str, select: int) -> None:
         super().__init__(text)
         self.view = view
         self.old = list(view.boards)
@@ -40,7 +42,7 @@ class SetBoardsCommand(QUndoCommand):
     """Replace several boards by index (``changes``: index -> new board) in one undo step; undo puts the
     old boards back, with their sources, so unchanged boards save byte for byte again."""
 
-    def __init__(self, model, changes: dict[int, Board], text: str) -> None:
+    def __init__(self, model: BoardSetModel, changes: dict[int, Board], text: str) -> None:
         super().__init__(text)
         self.model = model
         self.old = {i: model.board(i) for i in changes}
@@ -58,7 +60,7 @@ class SetBoardsCommand(QUndoCommand):
 class FileInfoCommand(QUndoCommand):
     """Change the file's own event, site and date, or its DUP dealing-machine fields."""
 
-    def __init__(self, view, text: str, *, dup: DupControl | None = None, **fields: str | None) -> None:
+    def __init__(self, view: BoardView, text: str, *, dup: DupControl | None = None, **fields: str | None) -> None:
         super().__init__(text)
         self.view = view
         info = view.boards.info
@@ -83,7 +85,7 @@ class FileInfoCommand(QUndoCommand):
         self._apply(self.old, self.old_dup)
 
 
-def set_board(view, new: Board, text: str, index: int | None = None) -> None:
+def set_board(view: BoardView, new: Board, text: str, index: int | None = None) -> None:
     """Push "board ``index`` (default: current) becomes ``new``" on the view's undo stack."""
     i = view.current_index() if index is None else index
     if 0 <= i < len(view.boards):

@@ -20,7 +20,17 @@ from typing import Protocol, Self
 
 from PySide6.QtCore import QObject, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence, QUndoGroup
-from PySide6.QtWidgets import QDockWidget, QMenu, QMenuBar, QStatusBar, QTableView, QTabWidget, QWidget
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QMenu,
+    QMenuBar,
+    QSplitter,
+    QStatusBar,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ...app.document import Document
 from ...model.board import Board
@@ -65,6 +75,12 @@ class BoardView(DocumentTab):
     model: BoardSetModel
     diagram: HandDiagram
     board_list: QTableView
+    #: the diagram, the replay bar and the commentary, one above the other (a feature adds its widget)
+    diagram_column: QVBoxLayout
+    #: the side tabs (Details, Auction, Play, Traveller, Check: a feature adds its tab)
+    side_tabs: QTabWidget
+    #: board list | diagram column | DD grid and side tabs
+    splitter: QSplitter
     panels: Panes
     rooms: Rooms
 
@@ -80,6 +96,14 @@ class BoardView(DocumentTab):
         raise NotImplementedError
 
     def select_board(self, i: int) -> None:
+        raise NotImplementedError
+
+    def selected_rows(self) -> list[int]:
+        """Rows selected in the board list (at least the current one), in order."""
+        raise NotImplementedError
+
+    def reload(self, select: int) -> None:
+        """Show board ``select`` after the board list was replaced as a whole."""
         raise NotImplementedError
 
     def shown_board(self, board: Board) -> Board:

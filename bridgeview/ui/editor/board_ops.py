@@ -12,11 +12,12 @@ from PySide6.QtWidgets import QAbstractItemView
 
 from ...formats.errors import FormatError
 from ...model.board import Board
+from ...model.boardset import FileInfo
 from ...model.editing import empty_board, next_free_number, renumbered
 from ...model.text import plural
 from ..document.board_model import ROWS_MIME
 from ..document.boardset_commands import BoardListCommand
-from ..document.services import ViewPlugin
+from ..document.services import BoardView, ViewPlugin
 
 #: list edits snapshot every board for undo; beyond this a file is too big to restructure here
 MAX_LIST_EDIT = 200_000
@@ -26,7 +27,7 @@ class ListTooBig(ValueError):
     """The file has too many boards for an undoable list edit."""
 
 
-def _boards(view) -> list[Board]:
+def _boards(view: BoardView) -> list[Board]:
     if len(view.boards) > MAX_LIST_EDIT:
         raise ListTooBig(
             f"{len(view.boards):,} boards are too many to insert, delete or move here "
@@ -35,11 +36,11 @@ def _boards(view) -> list[Board]:
     return list(view.boards)
 
 
-def _push(view, new: list[Board], text: str, select: int) -> None:
+def _push(view: BoardView, new: list[Board], text: str, select: int) -> None:
     view.undo_stack.push(BoardListCommand(view, new, text, select))
 
 
-def add_board(view) -> int:
+def add_board(view: BoardView) -> int:
     """Insert an empty board after the current one, with the next free number; returns its row."""
     boards = _boards(view)
     at = view.current_index() + 1 if boards else 0
@@ -49,7 +50,7 @@ def add_board(view) -> int:
     return at
 
 
-def delete_boards(view, rows: list[int] | None = None) -> int:
+def delete_boards(view: BoardView, rows: list[int] | None = None) -> int:
     """Delete the selected boards (or ``rows``); returns how many went."""
     boards = _boards(view)
     rows = sorted(set(rows if rows is not None else view.selected_rows()))
@@ -62,7 +63,7 @@ def delete_boards(view, rows: list[int] | None = None) -> int:
     return len(rows)
 
 
-def duplicate_board(view) -> int:
+def duplicate_board(view: BoardView) -> int:
     """Insert a copy of the current board after it, with the next free number; returns its row."""
     boards = _boards(view)
     i = view.current_index()
@@ -76,7 +77,7 @@ def duplicate_board(view) -> int:
     return i + 1
 
 
-def move_board(view, delta: int, row: int | None = None, to: int | None = None) -> int:
+def move_board(view: BoardView, delta: int, row: int | None = None, to: int | None = None) -> int:
     """Move the current board (or ``row``) by ``delta`` rows (or to row ``to``); returns its new row."""
     boards = _boards(view)
     i = view.current_index() if row is None else row
@@ -89,7 +90,7 @@ def move_board(view, delta: int, row: int | None = None, to: int | None = None) 
     return j
 
 
-def renumber(view, first: int, *, rederive: bool = True, keep_auction_dealers: bool = False) -> None:
+def renumber(view: BoardView, first: int, *, rederive: bool = True, keep_auction_dealers: bool = False) -> None:
     """Number every board from ``first`` in list order; dealer and vulnerability follow unless kept (with
     ``keep_auction_dealers``, boards with an auction keep their dealer)."""
     boards = _boards(view)
@@ -97,7 +98,7 @@ def renumber(view, first: int, *, rederive: bool = True, keep_auction_dealers: b
     _push(view, new, f"Renumber boards from {first}", view.current_index())
 
 
-def sort_boards(view) -> None:
+def sort_boards(view: BoardView) -> None:
     """Order the boards by number (unnumbered ones last, in their order)."""
     boards = _boards(view)
     current = view.current_board()
@@ -107,14 +108,14 @@ def sort_boards(view) -> None:
     _push(view, new, "Sort boards by number", select)
 
 
-def boards_text(boards: list[Board], info=None) -> str:
+def boards_text(boards: list[Board], info: FileInfo | None = None) -> str:
     """PBN text of ``boards``, one game after another."""
     from ...formats.pbn.codec import board_to_pbn_text
 
     return "\n".join(board_to_pbn_text(b, info).rstrip("\n") + "\n" for b in boards)
 
 
-def copy_boards(view) -> str:
+def copy_boards(view: BoardView) -> str:
     """Put the selected boards on the clipboard as PBN text; returns the text."""
     rows = view.selected_rows()
     text = boards_text([view.boards[i] for i in rows], getattr(view.boards, "info", None))
@@ -122,13 +123,13 @@ def copy_boards(view) -> str:
     return text
 
 
-def cut_boards(view) -> str:
+def cut_boards(view: BoardView) -> str:
     text = copy_boards(view)
     delete_boards(view)
     return text
 
 
-def paste_into(view, text: str | None = None) -> int:
+def paste_into(view: BoardView, text: str | None = None) -> int:
     """Insert the boards of PBN/LIN text (default: the clipboard's) after the current board; returns how many.
 
     Raises FormatError when the text holds no board.
@@ -153,7 +154,7 @@ class RowDrops(ViewPlugin):
     The editor turns it on for a view with ``RowDrops.instance(view)`` (one for each view, made on
     first use, living with the view)."""
 
-    def __init__(self, view) -> None:
+    def __init__(self, view: BoardView) -> None:
         super().__init__(view)
         self.view = view
         lst = view.board_list
@@ -183,7 +184,7 @@ class RowDrops(ViewPlugin):
         return True
 
 
-def drop_rows(view, rows: list[int], target: int) -> int:
+def drop_rows(view: BoardView, rows: list[int], target: int) -> int:
     """Move boards ``rows`` so they stand before row ``target`` (as dropped there); returns their first new row."""
     boards = _boards(view)
     rows = sorted(r for r in set(rows) if 0 <= r < len(boards))

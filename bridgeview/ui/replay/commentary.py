@@ -16,15 +16,18 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
 from ...model.board import Board
+from ...model.boardset import BoardSet
 from ..document.board_model import some_board
+from ..document.services import BoardView
 from ..plaintext import plain_tooltip, set_plain_text
+from .controls import ReplayController
 
 #: lines of commentary shown under the replay bar (the tooltip has the rest)
 MAX_LINES = 3
 LINES = MAX_LINES
 
 
-def file_has_commentary(boards) -> bool:
+def file_has_commentary(boards: BoardSet) -> bool:
     """Whether boards of the set carry commentary with places in the play (a vugraph LIN)."""
 
     def placed(board: Board) -> bool:
@@ -51,7 +54,7 @@ def notes_at_step(board: Board | None, step: int) -> list[str]:
 class CommentaryLabel(QLabel):
     """The remarks of the replay's current step, hidden when there are none."""
 
-    def __init__(self, document_view, controller) -> None:
+    def __init__(self, document_view: BoardView, controller: ReplayController) -> None:
         super().__init__()
         self.view = document_view
         self.controller = controller

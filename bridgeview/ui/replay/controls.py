@@ -32,6 +32,8 @@ from ...model.board import Board
 from ...model.cards import Card, Suit
 from ...model.replay_state import ReplayPosition, ReplayState
 from ..card_text import rank_label
+from ..diagram.hand_diagram import HandDiagram
+from ..document.services import BoardView
 from ..plaintext import plain_label
 from .auction_view import COLUMN_SEATS, RED, AuctionView, column_of
 
@@ -390,7 +392,7 @@ class TrickTable(QTableWidget):
         ]
 
 
-def show_position(diagram, controller: ReplayController, pos: ReplayPosition | None) -> None:
+def show_position(diagram: HandDiagram, controller: ReplayController, pos: ReplayPosition | None) -> None:
     """Put ``pos`` on ``diagram`` (a :class:`HandDiagram`); the full deal when there is no play."""
     state = controller.state
     if pos is None or state is None:
@@ -414,7 +416,7 @@ def play_to_card(controller: ReplayController, card: int) -> bool:
     return True
 
 
-def install_card_clicks(diagram, controller: ReplayController) -> None:
+def install_card_clicks(diagram: HandDiagram, controller: ReplayController) -> None:
     """A click on a card plays up to it - in replay mode (``diagram.click_plays``; an edit mode turns it off)."""
 
     def clicked(card: int) -> None:
@@ -424,7 +426,7 @@ def install_card_clicks(diagram, controller: ReplayController) -> None:
     diagram.cardClicked.connect(clicked)
 
 
-def install_replay(document_view, settings: QSettings | None = None) -> ReplayController:
+def install_replay(document_view: BoardView, settings: QSettings | None = None) -> ReplayController:
     """Add the auction tab and the replay bar to ``document_view`` and keep them on its current board.
 
     The options are kept in ``settings`` (the main window's: ``render --window``'s scratch settings and a
@@ -448,7 +450,7 @@ def install_replay(document_view, settings: QSettings | None = None) -> ReplayCo
     controller.bar = bar
     controller.trick_table = tricks
 
-    shown = {"index": None}
+    shown: dict[str, int | None] = {"index": None}
 
     def board_changed(*_args) -> None:
         """A new board starts at the full deal; the same board re-shown (an edit) keeps its step and movie."""
