@@ -14,6 +14,7 @@ from ...app.describe import info_lines
 from ...formats.checksum import pavlicek_checksum
 from ...formats.codec import meaningful
 from ...model.board import Board
+from ...model.boardset import BoardSet
 from ...model.text import plural
 from ..theme import LABEL_GREY, RED
 
@@ -38,7 +39,7 @@ def suit_symbols(text: str) -> str:
     return re.sub(r"\\([SHDC])", lambda m: _SYMBOLS[m.group(1)], text)
 
 
-def board_rows(board: Board | None, index: int, boards) -> list[tuple[str, str]]:
+def board_rows(board: Board | None, index: int, boards: BoardSet) -> list[tuple[str, str]]:
     """(label, value) pairs describing board ``index``."""
     if board is None:
         return []
@@ -76,7 +77,7 @@ def board_rows(board: Board | None, index: int, boards) -> list[tuple[str, str]]
 class DetailsPanel(QWidget):
     """File information (format, header, DUP control, checksum) and board details."""
 
-    def __init__(self, boards, path: str | None, parent: QWidget | None = None) -> None:
+    def __init__(self, boards: BoardSet, path: str | None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.boards = boards
         self.path = path

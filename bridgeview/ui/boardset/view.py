@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (
 
 from ...model.board import Board
 from ...model.boardset import BoardSet
+from ...model.cards import Seat
+from ...model.vulnerability import Vulnerability
 from ...solve.boards import merged
 from ..analysis.solver import DocumentSolver
 from ..card_text import SuitDelegate
@@ -212,7 +214,7 @@ class DocumentView(BoardView):
             return
         self.undo_stack.push(move_card_command(self.model, self._current, card, seat))
 
-    def set_board_header(self, number, dealer, vulnerability) -> None:
+    def set_board_header(self, number: int | None, dealer: Seat, vulnerability: Vulnerability) -> None:
         """Change the current board's number, dealer and vulnerability (undoable)."""
         if self.current_board() is None:
             return

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from ...check.compare import BoardDiff, Pair, compare_sets, diff_summary, pair_sets
 from ...model.board import Board
+from ...model.boardset import BoardSet
 from ..diagram.hand_diagram import HandDiagram
 from ..plaintext import plain_label, plain_tooltip
 from ..theme import RED
@@ -57,7 +58,7 @@ def fit_to_screen(window: QWidget, width: int, height: int) -> None:
 class CompareDialog(QDialog):
     """Boards of ``a`` (left) and ``b`` (right) by number; a row selected on one side selects its twin."""
 
-    def __init__(self, a, b, name_a: str, name_b: str, parent: QWidget | None = None) -> None:
+    def __init__(self, a: BoardSet, b: BoardSet, name_a: str, name_b: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.a, self.b = a, b
         self.name_a, self.name_b = os.path.basename(name_a), os.path.basename(name_b)

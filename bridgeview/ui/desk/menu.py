@@ -28,7 +28,7 @@ from ...formats.registry import read_file
 from ...model.text import plural
 from .. import dialogs
 from ..card_text import TEN
-from ..document.services import WindowServices
+from ..document.services import BoardView, WindowServices
 from ..window.saving import open_filter
 
 if TYPE_CHECKING:  # the hand-record painter (PDF pages, DDS for print) is imported when the dialog opens
@@ -49,7 +49,7 @@ PRINT_LIMIT = 5_000
 class HandRecordsDialog(QDialog):
     """The title line (from the file, editable), boards a page, DD, paper; then a PDF, a web page or the printer."""
 
-    def __init__(self, window: WindowServices, view, parent: QWidget | None = None) -> None:
+    def __init__(self, window: WindowServices, view: BoardView, parent: QWidget | None = None) -> None:
         from ..printing.hand_records import PAGE_SIZES, PER_PAGE, default_title
 
         super().__init__(parent or window.window())

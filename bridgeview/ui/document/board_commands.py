@@ -6,6 +6,7 @@ from PySide6.QtGui import QUndoCommand
 
 from ...model.board import Board
 from ...model.cards import Card, Seat, Suit
+from ...model.vulnerability import Vulnerability
 from ..card_text import rank_label
 from .board_model import BoardSetModel
 
@@ -37,7 +38,9 @@ def move_card_command(model: BoardSetModel, index: int, card: int, seat: int) ->
     return SetBoardCommand(model, index, new, f"Move {name} to {Seat(seat).name.title()}")
 
 
-def header_command(model: BoardSetModel, index: int, number, dealer, vulnerability) -> SetBoardCommand:
+def header_command(
+    model: BoardSetModel, index: int, number: int | None, dealer: Seat, vulnerability: Vulnerability
+) -> SetBoardCommand:
     """Change a board's number, dealer and vulnerability."""
     board = model.board(index)
     new = board.touched(number=number, dealer=dealer, vulnerability=vulnerability)

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable
 
-from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
 
 from ...model.board import Board
+from ...model.boardset import BoardSet
 from ...model.cards import Seat
 from ..plaintext import plain_tooltip
 from ..theme import RED
@@ -41,7 +42,7 @@ ROOM_TOOLTIP = "Open or closed room; click to show one room only (also View › 
 ROOM_SCAN = 5000
 
 
-def some_board(boards, test: Callable[[Board], bool], limit: int = ROOM_SCAN) -> bool:
+def some_board(boards: BoardSet, test: Callable[[Board], bool], limit: int = ROOM_SCAN) -> bool:
     """Whether one of the first ``limit`` boards of an eagerly read set passes ``test`` (what a file
     holds, looked for once it opens; a lazily read set is never looked through)."""
     if getattr(boards, "is_lazy", False):
@@ -54,7 +55,7 @@ def some_board(boards, test: Callable[[Board], bool], limit: int = ROOM_SCAN) ->
     return False
 
 
-def file_has_rooms(boards) -> bool:
+def file_has_rooms(boards: BoardSet) -> bool:
     """True when boards of the set carry a Room tag (a vugraph or team-match file)."""
     return some_board(boards, lambda b: bool(b.tags.get(ROOM_TAG)))
 
@@ -75,7 +76,7 @@ class BoardSetModel(QAbstractTableModel):
     #: a board was replaced (its index)
     boardChanged = Signal(int)
 
-    def __init__(self, boards, parent=None) -> None:
+    def __init__(self, boards: BoardSet, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.boards = boards
         self._cache: OrderedDict[int, tuple[Board, list[str]]] = OrderedDict()

@@ -23,13 +23,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...formats.codec import Codec
 from ...formats.errors import FormatError
 from ...model.board import Board
 from ...model.boardset import BoardSet, FileInfo
 from ...model.editing import auctions_in, new_seed, random_deals
 from ...model.text import plural
 from .. import dialogs
-from ..document.services import WindowServices
+from ..document.services import BoardView, WindowServices
 from . import board_ops
 from .edit_panel import PANEL_WIDTH, EditPanel
 from .generate_dialog import ScriptSection
@@ -420,7 +421,7 @@ class Editor(QObject):
         return True
 
 
-def add_par_tags(view, codec=None) -> int:
+def add_par_tags(view: BoardView, codec: Codec | None = None) -> int:
     """Before a PBN save: par (``OptimumScore``, ``ParContract``) into boards with a solved table; how many.
 
     Only boards already rewritten (no byte-identical source) get it, so unchanged PBN boards keep their
