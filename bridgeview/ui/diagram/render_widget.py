@@ -6,6 +6,7 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
 
 from ...model.board import Board
+from ...model.ddtable import DDTable
 from ...model.replay_state import ReplayState
 from ..theme import WHITE
 from .ddgrid import DDGrid
@@ -59,7 +60,7 @@ class DiagramWithGrid(QWidget):
         return in_time
 
 
-def solved_table(board: Board, timeout: float | None = None):
+def solved_table(board: Board, timeout: float | None = None) -> tuple[DDTable | None, bool]:
     """(the board's DD table, filled in by DDS when it lacks one and its deal can be solved;
     False when DDS took longer than ``timeout`` seconds and was stopped, else True)."""
     try:

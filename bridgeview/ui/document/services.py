@@ -149,7 +149,7 @@ class WindowServices(Protocol):
         """A tab for ``doc``, wired to the window, not yet added to the tab bar."""
         ...
 
-    def open_boards(self, boards: BoardSet, untitled_name: str, tip: str) -> QWidget:
+    def open_boards(self, boards: BoardSet, untitled_name: str, tip: str) -> BoardView:
         """A new tab of boards that have no file yet (pasted, new, generated)."""
         ...
 

@@ -326,7 +326,7 @@ class Editor(QObject):
             act.setEnabled(view is not None)
 
     # -- documents -----------------------------------------------------------------------------
-    def open_set(self, doc: BoardSet, name: str, tip: str):
+    def open_set(self, doc: BoardSet, name: str, tip: str) -> BoardView:
         """A new tab showing ``doc`` (no file yet): Save asks for a name."""
         view = self.window.open_boards(doc, name, tip)
         self.sync()
@@ -366,11 +366,11 @@ class Editor(QObject):
                 QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest.value)
             self.window.resizeDocks([self.dock], [width], Qt.Orientation.Horizontal)
 
-    def new_document(self):
+    def new_document(self) -> BoardView:
         """File › New: one empty board numbered 1 (dealer and vulnerability from the number)."""
         return self.open_set(BoardSet([Board.numbered(1)], FileInfo()), "Untitled", "A new board set")
 
-    def generate(self, count: int, first: int = 1, seed: int | None = None):
+    def generate(self, count: int, first: int = 1, seed: int | None = None) -> BoardView:
         """A new tab of ``count`` random deals numbered from ``first`` (fair shuffle unless seeded)."""
         doc = generated_set(count, first, seed)
         how = f"seed {seed}" if seed is not None else "fair shuffle"
