@@ -8,7 +8,7 @@ from bridgeview.model.auction import Call, Contract
 from bridgeview.model.board import Board
 from bridgeview.model.cards import Seat
 from bridgeview.model.deal import Deal
-from bridgeview.ui.auction_view import RED, AuctionView, board_notes, call_text, column_of, column_seats
+from bridgeview.ui.replay.auction_view import RED, AuctionView, board_notes, call_text, column_of, column_seats
 
 DEAL = Deal.from_owners([c % 4 for c in range(52)])
 

@@ -21,7 +21,7 @@ from bridgeview.check.validate import validate
 from bridgeview.cli.main import main
 from bridgeview.formats.errors import FormatError
 from bridgeview.formats.registry import get, read_file, write_file
-from bridgeview.ui.board_model import COL_PROBLEM
+from bridgeview.ui.document.board_model import COL_PROBLEM
 from bridgeview.ui.plaintext import tooltip_text
 
 N = 5

@@ -157,7 +157,7 @@ def test_the_gui_cluster_job_fails_without_freezing_the_window(qtbot, tmp_path, 
     from PySide6.QtCore import QTimer
     from test_solve_cluster import window_noting_cluster_failures
 
-    from bridgeview.ui import cluster_solve
+    from bridgeview.ui.analysis import cluster_solve
 
     monkeypatch.setattr(cluster_solve, "CONNECT_TIMEOUT", LIMIT)
     win, view, failures = window_noting_cluster_failures(qtbot, tmp_path, monkeypatch)

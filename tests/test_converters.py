@@ -293,7 +293,7 @@ def test_real_files_save_back_byte_identical(path, tmp_path):
 # -- the app ------------------------------------------------------------------------------------
 def test_open_filter_and_save_as_offer_the_new_formats():
     from bridgeview.ui.mainwindow import open_filter
-    from bridgeview.ui.saving import filter_for, writable_codecs
+    from bridgeview.ui.window.saving import filter_for, writable_codecs
 
     offered = open_filter()
     writable = [filter_for(c) for c in writable_codecs()]

@@ -12,7 +12,7 @@ from test_cribbage_support import SAMPLE, deal_bits, header_bits, one_deal_text,
 from bridgeview.cli.main import main
 from bridgeview.formats.errors import FormatError
 from bridgeview.formats.halscrib import decode_base64, decode_record
-from bridgeview.ui.cribbage_view import CribbageView, render_cribbage
+from bridgeview.ui.cribbage.view import CribbageView, render_cribbage
 
 
 @pytest.fixture
@@ -160,7 +160,7 @@ def test_render_command(qtbot, tmp_path: Path, capsys) -> None:
 
 
 def test_the_step_controls_match_the_bridge_replay(qtbot, one_deal_view: CribbageView) -> None:
-    from bridgeview.ui.replay import DEFAULT_INTERVAL_MS, SPEEDS
+    from bridgeview.ui.replay.controls import DEFAULT_INTERVAL_MS, SPEEDS
 
     view = one_deal_view
     assert list(view.buttons) == ["start", "prev_deal", "prev", "next", "next_deal", "end"]

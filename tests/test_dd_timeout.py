@@ -66,8 +66,8 @@ def test_dd_timeout_must_be_a_positive_number(tmp_path, capsys):
 @pytest.mark.slow
 def test_gui_gives_up_on_the_current_board_and_says_so(qtbot, monkeypatch):
     from bridgeview.model.boardset import BoardSet, FileInfo
-    from bridgeview.ui import solver as solver_module
-    from bridgeview.ui.document_view import DocumentView
+    from bridgeview.ui.analysis import solver as solver_module
+    from bridgeview.ui.boardset.view import DocumentView
 
     monkeypatch.setattr(solver_module, "DD_TIMEOUT", float(LIMIT))
     monkeypatch.setattr(solver_module, "AUTO_DELAY_MS", 60_000)
@@ -87,8 +87,8 @@ def test_gui_gives_up_on_the_current_board_and_says_so(qtbot, monkeypatch):
 @pytest.mark.slow
 def test_quitting_does_not_wait_for_a_slow_deal(qtbot, monkeypatch):
     from bridgeview.model.boardset import BoardSet, FileInfo
-    from bridgeview.ui import solver as solver_module
-    from bridgeview.ui.document_view import DocumentView
+    from bridgeview.ui.analysis import solver as solver_module
+    from bridgeview.ui.boardset.view import DocumentView
 
     monkeypatch.setattr(solver_module, "DD_TIMEOUT", 600.0)
     monkeypatch.setattr(solver_module, "AUTO_DELAY_MS", 60_000)

@@ -57,9 +57,9 @@ def test_saving_records_the_new_file_and_clears_what_was_unsaved(tmp_path: Path)
 
 
 def test_every_tab_holds_a_document(qtbot, tmp_path: Path, messages) -> None:
-    from bridgeview.ui.cribbage_view import CribbageView
-    from bridgeview.ui.document import DocumentTab
-    from bridgeview.ui.document_view import DocumentView
+    from bridgeview.ui.boardset.view import DocumentView
+    from bridgeview.ui.cribbage.view import CribbageView
+    from bridgeview.ui.document.tab import DocumentTab
 
     pbn, _ = make_file(tmp_path, "pbn", n=2)
     game = _game(tmp_path)

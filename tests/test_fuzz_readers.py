@@ -265,7 +265,7 @@ def test_damaged_files_open_in_the_window_or_say_why(qtbot, tmp_path: Path, monk
     from test_ui_support import main_window
 
     from bridgeview.ui import dialogs
-    from bridgeview.ui.document_view import DocumentView
+    from bridgeview.ui.boardset.view import DocumentView
 
     messages = Messages()
     monkeypatch.setattr(dialogs, "message", messages)

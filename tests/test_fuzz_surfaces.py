@@ -70,7 +70,7 @@ def test_the_editor_takes_any_typing(qtbot, tmp_path: Path, messages) -> None:
     from test_ui_support import main_window
 
     from bridgeview.resources import resource
-    from bridgeview.ui import board_ops
+    from bridgeview.ui.editor import board_ops
 
     w = main_window(qtbot, tmp_path)
     assert w.open_file(str(resource("sample.pbn")))

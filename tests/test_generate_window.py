@@ -13,7 +13,7 @@ from bridgeview.generate.boards import board_set
 from bridgeview.generate.examples import EXAMPLES
 from bridgeview.generate.parser import parse
 from bridgeview.model.cards import Seat
-from bridgeview.ui.editor import GenerateDialog
+from bridgeview.ui.editor.editor import GenerateDialog
 
 ONE_NT = "15-17 balanced (1NT openings)"
 

@@ -24,7 +24,7 @@ from bridgeview.model.ddtable import DDTable
 from bridgeview.model.deal import Deal
 from bridgeview.resources import resource
 from bridgeview.solve import print_tables as timed
-from bridgeview.ui.look import rank_label
+from bridgeview.ui.card_text import rank_label
 
 SAMPLE = resource("sample.pbn")  # 16 boards, each with a complete DD table
 needs_pdftotext = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftotext (poppler) not installed")
@@ -180,7 +180,7 @@ def test_a_file_without_boards_is_one_line(capsys, tmp_path):
 def test_the_command_offers_the_layouts_choices_without_importing_qt():
     from bridgeview.cli import outputs
     from bridgeview.handrecords import content
-    from bridgeview.ui import hand_records
+    from bridgeview.ui.printing import hand_records
 
     assert outputs.PER_PAGE == content.PER_PAGE == hand_records.PER_PAGE
     assert set(outputs.PAPERS) == set(content.PAPERS) == set(hand_records.PAGE_SIZES)

@@ -357,7 +357,7 @@ def test_the_dialog_saves_a_web_page(qtbot, tmp_path, messages, monkeypatch):
     from PySide6.QtWidgets import QFileDialog, QPushButton
     from test_ui_support import main_window
 
-    from bridgeview.ui import desk
+    from bridgeview.ui.desk import menu as desk_menu
 
     w = main_window(qtbot, tmp_path)
     assert w.open_file(str(SAMPLE))
@@ -379,7 +379,7 @@ def test_the_dialog_saves_a_web_page(qtbot, tmp_path, messages, monkeypatch):
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     written = tmp_path / "records.html"
     assert written.is_file() and asked and asked[0][1].endswith("sample-hand-records.html")
-    assert desk.HTML_FILTER in asked[0][2]
+    assert desk_menu.HTML_FILTER in asked[0][2]
     text = written.read_text(encoding="utf-8")
     page = Page(text)
     assert page.h1 == "Tuesday <teams>" and len(page.boards) == 16

@@ -24,7 +24,7 @@ from bridgeview.model.board import Board
 from bridgeview.model.cards import Seat, Suit
 from bridgeview.model.deal import Deal
 from bridgeview.model.vulnerability import Vulnerability
-from bridgeview.ui.clipboard import boards_from_text
+from bridgeview.ui.editor.clipboard import boards_from_text
 
 HV = "https://www.bridgebase.com/tools/handviewer.html?"
 N = "skqt53hk7da6ck832"

@@ -186,7 +186,7 @@ def test_huge_markup_is_clipped_not_laid_out(qtbot) -> None:
     """A 580 KB <table> explanation becomes a short tooltip and a bounded label."""
     from bridgeview.model.auction import Call
     from bridgeview.model.board import Board
-    from bridgeview.ui.auction_view import AuctionView
+    from bridgeview.ui.replay.auction_view import AuctionView
 
     huge = "<table>" + "<tr><td>x</td></tr>" * 30_000 + "</table>"
     call = dataclasses.replace(Call.parse("1NT"), explanation=huge)

@@ -106,11 +106,49 @@ def test_the_check_catches_a_leak():
     assert [b.split(":")[0] for b in bad] == ["line 1", "line 5", "line 6", "line 7"], bad
 
 
+# -- folders a reader can take in at a glance (issue 27) ----------------------------------------------------
+
+#: the most modules one folder of the package may hold (``__init__.py`` counts): past it, split by feature
+MAX_MODULES = 20
+
+
+def crowded_folders(top: Path = PACKAGE) -> dict[str, int]:
+    """The folders under ``top`` (itself included) holding more than :data:`MAX_MODULES` modules, with
+    their counts, by path from ``top``'s parent (``bridgeview/ui``)."""
+    folders = [top, *(p for p in sorted(top.rglob("*")) if p.is_dir() and p.name != "__pycache__")]
+    counts = {str(f.relative_to(top.parent)): len(list(f.glob("*.py"))) for f in folders}
+    return {folder: n for folder, n in counts.items() if n > MAX_MODULES}
+
+
+def test_every_folder_holds_at_most_20_modules():
+    """A newcomer finds a module by its folder's name: a flat folder of 40 modules tells nothing."""
+    found = crowded_folders()
+    assert not found, f"folders of more than {MAX_MODULES} modules (split them into packages by feature): " + (
+        ", ".join(f"{folder} ({n})" for folder, n in sorted(found.items()))
+    )
+
+
+def test_the_folder_check_counts_every_module(tmp_path):
+    """21 modules in a folder (``__init__`` among them) fail; 20 pass, at the top and deeper down."""
+    top = tmp_path / "bridgeview"
+    (top / "feature").mkdir(parents=True)
+    (top / "__pycache__").mkdir()
+    for i in range(30):
+        (top / "__pycache__" / f"m{i}.py").write_text("", encoding="utf-8")  # not a folder of the package
+    for name in ["__init__", *(f"m{i}" for i in range(19))]:
+        (top / f"{name}.py").write_text("", encoding="utf-8")
+        (top / "feature" / f"{name}.py").write_text("", encoding="utf-8")
+    (top / "feature" / "notes.txt").write_text("", encoding="utf-8")
+    assert crowded_folders(top) == {}
+    (top / "feature" / "m19.py").write_text("", encoding="utf-8")
+    assert crowded_folders(top) == {"bridgeview/feature": 21}
+
+
 # -- no import cycles, no private names of other modules (issue 27) -------------------------------------
 
 
 def module_name(path: Path, top: Path = PACKAGE.parent) -> str:
-    """``bridgeview/ui/diagram.py`` -> ``bridgeview.ui.diagram`` (a package's ``__init__`` is the package)."""
+    """``bridgeview/ui/diagram/ddgrid.py`` -> ``bridgeview.ui.diagram.ddgrid`` (``__init__`` is the package)."""
     parts = list(path.relative_to(top).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
@@ -266,9 +304,10 @@ def ui_package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
 
 
 def test_the_ui_packages_import_each_other_one_way():
-    """Above the shared modules (theme, plaintext, card_text, dialogs), ``document`` is at the bottom and
-    ``mainwindow`` at the top; the feature packages between them never import one another both ways, so a
-    package can be read knowing only those it imports."""
+    """Above the shared modules (theme, plaintext, card_text, dialogs), ``diagram`` and ``document`` are at
+    the bottom and ``mainwindow`` at the top; the feature packages between them (replay, analysis, editor,
+    window, desk, then boardset and cribbage) never import one another both ways, so a package can be read
+    knowing only those it imports (docs/architecture-ui.md draws them)."""
     graph = ui_package_graph(import_graph(package_modules()))
     found = cycles(graph)
     assert not found, "ui/ packages importing each other both ways:\n" + "\n".join(

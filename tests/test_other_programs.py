@@ -379,7 +379,7 @@ def test_real_zbs_and_bre_files_are_still_recognised(tmp_path):
 
 
 def test_traveller_tab_lists_every_tables_result(tmp_path, qtbot):
-    from bridgeview.ui.document_view import DocumentView
+    from bridgeview.ui.boardset.view import DocumentView
 
     path = traveller(tmp_path)
     view = DocumentView(read_file(path), str(path))
@@ -400,7 +400,7 @@ def test_traveller_tab_lists_every_tables_result(tmp_path, qtbot):
 
 
 def test_traveller_tab_of_a_board_played_once(tmp_path, qtbot):
-    from bridgeview.ui.document_view import DocumentView
+    from bridgeview.ui.boardset.view import DocumentView
 
     view = DocumentView(read_file(generated(tmp_path, 2)))
     qtbot.addWidget(view)
@@ -444,8 +444,8 @@ def test_a_group_on_one_board_number_names_records(tmp_path, capsys):
 
 
 def test_board_list_marks_each_tables_result_and_follows_edits(tmp_path, qtbot):
-    from bridgeview.ui.board_model import COL_BOARD
-    from bridgeview.ui.document_view import DocumentView
+    from bridgeview.ui.boardset.view import DocumentView
+    from bridgeview.ui.document.board_model import COL_BOARD
 
     path = traveller(tmp_path)
     view = DocumentView(read_file(path), str(path))
@@ -482,7 +482,7 @@ def test_lin_notes_keep_their_places_through_a_round_trip(board, data):
 
 
 def test_replay_shows_lin_commentary_at_its_step(tmp_path, qtbot):
-    from bridgeview.ui.document_view import DocumentView
+    from bridgeview.ui.boardset.view import DocumentView
 
     path = tmp_path / "vugraph.lin"
     path.write_text(

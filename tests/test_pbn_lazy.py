@@ -212,7 +212,7 @@ def test_a_window_on_a_big_pbn_file_shows_the_checksum_without_a_thread(qtbot, t
     from PySide6.QtCore import QSettings
 
     from bridgeview.formats.checksum import pavlicek_checksum
-    from bridgeview.ui import details
+    from bridgeview.ui.boardset import details
     from bridgeview.ui.mainwindow import MainWindow
 
     monkeypatch.setattr(pbn_lazy, "LAZY_MIN_BYTES", 0)

@@ -12,8 +12,8 @@ from test_replay_state import played_board
 from bridgeview.formats.registry import get, read_file, write_file
 from bridgeview.model.boardset import BoardSet, FileInfo
 from bridgeview.model.replay_state import ReplayState, result_summary
-from bridgeview.ui import replay as replay_module
-from bridgeview.ui.document_view import DocumentView
+from bridgeview.ui.boardset.view import DocumentView
+from bridgeview.ui.replay import controls as replay_module
 
 
 @pytest.fixture
@@ -139,8 +139,8 @@ def test_render_step_shows_the_position(tmp_path, realdata):
 
 
 def test_render_helper_matches_the_replay(qtbot, realdata):
-    from bridgeview.ui.diagram import HandDiagram
-    from bridgeview.ui.render_widget import show_step
+    from bridgeview.ui.diagram.hand_diagram import HandDiagram
+    from bridgeview.ui.diagram.render_widget import show_step
 
     board = read_file(realdata / "lin" / "endplay_example1.lin")[2]
     diagram = HandDiagram()

@@ -8,10 +8,10 @@ from test_replay_state import played_board
 
 from bridgeview.model.boardset import BoardSet, FileInfo
 from bridgeview.model.replay_state import ReplayState
-from bridgeview.ui import replay as replay_module
-from bridgeview.ui.auction_view import RED
-from bridgeview.ui.document_view import DocumentView
-from bridgeview.ui.replay import SETTING_GREY, SETTING_INTERVAL, ReplayBar, ReplayController
+from bridgeview.ui.boardset.view import DocumentView
+from bridgeview.ui.replay import controls as replay_module
+from bridgeview.ui.replay.auction_view import RED
+from bridgeview.ui.replay.controls import SETTING_GREY, SETTING_INTERVAL, ReplayBar, ReplayController
 
 
 @pytest.fixture

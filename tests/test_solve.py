@@ -325,7 +325,7 @@ def test_importing_does_not_load_endplay():
     code = (
         "import sys\n"
         "import bridgeview.cli.main, bridgeview.ui.mainwindow, bridgeview.solve, bridgeview.solve.boards\n"
-        "import bridgeview.cli.solve, bridgeview.ui.solver\n"
+        "import bridgeview.cli.solve, bridgeview.ui.analysis.solver\n"
         "bridgeview.cli.main.build_parser()\n"
         "print('endplay' in sys.modules, 'matplotlib' in sys.modules)\n"
     )

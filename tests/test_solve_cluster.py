@@ -346,8 +346,8 @@ def test_gui_solves_on_a_cluster(qtbot, tmp_path, monkeypatch, messages):
     """Analysis › Solve all boards on a Dask cluster…: tables arrive and are shown; the address is remembered."""
     distributed = pytest.importorskip("distributed")
     from bridgeview.ui import dialogs
-    from bridgeview.ui import solver as solver_module
-    from bridgeview.ui.cluster_solve import cluster_address
+    from bridgeview.ui.analysis import solver as solver_module
+    from bridgeview.ui.analysis.cluster_solve import cluster_address
     from bridgeview.ui.mainwindow import MainWindow
 
     monkeypatch.setattr(solver_module, "AUTO_SOLVE_LIMIT", 0)  # a "large" set: nothing solved by itself
@@ -384,7 +384,7 @@ def window_noting_cluster_failures(qtbot, tmp_path, monkeypatch):
 
     What the job reports is seen from before it starts: a refused connection can fail faster than a
     waitSignal set up after solve_on_cluster returns would connect."""
-    from bridgeview.ui import solver as solver_module
+    from bridgeview.ui.analysis import solver as solver_module
     from bridgeview.ui.mainwindow import MainWindow
 
     monkeypatch.setattr(solver_module, "AUTO_SOLVE_LIMIT", 0)
@@ -439,9 +439,9 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 from bridgeview.formats.registry import read_file
 from bridgeview.model.boardset import BoardSet
-from bridgeview.ui import cluster_solve
-from bridgeview.ui.document_view import DocumentView
-from bridgeview.ui import solver as solver_module
+from bridgeview.ui.analysis import cluster_solve
+from bridgeview.ui.boardset.view import DocumentView
+from bridgeview.ui.analysis import solver as solver_module
 
 solver_module.AUTO_SOLVE_LIMIT = 0
 

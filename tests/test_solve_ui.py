@@ -15,9 +15,9 @@ from bridgeview.model.boardset import BoardSet, FileInfo
 from bridgeview.model.cards import Card, Seat, Strain
 from bridgeview.model.ddtable import DDTable
 from bridgeview.model.deal import Deal
-from bridgeview.ui import solver as solver_module
-from bridgeview.ui.document_view import DocumentView
-from bridgeview.ui.solver import SolverWorker
+from bridgeview.ui.analysis import solver as solver_module
+from bridgeview.ui.analysis.solver import SolverWorker
+from bridgeview.ui.boardset.view import DocumentView
 
 DEALS = (
     "N:65.A53.JT7.AK762 AK87.QT4.AK98.95 JT9.982.Q532.Q83 Q432.KJ76.64.JT4",

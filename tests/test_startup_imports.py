@@ -142,5 +142,5 @@ def test_the_window_shows_the_sample_without_numpy_or_the_solver_machinery(tmp_p
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     modules = set(json.loads(proc.stdout.splitlines()[-1]))
-    assert "bridgeview.ui.document_view" in modules and "bridgeview.formats.pbn.codec" in modules  # the listing is real
+    assert "bridgeview.ui.boardset.view" in modules and "bridgeview.formats.pbn.codec" in modules  # the listing is real
     assert not {"numpy", "multiprocessing", "bridgeview.formats.lin.read", "endplay", "importlib.metadata"} & modules

@@ -119,7 +119,7 @@ def test_hand_records_against_a_match_compare_every_room(tmp_path, capsys):
 
 
 def test_compare_window_pairs_tables(qtbot, tmp_path):
-    from bridgeview.ui.compare_view import CompareDialog
+    from bridgeview.ui.desk.compare_view import CompareDialog
 
     good = read_file(kit.traveller_pbn(tmp_path / "good.pbn", 5, 3))
     spoilt = read_file(kit.traveller_pbn(tmp_path / "spoilt.pbn", 5, 3, spoil=(1, 3)))
@@ -194,7 +194,7 @@ def test_renumber_keeps_the_tables_of_a_board_together_in_pbn(tmp_path, capsys):
 
 
 def test_the_save_check_says_so_and_the_gui_check_agrees(tmp_path):
-    from bridgeview.ui.saving import check_document
+    from bridgeview.ui.window.saving import check_document
 
     doc = read_file(kit.two_room_pbn(tmp_path / "match.pbn"))
     report = check_document(None, doc, get("dup"), False)

@@ -50,7 +50,7 @@ def test_ui_counts_say_one_trick_and_one_board(qtbot) -> None:
     """Counts the user reads in the Details panel follow the shared rule."""
     from bridgeview.model.board import Board
     from bridgeview.model.boardset import BoardSet
-    from bridgeview.ui.details import board_rows
+    from bridgeview.ui.boardset.details import board_rows
 
     board = Board(number=1)
     board.result, board.claim = 1, 2

@@ -36,10 +36,15 @@ def own_colours(source: str) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("path", sorted(p for p in UI.glob("*.py") if p.name != "theme.py"), ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path",
+    sorted(p for p in UI.rglob("*.py") if p != UI / "theme.py"),  # the feature packages' modules too
+    ids=lambda p: str(p.relative_to(UI)),
+)
 def test_no_ui_module_but_the_theme_writes_a_colour(path: Path) -> None:
     found = own_colours(path.read_text(encoding="utf-8"))
-    assert not found, f"bridgeview/ui/{path.name} defines colours of its own (put them in ui/theme.py): {found}"
+    where = path.relative_to(UI)
+    assert not found, f"bridgeview/ui/{where} defines colours of its own (put them in ui/theme.py): {found}"
 
 
 def test_the_check_sees_every_way_of_writing_a_colour() -> None:
@@ -61,8 +66,10 @@ def test_the_check_sees_every_way_of_writing_a_colour() -> None:
 def test_the_theme_is_what_the_views_paint_with(qtbot) -> None:
     """Red is one red: the diagram, the DD grid, the auction and the printed records share the theme's."""
     from bridgeview.model.cards import Strain, Suit
-    from bridgeview.ui import auction_view, ddgrid, theme
-    from bridgeview.ui.diagram import HandDiagram
+    from bridgeview.ui import theme
+    from bridgeview.ui.diagram import ddgrid
+    from bridgeview.ui.diagram.hand_diagram import HandDiagram
+    from bridgeview.ui.replay import auction_view
 
     diagram = HandDiagram()
     qtbot.addWidget(diagram)

@@ -9,7 +9,8 @@ from PySide6.QtWidgets import QApplication
 from test_ui_support import main_window, make_file
 
 from bridgeview.ui import app as app_module
-from bridgeview.ui import details, dialogs
+from bridgeview.ui import dialogs
+from bridgeview.ui.boardset import details
 from bridgeview.ui.mainwindow import open_filter, sample_path
 
 

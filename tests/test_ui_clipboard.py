@@ -9,7 +9,7 @@ import pytest
 from bridgeview.formats.errors import FormatError
 from bridgeview.formats.lin.write import board_to_lin
 from bridgeview.model import Board, Deal
-from bridgeview.ui.clipboard import boards_from_text
+from bridgeview.ui.editor.clipboard import boards_from_text
 
 SAMPLE = "N:T2.J965.T7532.63 AKQ874.AQ2.J8.A5 J65.743.AK4.KQ82 93.KT8.Q96.JT974"
 OTHER = "N:AKQ874.AQ2.J8.A5 T2.J965.T7532.63 93.KT8.Q96.JT974 J65.743.AK4.KQ82"

@@ -17,8 +17,9 @@ from bridgeview.model.boardset import BoardSet, DupControl, FileInfo
 from bridgeview.model.cards import Card, Seat
 from bridgeview.model.deal import Deal
 from bridgeview.resources import resource
-from bridgeview.ui import desk, dialogs
-from bridgeview.ui.board_model import COL_PROBLEM
+from bridgeview.ui import dialogs
+from bridgeview.ui.desk import menu as desk_menu
+from bridgeview.ui.document.board_model import COL_PROBLEM
 
 
 def a_set(n: int = 16, seed: int = 4) -> BoardSet:
@@ -267,7 +268,7 @@ def test_huge_sets_are_not_compared_or_printed_in_a_window(qtbot, tmp_path, mess
     w, view = opened(qtbot, tmp_path, a_set(4))
     other = tmp_path / "other.pbn"
     write_file(a_set(4), other)
-    monkeypatch.setattr(desk, "COMPARE_LIMIT", 3)
-    monkeypatch.setattr(desk, "PRINT_LIMIT", 3)
+    monkeypatch.setattr(desk_menu, "COMPARE_LIMIT", 3)
+    monkeypatch.setattr(desk_menu, "PRINT_LIMIT", 3)
     assert w.desk.compare_with(str(other)) is None and "bridgeview diff" in messages.calls[-1][2]
     assert w.desk.hand_records() is None and "too many to print" in messages.calls[-1][2]

@@ -11,9 +11,9 @@ from bridgeview.model.ddtable import DDTable
 from bridgeview.model.deal import Deal
 from bridgeview.model.play import replay
 from bridgeview.model.vulnerability import Vulnerability
-from bridgeview.ui.ddgrid import DDGrid
-from bridgeview.ui.diagram import HandDiagram
-from bridgeview.ui.export import diagram_image, save_png, save_svg
+from bridgeview.ui.diagram.ddgrid import DDGrid
+from bridgeview.ui.diagram.export import diagram_image, save_png, save_svg
+from bridgeview.ui.diagram.hand_diagram import HandDiagram
 
 PBN = "N:AKQJ.T98.765.432 T987.AKQ.J9.8765 6543.J76.AKQ.AKQ 2.5432.T8432.JT9"
 

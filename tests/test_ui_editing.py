@@ -366,7 +366,7 @@ def test_board_list_actions_and_renumber(qtbot, tmp_path, messages):
     action(w, "action_move_down").trigger()
     action(w, "action_duplicate_board").trigger()
     assert [b.number for b in view.boards] == [1, 2, 5, 6, 3, 4]
-    from bridgeview.ui import board_ops
+    from bridgeview.ui.editor import board_ops
 
     board_ops.renumber(view, 9)
     assert [b.number for b in view.boards] == list(range(9, 15))
@@ -447,7 +447,7 @@ def test_a_solved_table_is_shown_not_an_edit_a_save_made_anyway_writes_it_and_a_
 ):
     pytest.importorskip("endplay")
     from bridgeview.formats.registry import write_file
-    from bridgeview.ui import solver
+    from bridgeview.ui.analysis import solver
 
     # the DD time limit is tested elsewhere; a loaded machine has taken DDS past 20 s on these deals
     monkeypatch.setattr(solver, "DD_TIMEOUT", 600.0)
@@ -567,7 +567,7 @@ def test_ctrl_s_keeps_unchanged_pbn_boards_byte_for_byte(qtbot, tmp_path, messag
 def test_generate_and_renumber_dialogs(qtbot, tmp_path, messages, monkeypatch):
     from PySide6.QtWidgets import QDialog
 
-    from bridgeview.ui.editor import GenerateDialog, RenumberDialog
+    from bridgeview.ui.editor.editor import GenerateDialog, RenumberDialog
 
     w = new_window(qtbot, tmp_path)
     seen = {}

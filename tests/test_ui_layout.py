@@ -27,7 +27,7 @@ def geometry(view) -> dict[str, object]:
 
 
 def test_layout_does_not_move_while_the_file_is_solved(qtbot, tmp_path, monkeypatch):
-    from bridgeview.ui import solver as solver_module
+    from bridgeview.ui.analysis import solver as solver_module
 
     monkeypatch.setattr(solver_module, "AUTO_DELAY_MS", 100_000)  # started by hand below
     path, _ = make_file(tmp_path, "pbn", n=12)
@@ -58,7 +58,7 @@ def _visible_width(widget) -> int:
 
 @pytest.mark.parametrize(("width", "height"), [(800, 600), (1366, 768)])
 def test_small_windows_keep_every_panel_usable(qtbot, tmp_path, width, height):
-    from bridgeview.ui.board_model import COL_BOARD, COL_CONTRACT, COL_HCP, COL_VUL
+    from bridgeview.ui.document.board_model import COL_BOARD, COL_CONTRACT, COL_HCP, COL_VUL
 
     path, _ = make_file(tmp_path, "pbn", n=40)
     w = main_window(qtbot, tmp_path)
@@ -96,7 +96,7 @@ def test_small_windows_keep_every_panel_usable(qtbot, tmp_path, width, height):
 
 
 def test_side_panels_collapse_and_come_back(qtbot, tmp_path):
-    from bridgeview.ui.layout import BOARD_LIST, SIDE_PANEL
+    from bridgeview.ui.boardset.panels import BOARD_LIST, SIDE_PANEL
 
     path, _ = make_file(tmp_path, "pbn", n=10)
     w = main_window(qtbot, tmp_path)
@@ -122,8 +122,8 @@ def test_side_panels_collapse_and_come_back(qtbot, tmp_path):
 
 
 def test_columns_to_hide_drops_hcp_first():
-    from bridgeview.ui.board_model import COL_DEALER, COL_RESULT
-    from bridgeview.ui.layout import columns_to_hide
+    from bridgeview.ui.boardset.panels import columns_to_hide
+    from bridgeview.ui.document.board_model import COL_DEALER, COL_RESULT
 
     widths = dict(enumerate((56, 34, 42, 70, 48, 30, 30, 30, 30, 24)))
     assert columns_to_hide(widths, 400) == set()
@@ -133,7 +133,7 @@ def test_columns_to_hide_drops_hcp_first():
 
 
 def test_a_small_window_gives_the_diagram_the_room_until_the_user_drags(qtbot, tmp_path):
-    from bridgeview.ui.board_model import COL_HCP
+    from bridgeview.ui.document.board_model import COL_HCP
 
     path, _ = make_file(tmp_path, "pbn", n=40)
     w = main_window(qtbot, tmp_path)

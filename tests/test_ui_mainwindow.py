@@ -14,7 +14,7 @@ from bridgeview.model.cards import DISPLAY_SUITS, Card, Seat, Suit
 from bridgeview.model.deal import Deal
 from bridgeview.model.vulnerability import Vulnerability
 from bridgeview.ui import dialogs
-from bridgeview.ui.document_view import DocumentView
+from bridgeview.ui.boardset.view import DocumentView
 from bridgeview.ui.plaintext import tooltip_text
 
 
@@ -312,7 +312,7 @@ def test_arrow_keys_reach_the_list_from_the_diagram(qtbot, tmp_path, messages):
 def test_reader_warnings_appear_in_details(qtbot, tmp_path, messages):
     boards = make_boards(2)
     boards.problems.append((1, 7, "odd tag ignored"))
-    from bridgeview.ui.details import DetailsPanel
+    from bridgeview.ui.boardset.details import DetailsPanel
 
     path, _ = make_file(tmp_path, "deals", n=2)
     boards.info.format = "deals"

@@ -15,10 +15,10 @@ from bridgeview.model.boardset import BoardSet
 from bridgeview.model.ddtable import DDTable
 from bridgeview.model.deal import Deal
 from bridgeview.ui import dialogs
-from bridgeview.ui.clipboard import boards_from_text, link_for
-from bridgeview.ui.ddgrid import DDGrid, contracts_html
-from bridgeview.ui.details import board_rows, suit_symbols
-from bridgeview.ui.diagram import HandDiagram, header_layout
+from bridgeview.ui.boardset.details import board_rows, suit_symbols
+from bridgeview.ui.diagram.ddgrid import DDGrid, contracts_html
+from bridgeview.ui.diagram.hand_diagram import HandDiagram, header_layout
+from bridgeview.ui.editor.clipboard import boards_from_text, link_for
 
 PBN = "N:AKQJ.T98.765.432 T987.AKQ.J9.8765 6543.J76.AKQ.AKQ 2.5432.T8432.JT9"
 
@@ -184,7 +184,7 @@ def test_save_as_refuses_the_other_kind_of_format(qtbot, tmp_path, messages):
 
 
 def test_board_column_fits_big_numbers(qtbot):
-    from bridgeview.ui.document_view import COLUMN_WIDTHS, DocumentView
+    from bridgeview.ui.boardset.view import COLUMN_WIDTHS, DocumentView
 
     small = DocumentView(BoardSet([Board.numbered(1, Deal.from_pbn(PBN))]))
     big = DocumentView(BoardSet([Board.numbered(n, Deal.from_pbn(PBN)) for n in (9_999_999, 10_485_760)]))
@@ -275,7 +275,7 @@ def test_long_annotated_suit_stays_inside_its_hand(qtbot, size):
 
 
 def test_grouped_annotations_keep_the_figure_on_the_last_of_a_run():
-    from bridgeview.ui.diagram import grouped_annotations
+    from bridgeview.ui.diagram.hand_diagram import grouped_annotations
 
     a, b = ("11", False), ("10", True)
     assert grouped_annotations([a, a, a, b, None, b, b]) == [None, None, a, b, None, None, b]

@@ -99,7 +99,7 @@ def test_pbn_player_tags_and_placeholders(qtbot, tmp_path):
     assert view.model.room_column is not None
     assert view.diagram.view_model()["players"] == {"N": "Ann", "E": "Eve", "S": "", "W": ""}
     # the names are drawn in the hand headers: North's header differs from the same board without names
-    from bridgeview.ui.export import diagram_image
+    from bridgeview.ui.diagram.export import diagram_image
 
     def north_header(b) -> bytes:
         view.diagram.set_board(b)

@@ -8,7 +8,8 @@ from test_ui_support import main_window, make_boards, make_file
 from bridgeview.formats.codec import Cancelled
 from bridgeview.formats.registry import read_file, write_file
 from bridgeview.model.deal import Deal
-from bridgeview.ui import dialogs, saving
+from bridgeview.ui import dialogs
+from bridgeview.ui.window import saving
 
 
 @pytest.mark.parametrize(

@@ -18,10 +18,10 @@ from bridgeview.model.boardset import BoardSet
 from bridgeview.model.cards import Card, Seat, Strain
 from bridgeview.model.ddtable import DDTable
 from bridgeview.model.deal import Deal
-from bridgeview.ui.details import board_rows
-from bridgeview.ui.diagram import HandDiagram
-from bridgeview.ui.export import ANALYSIS_HEIGHT, diagram_image
-from bridgeview.ui.look import SuitDelegate, rank_label, set_ten_text, suit_runs
+from bridgeview.ui.boardset.details import board_rows
+from bridgeview.ui.card_text import SuitDelegate, rank_label, set_ten_text, suit_runs
+from bridgeview.ui.diagram.export import ANALYSIS_HEIGHT, diagram_image
+from bridgeview.ui.diagram.hand_diagram import HandDiagram
 
 
 def test_trick_counts_are_badges_apart_from_the_ranks(qtbot):
@@ -114,7 +114,7 @@ def test_contract_column_colours_suit_symbols(qtbot, tmp_path):
     qtbot.waitExposed(w)
     w.open_file(str(path))
     view = w.current_view()
-    from bridgeview.ui.board_model import COL_CONTRACT
+    from bridgeview.ui.document.board_model import COL_CONTRACT
 
     assert isinstance(view.board_list.itemDelegateForColumn(COL_CONTRACT), SuitDelegate)
     QApplication.processEvents()

@@ -18,8 +18,8 @@ from bridgeview.model.boardset import BoardSet, FileInfo
 from bridgeview.model.cards import Card, Seat
 from bridgeview.model.ddtable import DDTable
 from bridgeview.ui import dialogs
-from bridgeview.ui import solver as solver_module
-from bridgeview.ui.saving import filter_for
+from bridgeview.ui.analysis import solver as solver_module
+from bridgeview.ui.window.saving import filter_for
 
 Button = dialogs.Button
 TABLE = DDTable.from_rows([[7, 6, 5, 4, 3]] * 4)
@@ -358,7 +358,7 @@ def _editor_at(qtbot, tmp_path, width: int, height: int):
 def test_the_editor_opened_on_a_small_window_gets_the_room_it_needs(qtbot, tmp_path, messages):
     from PySide6.QtWidgets import QLineEdit, QPushButton, QScrollArea
 
-    from bridgeview.ui.layout import BOARD_LIST, SIDE_PANEL
+    from bridgeview.ui.boardset.panels import BOARD_LIST, SIDE_PANEL
 
     w = _editor_at(qtbot, tmp_path, 800, 600)
     view = w.current_view()
@@ -377,7 +377,7 @@ def test_the_editor_opened_on_a_small_window_gets_the_room_it_needs(qtbot, tmp_p
 
 
 def test_the_editor_on_a_laptop_screen_leaves_the_panels_alone(qtbot, tmp_path, messages):
-    from bridgeview.ui.layout import BOARD_LIST, SIDE_PANEL
+    from bridgeview.ui.boardset.panels import BOARD_LIST, SIDE_PANEL
 
     w = _editor_at(qtbot, tmp_path, 1366, 768)
     view = w.current_view()
@@ -400,7 +400,7 @@ def _opened_at_1366(qtbot, tmp_path, path: Path):
 def test_every_side_tab_shows_at_1366x768_and_the_problem_count_opens_the_check_tab(qtbot, tmp_path, messages):
     from PySide6.QtWidgets import QLabel
 
-    from bridgeview.ui.layout import SIDE_PANEL
+    from bridgeview.ui.boardset.panels import SIDE_PANEL
 
     boards = [Board.numbered(n, DEALS[0] if n in (1, 3) else DEALS[n - 1]) for n in (1, 2, 3)]  # 3 repeats 1
     path = tmp_path / "set.pbn"
@@ -457,7 +457,7 @@ def test_stepping_a_vugraph_never_resizes_the_diagram(qtbot, tmp_path, messages,
 def test_a_layout_kept_from_another_file_still_shows_every_side_tab(qtbot, tmp_path, messages, realdata):
     """Closing a tab keeps its layout for the next file; a vugraph (a wider Traveller tab) opened after a
     plain file widens its side panel so that the Check tab stays in sight."""
-    from bridgeview.ui.layout import SIDE_PANEL
+    from bridgeview.ui.boardset.panels import SIDE_PANEL
 
     path = realdata / "lin" / "bridgebots_usbf_sf_14502_vugraph.lin"
     if not path.is_file():
@@ -494,7 +494,7 @@ LONG_NAMES = {"North": "Christopher Wellington-Smythe", "East": "Bartholomew Fot
 def test_the_to_play_pill_never_hides_the_hcp_label(qtbot, size):
     """The "to play" pill sits on the panel's edge: a hand's header (name, player, "12 HCP") is the same
     whether it is to play or not."""
-    from bridgeview.ui.diagram import HandDiagram
+    from bridgeview.ui.diagram.hand_diagram import HandDiagram
 
     d = HandDiagram()
     qtbot.addWidget(d)
@@ -513,7 +513,7 @@ def test_the_to_play_pill_never_hides_the_hcp_label(qtbot, size):
 
 
 def test_trick_count_badges_explain_themselves(qtbot):
-    from bridgeview.ui.diagram import HandDiagram
+    from bridgeview.ui.diagram.hand_diagram import HandDiagram
 
     d = HandDiagram()
     qtbot.addWidget(d)

@@ -14,9 +14,9 @@ from PySide6.QtCore import Qt
 from test_ui_support import main_window, make_file
 
 from bridgeview.app.document import Document
-from bridgeview.ui.board_ops import RowDrops
-from bridgeview.ui.document_view import DocumentView
-from bridgeview.ui.layout import BOARD_LIST, SIDE_PANEL
+from bridgeview.ui.boardset.panels import BOARD_LIST, SIDE_PANEL
+from bridgeview.ui.boardset.view import DocumentView
+from bridgeview.ui.editor.board_ops import RowDrops
 from bridgeview.ui.mainwindow import MainWindow
 
 

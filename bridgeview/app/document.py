@@ -2,7 +2,7 @@
 
 A GUI tab (a bridge board set or a cribbage game) and its save path work on a
 :class:`Document`, so neither asks "is this a bridge tab?" to learn a file's
-path or format.  The undo stack is the UI's (``ui/document.py``); what is unsaved
+path or format.  The undo stack is the UI's (``ui/document/tab.py``); what is unsaved
 outside it (a new set that has never been saved) is kept here, so "is there
 something to save" has one answer, and so are the double-dummy tables solved
 for display, which are not part of the content.  Qt-free: it sits on the app layer,

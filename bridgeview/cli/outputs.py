@@ -424,7 +424,7 @@ def _pdf(data, options) -> tuple[bytes, int]:
     from PySide6.QtCore import qInstallMessageHandler
 
     from ..ui.app import application
-    from ..ui.hand_records import pdf_bytes
+    from ..ui.printing.hand_records import pdf_bytes
     from .common import quiet_qt
 
     previous = quiet_qt()

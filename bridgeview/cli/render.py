@@ -78,7 +78,7 @@ def _run(args) -> int:
 
     application()
     if codec.kind == "cribbage":
-        from ..ui.cribbage_view import render_cribbage
+        from ..ui.cribbage.view import render_cribbage
 
         deal = args.deal if args.deal is not None else (args.board if args.board is not None else 1)
         render_cribbage(doc, deal - 1, args.step, args.output, args.width or 900, args.height or 600)
@@ -92,7 +92,7 @@ def _run(args) -> int:
 
 
 def _board_index(doc, number: int | None, path: str) -> int:
-    from ..ui.board_model import BoardSetModel
+    from ..ui.document.board_model import BoardSetModel
 
     if number is None:
         return 0
@@ -103,7 +103,7 @@ def _board_index(doc, number: int | None, path: str) -> int:
 
 
 def _step(diagram, board, step: int, fmt: str, path: str) -> None:
-    from ..ui.render_widget import show_step
+    from ..ui.diagram.render_widget import show_step
 
     if step and not board.play:
         raise FormatError(f"board {board.number} has no play to step through", path=path)
@@ -116,7 +116,7 @@ def _step(diagram, board, step: int, fmt: str, path: str) -> None:
 def _render_diagram(args, doc, index: int, fmt: str) -> int:
     from PySide6.QtWidgets import QApplication
 
-    from ..ui.render_widget import DiagramWithGrid
+    from ..ui.diagram.render_widget import DiagramWithGrid
 
     board = doc[index]
     widget = DiagramWithGrid()
@@ -132,7 +132,8 @@ def _render_diagram(args, doc, index: int, fmt: str) -> int:
 def _render_window(args, index: int) -> int:
     from PySide6.QtCore import QSettings
 
-    from ..ui import dialogs, solver
+    from ..ui import dialogs
+    from ..ui.analysis import solver
     from ..ui.mainwindow import MainWindow
 
     errors: list[str] = []

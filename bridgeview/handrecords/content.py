@@ -1,6 +1,6 @@
 """What hand records hold, whatever draws them: the boards in order, their DD tables and the title.
 
-Qt-free, so ``bridgeview print -o set.html`` and the PDF painter in ``ui.hand_records``
+Qt-free, so ``bridgeview print -o set.html`` and the PDF painter in ``ui.printing.hand_records``
 share one preparation (boards chosen and ordered, missing tables solved with a time
 limit) and one wording of every line on the sheet.
 """

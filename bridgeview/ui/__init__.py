@@ -1,4 +1,11 @@
-"""The Qt user interface (PySide6): main window, document views, diagram, DD grid.
+"""The Qt user interface (PySide6): the main window and the feature packages it is built from.
+
+``mainwindow.py`` is the window and ``app.py`` starts it; ``theme``, ``plaintext``, ``card_text`` and
+``dialogs`` are shared by every feature.  The features are packages, each importing only those below it:
+``document`` (a tab, its board model and undo commands, the services a feature sees), ``diagram``,
+``replay``, ``analysis``, ``editor``, ``printing``, ``desk``, ``window`` (saving, the keyboard),
+``boardset`` (a board set's tab, built from the features) and ``cribbage``.  docs/architecture-ui.md
+draws the whole of it.
 
 PySide6 6.12 built for CPython 3.11 returns ``None`` from every void method
 without taking a reference (it assumes the immortal ``None`` of Python 3.12+),

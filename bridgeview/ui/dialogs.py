@@ -89,7 +89,9 @@ def get_save_file(
     return path, chosen
 
 
-def edit_board_header(parent: QWidget | None, number: int | None, dealer: int, vulnerability: int):
+def edit_board_header(
+    parent: QWidget | None, number: int | None, dealer: int, vulnerability: int
+) -> tuple[int, Seat, Vulnerability] | None:
     """Ask for a board's number, dealer and vulnerability; None when cancelled."""
     dlg = BoardHeaderDialog(parent, number, dealer, vulnerability)
     if dlg.exec() != BoardHeaderDialog.DialogCode.Accepted:

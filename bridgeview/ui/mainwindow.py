@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QUrl
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QUndoGroup
@@ -15,21 +14,24 @@ from ..app.document import BRIDGE, CRIBBAGE, Document, bundled
 from ..formats.codec import Codec
 from ..formats.errors import FormatError
 from ..formats.registry import all_codecs, get
+from ..model.boardset import BoardSet
 from ..model.text import plural
 from ..resources import resource
 from . import dialogs
-from .check_panel import SummaryLabel
-from .desk import Desk
-from .document import DocumentTab
-from .document_view import DocumentView
-from .editor import Editor, add_par_tags
-from .export import save_png, save_svg
-from .keyboard import StepKeys, focus_diagram
-from .layout import PanelActions
-from .look import add_ten_action
+from .analysis.solved_tables import write_solved_tables
+from .boardset.panels import PanelActions
+from .boardset.rooms import RoomMenu, next_visible
+from .boardset.view import DocumentView
+from .card_text import add_ten_action
+from .desk.check_panel import SummaryLabel
+from .desk.menu import Desk
+from .diagram.export import save_png, save_svg
+from .document.services import Shortcut
+from .document.tab import DocumentTab
+from .editor.editor import Editor, add_par_tags
 from .plaintext import plain_label, plain_tooltip
-from .rooms import RoomMenu, next_visible
-from .saving import (
+from .window.keyboard import StepKeys, focus_diagram
+from .window.saving import (
     THREAD_THRESHOLD,
     codec_from_filter,
     filter_for,
@@ -38,8 +40,6 @@ from .saving import (
     with_extension,
     writable_codecs,
 )
-from .services import Shortcut
-from .solved_tables import write_solved_tables
 
 MAX_RECENT = 10
 APP_TITLE = "bridgeview"
@@ -90,7 +90,7 @@ class MainWindow(QMainWindow):
 
     The features it shows are its fields, each made once here: the desk's entries (``desk``), the editor
     (``editor``), the panel toggles, the room menu, the step keys.  They reach the window back through
-    ``services.WindowServices`` (what they may use of it), and add their menu entries with
+    ``document.services.WindowServices`` (what they may use of it), and add their menu entries with
     :meth:`make_action`.
     """
 
@@ -352,14 +352,14 @@ class MainWindow(QMainWindow):
         movie."""
         if doc.kind == BRIDGE:
             return self._make_view(doc, doc.path)
-        from .cribbage_view import CribbageView  # imported when a game opens (start-up)
+        from .cribbage.view import CribbageView  # imported when a game opens (start-up)
 
         tab = CribbageView(doc)
         self.undo_group.addStack(tab.undo_stack)
         tab.modifiedChanged.connect(lambda _m, t=tab: self._retitle(t))
         return tab
 
-    def _make_view(self, doc: Document | Any, path: str | None, untitled_name: str | None = None) -> DocumentView:
+    def _make_view(self, doc: Document | BoardSet, path: str | None, untitled_name: str | None = None) -> DocumentView:
         """The view of a board set (or of a bridge :class:`Document`) read from ``path``, or new."""
         view = DocumentView(doc, path, self, settings=self.settings, untitled_name=untitled_name)
         view.diagram.set_four_colour(self.act_four_colour.isChecked())
@@ -374,7 +374,7 @@ class MainWindow(QMainWindow):
         view.check_panel.summaryChanged.connect(lambda _s: self.update_status())
         return view
 
-    def open_boards(self, boards: Any, untitled_name: str, tip: str) -> DocumentView:
+    def open_boards(self, boards: BoardSet, untitled_name: str, tip: str) -> DocumentView:
         """A new tab showing ``boards`` that have no file yet (pasted, new, generated), titled
         ``untitled_name`` until saved (Save asks for a name); ``tip`` is the tab's tooltip."""
         view = self._make_view(boards, None, untitled_name)
@@ -602,7 +602,7 @@ class MainWindow(QMainWindow):
         """Write the tab's document to ``path`` as ``codec``: the one save path of Save and Save As, for board
         sets and games alike.  Asks about what the format cannot hold and about replacing a write-protected
         file, writes atomically, then shows the tab as saved; after a save that lost something, the file as
-        it now is (see ui/lossy.py)."""
+        it now is (see ui/window/lossy.py)."""
         if isinstance(view, DocumentView):
             if codec.caps.dd and (view.is_modified() or not same_file(view.path, path)):
                 write_solved_tables(view)  # a save made anyway keeps what the window showed (see solved_tables)
@@ -611,8 +611,8 @@ class MainWindow(QMainWindow):
         if not save_document(self, view.document.core.content, path, codec, self.thread_threshold, losses):
             return False
         path = os.path.abspath(path)
-        if losses:  # the file holds less than the tab: show the file as it is (see ui/lossy.py)
-            from .lossy import after_lossy_save  # imported when a save lost something (start-up)
+        if losses:  # the file holds less than the tab: show the file as it is (see ui/window/lossy.py)
+            from .window.lossy import after_lossy_save  # imported when a save lost something (start-up)
 
             return after_lossy_save(self, view, path, codec, losses)
         view.mark_saved(path, codec.name)
@@ -642,7 +642,7 @@ class MainWindow(QMainWindow):
         board = view.current_board() if view is not None else None
         if board is None:
             return None
-        from .clipboard import link_for
+        from .editor.clipboard import link_for
 
         try:
             url = link_for(board)
@@ -655,7 +655,7 @@ class MainWindow(QMainWindow):
 
     def paste_boards(self, text: str | None = None) -> bool:
         """Open the boards of a handviewer link, LIN or PBN text (default: the clipboard's) in a new tab."""
-        from .clipboard import boards_from_text
+        from .editor.clipboard import boards_from_text
 
         if text is None:
             text = QGuiApplication.clipboard().text()
