@@ -46,7 +46,7 @@ class _VersionAction(argparse.Action):
         help = help or "show program's version number and exit"
         super().__init__(option_strings, dest, nargs=0, default=default, help=help)
 
-    def __call__(self, parser, namespace, values, option_string=None) -> None:
+    def __call__(self, parser, _namespace, _values, _option_string=None) -> None:
         print(_version_line())
         parser.exit()
 

@@ -45,8 +45,6 @@ from .textcheck import EIGHT_BIT, decode_text, undecodable_problems
 if TYPE_CHECKING:
     import numpy as np
 
-#: a file's card order (spades A..2, hearts, diamonds, clubs) as our card indices
-FILE_ORDER = tuple(range(51, -1, -1))
 CARD_NAMES = tuple("SHDC"[i // 13] + "AKQJT98765432"[i % 13] for i in range(52))
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 
@@ -462,9 +460,6 @@ class BhgCodec(Codec):
                 raise FormatError(f"board {number} is not a complete deal; {self.title} stores only full deals")
             lines.append(self.encode_board(board.deal, number).encode("ascii"))
         out.write(b"".join(line + nl for line in lines))
-
-
-RANKS_HIGH_FIRST = RANK_CHARS[::-1]
 
 
 def holding_text(deal: Deal, seat: int, suit: int) -> str:

@@ -39,15 +39,10 @@ def utf16_text(data: bytes) -> bool:
 UTF16_MESSAGE = "UTF-16 text: not supported; save the file as UTF-8"
 
 
-def unencodable_loss(text: str, encoding: str) -> str | None:
-    """The save-report loss for characters of ``text`` that ``encoding`` cannot hold (they are written as '?'),
-    naming the first few so the user can find them; None when every character fits."""
-    return unencodable_loss_in((text,), encoding)
-
-
 def unencodable_loss_in(texts: Iterable[str], encoding: str) -> str | None:
-    """:func:`unencodable_loss` of the pieces of a text given one at a time (a big file's lines): it stops
-    looking once more characters are found than the message names."""
+    """The save-report loss for characters that ``encoding`` cannot hold (they are written as '?') in a text
+    given a piece at a time (a big file's lines), naming the first few so the user can find them; None when
+    every character fits.  It stops looking once more characters are found than the message names."""
     try:
         codecs.lookup(encoding)
     except LookupError:

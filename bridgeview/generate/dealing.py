@@ -50,7 +50,6 @@ if TYPE_CHECKING:
 #: the largest product of step sizes that share a 32-bit random word
 WORD_LIMIT = 1 << 23
 SUIT_BITS = 0x1FFF
-FULL_SLOTS = sum(SUIT_BITS << (16 * suit) for suit in range(4))
 
 
 def slot_of(card: int) -> int:

@@ -315,13 +315,6 @@ def walk(node: s.Expr) -> list[s.Expr]:
     return out
 
 
-def seats_used(node: s.Expr | None) -> set[int]:
-    """The seats an expression looks at."""
-    if node is None:
-        return set()
-    return {n.seat for n in walk(node) if hasattr(n, "seat")}
-
-
 def as_int(value: np.ndarray) -> np.ndarray:
     import numpy as np
 

@@ -15,12 +15,6 @@ from dataclasses import dataclass, field
 #: ``Count.table`` values besides 0-9 (``pt0``-``pt9``)
 HCP = 10
 CONTROLS = 11
-#: the count tables by their dealer names, ``pt0``-``pt9`` first
-COUNT_NAMES = ("pt0", "pt1", "pt2", "pt3", "pt4", "pt5", "pt6", "pt7", "pt8", "pt9", "hcp", "controls")
-
-#: the ranks a pointcount lists, ace first (dealer's order)
-POINTCOUNT_RANKS = "AKQJT98765432"
-
 #: dealer's default alternative counts, by rank deuce .. ace (tens, jacks, queens, kings, aces,
 #: top2, top3, top4, top5, c13)
 DEFAULT_ALTCOUNTS: tuple[tuple[int, ...], ...] = (

@@ -107,9 +107,3 @@ def suit_table(name: str) -> np.ndarray:
 
     function = {"losers": losers_of, "quality": quality_of, "cccc": cccc_part_of, "shape": shape_points_of}[name]
     return np.array([function(h) for h in range(HOLDINGS)], dtype=np.int32)
-
-
-def cccc_total(parts: int, shape_points: int) -> int:
-    """The CCCC value of a hand from its suits' parts and shape points: a hand without a short suit
-    loses 50, otherwise the shape points count less 100 (dealer's rule)."""
-    return parts - 50 if shape_points == 0 else parts + shape_points - 100

@@ -102,10 +102,6 @@ class Seat(IntEnum):
         return Seat((self + 1) % 4)
 
     @property
-    def partner(self) -> Seat:
-        return Seat((self + 2) % 4)
-
-    @property
     def is_ns(self) -> bool:
         return self in (Seat.NORTH, Seat.SOUTH)
 
@@ -197,9 +193,6 @@ def ranks_text(mask: int, suit: int) -> str:
     """Ranks of ``suit`` held in ``mask``, high to low (``AKT2``)."""
     bits = (mask >> (13 * int(suit))) & 0x1FFF
     return "".join(RANK_CHARS[r] for r in range(12, -1, -1) if bits >> r & 1)
-
-
-HCP_BY_RANK_INDEX = (0,) * 9 + (1, 2, 3, 4)
 
 
 def hcp_of(mask: int) -> int:

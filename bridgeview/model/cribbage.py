@@ -561,178 +561,205 @@ def _points_text(points: Sequence[tuple[str, int]]) -> str:
 def deal_steps(record: CribbageRecord, i: int, a: DealAnalysis) -> list[MovieStep]:
     """The movie of deal ``i``: dealt, discards, starter, each pegging play,
     scores after the pegging, the show (pone, dealer, crib), the game's end."""
-    d = record.deals[i]
-    name = record.player_name
-    steps: list[MovieStep] = []
-    base: dict[str, Any] = {"deal": i, "game": a.game, "dealer": d.dealer}
-    scores = a.start
-    back = a.start
+    movie = _DealMovie(record, i, a)
+    movie.deal_and_discards()
+    movie.starter()
+    movie.pegging()
+    movie.after_pegging()
+    movie.shows()
+    movie.game_end()
+    return movie.steps
 
-    def add(kind: str, caption: str, details: Sequence[str] = (), **kw: Any) -> None:
-        steps.append(
+
+class _DealMovie:
+    """The steps of one deal's movie, made phase by phase: each phase adds its steps and moves the scores
+    on (``back`` is the scores before the last change, for the board's "back" pegs)."""
+
+    def __init__(self, record: CribbageRecord, i: int, a: DealAnalysis) -> None:
+        self.d = d = record.deals[i]
+        self.a = a
+        self.name = record.player_name
+        self.steps: list[MovieStep] = []
+        self.base: dict[str, Any] = {"deal": i, "game": a.game, "dealer": d.dealer}
+        self.scores = a.start
+        self.back = a.start
+        #: who reached 121 first, as the steps go
+        self.winner: int | None = None
+        self.held = [list(d.hands[0]), list(d.hands[1])]
+        self.played: list[PegPlay] = []
+        #: the hands shown from the pegging's end on, and the series left on the table
+        self.kept = (tuple(d.hands[0]), tuple(d.hands[1]))
+        self.last_pile: tuple[PegPlay, ...] = ()
+
+    def add(self, kind: str, caption: str, details: Sequence[str] = (), **kw: Any) -> None:
+        self.steps.append(
             MovieStep(
-                index=len(steps),
+                index=len(self.steps),
                 kind=kind,
                 caption=caption,
                 details=tuple(details),
-                scores=scores,
-                back=back,
-                **base,
+                scores=self.scores,
+                back=self.back,
+                **self.base,
                 **kw,
             )
         )
 
-    dealt = (d.dealt(0), d.dealt(1))
-    add(
-        "deal",
-        f"Game {a.game}, deal {i + 1}: {name(d.dealer)} deals",
-        [f"{name(p)}: {cards_text(dealt[p])}" for p in (0, 1)] + [f"scores {scores[0]}-{scores[1]}"],
-        hands=dealt,
-        crib=(),
-        crib_shown=False,
-        starter=None,
-        pile=(),
-        played=(),
-        count=None,
-    )
-    add(
-        "discard",
-        f"The discards go to {name(d.dealer)}'s crib",
-        [f"{name(p)} throws {cards_text(d.discards[p])}, keeps {cards_text(d.hands[p])}" for p in (0, 1)],
-        hands=d.hands,
-        crib=d.crib,
-        crib_shown=False,
-        starter=None,
-        pile=(),
-        played=(),
-        count=None,
-    )
-    winner = None
-    if a.heels:
-        back, scores = scores, _add(scores, d.dealer, a.heels)
-        details = [f"scores {scores[0]}-{scores[1]}"]
-        if scores[d.dealer] >= GAME_POINTS:
-            winner = d.dealer
+    def score(self, player: int, points: int) -> None:
+        self.back, self.scores = self.scores, _add(self.scores, player, points)
+
+    def scores_text(self) -> str:
+        return f"scores {self.scores[0]}-{self.scores[1]}"
+
+    def deal_and_discards(self) -> None:
+        d, name = self.d, self.name
+        dealt = (d.dealt(0), d.dealt(1))
+        empty: dict[str, Any] = {"crib_shown": False, "starter": None, "pile": (), "played": (), "count": None}
+        self.add(
+            "deal",
+            f"Game {self.a.game}, deal {self.base['deal'] + 1}: {name(d.dealer)} deals",
+            [f"{name(p)}: {cards_text(dealt[p])}" for p in (0, 1)] + [self.scores_text()],
+            hands=dealt,
+            crib=(),
+            **empty,
+        )
+        self.add(
+            "discard",
+            f"The discards go to {name(d.dealer)}'s crib",
+            [f"{name(p)} throws {cards_text(d.discards[p])}, keeps {cards_text(d.hands[p])}" for p in (0, 1)],
+            hands=d.hands,
+            crib=d.crib,
+            **empty,
+        )
+
+    def starter(self) -> None:
+        d, name = self.d, self.name
+        shown: dict[str, Any] = {
+            "hands": d.hands,
+            "crib": d.crib,
+            "crib_shown": False,
+            "starter": d.starter,
+            "pile": (),
+            "played": (),
+            "count": None,
+            "highlight": (d.starter,),
+        }
+        if not self.a.heels:
+            self.add("starter", f"Starter {d.starter.symbol_text()}", (), **shown)
+            return
+        self.score(d.dealer, self.a.heels)
+        details = [self.scores_text()]
+        if self.scores[d.dealer] >= GAME_POINTS:
+            self.winner = d.dealer
             details.append(f"{name(d.dealer)} reaches {GAME_POINTS}: the game ends here")
-        add(
+        self.add(
             "starter",
             f"Starter {d.starter.symbol_text()}: his heels, 2 for {name(d.dealer)}",
             details,
-            hands=d.hands,
-            crib=d.crib,
-            crib_shown=False,
-            starter=d.starter,
-            pile=(),
-            played=(),
-            count=None,
-            highlight=(d.starter,),
             scorer=d.dealer,
             points=2,
+            **shown,
         )
-    else:
-        add(
-            "starter",
-            f"Starter {d.starter.symbol_text()}",
-            (),
-            hands=d.hands,
-            crib=d.crib,
-            crib_shown=False,
-            starter=d.starter,
-            pile=(),
-            played=(),
-            count=None,
-            highlight=(d.starter,),
-        )
-    held = [list(d.hands[0]), list(d.hands[1])]
-    played: list[PegPlay] = []
-    for ev in a.events:
-        if ev.card in held[ev.player]:
-            held[ev.player].remove(ev.card)
-        played.append(PegPlay(ev.player, ev.card))
-        if ev.total:
-            back, scores = scores, _add(scores, ev.player, ev.total)
-        caption = f"{name(ev.player)} plays {ev.card.symbol_text()}: {ev.count}"
-        if ev.points:
-            caption += f" \u2013 {_points_text(ev.points)}"
-        details = [f"count {ev.count}"]
-        opp = held[1 - ev.player]
-        if ev.ends_series and ev.count != 31 and len(played) < 8:
-            details.append("go: neither player can play; the count starts again")
-        elif ev.ends_series and len(played) < 8:
-            details.append("thirty-one: the count starts again")
-        elif opp and all(ev.count + c.value > 31 for c in opp):
-            details.append(f"{name(1 - ev.player)} says go; {name(ev.player)} plays on")
-        details.append(f"scores {scores[0]}-{scores[1]}")
-        if max(scores) >= GAME_POINTS and winner is None:
-            winner = 0 if scores[0] >= GAME_POINTS else 1
-            details.append(f"{name(winner)} reaches {GAME_POINTS}: the game ends here")
-        add(
-            "peg",
+
+    def pegging(self) -> None:
+        d, name, held, played = self.d, self.name, self.held, self.played
+        for ev in self.a.events:
+            if ev.card in held[ev.player]:
+                held[ev.player].remove(ev.card)
+            played.append(PegPlay(ev.player, ev.card))
+            if ev.total:
+                self.score(ev.player, ev.total)
+            caption = f"{name(ev.player)} plays {ev.card.symbol_text()}: {ev.count}"
+            if ev.points:
+                caption += f" \u2013 {_points_text(ev.points)}"
+            details = [f"count {ev.count}"]
+            opp = held[1 - ev.player]
+            if ev.ends_series and ev.count != 31 and len(played) < 8:
+                details.append("go: neither player can play; the count starts again")
+            elif ev.ends_series and len(played) < 8:
+                details.append("thirty-one: the count starts again")
+            elif opp and all(ev.count + c.value > 31 for c in opp):
+                details.append(f"{name(1 - ev.player)} says go; {name(ev.player)} plays on")
+            details.append(self.scores_text())
+            if max(self.scores) >= GAME_POINTS and self.winner is None:
+                self.winner = 0 if self.scores[0] >= GAME_POINTS else 1
+                details.append(f"{name(self.winner)} reaches {GAME_POINTS}: the game ends here")
+            self.add(
+                "peg",
+                caption,
+                details,
+                hands=(tuple(held[0]), tuple(held[1])),
+                crib=d.crib,
+                crib_shown=False,
+                starter=d.starter,
+                pile=ev.series,
+                played=tuple(played),
+                count=ev.count,
+                highlight=(ev.card,),
+                scorer=ev.player if ev.total else None,
+                points=ev.total,
+                problem=ev.problem,
+            )
+
+    def after_pegging(self) -> None:
+        """The scores after the pegging as recorded (the movie follows the record, and says where the
+        rules differ)."""
+        d, a, name = self.d, self.a, self.name
+        recorded = (d.scores[0], d.scores[1])
+        caption = f"After the pegging: {name(0)} {recorded[0]}, {name(1)} {recorded[1]}"
+        details = [f"recorded {recorded[0]}-{recorded[1]}", f"by the rules {a.expected[0]}-{a.expected[1]}"]
+        if recorded != self.scores:
+            self.back = self.scores
+        self.scores = recorded
+        if a.ended_in_pegging:  # the cards never played stay in the hands, the last series on the table
+            self.kept = (tuple(self.held[0]), tuple(self.held[1]))
+            self.last_pile = a.events[-1].series if a.events and not a.events[-1].ends_series else ()
+        problem = "; ".join(p for p in (a.score_problem, a.peg_problem) if p) or None
+        self.add(
+            "pegged",
             caption,
             details,
-            hands=(tuple(held[0]), tuple(held[1])),
+            hands=self.kept,
             crib=d.crib,
             crib_shown=False,
             starter=d.starter,
-            pile=ev.series,
-            played=tuple(played),
-            count=ev.count,
-            highlight=(ev.card,),
-            scorer=ev.player if ev.total else None,
-            points=ev.total,
-            problem=ev.problem,
-        )
-    # the scores after the pegging as recorded
-    recorded = (d.scores[0], d.scores[1])
-    caption = f"After the pegging: {name(0)} {recorded[0]}, {name(1)} {recorded[1]}"
-    details = [f"recorded {recorded[0]}-{recorded[1]}", f"by the rules {a.expected[0]}-{a.expected[1]}"]
-    if recorded != scores:
-        back = scores
-    scores = recorded
-    kept = (tuple(d.hands[0]), tuple(d.hands[1]))
-    last_pile: tuple[PegPlay, ...] = ()
-    if a.ended_in_pegging:  # the cards never played stay in the hands, the last series on the table
-        kept = (tuple(held[0]), tuple(held[1]))
-        last_pile = a.events[-1].series if a.events and not a.events[-1].ends_series else ()
-    problem = "; ".join(p for p in (a.score_problem, a.peg_problem) if p) or None
-    add(
-        "pegged",
-        caption,
-        details,
-        hands=kept,
-        crib=d.crib,
-        crib_shown=False,
-        starter=d.starter,
-        pile=last_pile,
-        played=tuple(played),
-        count=None,
-        problem=problem,
-    )
-    if a.ended_in_pegging:
-        winner = next((p for p in (0, 1) if scores[p] >= GAME_POINTS), winner)
-    for player, what, hs in a.shows:
-        cards = d.crib if what == "crib" else d.hands[player]
-        if hs.total:
-            back, scores = scores, _add(scores, player, hs.total)
-        whose = f"{name(player)}'s {what}"
-        add(
-            "show",
-            f"{whose}: {cards_text(cards)} + {d.starter.symbol_text()} = {hs.total}",
-            [hs.summary()] + [item.text() for item in hs.items] + [f"scores {scores[0]}-{scores[1]}"],
-            hands=kept,
-            crib=d.crib,
-            crib_shown=what == "crib",
-            starter=d.starter,
-            pile=(),
-            played=tuple(played),
+            pile=self.last_pile,
+            played=tuple(self.played),
             count=None,
-            highlight=tuple(cards) + (d.starter,),
-            scorer=player if hs.total else None,
-            points=hs.total,
-            items=hs.items,
+            problem=problem,
         )
-    if a.winner is not None or d.last:
-        win = a.winner if a.winner is not None else winner
+        if a.ended_in_pegging:
+            self.winner = next((p for p in (0, 1) if self.scores[p] >= GAME_POINTS), self.winner)
+
+    def shows(self) -> None:
+        d = self.d
+        for player, what, hs in self.a.shows:
+            cards = d.crib if what == "crib" else d.hands[player]
+            if hs.total:
+                self.score(player, hs.total)
+            whose = f"{self.name(player)}'s {what}"
+            self.add(
+                "show",
+                f"{whose}: {cards_text(cards)} + {d.starter.symbol_text()} = {hs.total}",
+                [hs.summary()] + [item.text() for item in hs.items] + [self.scores_text()],
+                hands=self.kept,
+                crib=d.crib,
+                crib_shown=what == "crib",
+                starter=d.starter,
+                pile=(),
+                played=tuple(self.played),
+                count=None,
+                highlight=tuple(cards) + (d.starter,),
+                scorer=player if hs.total else None,
+                points=hs.total,
+                items=hs.items,
+            )
+
+    def game_end(self) -> None:
+        d, a, name, scores = self.d, self.a, self.name, self.scores
+        if a.winner is None and not d.last:
+            return
+        win = a.winner if a.winner is not None else self.winner
         if win is not None:
             loser = 1 - win
             skunk = " (a double skunk)" if scores[loser] < 61 else " (a skunk)" if scores[loser] < 91 else ""
@@ -746,17 +773,16 @@ def deal_steps(record: CribbageRecord, i: int, a: DealAnalysis) -> list[MovieSte
             if a.heels and not d.pegging
             else "during the pegging"
         )
-        add(
+        self.add(
             "game",
             caption,
             [f"the game ended {where}" if win is not None else "nobody reached 121"],
-            hands=kept,
+            hands=self.kept,
             crib=d.crib,
             crib_shown=any(w == "crib" for _, w, _ in a.shows),
             starter=d.starter,
-            pile=last_pile,
-            played=tuple(played),
+            pile=self.last_pile,
+            played=tuple(self.played),
             count=None,
             winner=win,
         )
-    return steps

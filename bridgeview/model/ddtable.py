@@ -8,8 +8,6 @@ from typing import SupportsInt
 
 from .cards import DISPLAY_STRAINS, Seat, Strain
 
-UNKNOWN = None
-
 
 @dataclass(frozen=True, slots=True)
 class DDTable:

@@ -5,8 +5,6 @@ Qt-free and endplay-free until something is actually solved.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-
 from ..model.board import Board
 from ..model.cards import DISPLAY_STRAINS, Seat
 from ..model.ddtable import DDTable
@@ -90,34 +88,3 @@ def par_tags(board: Board, table: DDTable | None = None) -> dict[str, str]:
         return {}
     score, contracts = got
     return {"OptimumScore": f"NS {score}", "ParContract": "; ".join(contracts) if contracts else "Pass"}
-
-
-def solve_boards(
-    boards: Sequence[Board],
-    indices: Sequence[int] | None = None,
-    *,
-    jobs: int | None = None,
-    progress: dds.ProgressFn | None = None,
-    cancel: dds.CancelFn | None = None,
-    batch: int = dds.MAX_TABLES,
-    on_table: Callable[[int, DDTable | None], None] | None = None,
-) -> dict[int, DDTable]:
-    """Solve the boards at ``indices`` (default: every board that needs it); {index: solved table}.
-
-    ``on_table(index, table)`` hears each board's result as its batch finishes
-    (None for a deal DDS cannot solve).
-    """
-    if indices is None:
-        indices = [i for i in range(len(boards)) if needs_solving(boards[i])]
-    indices = list(indices)
-    deals = [boards[i].deal for i in indices]
-    out: dict[int, DDTable] = {}
-
-    def hear(k: int, table: DDTable | None) -> None:
-        if table is not None:
-            out[indices[k]] = table
-        if on_table is not None:
-            on_table(indices[k], table)
-
-    dds.solve_tables(deals, jobs=jobs, progress=progress, cancel=cancel, batch=batch, on_table=hear)
-    return out
