@@ -19,6 +19,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -38,6 +39,9 @@ from PySide6.QtWidgets import (  # noqa: E402
     QTextEdit,
     QWidget,
 )
+
+if TYPE_CHECKING:
+    from bridgeview.ui.mainwindow import MainWindow
 
 #: every text a hostile file holds carries this, so a text "made from the file" is easy to tell
 MARK = "<b>hostile-"
@@ -148,6 +152,83 @@ def show_every_tab(window: QWidget) -> None:
             walk()
 
 
+def walk_tabs(w: MainWindow) -> None:
+    """Every board of every tab, replayed to its end, every side tab shown; then text typed into the editor."""
+    for t in range(w.tabs.count()):
+        step(f"tab {t}")
+        w.tabs.setCurrentIndex(t)
+        view = w.current_view()
+        if view is None:
+            walk()
+            continue
+        for i in range(len(view.boards)):
+            step(f"tab {t} board {i}")
+            view.select_board(i)
+            walk()
+            view.replay.to_end()
+            walk()
+            show_every_tab(w)
+        step(f"tab {t} editor")
+        w.editor.show_panel()
+        panel = w.editor.panel
+        walk()
+        for name, edit in panel.tag_edits.items():  # text pasted from a file into every field
+            edit.setText(f"<img src='/dev/zero'>{MARK}typed-{name}</b>")
+            panel.apply_tag(name)
+            walk()
+        panel.call_entry.setText(f"{MARK}call</b>")
+        panel.call_typed()
+        panel.play_entry.setText(f"{MARK}card</b>")
+        panel.play_typed()
+        panel.hand_edits[0].setText(f"{MARK}hand</b>")
+        walk()
+        w.undo_group.activeStack().setIndex(0)
+
+
+def walk_compare(w: MainWindow, asked: list[str], boxes: list[str]) -> None:
+    """File › Compare With…, asked through getOpenFileName, and every row of both sides."""
+    step("compare")
+    action = w.findChild(QAction, "action_compare")
+    if action is None:
+        violations.setdefault("no QAction named action_compare")
+    else:
+        action.trigger()
+        if asked != ["Compare with"]:
+            violations.setdefault(f"Compare With… asked through getOpenFileName {asked}")
+        dialog = w.desk.compare_dialog
+        if dialog is None:
+            violations.setdefault(f"Compare With… showed no window ({boxes})")
+        else:
+            walk()
+            for row in range(dialog.left.rowCount()):
+                step(f"compare row {row}")
+                dialog.left.setCurrentCell(row, 0)
+                walk()
+            for row in range(dialog.right.rowCount()):
+                dialog.right.setCurrentCell(row, 0)
+                walk()
+            dialog.close()
+
+
+def walk_desk(w: MainWindow) -> None:
+    """The hand-records dialog and its preview, and the DUP settings."""
+    step("hand records")
+    records = w.desk.hand_records()
+    if records is not None:
+        records.dd.setChecked(False)  # the preview, not DDS, is what is looked at
+        walk()
+        records.preview()
+        records.preview_dialog.show()
+        walk()
+        records.preview_dialog.close()
+        records.close()
+    step("dup settings")
+    dup = w.desk.dup_settings()
+    if dup is not None:
+        walk()
+        dup.reject()
+
+
 def main() -> int:
     from bridgeview.ui import dialogs
     from bridgeview.ui.app import load_fonts
@@ -178,72 +259,10 @@ def main() -> int:
     for path in (first, *more):
         if not w.open_file(path):
             violations.setdefault(f"could not open {path}")
-    for t in range(w.tabs.count()):
-        step(f"tab {t}")
-        w.tabs.setCurrentIndex(t)
-        view = w.current_view()
-        if view is None:
-            walk()
-            continue
-        for i in range(len(view.boards)):
-            step(f"tab {t} board {i}")
-            view.select_board(i)
-            walk()
-            view.replay.to_end()
-            walk()
-            show_every_tab(w)
-        step(f"tab {t} editor")
-        w.editor.show_panel()
-        panel = w.editor.panel
-        walk()
-        for name, edit in panel.tag_edits.items():  # text pasted from a file into every field
-            edit.setText(f"<img src='/dev/zero'>{MARK}typed-{name}</b>")
-            panel.apply_tag(name)
-            walk()
-        panel.call_entry.setText(f"{MARK}call</b>")
-        panel.call_typed()
-        panel.play_entry.setText(f"{MARK}card</b>")
-        panel.play_typed()
-        panel.hand_edits[0].setText(f"{MARK}hand</b>")
-        walk()
-        w.undo_group.activeStack().setIndex(0)
+    walk_tabs(w)
     w.tabs.setCurrentIndex(0)
-    step("compare")
-    action = w.findChild(QAction, "action_compare")
-    if action is None:
-        violations.setdefault("no QAction named action_compare")
-    else:
-        action.trigger()
-        if asked != ["Compare with"]:
-            violations.setdefault(f"Compare With… asked through getOpenFileName {asked}")
-        dialog = w.desk.compare_dialog
-        if dialog is None:
-            violations.setdefault(f"Compare With… showed no window ({boxes})")
-        else:
-            walk()
-            for row in range(dialog.left.rowCount()):
-                step(f"compare row {row}")
-                dialog.left.setCurrentCell(row, 0)
-                walk()
-            for row in range(dialog.right.rowCount()):
-                dialog.right.setCurrentCell(row, 0)
-                walk()
-            dialog.close()
-    step("hand records")
-    records = w.desk.hand_records()
-    if records is not None:
-        records.dd.setChecked(False)  # the preview, not DDS, is what is looked at
-        walk()
-        records.preview()
-        records.preview_dialog.show()
-        walk()
-        records.preview_dialog.close()
-        records.close()
-    step("dup settings")
-    dup = w.desk.dup_settings()
-    if dup is not None:
-        walk()
-        dup.reject()
+    walk_compare(w, asked, boxes)
+    walk_desk(w)
     step("done")
     for view in w.views():
         view.undo_stack.setClean()

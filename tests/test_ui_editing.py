@@ -117,6 +117,41 @@ def play_all(qtbot, w) -> list[Card]:
     return played
 
 
+def save_typed_set_and_read_back(qtbot, tmp_path, w, view, fmt, played, result_1, messages):
+    """Save As ``fmt`` from the tab the set was typed into; the file holds what the format can of it, and
+    a new window shows the same boards."""
+    path = tmp_path / f"typed.{fmt}"
+    # a lossy Save As (#15) opens the new file in a tab beside the original and shows it there:
+    # every save is made from the tab the set was typed into
+    w.tabs.setCurrentWidget(view)
+    assert w.save_as(str(path)), (fmt, messages.calls[-1:])
+    saved = w.current_view()
+    assert saved.path == str(path) and not saved.is_modified() and not view.is_modified(), fmt
+    caps = get(fmt).caps
+    back = read_file(str(path), fmt)
+    assert [b.deal for b in back] == DEALS, fmt
+    assert [b.number for b in back] == [1, 2, 3, 4], fmt
+    if caps.auction:
+        assert [str(c) for c in back[0].auction] == [str(Call.parse(c)) for c in AUCTION_1], fmt
+        assert [str(c) for c in back[1].auction] == [str(Call.parse(c)) for c in AUCTION_2], fmt
+    if caps.play:
+        assert [int(c) for c in back[0].play] == [int(c) for c in played], fmt
+        assert back[0].result in (None, result_1) and back[1].claim in (None, 10), fmt
+        got = back[1].claim if back[1].claim is not None else back[1].result
+        assert got == 10, fmt
+    if fmt in ("pbn", "lin"):
+        assert back[0].tags.get("West") == "Di" and back[0].tags.get("North") == "Ann", fmt
+        assert back.info.event == "Club pairs", fmt
+    if fmt == "pbn":
+        assert back[0].result == result_1 and back[0].tags["Event"] == "Club pairs"
+        assert back[3].tags["Site"] == "Leeds" and back[0].auction[0].explanation == "natural"
+    # re-open in the window: the same boards are shown
+    w2 = editor_window(qtbot, tmp_path)
+    assert w2.open_file(str(path))
+    assert [b.deal for b in w2.current_view().boards] == DEALS
+    w2.current_view().shutdown()
+
+
 @pytest.mark.slow
 def test_type_a_set_save_in_four_formats_and_undo_to_empty(qtbot, tmp_path, messages):
     messages.answer = dialogs.Button.Save  # accept what a format cannot hold
@@ -166,36 +201,7 @@ def test_type_a_set_save_in_four_formats_and_undo_to_empty(qtbot, tmp_path, mess
     assert view.current_board().claim == 10 and view.current_board().result == 10
 
     for fmt in ("pbn", "lin", "dup", "zrj"):
-        path = tmp_path / f"typed.{fmt}"
-        # a lossy Save As (#15) opens the new file in a tab beside the original and shows it there:
-        # every save is made from the tab the set was typed into
-        w.tabs.setCurrentWidget(view)
-        assert w.save_as(str(path)), (fmt, messages.calls[-1:])
-        saved = w.current_view()
-        assert saved.path == str(path) and not saved.is_modified() and not view.is_modified(), fmt
-        caps = get(fmt).caps
-        back = read_file(str(path), fmt)
-        assert [b.deal for b in back] == DEALS, fmt
-        assert [b.number for b in back] == [1, 2, 3, 4], fmt
-        if caps.auction:
-            assert [str(c) for c in back[0].auction] == [str(Call.parse(c)) for c in AUCTION_1], fmt
-            assert [str(c) for c in back[1].auction] == [str(Call.parse(c)) for c in AUCTION_2], fmt
-        if caps.play:
-            assert [int(c) for c in back[0].play] == [int(c) for c in played], fmt
-            assert back[0].result in (None, result_1) and back[1].claim in (None, 10), fmt
-            got = back[1].claim if back[1].claim is not None else back[1].result
-            assert got == 10, fmt
-        if fmt in ("pbn", "lin"):
-            assert back[0].tags.get("West") == "Di" and back[0].tags.get("North") == "Ann", fmt
-            assert back.info.event == "Club pairs", fmt
-        if fmt == "pbn":
-            assert back[0].result == result_1 and back[0].tags["Event"] == "Club pairs"
-            assert back[3].tags["Site"] == "Leeds" and back[0].auction[0].explanation == "natural"
-        # re-open in the window: the same boards are shown
-        w2 = editor_window(qtbot, tmp_path)
-        assert w2.open_file(str(path))
-        assert [b.deal for b in w2.current_view().boards] == DEALS
-        w2.current_view().shutdown()
+        save_typed_set_and_read_back(qtbot, tmp_path, w, view, fmt, played, result_1, messages)
 
     w.tabs.setCurrentWidget(view)  # undo acts on the current tab's history
     while action(w, "action_undo").isEnabled():

@@ -479,6 +479,20 @@ class CribbageView(DocumentTab):
         middle.addWidget(self.table, 1)
         middle.addWidget(self.breakdown)
 
+        controls = self._make_controls(record)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(frame)
+        layout.addLayout(middle, 1)
+        layout.addWidget(self.board)
+        layout.addLayout(controls)
+        self.table.mousePressEvent = self._table_clicked  # type: ignore[method-assign]  # clicks on the table step
+        self.setFocusProxy(self.table)  # keys pressed on the table reach keyPressEvent here
+        self._show()
+
+    def _make_controls(self, record: CribbageRecord) -> QHBoxLayout:
+        """The step bar under the board: buttons, the movie and its speed, the slider, the deal list and
+        where the movie stands."""
         self.buttons: dict[str, QToolButton] = {}
         controls = QHBoxLayout()
         icons = QStyle.StandardPixmap
@@ -534,15 +548,7 @@ class CribbageView(DocumentTab):
         controls.addWidget(self.deal_box)
         self.position_label = QLabel()
         controls.addWidget(self.position_label)
-
-        layout = QVBoxLayout(self)
-        layout.addWidget(frame)
-        layout.addLayout(middle, 1)
-        layout.addWidget(self.board)
-        layout.addLayout(controls)
-        self.table.mousePressEvent = self._table_clicked  # type: ignore[method-assign]  # clicks on the table step
-        self.setFocusProxy(self.table)  # keys pressed on the table reach keyPressEvent here
-        self._show()
+        return controls
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt name
         """Take the keyboard when shown (a new tab), so the arrow keys step the movie."""

@@ -61,6 +61,7 @@ HAND_BOXES: dict[Seat, tuple[float, float, float, float]] = {
 }
 CENTRE = QPointF(52.0, 45.0)
 TRAY = 16.0  # side of the board tray
+LINE_H = 4.2  # a suit line of a hand, in diagram units
 CARD_W, CARD_H = 7.4, 10.0
 TRICK_OFFSET = {  # centre of each seat's card on the table, relative to CENTRE
     Seat.NORTH: (0.0, -13.4),
@@ -574,7 +575,18 @@ class HandDiagram(QWidget):
         to_play = seat == self._to_play
         p.setPen(QPen(HILITE, 0.45 * g.s) if to_play else Qt.PenStyle.NoPen)
         p.drawRoundedRect(box, 1.4 * g.s, 1.4 * g.s)
-        # header: seat name (+ "to play") and HCP
+        self._paint_hand_header(p, g, seat, to_play, (x, y, w))
+        p.setPen(QPen(PANEL_RULE, max(0.5, 0.12 * g.s)))
+        p.drawLine(g.pt(x + 1.4, y + 4.6), g.pt(x + w - 1.4, y + 4.6))
+        for row, suit in enumerate(DISPLAY_SUITS):
+            self._paint_suit_row(p, g, suit, (x, y + 5.2 + row * LINE_H, w), mask, grey, to_play)
+
+    def _paint_hand_header(
+        self, p: QPainter, g: _Geometry, seat: Seat, to_play: bool, place: tuple[float, float, float]
+    ) -> None:
+        """The hand's header line: the seat (red when vulnerable), the player's name, HCP, and the "to play"
+        pill on the panel's top edge."""
+        x, y, w = place
         b = self._board
         vul = b is not None and b.effective_vulnerability.is_vulnerable(seat)
         p.setFont(self._font(g, 2.6, True))
@@ -632,86 +644,97 @@ class HandDiagram(QWidget):
             p.setFont(hcp_font)
             p.setPen(MUTED)
             p.drawText(head, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, layout.hcp_text)
-        p.setPen(QPen(PANEL_RULE, max(0.5, 0.12 * g.s)))
-        p.drawLine(g.pt(x + 1.4, y + 4.6), g.pt(x + w - 1.4, y + 4.6))
-        line_h = 4.2
+
+    def _paint_suit_row(
+        self,
+        p: QPainter,
+        g: _Geometry,
+        suit: Suit,
+        place: tuple[float, float, float],
+        mask: int,
+        grey: int,
+        to_play: bool,
+    ) -> None:
+        """One suit of a hand: its symbol and cards (grey for cards played), each card's trick badge when the
+        hand is to play, and the hit areas a click picks a card by."""
+        x, ly, w = place
+        line_h = LINE_H
         rank_font = self._font(g, 3.1, True)
         sym_font = self._font(g, 3.3)
-        ann_font = self._font(g, 1.8, True)
-        fm = QFontMetricsF(rank_font)
         gap = 0.9 * g.s
-        for row, suit in enumerate(DISPLAY_SUITS):
-            ly = y + 5.2 + row * line_h
-            colour = self.suit_colour(suit)
-            p.setFont(sym_font)
-            p.setPen(colour)
-            p.drawText(
-                g.rect(x + 1.5, ly, 4, line_h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, suit.symbol
-            )
-            cards = [c for c in range(13 * suit + 12, 13 * suit - 1, -1) if (mask | grey) >> c & 1]
-            if not cards:
-                p.setFont(rank_font)
-                p.setPen(MUTED)
-                p.drawText(
-                    g.rect(x + 5.6, ly, 8, line_h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, "—"
-                )
-                continue
-            all_anns = [self._annotations.get(c) if to_play and not grey >> c & 1 else None for c in cards]
-            avail = (w - 7.0) * g.s
-            row_rank = rank_font
-            # a long annotated suit first writes a run of equal figures once ("J109₁₁"), then shrinks,
-            # rather than overflow its hand
-            attempts = [(1.0, False)] + [(f, True) for f in (1.0, 0.9, 0.8, 0.7, 0.6, 0.5)]
-            for factor, grouped in attempts:
-                anns = grouped_annotations(all_anns) if grouped else all_anns
-                if factor < 1.0:
-                    row_rank = self._font(g, 3.1 * factor, True)
-                    ann_font = self._font(g, 1.8 * factor, True)
-                fm = QFontMetricsF(row_rank)
-                ann_fm = QFontMetricsF(ann_font)
-                rank_ws = [fm.horizontalAdvance(rank_label(c)) for c in cards]
-                # an annotation is a small badge low beside its card (a pill with the trick count), so it
-                # reads apart from the ranks ("A 10" and its "10") and lines keep their height
-                pad = BADGE_PAD * factor * g.s
-                widths = [
-                    rw + (BADGE_GAP * g.s + ann_fm.horizontalAdvance(a[0]) + 2 * pad if a else 0.0)
-                    for rw, a in zip(rank_ws, anns, strict=True)
-                ]
-                if sum(widths) + 0.5 * g.s * (len(cards) - 1) <= avail:
-                    break
-            total = sum(widths) + gap * (len(cards) - 1)
-            squeeze = gap if total <= avail else max(0.0, (avail - sum(widths)) / max(1, len(cards) - 1))
-            cx = g.x(x + 5.6)
-            for c, rw, cw, ann in zip(cards, rank_ws, widths, anns, strict=True):
-                is_grey = bool(grey >> c & 1)
-                r = QRectF(cx, g.y(ly), cw, line_h * g.s)
-                if self._marked >> c & 1:  # held by another hand in the set compared with
-                    p.setPen(Qt.PenStyle.NoPen)
-                    p.setBrush(MOVED_BG)
-                    p.drawRoundedRect(r.adjusted(-0.4 * g.s, 0.2 * g.s, 0.4 * g.s, -0.2 * g.s), 0.6 * g.s, 0.6 * g.s)
-                costly = self._annotations.get(c) if to_play and not is_grey else None
-                if costly is not None and costly[1]:
-                    p.setPen(Qt.PenStyle.NoPen)
-                    p.setBrush(with_alpha(RED, 36))
-                    p.drawRoundedRect(r.adjusted(-0.3 * g.s, 0.35 * g.s, 0.3 * g.s, -0.35 * g.s), 0.5 * g.s, 0.5 * g.s)
-                p.setPen(GREY if is_grey else colour)
-                p.setFont(row_rank)
-                p.drawText(QRectF(cx, r.y(), rw, r.height()), Qt.AlignmentFlag.AlignCenter, rank_label(c))
-                if ann is not None:
-                    p.setFont(ann_font)
-                    bh = min(QFontMetricsF(ann_font).height() * 1.05, r.height() * 0.5)
-                    badge = QRectF(
-                        cx + rw + BADGE_GAP * g.s, r.bottom() - bh - 0.25 * g.s, cw - rw - BADGE_GAP * g.s, bh
-                    )
-                    p.setPen(Qt.PenStyle.NoPen)
-                    p.setBrush(RED if ann[1] else BADGE_BG)
-                    p.drawRoundedRect(badge, bh / 2, bh / 2)
-                    p.setPen(WHITE if ann[1] else INK)
-                    p.drawText(badge, Qt.AlignmentFlag.AlignCenter, ann[0])
-                    self._badge_sink.append((c, badge))
-                if not is_grey:
-                    self._hit_sink.append(_Hit(r.adjusted(-squeeze / 2, 0, squeeze / 2, 0), c))
-                cx += cw + squeeze
+        colour = self.suit_colour(suit)
+        p.setFont(sym_font)
+        p.setPen(colour)
+        p.drawText(
+            g.rect(x + 1.5, ly, 4, line_h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, suit.symbol
+        )
+        cards = [c for c in range(13 * suit + 12, 13 * suit - 1, -1) if (mask | grey) >> c & 1]
+        if not cards:
+            p.setFont(rank_font)
+            p.setPen(MUTED)
+            p.drawText(g.rect(x + 5.6, ly, 8, line_h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, "—")
+            return
+        all_anns = [self._annotations.get(c) if to_play and not grey >> c & 1 else None for c in cards]
+        avail = (w - 7.0) * g.s
+        row_rank, ann_font, anns, rank_ws, widths = self._fit_suit_row(g, cards, all_anns, avail)
+        total = sum(widths) + gap * (len(cards) - 1)
+        squeeze = gap if total <= avail else max(0.0, (avail - sum(widths)) / max(1, len(cards) - 1))
+        cx = g.x(x + 5.6)
+        for c, rw, cw, ann in zip(cards, rank_ws, widths, anns, strict=True):
+            is_grey = bool(grey >> c & 1)
+            r = QRectF(cx, g.y(ly), cw, line_h * g.s)
+            if self._marked >> c & 1:  # held by another hand in the set compared with
+                p.setPen(Qt.PenStyle.NoPen)
+                p.setBrush(MOVED_BG)
+                p.drawRoundedRect(r.adjusted(-0.4 * g.s, 0.2 * g.s, 0.4 * g.s, -0.2 * g.s), 0.6 * g.s, 0.6 * g.s)
+            costly = self._annotations.get(c) if to_play and not is_grey else None
+            if costly is not None and costly[1]:
+                p.setPen(Qt.PenStyle.NoPen)
+                p.setBrush(with_alpha(RED, 36))
+                p.drawRoundedRect(r.adjusted(-0.3 * g.s, 0.35 * g.s, 0.3 * g.s, -0.35 * g.s), 0.5 * g.s, 0.5 * g.s)
+            p.setPen(GREY if is_grey else colour)
+            p.setFont(row_rank)
+            p.drawText(QRectF(cx, r.y(), rw, r.height()), Qt.AlignmentFlag.AlignCenter, rank_label(c))
+            if ann is not None:
+                p.setFont(ann_font)
+                bh = min(QFontMetricsF(ann_font).height() * 1.05, r.height() * 0.5)
+                badge = QRectF(cx + rw + BADGE_GAP * g.s, r.bottom() - bh - 0.25 * g.s, cw - rw - BADGE_GAP * g.s, bh)
+                p.setPen(Qt.PenStyle.NoPen)
+                p.setBrush(RED if ann[1] else BADGE_BG)
+                p.drawRoundedRect(badge, bh / 2, bh / 2)
+                p.setPen(WHITE if ann[1] else INK)
+                p.drawText(badge, Qt.AlignmentFlag.AlignCenter, ann[0])
+                self._badge_sink.append((c, badge))
+            if not is_grey:
+                self._hit_sink.append(_Hit(r.adjusted(-squeeze / 2, 0, squeeze / 2, 0), c))
+            cx += cw + squeeze
+
+    def _fit_suit_row(
+        self, g: _Geometry, cards: list[int], all_anns: list[tuple[str, bool] | None], avail: float
+    ) -> tuple[QFont, QFont, list[tuple[str, bool] | None], list[float], list[float]]:
+        """The fonts, badges and widths that fit a suit's cards in ``avail`` pixels: a long annotated suit
+        first writes a run of equal figures once ("J109₁₁"), then shrinks, rather than overflow its hand."""
+        row_rank = self._font(g, 3.1, True)
+        ann_font = self._font(g, 1.8, True)
+        attempts = [(1.0, False)] + [(f, True) for f in (1.0, 0.9, 0.8, 0.7, 0.6, 0.5)]
+        for factor, grouped in attempts:
+            anns = grouped_annotations(all_anns) if grouped else all_anns
+            if factor < 1.0:
+                row_rank = self._font(g, 3.1 * factor, True)
+                ann_font = self._font(g, 1.8 * factor, True)
+            fm = QFontMetricsF(row_rank)
+            ann_fm = QFontMetricsF(ann_font)
+            rank_ws = [fm.horizontalAdvance(rank_label(c)) for c in cards]
+            # an annotation is a small badge low beside its card (a pill with the trick count), so it
+            # reads apart from the ranks ("A 10" and its "10") and lines keep their height
+            pad = BADGE_PAD * factor * g.s
+            widths = [
+                rw + (BADGE_GAP * g.s + ann_fm.horizontalAdvance(a[0]) + 2 * pad if a else 0.0)
+                for rw, a in zip(rank_ws, anns, strict=True)
+            ]
+            if sum(widths) + 0.5 * g.s * (len(cards) - 1) <= avail:
+                break
+        return row_rank, ann_font, anns, rank_ws, widths
 
     def _paint_trick(self, p: QPainter, g: _Geometry, trick: Trick) -> None:
         for i, card in enumerate(trick.cards):
