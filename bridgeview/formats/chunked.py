@@ -23,8 +23,8 @@ from ..model.vulnerability import Vulnerability, dealer_for_board, vulnerability
 from .atomic import save_atomically
 from .bulk import DD_UNKNOWN, BulkChunk
 from .codec import (
+    BridgeCodec,
     Cancelled,
-    Codec,
     ConvertResult,
     LazyTextSet,
     ProgressFn,
@@ -83,7 +83,7 @@ def rank_table() -> np.ndarray:
 class Tally:
     """What generic_check counts, board by board."""
 
-    codec: Codec
+    codec: BridgeCodec
     start: int
     header: dict[str, str | None]
     errors: list[str] = field(default_factory=list)
@@ -260,7 +260,7 @@ class Conversion:
         self,
         doc: LazyTextSet,
         dst: str | os.PathLike[str],
-        codec: Codec,
+        codec: BridgeCodec,
         options: WriteOptions | None,
         progress: ProgressFn | None = None,
     ) -> ConvertResult:
@@ -304,7 +304,11 @@ class Conversion:
         return result
 
     def report(
-        self, doc: LazyTextSet, codec: Codec, options: WriteOptions | None = None, progress: ProgressFn | None = None
+        self,
+        doc: LazyTextSet,
+        codec: BridgeCodec,
+        options: WriteOptions | None = None,
+        progress: ProgressFn | None = None,
     ) -> SaveReport:
         """What writing ``doc`` as ``codec`` would lose, as ``codec.check`` says it, from one chunked pass (the GUI
         asks before it saves)."""

@@ -70,8 +70,8 @@ class EditedBoards:
     refuses)."""
 
     def __init__(self, doc: LazyBoardSet, also: Iterable[int] = ()) -> None:
-        self._doc = getattr(doc, "uncounted", doc)  # (taking a board here moves no progress bar)
-        self._indices = sorted({*doc._edits, *also})
+        self._doc = doc.uncounted  # (taking a board here moves no progress bar)
+        self._indices = sorted({*doc.edits, *also})
         self.info = doc.info
 
     def __len__(self) -> int:

@@ -22,7 +22,7 @@ are converted chunk by chunk with numpy (see :mod:`bridgeview.formats.bulk`).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import IO, TYPE_CHECKING, Any
@@ -33,7 +33,7 @@ from ...model.cards import CARDS, SEAT_LETTERS
 from ...model.deal import Deal
 from ...model.severity import warning
 from ..bulk import ABSENT, BulkChunk
-from ..codec import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
+from ..codec import Boards, BridgeCodec, Capabilities, ReadOptions, SaveReport, WriteOptions
 from ..errors import MESSAGE_LIMIT, FormatError
 from ..records import FixedRecordCodec, Records, owner_chunks, require_full
 from ..textcheck import decode_text, undecodable_problems
@@ -553,7 +553,7 @@ class DupCodec(FixedRecordCodec):
         dup = parse_control(raws[0]) if raws[0] is not None else None
         return self._write_records(np.concatenate(owners_parts), numbers, dup, raws, out)
 
-    def write(self, doc: Sequence[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
+    def write(self, doc: Boards, out: IO[bytes], options: WriteOptions | None = None) -> None:
         import numpy as np
 
         boards = list(doc)
@@ -573,7 +573,7 @@ class DupCodec(FixedRecordCodec):
         return dup.first_board if dup is not None else 1
 
     def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
-        rep = Codec.check(self, boards, options)
+        rep = BridgeCodec.check(self, boards, options)
         start = self._start(boards, options)
         numbers = [b.number if b.number is not None else start + i for i, b in enumerate(boards)]
         if numbers:
@@ -593,7 +593,7 @@ HEADER_LINES = ("event", "site", "date")
 TRAILING_JUNK = b"\r\n\x1a \0"
 
 
-class BreCodec(Codec):
+class BreCodec(BridgeCodec):
     name = "bre"
     title = "Duplimate BRE"
     extensions = ("bre",)
@@ -737,7 +737,7 @@ class BreCodec(Codec):
             rep.losses.append("line breaks in the event, site or date (they become spaces)")
         return rep
 
-    def write(self, doc: Sequence[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
+    def write(self, doc: Boards, out: IO[bytes], options: WriteOptions | None = None) -> None:
         info = getattr(doc, "info", None)
         newline = (
             (options.newline if options and options.newline else None)
@@ -754,7 +754,7 @@ class BreCodec(Codec):
             done += len(owners)
 
 
-CODECS: tuple[Codec, ...] = (BriCodec(), DgeCodec(), BreCodec(), DupCodec())
+CODECS: tuple[BridgeCodec, ...] = (BriCodec(), DgeCodec(), BreCodec(), DupCodec())
 
 __all__ = [
     "CODECS",

@@ -19,14 +19,13 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
 from typing import IO
 
 from ...model.board import Board
 from ...model.boardset import BoardSet, FileInfo
 from ...model.cards import SEAT_LETTERS
 from ...model.deal import Deal
-from ..codec import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
+from ..codec import Boards, BridgeCodec, Capabilities, ReadOptions, SaveReport, WriteOptions
 from ..errors import FormatError
 from ..textcheck import decode_text, undecodable_problems
 
@@ -89,7 +88,7 @@ def _key(line: str) -> tuple[str, str] | None:
     return (key.strip(), value) if sep else None
 
 
-class DlmCodec(Codec):
+class DlmCodec(BridgeCodec):
     name = "dlm"
     title = "Duplimate DLM"
     extensions = ("dlm",)
@@ -260,7 +259,7 @@ class DlmCodec(Codec):
                 rep.losses.append("the site and date (DLM keeps only a headline)")
         return rep
 
-    def write(self, doc: Sequence[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
+    def write(self, doc: Boards, out: IO[bytes], options: WriteOptions | None = None) -> None:
         boards = list(doc)
         numbers = self._numbers(boards, options)
         for board, number in zip(boards, numbers, strict=True):
@@ -364,6 +363,6 @@ class DlmCodec(Codec):
         return out[:end] + missing + out[end:]
 
 
-CODECS: tuple[Codec, ...] = (DlmCodec(),)
+CODECS: tuple[BridgeCodec, ...] = (DlmCodec(),)
 
 __all__ = ["CODECS", "DlmCodec", "board_checksum", "encode_letters", "file_checksum"]

@@ -17,10 +17,11 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from ...model.boardset import BoardSource
 from .. import chunked
 from ..bulk import ABSENT, DD_UNKNOWN, BulkChunk
 from ..chunked import FAST_TARGETS, VUL_CODES, finish_chunk, names_array, rank_table, running_count
-from ..codec import Codec, WriteOptions, is_lazy_text, meaningful
+from ..codec import BridgeCodec, WriteOptions, is_lazy_text, meaningful
 from .read import LIN_SEATS, PLAYER_TAGS, flat_text
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ _LIN_SEATS = tuple(int(seat) for seat in LIN_SEATS)
 _DEALERS = {b"%d" % (k + 1): seat for k, seat in enumerate(_LIN_SEATS)}
 
 
-def applies(doc: Any, codec: Codec, options: WriteOptions | None) -> bool:
+def applies(doc: BoardSource, codec: BridgeCodec, options: WriteOptions | None) -> bool:
     """True for an unedited lazy LIN set going to a plain fixed-record format (numbered by the file
     itself: a start board given when reading numbers the boards the careful way)."""
     return (

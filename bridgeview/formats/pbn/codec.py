@@ -13,16 +13,16 @@ import gc
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import IO, Any
+from typing import IO
 
 from ...model.board import Board, board_key
-from ...model.boardset import BoardSet, FileInfo
+from ...model.boardset import BoardSet, BoardSource, FileInfo
 from ...model.text import plural
 from ..codec import (
     Boards,
+    BridgeCodec,
     Capabilities,
     ChunkedConversion,
-    Codec,
     ReadOptions,
     SaveReport,
     WriteOptions,
@@ -197,7 +197,7 @@ def _document_text(
     return "".join(parts), encoding, newline, expected, set(raw_keys) if inheriting else set()
 
 
-class PbnCodec(Codec):
+class PbnCodec(BridgeCodec):
     name = "pbn"
     title = "PBN (Portable Bridge Notation)"
     extensions = ("pbn",)
@@ -262,7 +262,7 @@ class PbnCodec(Codec):
         text, encoding, _newline = document_text(doc, options)
         out.write(text.encode(encoding_name(encoding), errors="replace"))
 
-    def chunked(self, doc: Any, target: Codec, options: WriteOptions | None) -> ChunkedConversion | None:
+    def chunked(self, doc: BoardSource, target: BridgeCodec, options: WriteOptions | None) -> ChunkedConversion | None:
         """A big PBN file read lazily, unedited and without ``#`` values, to ZRD or ZBD: :mod:`.bulk`."""
         from . import bulk  # regular expressions compiled for big files only
 
