@@ -379,9 +379,11 @@ def lazy_text(doc: object) -> str | None:
     return doc.kind.text_codec if isinstance(doc, BoardSource) else None
 
 
-def is_lazy_text(doc: object, codec_name: str) -> TypeGuard[LazyTextSet]:
-    """True when ``doc`` is a text set the codec ``codec_name`` reads lazily, still read from its file."""
-    return lazy_text(doc) == codec_name
+def is_lazy_text(doc: object, codec_name: str | None = None) -> TypeGuard[LazyTextSet]:
+    """True when ``doc`` is a text set the codec ``codec_name`` (any text codec: None) reads lazily, still read
+    from its file."""
+    name = lazy_text(doc)
+    return name is not None and codec_name in (None, name)
 
 
 class TablesFound(Exception):

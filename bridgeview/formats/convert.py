@@ -30,6 +30,7 @@ from .codec import (
     TablesFound,
     WriteOptions,
     check_error,
+    is_lazy_text,
     lazy_text,
     record_errors,
 )
@@ -109,7 +110,7 @@ def one_table_each(doc: BoardSource, codec: AnyCodec) -> bool:
 
 def _lazy_text(doc: BoardSource) -> TypeGuard[LazyTextSet]:
     """A big PBN or LIN file read lazily: its games are decoded on demand and may hold no cards."""
-    return lazy_text(doc) is not None
+    return is_lazy_text(doc)
 
 
 def chunked_text(doc: BoardSource, codec: BridgeCodec, options: WriteOptions | None) -> ChunkedConversion | None:
