@@ -19,7 +19,7 @@ from ..model.boardset import BoardSet
 from ..model.severity import ERROR
 from ..model.tables import Tables, set_tables
 from ..model.text import plural
-from .compare import deal_difference
+from .compare import BoardDiff, deal_difference
 from .validate import Problem, validate
 
 #: The dealing machine's limits: Duplimate (DUP) takes boards 1-999.
@@ -197,7 +197,7 @@ def _dup_control(boards: BoardSet, numbers: dict[int, int]) -> list[Issue]:
     return out
 
 
-def summary(issues: Sequence[Issue | str], count: int, tables: Tables | None = None) -> str:
+def summary(issues: Sequence[Issue | BoardDiff | str], count: int, tables: Tables | None = None) -> str:
     """``16 boards, ready to deal``, ``15 boards (30 tables), ready to deal (2 warnings)`` or ``3 problems in 16
     boards``; ``issues`` are :class:`Issue` s (or their lines: every one an error)."""
     boards = plural(count, "board", ",") if tables is None or not tables.repeated else _tables_text(tables)

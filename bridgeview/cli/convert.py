@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 from ..formats.errors import FormatError
@@ -19,7 +20,7 @@ DESCRIPTION = (
 )
 
 
-def add_arguments(p) -> None:
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("input", metavar="IN")
     p.add_argument(
         "output",
@@ -52,11 +53,11 @@ def add_arguments(p) -> None:
     add_hand_record_arguments(p, title="hand records (.pdf and .html outputs)")
 
 
-def _dup_options(args) -> bool:
+def _dup_options(args: argparse.Namespace) -> bool:
     return any(getattr(args, k, None) is not None for k in ("dup_random", "dup_backwards", "dup_copies", "dup_first"))
 
 
-def _edited(doc, args, dup: bool):
+def _edited(doc, args: argparse.Namespace, dup: bool):
     """The set renumbered and/or with its DUP fields set (``--renumber``, ``--dup-*``), as a new board set."""
     from dataclasses import replace
 
@@ -90,7 +91,7 @@ def _edited(doc, args, dup: bool):
     return out
 
 
-def _check_dup_options(args, titles: list[str], has_dup: bool, path: str | None) -> None:
+def _check_dup_options(args: argparse.Namespace, titles: list[str], has_dup: bool, path: str | None) -> None:
     if _dup_options(args) and not has_dup:
         has_none = f"{titles[0]} has none" if len(titles) == 1 else "no output is a DUP file"
         raise FormatError(f"--dup-* options set a DUP file's control fields; {has_none}", path=path)
@@ -98,7 +99,7 @@ def _check_dup_options(args, titles: list[str], has_dup: bool, path: str | None)
         raise FormatError(f"--dup-copies must be 0-99, not {args.dup_copies}", path=path)
 
 
-def _convert_edited(args, output: str, progress):
+def _convert_edited(args: argparse.Namespace, output: str, progress):
     """Read, renumber and/or set the DUP fields, then write: the path for --renumber and --dup-*."""
     from ..formats.codec import ReadOptions, WriteOptions
     from ..formats.convert import write_document
@@ -129,7 +130,7 @@ def _one_file(outputs: list[str], to_fmt: str | None) -> bool:
     return Path(outputs[0]).suffix.lower() not in SHEET_EXTENSIONS
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     if _one_file(args.output, args.to_fmt):
         given = sheet_options_given(args)
         if given:
@@ -138,7 +139,7 @@ def run(args) -> int:
     return _convert_many(args)
 
 
-def _convert_one(args, output: str) -> int:
+def _convert_one(args: argparse.Namespace, output: str) -> int:
     from ..formats.convert import convert_file  # numpy: only when converting (keeps `bridgeview info` fast)
 
     progress = Progress("converting", counts=False)  # the count of a check-then-write pass means little
@@ -171,7 +172,7 @@ def _convert_one(args, output: str) -> int:
     return 0
 
 
-def _convert_many(args) -> int:
+def _convert_many(args: argparse.Namespace) -> int:
     """Several outputs (or standard output, or hand records): one read, each output written on its own."""
     from ..formats.codec import ReadOptions, WriteOptions
     from ..formats.registry import read_file

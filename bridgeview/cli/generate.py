@@ -51,7 +51,7 @@ _seed = _whole(0, MAX_SEED, "a seed")
 _jobs = _whole(1, 256, "a number of processes")
 
 
-def add_arguments(p) -> None:
+def add_arguments(p: argparse.ArgumentParser) -> None:
     from .common import board_number
     from .outputs import add_hand_record_arguments
 
@@ -81,7 +81,7 @@ def add_arguments(p) -> None:
     add_hand_record_arguments(p, title="hand records (.pdf and .html outputs)")
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from ..formats.errors import FormatError
     from ..generate import engine
     from ..generate.actions import Report
@@ -168,7 +168,7 @@ def _check_room(target, produce: int, first: int, force: bool) -> None:
         )
 
 
-def _write_outputs(targets, kept, script, args, summary, told) -> bool:
+def _write_outputs(targets, kept, script, args: argparse.Namespace, summary, told) -> bool:
     """Write the set to every output (``cli/outputs.py``: each on its own, a failure named and the others
     still written); True when one failed."""
     import numpy as np

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+
 from ..app.describe import info_lines
 from ..formats.codec import ReadOptions
 from ..formats.registry import read_file
@@ -12,12 +14,12 @@ ORDER = 20
 HELP = "show a file's format, number of boards, checksum and header"
 
 
-def add_arguments(p) -> None:
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE")
     p.add_argument("--from", dest="from_fmt", metavar="FMT", help="input format (default: detect)")
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     progress = Progress("reading")  # shows activity on a terminal while a big file is scanned
     try:
         doc = read_file(args.file, args.from_fmt, ReadOptions())

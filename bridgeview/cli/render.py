@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
@@ -19,7 +20,7 @@ DESCRIPTION = (
 )
 
 
-def add_arguments(p) -> None:
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE")
     p.add_argument("--board", type=int, metavar="N", help="board number to draw (default: the first board)")
     p.add_argument("--deal", type=int, metavar="N", help="cribbage files: the deal to draw (1-based)")
@@ -44,7 +45,7 @@ def add_arguments(p) -> None:
     )
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import qInstallMessageHandler
 
@@ -63,7 +64,7 @@ def _say_slow(board, seconds: float) -> None:
     )
 
 
-def _run(args) -> int:
+def _run(args: argparse.Namespace) -> int:
     from ..formats.registry import detect, get, read_file
 
     codec = get(args.from_fmt) if args.from_fmt else detect(args.file)
@@ -113,7 +114,7 @@ def _step(diagram, board, step: int, fmt: str, path: str) -> None:
             raise FormatError(f"board {board.number}: the play has only {shown} cards", path=path)
 
 
-def _render_diagram(args, doc, index: int, fmt: str) -> int:
+def _render_diagram(args: argparse.Namespace, doc, index: int, fmt: str) -> int:
     from PySide6.QtWidgets import QApplication
 
     from ..ui.render_widget import DiagramWithGrid
@@ -129,7 +130,7 @@ def _render_diagram(args, doc, index: int, fmt: str) -> int:
     return _save(widget.grab(), args.output)
 
 
-def _render_window(args, index: int) -> int:
+def _render_window(args: argparse.Namespace, index: int) -> int:
     from PySide6.QtCore import QSettings
 
     from ..ui import dialogs, solver
@@ -156,7 +157,7 @@ def _render_window(args, index: int) -> int:
         dialogs.message = saved_message
 
 
-def _grab_window(window, args, index: int, errors: list[str]) -> int:
+def _grab_window(window, args: argparse.Namespace, index: int, errors: list[str]) -> int:
     from PySide6.QtWidgets import QApplication
 
     window.resize(args.width or 1280, args.height or 800)

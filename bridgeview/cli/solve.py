@@ -11,6 +11,7 @@ the journal, so every way gives the same bytes.
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 from ..formats.atomic import check_target
@@ -33,7 +34,7 @@ DESCRIPTION = (
 )
 
 
-def add_arguments(p) -> None:
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("input", metavar="IN")
     p.add_argument("output", metavar="OUT")
     p.add_argument("--from", dest="from_fmt", metavar="FMT", help="input format (default: detect)")
@@ -69,7 +70,7 @@ def add_arguments(p) -> None:
     p.add_argument("--force", action="store_true", help="replace OUT even if it is write-protected")
 
 
-def _solver(args, on_slow=None):
+def _solver(args: argparse.Namespace, on_slow=None):
     from ..solve.chunks import DaskSolver, LocalSolver
 
     if args.cluster or args.workers:
@@ -87,7 +88,7 @@ def _solver(args, on_slow=None):
     return LocalSolver(args.jobs, timeout=args.dd_timeout, on_slow=on_slow)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from ..solve.boards import has_table
     from ..solve.chunks import DEFAULT_CHUNK, Journal, JournalError, input_fingerprint, solve_chunked
 
@@ -201,7 +202,7 @@ def _results(todo: list[int], chunk: int, tables_of, slow_boards: list[int]):
             yield i, table_of(arr[k])
 
 
-def _write_boards(doc, codec, args, results, counts: dict, unsolvable: list[int]):
+def _write_boards(doc, codec, args: argparse.Namespace, results, counts: dict, unsolvable: list[int]):
     """Put the tables into the boards (par tags too for PBN) and write the document."""
     from ..formats.convert import write_document  # numpy: only when solving (keeps `bridgeview info` fast)
     from ..solve.boards import difference_note, merged, par_tags
@@ -240,7 +241,7 @@ def _can_stream(doc, codec) -> bool:
     )
 
 
-def _write_streamed(doc, codec, args, results, counts: dict, unsolvable: list[int]):
+def _write_streamed(doc, codec, args: argparse.Namespace, results, counts: dict, unsolvable: list[int]):
     """Write OUT from the source's bulk chunks with the solved tables filled in, chunk by chunk."""
     import numpy as np
 

@@ -24,17 +24,18 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, Any, Generic, Protocol, TypeGuard, TypeVar, runtime_checkable
+from typing import IO, TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeGuard, TypeVar, runtime_checkable
 
 from ..model.boardset import Boards as Boards  # the boards a check or a writer takes (re-exported for codecs)
-from ..model.boardset import BoardSet, BoardSource, FileInfo, Numbered
-from ..model.cribbage import CribbageRecord
+from ..model.boardset import BoardSource, FileInfo, Numbered
 from ..model.text import plural
 from ..model.vulnerability import dealer_for_board, vulnerability_for_board
 from .errors import FormatError
 
 if TYPE_CHECKING:
     from ..model.board import Board
+    from ..model.boardset import BoardSet
+    from ..model.cribbage import CribbageRecord  # (the cribbage model is imported with its codec, not here)
 
 
 @dataclass(frozen=True)
@@ -154,7 +155,7 @@ class Codec(Generic[ContentT, WrittenT]):
         return f"<codec {self.name}>"
 
 
-class BridgeCodec(Codec[BoardSet, Boards]):
+class BridgeCodec(Codec["BoardSet", Boards]):
     """A format of bridge boards: it reads a :class:`~model.boardset.BoardSet` (a :class:`LazyBoardSet` for a
     file decoded on demand) and writes any boards (a set, a view of one, a progress wrapper, a list)."""
 
@@ -166,7 +167,7 @@ class BridgeCodec(Codec[BoardSet, Boards]):
         return generic_check(self, boards, start=start)
 
 
-class CribbageCodec(Codec[CribbageRecord, CribbageRecord]):
+class CribbageCodec(Codec["CribbageRecord", "CribbageRecord"]):
     """A format of cribbage games: it reads and writes a :class:`~model.cribbage.CribbageRecord`."""
 
     kind = "cribbage"
@@ -175,7 +176,7 @@ class CribbageCodec(Codec[CribbageRecord, CribbageRecord]):
 #: any codec the registry holds (``isinstance(codec, BridgeCodec)`` tells which)
 AnyCodec = BridgeCodec | CribbageCodec
 #: what a file read holds (``Document.content``)
-Content = BoardSet | CribbageRecord
+Content: TypeAlias = "BoardSet | CribbageRecord"
 
 
 def uncounted(boards: Boards) -> Boards:

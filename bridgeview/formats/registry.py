@@ -11,12 +11,15 @@ import importlib
 import os
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..model.boardset import LazyBoardSet
-from ..model.cribbage import CribbageRecord
+from ..model.boardset import BoardSet, LazyBoardSet
 from .atomic import check_target, save_atomically
 from .codec import AnyCodec, Boards, BridgeCodec, Content, ReadOptions, WriteOptions, check_error
 from .errors import FormatError
+
+if TYPE_CHECKING:
+    from ..model.cribbage import CribbageRecord
 
 SNIFF_BYTES = 4096
 
@@ -168,7 +171,7 @@ def read_file(path: str | os.PathLike[str], fmt: str | None = None, options: Rea
         raise FormatError(str(e) or "out of memory", path=str(path)) from None
     except OSError as e:
         raise FormatError(e.strerror or str(e), path=str(path)) from None
-    if isinstance(doc, CribbageRecord):
+    if not isinstance(doc, BoardSet):  # a cribbage game
         return doc
     doc.info.format = codec.name
     doc.info.path = str(path)
@@ -211,6 +214,7 @@ def write_file(
         raise FormatError(f"{codec.title} files can be read but not written", path=str(path))
     opts = options or WriteOptions()
     check_target(path, force)
+    from ..model.cribbage import CribbageRecord
     from . import verbatim
 
     if isinstance(codec, BridgeCodec) and not isinstance(doc, CribbageRecord):
