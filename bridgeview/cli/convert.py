@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from ..formats.errors import FormatError
+from ..model.boardset import BoardSet
 from .common import Progress, board_number
 from .outputs import SHEET_EXTENSIONS, SHEETS, STDOUT, add_hand_record_arguments, sheet_options_given
+
+if TYPE_CHECKING:
+    from ..formats.codec import Content, ConvertResult, ProgressFn
 
 NAME = "convert"
 ORDER = 10
@@ -57,15 +62,14 @@ def _dup_options(args: argparse.Namespace) -> bool:
     return any(getattr(args, k, None) is not None for k in ("dup_random", "dup_backwards", "dup_copies", "dup_first"))
 
 
-def _edited(doc, args: argparse.Namespace, dup: bool):
+def _edited(doc: Content, args: argparse.Namespace, dup: bool) -> BoardSet:
     """The set renumbered and/or with its DUP fields set (``--renumber``, ``--dup-*``), as a new board set."""
     from dataclasses import replace
 
     from ..formats.duplimate.bri import DEFAULT_DUP
-    from ..model.boardset import BoardSet
     from ..model.editing import board_numbers
 
-    if not hasattr(doc, "info"):
+    if not isinstance(doc, BoardSet):
         raise FormatError("holds a cribbage game, not bridge boards", path=args.input)
     boards = [doc[i] for i in range(len(doc))]
     if args.renumber or args.dup_first is not None:  # each board a number: its tables share it, no deal twice
@@ -80,14 +84,14 @@ def _edited(doc, args: argparse.Namespace, dup: bool):
         control = doc.info.dup or DEFAULT_DUP
         first = boards[0].number if boards and boards[0].number else 1
         last = max((b.number for b in boards if b.number is not None), default=first)
-        changes = {"first_board": first, "last_board": max(first, last)}
-        if args.dup_random is not None:
-            changes["random"] = args.dup_random == "yes"
-        if args.dup_backwards is not None:
-            changes["backwards"] = args.dup_backwards == "yes"
-        if args.dup_copies is not None:
-            changes["copies"] = args.dup_copies
-        out.info.dup = replace(control, **changes)
+        out.info.dup = replace(
+            control,
+            first_board=first,
+            last_board=max(first, last),
+            random=control.random if args.dup_random is None else args.dup_random == "yes",
+            backwards=control.backwards if args.dup_backwards is None else args.dup_backwards == "yes",
+            copies=control.copies if args.dup_copies is None else args.dup_copies,
+        )
     return out
 
 
@@ -99,7 +103,7 @@ def _check_dup_options(args: argparse.Namespace, titles: list[str], has_dup: boo
         raise FormatError(f"--dup-copies must be 0-99, not {args.dup_copies}", path=path)
 
 
-def _convert_edited(args: argparse.Namespace, output: str, progress):
+def _convert_edited(args: argparse.Namespace, output: str, progress: ProgressFn | None) -> ConvertResult:
     """Read, renumber and/or set the DUP fields, then write: the path for --renumber and --dup-*."""
     from ..formats.codec import ReadOptions, WriteOptions
     from ..formats.convert import write_document
@@ -181,7 +185,7 @@ def _convert_many(args: argparse.Namespace) -> int:
 
     targets = resolve_targets(args.output, args.to_fmt)
     files = [t for t in targets if t.codec is not None]
-    has_dup = any(t.codec.name == "dup" for t in files)
+    has_dup = any(t.codec is not None and t.codec.name == "dup" for t in files)
     where = args.output[0] if len(args.output) == 1 else None
     _check_dup_options(args, [t.title for t in targets], has_dup, where)
     given = sheet_options_given(args)

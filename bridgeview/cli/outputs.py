@@ -26,14 +26,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
-from ..formats.codec import source_info
 from ..formats.errors import FormatError
 from ..model.boardset import BoardSet
 from ..model.text import plural
 from .common import DD_TIMEOUT, Progress, seconds
 
 if TYPE_CHECKING:
-    from ..formats.codec import AnyCodec, Boards, Content, WriteOptions
+    from ..formats.codec import AnyCodec, Content, WriteOptions
     from ..handrecords.content import HandRecordOptions, PrintData
 
 STDOUT = "-"
@@ -122,7 +121,7 @@ def sheet_options_given(args: argparse.Namespace) -> list[str]:
     return [flag for key, flag in _SHEET_OPTIONS.items() if getattr(args, key, None) is not None]
 
 
-def hand_record_options(args: argparse.Namespace, boards: Boards) -> HandRecordOptions:
+def hand_record_options(args: argparse.Namespace, boards: Content) -> HandRecordOptions:
     """:class:`~bridgeview.handrecords.content.HandRecordOptions` from the command line, the title from the
     file unless ``--title`` is given."""
     from ..handrecords.content import HandRecordOptions, default_title
@@ -130,8 +129,7 @@ def hand_record_options(args: argparse.Namespace, boards: Boards) -> HandRecordO
     if args.title is not None:
         title = args.title
     else:  # a cribbage game has no title for hand records (its sheets are refused as they are written)
-        info = source_info(boards)
-        title = default_title(boards, info.path) if info is not None else ""
+        title = default_title(boards, boards.info.path) if isinstance(boards, BoardSet) else ""
     return HandRecordOptions(
         title=title,
         per_page=args.per_page or 4,

@@ -200,6 +200,9 @@ class ChunkSolver(Protocol):
     """What solves the chunks of a run: DDS children here (:class:`LocalSolver`) or a Dask cluster
     (:class:`DaskSolver`)."""
 
+    #: where the chunks are solved, for the user (``this machine``, ``a local Dask cluster of 4 workers``)
+    name: str
+
     def run(self, work: Iterable[tuple[int, np.ndarray]]) -> Iterator[ChunkResult]: ...
     def close(self) -> None: ...
 
