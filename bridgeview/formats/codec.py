@@ -296,7 +296,7 @@ def follows_number(board: Board, position: int) -> bool:
 def board_tags(board: Board, info: FileInfo | None) -> dict[str, str]:
     """The board's tags worth reporting as lost: not placeholders, and not an Event/Site/Date
     that only repeats the file's header (PBN copies it onto every board; the header has its own line)."""
-    header = {"Event": info.event, "Site": info.site, "Date": info.date} if info is not None else {}
+    header = info.header() if info is not None else {}
     return {
         k: v for k, v in board.tags.items() if meaningful(v) and header.get(k) != v and k != "Auction:rest"
     }  # reported on its own

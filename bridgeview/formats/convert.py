@@ -35,6 +35,7 @@ from .codec import (
     record_errors,
 )
 from .errors import FormatError
+from .records import BulkCount
 from .registry import codec_for_output, detect, get, read_file
 from .verbatim import original_writer
 
@@ -489,7 +490,8 @@ def write_bulk_chunks(
     if caps.max_records is not None and total > caps.max_records:
         raise FormatError(f"{codec.title} holds at most {caps.max_records} boards; this set has {total}", path=str(dst))
     save_atomically(dst, write, force=force)
-    result.losses.extend(getattr(result.records, "losses", ()))  # what the codec's own bulk writer dropped
+    if isinstance(result.records, BulkCount):  # what the codec's own bulk writer dropped
+        result.losses.extend(result.records.losses)
     if dd_dropped:
         result.losses.append(f"double-dummy results of {plural(dd_dropped, 'board')}")
     if numbers_lost:

@@ -35,7 +35,7 @@ from ..model.deal import Deal
 from ..model.text import plural
 from ..model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
 from .bulk import BulkChunk, complete_rows
-from .codec import Boards, BridgeCodec, Capabilities, ReadOptions, SaveReport, WriteOptions
+from .codec import Boards, BridgeCodec, Capabilities, ReadOptions, SaveReport, WriteOptions, source_info
 from .duplimate.bri import show_bytes
 from .errors import FormatError
 from .mapped import map_file
@@ -331,7 +331,7 @@ def _text_lines(data: bytes) -> tuple[list[bytes], str]:
 
 
 def _newline(doc: Boards, options: WriteOptions | None, key: str) -> bytes:
-    info = getattr(doc, "info", None)
+    info = source_info(doc)
     nl = (
         (options.newline if options and options.newline else None)
         or (info.extra.get(key) if info is not None else None)
@@ -448,7 +448,7 @@ class BhgCodec(BridgeCodec):
 
     def write(self, doc: Boards, out: IO[bytes], options: WriteOptions | None = None) -> None:
         nl = _newline(doc, options, "bhg_newline")
-        info = getattr(doc, "info", None)
+        info = source_info(doc)
         header = info.extra.get("bhg_header", "") if info is not None else ""
         numbered = dict(self._numbered(doc, options))
         last = max(numbered, default=0)

@@ -47,6 +47,10 @@ class FileInfo:
     record_size: int | None = None  # bytes a record, for fixed-record formats
     checksum: int | None = None  # Pavlicek checksum of the file as read
 
+    def header(self) -> dict[str, str | None]:
+        """The event, site and date by their PBN tag names (``Event``, ``Site``, ``Date``), as formats write them."""
+        return {"Event": self.event, "Site": self.site, "Date": self.date}
+
 
 #: a problem a reader survived: (board index or None, line or None, message)
 ReadProblem = tuple[int | None, int | None, str]

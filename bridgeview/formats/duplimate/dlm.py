@@ -25,7 +25,7 @@ from ...model.board import Board
 from ...model.boardset import BoardSet, FileInfo
 from ...model.cards import SEAT_LETTERS
 from ...model.deal import Deal
-from ..codec import Boards, BridgeCodec, Capabilities, ReadOptions, SaveReport, WriteOptions
+from ..codec import Boards, BridgeCodec, Capabilities, ReadOptions, SaveReport, WriteOptions, source_info
 from ..errors import FormatError
 from ..textcheck import decode_text, undecodable_problems
 
@@ -233,7 +233,7 @@ class DlmCodec(BridgeCodec):
     def _encoding(doc: Boards, options: WriteOptions | None) -> str:
         if options and options.encoding:
             return options.encoding
-        info = getattr(doc, "info", None)
+        info = source_info(doc)
         layout = info.extra.get("dlm") if info is not None else None
         return layout["encoding"] if layout else "cp1252"
 
@@ -247,7 +247,7 @@ class DlmCodec(BridgeCodec):
                 f"boards {', '.join(map(str, numbers[:5]))}{'…' if len(numbers) > 5 else ''}: "
                 f"DLM holds one run of consecutive boards within 1-{MAX_BOARD}"
             )
-        info = getattr(boards, "info", None)
+        info = source_info(boards)
         if info is not None:
             headline = " ".join((info.event or "").splitlines())
             try:
@@ -271,7 +271,7 @@ class DlmCodec(BridgeCodec):
             or not (1 <= numbers[0] and numbers[-1] <= MAX_BOARD)
         ):
             raise FormatError(f"DLM holds one run of consecutive boards within 1-{MAX_BOARD}")
-        info = getattr(doc, "info", None)
+        info = source_info(doc)
         layout = info.extra.get("dlm") if info is not None else None
         headline = " ".join(((info.event if info is not None else None) or "").splitlines())
         deals = {n: encode_letters(b.deal) for n, b in zip(numbers, boards, strict=True)}

@@ -343,6 +343,11 @@ class LazyLinSet(LazyBoardSet):
     lazy_kind = SetKind.LIN_TEXT
     lin_index: LinIndex
 
+    @property
+    def start_board(self) -> int | None:
+        """The number given to the first board when reading (``--start-board``), None when the file numbers them."""
+        return self._start_board
+
     def __init__(self, index: LinIndex, info: FileInfo, start_board: int | None, keepalive: Any = None) -> None:
         super().__init__(len(index), self._decode_board, info, keepalive=keepalive)
         self.lin_index = index  # not ``index``: that is Sequence.index

@@ -27,6 +27,7 @@ from ..codec import (
     SaveReport,
     WriteOptions,
     lazy_text,
+    source_info,
 )
 from ..errors import FormatError
 from ..lazytext import EditedBoards
@@ -152,7 +153,7 @@ def _document_text(
     written as read, the key of the generated text on its own for the others) and
     the indices written as read; otherwise ``{}`` and an empty set."""
     options = options or WriteOptions()
-    info: FileInfo = getattr(doc, "info", None) or FileInfo()
+    info = source_info(doc) or FileInfo()
     from_pbn = info.format == "pbn" and "preamble" in info.extra
     extra = info.extra if from_pbn else {}
     original = extra.get("newline") or "\n"
@@ -277,7 +278,7 @@ class PbnCodec(BridgeCodec):
             # from a deals-and-DD format): only the edited boards need checking
             boards = EditedBoards(boards)
         rep = super().check(boards, options)
-        info = getattr(boards, "info", None)
+        info = source_info(boards)
         encoding = (
             (options.encoding if options else None)
             or (info.extra.get("encoding") if info is not None and info.format == "pbn" else None)

@@ -62,8 +62,7 @@ def _numbering(number: int) -> str:
 def header_text(info: FileInfo | None) -> str:
     """The Event, Site and Date tags every generated game starts with."""
     return "".join(
-        tag(name, (getattr(info, name.lower()) if info is not None else None) or "?")
-        for name in ("Event", "Site", "Date")
+        tag(name, (info.header()[name] if info is not None else None) or "?") for name in ("Event", "Site", "Date")
     )
 
 
