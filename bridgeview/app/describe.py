@@ -6,6 +6,7 @@ One function, shared by the command line and the window, so both describe a file
 from __future__ import annotations
 
 import os
+
 from ..formats.errors import FormatError
 from ..formats.registry import get
 from ..model.boardset import BoardSource
