@@ -12,6 +12,7 @@ all satisfy it (``tests/test_boardsource.py`` checks each).
 
 from __future__ import annotations
 
+import mmap
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableSequence
@@ -149,6 +150,15 @@ def lazy_set(source: BoardSource) -> LazyBoardSet | None:
     """The set under ``source`` (through any progress wrapper) when it still decodes its boards on demand."""
     found = source.uncounted
     return found if isinstance(found, LazyBoardSet) and found.kind.lazy else None
+
+
+@runtime_checkable
+class MappedFile(Protocol):
+    """What keeps a lazy set's fixed-record file open (``formats.records.Records``): its memory map, when the
+    file is mapped (a small file is read into bytes)."""
+
+    @property
+    def mmap(self) -> mmap.mmap | None: ...
 
 
 #: seconds between checks that a memory-mapped file was not cut short under us
@@ -460,14 +470,12 @@ class LazyBoardSet(BoardSet):
 
     def mapped_buffer(self) -> Any:
         """The mapped file the boards are decoded from (None: none)."""
-        return getattr(self.keepalive, "mmap", None)
+        return self.keepalive.mmap if isinstance(self.keepalive, MappedFile) else None
 
     def release_pages(self, upto: int) -> None:
         """Give back the mapped pages of the boards before ``upto`` (they stay in the page cache), some
         megabytes at a time: a pass over a file of gigabytes then holds a part of it, not all of it.  A
         board asked for again is read back from the page cache."""
-        import mmap
-
         advise = getattr(self.mapped_buffer(), "madvise", None)
         if advise is None or not hasattr(mmap, "MADV_DONTNEED") or self._materialised or upto >= len(self):
             return
