@@ -11,7 +11,7 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Any, TypeGuard, overload
 
-from ..model.boardset import BoardSource, FileInfo, ReadProblem, SetKind, lazy_set
+from ..model.boardset import BoardSource, FileInfo, ReadProblem, Selection, SetKind, lazy_set
 from ..model.cribbage import CribbageRecord
 from ..model.tables import DEAL, Conflict, record_name, set_tables
 from ..model.text import plural
@@ -134,7 +134,7 @@ def _lazy_without_empty_games(doc: BoardSource, codec: BridgeCodec, *, chunked: 
     return WithoutGames(doc, empty), len(empty)
 
 
-class BoardsView:
+class BoardsView(Selection):
     """Some records of a board set, read through to the set on demand (the boards of a million-game file are
     not held); a :class:`~model.boardset.BoardSource` of kind ``SELECTION``."""
 
@@ -143,23 +143,6 @@ class BoardsView:
         self.info: FileInfo = doc.info
         self.problems: list[ReadProblem] = list(doc.problems)
         self._kept = kept
-
-    @property
-    def kind(self) -> SetKind:
-        return SetKind.SELECTION
-
-    @property
-    def edited(self) -> bool:
-        """True: a selection is not the file as read (it is never copied byte for byte)."""
-        return True
-
-    @property
-    def numbered_by_position(self) -> bool:
-        return False
-
-    @property
-    def uncounted(self) -> BoardsView:
-        return self
 
     def __len__(self) -> int:
         return len(self._kept)

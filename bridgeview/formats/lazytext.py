@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from typing import Protocol
 
 from ..model.board import Board
-from ..model.boardset import FileInfo, LazyBoardSet, ReadProblem, SetKind
+from ..model.boardset import FileInfo, LazyBoardSet, ReadProblem, Selection
 from .mapped import release
 from .textcheck import EIGHT_BIT
 
@@ -64,7 +64,7 @@ class LazyLines:
         return value
 
 
-class EditedBoards:
+class EditedBoards(Selection):
     """The edited boards of a lazy set, for a text codec's check (PBN, LIN): the rest is written as read.
     ``also``: untouched boards the check must see all the same (a LIN board that cannot be read, which the check
     refuses).  A :class:`~model.boardset.BoardSource` of kind ``SELECTION``."""
@@ -74,22 +74,6 @@ class EditedBoards:
         self._indices = sorted({*doc.edits, *also})
         self.info: FileInfo = doc.info
         self.problems: list[ReadProblem] = [p for p in doc.problems if p[0] is None]  # the file's own, not a board's
-
-    @property
-    def kind(self) -> SetKind:
-        return SetKind.SELECTION
-
-    @property
-    def edited(self) -> bool:
-        return True
-
-    @property
-    def numbered_by_position(self) -> bool:
-        return False
-
-    @property
-    def uncounted(self) -> EditedBoards:
-        return self
 
     def __len__(self) -> int:
         return len(self._indices)

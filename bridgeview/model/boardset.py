@@ -146,6 +146,29 @@ class BoardSource(Protocol):
         ...
 
 
+class Selection:
+    """What every view of some records of another set says of itself (:class:`SetKind` ``SELECTION``); a view
+    (``formats.convert.BoardsView``, ``formats.lazytext.EditedBoards``) adds the boards, ``info``, ``problems``
+    and where each record is."""
+
+    @property
+    def kind(self) -> SetKind:
+        return SetKind.SELECTION
+
+    @property
+    def edited(self) -> bool:
+        """True: a selection is not the file as read (it is never copied byte for byte)."""
+        return True
+
+    @property
+    def numbered_by_position(self) -> bool:
+        return False
+
+    @property
+    def uncounted(self) -> Self:
+        return self
+
+
 def lazy_set(source: BoardSource) -> LazyBoardSet | None:
     """The set under ``source`` (through any progress wrapper) when it still decodes its boards on demand."""
     found = source.uncounted
