@@ -322,7 +322,7 @@ def solve_within(
     result = TimedResult([None] * total)
     own = process is None
     pool = process if process is not None else SolverProcess(jobs)
-    members = pool.members if isinstance(pool, SolverPool) else [pool]
+    members = [pool] if isinstance(pool, SolverProcess) else pool.members
     queue = deque(i for i, d in enumerate(deals) if dds.unsolvable_reason(d) is None)
     done = total - len(queue)
     solvable = len(queue)
