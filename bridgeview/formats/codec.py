@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from ..model.board import Board
     from ..model.boardset import BoardSet
     from ..model.cribbage import CribbageRecord  # (the cribbage model is imported with its codec, not here)
+    from .bulk import BulkChunk
 
 
 @dataclass(frozen=True)
@@ -143,11 +144,11 @@ class Codec(Generic[ContentT, WrittenT]):
     #: True when read_bulk/write_bulk are implemented
     bulk: bool = False
 
-    def read_bulk(self, path: str | os.PathLike[str], chunk: int = 1 << 18) -> Iterator[Any]:
+    def read_bulk(self, path: str | os.PathLike[str], chunk: int = 1 << 18) -> Iterator[BulkChunk]:
         """Yield :class:`bridgeview.formats.bulk.BulkChunk` s of the file's records."""
         raise NotImplementedError
 
-    def write_bulk(self, chunks: Iterable[Any], out: IO[bytes], options: WriteOptions | None = None) -> int:
+    def write_bulk(self, chunks: Iterable[BulkChunk], out: IO[bytes], options: WriteOptions | None = None) -> int:
         """Write chunks; return the number of records written."""
         raise NotImplementedError
 
