@@ -319,7 +319,7 @@ def seats_used(node: s.Expr | None) -> set[int]:
     """The seats an expression looks at."""
     if node is None:
         return set()
-    return {n.seat for n in walk(node) if isinstance(n, s.SEATED)}
+    return {n.seat for n in walk(node) if hasattr(n, "seat")}
 
 
 def as_int(value: np.ndarray) -> np.ndarray:

@@ -109,10 +109,6 @@ class HasCard(Node):
     card: int  # 0-51, 13 * suit + rank - 2
 
 
-#: the nodes that look at one seat's hand (their ``seat``)
-SEATED = (Length, Count, Losers, Quality, Cccc, Shape, HasCard)
-
-
 @dataclass(frozen=True, slots=True)
 class Score(Node):
     """``score(vul, x3N, tricks)``: declarer's score of an undoubled contract."""
