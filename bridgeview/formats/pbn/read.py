@@ -341,11 +341,7 @@ class GameReader:
             if diff:
                 seat, strain, a, b = diff[0]
                 self.problem(line, f"{name} disagrees with {tables[0][0]}: {seat.letter} {strain.letter} {b} vs {a}")
-            rows = [
-                [a if a is not None else b for a, b in zip(ra, rb, strict=True)]
-                for ra, rb in zip(merged.tricks, dd.tricks, strict=True)
-            ]
-            merged = DDTable.from_rows(rows)  # a partial table is completed by the others
+            merged = pbn_dd.merged(merged, dd)  # a partial table is completed by the others
         self.board.dd = merged
 
     # -- auction ----------------------------------------------------------------
