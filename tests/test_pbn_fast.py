@@ -234,6 +234,14 @@ def test_fast_path_agrees_on_export_files_with_oddities(seed: int, changes: list
     assert fast == careful, text
 
 
+@pytest.mark.parametrize("oddity", ODDITIES, ids=lambda o: repr(o[1]) if isinstance(o[1], str) else o[0])
+def test_each_oddity_in_export_files_reads_as_the_careful_reader_reads_it(oddity: tuple) -> None:
+    pattern, replacement = oddity
+    text = re.sub(pattern, replacement, export_file(6, 11), flags=re.M)
+    fast, careful, _taken = both_ways(text)
+    assert fast == careful, text
+
+
 def test_other_programs_shapes_stay_on_the_fast_path() -> None:
     """Comments of both kinds (over lines too), % lines, CRLF, lower-case calls, "#" values and tags in another
     order: every game is read by the fast path, as the careful reader reads it."""
