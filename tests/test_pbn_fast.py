@@ -252,16 +252,14 @@ def test_other_programs_shapes_stay_on_the_fast_path() -> None:
     assert fast == careful
     assert taken == 12
     doc = parse_pbn_text(text)
-    assert "a [bracket] \"quote\"\nover ; lines" in doc[1].notes and " a remark" in doc[1].notes
+    assert 'a [bracket] "quote"\nover ; lines' in doc[1].notes and " a remark" in doc[1].notes
     assert doc[1].tags["Event"] == "Bench" and not doc.problems
     assert document_text(doc)[0] == text  # and written back byte for byte
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32), st.lists(st.tuples(st.sampled_from(OTHER_PROGRAMS), st.integers(0, 3)), max_size=6))
-def test_other_programs_shapes_read_by_the_fast_path_as_the_careful_reader_reads_them(
-    seed: int, changes: list
-) -> None:
+def test_other_programs_shapes_read_by_the_fast_path_as_the_careful_reader_reads_them(seed: int, changes: list) -> None:
     text = export_file(4, seed)
     for (pattern, replacement), count in changes:
         text = re.sub(pattern, replacement, text, count=count, flags=re.M)

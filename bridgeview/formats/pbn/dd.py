@@ -106,6 +106,7 @@ def _table_in_order(tokens: list[str]) -> DDTable | None:
     and NT S H D C each, first: almost every file writes one order in every game), its tricks taken by
     position; None for a table in an order not known (yet)."""
     seats, strains = tokens[0::3], tokens[1::3]
+    rows: tuple[itemgetter[tuple[int | None, ...]], ...]
     if seats == _CANONICAL_SEATS and strains == _CANONICAL_STRAINS:
         rows = _CANONICAL_ROWS
     else:

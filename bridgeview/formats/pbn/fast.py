@@ -13,6 +13,7 @@ costs what it did and nothing read is lost.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from itertools import product
 from operator import itemgetter
 from typing import cast
@@ -23,7 +24,6 @@ from ...model.cards import CARDS, RANK_CHARS, Card, Seat, Strain
 from ...model.ddtable import DDTable
 from ...model.deal import Deal
 from ...model.play import TRICK_WEIGHTS
-from ...model.severity import warning
 from ...model.vulnerability import Vulnerability
 from . import dd as pbn_dd
 from .checks import check_tag
@@ -119,7 +119,8 @@ def read_fast(raw: str, first_line: int, ctx: Context) -> tuple[Board, list[tupl
         hit = _read_like(raw, first_line, ctx, layout)
         if hit is not None:
             return hit
-    text, comments, psbridge = raw, _NO_COMMENTS, None
+    comments: Sequence[str] = _NO_COMMENTS
+    text, psbridge = raw, None
     read = _tags(raw)
     if read is None or read[3]:  # not only tags and plain sections: perhaps commentary to lift out
         if not ("{" in raw or ";" in raw or "%" in raw or "}" in raw):
@@ -483,7 +484,7 @@ def _check(
 ) -> None:
     """The careful reader's checks of a tag the model does not hold (scores, tables)."""
     e = Entry(name, value, None, section.split(), None, False, raw, first_line)
-    check_tag(e, lambda line, message: problems.append((line, warning(message))))
+    check_tag(e, lambda line, message: problems.append((line, message)))
 
 
 def _read_dd(b: Board, ort: str | None, ort_section: str, bc: str | None, psbridge: str | None) -> None:

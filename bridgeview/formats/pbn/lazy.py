@@ -25,6 +25,7 @@ from typing import IO, TYPE_CHECKING, Any, TypeGuard
 
 from ...model.board import Board, board_key
 from ...model.boardset import FileInfo, LazyBoardSet
+from ...model.problem import Problem
 from ..checksum import MASK64, sum_words, tail_sum
 from ..codec import is_lazy_text
 from ..errors import FormatError
@@ -331,7 +332,7 @@ class LazyPbnSet(LazyBoardSet):
             self._cache.popitem(last=False)
         if probs and i not in self._noted:
             self._noted.add(i)
-            self.problems.extend((i, ln if ln else line, msg) for ln, msg in probs)
+            self.problems.extend(Problem(i, ln if ln else line, msg) for ln, msg in probs)
         return hit
 
     def _decode_in_context(self, i: int) -> tuple[Board, list[tuple[int | None, str]], int]:

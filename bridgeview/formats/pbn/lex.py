@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ...model.severity import warning
+from ...model.problem import error, warning
 
 # token kinds
 TAG = 0  # (TAG, (name, value), line)
@@ -206,7 +206,7 @@ def tokenize(game: Game) -> list[Token]:
                 seen.add(m.group(1))
                 append((TAG, (m.group(1), m.group(3)), lineno))
                 if not m.group(2):
-                    append((BAD, warning(_NO_SPACE.format(m.group(1))), lineno))
+                    append((BAD, warning("pbn.no-space-before-value", _NO_SPACE.format(m.group(1))), lineno))
                 continue
         elif _SPECIAL.search(line) is None:
             words = line.split()
@@ -215,9 +215,11 @@ def tokenize(game: Game) -> list[Token]:
             continue
         brace, brace_line = _slow_line(line, lineno, out, bad)
     if bad[0] > PROBLEM_LIMIT:
-        append((BAD, f"… and {bad[0] - PROBLEM_LIMIT:,} more problems like these", lineno))
+        append((BAD, error("pbn.more-problems", f"… and {bad[0] - PROBLEM_LIMIT:,} more problems like these"), lineno))
     if brace is not None:
-        append((BAD, "a { comment is not closed before the end of the game", brace_line))
+        append(
+            (BAD, error("pbn.comment-not-closed", "a { comment is not closed before the end of the game"), brace_line)
+        )
         append((COMMENT, ("\n".join(brace), False), brace_line))
     return out
 
@@ -250,11 +252,11 @@ def _slow_line(line: str, lineno: int, out: list[Token], bad: list[int] | None =
             start = m.start(1)
             t = _TAG_AT.match(line, start)
             if t is None:
-                _bad(out, bad, f"malformed tag: {_clip(line[start:].strip())}", lineno)
+                _bad(out, bad, error("pbn.malformed-tag", f"malformed tag: {_clip(line[start:].strip())}"), lineno)
                 return None, lineno
             out.append((TAG, (t.group(1), t.group(3)), lineno))
             if not t.group(2):
-                out.append((BAD, warning(_NO_SPACE.format(t.group(1))), lineno))
+                out.append((BAD, warning("pbn.no-space-before-value", _NO_SPACE.format(t.group(1))), lineno))
             pos = t.end()
             had_data = False
             continue
@@ -273,7 +275,7 @@ def _slow_line(line: str, lineno: int, out: list[Token], bad: list[int] | None =
         if m.group(4):
             s = m.group(4)
             if len(s) < 2 or not s.endswith('"') or s.endswith('\\"') and not s.endswith('\\\\"'):
-                _bad(out, bad, f"a quoted string is not closed: {_clip(s)}", lineno)
+                _bad(out, bad, error("pbn.quote-not-closed", f"a quoted string is not closed: {_clip(s)}"), lineno)
                 break
             out.append((DATA, [s], lineno))
             had_data = True
@@ -285,7 +287,8 @@ def _slow_line(line: str, lineno: int, out: list[Token], bad: list[int] | None =
             run = re.compile(rf"[ \t{re.escape(ch)}]*").match(line, m.end())
             end = m.end() + len(run.group().rstrip(" \t")) if run else m.end()
             count = line.count(ch, m.start(6), end)
-            _bad(out, bad, f"stray {ch!r}" + (f" ({count:,} times)" if count > 1 else ""), lineno)
+            stray = f"stray {ch!r}" + (f" ({count:,} times)" if count > 1 else "")
+            _bad(out, bad, error("pbn.stray-character", stray), lineno)
             pos = end
             continue
         pos = m.end()
