@@ -29,6 +29,7 @@ from . import dd as pbn_dd
 from .checks import check_tag
 from .context import Context, Layout
 from .entry import Entry
+from .lex import lift_commentary
 
 #: a tag, its value (no escapes, no line break) and the section after it; a lone backslash is kept as
 #: written, as the tokenizer keeps it (``Denomination\2R``)
@@ -65,10 +66,6 @@ _VULS: dict[str, Vulnerability] = {}
 _CONTRACTS: dict[str, Contract] = {}
 _END_POSITION = frozenset(("C", "D", "H", "S", "NT", "N"))
 _CHECKED = frozenset(("Score", "OptimumScore", "ScoreIMP", "ScoreMP", "Scoring"))
-#: what the tokenizer (:func:`.lex.tokenize`) lifts out of a game as commentary, found left to right as it
-#: finds them: a quoted value (kept: a brace or semicolon in it is text), a ``{}`` comment (over lines too),
-#: a ``;`` comment (to the end of its line) and a ``%`` line (from the start of a line)
-_COMMENTARY = re.compile(r'"(?:[^"\\\n]|\\.)*+"|\{[^}]*+\}|;[^\n]*+|(?:^|(?<=\n))%[^\n]*+')
 _TAG_NAME = re.compile(r"\[([A-Za-z0-9_]+)")
 _NO_COMMENTS: tuple[str, ...] = ()
 _NOTE = re.compile(r"\s*(\d+)\s*:(.*)$", re.S)
@@ -126,7 +123,7 @@ def read_fast(raw: str, first_line: int, ctx: Context) -> tuple[Board, list[tupl
         if not ("{" in raw or ";" in raw or "%" in raw or "}" in raw):
             return None
         inside: list[int] = []  # where the comments start
-        text, comments, psbridge = _lift_commentary(raw, inside)
+        text, comments, psbridge = lift_commentary(raw, inside)
         read = _tags(text)
         if read is None or read[3] or _in_a_table(text, inside):
             return None  # commentary the lift left (a % within a line, a stray brace), or in a table
@@ -267,46 +264,6 @@ def _tags(text: str) -> tuple[list[tuple[str, str, str]], str, int, bool] | None
         return None
     between = "".join([tag[2] for tag in found])
     return found, between, lead, "{" in between or ";" in between or "%" in between or "}" in between
-
-
-def _lift_commentary(raw: str, inside: list[int]) -> tuple[str, list[str], str | None]:
-    """The game's text with its commentary blanked out (every character but a line break made a space, so
-    offsets and line numbers stay), the commentary in order as the careful reader keeps it in
-    ``Board.notes`` (``{}`` and ``;`` comments without their delimiters, ``%`` lines whole, line ends
-    without their ``\\r``), and the first PSBridge ``%%!R`` table's value (no note).  Where each ``{}`` and
-    ``;`` comment starts goes to ``inside`` (one in a table's section sends the game to the careful reader,
-    which may have a problem to report there)."""
-    pieces: list[str] = []
-    comments: list[str] = []
-    psbridge: str | None = None
-    last = 0
-    for m in _COMMENTARY.finditer(raw):
-        found = m.group()
-        kind = found[0]
-        if kind == '"':
-            continue
-        start, end = m.span()
-        if kind == "{":
-            note = found[1:-1].replace("\r\n", "\n")
-        else:
-            note = found[1:] if kind == ";" else found
-            if note[-1:] == "\r":
-                note = note[:-1]
-            if kind == "%" and note.startswith("%%!R "):
-                if psbridge is None:
-                    psbridge = note[5:].strip()
-                note = ""
-        if kind != "%":
-            inside.append(start)
-        if kind != "%" or note:
-            comments.append(note)
-        pieces.append(raw[last:start])
-        pieces.append(" " * len(found) if "\n" not in found else "\n".join(" " * len(p) for p in found.split("\n")))
-        last = end
-    if not pieces:
-        return raw, comments, psbridge
-    pieces.append(raw[last:])
-    return "".join(pieces), comments, psbridge
 
 
 def _in_a_table(text: str, starts: list[int]) -> bool:

@@ -26,7 +26,7 @@ from .checks import check_tag
 from .context import Context
 from .entry import Entry, section_text, simple_entries
 from .fast import read_fast
-from .lex import BAD, COMMENT, DATA, PERCENT, PROBLEM_LIMIT, SKIPPED, TAG, Game, Token, tokenize, unescape
+from .lex import PROBLEM_LIMIT, Game, unescape, visit
 
 # -- fast lookup tables -------------------------------------------------
 CALL_TOKENS: dict[str, Call] = {"PASS": PASS, "P": PASS, "X": Call(CallKind.DOUBLE), "XX": Call(CallKind.REDOUBLE)}
@@ -66,12 +66,11 @@ MODELLED = frozenset(
 
 
 class GameReader:
-    """Builds one board from one game's tokens."""
+    """Builds one board from one game: a :class:`.lex.GameVisitor` of its tokens (or from the entries a
+    simple game's regular expressions found, :func:`.entry.simple_entries`)."""
 
-    def __init__(
-        self, tokens: list[Token] | None, ctx: Context, first_line: int, entries: list[Entry] | None = None
-    ) -> None:
-        self.tokens = tokens or []
+    def __init__(self, game: Game | None, ctx: Context, first_line: int, entries: list[Entry] | None = None) -> None:
+        self.game = game
         self.given = entries
         self.ctx = ctx
         self.first_line = first_line
@@ -89,44 +88,48 @@ class GameReader:
         else:  # a pathological game (a million stray braces) must not cost memory per problem
             self.more_problems += 1
 
-    # -- grouping ---------------------------------------------------------
+    # -- grouping: the reader is a visitor of the game's tokens (:func:`.lex.visit`) ----------------
     def entries(self) -> list[Entry]:
-        entries: list[Entry] = []
-        current: Entry | None = None
-        notes = self.board.notes
-        table = False
-        skipping = False  # after a repeated tag left out by the tokenizer: its section goes too
-        for kind, value, line in self.tokens:
-            if kind == TAG:
-                v = value[1]
-                current = Entry(value[0], unescape(v) if "\\" in v else v, line)
-                entries.append(current)
-                table = current.name.endswith("Table")
-                skipping = False
-            elif kind == SKIPPED:
-                self.more_problems += 1  # "appears twice", past the first hundred: counted
-                skipping, table = True, False
-            elif kind == DATA:
-                if skipping:
-                    continue
-                if current is None:
-                    self.problem(line, error("pbn.text-before-first-tag", f"{' '.join(value)!r} before the first tag"))
-                else:
-                    current.words.extend(value)
-                    current.wlines.extend([line] * len(value))
-            elif kind == COMMENT:
-                text, shares_line = value
-                notes.append(text)
-                if table and shares_line and current is not None:
-                    self.problem(line, error("pbn.comment-in-table", f"commentary inside the {current.name} section"))
-            elif kind == PERCENT:
-                if value.startswith("%%!R "):
-                    entries.append(Entry("%%!R", value[5:].strip(), line))
-                    continue
-                notes.append(value)
-            elif kind == BAD:
-                self.problem(line, value)
-        return entries
+        """The game's tags, each with its section, as the tokenizer tells them; comments and ``%`` lines
+        go to the board's notes."""
+        self._entries: list[Entry] = []
+        self._current: Entry | None = None
+        self._table = False
+        self._skipping = False  # after a repeated tag left out by the tokenizer: its section goes too
+        if self.game is not None:
+            visit(self.game, self)
+        return self._entries
+
+    def tag(self, name: str, value: str, line: int) -> None:
+        self._current = Entry(name, unescape(value) if "\\" in value else value, line)
+        self._entries.append(self._current)
+        self._table = name.endswith("Table")
+        self._skipping = False
+
+    def skipped(self) -> None:
+        self.more_problems += 1  # "appears twice", past the first hundred: counted
+        self._skipping, self._table = True, False
+
+    def words(self, words: list[str], line: int) -> None:
+        if self._skipping:
+            return
+        current = self._current
+        if current is None:
+            self.problem(line, error("pbn.text-before-first-tag", f"{' '.join(words)!r} before the first tag"))
+        else:
+            current.words.extend(words)
+            current.wlines.extend([line] * len(words))
+
+    def comment(self, text: str, shares_line: bool, line: int) -> None:
+        self.board.notes.append(text)
+        if self._table and shares_line and self._current is not None:
+            self.problem(line, error("pbn.comment-in-table", f"commentary inside the {self._current.name} section"))
+
+    def percent(self, text: str, line: int) -> None:
+        if text.startswith("%%!R "):
+            self._entries.append(Entry("%%!R", text[5:].strip(), line))
+        else:
+            self.board.notes.append(text)
 
     def resolve(self, entries: list[Entry]) -> list[Entry]:
         """Apply ``#``/``##`` inheritance; drop repeated tags (PBN: the first counts)."""
@@ -652,7 +655,7 @@ def read_game(game: Game, ctx: Context, fast: bool = True) -> tuple[Board, list[
         return hit
     simple = simple_entries(game.raw, game.first_line)
     entries = simple[0] if simple is not None else None
-    r = GameReader(tokenize(game) if entries is None else None, ctx, game.first_line, entries)
+    r = GameReader(game if entries is None else None, ctx, game.first_line, entries)
     if simple is not None:
         r.more_problems = simple[1]  # repeats of a tag past the first hundred: counted, not read
     try:
