@@ -119,6 +119,11 @@ def read_fast(raw: str, first_line: int, ctx: Context) -> tuple[Board, list[tupl
     comments: Sequence[str] = _NO_COMMENTS
     text, psbridge = raw, None
     read = _tags(raw)
+    if read is not None and read[3]:  # commentary in the sections (none holds a bracket or quote): lift it there
+        lifted = _lift_sections(read[0])
+        if lifted is not None:
+            found, comments, psbridge = lifted
+            read = (found, "".join(map(_SECTION, found)), read[2], False)
     if read is None or read[3]:  # not only tags and plain sections: perhaps commentary to lift out
         if not ("{" in raw or ";" in raw or "%" in raw or "}" in raw):
             return None
@@ -262,8 +267,41 @@ def _tags(text: str) -> tuple[list[tuple[str, str, str]], str, int, bool] | None
     lead = text.find("[")
     if lead and not text[:lead].isspace():
         return None
-    between = "".join([tag[2] for tag in found])
+    between = "".join(map(_SECTION, found))
     return found, between, lead, "{" in between or ";" in between or "%" in between or "}" in between
+
+
+def _lift_sections(
+    found: list[tuple[str, str, str]],
+) -> tuple[list[tuple[str, str, str]], list[str], str | None] | None:
+    """The tags with the commentary of their sections lifted out (:func:`.lex.lift_commentary`, a section at
+    a time: quicker than the whole game, whose every value the rules would step over), the commentary in
+    order and a ``%%!R`` value; None when the whole game must be lifted or read carefully: a comment in the
+    section of a tag the reader checks (its lines are counted in the game's text), one the lift leaves, or a
+    ``;`` comment or ``%`` line running on to the next tag on its line (it hides that tag)."""
+    out: list[tuple[str, str, str]] = []
+    comments: list[str] = []
+    psbridge: str | None = None
+    last = len(found) - 1
+    for k, tag in enumerate(found):
+        name, value, section = tag
+        if not section.isspace() and ("{" in section or "}" in section or ";" in section or "%" in section):
+            if name in _CHECKED or name[-5:] == "Table":
+                return None
+            starts: list[int] = []
+            clean, notes, table = lift_commentary(section, starts, line_start=False)
+            if "{" in clean or "}" in clean or ";" in clean or "%" in clean:
+                return None
+            if k != last:
+                tail = section[section.rfind("\n") + 1 :]
+                if ";" in tail or tail[:1] == "%":
+                    return None
+            comments += notes
+            if psbridge is None:
+                psbridge = table
+            tag = (name, value, clean)
+        out.append(tag)
+    return out, comments, psbridge
 
 
 def _in_a_table(text: str, starts: list[int]) -> bool:

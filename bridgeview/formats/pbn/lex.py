@@ -391,12 +391,13 @@ def game_tags(game: Game) -> dict[str, str]:
 _COMMENTARY = re.compile(r'"(?:[^"\\\n]|\\.)*+"|\{[^}]*+\}|;[^\n]*+|(?:^|(?<=\n))%[^\n]*+')
 
 
-def lift_commentary(raw: str, starts: list[int]) -> tuple[str, list[str], str | None]:
+def lift_commentary(raw: str, starts: list[int], line_start: bool = True) -> tuple[str, list[str], str | None]:
     """A game's text with its commentary blanked out (every character but a line break made a space, so
     offsets and line numbers stay), its commentary in order as the careful reader keeps it in
     ``Board.notes`` (``{}`` and ``;`` comments without their delimiters, ``%`` lines whole, line ends
     without their ``\\r``), and the first PSBridge ``%%!R`` table's value (no note).  Where each ``{}`` and
     ``;`` comment starts goes to ``starts`` (the careful reader reports one in a table's section).
+    ``line_start``: ``raw`` starts a line (False for a tag's section: a ``%`` right after the tag is a word).
 
     These are :func:`tokenize`'s rules over the whole text at once: the fast path's way to read a commented
     game (``tests/test_pbn_fast.py`` reads every game of varied files both ways)."""
@@ -410,6 +411,8 @@ def lift_commentary(raw: str, starts: list[int]) -> tuple[str, list[str], str | 
         if kind == '"':
             continue
         start, end = m.span()
+        if kind == "%" and start == 0 and not line_start:
+            continue
         if kind == "{":
             note = found[1:-1].replace("\r\n", "\n")
         else:
