@@ -8,6 +8,10 @@ plain export file with auctions and play; the same boards with an alerted
 opening call, its ``[Note]`` and a ``{}`` comment per board (annotated); and
 a deals-only file (what a deal generator's boards become: the export roster,
 each deal, no auction or play), where the fixed work per board counts most.
+Then the annotated file as other programs write theirs (CRLF, ``%`` lines and
+``;`` comments, lower-case calls, the roster after the deal), and the real files
+of ``../shared/realdata`` (every PBN file endplay reads, together and each on its
+own, repeated to the same number of boards; skipped when absent).
 
     python bench/bench_pbn.py [BOARDS]      # default 10000
 """
