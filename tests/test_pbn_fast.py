@@ -494,3 +494,18 @@ def test_the_fast_path_reports_checked_tags_in_the_games_order_whatever_the_hash
         env = dict(os.environ, PYTHONHASHSEED=str(seed))
         out = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True)
         assert out.stdout.strip() == "True", out.stderr
+
+
+@pytest.mark.parametrize(
+    "comment",
+    ["{the same comment}\n", "; the same remark\n", "% the same program line\n", "%%!R 75974684697597468469\n"],
+)
+def test_games_with_the_same_commentary_keep_it_when_laid_out_alike(comment: str) -> None:
+    """Commentary in every game of a deals-only file: each board keeps its own (no game is read by the position
+    of a commented one, whose layout would drop it)."""
+    text = re.sub(r"(\[Deal [^\n]*\n)", lambda m: m.group(1) + comment, deals_file(6))
+    fast, careful, taken = both_ways(text)
+    assert fast == careful
+    assert taken == 6
+    doc = parse_pbn_text(text)
+    assert all(b.notes == doc[0].notes for b in doc) and (doc[0].notes or doc[0].dd is not None)

@@ -166,7 +166,15 @@ def read_fast(raw: str, first_line: int, ctx: Context) -> tuple[Board, list[tupl
     if hashes:
         ctx.inherits = True
     line = first_line + 1 + text.count("\n", 0, text.find("[Board ") if "Board" in names else lead)
-    if text is raw and not hashes and blank and notes is None and not problems and _LAYOUT_FREE.isdisjoint(names):
+    if (
+        blank
+        and not comments
+        and psbridge is None
+        and not hashes
+        and notes is None
+        and not problems
+        and _LAYOUT_FREE.isdisjoint(names)
+    ):  # a deal generator's plain game: its layout serves the games after it (no commentary: it holds none)
         _learn(raw, names, vals, line - first_line, board, ctx)
     return board, problems, line
 
