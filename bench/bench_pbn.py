@@ -8,6 +8,10 @@ plain export file with auctions and play; the same boards with an alerted
 opening call, its ``[Note]`` and a ``{}`` comment per board (annotated); and
 a deals-only file (what a deal generator's boards become: the export roster,
 each deal, no auction or play), where the fixed work per board counts most.
+Then the annotated file as other programs write theirs (CRLF, ``%`` lines and
+``;`` comments, lower-case calls, the roster after the deal), and the real files
+of ``../shared/realdata`` (every PBN file endplay reads, together and each on its
+own, repeated to the same number of boards; skipped when absent).
 
     python bench/bench_pbn.py [BOARDS]      # default 10000
 """
@@ -17,6 +21,7 @@ from __future__ import annotations
 import io
 import os
 import random
+import re
 import sys
 import tempfile
 import time
@@ -30,6 +35,8 @@ from bridgeview.model.boardset import BoardSet, FileInfo
 from bridgeview.model.cards import CARDS, Seat, suit_mask
 from bridgeview.model.deal import Deal
 from bridgeview.model.play import trick_winner
+
+REALDATA = Path(__file__).resolve().parent.parent.parent / "shared" / "realdata"
 
 
 def random_deal(rng: random.Random) -> Deal:
@@ -128,6 +135,60 @@ def write_file(n: int, path: Path, seed: int = 1, annotated: bool = False, deals
     path.write_bytes(data)
 
 
+def foreign_shape(data: bytes) -> bytes:
+    """Our annotated file as other programs write theirs: CRLF line ends, ``%`` lines and ``;`` comments,
+    lower-case calls, a ``{}`` comment over two lines, the roster after the deal (endplay reads all of it)."""
+    text = data.decode("utf-8")
+    text = re.sub(r"\bPass\b", "pass", text)
+    text = re.sub(r"\b([1-7])NT\b", r"\1nt", text)
+    text = text.replace("{The bidding was lively.}", "{The bidding\nwas lively.}")
+    text = re.sub(r'(\[Board "\d+"\])\n', r"% scored by the club's program\n\1 ; board\n", text)
+    text = re.sub(
+        r'((?:\[(?:West|North|East|South) "[^"]*"\]\n)+)((?:\[(?:Board|Dealer|Vulnerable|Deal) [^\n]*\n)+)',
+        r"\2\1",
+        text,
+    )
+    return text.replace("\n", "\r\n").encode("utf-8")
+
+
+def realdata_corpus(root: Path = REALDATA) -> tuple[list[tuple[str, str]], list[str]]:
+    """Every PBN file under ``root`` as ``(name, text)`` (decoded as our reader decodes it), those endplay
+    reads first; and the names of those it cannot read (they are timed for us alone)."""
+    from endplay.parsers import pbn as endplay_pbn
+
+    from bridgeview.formats.textcheck import decode_text
+
+    readable, unreadable = [], []
+    for path in sorted(root.rglob("*.pbn")):
+        text = decode_text(path.read_bytes()).text
+        try:
+            endplay_pbn.load(io.StringIO(text))
+        except Exception:  # endplay 0.5.12 stops on what some real files hold (an "NS 11" result, `!`)
+            unreadable.append(path.name)
+            continue
+        readable.append((path.name, text))
+    return readable, unreadable
+
+
+def repeated(texts: list[str], boards: int) -> str:
+    """The games of ``texts`` in turn, whole files again and again, to ``boards`` games (UTF-8, each file's
+    line ends), after the first file's preamble."""
+    from bridgeview.formats.pbn.lex import split_games
+
+    layouts = [split_games(t) for t in texts]
+    parts = [layouts[0].preamble]
+    count = 0
+    while count < boards:
+        for layout in layouts:
+            for game in layout.games:
+                if count == boards:
+                    break
+                raw = game.raw
+                parts.append(raw if raw.endswith(("\n\n", "\r\n\r\n")) else raw.rstrip("\r\n") + "\n\n")
+                count += 1
+    return "".join(parts)
+
+
 def read_ours(path: Path) -> Sized:
     return PbnCodec().read(path)
 
@@ -163,7 +224,7 @@ def race(path: Path, ours: Callable[[Path], Sized], theirs: Callable[[Path], Siz
 
 def _time_file(path: Path, repeat: int) -> dict:
     """Both readers on one file, and what the file holds."""
-    check = parse_pbn_text(path.read_text(encoding="utf-8"))
+    check = parse_pbn_text(path.read_bytes().decode("utf-8"))
     fast, by_position = _fast_games(path)
     return {
         **race(path, read_ours, read_endplay, repeat),
@@ -184,7 +245,7 @@ def _fast_games(path: Path) -> tuple[int, int]:
 
     ctx = Context()
     fast = by_position = 0
-    for g in split_games(path.read_text(encoding="utf-8")).games:
+    for g in split_games(path.read_bytes().decode("utf-8")).games:
         layout = ctx.fast_layout
         if layout is not None and pbn_fast._read_like(g.raw, g.first_line, Context(), layout) is not None:
             by_position += 1
@@ -192,21 +253,37 @@ def _fast_games(path: Path) -> tuple[int, int]:
     return fast, by_position
 
 
-def run(n: int = 10_000, *, echo: bool = True, repeat: int = 3) -> dict:
+def run(n: int = 10_000, *, echo: bool = True, repeat: int = 3, real: bool = True) -> dict:
     """Write an ``n``-board file, read it with both readers (CPU time, best of
-    ``repeat``), return the timings; ``result["annotated"]`` and ``result["deals"]``
-    hold the same for the annotated and the deals-only file."""
+    ``repeat``), return the timings; ``result["annotated"]``, ``result["deals"]`` and
+    ``result["foreign"]`` hold the same for the annotated, the deals-only file and the annotated file as other
+    programs write it; ``result["real"]`` for the real files (``../shared/realdata``, every PBN file endplay
+    reads, repeated to ``n`` boards), all together (``"all"``) and one by one (by name), unless ``real`` is
+    False or they are absent."""
     with tempfile.TemporaryDirectory() as tmp:
         plain, rich, deals = Path(tmp) / "bench.pbn", Path(tmp) / "annotated.pbn", Path(tmp) / "deals.pbn"
+        foreign = Path(tmp) / "foreign.pbn"
         write_file(n, plain)
         write_file(n, rich, annotated=True)
         write_file(n, deals, deals_only=True)
+        foreign.write_bytes(foreign_shape(rich.read_bytes()))
         result = {"boards": n, **_time_file(plain, repeat)}
         result["annotated"] = {"boards": n, **_time_file(rich, repeat)}
         result["deals"] = {"boards": n, **_time_file(deals, repeat)}
+        result["foreign"] = {"boards": n, **_time_file(foreign, repeat)}
+        shapes = [("plain export", result), ("annotated", result["annotated"]), ("deals only", result["deals"])]
+        shapes.append(("other programs' shape", result["foreign"]))
+        if real and REALDATA.is_dir():
+            readable, unreadable = realdata_corpus()
+            result["real"] = real_results = {"unreadable by endplay": unreadable}
+            for name, texts in [("all", [t for _n, t in readable])] + [(nm, [t]) for nm, t in readable]:
+                path = Path(tmp) / "real.pbn"
+                path.write_text(repeated(texts, n), encoding="utf-8", newline="")
+                real_results[name] = {"boards": n, **_time_file(path, repeat)}
+                shapes.append((f"real: {name}", real_results[name]))
     if echo:
         print(f"load average {os.getloadavg()[0]:.1f}")
-        for label, r in (("plain export", result), ("annotated", result["annotated"]), ("deals only", result["deals"])):
+        for label, r in shapes:
             print(
                 f"{label}: {n} boards, {r['bytes'] / 1e6:.1f} MB, {r['fast_path']} games by the fast path"
                 f" ({r['by_position']} of them by position)"
@@ -214,6 +291,8 @@ def run(n: int = 10_000, *, echo: bool = True, repeat: int = 3) -> dict:
             print(f"  bridgeview: {r['ours_s']:.2f} s ({r['ours_ms_per_board']:.3f} ms/board)")
             print(f"  endplay:    {r['endplay_s']:.2f} s ({r['endplay_ms_per_board']:.3f} ms/board)")
             print(f"  ratio: {r['ratio']:.1f}x faster")
+        if "real" in result:
+            print("real files endplay cannot read (not timed):", ", ".join(result["real"]["unreadable by endplay"]))
     return result
 
 

@@ -21,6 +21,7 @@ from bridgeview.model.board import Board
 from bridgeview.model.boardset import BoardSet
 from bridgeview.model.cards import Seat
 from bridgeview.model.deal import Deal
+from bridgeview.model.problem import Place, Severity
 
 DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
 MD = "SAKQJHT98D765C432,S432HAKQJDT98C765,ST98H765D432CAKQJ"  # S, W, N hands of DEAL's deal
@@ -49,7 +50,7 @@ def test_unknown_call_token_stops_the_auction_and_no_call_changes_seat(tmp_path,
     doc = read_file(path)
     b = doc[0]
     assert b.auction == []  # never "North 4S"
-    assert any("'AC' is not a call" in msg for _, _, msg in doc.problems)
+    assert [(p.kind, p.place.board) for p in doc.problems] == [("pbn.unreadable-call", 0)]
     assert "'AC' is not a call; the auction is read up to it (0 calls)" in b.problems()  # the GUI marks it
     assert main(["validate", str(path)]) == 1
     assert capsys.readouterr().out.count("is not a call") == 1  # said once, with its line
@@ -138,7 +139,7 @@ def test_contract_with_r_is_redoubled_with_a_warning_and_the_declarer_is_kept(tm
     b = doc[0]
     assert b.contract == Contract.parse("4SXX")
     assert b.contract_and_declarer() == (Contract.parse("4SXX"), Seat.EAST)
-    assert any("R for redoubled" in msg for _, _, msg in doc.problems)
+    assert [(p.kind, p.severity) for p in doc.problems] == [("pbn.contract-r-for-redoubled", Severity.WARNING)]
     assert save_bytes(doc, "pbn", tmp_path) == path.read_bytes()
 
 
@@ -152,7 +153,10 @@ def test_tag_without_a_space_is_read_with_a_warning(tmp_path):
     path = pbn(tmp_path, f'[Board "3"]\n[Dealer"S"]\n[Vulnerable "EW"]\n[Deal "{DEAL}"]\n')
     doc = read_file(path)
     assert doc[0].dealer == Seat.SOUTH
-    assert any("no space between the tag name Dealer" in msg for _, _, msg in doc.problems)
+    assert [(p.kind, p.place, p.severity) for p in doc.problems] == [
+        ("pbn.no-space-before-value", Place(0, 2), Severity.WARNING)
+    ]
+    assert "no space between the tag name Dealer" in doc.problems[0].message  # what users read, as before
 
 
 # -- 13: OptimumResultTable header -----------------------------------------------------------

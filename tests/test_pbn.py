@@ -22,6 +22,7 @@ from bridgeview.model.boardset import BoardSet, FileInfo
 from bridgeview.model.cards import Card, Seat, Strain
 from bridgeview.model.deal import Deal
 from bridgeview.model.play import replay
+from bridgeview.model.problem import Place
 from bridgeview.model.vulnerability import Vulnerability
 
 PBN_FILES = realdata_files("pbn", "*.pbn")
@@ -97,7 +98,8 @@ def test_fast_reader_comments_agree_with_the_tokenizer(text, monkeypatch):
 
 def test_stray_closing_brace_in_a_simple_game_is_reported():
     doc = parse_pbn_text(GAME + '[Auction "N"]\n1S Pass } 2S AP\n')
-    assert [(line, msg) for _i, line, msg in doc.problems] == [(5, "stray '}'")]
+    assert [(p.place, p.kind) for p in doc.problems] == [(Place(0, 5), "pbn.stray-character")]
+    assert doc.problems[0].message == "stray '}'"
     assert [str(c) for c in doc[0].auction][:3] == ["1S", "P", "2S"]
 
 
@@ -308,7 +310,7 @@ def test_hash_boards_keep_their_values_when_boards_move(realdata, change):
         boards = boards[:0] + boards[1:15] + boards[16:]
     out = BoardSet(boards, doc.info)
     again = parse_pbn_text(write_bytes(out).decode(doc.info.extra["encoding"]))
-    assert again.problems == [] or all("earlier game" not in msg for _i, _l, msg in again.problems)
+    assert all(p.kind != "pbn.nothing-to-inherit" for p in again.problems)
     assert [model(b) for b in again] == [model(b) for b in boards]
 
 
@@ -495,7 +497,7 @@ def test_dd_sources_that_disagree_are_reported():
         '[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]\nN NT 8\n'
     )
     doc = parse_pbn_text(text)
-    assert any("disagrees" in msg for _i, _line, msg in doc.problems)
+    assert [(p.place, p.kind, p.severity) for p in doc.problems] == [(Place(0, 2), "pbn.dd-tables-disagree", "error")]
 
 
 # -- public API and generation --------------------------------------------------------
@@ -587,7 +589,7 @@ def test_the_reader_and_the_model_parse_deals_alike(deal: str, message: str) -> 
     with pytest.raises(ValueError, match="^" + message.replace(".", r"\.").replace("(", r"\(") + "$"):
         Deal.from_pbn(deal)
     doc = parse_pbn_text(f'[Board "1"]\n[Deal "{deal}"]\n')
-    assert [msg for _i, _line, msg in doc.problems] == [f"deal: {message}"]
+    assert [(p.kind, p.message) for p in doc.problems] == [("pbn.bad-deal", f"deal: {message}")]
     assert doc[0].tags["Deal"] == deal
     good = "N:AKQJT98765432... .AKQJT98765432.. ..akqjt98765432. ...AKQJT98765432"
     assert parse_pbn_text(f'[Board "1"]\n[Deal "{good}"]\n')[0].deal == Deal.from_pbn(good.upper())

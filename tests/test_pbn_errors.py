@@ -47,6 +47,49 @@ ERRORS_21 = [
 ]
 
 
+#: the same problems as (board, line, kind, severity): what a program asks of them, not their words
+KINDS_20 = [
+    (0, 7, "pbn.bad-scoring", "warning"),
+    (1, 10, "pbn.bad-scoring", "warning"),
+    (2, 15, "pbn.rubber-vulnerability-mismatch", "error"),
+    (3, 18, "pbn.rubber-vulnerability-mismatch", "error"),
+    (4, 23, "pbn.rubber-vulnerability-mismatch", "error"),
+    (5, 26, "pbn.rubber-vulnerability-mismatch", "error"),
+    (6, 40, "pbn.plus-twice", "error"),
+    (7, 53, "pbn.card-after-stop", "error"),
+    (8, 66, "pbn.call-after-plus", "error"),
+    (9, 79, "pbn.call-after-plus", "error"),
+    (10, 92, "pbn.call-after-plus", "error"),
+    (11, 97, "pbn.malformed-tag", "error"),
+    (12, 100, "pbn.malformed-tag", "error"),
+    (13, 103, "pbn.bad-table-column", "warning"),
+    (14, 108, "pbn.comment-in-table", "error"),
+    (15, 113, "pbn.forbidden-in-table", "warning"),
+    (16, 117, "pbn.malformed-tag", "error"),
+    (16, 117, "pbn.table-entry-count", "warning"),
+    (17, 121, "pbn.stray-character", "error"),
+    (17, 121, "pbn.table-entry-count", "warning"),
+    (18, 125, "pbn.comment-not-closed", "error"),
+    (18, 125, "pbn.table-entry-count", "warning"),
+    (19, 129, "pbn.stray-character", "error"),
+    (19, 129, "pbn.table-entry-count", "warning"),
+    (20, 143, "pbn.table-entry-count", "warning"),
+    (21, 158, "pbn.table-order", "warning"),
+    (22, 174, "pbn.table-order", "warning"),
+]
+KINDS_21 = [(0, 7, "pbn.bad-score", "warning"), (1, 11, "pbn.bad-score", "warning")]
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"), [("pbnj_veugen_errors_20.pbn", KINDS_20), ("pbnj_veugen_errors_21.pbn", KINDS_21)]
+)
+def test_every_problem_of_the_errors_files_has_its_kind_place_and_severity(realdata, name, expected):
+    from bridgeview.formats.registry import read_file
+
+    problems = read_file(realdata / "pbn" / name).problems
+    assert [(p.place.board, p.place.line, p.kind, p.severity) for p in problems] == expected
+
+
 def validate_lines(path, capsys) -> tuple[int, list[str]]:
     code = main(["validate", "--all", "--strict", str(path)])  # a verifier's negative tests: warnings count
     out = capsys.readouterr().out

@@ -42,7 +42,7 @@ def both_ways(text: str) -> tuple[list, list, int]:
         games = []
         for game in split_games(text).games:
             if fast:
-                probe = Context(previous=dict(ctx.previous), persistent=dict(ctx.persistent))
+                probe = Context(previous=dict(ctx.previous), persistent=dict(ctx.persistent), pending=list(ctx.pending))
                 taken += pbn_fast.read_fast(game.raw, game.first_line, probe) is not None
             board, problems, line = read_game(game, ctx, fast=fast)
             games.append((board_key(board), [(ln, str(msg)) for ln, msg in problems], line, ctx.inherits))
@@ -171,6 +171,43 @@ ODDITIES = [
     (r'\[Event "', '[Note "1:first"]\n[Event "'),
     (r"\[OptimumResultTable", "{dd}\n[OptimumResultTable"),
     (r"(\[OptimumResultTable .*\n)", r"\1{in table}\n"),
+    # as other programs write PBN: ; comments, % lines, comments over lines holding brackets and quotes
+    (r"\n\[Auction", "\n; a remark\n[Auction"),
+    (r'(\[Board "\d+"\])', r"\1 ; board"),
+    (r"\n\[Deal", "\n% a program's line\n[Deal"),
+    (r"\n\[Deal", "\n%%!R 75974684697597468469\n[Deal"),
+    (r"\n\[Deal", "\n%%!R 7597468469759746846Z\n[Deal"),
+    (r"\n\[Auction", '\n{a [bracket] "quote"\nover ; lines}\n[Auction'),
+    (r'(\[Auction "\w"\]\n\S+)', r"\1 ; after a call"),
+    (r"(\[OptimumResultTable .*\n)", r"\1; in table\n"),
+    (r"(\[OptimumResultTable .*\n\S+)", r"\1 {same line in table}"),
+    (r"(\[OptimumResultTable .*\n\S+)", r"\1 ; same line in table"),
+    (r"\n\[Play", "\n%\n[Play"),
+    (r"\n\[Play", "\n  % not at the start\n[Play"),
+    (r'\[Event "[^"]*"\]', '[Event "a;b {c} %d"]'),
+    (r"^\[Event", "{first}\n[Event"),
+    (r"\n\[Auction", "\n} stray\n[Auction"),
+    (r"\n\[Auction", "\n{not closed\n[Auction"),
+    (r"\n\[Auction", '\n; a "quote\n[Auction'),
+    (r'\[Site "[^"]*"\]', '[Site "#"]'),
+    (r'\[West "[^"]*"\]', '[West "#"]'),
+    (r"\n", "\r\n"),
+]
+
+#: what other programs' files hold that reads the same as our own (scoring programs, BBO, robots, Bridge
+#: Composer): every game with them must stay on the fast path
+OTHER_PROGRAMS = [
+    (r"\bPass\b", "pass"),
+    (r"\b([1-7])NT\b", r"\1nt"),
+    (r"\n\[Auction", "\n; a remark\n[Auction"),
+    (r'(\[Board "\d+"\])', r"\1 ; board"),
+    (r"\n\[Deal", "\n% a program's line\n[Deal"),
+    (r"\n\[Auction", '\n{a [bracket] "quote"\nover ; lines}\n[Auction'),
+    (r'(\[Auction "\w"\]\n\S+)', r"\1 {inside}"),
+    (r"\n\[Play", "\n{before play}\n[Play"),
+    (r'(?<=\n\n)\[Event "[^"]*"\]', '[Event "#"]'),  # from the second game on: the first has none before
+    (r'(\[Event "[^"]*"\]\n)((?:\[Scoring [^\n]*\n))', r"\2\1"),
+    (r"\]\n", "]\r\n"),
 ]
 
 
@@ -197,6 +234,53 @@ def test_fast_path_agrees_on_export_files_with_oddities(seed: int, changes: list
     assert fast == careful, text
 
 
+@pytest.mark.parametrize("oddity", ODDITIES, ids=lambda o: repr(o[1]) if isinstance(o[1], str) else o[0])
+def test_each_oddity_in_export_files_reads_as_the_careful_reader_reads_it(oddity: tuple) -> None:
+    pattern, replacement = oddity
+    text = re.sub(pattern, replacement, export_file(6, 11), flags=re.M)
+    fast, careful, _taken = both_ways(text)
+    assert fast == careful, text
+
+
+def test_other_programs_shapes_stay_on_the_fast_path() -> None:
+    """Comments of both kinds (over lines too), % lines, CRLF, lower-case calls, "#" values and tags in another
+    order: every game is read by the fast path, as the careful reader reads it."""
+    text = export_file(12)
+    for pattern, replacement in OTHER_PROGRAMS:
+        text = re.sub(pattern, replacement, text, flags=re.M)
+    fast, careful, taken = both_ways(text)
+    assert fast == careful
+    assert taken == 12
+    doc = parse_pbn_text(text)
+    assert 'a [bracket] "quote"\nover ; lines' in doc[1].notes and " a remark" in doc[1].notes
+    assert doc[1].tags["Event"] == "Bench" and not doc.problems
+    assert document_text(doc)[0] == text  # and written back byte for byte
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32), st.lists(st.tuples(st.sampled_from(OTHER_PROGRAMS), st.integers(0, 3)), max_size=6))
+def test_other_programs_shapes_read_by_the_fast_path_as_the_careful_reader_reads_them(seed: int, changes: list) -> None:
+    text = export_file(4, seed)
+    for (pattern, replacement), count in changes:
+        text = re.sub(pattern, replacement, text, count=count, flags=re.M)
+    fast, careful, taken = both_ways(text)
+    assert fast == careful, text
+    assert taken == 4, text
+
+
+def test_psbridge_tables_and_two_agreeing_tables_stay_on_the_fast_path(realdata: Path) -> None:
+    """PSBridge's %%!R lines and Bridge Composer's DoubleDummyTricks beside an OptimumResultTable."""
+    for name in ("zdenecek_psbridge_bigdeal12.pbn", "zdenecek_bridgecomposer_latin1.pbn"):
+        path = realdata / "pbn" / name
+        if not path.exists():
+            pytest.skip(f"{name} is not present")
+        text = decode_text(path.read_bytes()).text
+        fast, careful, taken = both_ways(text)
+        assert fast == careful
+        assert taken == len(split_games(text).games) > 0
+        assert all(b.dd is not None and b.dd.is_complete for b in parse_pbn_text(text))
+
+
 def test_hash_values_after_fast_games_take_the_latest_value() -> None:
     """Games read by the fast path hand what they said on only when a later game asks for it with '#'."""
     games = [
@@ -209,7 +293,7 @@ def test_hash_values_after_fast_games_take_the_latest_value() -> None:
     assert [b.tags.get("Event") for b in doc] == ["A", "B", "C", "C"]
     assert doc[3].tags.get("Site") == "S1" and str(doc[3].dealer.letter) == "E"
     fast, careful, taken = both_ways("\n".join(games))
-    assert fast == careful and taken == 3
+    assert fast == careful and taken == 4  # the game with "#" values too
 
 
 def test_a_codec_read_of_an_export_file_matches_the_careful_reader(tmp_path: Path) -> None:
@@ -410,3 +494,18 @@ def test_the_fast_path_reports_checked_tags_in_the_games_order_whatever_the_hash
         env = dict(os.environ, PYTHONHASHSEED=str(seed))
         out = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True)
         assert out.stdout.strip() == "True", out.stderr
+
+
+@pytest.mark.parametrize(
+    "comment",
+    ["{the same comment}\n", "; the same remark\n", "% the same program line\n", "%%!R 75974684697597468469\n"],
+)
+def test_games_with_the_same_commentary_keep_it_when_laid_out_alike(comment: str) -> None:
+    """Commentary in every game of a deals-only file: each board keeps its own (no game is read by the position
+    of a commented one, whose layout would drop it)."""
+    text = re.sub(r"(\[Deal [^\n]*\n)", lambda m: m.group(1) + comment, deals_file(6))
+    fast, careful, taken = both_ways(text)
+    assert fast == careful
+    assert taken == 6
+    doc = parse_pbn_text(text)
+    assert all(b.notes == doc[0].notes for b in doc) and (doc[0].notes or doc[0].dd is not None)

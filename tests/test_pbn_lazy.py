@@ -10,7 +10,7 @@ from conftest import realdata_files
 from bridgeview.check.validate import validate
 from bridgeview.formats.codec import ReadOptions, WriteOptions
 from bridgeview.formats.pbn import lazy as pbn_lazy
-from bridgeview.formats.pbn.codec import PbnCodec
+from bridgeview.formats.pbn.codec import PbnCodec, parse_pbn_text
 from bridgeview.formats.registry import read_file, write_file
 from bridgeview.model.board import board_key
 
@@ -229,3 +229,21 @@ def test_a_window_on_a_big_pbn_file_shows_the_checksum_without_a_thread(qtbot, t
     assert view.boards.is_lazy
     assert dict(view.details.file_rows())["checksum"] == f"{pavlicek_checksum(path):X}"
     assert "checksum" not in started
+
+
+def test_the_header_of_a_lazy_file_is_its_first_games_tags_as_the_careful_reader_reads_them() -> None:
+    """The lazy reader takes the file's event, site and date from a tags-only visitor of the first game."""
+    from bridgeview.formats.pbn.lex import game_tags, split_games
+    from bridgeview.formats.pbn.read import known_field
+
+    text = (
+        '{a comment}\n[Event "Club \\"Pairs\\""]\n[Event "again"]\n[Site "##Hall"]\n[Date "????.??.??"]\n'
+        '[Board "1"]\n[Auction "N"]\n1S Pass\n'
+    )
+    game = split_games(text).games[0]
+    tags = game_tags(game)
+    board = parse_pbn_text(text)[0]
+    assert tags["Event"] == board.tags["Event"] == 'Club "Pairs"'
+    assert tags["Site"] == board.tags["Site"] == "Hall"
+    assert known_field(tags["Date"]) is None
+    assert "Auction" in tags and tags["Auction"] == "N"

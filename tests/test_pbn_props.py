@@ -209,3 +209,8 @@ def test_bench_runs_with_a_tiny_board_count():
     deals = result["deals"]
     assert deals["counts"] == (40, 40) and deals["problems"] == 0 and deals["fast_path"] == 40
     assert deals["by_position"] == 39  # every game after the first is read by position
+    foreign = result["foreign"]  # as other programs write it: every game on the fast path too
+    assert foreign["counts"] == (40, 40) and foreign["problems"] == 0 and foreign["fast_path"] == 40
+    assert foreign["comments"] > 40  # the ; comments, % lines and {} comments were really there
+    if "real" in result:  # ../shared/realdata present: every file endplay reads is raced, on the fast path
+        assert result["real"]["all"]["fast_path"] == 40 and result["real"]["all"]["counts"] == (40, 40)

@@ -17,6 +17,7 @@ from bridgeview.formats.lin import lazy as lin_lazy
 from bridgeview.formats.pbn import lazy as pbn_lazy
 from bridgeview.formats.registry import all_codecs, get, read_file
 from bridgeview.model.boardset import BoardSet
+from bridgeview.model.problem import Place
 from bridgeview.model.tables import set_tables
 from bridgeview.model.vulnerability import dealer_for_board, vulnerability_for_board
 
@@ -467,7 +468,7 @@ def test_one_decoding_policy_for_every_text_format(tmp_path):
         b"[Document]\r\nHeadline=Caf\xe9 \x9d\r\nFrom board=1\r\nTo board=1\r\nBoard 01=" + _dlm_board(1) + b"\r\n"
     )
     problems = read_file(dlm, "dlm").problems
-    assert [(i, line) for i, line, msg in problems if "0x9D" in msg] == [(None, 2)]
+    assert [p.place for p in problems if p.kind == "text.undecodable-byte" and "0x9D" in p.message] == [Place(None, 2)]
 
 
 def _dlm_board(number: int) -> bytes:

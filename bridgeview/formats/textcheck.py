@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from ..model.severity import warning
+from ..model.problem import Problem, warning
 from .errors import FormatError
 
 _BOMS = (b"\xff\xfe", b"\xfe\xff")
@@ -130,21 +130,24 @@ def decode_text(data: bytes, encoding: str | None = None) -> Decoded:
 def undecodable_message(byte: int) -> str:
     """The problem of one byte Windows-1252 does not define: a warning (the text around it reads on; the
     deals are not touched)."""
-    return warning(f"byte 0x{byte:02X} is not a character in Windows-1252 (the file's 8-bit text); read as \ufffd")
+    return warning(
+        "text.undecodable-byte",
+        f"byte 0x{byte:02X} is not a character in Windows-1252 (the file's 8-bit text); read as \ufffd",
+    )
 
 
 def undecodable_problems(
     data: bytes, offsets: list[int], starts: Mapping[int, int] | None, *, base: int = 0, first_line: int = 1
-) -> list[tuple[int | None, int | None, str]]:
+) -> list[Problem]:
     """Reader problems ``(board index or None, line, message)`` for the bytes at ``offsets`` of ``data``:
     each on the board whose text holds it (``starts`` maps board index -> the line its text starts on),
     or on the file's header before the first board (index None).  ``base``: the offset of ``data[0]`` in
     the file, ``first_line``: its line."""
     order = sorted((line, i) for i, line in (starts or {}).items())
     lines = [line for line, _i in order]
-    out: list[tuple[int | None, int | None, str]] = []
+    out: list[Problem] = []
     for at in offsets:
         line = first_line + data.count(b"\n", 0, at - base)
         k = bisect.bisect_right(lines, line) - 1
-        out.append((order[k][1] if k >= 0 else None, line, undecodable_message(data[at - base])))
+        out.append(Problem(order[k][1] if k >= 0 else None, line, undecodable_message(data[at - base])))
     return out

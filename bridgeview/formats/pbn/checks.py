@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from ...model.problem import warning
 from ...model.vulnerability import Vulnerability
 from .entry import Entry
 
@@ -15,17 +16,18 @@ _SCORING_METHOD = re.compile(r"[A-Za-z0-9_-]+")
 
 
 def check_tag(e: Entry, problem: Callable[[int | None, str], None]) -> Vulnerability | None:
-    """Check one tag we do not model; return the vulnerability a ScoreRubberHistory implies."""
+    """Check one tag we do not model, each problem a warning to ``problem``; return the vulnerability a
+    ScoreRubberHistory implies."""
     name, value = e.name, e.value
     if name.endswith("Table"):
         check_table(e, problem)
     elif name in ("Score", "OptimumScore", "ScoreIMP", "ScoreMP") and value not in ("", "?"):
         if not _SCORE.fullmatch(value.strip()):
-            problem(e.line, f"{name} {value!r} must be 'NS <points>' or 'EW <points>'")
+            problem(e.line, warning("pbn.bad-score", f"{name} {value!r} must be 'NS <points>' or 'EW <points>'"))
     elif name == "Scoring" and value not in ("", "?"):
         for part in value.split(";"):
             if not _SCORING_METHOD.fullmatch(part.strip()):
-                problem(e.line, f"Scoring {value!r} has a bad method {part.strip()!r}")
+                problem(e.line, warning("pbn.bad-scoring", f"Scoring {value!r} has a bad method {part.strip()!r}"))
                 break
     elif name == "ScoreRubberHistory":
         return check_rubber(e, problem)
@@ -39,18 +41,27 @@ def check_table(e: Entry, problem: Callable[[int | None, str], None]) -> None:
     columns = e.value.split(";")
     for col in columns:
         if not _COLUMN.fullmatch(col):
-            problem(e.line, f"{e.name} column '{col}' is not 'Name' or 'Name\\<width>[L|R]'")
+            problem(
+                e.line,
+                warning("pbn.bad-table-column", f"{e.name} column '{col}' is not 'Name' or 'Name\\<width>[L|R]'"),
+            )
             return
     for tok, line in zip(e.words, e.wlines, strict=True):
         if tok[0] != '"' and any(ch in tok for ch in "%[]{}"):
-            problem(line, f"{e.name} entry {tok!r} holds a character PBN forbids in tables")
+            problem(
+                line,
+                warning("pbn.forbidden-in-table", f"{e.name} entry {tok!r} holds a character PBN forbids in tables"),
+            )
     n, width = len(e.words), len(columns)
     if n % width:
         short = _short_row(e.wlines, width)
         where = f": this row has {short[1]}" if short is not None else " (an entry is missing)"
         problem(
             short[0] if short is not None else e.line,
-            f"{e.name} has {n} {'entry' if n == 1 else 'entries'}, not a multiple of its {width} columns{where}",
+            warning(
+                "pbn.table-entry-count",
+                f"{e.name} has {n} {'entry' if n == 1 else 'entries'}, not a multiple of its {width} columns{where}",
+            ),
         )
         return
     for k, col in enumerate(columns):
@@ -86,7 +97,8 @@ def _check_order(
             continue
         if last is not None and (v > last[0] if col[0] == "+" else v < last[0]):
             order = "high to low" if col[0] == "+" else "low to high"
-            problem(line, f"{e.name} column '{col}' is marked to run {order}, but {last[1]} is followed by {text}")
+            message = f"{e.name} column '{col}' is marked to run {order}, but {last[1]} is followed by {text}"
+            problem(line, warning("pbn.table-order", message))
             return
         last = (v, text)
 
@@ -95,7 +107,7 @@ def check_rubber(e: Entry, problem: Callable[[int | None, str], None]) -> Vulner
     """The vulnerability a rubber score history implies: a side with a game (100 below) is vulnerable."""
     m = re.fullmatch(r"NS\s+(.*?)\s+EW\s+(.*)", e.value.strip())
     if m is None:
-        problem(e.line, f"ScoreRubberHistory {e.value!r} must be 'NS ... EW ...'")
+        problem(e.line, warning("pbn.bad-rubber-history", f"ScoreRubberHistory {e.value!r} must be 'NS ... EW ...'"))
         return None
     vul = []
     for part in (m.group(1), m.group(2)):
@@ -103,6 +115,6 @@ def check_rubber(e: Entry, problem: Callable[[int | None, str], None]) -> Vulner
         try:
             vul.append(any(int(x) >= 100 for x in below))
         except ValueError:
-            problem(e.line, f"ScoreRubberHistory {e.value!r} holds a non-number")
+            problem(e.line, warning("pbn.bad-rubber-history", f"ScoreRubberHistory {e.value!r} holds a non-number"))
             return None
     return Vulnerability(int(vul[0]) + 2 * int(vul[1]))

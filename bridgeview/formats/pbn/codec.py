@@ -17,6 +17,7 @@ from typing import IO
 
 from ...model.board import Board, board_key
 from ...model.boardset import BoardSet, BoardSource, FileInfo
+from ...model.problem import Problem
 from ...model.text import plural
 from ..codec import (
     Boards,
@@ -80,7 +81,7 @@ def _parse_pbn_text(text: str, encoding: str) -> BoardSet:
     layout = split_games(text)
     ctx = Context()
     boards: list[Board] = []
-    problems: list[tuple[int | None, int | None, str]] = []
+    problems: list[tuple[int | None, int | None, str]] = []  # Problems (each is the triple)
     board_lines: dict[int, int] = {}
     new_source = tuple.__new__  # PbnSource(...) without the named tuple's Python-level __new__
     for i, game in enumerate(layout.games):
@@ -90,7 +91,7 @@ def _parse_pbn_text(text: str, encoding: str) -> BoardSet:
         boards.append(board)
         board_lines[i] = line
         if probs:
-            problems.extend((i, ln if ln else line, msg) for ln, msg in probs)
+            problems.extend(Problem(i, ln if ln else line, msg) for ln, msg in probs)
     info = FileInfo(format="pbn")
     if boards:
         first = boards[0].tags

@@ -50,17 +50,24 @@ _CANONICAL_ROWS = tuple(
 )
 
 
+#: a hex digit to its tricks (a digit past 13 is unknown)
+_HEX_TRICKS: dict[str, int | None] = {c: (int(c, 16) if int(c, 16) <= 13 else None) for c in "0123456789abcdefABCDEF"}
+#: per order of declarers, for each seat (N E S W), the positions of its five strains (in Strain order)
+_HEX_ROWS: dict[tuple[Seat, ...], tuple[itemgetter[tuple[int | None, ...]], ...]] = {}
+
+
 def parse_hex20(text: str, seats: tuple[Seat, ...]) -> DDTable | None:
     """A 20-hex-digit table with ``seats`` in that order, NT S H D C each; None if malformed."""
     text = text.strip()
     if not _HEX20.fullmatch(text):
         return None
-    rows: list[list[int | None]] = [[None] * 5 for _ in range(4)]
-    for i, seat in enumerate(seats):
-        for j, strain in enumerate(_STRAINS_NT_FIRST):
-            v = int(text[5 * i + j], 16)
-            rows[seat][strain] = v if v <= 13 else None
-    return DDTable.from_rows(rows)
+    rows = _HEX_ROWS.get(seats)
+    if rows is None:
+        rows = _HEX_ROWS[seats] = tuple(
+            itemgetter(*(seats.index(seat) * 5 + _STRAINS_NT_FIRST.index(strain) for strain in Strain)) for seat in Seat
+        )
+    tricks = list(map(_HEX_TRICKS.__getitem__, text))
+    return DDTable(tuple(row(tricks) for row in rows))
 
 
 def parse_result_table(header: str, tokens: list[str]) -> tuple[DDTable | None, str | None]:
@@ -76,7 +83,7 @@ def parse_result_table(header: str, tokens: list[str]) -> tuple[DDTable | None, 
         return None, f"OptimumResultTable needs Declarer, Denomination and Result columns, not {header!r}"
     width = len(names)
     if width == 3 and (di, si, ri) == (0, 1, 2) and len(tokens) == 60:
-        table = _canonical_table(tokens)
+        table = _table_in_order(tokens)
         if table is not None:
             return table, None
     if len(tokens) % width:
@@ -94,14 +101,42 @@ def parse_result_table(header: str, tokens: list[str]) -> tuple[DDTable | None, 
     return DDTable(tuple(map(tuple, rows))), None
 
 
-def _canonical_table(tokens: list[str]) -> DDTable | None:
-    """The table of 20 rows ``declarer strain tricks`` in our order, each cell once; None for any other."""
-    if tokens[0::3] != _CANONICAL_SEATS or tokens[1::3] != _CANONICAL_STRAINS:
-        return None
+def _table_in_order(tokens: list[str]) -> DDTable | None:
+    """The table of 20 rows ``declarer strain tricks``, each cell once, in an order met before (ours, N S E W
+    and NT S H D C each, first: almost every file writes one order in every game), its tricks taken by
+    position; None for a table in an order not known (yet)."""
+    seats, strains = tokens[0::3], tokens[1::3]
+    rows: tuple[itemgetter[tuple[int | None, ...]], ...]
+    if seats == _CANONICAL_SEATS and strains == _CANONICAL_STRAINS:
+        rows = _CANONICAL_ROWS
+    else:
+        key = (tuple(seats), tuple(strains))
+        known = _ORDERS.get(key)
+        if known is None:
+            known = _ORDERS[key] = _order_rows(seats, strains) if len(_ORDERS) < 64 else None
+        if known is None:
+            return None
+        rows = known
     tricks = list(map(_TRICKS.get, tokens[2::3]))
     if None in tricks:
         return None
-    return DDTable(tuple(row(tricks) for row in _CANONICAL_ROWS))
+    return DDTable(tuple(row(tricks) for row in rows))
+
+
+def _order_rows(seats: list[str], strains: list[str]) -> tuple[itemgetter[tuple[int | None, ...]], ...] | None:
+    """For each seat (N E S W), the positions of its five strains (in Strain order) among the 20 rows of a table
+    in this order; None unless the rows name each cell once, as written (``N``, ``NT``...)."""
+    where: dict[tuple[int, int], int] = {}
+    for k, (seat, strain) in enumerate(zip(seats, strains, strict=True)):
+        d, s = _SEAT_INDEX.get(seat), _STRAIN_INDEX.get(strain)
+        if d is None or s is None or (d, s) in where:
+            return None
+        where[d, s] = k
+    return tuple(itemgetter(*(where[seat, strain] for strain in range(5))) for seat in range(4))
+
+
+#: orders of table rows met (other than ours), as :func:`_order_rows` gives them (None: no such order)
+_ORDERS: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[itemgetter[tuple[int | None, ...]], ...] | None] = {}
 
 
 def result_table_rows(dd: DDTable) -> list[str]:
@@ -113,3 +148,14 @@ def result_table_rows(dd: DDTable) -> list[str]:
             if v is not None:
                 out.append(f"{seat.letter} {strain.letter:>2} {v:>2}")
     return out
+
+
+def merged(first: DDTable, other: DDTable) -> DDTable:
+    """``first`` completed by ``other`` where it has no figure (a partial table filled in by another)."""
+    if first == other or first.is_complete:
+        return first
+    rows = [
+        [a if a is not None else b for a, b in zip(ra, rb, strict=True)]
+        for ra, rb in zip(first.tricks, other.tricks, strict=True)
+    ]
+    return DDTable.from_rows(rows)

@@ -13,6 +13,7 @@ costs what it did and nothing read is lost.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from itertools import product
 from operator import itemgetter
 from typing import cast
@@ -20,14 +21,15 @@ from typing import cast
 from ...model.auction import PASS, Call, Contract, auction_is_complete
 from ...model.board import MAX_BOARD_NUMBER, Board
 from ...model.cards import CARDS, RANK_CHARS, Card, Seat, Strain
+from ...model.ddtable import DDTable
 from ...model.deal import Deal
 from ...model.play import TRICK_WEIGHTS
-from ...model.severity import warning
 from ...model.vulnerability import Vulnerability
 from . import dd as pbn_dd
 from .checks import check_tag
 from .context import Context, Layout
 from .entry import Entry
+from .lex import lift_commentary
 
 #: a tag, its value (no escapes, no line break) and the section after it; a lone backslash is kept as
 #: written, as the tokenizer keeps it (``Denomination\2R``)
@@ -64,8 +66,8 @@ _VULS: dict[str, Vulnerability] = {}
 _CONTRACTS: dict[str, Contract] = {}
 _END_POSITION = frozenset(("C", "D", "H", "S", "NT", "N"))
 _CHECKED = frozenset(("Score", "OptimumScore", "ScoreIMP", "ScoreMP", "Scoring"))
-_COMMENT = re.compile(r"\{([^{}\n\r]*)\}")
-_COMMENTS_ONLY = re.compile(r"\s*(?:\{[^{}\n\r]*\}\s*)+")
+_TAG_NAME = re.compile(r"\[([A-Za-z0-9_]+)")
+_NO_COMMENTS: tuple[str, ...] = ()
 _NOTE = re.compile(r"\s*(\d+)\s*:(.*)$", re.S)
 _NOTE_REF = re.compile(r"=(\d+)=")
 #: (name, value) of checked tags (``Scoring "IMP"``) found fine, not checked again
@@ -106,35 +108,33 @@ def read_fast(raw: str, first_line: int, ctx: Context) -> tuple[Board, list[tupl
 
     ``ctx`` is the reader's :class:`.context.Context`: a game read here sets no ``#`` default, and what it
     says is handed to the context only if a later game asks (``ctx.note_fast``)."""
-    if ctx.persistent or '"#' in raw or len(raw) > _FAST_MAX:
-        return None  # a "#" value, or one set before, or a huge game (no list of its tags): the careful reader
+    if ctx.persistent or len(raw) > _FAST_MAX:
+        return None  # a "##" value set before, or a huge game (no list of its tags): the careful reader
+    hashes = '"#' in raw  # perhaps a "#" value: the value of the game before
     layout = ctx.fast_layout
-    if layout is not None:
+    if layout is not None and not hashes:
         hit = _read_like(raw, first_line, ctx, layout)
         if hit is not None:
             return hit
-    found: list[tuple[str, str, str]] = _TAG.findall(raw)
-    n = len(found)
-    # every bracket and quote belongs to a tag found, and only blanks come before the first: the game is
-    # the tags and sections found and nothing else
-    if not n or raw.count("[") != n or raw.count("]") != n or raw.count('"') != 2 * n:
-        return None
-    lead = raw.find("[")
-    if lead and not raw[:lead].isspace():
-        return None
-    names, vals, secs = zip(*found, strict=True)
-    between = "".join(secs)
-    comments: list[str] = []
-    if "{" in between or "}" in between:
-        stripped = _strip_comments(found, comments)
-        if stripped is None:
+    comments: Sequence[str] = _NO_COMMENTS
+    text, psbridge = raw, None
+    read = _tags(raw)
+    if read is not None and read[3]:  # commentary in the sections (none holds a bracket or quote): lift it there
+        lifted = _lift_sections(read[0])
+        if lifted is not None:
+            found, comments, psbridge = lifted
+            read = (found, "".join(map(_SECTION, found)), read[2], False)
+    if read is None or read[3]:  # not only tags and plain sections: perhaps commentary to lift out
+        if not ("{" in raw or ";" in raw or "%" in raw or "}" in raw):
             return None
-        found = stripped
-        names, vals, secs = zip(*found, strict=True)
-        between = "".join(secs)
+        inside: list[int] = []  # where the comments start
+        text, comments, psbridge = lift_commentary(raw, inside)
+        read = _tags(text)
+        if read is None or read[3] or _in_a_table(text, inside):
+            return None  # commentary the lift left (a % within a line, a stray brace), or in a table
+    found, between, lead, _commentary = read
+    names, vals, secs = zip(*found, strict=True)
     blank = between.isspace()  # no section holds anything (a deals-only game): nothing in them to check
-    if not blank and ("{" in between or ";" in between or "%" in between or "}" in between):
-        return None  # commentary within a section or a % line: the careful reader
     notes: dict[int, str] | None = None
     values = dict(zip(names, vals, strict=True))
     if "Note" in values:
@@ -148,16 +148,33 @@ def read_fast(raw: str, first_line: int, ctx: Context) -> tuple[Board, list[tupl
         blank = False
     if len(values) != len(names):
         return None  # a repeated tag: the careful reader
+    if hashes:
+        inherited = _inherit(ctx, names, vals, secs)
+        if inherited is None:
+            return None
+        vals, secs = inherited
+        values = dict(zip(names, vals, strict=True))
+        blank = blank and "".join(secs).isspace()
     sections = _BLANK_SECTIONS if blank else dict(zip(names, secs, strict=True))
     try:
-        board, problems = _read(raw, first_line, values, sections, notes, blank)
+        board, problems = _read(text, first_line, values, sections, notes, blank, psbridge)
     except Exception:  # _Careful, or a value only the careful reader words right (e.g. a digit int() refuses)
         return None
     if comments:
-        board.notes = comments
+        board.notes = list(comments)
     ctx.note_fast(names, vals, secs)
-    line = first_line + 1 + raw.count("\n", 0, raw.find("[Board ") if "Board" in names else lead)
-    if blank and not comments and notes is None and not problems and _LAYOUT_FREE.isdisjoint(names):
+    if hashes:
+        ctx.inherits = True
+    line = first_line + 1 + text.count("\n", 0, text.find("[Board ") if "Board" in names else lead)
+    if (
+        blank
+        and not comments
+        and psbridge is None
+        and not hashes
+        and notes is None
+        and not problems
+        and _LAYOUT_FREE.isdisjoint(names)
+    ):  # a deal generator's plain game: its layout serves the games after it (no commentary: it holds none)
         _learn(raw, names, vals, line - first_line, board, ctx)
     return board, problems, line
 
@@ -225,20 +242,86 @@ def _read_like(
     return b, [], first_line + layout.line
 
 
-def _strip_comments(found: list[tuple[str, str, str]], comments: list[str]) -> list[tuple[str, str, str]] | None:
-    """The tags with the ``{...}`` comments of their sections taken out into ``comments``; None unless every
-    comment sits on one line in the blank section of a tag that is no table (the careful reader words the
-    rest)."""
-    out = []
-    for tag in found:
-        section = tag[2]
-        if "{" in section or "}" in section:
-            if tag[0][-5:] == "Table" or not _COMMENTS_ONLY.fullmatch(section):
+def _inherit(
+    ctx: Context, names: tuple[str, ...], vals: tuple[str, ...], secs: tuple[str, ...]
+) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """The values and sections with each ``#`` value (PBN 3.4: the value of the game before) resolved as the
+    careful reader resolves it: the previous game's value, and its section when this game's is blank; None for
+    a ``##`` value or one no game before had (the careful reader, which sets the default or says so)."""
+    if ctx.pending:
+        ctx.flush()
+    previous = ctx.previous
+    out_vals, out_secs = list(vals), list(secs)
+    for k, value in enumerate(vals):
+        if value[:1] != "#":
+            continue
+        prev = previous.get(names[k])
+        if value != "#" or prev is None:
+            return None
+        out_vals[k] = prev[0]
+        if prev[1] and not secs[k].strip():
+            out_secs[k] = " ".join(prev[1]) + "\n"
+    return tuple(out_vals), tuple(out_secs)
+
+
+def _tags(text: str) -> tuple[list[tuple[str, str, str]], str, int, bool] | None:
+    """The tags of a game that is nothing but tags and their sections (every bracket and quote belongs to a
+    tag found, only blanks before the first), the text of its sections, where its first tag starts, and
+    whether commentary characters (``{};%``) are in its sections; None for any other game."""
+    found: list[tuple[str, str, str]] = _TAG.findall(text)
+    n = len(found)
+    if not n or text.count("[") != n or text.count("]") != n or text.count('"') != 2 * n:
+        return None
+    lead = text.find("[")
+    if lead and not text[:lead].isspace():
+        return None
+    between = "".join(map(_SECTION, found))
+    return found, between, lead, "{" in between or ";" in between or "%" in between or "}" in between
+
+
+def _lift_sections(
+    found: list[tuple[str, str, str]],
+) -> tuple[list[tuple[str, str, str]], list[str], str | None] | None:
+    """The tags with the commentary of their sections lifted out (:func:`.lex.lift_commentary`, a section at
+    a time: quicker than the whole game, whose every value the rules would step over), the commentary in
+    order and a ``%%!R`` value; None when the whole game must be lifted or read carefully: a comment in the
+    section of a tag the reader checks (its lines are counted in the game's text), one the lift leaves, or a
+    ``;`` comment or ``%`` line running on to the next tag on its line (it hides that tag)."""
+    out: list[tuple[str, str, str]] = []
+    comments: list[str] = []
+    psbridge: str | None = None
+    last = len(found) - 1
+    for k, tag in enumerate(found):
+        name, value, section = tag
+        if not section.isspace() and ("{" in section or "}" in section or ";" in section or "%" in section):
+            if name in _CHECKED or name[-5:] == "Table":
                 return None
-            comments.extend(_COMMENT.findall(section))
-            tag = (tag[0], tag[1], "\n")
+            starts: list[int] = []
+            clean, notes, table = lift_commentary(section, starts, line_start=False)
+            if "{" in clean or "}" in clean or ";" in clean or "%" in clean:
+                return None
+            if k != last:
+                tail = section[section.rfind("\n") + 1 :]
+                if ";" in tail or tail[:1] == "%":
+                    return None
+            comments += notes
+            if psbridge is None:
+                psbridge = table
+            tag = (name, value, clean)
         out.append(tag)
-    return out
+    return out, comments, psbridge
+
+
+def _in_a_table(text: str, starts: list[int]) -> bool:
+    """Whether a comment starting at one of ``starts`` is in the section of a table tag; every ``[`` of the
+    (blanked) text starts a tag, as the reader has checked."""
+    for start in starts:
+        tag = text.rfind("[", 0, start)
+        if tag >= 0:
+            name = _TAG_NAME.match(text, tag)
+            if name is not None and name.group(1)[-5:] == "Table":
+                return True
+    return False
 
 
 def _auction_notes(
@@ -268,9 +351,11 @@ def _read(
     sections: dict[str, str],
     notes: dict[int, str] | None = None,
     blank: bool = False,
+    psbridge: str | None = None,
 ) -> tuple[Board, list[tuple[int | None, str]]]:
     """The board; ``values`` is left holding the tags the model does not (they become ``Board.tags``);
-    ``blank``: every section is blank, so none becomes a ``Name:section`` tag."""
+    ``blank``: every section is blank, so none becomes a ``Name:section`` tag; ``psbridge``: the value of a
+    ``%%!R`` line (PSBridge's double-dummy table)."""
     problems: list[tuple[int | None, str]] = []
     pop = values.pop
     if notes is not None:
@@ -316,8 +401,8 @@ def _read(
             other["Contract"] = contract
         else:
             b.contract = _contract(contract)
-    if ort is not None or bc is not None:
-        _read_dd(b, ort, sections.get("OptimumResultTable", ""), bc)
+    if ort is not None or bc is not None or psbridge is not None:
+        _read_dd(b, ort, sections.get("OptimumResultTable", ""), bc, psbridge)
     if auction is not None:
         _read_auction(b, auction, sections["Auction"], notes)
     elif notes:
@@ -402,22 +487,38 @@ def _check(
 ) -> None:
     """The careful reader's checks of a tag the model does not hold (scores, tables)."""
     e = Entry(name, value, None, section.split(), None, False, raw, first_line)
-    check_tag(e, lambda line, message: problems.append((line, warning(message))))
+    check_tag(e, lambda line, message: problems.append((line, message)))
 
 
-def _read_dd(b: Board, ort: str | None, ort_section: str, bc: str | None) -> None:
+def _read_dd(b: Board, ort: str | None, ort_section: str, bc: str | None, psbridge: str | None) -> None:
+    """The double-dummy tables (OptimumResultTable, Bridge Composer's DoubleDummyTricks, PSBridge's ``%%!R``),
+    merged as the careful reader merges them when they agree; a bad one or two that disagree: the careful
+    reader, which reports it."""
+    tables: list[DDTable] = []
     if ort is not None:
         dd, err = pbn_dd.parse_result_table(ort, ort_section.split())
         if err:
             raise _Careful
-        if bc is not None:
-            raise _Careful  # two tables to compare and merge: the careful reader does it
-        b.dd = dd
-    elif bc is not None and not _unknown(bc):
+        if dd is not None:
+            tables.append(dd)
+    if bc is not None and not _unknown(bc):
         dd = pbn_dd.parse_hex20(bc, pbn_dd.BC_SEATS)
         if dd is None:
             raise _Careful
-        b.dd = dd
+        tables.append(dd)
+    if psbridge is not None:
+        dd = pbn_dd.parse_hex20(psbridge, pbn_dd.PSBRIDGE_SEATS)
+        if dd is None:
+            raise _Careful
+        tables.append(dd)
+    if not tables:
+        return
+    merged = tables[0]
+    for dd in tables[1:]:
+        if merged.differences(dd):
+            raise _Careful
+        merged = pbn_dd.merged(merged, dd)
+    b.dd = merged
 
 
 def _read_auction(b: Board, value: str, section: str, notes: dict[int, str] | None) -> None:

@@ -25,6 +25,7 @@ from typing import IO, TYPE_CHECKING, Any, TypeGuard
 
 from ...model.board import Board, board_key
 from ...model.boardset import FileInfo, LazyBoardSet, SetKind
+from ...model.problem import Problem
 from ..checksum import MASK64, sum_words, tail_sum
 from ..codec import is_lazy_text
 from ..errors import FormatError
@@ -32,7 +33,7 @@ from ..lazytext import LazyLines, text_encoding
 from ..mapped import map_file, release
 from ..textcheck import EIGHT_BIT, decode_errors, undecodable_offsets, undecodable_problems
 from .context import Context
-from .lex import Game, all_percent, detect_newline
+from .lex import Game, all_percent, detect_newline, game_tags
 from .read import PbnSource, known_field, read_game
 from .write import board_text, encoding_name, header_edits, to_lf, unchanged_source
 
@@ -331,7 +332,7 @@ class LazyPbnSet(LazyBoardSet):
             self._cache.popitem(last=False)
         if probs and i not in self._noted:
             self._noted.add(i)
-            self.problems.extend((i, ln if ln else line, msg) for ln, msg in probs)
+            self.problems.extend(Problem(i, ln if ln else line, msg) for ln, msg in probs)
         return hit
 
     def _decode_in_context(self, i: int) -> tuple[Board, list[tuple[int | None, str]], int]:
@@ -404,7 +405,7 @@ def read_lazy(path: str | os.PathLike[str]) -> LazyPbnSet:
         head_bytes = bytes(buf[: int(index.starts[0]) if len(index) else len(buf)])
         doc.problems.extend(undecodable_problems(head_bytes, undecodable_offsets(head_bytes, EIGHT_BIT), None))
     if len(index):
-        first = doc[0].tags
+        first = game_tags(doc.game(0))  # the first game's tags only: no Board to build for the header
         info.event, info.site, info.date = (known_field(first.get(tag)) for tag in ("Event", "Site", "Date"))
     info.extra.update(
         header=(info.event, info.site, info.date),

@@ -1,8 +1,17 @@
-"""PBN text layout: decoding, splitting a file into games, and tokenising a game.
+"""PBN's one tokenizer: a file split into games, a game into tags, sections, comments, ``%`` lines.
 
 The split keeps every byte: the preamble, each game's raw text (with the blank
 lines after it) and any trailer join back to the file exactly, which is what
 lets an unmodified board be written back byte-for-byte.
+
+A game's tokens go to a consumer, a :class:`GameVisitor` (python-chess's ``read_game(...,
+Visitor=...)`` pattern): :func:`visit` tells it each tag, section words, comment, ``%`` line and
+problem in the game's order.  The careful reader (:class:`.read.GameReader`) builds a Board that way;
+:class:`TagCollector` keeps the tags only (a file's header: no Board, no section); a game no one asks
+for is never tokenized (the lazy reader indexes games, :mod:`.lazy`).  The fast path (:mod:`.fast`)
+reads the usual game with regular expressions, and takes commentary out of it with
+:func:`lift_commentary`, the tokenizer's own comment rules over the whole text: what it cannot take
+falls to the careful visitor, and the tests read every game both ways.
 """
 
 from __future__ import annotations
@@ -10,9 +19,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from ...model.severity import warning
+from ...model.problem import error, warning
 
 # token kinds
 TAG = 0  # (TAG, (name, value), line)
@@ -206,7 +215,7 @@ def tokenize(game: Game) -> list[Token]:
                 seen.add(m.group(1))
                 append((TAG, (m.group(1), m.group(3)), lineno))
                 if not m.group(2):
-                    append((BAD, warning(_NO_SPACE.format(m.group(1))), lineno))
+                    append((BAD, warning("pbn.no-space-before-value", _NO_SPACE.format(m.group(1))), lineno))
                 continue
         elif _SPECIAL.search(line) is None:
             words = line.split()
@@ -215,9 +224,11 @@ def tokenize(game: Game) -> list[Token]:
             continue
         brace, brace_line = _slow_line(line, lineno, out, bad)
     if bad[0] > PROBLEM_LIMIT:
-        append((BAD, f"… and {bad[0] - PROBLEM_LIMIT:,} more problems like these", lineno))
+        append((BAD, error("pbn.more-problems", f"… and {bad[0] - PROBLEM_LIMIT:,} more problems like these"), lineno))
     if brace is not None:
-        append((BAD, "a { comment is not closed before the end of the game", brace_line))
+        append(
+            (BAD, error("pbn.comment-not-closed", "a { comment is not closed before the end of the game"), brace_line)
+        )
         append((COMMENT, ("\n".join(brace), False), brace_line))
     return out
 
@@ -250,11 +261,11 @@ def _slow_line(line: str, lineno: int, out: list[Token], bad: list[int] | None =
             start = m.start(1)
             t = _TAG_AT.match(line, start)
             if t is None:
-                _bad(out, bad, f"malformed tag: {_clip(line[start:].strip())}", lineno)
+                _bad(out, bad, error("pbn.malformed-tag", f"malformed tag: {_clip(line[start:].strip())}"), lineno)
                 return None, lineno
             out.append((TAG, (t.group(1), t.group(3)), lineno))
             if not t.group(2):
-                out.append((BAD, warning(_NO_SPACE.format(t.group(1))), lineno))
+                out.append((BAD, warning("pbn.no-space-before-value", _NO_SPACE.format(t.group(1))), lineno))
             pos = t.end()
             had_data = False
             continue
@@ -273,7 +284,7 @@ def _slow_line(line: str, lineno: int, out: list[Token], bad: list[int] | None =
         if m.group(4):
             s = m.group(4)
             if len(s) < 2 or not s.endswith('"') or s.endswith('\\"') and not s.endswith('\\\\"'):
-                _bad(out, bad, f"a quoted string is not closed: {_clip(s)}", lineno)
+                _bad(out, bad, error("pbn.quote-not-closed", f"a quoted string is not closed: {_clip(s)}"), lineno)
                 break
             out.append((DATA, [s], lineno))
             had_data = True
@@ -285,8 +296,141 @@ def _slow_line(line: str, lineno: int, out: list[Token], bad: list[int] | None =
             run = re.compile(rf"[ \t{re.escape(ch)}]*").match(line, m.end())
             end = m.end() + len(run.group().rstrip(" \t")) if run else m.end()
             count = line.count(ch, m.start(6), end)
-            _bad(out, bad, f"stray {ch!r}" + (f" ({count:,} times)" if count > 1 else ""), lineno)
+            stray = f"stray {ch!r}" + (f" ({count:,} times)" if count > 1 else "")
+            _bad(out, bad, error("pbn.stray-character", stray), lineno)
             pos = end
             continue
         pos = m.end()
     return None, lineno
+
+
+class GameVisitor(Protocol):
+    """A consumer of one game's tokens, told them in the game's order by :func:`visit`."""
+
+    def tag(self, name: str, value: str, line: int) -> None:
+        """A tag, its value as written (escapes not resolved)."""
+
+    def words(self, words: list[str], line: int) -> None:
+        """Section tokens of one line (a quoted string is one token, quotes included)."""
+
+    def comment(self, text: str, shares_line: bool, line: int) -> None:
+        """A ``{}`` or ``;`` comment without its delimiters; ``shares_line``: data on its line."""
+
+    def percent(self, text: str, line: int) -> None:
+        """A ``%`` line, whole."""
+
+    def problem(self, line: int | None, message: str) -> None:
+        """Something the tokenizer could not read (its message says what kind)."""
+
+    def skipped(self) -> None:
+        """A repeated tag past :data:`PROBLEM_LIMIT` repeats, left out with its section."""
+
+
+def visit(game: Game, visitor: GameVisitor) -> None:
+    """Tell ``visitor`` the tokens of ``game``, in order."""
+    tag, words, comment, percent, problem = (
+        visitor.tag,
+        visitor.words,
+        visitor.comment,
+        visitor.percent,
+        visitor.problem,
+    )
+    for kind, value, line in tokenize(game):
+        if kind == TAG:
+            tag(value[0], value[1], line)
+        elif kind == DATA:
+            words(value, line)
+        elif kind == COMMENT:
+            comment(value[0], value[1], line)
+        elif kind == PERCENT:
+            percent(value, line)
+        elif kind == BAD:
+            problem(line, value)
+        elif kind == SKIPPED:
+            visitor.skipped()
+
+
+class TagCollector:
+    """A :class:`GameVisitor` that keeps a game's tag values only (the first of a name, escapes resolved, a
+    ``##`` default's value without its mark): a file's header without building a Board."""
+
+    def __init__(self) -> None:
+        self.tags: dict[str, str] = {}
+
+    def tag(self, name: str, value: str, line: int) -> None:
+        if name not in self.tags:
+            value = unescape(value)
+            self.tags[name] = value[2:] if value.startswith("##") and value != "##" else value
+
+    def words(self, words: list[str], line: int) -> None:
+        pass
+
+    def comment(self, text: str, shares_line: bool, line: int) -> None:
+        pass
+
+    def percent(self, text: str, line: int) -> None:
+        pass
+
+    def problem(self, line: int | None, message: str) -> None:
+        pass
+
+    def skipped(self) -> None:
+        pass
+
+
+def game_tags(game: Game) -> dict[str, str]:
+    """The tag values of one game (:class:`TagCollector`)."""
+    collector = TagCollector()
+    visit(game, collector)
+    return collector.tags
+
+
+#: what the tokenizer takes as commentary, found left to right as :func:`tokenize` finds it, over a whole
+#: game: a quoted value (kept: a brace or semicolon in it is text), a ``{}`` comment (over lines too), a
+#: ``;`` comment (to the end of its line) and a ``%`` line (from the start of a line)
+_COMMENTARY = re.compile(r'"(?:[^"\\\n]|\\.)*+"|\{[^}]*+\}|;[^\n]*+|(?:^|(?<=\n))%[^\n]*+')
+
+
+def lift_commentary(raw: str, starts: list[int], line_start: bool = True) -> tuple[str, list[str], str | None]:
+    """A game's text with its commentary blanked out (every character but a line break made a space, so
+    offsets and line numbers stay), its commentary in order as the careful reader keeps it in
+    ``Board.notes`` (``{}`` and ``;`` comments without their delimiters, ``%`` lines whole, line ends
+    without their ``\\r``), and the first PSBridge ``%%!R`` table's value (no note).  Where each ``{}`` and
+    ``;`` comment starts goes to ``starts`` (the careful reader reports one in a table's section).
+    ``line_start``: ``raw`` starts a line (False for a tag's section: a ``%`` right after the tag is a word).
+
+    These are :func:`tokenize`'s rules over the whole text at once: the fast path's way to read a commented
+    game (``tests/test_pbn_fast.py`` reads every game of varied files both ways)."""
+    pieces: list[str] = []
+    comments: list[str] = []
+    psbridge: str | None = None
+    last = 0
+    for m in _COMMENTARY.finditer(raw):
+        found = m.group()
+        kind = found[0]
+        if kind == '"':
+            continue
+        start, end = m.span()
+        if kind == "%" and start == 0 and not line_start:
+            continue
+        if kind == "{":
+            note = found[1:-1].replace("\r\n", "\n")
+        else:
+            note = found[1:] if kind == ";" else found
+            if note[-1:] == "\r":
+                note = note[:-1]
+            if kind == "%" and note.startswith("%%!R "):
+                if psbridge is None:
+                    psbridge = note[5:].strip()
+                note = ""
+        if kind != "%":
+            starts.append(start)
+        if kind != "%" or note:
+            comments.append(note)
+        pieces.append(raw[last:start])
+        pieces.append(" " * len(found) if "\n" not in found else "\n".join(" " * len(p) for p in found.split("\n")))
+        last = end
+    if not pieces:
+        return raw, comments, psbridge
+    pieces.append(raw[last:])
+    return "".join(pieces), comments, psbridge

@@ -18,7 +18,7 @@ from ...model.cards import CARDS, Card, Seat, Strain
 from ...model.ddtable import DDTable
 from ...model.deal import Deal
 from ...model.play import trick_winner
-from ...model.severity import warning
+from ...model.problem import error, warning
 from ...model.vulnerability import Vulnerability
 from ..errors import describe
 from . import dd as pbn_dd
@@ -26,7 +26,7 @@ from .checks import check_tag
 from .context import Context
 from .entry import Entry, section_text, simple_entries
 from .fast import read_fast
-from .lex import BAD, COMMENT, DATA, PERCENT, PROBLEM_LIMIT, SKIPPED, TAG, Game, Token, tokenize, unescape
+from .lex import PROBLEM_LIMIT, Game, unescape, visit
 
 # -- fast lookup tables -------------------------------------------------
 CALL_TOKENS: dict[str, Call] = {"PASS": PASS, "P": PASS, "X": Call(CallKind.DOUBLE), "XX": Call(CallKind.REDOUBLE)}
@@ -66,12 +66,11 @@ MODELLED = frozenset(
 
 
 class GameReader:
-    """Builds one board from one game's tokens."""
+    """Builds one board from one game: a :class:`.lex.GameVisitor` of its tokens (or from the entries a
+    simple game's regular expressions found, :func:`.entry.simple_entries`)."""
 
-    def __init__(
-        self, tokens: list[Token] | None, ctx: Context, first_line: int, entries: list[Entry] | None = None
-    ) -> None:
-        self.tokens = tokens or []
+    def __init__(self, game: Game | None, ctx: Context, first_line: int, entries: list[Entry] | None = None) -> None:
+        self.game = game
         self.given = entries
         self.ctx = ctx
         self.first_line = first_line
@@ -89,44 +88,48 @@ class GameReader:
         else:  # a pathological game (a million stray braces) must not cost memory per problem
             self.more_problems += 1
 
-    # -- grouping ---------------------------------------------------------
+    # -- grouping: the reader is a visitor of the game's tokens (:func:`.lex.visit`) ----------------
     def entries(self) -> list[Entry]:
-        entries: list[Entry] = []
-        current: Entry | None = None
-        notes = self.board.notes
-        table = False
-        skipping = False  # after a repeated tag left out by the tokenizer: its section goes too
-        for kind, value, line in self.tokens:
-            if kind == TAG:
-                v = value[1]
-                current = Entry(value[0], unescape(v) if "\\" in v else v, line)
-                entries.append(current)
-                table = current.name.endswith("Table")
-                skipping = False
-            elif kind == SKIPPED:
-                self.more_problems += 1  # "appears twice", past the first hundred: counted
-                skipping, table = True, False
-            elif kind == DATA:
-                if skipping:
-                    continue
-                if current is None:
-                    self.problem(line, f"{' '.join(value)!r} before the first tag")
-                else:
-                    current.words.extend(value)
-                    current.wlines.extend([line] * len(value))
-            elif kind == COMMENT:
-                text, shares_line = value
-                notes.append(text)
-                if table and shares_line and current is not None:
-                    self.problem(line, f"commentary inside the {current.name} section")
-            elif kind == PERCENT:
-                if value.startswith("%%!R "):
-                    entries.append(Entry("%%!R", value[5:].strip(), line))
-                    continue
-                notes.append(value)
-            elif kind == BAD:
-                self.problem(line, value)
-        return entries
+        """The game's tags, each with its section, as the tokenizer tells them; comments and ``%`` lines
+        go to the board's notes."""
+        self._entries: list[Entry] = []
+        self._current: Entry | None = None
+        self._table = False
+        self._skipping = False  # after a repeated tag left out by the tokenizer: its section goes too
+        if self.game is not None:
+            visit(self.game, self)
+        return self._entries
+
+    def tag(self, name: str, value: str, line: int) -> None:
+        self._current = Entry(name, unescape(value) if "\\" in value else value, line)
+        self._entries.append(self._current)
+        self._table = name.endswith("Table")
+        self._skipping = False
+
+    def skipped(self) -> None:
+        self.more_problems += 1  # "appears twice", past the first hundred: counted
+        self._skipping, self._table = True, False
+
+    def words(self, words: list[str], line: int) -> None:
+        if self._skipping:
+            return
+        current = self._current
+        if current is None:
+            self.problem(line, error("pbn.text-before-first-tag", f"{' '.join(words)!r} before the first tag"))
+        else:
+            current.words.extend(words)
+            current.wlines.extend([line] * len(words))
+
+    def comment(self, text: str, shares_line: bool, line: int) -> None:
+        self.board.notes.append(text)
+        if self._table and shares_line and self._current is not None:
+            self.problem(line, error("pbn.comment-in-table", f"commentary inside the {self._current.name} section"))
+
+    def percent(self, text: str, line: int) -> None:
+        if text.startswith("%%!R "):
+            self._entries.append(Entry("%%!R", text[5:].strip(), line))
+        else:
+            self.board.notes.append(text)
 
     def resolve(self, entries: list[Entry]) -> list[Entry]:
         """Apply ``#``/``##`` inheritance; drop repeated tags (PBN: the first counts)."""
@@ -147,13 +150,20 @@ class GameReader:
                 out.append(e)
                 continue
             if e.name in seen:
-                self.problem(e.line, f"tag {e.name} appears twice in the game; the first is used")
+                self.problem(
+                    e.line, error("pbn.repeated-tag", f"tag {e.name} appears twice in the game; the first is used")
+                )
                 continue
             seen.add(e.name)
             if e.value == "#" or e.value == "##":
                 prev = ctx.previous.get(e.name)
                 if prev is None:
-                    self.problem(e.line, f"{e.name} is {e.value!r} but no earlier game has a {e.name} tag")
+                    self.problem(
+                        e.line,
+                        error(
+                            "pbn.nothing-to-inherit", f"{e.name} is {e.value!r} but no earlier game has a {e.name} tag"
+                        ),
+                    )
                     value = e.value = ""
                 elif not e.words:
                     value, e.words, e.wlines = prev[0], list(prev[1]), [e.line] * len(prev[1])
@@ -194,7 +204,7 @@ class GameReader:
             if name == "Note":
                 m = re.match(r"\s*(\d+)\s*:(.*)$", value, re.S)
                 if m is None:
-                    self.problem(e.line, f"note {value!r} does not start with a number and ':'")
+                    self.problem(e.line, error("pbn.bad-note", f"note {value!r} does not start with a number and ':'"))
                     continue
                 n, text = int(m.group(1)), m.group(2).lstrip(" ")
                 if last_section == "Auction":
@@ -230,18 +240,18 @@ class GameReader:
         if e is not None and e.value not in ("", "?"):
             too_big = board_number_problem(e.value) if e.value.isdigit() else None
             if too_big:
-                self.problem(e.line, too_big)
+                self.problem(e.line, error("pbn.bad-board-number", too_big))
                 b.tags["Board"] = e.value
             elif e.value.isdigit():
                 b.number = int(e.value)
             else:
-                self.problem(e.line, f"board number {e.value!r} is not a number")
+                self.problem(e.line, error("pbn.bad-board-number", f"board number {e.value!r} is not a number"))
                 b.tags["Board"] = e.value
         e = by_name.get("Dealer")
         if e is not None and e.value not in ("", "?"):
             seat = SEATS.get(e.value.upper())
             if seat is None:
-                self.problem(e.line, f"dealer {e.value!r} is not N, E, S or W")
+                self.problem(e.line, error("pbn.bad-dealer", f"dealer {e.value!r} is not N, E, S or W"))
                 b.tags["Dealer"] = e.value
             b.dealer = seat
         e = by_name.get("Vulnerable")
@@ -252,21 +262,23 @@ class GameReader:
                     vul = _VULS[e.value] = Vulnerability.from_text(e.value)
                 b.vulnerability = vul
             except ValueError:
-                self.problem(e.line, f"vulnerability {e.value!r} is not None, NS, EW or All")
+                self.problem(
+                    e.line, error("pbn.bad-vulnerability", f"vulnerability {e.value!r} is not None, NS, EW or All")
+                )
                 b.tags["Vulnerable"] = e.value
         e = by_name.get("Deal")
         if e is not None and e.value not in ("", "?"):
             try:
                 b.deal = Deal.from_pbn(e.value)
             except ValueError as err:
-                self.problem(e.line, f"deal: {err}")
+                self.problem(e.line, error("pbn.bad-deal", f"deal: {err}"))
                 b.tags["Deal"] = e.value
         e = by_name.get("Declarer")
         if e is not None and e.value not in ("", "?"):
             v = e.value[1:] if e.value.startswith("^") else e.value  # ^ marks an irregular declarer
             seat = SEATS.get(v.upper())
             if seat is None:
-                self.problem(e.line, f"declarer {e.value!r} is not N, E, S or W")
+                self.problem(e.line, error("pbn.bad-declarer", f"declarer {e.value!r} is not N, E, S or W"))
                 b.tags["Declarer"] = e.value
             b.declarer = seat
         e = by_name.get("Contract")
@@ -281,9 +293,15 @@ class GameReader:
                         _CONTRACTS[e.value] = contract
                 b.contract = contract
                 if e.value.rstrip().upper().endswith("R"):
-                    self.problem(e.line, warning(f"contract {e.value!r} writes R for redoubled; read as {contract}"))
+                    self.problem(
+                        e.line,
+                        warning(
+                            "pbn.contract-r-for-redoubled",
+                            f"contract {e.value!r} writes R for redoubled; read as {contract}",
+                        ),
+                    )
             except ValueError:
-                self.problem(e.line, f"contract {e.value!r} is not a contract")
+                self.problem(e.line, error("pbn.bad-contract", f"contract {e.value!r} is not a contract"))
                 b.tags["Contract"] = e.value
 
     def read_result(self, e: Entry) -> None:
@@ -297,14 +315,14 @@ class GameReader:
             m = _RESULT_SIDE.fullmatch(v)
             contract, declarer = b.contract_and_declarer()
             if m is None or declarer is None:
-                self.problem(e.line, f"result {v!r} is not a number of tricks")
+                self.problem(e.line, error("pbn.bad-result", f"result {v!r} is not a number of tricks"))
                 b.tags["Result"] = v
                 return
             n = int(m.group(2))
             if (m.group(1) == "NS") != declarer.is_ns:
                 n = 13 - n
         if n > 13:
-            self.problem(e.line, f"result {n} is more than 13 tricks")
+            self.problem(e.line, error("pbn.bad-result", f"result {n} is more than 13 tricks"))
             b.tags["Result"] = v
             return
         b.result = n
@@ -316,21 +334,21 @@ class GameReader:
         if e is not None:
             dd, err = pbn_dd.parse_result_table(e.value, e.words)
             if err:
-                self.problem(e.line, err)
+                self.problem(e.line, error("pbn.bad-dd-table", err))
             elif dd is not None:
                 tables.append(("OptimumResultTable", e.line, dd))
         e = by_name.get("DoubleDummyTricks")
         if e is not None and e.value not in ("", "?"):
             dd = pbn_dd.parse_hex20(e.value, pbn_dd.BC_SEATS)
             if dd is None:
-                self.problem(e.line, f"DoubleDummyTricks {e.value!r} is not 20 hex digits")
+                self.problem(e.line, error("pbn.bad-dd-table", f"DoubleDummyTricks {e.value!r} is not 20 hex digits"))
             else:
                 tables.append(("DoubleDummyTricks", e.line, dd))
         e = by_name.get("%%!R")
         if e is not None:
             dd = pbn_dd.parse_hex20(e.value, pbn_dd.PSBRIDGE_SEATS)
             if dd is None:
-                self.problem(e.line, f"%%!R {e.value!r} is not 20 hex digits")
+                self.problem(e.line, error("pbn.bad-dd-table", f"%%!R {e.value!r} is not 20 hex digits"))
             else:
                 tables.append(("%%!R", e.line, dd))
         if not tables:
@@ -340,12 +358,14 @@ class GameReader:
             diff = merged.differences(dd)
             if diff:
                 seat, strain, a, b = diff[0]
-                self.problem(line, f"{name} disagrees with {tables[0][0]}: {seat.letter} {strain.letter} {b} vs {a}")
-            rows = [
-                [a if a is not None else b for a, b in zip(ra, rb, strict=True)]
-                for ra, rb in zip(merged.tricks, dd.tricks, strict=True)
-            ]
-            merged = DDTable.from_rows(rows)  # a partial table is completed by the others
+                self.problem(
+                    line,
+                    error(
+                        "pbn.dd-tables-disagree",
+                        f"{name} disagrees with {tables[0][0]}: {seat.letter} {strain.letter} {b} vs {a}",
+                    ),
+                )
+            merged = pbn_dd.merged(merged, dd)  # a partial table is completed by the others
         self.board.dd = merged
 
     # -- auction ----------------------------------------------------------------
@@ -354,7 +374,7 @@ class GameReader:
         seat = SEATS.get(e.value.upper()) if e.value else None
         if seat is None:
             if e.value not in ("", "?"):
-                self.problem(e.line, f"auction seat {e.value!r} is not N, E, S or W")
+                self.problem(e.line, error("pbn.bad-auction-seat", f"auction seat {e.value!r} is not N, E, S or W"))
             seat = b.dealer
         calls: list[Call] = []
         leading = 0
@@ -366,7 +386,10 @@ class GameReader:
                 continue
             if plus:
                 if not after_plus:
-                    self.problem(e.wlines[i], f"call {tok} after '+' (the auction was marked as continuing)")
+                    self.problem(
+                        e.wlines[i],
+                        error("pbn.call-after-plus", f"call {tok} after '+' (the auction was marked as continuing)"),
+                    )
                 after_plus = True
                 continue
             if tok == "+":
@@ -383,7 +406,7 @@ class GameReader:
             up = tok.upper()
             if up == "AP":
                 if gap:
-                    self.problem(e.wlines[i], "AP after a '-' gap in the auction")
+                    self.problem(e.wlines[i], error("pbn.ap-after-gap", "AP after a '-' gap in the auction"))
                 while not auction_is_complete(calls):
                     calls.append(PASS)
                 continue
@@ -391,11 +414,13 @@ class GameReader:
             if call is None:
                 # Dropping the token would hand every later call to the wrong player: stop here,
                 # and keep the unread rest so PBN writes it back and conversions report it.
-                self.problem(e.wlines[i], unread_auction_problem(tok, len(calls)))
+                self.problem(e.wlines[i], error("pbn.unreadable-call", unread_auction_problem(tok, len(calls))))
                 b.tags[AUCTION_REST] = " ".join(e.words[i:])
                 break
             if gap:
-                self.problem(e.wlines[i], f"call {tok} after a '-' (no call) in the auction")
+                self.problem(
+                    e.wlines[i], error("pbn.call-after-gap", f"call {tok} after a '-' (no call) in the auction")
+                )
                 gap = False
             calls.append(call.annotated(mark=suffix) if suffix else call)
         self._auction_dealer(e, seat, leading, calls)
@@ -420,7 +445,9 @@ class GameReader:
                     calls[-1] = last.annotated(mark=_join(last.mark, tok))
             if n not in notes and n not in unknown_notes:
                 unknown_notes.add(n)
-                self.problem(line, f'note {n} is referred to but there is no [Note "{n}:..."]')
+                self.problem(
+                    line, error("pbn.note-missing", f'note {n} is referred to but there is no [Note "{n}:..."]')
+                )
             return True
         if tok[0] == "$" or tok[0] == "^" or tok in ("!", "?", "!!", "??", "!?", "?!"):
             if calls:
@@ -438,7 +465,13 @@ class GameReader:
         if b.dealer is None:
             b.dealer = first
         elif first != b.dealer and calls:
-            self.problem(e.line, f"the auction starts with {first.letter} but the dealer is {b.dealer.letter}")
+            self.problem(
+                e.line,
+                error(
+                    "pbn.auction-dealer-mismatch",
+                    f"the auction starts with {first.letter} but the dealer is {b.dealer.letter}",
+                ),
+            )
 
     # -- play -------------------------------------------------------------------
     def read_play(self, e: Entry) -> None:
@@ -446,9 +479,9 @@ class GameReader:
         leader0 = SEATS.get(e.value.upper()) if e.value else None
         if leader0 is None:
             if e.value not in ("", "?"):
-                self.problem(e.line, f"play seat {e.value!r} is not N, E, S or W")
+                self.problem(e.line, error("pbn.bad-play-seat", f"play seat {e.value!r} is not N, E, S or W"))
             if e.words:
-                self.problem(e.line, "the play cannot be read without its leader")
+                self.problem(e.line, error("pbn.play-without-leader", "the play cannot be read without its leader"))
             return
         contract, declarer = b.contract_and_declarer()
         if declarer is None:
@@ -456,8 +489,11 @@ class GameReader:
         elif (declarer + 1) % 4 != leader0:
             self.problem(
                 e.line,
-                f"the play starts with {leader0.letter} but declarer {declarer.letter}'s "
-                f"left-hand opponent is {Seat((declarer + 1) % 4).letter}",
+                error(
+                    "pbn.play-leader-mismatch",
+                    f"the play starts with {leader0.letter} but declarer {declarer.letter}'s "
+                    f"left-hand opponent is {Seat((declarer + 1) % 4).letter}",
+                ),
             )
         trump = play_trump(b)
         if self.fast_play(e.words, int(leader0), int(trump)):
@@ -480,7 +516,7 @@ class GameReader:
                 tok = slot[0]
                 if tok == "+":
                     if plus_seen:
-                        self.problem(slot[2], "'+' appears more than once in the play")
+                        self.problem(slot[2], error("pbn.plus-twice", "'+' appears more than once in the play"))
                     plus_seen = True
                     stopped = stopped or "+"
                     continue
@@ -493,7 +529,9 @@ class GameReader:
                         if stopped == "+"
                         else "after a card shown as '-' (unknown)"
                     )
-                    self.problem(slot[2], f"card {tok} {why}; the play is read up to there")
+                    self.problem(
+                        slot[2], error("pbn.card-after-stop", f"card {tok} {why}; the play is read up to there")
+                    )
                     continue
                 if slot[1]:
                     marks[len(play)] = slot[1]
@@ -518,7 +556,7 @@ class GameReader:
                     slots[-1][1] = _join(slots[-1][1], tok)
                 continue
             if ended:
-                self.problem(line, f"{tok} after '*' (the play was claimed or ended)")
+                self.problem(line, error("pbn.after-claim", f"{tok} after '*' (the play was claimed or ended)"))
                 continue
             if tok == "*":
                 ended = True
@@ -529,7 +567,7 @@ class GameReader:
                 continue
             card, suffix = _marked_token(CARD_TOKENS, tok)
             if card is None:
-                self.problem(line, f"{tok!r} is not a card")
+                self.problem(line, error("pbn.unreadable-card", f"{tok!r} is not a card"))
                 slots.append(["-", "", line])
                 continue
             slots.append([card, suffix, line])
@@ -566,7 +604,7 @@ class GameReader:
         return True
 
     def check_tag(self, e: Entry) -> None:
-        rubber = check_tag(e, lambda line, message: self.problem(line, warning(message)))  # tags we do not model
+        rubber = check_tag(e, self.problem)  # tags we do not model (their problems are warnings)
         if rubber is not None:
             self.rubber_vul, self.rubber_line = rubber, e.line
 
@@ -576,7 +614,10 @@ class GameReader:
         if self.rubber_vul is not None and b.vulnerability is not None and self.rubber_vul != b.vulnerability:
             self.problem(
                 self.rubber_line,
-                f"Vulnerable is {b.vulnerability.text} but ScoreRubberHistory makes it {self.rubber_vul.text}",
+                error(
+                    "pbn.rubber-vulnerability-mismatch",
+                    f"Vulnerable is {b.vulnerability.text} but ScoreRubberHistory makes it {self.rubber_vul.text}",
+                ),
             )
 
 
@@ -614,7 +655,7 @@ def read_game(game: Game, ctx: Context, fast: bool = True) -> tuple[Board, list[
         return hit
     simple = simple_entries(game.raw, game.first_line)
     entries = simple[0] if simple is not None else None
-    r = GameReader(tokenize(game) if entries is None else None, ctx, game.first_line, entries)
+    r = GameReader(game if entries is None else None, ctx, game.first_line, entries)
     if simple is not None:
         r.more_problems = simple[1]  # repeats of a tag past the first hundred: counted, not read
     try:
@@ -622,9 +663,9 @@ def read_game(game: Game, ctx: Context, fast: bool = True) -> tuple[Board, list[
         r.finish()
     except Exception as e:  # a reader bug must not lose the file: keep the raw text, say what failed
         board = r.board
-        r.problem(r.line, f"could not read this game ({describe(e)})")
+        r.problem(r.line, error("pbn.internal-error", f"could not read this game ({describe(e)})"))
     if r.more_problems:
-        r.problems.append((r.line, f"… and {r.more_problems:,} more problems in this game"))
+        r.problems.append((r.line, error("pbn.more-problems", f"… and {r.more_problems:,} more problems in this game")))
     return board, r.problems, r.line
 
 
