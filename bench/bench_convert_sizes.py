@@ -145,7 +145,7 @@ def measure(files: dict[tuple[str, int], Path], trees: list[Path], directory: Pa
         best: dict[str, dict[str, float]] = {}
         outputs: dict[str, bytes] = {}
         jobs: dict[str, list[str]] = {}
-        for k, tree in enumerate(trees):
+        for k in range(len(trees)):
             out = directory / f"out-{k}.{target}"
             jobs[f"tree{k}"] = [sys.executable, "-m", "bridgeview", "convert", str(src), str(out)]
         if shape == "zrd":
@@ -182,11 +182,10 @@ def line(row: dict, trees: list[Path]) -> str:
     parts = [f"{row['shape']:5} {n:>9,}"]
     for k, tree in enumerate(trees):
         t = row[f"tree{k}"]
-        parts.append(
-            f"[{tree.name}] whole {t['wall']:.3f} s ({t['wall'] / n * 1e6:.1f} us/board, cpu {t['cpu'] / n * 1e6:.1f}), "
-            f"first call {t["in_first"] / n * 1e6:.1f} (cpu {t["in_first_cpu"] / n * 1e6:.1f}), warm {t['in_warm'] / n * 1e6:.2f} us/board "
-            f"(cpu {t['in_warm_cpu'] / n * 1e6:.2f})"
-        )
+        whole = f"whole {t['wall']:.3f} s ({t['wall'] / n * 1e6:.1f} us/board, cpu {t['cpu'] / n * 1e6:.1f})"
+        first = f"first call {t['in_first'] / n * 1e6:.1f} (cpu {t['in_first_cpu'] / n * 1e6:.1f})"
+        warm = f"warm {t['in_warm'] / n * 1e6:.2f} (cpu {t['in_warm_cpu'] / n * 1e6:.2f})"
+        parts.append(f"[{tree.name}] {whole}, {first}, {warm} us/board")
     if "slice" in row:
         s = row["slice"]
         ratios = ", ".join(f"{trees[k].name} {row[f'tree{k}']['wall'] / s['wall']:.2f}x" for k in range(len(trees)))

@@ -234,8 +234,9 @@ class PbnCodec(Codec):
         return 0
 
     def read(self, path: str | os.PathLike[str], options: ReadOptions | None = None) -> BoardSet:
+        lazy = options is not None and options.lazy  # a conversion in chunks: whatever the size
         if (options is None or not options.encoding) and (
-            os.path.getsize(path) >= pbn_lazy.LAZY_MIN_BYTES or (options is not None and options.lazy and _not_utf16(path))
+            os.path.getsize(path) >= pbn_lazy.LAZY_MIN_BYTES or (lazy and _not_utf16(path))
         ):
             return pbn_lazy.read_lazy(path)  # a big file (or a conversion in chunks): boards decoded on demand
         with open(path, "rb") as f:
