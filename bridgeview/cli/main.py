@@ -51,7 +51,23 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
-def build_parser() -> tuple[argparse.ArgumentParser, dict]:
+def _named_command(word: str):
+    """The module of command ``word`` when a module of this package bears its name (``convert``, not ``print``),
+    imported alone; else None.  Running one command needs no other command's imports (``check`` and ``outputs``
+    alone cost 20-30 ms, a tenth of converting a small file)."""
+    import importlib.util
+
+    if not word.isidentifier() or word in _NOT_COMMANDS or word.startswith("_"):
+        return None
+    if importlib.util.find_spec(f"{__package__}.{word}") is None:
+        return None
+    mod = importlib.import_module(f"{__package__}.{word}")
+    return mod if getattr(mod, "NAME", None) == word and hasattr(mod, "run") else None
+
+
+def build_parser(only=None) -> tuple[argparse.ArgumentParser, dict]:
+    """The ``bridgeview`` parser and its commands by name: every command, or the module ``only`` alone (its
+    sub-command parses, errs and helps as in the full parser)."""
     parser = argparse.ArgumentParser(
         prog="bridgeview",
         description="View, check, replay, edit and convert bridge deal files. "
@@ -60,7 +76,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict]:
     parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands = {}
-    for mod in _command_modules():
+    for mod in [only] if only is not None else _command_modules():
         p = sub.add_parser(mod.NAME, help=mod.HELP, description=getattr(mod, "DESCRIPTION", mod.HELP))
         mod.add_arguments(p)
         commands[mod.NAME] = mod
@@ -119,7 +135,8 @@ def main(argv: list[str] | None = None) -> int:
     if argv == ["--version"]:  # answered before the sub-commands are imported; exits as argparse's would
         print(_version_line())
         raise SystemExit(0)
-    parser, commands = build_parser()
+    single = _named_command(argv[0]) if argv else None
+    parser, commands = build_parser(single)
     if not argv or (argv[0] not in commands and not argv[0].startswith("-")):
         problem = _unknown_command(argv[0], commands) if argv else None
         if problem is not None:  # ``bridgeview chek FILE``: a typo, not a file to open in the window
