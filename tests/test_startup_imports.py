@@ -104,8 +104,17 @@ def test_a_command_imports_no_other_command(tmp_path):
     assert proc.returncode == 0 and (tmp_path / "small.zbd").exists(), proc.stderr
     assert "bridgeview.cli.convert" in modules
     assert not {"bridgeview.cli.check", "bridgeview.cli.solve", "bridgeview.cli.render", "bridgeview.check"} & modules
-    _modules, usage = _imports(tmp_path, "convert", str(tmp_path / "small.zrd"))
-    assert usage.returncode == 2 and "bridgeview convert: error: the following arguments are required: OUT" in usage.stderr
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+    usage = subprocess.run(
+        [sys.executable, "-m", "bridgeview", "convert", str(tmp_path / "small.zrd")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (
+        usage.returncode == 2 and "bridgeview convert: error: the following arguments are required: OUT" in usage.stderr
+    )
 
 
 def test_the_command_line_is_built_without_numpy():
