@@ -488,10 +488,10 @@ def _shaped_rows(
         return empty
     parts = list(zip(*out, strict=True))
     at, ok, number, dealer, vul = (np.concatenate(p) for p in parts)
-    owners, deal_ok = parse_deals(np.concatenate(deals))  # every layout's deals parsed together
+    owners, deal_ok = _in_pieces(parse_deals, np.concatenate(deals))  # every layout's deals parsed together
     ok &= deal_ok
     if tables:  # (a shape has its table in every layout or in none)
-        dd, dd_ok = _fixed_tables(np.concatenate(tables))
+        dd, dd_ok = _in_pieces(_fixed_tables, np.concatenate(tables))
         ok &= dd_ok
     else:
         dd = np.full((at.shape[0], 4, 5), DD_UNKNOWN, dtype=np.uint8)
@@ -506,6 +506,22 @@ def _shaped_rows(
         joined[4][order],
         joined[5][order],
     )
+
+
+#: rows parsed at a time: the arrays of a piece stay in the cache from one numpy pass to the next
+_PIECE = 1 << 13
+
+
+def _in_pieces(
+    parse: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]], rows: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """``parse(rows)`` (deals or tables: values and which are sound), :data:`_PIECE` rows at a time."""
+    import numpy as np
+
+    if rows.shape[0] <= _PIECE:
+        return parse(rows)
+    pieces = [parse(rows[i : i + _PIECE]) for i in range(0, rows.shape[0], _PIECE)]
+    return np.concatenate([v for v, _ok in pieces]), np.concatenate([ok for _v, ok in pieces])
 
 
 #: the values a layout leaves free in length (up to this many bytes), read from the game's bytes
