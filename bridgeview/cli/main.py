@@ -9,10 +9,8 @@ no sub-command (or with file names) starts the GUI.
 from __future__ import annotations
 
 import argparse
-import difflib
 import importlib
 import os
-import pkgutil
 import sys
 
 from ..formats.errors import FormatError
@@ -21,6 +19,8 @@ _NOT_COMMANDS = {"main", "common"}
 
 
 def _command_modules():
+    import pkgutil  # (only the full parser lists the commands)
+
     package = importlib.import_module(__package__)
     mods = []
     for m in pkgutil.iter_modules(package.__path__):
@@ -100,6 +100,8 @@ def _unknown_command(word: str, commands: dict) -> str | None:
     file (or could only be meant as one: it has a path separator or an extension)."""
     if os.path.exists(word):
         return None
+    import difflib  # (only a mistyped command needs it: 2 ms of every start-up otherwise)
+
     close = difflib.get_close_matches(word.lower(), list(commands), n=1, cutoff=0.6)
     if close:
         return f"bridgeview: unknown command '{word}' (did you mean '{close[0]}'?)"
