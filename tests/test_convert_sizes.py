@@ -127,3 +127,10 @@ def test_utf16_text_is_named_as_such_on_the_way_to_zbd(tmp_path):
     with pytest.raises(FormatError, match="UTF-16 text"):
         convert_file(src, tmp_path / "out.zbd")
     assert not (tmp_path / "out.zbd").exists()
+
+
+def test_a_missing_file_is_named_not_a_traceback(tmp_path):
+    """The size asked before reading is not asked of a file that is not there: the reader names it."""
+    with pytest.raises(FormatError, match="no such file"):
+        convert_file(tmp_path / "gone.pbn", tmp_path / "out.zbd", from_fmt="pbn")
+    assert not (tmp_path / "out.zbd").exists()

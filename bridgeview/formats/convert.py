@@ -83,6 +83,7 @@ def _read_for(
     if (
         isinstance(src_codec, ConvertsInChunks)
         and dst_codec.name in FAST_TARGETS
+        and os.path.isfile(src)  # (else the reader says what is wrong with it)
         and os.path.getsize(src) >= CHUNKS_FROM_BYTES
     ):
         doc = read_file(src, src_codec.name, ReadOptions(start_board=ropts.start_board, lazy=True))
