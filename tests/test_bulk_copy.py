@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bridgeview.formats.bulk import complete_rows
 from bridgeview.formats.convert import convert_file
 from bridgeview.formats.errors import FormatError
-from bridgeview.formats.pavlicek.zbd import ZbdChunk, zbd_decode
+from bridgeview.formats.pavlicek.zbd import ZbdChunk, zbd_complete, zbd_decode, zdd_has_14, zdd_known
 from bridgeview.formats.registry import get
 
 
@@ -175,3 +177,40 @@ def test_a_zrd_chunk_decodes_its_dd_tables_only_when_asked():
     assert chunk._dd is None
     assert (chunk.dd == zdd_decode(block[:, 13:])).all()
     assert (known == (chunk.dd != 15).any(axis=(1, 2))).all() and not known[::5].any()
+
+
+#: record rows for the word-level checks: any bytes, deals dealt right, DD bytes mostly unknown or with a 14
+_ROWS = st.integers(1, 40).flatmap(
+    lambda n: st.tuples(
+        st.just(n),
+        st.binary(min_size=23 * n, max_size=23 * n),
+        st.lists(st.booleans(), min_size=n, max_size=n),
+        st.sampled_from(("any", "unknown", "fourteen", "high fourteen")),
+        st.integers(0, 2**32 - 1),
+    )
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_ROWS)
+def test_word_level_checks_agree_with_the_nibbles_and_owners(rows):
+    """The checks a ZRD -> ZBD conversion runs on 64-bit words read in place (completeness, DD rows known,
+    a nibble 14) say what decoding every nibble and owner says, for rows anywhere in a strided block."""
+    n, data, dealt, dd_kind, seed = rows
+    rng = np.random.default_rng(seed)
+    records = np.frombuffer(data, np.uint8).reshape(n, 23).copy()
+    deals = np.frombuffer(zrd_bytes(n, seed), np.uint8).reshape(n, 23)
+    records[dealt, :13] = deals[dealt, :13]
+    zdd = records[:, 13:]
+    if dd_kind != "any":
+        zdd[:] = 0xFF
+        k = int(rng.integers(0, n))
+        if dd_kind == "fourteen":
+            zdd[k, int(rng.integers(0, 10))] = 0xFE
+        elif dd_kind == "high fourteen":
+            zdd[k, int(rng.integers(0, 10))] = 0xEF
+    zbd = records[:, :13]  # (n, 13) views on 23-byte rows: unaligned words
+    assert (zbd_complete(zbd) == complete_rows(zbd_decode(zbd))).all()
+    assert (zbd_complete(np.ascontiguousarray(zbd)) == complete_rows(zbd_decode(zbd))).all()
+    assert (zdd_known(zdd) == (zdd != 0xFF).any(axis=1)).all()
+    assert zdd_has_14(zdd) == bool(((zdd & 15) == 14).any() or ((zdd >> 4) == 14).any())

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from bridgeview.formats import chunked
+from bridgeview.formats import chunked, convert
 from bridgeview.formats.codec import lazy_text
 from bridgeview.formats.convert import convert_file
 from bridgeview.formats.errors import FormatError
@@ -91,9 +91,11 @@ def small_lazy_sizes(threshold: int, checkpoint: int, cache: int, chunk: int):
 
 @contextlib.contextmanager
 def read_whole():
+    """Every file read whole, also on its way to ZRD or ZBD (which reads small text files lazily too)."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(pbn_lazy, "LAZY_MIN_BYTES", 1 << 62)
         mp.setattr(lin_lazy, "LAZY_MIN_BYTES", 1 << 62)
+        mp.setattr(convert, "CHUNKS_FROM_BYTES", 1 << 62)
         yield
 
 

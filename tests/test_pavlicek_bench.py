@@ -23,3 +23,15 @@ def test_bench_bigfile_runs(tmp_path, capsys):
     assert results["big"]["boards"] == 40 and results["big"]["index"] == 39
     assert results["small"]["boards"] == 16 and results["small"]["board_number"] == 16
     assert "checksum" in capsys.readouterr().out
+
+
+def test_bench_convert_sizes_runs(tmp_path, capsys):
+    """Two shapes at a tiny size, this checkout against itself: the outputs compared, the rows printed."""
+    import bench_convert_sizes
+
+    rows = bench_convert_sizes.main(
+        ["--sizes", "32", "--shapes", "deals,zrd", "--repeat", "1", "--tree", str(REPO), "--dir", str(tmp_path)]
+    )
+    assert sorted(r["shape"] for r in rows) == ["deals", "zrd"]
+    assert all(r["tree0"]["in_warm"] > 0 for r in rows)
+    assert "slice whole" in capsys.readouterr().out

@@ -94,6 +94,29 @@ def test_every_command_still_lists_without_qt(tmp_path):
     assert _heavy(modules) == []
 
 
+def test_a_command_imports_no_other_command(tmp_path):
+    """``bridgeview convert`` builds its own sub-command's parser only: the checks, the hand-record outputs and the
+    other commands are not imported (issue 29: a tenth of converting a small file); its errors read as before."""
+    from bridgeview.formats.registry import read_file, write_file
+
+    write_file(read_file(REPO / "resources" / "sample.pbn"), tmp_path / "small.zrd")
+    modules, proc = _imports(tmp_path, "convert", str(tmp_path / "small.zrd"), str(tmp_path / "small.zbd"))
+    assert proc.returncode == 0 and (tmp_path / "small.zbd").exists(), proc.stderr
+    assert "bridgeview.cli.convert" in modules
+    assert not {"bridgeview.cli.check", "bridgeview.cli.solve", "bridgeview.cli.render", "bridgeview.check"} & modules
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+    usage = subprocess.run(
+        [sys.executable, "-m", "bridgeview", "convert", str(tmp_path / "small.zrd")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (
+        usage.returncode == 2 and "bridgeview convert: error: the following arguments are required: OUT" in usage.stderr
+    )
+
+
 def test_the_command_line_is_built_without_numpy():
     """--help, --version and usage errors answer without numpy: only a command that reads boards needs it."""
     code = (

@@ -9,10 +9,8 @@ no sub-command (or with file names) starts the GUI.
 from __future__ import annotations
 
 import argparse
-import difflib
 import importlib
 import os
-import pkgutil
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -25,6 +23,8 @@ _NOT_COMMANDS = {"main", "common"}
 def _command_modules() -> list[ModuleType]:
     """The sub-command modules: each names itself (``NAME``, ``HELP``, optionally ``DESCRIPTION`` and ``ORDER``)
     and has ``add_arguments(parser)`` and ``run(args) -> int``."""
+    import pkgutil  # (only the full parser lists the commands)
+
     package = importlib.import_module(__package__)
     mods = []
     for m in pkgutil.iter_modules(package.__path__):
@@ -67,7 +67,23 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
-def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
+def _named_command(word: str) -> ModuleType | None:
+    """The module of command ``word`` when a module of this package bears its name (``convert``, not ``print``),
+    imported alone; else None.  Running one command needs no other command's imports (``check`` and ``outputs``
+    alone cost 20-30 ms, a tenth of converting a small file)."""
+    import importlib.util
+
+    if not word.isidentifier() or word in _NOT_COMMANDS or word.startswith("_"):
+        return None
+    if importlib.util.find_spec(f"{__package__}.{word}") is None:
+        return None
+    mod = importlib.import_module(f"{__package__}.{word}")
+    return mod if getattr(mod, "NAME", None) == word and hasattr(mod, "run") else None
+
+
+def build_parser(only: ModuleType | None = None) -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
+    """The ``bridgeview`` parser and its commands by name: every command, or the module ``only`` alone (its
+    sub-command parses, errs and helps as in the full parser)."""
     parser = argparse.ArgumentParser(
         prog="bridgeview",
         description="View, check, replay, edit and convert bridge deal files. "
@@ -76,7 +92,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
     parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands = {}
-    for mod in _command_modules():
+    for mod in [only] if only is not None else _command_modules():
         p = sub.add_parser(mod.NAME, help=mod.HELP, description=getattr(mod, "DESCRIPTION", mod.HELP))
         mod.add_arguments(p)
         commands[mod.NAME] = mod
@@ -100,6 +116,8 @@ def _unknown_command(word: str, commands: dict[str, ModuleType]) -> str | None:
     file (or could only be meant as one: it has a path separator or an extension)."""
     if os.path.exists(word):
         return None
+    import difflib  # (only a mistyped command needs it: 2 ms of every start-up otherwise)
+
     close = difflib.get_close_matches(word.lower(), list(commands), n=1, cutoff=0.6)
     if close:
         return f"bridgeview: unknown command '{word}' (did you mean '{close[0]}'?)"
@@ -135,7 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     if argv == ["--version"]:  # answered before the sub-commands are imported; exits as argparse's would
         print(_version_line())
         raise SystemExit(0)
-    parser, commands = build_parser()
+    single = _named_command(argv[0]) if argv else None
+    parser, commands = build_parser(single)
     if not argv or (argv[0] not in commands and not argv[0].startswith("-")):
         problem = _unknown_command(argv[0], commands) if argv else None
         if problem is not None:  # ``bridgeview chek FILE``: a typo, not a file to open in the window

@@ -90,6 +90,9 @@ class Capabilities:
 class ReadOptions:
     start_board: int | None = None  # first board number for formats that store none
     encoding: str | None = None
+    #: a text format read lazily whatever the file's size, where it can (a conversion in chunks asks: it is the
+    #: fastest way to ZRD or ZBD from 1,000 boards up); by default only big files are
+    lazy: bool = False
 
 
 @dataclass

@@ -11,12 +11,12 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Any, TypeGuard, overload
 
-from ..model.boardset import BoardSource, FileInfo, ReadProblem, Selection, SetKind, lazy_set
+from ..model.boardset import BoardSet, BoardSource, FileInfo, ReadProblem, Selection, SetKind, lazy_set
 from ..model.cribbage import CribbageRecord
 from ..model.tables import DEAL, Conflict, record_name, set_tables
 from ..model.text import plural
 from .atomic import check_target, save_atomically
-from .chunked import empty_games_loss
+from .chunked import FAST_TARGETS, empty_games_loss
 from .codec import (
     AnyCodec,
     BridgeCodec,
@@ -69,10 +69,40 @@ def convert_file(
     ropts = ReadOptions(start_board=start_board)
     if src_codec.bulk and dst_codec.bulk and start_board is None and src_codec.name != dst_codec.name:
         return _convert_bulk(src, dst, src_codec, dst_codec, wopts, progress, force)
-    doc = read_file(src, src_codec.name, ropts)
+    doc = _read_for(src, src_codec, dst_codec, ropts, wopts)
     result = write_document(doc, dst, dst_codec, wopts, progress, count_boards=True, force=force)
     result.notices.extend(ignored_options(doc))
     return result
+
+
+#: text files from this size on (bytes) are read lazily when they go to a format the chunked converter writes
+#: (ZRD, ZBD): the chunked pass is the fastest way there at every size measured, from 1,000 boards
+#: (bench/bench_convert_sizes.py, docs/bench-converters.md); below it, and for any other target, the codec's
+#: own choice (a whole read under 8 MiB).  Tests set it high to compare the two paths.
+CHUNKS_FROM_BYTES = 0
+
+
+def _read_for(
+    src: str | os.PathLike[str], src_codec: AnyCodec, dst_codec: AnyCodec, ropts: ReadOptions, wopts: WriteOptions
+) -> BoardSet | CribbageRecord:
+    """``src`` read for a conversion to ``dst_codec``: lazily, whatever its size, when it can then go in chunks
+    (a PBN or LIN file to ZRD or ZBD); else as the codec reads it."""
+    if (
+        isinstance(src_codec, ConvertsInChunks)
+        and dst_codec.name in FAST_TARGETS
+        and os.path.isfile(src)  # (else the reader says what is wrong with it)
+        and os.path.getsize(src) >= CHUNKS_FROM_BYTES
+    ):
+        doc = read_file(src, src_codec.name, ReadOptions(start_board=ropts.start_board, lazy=True))
+        if (
+            not isinstance(doc, BoardSource)
+            or not isinstance(dst_codec, BridgeCodec)
+            or lazy_text(doc) is None
+            or chunked_text(doc, dst_codec, wopts) is not None
+        ):
+            return doc
+        # the lazy set cannot go in chunks (``#`` values, say): board by board, a set read whole is faster
+    return read_file(src, src_codec.name, ropts)
 
 
 def ignored_options(doc: BoardSource | CribbageRecord) -> list[str]:

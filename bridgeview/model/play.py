@@ -27,7 +27,10 @@ def _trick_weights(trump: int, led: int) -> tuple[int, ...]:
 #: ``TRICK_WEIGHTS[trump][lead card][card]`` (trump 0-3 clubs to spades, 4 notrump): the card of the highest
 #: weight wins the trick.  The one rule of who wins a trick, as a table: :func:`trick_winner` and the readers'
 #: fast paths (PBN's play section, LIN's) look it up.
-TRICK_WEIGHTS = tuple(tuple(_trick_weights(trump, c // 13) for c in range(52)) for trump in range(5))
+#: (A lead card's row depends only on its suit: the 20 distinct rows are made once and shared, which keeps
+#: this import, which every command pays, from building 260.)
+_ROWS_BY_SUIT = tuple(tuple(_trick_weights(trump, led) for led in range(4)) for trump in range(5))
+TRICK_WEIGHTS = tuple(tuple(_ROWS_BY_SUIT[trump][c // 13] for c in range(52)) for trump in range(5))
 
 
 def trump_index(trump: Strain | None) -> int:

@@ -120,7 +120,7 @@ class LinCodec(BridgeCodec):
 
     def read(self, path: str | os.PathLike[str], options: ReadOptions | None = None) -> BoardSet:
         options = options or ReadOptions()
-        if not options.encoding and os.path.getsize(path) >= lin_lazy.LAZY_MIN_BYTES:
+        if not options.encoding and (options.lazy or os.path.getsize(path) >= lin_lazy.LAZY_MIN_BYTES):
             lazy = lin_lazy.read_lazy(path, options.start_board)  # big hand records: decoded on demand
             if lazy is not None:
                 return lazy

@@ -65,6 +65,10 @@ _WANTED = ("Deal", "Board", "Dealer", "Vulnerable", "Declarer", "Contract", "Res
 _SEATS_ANY = {b"N": 0, b"E": 1, b"S": 2, b"W": 3, b"n": 0, b"e": 1, b"s": 2, b"w": 3}
 
 
+#: sections no game pattern takes (a game with one is read carefully without trying them: a failed match costs)
+_BID, _PLAYED = b"[Auction ", b"[Play "
+
+
 def applies(doc: BoardSource, codec: BridgeCodec, options: WriteOptions | None) -> bool:
     """True for an unedited lazy PBN set going to a plain fixed-record format."""
     return is_lazy_pbn(doc) and not doc.edited and codec.name in FAST_TARGETS and not doc.index.inherits
@@ -272,6 +276,9 @@ def _chunk(
     tries = 0
     for r in np.flatnonzero(remaining).tolist():
         text = buf[starts[r] : cends[r]]
+        if _PLAYED in text or _BID in text:  # no pattern takes an auction or play: the careful reader, untried
+            slow.append(r)
+            continue
         m = learned[0](text) if learned is not None else None
         if m is not None and learned is not None:
             wanted, free = learned[1]
@@ -465,18 +472,32 @@ def _shaped_rows(
         key = key * (limit + 1) + np.minimum(n, limit)
     key = np.where(ok_len, key, -1)
     out: list[tuple[np.ndarray, ...]] = []
+    deals: list[np.ndarray] = []
+    tables: list[np.ndarray] = []
     order = np.argsort(key, kind="stable")
     for sel in np.split(order, np.flatnonzero(np.diff(key[order])) + 1):
         if key[sel[0]] < 0:
             continue
         found = _layout_rows(arr, starts[rows[sel]], cends[rows[sel]], shape, lengths[sel[0]])
         if found is not None:
-            kept, *values = found
-            out.append((rows[sel[kept]], *values))
+            kept, ok, number, dealer, vul, deal, table = found
+            out.append((rows[sel[kept]], ok, number, dealer, vul))
+            deals.append(deal)
+            if table is not None:
+                tables.append(table)
     if not out:
         return empty
     parts = list(zip(*out, strict=True))
-    joined = tuple(np.concatenate(p) for p in parts)
+    at, ok, number, dealer, vul = (np.concatenate(p) for p in parts)
+    owners, deal_ok = _in_pieces(parse_deals, np.concatenate(deals))  # every layout's deals parsed together
+    ok &= deal_ok
+    if tables:  # (a shape has its table in every layout or in none)
+        dd, dd_ok = _in_pieces(_fixed_tables, np.concatenate(tables))
+        ok &= dd_ok
+    else:
+        dd = np.full((at.shape[0], 4, 5), DD_UNKNOWN, dtype=np.uint8)
+    good = np.flatnonzero(ok)
+    joined = (at[good], number[good], dealer[good], vul[good], owners[good], dd[good])
     order = np.argsort(joined[0], kind="stable")
     return (
         joined[0][order],
@@ -488,6 +509,22 @@ def _shaped_rows(
     )
 
 
+#: rows parsed at a time: the arrays of a piece stay in the cache from one numpy pass to the next
+_PIECE = 1 << 13
+
+
+def _in_pieces(
+    parse: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]], rows: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """``parse(rows)`` (deals or tables: values and which are sound), :data:`_PIECE` rows at a time."""
+    import numpy as np
+
+    if rows.shape[0] <= _PIECE:
+        return parse(rows)
+    pieces = [parse(rows[i : i + _PIECE]) for i in range(0, rows.shape[0], _PIECE)]
+    return np.concatenate([v for v, _ok in pieces]), np.concatenate([ok for _v, ok in pieces])
+
+
 #: the values a layout leaves free in length (up to this many bytes), read from the game's bytes
 _FREE_LENGTH = {"Board": 9, "Dealer": 1, "Vulnerable": 4}
 #: the values a plain game leaves empty or ``?`` (each layout has one or the other in its template)
@@ -496,9 +533,11 @@ _PLACEHOLDERS = frozenset((*_NOTE_TAGS, "Declarer", "Contract", "Result"))
 
 def _layout_rows(
     arr: np.ndarray, starts: np.ndarray, cends: np.ndarray, shape: _Shape, lengths: np.ndarray
-) -> tuple[np.ndarray, ...] | None:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray | None] | None:
     """The games at ``starts`` whose values have ``lengths`` (all of one layout), compared with the
-    layout's template; returns (kept indices, numbers, dealers, vulnerabilities, owners, DD tables)."""
+    layout's template; returns (kept indices, which of them match, numbers, dealers, vulnerabilities, the
+    deals' 69 bytes, the tables' 160 bytes or None), the deals and tables parsed by the caller, for all
+    layouts at once (a small file has a dozen layouts: board numbers of one to four digits...)."""
     import numpy as np
     from numpy.lib.stride_tricks import sliding_window_view
 
@@ -570,15 +609,9 @@ def _layout_rows(
                     vul = np.where(hit, v, vul)
                     known |= hit
             ok &= known
-    owners, deal_ok = parse_deals(np.ascontiguousarray(value("Deal", 69)))
-    ok &= deal_ok
-    if shape.ort:
-        dd, dd_ok = _fixed_tables(np.ascontiguousarray(block[:, body_at : body_at + 160]))
-        ok &= dd_ok
-    else:
-        dd = np.full((m, 4, 5), DD_UNKNOWN, dtype=np.uint8)
-    good = np.flatnonzero(ok)
-    return kept[good], number[good], dealer[good], vul[good], owners[good], dd[good]
+    deals = value("Deal", 69)
+    tables = block[:, body_at : body_at + 160] if shape.ort else None
+    return kept, ok, number, dealer, vul, deals, tables
 
 
 #: the conversion of a big file in chunks, this module's chunk reader in :mod:`..chunked`'s pass

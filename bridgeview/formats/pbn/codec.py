@@ -199,6 +199,12 @@ def _document_text(
     return "".join(parts), encoding, newline, expected, set(raw_keys) if inheriting else set()
 
 
+def _not_utf16(path: str | os.PathLike[str]) -> bool:
+    """False for a UTF-16 file, which the whole read names as such (the lazy reader would call it binary)."""
+    with open(path, "rb") as f:
+        return not utf16_text(f.read(4096))
+
+
 class PbnCodec(BridgeCodec):
     name = "pbn"
     title = "PBN (Portable Bridge Notation)"
@@ -230,8 +236,11 @@ class PbnCodec(BridgeCodec):
         return 0
 
     def read(self, path: str | os.PathLike[str], options: ReadOptions | None = None) -> BoardSet:
-        if (options is None or not options.encoding) and os.path.getsize(path) >= pbn_lazy.LAZY_MIN_BYTES:
-            return pbn_lazy.read_lazy(path)  # a big file: boards decoded on demand
+        lazy = options is not None and options.lazy  # a conversion in chunks: whatever the size
+        if (options is None or not options.encoding) and (
+            os.path.getsize(path) >= pbn_lazy.LAZY_MIN_BYTES or (lazy and _not_utf16(path))
+        ):
+            return pbn_lazy.read_lazy(path)  # a big file (or a conversion in chunks): boards decoded on demand
         with open(path, "rb") as f:
             data = f.read()
         if utf16_text(data):
