@@ -14,6 +14,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from bridgeview.formats.codec import is_lazy_text
+
 #: a Python exception's name followed by its message ("KeyError: 5", "could not read this game (TypeError: ...)"),
 #: or the words "internal error"; FormatError is the readers' own error for bad input, never a bug
 INTERNAL = re.compile(
@@ -41,7 +43,7 @@ def reported_texts(doc: Any) -> list[str]:
         texts.extend(b.problems())
         if b.unreadable:
             texts.append(b.unreadable)
-    problems_of = getattr(doc, "problems_of", None) if getattr(doc, "is_lazy", False) else None
+    problems_of = doc.problems_of if is_lazy_text(doc) else None
     if problems_of is not None:
         for i in range(len(doc)):
             texts.extend(msg for _line, msg in problems_of(i))

@@ -13,6 +13,7 @@ from bridgeview.formats.errors import FormatError
 from bridgeview.formats.lin import lazy as lin_lazy
 from bridgeview.formats.lin.codec import LinCodec
 from bridgeview.formats.registry import read_file, write_file
+from bridgeview.model.boardset import SetKind
 
 CODEC = LinCodec()
 BOARD = (
@@ -395,7 +396,7 @@ def test_a_file_none_of_whose_boards_reads_is_refused_lazily_as_whole(tmp_path, 
     assert lazy.value.full() == whole.value.full() and lazy.value.full().startswith(f"{path}: line 1, record 1")
     path.write_text(text + _GOOD)
     doc = read_file(path)
-    assert doc.lazy_text == "lin" and doc[0].unreadable and doc[len(doc) - 1].unreadable is None
+    assert doc.kind is SetKind.LIN_TEXT and doc[0].unreadable and doc[len(doc) - 1].unreadable is None
 
 
 def _played(n: int, pc: str = "pc|SA|", mb: str = "mb|1S|", md: str = QX_DEAL.format(d=1)) -> str:
@@ -417,7 +418,7 @@ def test_saving_a_lazy_file_as_lin_refuses_a_board_that_cannot_be_read_as_whole(
     real = lin_lazy.LazyLinSet.decoded
     monkeypatch.setattr(lin_lazy.LazyLinSet, "decoded", lambda self, i: decoded.append(i) or real(self, i))
     doc = read_file(path)
-    assert doc.lazy_text == "lin" and decoded == [0]  # opening decodes the first board: it reads
+    assert doc.kind is SetKind.LIN_TEXT and decoded == [0]  # opening decodes the first board: it reads
     decoded.clear()
     with pytest.raises(FormatError) as lazy:
         write_file(doc, tmp_path / "lazy.lin")

@@ -19,7 +19,7 @@ import pytest
 from conftest import REPO
 
 from bridgeview.formats import registry
-from bridgeview.formats.codec import Codec
+from bridgeview.formats.codec import BridgeCodec
 from bridgeview.formats.registry import all_codecs
 
 PACKAGING = REPO / "packaging"
@@ -150,7 +150,7 @@ def test_magic_strings_satisfy_the_codecs_own_sniffing(gen):
 
 
 def test_a_new_codec_is_picked_up(gen, monkeypatch):
-    class TabCodec(Codec):
+    class TabCodec(BridgeCodec):
         name = "tabdeal"
         title = "Tab-separated deals"
         extensions = ("tabd", "tsvd")
@@ -441,7 +441,7 @@ def test_inno_script_registers_every_extension():
 
 
 def test_a_new_codec_reaches_macos_and_windows(gen, monkeypatch):
-    class TabCodec(Codec):
+    class TabCodec(BridgeCodec):
         name = "tabdeal"
         title = "Tab-separated deals"
         extensions = ("tabd",)

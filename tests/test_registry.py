@@ -17,14 +17,14 @@ from bridgeview.cli.main import main
 from bridgeview.formats import registry
 from bridgeview.formats.atomic import save_atomically
 from bridgeview.formats.checksum import pavlicek_checksum, pavlicek_checksum_bytes
-from bridgeview.formats.codec import Capabilities, Codec
+from bridgeview.formats.codec import BridgeCodec, Capabilities
 from bridgeview.formats.errors import FormatError
 from bridgeview.model import Board, BoardSet, DDTable, Deal, LazyBoardSet
 
 SAMPLE = "N:T2.J965.T7532.63 AKQ874.AQ2.J8.A5 J65.743.AK4.KQ82 93.KT8.Q96.JT974"
 
 
-class TinyCodec(Codec):
+class TinyCodec(BridgeCodec):
     """A test codec: one PBN deal string a line."""
 
     name = "tinytest"

@@ -6,15 +6,15 @@ One function, shared by the command line and the window, so both describe a file
 from __future__ import annotations
 
 import os
-from typing import Any
 
 from ..formats.errors import FormatError
 from ..formats.registry import get
+from ..model.boardset import BoardSource
 
 
-def info_lines(path: str, doc: Any) -> list[tuple[str, str]]:
+def info_lines(path: str, doc: BoardSource) -> list[tuple[str, str]]:
     """(label, value) pairs; the GUI's details panel shows the same."""
-    codec = get(doc.info.format) if getattr(doc, "info", None) and doc.info.format else None
+    codec = get(doc.info.format) if doc.info.format else None
     rows: list[tuple[str, str]] = [("file", path)]
     if codec is not None:
         rows.append(("format", f"{codec.name} ({codec.title})"))
@@ -22,7 +22,7 @@ def info_lines(path: str, doc: Any) -> list[tuple[str, str]]:
     rows.append(("size", f"{size} bytes"))
     n = len(doc)
     rows.append(("boards", str(n) if n or size else "0 (the file is empty)"))
-    if n and not getattr(doc, "is_lazy", False):  # (a big file read lazily is not read whole for this)
+    if n and not doc.kind.lazy:  # (a big file read lazily is not read whole for this)
         from ..model.tables import set_tables
 
         tables = set_tables(doc)
@@ -38,9 +38,7 @@ def info_lines(path: str, doc: Any) -> list[tuple[str, str]]:
 
         checksum = pavlicek_checksum(path)
     rows.append(("checksum", f"{checksum:X}"))
-    for key in ("event", "site", "date"):
-        if getattr(info, key):
-            rows.append((key, getattr(info, key)))
+    rows.extend((key.lower(), value) for key, value in info.header().items() if value)
     if info.dup is not None:
         d = info.dup
         rows.append(("dup random", "yes" if d.random else "no"))

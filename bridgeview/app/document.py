@@ -14,11 +14,11 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from ..formats.codec import Codec
+from ..formats.codec import AnyCodec, Content
 from ..formats.errors import FormatError
 from ..formats.registry import detect, get, read_file
+from ..model.boardset import BoardSet
 from ..model.cribbage import CribbageRecord
 from ..model.ddtable import DDTable
 from ..resources import resource
@@ -35,19 +35,18 @@ def bundled(path: str | None) -> bool:
     return Path(path).resolve().parent == resource("sample.pbn").resolve().parent
 
 
-def format_of(content: Any) -> str | None:
+def format_of(content: Content) -> str | None:
     """The format ``content`` was read from, as its reader recorded it (None for a new set)."""
     if isinstance(content, CribbageRecord):
         return content.format
-    info = getattr(content, "info", None)  # a BoardSet or a lazy set over a file
-    return info.format if info is not None else None
+    return content.info.format  # a BoardSet or a lazy set over a file
 
 
-def holds_work(content: Any) -> bool:
+def holds_work(content: Content) -> bool:
     """Whether content that has no file yet holds anything to lose: a board with cards (a generated or
     pasted set; File › New's one empty board is not work until something is typed into it)."""
     if isinstance(content, CribbageRecord):
-        return bool(getattr(content, "deals", None))
+        return bool(content.deals)
     return any(board.deal.card_count for board in content)
 
 
@@ -55,7 +54,7 @@ def holds_work(content: Any) -> bool:
 class Document:
     """The content of one tab (a board set, eager or lazy, or a cribbage game) and the file it is."""
 
-    content: Any
+    content: Content
     path: str | None = None
     format_name: str | None = None
     #: the tab title while the document has no file (pasted boards, a new set)
@@ -72,7 +71,7 @@ class Document:
             self.changed_outside_undo = True  # generated or pasted boards are work until saved
 
     @classmethod
-    def of(cls, content: Any, path: str | None = None) -> Document:
+    def of(cls, content: Content, path: str | None = None) -> Document:
         """A document of ``content`` (read from ``path``, or new), in the format its reader recorded."""
         return cls(content, path, format_of(content))
 
@@ -89,7 +88,7 @@ class Document:
         return CRIBBAGE if isinstance(self.content, CribbageRecord) else BRIDGE
 
     @property
-    def codec(self) -> Codec | None:
+    def codec(self) -> AnyCodec | None:
         """The codec of the document's own format, None when it has none (or an unknown one)."""
         if not self.format_name:
             return None
@@ -111,8 +110,7 @@ class Document:
     @property
     def problems(self) -> list[tuple[int | None, int | None, str]]:
         """What the reader survived, as (board index or None, line or None, message)."""
-        problems = getattr(self.content, "problems", None)  # a board set's; a game's are its warnings
-        return problems if isinstance(problems, list) else []
+        return self.content.problems if isinstance(self.content, BoardSet) else []  # a game's are its warnings
 
     @property
     def saves_in_place(self) -> bool:

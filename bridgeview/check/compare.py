@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..model.board import Board
+from ..model.boardset import Boards
 from ..model.cards import CARDS, DISPLAY_SUITS
 from ..model.deal import Deal
 from ..model.text import plural
@@ -18,6 +19,8 @@ SEAT_NAMES = ("North", "East", "South", "West")
 MAX_CARDS_NAMED = 6
 #: With more cards than this elsewhere, two deals are told as different deals, not as moved cards.
 DIFFERENT_DEAL = 12
+#: board numbers by deal (its hands sorted)
+DealIndex = dict[tuple[int, ...], int]
 _ROTATIONS = {1: "90° clockwise", 2: "180°", 3: "90° anticlockwise"}
 
 
@@ -116,7 +119,7 @@ class Pair:
         return self.number_a if self.number_a is not None else self.number_b
 
 
-def _boards_by_number(boards) -> dict[int, list[int]]:
+def _boards_by_number(boards: Boards) -> dict[int, list[int]]:
     """Each board number's records (the tables of the board, or records that contradict it), in file order;
     an unnumbered record is keyed by its position."""
     out: dict[int, list[int]] = {}
@@ -130,7 +133,7 @@ def _table_label(room: str | None, k: int) -> str:
     return f"{room.lower()} room" if room else f"table {k + 1}"
 
 
-def _pair_tables(a, ia: list[int], b, ib: list[int], na: int, nb: int, by_deal: bool) -> list[Pair]:
+def _pair_tables(a: Boards, ia: list[int], b: Boards, ib: list[int], na: int, nb: int, by_deal: bool) -> list[Pair]:
     """The tables of one board in each set paired: every table with the other set's one record of the board
     (hand records against a match: each room must hold the records' deal), else by room when every table on
     both sides names a room of its own, else by their order among the board's records."""
@@ -162,7 +165,7 @@ def _pair_tables(a, ia: list[int], b, ib: list[int], na: int, nb: int, by_deal: 
     return out
 
 
-def pair_sets(a, b) -> list[Pair]:
+def pair_sets(a: Boards, b: Boards) -> list[Pair]:
     """Every table of ``a`` and of ``b``, paired: boards by number, their tables by room or order
     (:func:`_pair_tables`); boards whose numbers the other set lacks by their deal, hands in any seats (the
     same deals numbered 17-32 and turned pair with 1-16).  In board-number order, unpaired ones included."""
@@ -204,9 +207,9 @@ def moved_cards(a: Deal, b: Deal) -> int:
     return sum(1 for c in range(52) if oa[c] != ob[c])
 
 
-def _deal_index(boards) -> dict:
+def _deal_index(boards: Boards) -> DealIndex:
     """Board numbers by deal, the hands in any order (so a rotated copy is found too)."""
-    out: dict = {}
+    out: DealIndex = {}
     for i in range(len(boards)):
         deal = boards[i].deal
         if deal.card_count:
@@ -214,7 +217,7 @@ def _deal_index(boards) -> dict:
     return out
 
 
-def _other_deal(da: Deal, db: Deal, a, b, cache: dict, name_a: str, name_b: str) -> str:
+def _other_deal(da: Deal, db: Deal, a: Boards, b: Boards, cache: dict[str, DealIndex], name_a: str, name_b: str) -> str:
     """Words for two boards with unrelated deals: whose deal each one holds, when another board's (its hands
     turned round told naming the files)."""
     if not cache:
@@ -235,11 +238,11 @@ def _other_deal(da: Deal, db: Deal, a, b, cache: dict, name_a: str, name_b: str)
     return "; ".join(bits)
 
 
-def _index_of(boards, number: int) -> int:
+def _index_of(boards: Boards, number: int) -> int:
     return next(i for i in range(len(boards)) if _key(boards, i) == number)
 
 
-def _key(boards, i: int) -> int:
+def _key(boards: Boards, i: int) -> int:
     n = boards[i].number
     return n if n is not None else i + 1
 
@@ -263,8 +266,8 @@ def tag_differences(a: Board, b: Board) -> list[str]:
 
 
 def compare_sets(
-    a,
-    b,
+    a: Boards,
+    b: Boards,
     *,
     name_a: str = "A",
     name_b: str = "B",
@@ -281,7 +284,7 @@ def compare_sets(
     here = here if here is not None else f"in {name_a}"
     there = there if there is not None else f"in {name_b}"
     out: list[BoardDiff] = []
-    cache: dict[str, dict] = {}  # deal indexes, built on the first unrelated pair
+    cache: dict[str, DealIndex] = {}  # deal indexes, built on the first unrelated pair
     pairs = pair_sets(a, b) if pairs is None else pairs
     only: dict[tuple[str, int | None], list[Pair]] = {}
     for p in pairs:
@@ -321,7 +324,17 @@ def compare_sets(
     return out
 
 
-def _deal_words(da: Deal, db: Deal, a, b, cache: dict, name_a: str, name_b: str, here: str, there: str) -> str | None:
+def _deal_words(
+    da: Deal,
+    db: Deal,
+    a: Boards,
+    b: Boards,
+    cache: dict[str, DealIndex],
+    name_a: str,
+    name_b: str,
+    here: str,
+    there: str,
+) -> str | None:
     """How B's deal differs from A's, in one phrase (None: the same): hands turned round (naming the file
     they describe), hands swapped, cards moved, or a different deal (whose deal each one is, when another's)."""
     if da.hands == db.hands:

@@ -10,15 +10,17 @@ the GUI's Check panel and the board list's markers all use it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..formats.errors import FormatError
+from ..model.board import Board
 from ..model.boardset import BoardSet
 from ..model.severity import ERROR
 from ..model.tables import Tables, set_tables
 from ..model.text import plural
-from .compare import deal_difference
-from .validate import validate
+from .compare import BoardDiff, deal_difference
+from .validate import Problem, validate
 
 #: The dealing machine's limits: Duplimate (DUP) takes boards 1-999.
 MACHINE_FIRST, MACHINE_LAST = 1, 999
@@ -53,7 +55,7 @@ class Issue:
         return text if self.is_error else f"warning: {text}"
 
 
-def _where(p) -> str:
+def _where(p: Problem) -> str:
     bits = []
     if p.line is not None:
         bits.append(f"line {p.line}")
@@ -62,7 +64,7 @@ def _where(p) -> str:
     return ", ".join(bits)
 
 
-def _board(boards, i: int):
+def _board(boards: BoardSet, i: int) -> Board | None:
     try:
         return boards[i]
     except FormatError:  # an unreadable record: validate has said so
@@ -79,7 +81,7 @@ def check_set(boards: BoardSet, *, machine: bool = True) -> list[Issue]:
     n = len(boards)
     if n > EXTRA_CHECK_LIMIT:
         return issues
-    seen: dict[tuple, int] = {}
+    seen: dict[tuple[int, ...], int] = {}
     numbers: dict[int, int] = {}
     last: tuple[int, int] | None = None  # the number and position of the board before, for the order
     for i in _board_records(boards):
@@ -195,11 +197,11 @@ def _dup_control(boards: BoardSet, numbers: dict[int, int]) -> list[Issue]:
     return out
 
 
-def summary(issues: list, count: int, tables: Tables | None = None) -> str:
+def summary(issues: Sequence[Issue | BoardDiff | str], count: int, tables: Tables | None = None) -> str:
     """``16 boards, ready to deal``, ``15 boards (30 tables), ready to deal (2 warnings)`` or ``3 problems in 16
     boards``; ``issues`` are :class:`Issue` s (or their lines: every one an error)."""
     boards = plural(count, "board", ",") if tables is None or not tables.repeated else _tables_text(tables)
-    errors = sum(1 for x in issues if getattr(x, "is_error", True))
+    errors = sum(1 for x in issues if not isinstance(x, Issue) or x.is_error)
     if errors:
         return f"{plural(errors, 'problem')} in {boards}"
     warnings = len(issues) - errors

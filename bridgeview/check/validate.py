@@ -5,14 +5,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, TypeGuard
+from typing import TYPE_CHECKING, Any, TypeGuard
 
+from ..formats.codec import is_lazy_text
 from ..formats.errors import FormatError
 from ..model.board import Board
 from ..model.boardset import BoardSet, LazyBoardSet
 from ..model.severity import ERROR, WARNING, severity_of
 from ..model.tables import DEAL, DEALER, VULNERABILITY, BoardColumns, deal_hashes, record_name
 from ..model.vulnerability import dealer_for_board, vulnerability_for_board
+
+if TYPE_CHECKING:
+    from ..formats.bulk import BulkChunk
 
 
 @dataclass
@@ -102,7 +106,7 @@ def validate(
     (the other room of a team match, a traveller record of a scoring program: :mod:`model.tables`),
     not a problem."""
     # a lazily read text file knows a board's reader problems once it is decoded (problems_of)
-    per_board = getattr(boards, "problems_of", None) if getattr(boards, "is_lazy", False) else None
+    per_board = boards.problems_of if is_lazy_text(boards) else None
     # (a lazy text set's own problems, of its header, are known at once; its boards' come with them)
     read = [Problem(msg, index=i, line=line) for i, line, msg in boards.problems if i is None or not per_board]
     if _can_check_in_bulk(boards):
@@ -262,12 +266,12 @@ def _can_check_in_bulk(boards: BoardSet) -> TypeGuard[LazyBoardSet]:
     return caps is not None and not (caps.auction or caps.play or caps.notes)
 
 
-def _chunk_hashes(chunk) -> tuple[Any, Any]:
+def _chunk_hashes(chunk: BulkChunk) -> tuple[Any, Any]:
     """Hashes of a chunk's deals and which rows have no cards: from the ZBD bytes when the
     chunk has them (a record's 13 bytes say where every card is), else from the hand masks."""
     import numpy as np
 
-    raw = getattr(chunk, "zbd", None)
+    raw = chunk.zbd
     if raw is not None:
         n = raw.shape[0]
         words = np.zeros((n, 16), dtype=np.uint8)
@@ -291,8 +295,8 @@ def _validate_bulk(boards: LazyBoardSet, progress: Callable[[int, int], object] 
     empty_parts = []
     done = 0
     total = len(boards)
-    for chunk in boards.bulk():
-        if getattr(chunk, "zbd", None) is not None:  # every card has a hand: count them from the bytes
+    for chunk in boards.bulk() if boards.bulk is not None else ():
+        if chunk.zbd is not None:  # every card has a hand: count them from the bytes
             bad = np.nonzero(~chunk.complete())[0]
         else:
             owners = chunk.owners

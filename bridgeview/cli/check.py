@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 from ..check import check_set, compare_sets, count_tables, summary
+from ..check.compare import BoardDiff
+from ..check.ready import Issue
 from ..formats.codec import ReadOptions
-from ..formats.errors import FormatError
-from ..formats.registry import read_file
-from .common import board_number
+from ..model.boardset import BoardSet
+from .common import board_number, read_boards
 
 NAME = "check"
 ORDER = 31
@@ -24,7 +26,7 @@ DESCRIPTION = (
 )
 
 
-def add_arguments(p) -> None:
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE")
     p.add_argument("--against", metavar="OTHER", help="a second file that must hold the same deals")
     p.add_argument("--from", dest="from_fmt", metavar="FMT", help="input format (default: detect)")
@@ -33,16 +35,13 @@ def add_arguments(p) -> None:
     )
 
 
-def _read(path: str, args):
-    doc = read_file(path, args.from_fmt if path == args.file else None, ReadOptions(start_board=args.start_board))
-    if not hasattr(doc, "info"):
-        raise FormatError("holds a cribbage game, not bridge boards", path=path)
-    return doc
+def _read(path: str, args: argparse.Namespace) -> BoardSet:
+    return read_boards(path, args.from_fmt if path == args.file else None, ReadOptions(start_board=args.start_board))
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     doc = _read(args.file, args)
-    issues: list = check_set(doc)
+    issues: list[Issue | BoardDiff] = list(check_set(doc))
     if args.against:
         other = _read(args.against, args)
         issues += compare_sets(
@@ -50,7 +49,7 @@ def run(args) -> int:
         )
     for issue in issues:
         print(f"{args.file}: {issue}")
-    errors = [x for x in issues if getattr(x, "is_error", True)]
+    errors = [x for x in issues if not isinstance(x, Issue) or x.is_error]  # a deal differing is an error
     text = summary(issues, len(doc), count_tables(doc))
     if args.against and not errors:
         text += f", same deals as {args.against}"

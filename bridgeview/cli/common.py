@@ -6,8 +6,19 @@ import argparse
 import sys
 import threading
 import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TextIO
 
-from ..model.text import duration
+from ..model.text import duration as duration  # (re-exported: the commands' one wording of a time)
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import QMessageLogContext, QtMsgType
+
+    from ..formats.codec import Content, ReadOptions
+    from ..model.boardset import BoardSet
+
+    #: what Qt calls with each of its messages
+    MessageHandler = Callable[[QtMsgType, QMessageLogContext, str], object]
 
 #: seconds a command waits for DDS on a deal (``--dd-timeout``); equal to solve.timed.DEFAULT_TIMEOUT,
 #: written here so that building the command line imports no solver code
@@ -41,12 +52,12 @@ def seconds(text: str) -> float:
     return value
 
 
-def quiet_qt():
+def quiet_qt() -> MessageHandler | None:
     """Drop the offscreen platform's harmless chatter so only real errors reach stderr;
     returns the handler it replaced (restored when the command ends)."""
     from PySide6.QtCore import QtMsgType, qInstallMessageHandler
 
-    def handler(kind, _context, message: str) -> None:
+    def handler(kind: QtMsgType, _context: QMessageLogContext, message: str) -> None:
         if "propagateSizeHints" in message or kind == QtMsgType.QtDebugMsg:
             return
         sys.stderr.write(message + "\n")
@@ -54,7 +65,19 @@ def quiet_qt():
     return qInstallMessageHandler(handler)
 
 
-def say_ignored_options(doc) -> None:
+def read_boards(path: str, fmt: str | None = None, options: ReadOptions | None = None) -> BoardSet:
+    """Read ``path``, which a bridge command needs to hold boards: a cribbage game is a one-line error naming it."""
+    from ..formats.errors import FormatError
+    from ..formats.registry import read_file
+    from ..model.cribbage import CribbageRecord
+
+    doc = read_file(path, fmt, options)
+    if isinstance(doc, CribbageRecord):
+        raise FormatError("holds a cribbage game, not bridge boards", path=path)
+    return doc
+
+
+def say_ignored_options(doc: Content) -> None:
     """Tell the user on stderr about read options the file overrode (``--start-board`` on DUP)."""
     from ..formats.convert import ignored_options
 
@@ -73,7 +96,9 @@ class Progress:
 
     TICK = 0.25  # seconds between redraws by the ticker
 
-    def __init__(self, label: str, delay: float = 1.0, stream=None, counts: bool = True, rate: str = "") -> None:
+    def __init__(
+        self, label: str, delay: float = 1.0, stream: TextIO | None = None, counts: bool = True, rate: str = ""
+    ) -> None:
         self.label = label
         #: with a unit ("deals"), the bar also shows the speed and the time left
         self.rate = rate
@@ -90,7 +115,7 @@ class Progress:
         self._counted = False  # has a count been drawn yet (the first one is drawn at once)
         self._lock = threading.Lock()
         self._stop = threading.Event()
-        self.enabled = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.enabled = self.stream.isatty()
         self._ticker: threading.Thread | None = None
         if self.enabled:
             self._ticker = threading.Thread(target=self._tick, name="bridgeview-progress", daemon=True)

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from ..formats.errors import FormatError
+from ..model.boardset import BoardSet
 from .common import Progress, board_number
 from .outputs import SHEET_EXTENSIONS, SHEETS, STDOUT, add_hand_record_arguments, sheet_options_given
+
+if TYPE_CHECKING:
+    from ..formats.codec import Content, ConvertResult, ProgressFn
 
 NAME = "convert"
 ORDER = 10
@@ -19,7 +25,7 @@ DESCRIPTION = (
 )
 
 
-def add_arguments(p) -> None:
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("input", metavar="IN")
     p.add_argument(
         "output",
@@ -52,19 +58,18 @@ def add_arguments(p) -> None:
     add_hand_record_arguments(p, title="hand records (.pdf and .html outputs)")
 
 
-def _dup_options(args) -> bool:
+def _dup_options(args: argparse.Namespace) -> bool:
     return any(getattr(args, k, None) is not None for k in ("dup_random", "dup_backwards", "dup_copies", "dup_first"))
 
 
-def _edited(doc, args, dup: bool):
+def _edited(doc: Content, args: argparse.Namespace, dup: bool) -> BoardSet:
     """The set renumbered and/or with its DUP fields set (``--renumber``, ``--dup-*``), as a new board set."""
     from dataclasses import replace
 
     from ..formats.duplimate.bri import DEFAULT_DUP
-    from ..model.boardset import BoardSet
     from ..model.editing import board_numbers
 
-    if not hasattr(doc, "info"):
+    if not isinstance(doc, BoardSet):
         raise FormatError("holds a cribbage game, not bridge boards", path=args.input)
     boards = [doc[i] for i in range(len(doc))]
     if args.renumber or args.dup_first is not None:  # each board a number: its tables share it, no deal twice
@@ -79,18 +84,18 @@ def _edited(doc, args, dup: bool):
         control = doc.info.dup or DEFAULT_DUP
         first = boards[0].number if boards and boards[0].number else 1
         last = max((b.number for b in boards if b.number is not None), default=first)
-        changes = {"first_board": first, "last_board": max(first, last)}
-        if args.dup_random is not None:
-            changes["random"] = args.dup_random == "yes"
-        if args.dup_backwards is not None:
-            changes["backwards"] = args.dup_backwards == "yes"
-        if args.dup_copies is not None:
-            changes["copies"] = args.dup_copies
-        out.info.dup = replace(control, **changes)
+        out.info.dup = replace(
+            control,
+            first_board=first,
+            last_board=max(first, last),
+            random=control.random if args.dup_random is None else args.dup_random == "yes",
+            backwards=control.backwards if args.dup_backwards is None else args.dup_backwards == "yes",
+            copies=control.copies if args.dup_copies is None else args.dup_copies,
+        )
     return out
 
 
-def _check_dup_options(args, titles: list[str], has_dup: bool, path: str | None) -> None:
+def _check_dup_options(args: argparse.Namespace, titles: list[str], has_dup: bool, path: str | None) -> None:
     if _dup_options(args) and not has_dup:
         has_none = f"{titles[0]} has none" if len(titles) == 1 else "no output is a DUP file"
         raise FormatError(f"--dup-* options set a DUP file's control fields; {has_none}", path=path)
@@ -98,7 +103,7 @@ def _check_dup_options(args, titles: list[str], has_dup: bool, path: str | None)
         raise FormatError(f"--dup-copies must be 0-99, not {args.dup_copies}", path=path)
 
 
-def _convert_edited(args, output: str, progress):
+def _convert_edited(args: argparse.Namespace, output: str, progress: ProgressFn | None) -> ConvertResult:
     """Read, renumber and/or set the DUP fields, then write: the path for --renumber and --dup-*."""
     from ..formats.codec import ReadOptions, WriteOptions
     from ..formats.convert import write_document
@@ -129,7 +134,7 @@ def _one_file(outputs: list[str], to_fmt: str | None) -> bool:
     return Path(outputs[0]).suffix.lower() not in SHEET_EXTENSIONS
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     if _one_file(args.output, args.to_fmt):
         given = sheet_options_given(args)
         if given:
@@ -138,7 +143,7 @@ def run(args) -> int:
     return _convert_many(args)
 
 
-def _convert_one(args, output: str) -> int:
+def _convert_one(args: argparse.Namespace, output: str) -> int:
     from ..formats.convert import convert_file  # numpy: only when converting (keeps `bridgeview info` fast)
 
     progress = Progress("converting", counts=False)  # the count of a check-then-write pass means little
@@ -171,7 +176,7 @@ def _convert_one(args, output: str) -> int:
     return 0
 
 
-def _convert_many(args) -> int:
+def _convert_many(args: argparse.Namespace) -> int:
     """Several outputs (or standard output, or hand records): one read, each output written on its own."""
     from ..formats.codec import ReadOptions, WriteOptions
     from ..formats.registry import read_file
@@ -180,7 +185,7 @@ def _convert_many(args) -> int:
 
     targets = resolve_targets(args.output, args.to_fmt)
     files = [t for t in targets if t.codec is not None]
-    has_dup = any(t.codec.name == "dup" for t in files)
+    has_dup = any(t.codec is not None and t.codec.name == "dup" for t in files)
     where = args.output[0] if len(args.output) == 1 else None
     _check_dup_options(args, [t.title for t in targets], has_dup, where)
     given = sheet_options_given(args)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 from ..check.compare import compare_sets, diff_summary, pair_sets
 from ..formats.codec import ReadOptions
-from ..formats.errors import FormatError
-from ..formats.registry import read_file
-from .common import board_number
+from ..model.boardset import BoardSet
+from .common import board_number, read_boards
 
 NAME = "diff"
 ORDER = 32
@@ -21,7 +21,7 @@ DESCRIPTION = (
 )
 
 
-def add_arguments(p) -> None:
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("a", metavar="A")
     p.add_argument("b", metavar="B")
     p.add_argument("--no-tags", action="store_true", help="compare deals and board numbers only")
@@ -30,14 +30,11 @@ def add_arguments(p) -> None:
     )
 
 
-def _read(path: str, start: int | None):
-    doc = read_file(path, None, ReadOptions(start_board=start))
-    if not hasattr(doc, "info"):
-        raise FormatError("holds a cribbage game, not bridge boards", path=path)
-    return doc
+def _read(path: str, start: int | None) -> BoardSet:
+    return read_boards(path, None, ReadOptions(start_board=start))
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     a, b = _read(args.a, args.start_board), _read(args.b, args.start_board)
     pairs = pair_sets(a, b)
     diffs = compare_sets(a, b, name_a=args.a, name_b=args.b, tags=not args.no_tags, pairs=pairs)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
 from ..formats.codec import ReadOptions
 from ..formats.registry import read_file
 from ..model.board import Board
+from ..model.boardset import BoardSet
 from .common import board_number, say_ignored_options
 
 NAME = "dump"
@@ -15,7 +17,7 @@ ORDER = 40
 HELP = "print a file's boards (or cribbage game) as JSON"
 
 
-def add_arguments(p) -> None:
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE")
     p.add_argument("--from", dest="from_fmt", metavar="FMT", help="input format (default: detect)")
     p.add_argument(
@@ -23,9 +25,9 @@ def add_arguments(p) -> None:
     )
 
 
-def board_to_json(b: Board) -> dict:
+def board_to_json(b: Board) -> dict[str, object]:
     contract, declarer = b.contract_and_declarer()
-    out = {
+    out: dict[str, object] = {
         "board": b.number,
         "dealer": b.dealer.letter if b.dealer is not None else None,
         "vulnerable": b.vulnerability.text if b.vulnerability is not None else None,
@@ -45,18 +47,20 @@ def board_to_json(b: Board) -> dict:
     return out
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     doc = read_file(args.file, args.from_fmt, ReadOptions(start_board=args.start_board))
     say_ignored_options(doc)
-    if hasattr(doc, "to_json"):
+    data: dict[str, object]
+    if not isinstance(doc, BoardSet):
         data = doc.to_json()
     else:
-        data = {"format": doc.info.format, "boards": []}
-        for key in ("event", "site", "date"):
-            if getattr(doc.info, key):
-                data[key] = getattr(doc.info, key)
+        info = doc.info
+        data = {"format": info.format, "boards": []}
+        data.update(
+            (key, value) for key, value in (("event", info.event), ("site", info.site), ("date", info.date)) if value
+        )
         data["boards"] = [board_to_json(b) for b in doc]
-    encoding = (getattr(sys.stdout, "encoding", None) or "utf-8").lower().replace("-", "").replace("_", "")
+    encoding = (sys.stdout.encoding or "utf-8").lower().replace("-", "").replace("_", "")
     # JSON's own \u escapes where stdout is not UTF-8, so the output stays valid JSON and loses nothing
     json.dump(data, sys.stdout, ensure_ascii=not encoding.startswith("utf"), indent=1)
     sys.stdout.write("\n")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+
 from ..formats.registry import all_codecs
 
 NAME = "formats"
@@ -9,7 +11,7 @@ ORDER = 60
 HELP = "list the supported formats and what each can hold"
 
 
-def add_arguments(p) -> None:
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--markdown", action="store_true", help="print a Markdown table (as in the README)")
 
 
@@ -51,7 +53,7 @@ def markdown() -> str:
     return "\n".join(lines)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     table = rows()
     if args.markdown:
         print(markdown())

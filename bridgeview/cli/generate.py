@@ -16,6 +16,16 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..generate.actions import Produced
+    from ..generate.engine import Progress, Summary
+    from ..generate.script import Script
+    from .outputs import Target
 
 NAME = "generate"
 ORDER = 15
@@ -31,7 +41,7 @@ DESCRIPTION = (
 MAX_SEED = 2**64 - 1
 
 
-def _whole(low: int, high: int, what: str):
+def _whole(low: int, high: int, what: str) -> Callable[[str], int]:
     """An argparse type: a whole number from ``low`` to ``high`` (else a usage error naming ``what``)."""
 
     def parse(text: str) -> int:
@@ -51,7 +61,7 @@ _seed = _whole(0, MAX_SEED, "a seed")
 _jobs = _whole(1, 256, "a number of processes")
 
 
-def add_arguments(p) -> None:
+def add_arguments(p: argparse.ArgumentParser) -> None:
     from .common import board_number
     from .outputs import add_hand_record_arguments
 
@@ -81,7 +91,7 @@ def add_arguments(p) -> None:
     add_hand_record_arguments(p, title="hand records (.pdf and .html outputs)")
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from ..formats.errors import FormatError
     from ..generate import engine
     from ..generate.actions import Report
@@ -102,9 +112,9 @@ def run(args) -> int:
     # what is not the set goes to stderr when the set itself goes to standard output
     told = sys.stderr if any(t.to_stdout for t in targets) else sys.stdout
     report = Report(script, told.write, args.seed, print_deals=not targets)  # with -o only statistics print
-    kept: list = []
+    kept: list[np.ndarray] = []
 
-    def consume(batch) -> None:
+    def consume(batch: Produced) -> None:
         if targets or report.keeps_hands:
             kept.append(batch.hands)
         report.feed(batch)
@@ -146,7 +156,7 @@ def _read_script(path: str) -> tuple[str, str]:
         return path, data.decode("latin-1")
 
 
-def _check_room(target, produce: int, first: int, force: bool) -> None:
+def _check_room(target: Target, produce: int, first: int, force: bool) -> None:
     """FormatError now, before any deal is made, when an output cannot take the boards this run may make:
     too many (DLM keeps 99, hand records 5,000), numbered too high (DUP's boards go to 999), or a file
     that is write-protected."""
@@ -168,7 +178,14 @@ def _check_room(target, produce: int, first: int, force: bool) -> None:
         )
 
 
-def _write_outputs(targets, kept, script, args, summary, told) -> bool:
+def _write_outputs(
+    targets: list[Target],
+    kept: list[np.ndarray],
+    script: Script,
+    args: argparse.Namespace,
+    summary: Summary,
+    told: TextIO,
+) -> bool:
     """Write the set to every output (``cli/outputs.py``: each on its own, a failure named and the others
     still written); True when one failed."""
     import numpy as np
@@ -200,7 +217,7 @@ class _Status:
         self.last = 0.0
         self.width = 0
 
-    def __call__(self, progress) -> None:
+    def __call__(self, progress: Progress) -> None:
         if not self.enabled:
             return
         now = time.monotonic()

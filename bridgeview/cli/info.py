@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
+
 from ..app.describe import info_lines
 from ..formats.codec import ReadOptions
 from ..formats.registry import read_file
+from ..model.boardset import BoardSet
 from .common import Progress
 
 NAME = "info"
@@ -12,25 +15,24 @@ ORDER = 20
 HELP = "show a file's format, number of boards, checksum and header"
 
 
-def add_arguments(p) -> None:
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE")
     p.add_argument("--from", dest="from_fmt", metavar="FMT", help="input format (default: detect)")
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     progress = Progress("reading")  # shows activity on a terminal while a big file is scanned
     try:
         doc = read_file(args.file, args.from_fmt, ReadOptions())
-        if hasattr(doc, "info_lines"):
+        if not isinstance(doc, BoardSet):  # a cribbage game says what it is itself
             rows = doc.info_lines()
         else:
             rows = info_lines(args.file, doc)
             # what the reader survived (a truncated copy's tail, a DLM checksum), as the GUI's details show it
-            problems = getattr(doc, "problems", None)
-            if isinstance(problems, list):
-                rows += [("warning", message) for _index, _line, message in problems[:5]]
-                if len(problems) > 5:
-                    rows.append(("warning", f"… and {len(problems) - 5} more (see bridgeview validate)"))
+            problems = doc.problems
+            rows += [("warning", message) for _index, _line, message in problems[:5]]
+            if len(problems) > 5:
+                rows.append(("warning", f"… and {len(problems) - 5} more (see bridgeview validate)"))
     finally:
         progress.close()
     width = max(len(k) for k, _ in rows)

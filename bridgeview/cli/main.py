@@ -14,13 +14,17 @@ import importlib
 import os
 import pkgutil
 import sys
+from collections.abc import Sequence
+from types import ModuleType
 
 from ..formats.errors import FormatError
 
 _NOT_COMMANDS = {"main", "common"}
 
 
-def _command_modules():
+def _command_modules() -> list[ModuleType]:
+    """The sub-command modules: each names itself (``NAME``, ``HELP``, optionally ``DESCRIPTION`` and ``ORDER``)
+    and has ``add_arguments(parser)`` and ``run(args) -> int``."""
     package = importlib.import_module(__package__)
     mods = []
     for m in pkgutil.iter_modules(package.__path__):
@@ -42,16 +46,28 @@ def _version_line() -> str:
 class _VersionAction(argparse.Action):
     """``--version`` as argparse's own, but the number is looked up only when it is asked for."""
 
-    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None) -> None:
+    def __init__(
+        self,
+        option_strings: Sequence[str],
+        dest: str = argparse.SUPPRESS,
+        default: object = argparse.SUPPRESS,
+        help: str | None = None,
+    ) -> None:
         help = help or "show program's version number and exit"
         super().__init__(option_strings, dest, nargs=0, default=default, help=help)
 
-    def __call__(self, parser, _namespace, _values, _option_string=None) -> None:
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        _namespace: argparse.Namespace,
+        _values: object,
+        _option_string: str | None = None,
+    ) -> None:
         print(_version_line())
         parser.exit()
 
 
-def build_parser() -> tuple[argparse.ArgumentParser, dict]:
+def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
     parser = argparse.ArgumentParser(
         prog="bridgeview",
         description="View, check, replay, edit and convert bridge deal files. "
@@ -79,7 +95,7 @@ def _has_display() -> bool:
     return any(os.environ.get(name) for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"))
 
 
-def _unknown_command(word: str, commands: dict) -> str | None:
+def _unknown_command(word: str, commands: dict[str, ModuleType]) -> str | None:
     """The usage error for a first word that is neither a command nor an existing file; None when it is a
     file (or could only be meant as one: it has a path separator or an extension)."""
     if os.path.exists(word):

@@ -19,15 +19,21 @@ output needs is imported when it is written.
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, TYPE_CHECKING
 
 from ..formats.errors import FormatError
+from ..model.boardset import BoardSet
 from ..model.text import plural
 from .common import DD_TIMEOUT, Progress, seconds
+
+if TYPE_CHECKING:
+    from ..formats.codec import AnyCodec, Content, WriteOptions
+    from ..handrecords.content import HandRecordOptions, PrintData
 
 STDOUT = "-"
 #: hand-record sheets by format name, and the extensions that ask for them
@@ -43,7 +49,7 @@ class Target:
     """Where one output goes (``-`` is standard output) and what it is: a deal format's codec, or a sheet."""
 
     path: str
-    codec: Any = None  # formats.registry.Codec for a deal file
+    codec: AnyCodec | None = None  # for a deal file
     sheet: str | None = None  # "pdf" or "html" for hand records
 
     @property
@@ -60,7 +66,9 @@ class Target:
 
     @property
     def title(self) -> str:
-        return SHEETS[self.sheet] if self.sheet else self.codec.title
+        if self.sheet:
+            return SHEETS[self.sheet]
+        return self.codec.title if self.codec is not None else self.path
 
 
 @dataclass
@@ -74,7 +82,7 @@ class Outcome:
     summary: str = ""  # "records.pdf: 16 boards on 4 pages"
 
 
-def add_hand_record_arguments(p, *, title: str | None = None) -> None:
+def add_hand_record_arguments(p: argparse.ArgumentParser, *, title: str | None = None) -> None:
     """The hand records' layout options (``print``; ``convert`` and ``generate`` for .pdf/.html outputs).
 
     Every default is None, so that a command can tell an option given from one left alone."""
@@ -108,12 +116,12 @@ _SHEET_OPTIONS = {
 }
 
 
-def sheet_options_given(args) -> list[str]:
+def sheet_options_given(args: argparse.Namespace) -> list[str]:
     """The hand-record options on the command line (to refuse them when no output is hand records)."""
     return [flag for key, flag in _SHEET_OPTIONS.items() if getattr(args, key, None) is not None]
 
 
-def hand_record_options(args, boards):
+def hand_record_options(args: argparse.Namespace, boards: Content) -> HandRecordOptions:
     """:class:`~bridgeview.handrecords.content.HandRecordOptions` from the command line, the title from the
     file unless ``--title`` is given."""
     from ..handrecords.content import HandRecordOptions, default_title
@@ -121,7 +129,7 @@ def hand_record_options(args, boards):
     if args.title is not None:
         title = args.title
     else:  # a cribbage game has no title for hand records (its sheets are refused as they are written)
-        title = default_title(boards, boards.info.path) if hasattr(boards, "info") else ""
+        title = default_title(boards, boards.info.path) if isinstance(boards, BoardSet) else ""
     return HandRecordOptions(
         title=title,
         per_page=args.per_page or 4,
@@ -224,11 +232,11 @@ def _stdout_is_terminal() -> bool:
 
 # -- writing ---------------------------------------------------------------------------------------------
 def write_outputs(
-    doc: Any,
+    doc: Content,
     targets: list[Target],
     *,
-    options: Any = None,
-    records: Any = None,
+    options: WriteOptions | None = None,
+    records: HandRecordOptions | None = None,
     force: bool = False,
 ) -> list[Outcome]:
     """Write ``doc`` (a board set, or a cribbage game for deal formats that hold one) to every target.
@@ -293,14 +301,17 @@ def _located(error: FormatError, target: Target) -> FormatError:
     return error
 
 
-def _write_deals(doc: Any, target: Target, options: Any, force: bool, outcome: Outcome, several: bool) -> None:
+def _write_deals(
+    doc: Content, target: Target, options: WriteOptions | None, force: bool, outcome: Outcome, several: bool
+) -> None:
     """A deal file (or standard output) through the same check and writer as ``convert`` and Save As."""
     import tempfile
 
     from ..formats.atomic import check_target
     from ..formats.convert import write_document
 
-    kind = "bridge" if hasattr(doc, "info") else "cribbage"
+    kind = "cribbage" if not isinstance(doc, BoardSet) else "bridge"
+    assert target.codec is not None  # a deal file's target has its codec
     if target.codec.kind != kind:
         raise FormatError(f"cannot convert a {kind} file to {target.codec.title}", path=target.name)
     if not target.to_stdout:
@@ -325,7 +336,7 @@ def _write_deals(doc: Any, target: Target, options: Any, force: bool, outcome: O
     outcome.notices = list(result.notices)
 
 
-def _to_stdout(source) -> None:
+def _to_stdout(source: bytes | IO[bytes]) -> None:
     """Copy a file object (or bytes) to standard output's bytes; a closed pipe (``| head``) ends quietly."""
     import shutil
 
@@ -360,21 +371,22 @@ def _silence_stdout() -> None:
 class _Sheets:
     """Hand records for one command: the boards prepared (and solved) once for every .pdf and .html."""
 
-    def __init__(self, doc: Any, records: Any) -> None:
+    def __init__(self, doc: Content, records: HandRecordOptions | None) -> None:
         from ..handrecords.content import HandRecordOptions, default_title
 
         self.doc = doc
         if records is None:  # the defaults, titled from the set (a cribbage game is refused when written)
-            records = HandRecordOptions(title=default_title(doc, doc.info.path) if hasattr(doc, "info") else "")
+            title = default_title(doc, doc.info.path) if isinstance(doc, BoardSet) else ""
+            records = HandRecordOptions(title=title)
         self.options = records
-        self.data: Any = None
+        self.data: PrintData | None = None
 
-    def _prepare(self, target: Target):
+    def _prepare(self, target: Target) -> PrintData:
         """The prepared boards (solved the first time), or the reason there are no hand records of them."""
         from ..handrecords.content import MAX_BOARDS, prepare
 
         doc = self.doc
-        if not hasattr(doc, "info"):
+        if not isinstance(doc, BoardSet):
             raise FormatError("a cribbage game has no hand records", path=target.name)
         if not len(doc):
             raise FormatError("the set holds no boards: there are no hand records to print", path=target.name)
@@ -388,7 +400,7 @@ class _Sheets:
                 self.data = prepare(doc, self.options, progress=progress)
             finally:
                 progress.close()
-            source = getattr(doc.info, "path", None)
+            source = doc.info.path
             for notice in self.data.notices:
                 print(f"bridgeview: {source + ': ' if source else ''}{notice}", file=sys.stderr)
             notes = list(self.data.notes.values())
@@ -418,7 +430,7 @@ class _Sheets:
         return f"{target.name}: {plural(len(data.boards), 'board')} on {plural(pages, 'page')}"
 
 
-def _pdf(data, options) -> tuple[bytes, int]:
+def _pdf(data: PrintData, options: HandRecordOptions) -> tuple[bytes, int]:
     """The PDF hand records, drawn by Qt on the offscreen platform (no display needed)."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import qInstallMessageHandler

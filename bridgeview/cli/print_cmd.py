@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 from ..formats.errors import FormatError
+from ..model.boardset import BoardSet
 from ..model.text import plural
 from .common import board_number
 from .outputs import add_hand_record_arguments
@@ -24,7 +26,7 @@ DESCRIPTION = (
 )
 
 
-def add_arguments(p) -> None:
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE")
     p.add_argument(
         "-o",
@@ -53,14 +55,14 @@ def add_arguments(p) -> None:
     )
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from ..formats.codec import ReadOptions
     from ..formats.registry import read_file
     from .outputs import exit_status, hand_record_options, resolve_targets, write_outputs
 
     targets = resolve_targets(args.output, args.to_fmt, default="pdf", sheets_only=True, to_sets_one=False)
     doc = read_file(args.file, args.from_fmt, ReadOptions(start_board=args.start_board))
-    if not hasattr(doc, "info"):
+    if not isinstance(doc, BoardSet):
         raise FormatError(
             "holds a cribbage game, not bridge boards: there are no hand records to print", path=args.file
         )
@@ -74,7 +76,7 @@ def run(args) -> int:
     return max(status, _checked(args, doc))
 
 
-def _checked(args, doc) -> int:
+def _checked(args: argparse.Namespace, doc: BoardSet) -> int:
     """Hand records of a set that is not ready to deal are printed all the same, but said so: exit status 1
     with ``check``'s count of errors on stderr, unless ``--force``."""
     from ..check import check_set

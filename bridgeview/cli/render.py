@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
+from typing import TYPE_CHECKING
 
 from ..formats.errors import FormatError
+from ..model.boardset import BoardSet
 from .common import DD_TIMEOUT, quiet_qt, seconds
+
+if TYPE_CHECKING:
+    from PySide6.QtGui import QPixmap
+    from PySide6.QtWidgets import QWidget
+
+    from ..model.board import Board
+    from ..ui.boardset.view import DocumentView
+    from ..ui.diagram.hand_diagram import HandDiagram
+    from ..ui.dialogs import Button
+    from ..ui.mainwindow import MainWindow
 
 NAME = "render"
 ORDER = 60
@@ -19,7 +32,7 @@ DESCRIPTION = (
 )
 
 
-def add_arguments(p) -> None:
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE")
     p.add_argument("--board", type=int, metavar="N", help="board number to draw (default: the first board)")
     p.add_argument("--deal", type=int, metavar="N", help="cribbage files: the deal to draw (1-based)")
@@ -44,7 +57,7 @@ def add_arguments(p) -> None:
     )
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import qInstallMessageHandler
 
@@ -55,29 +68,28 @@ def run(args) -> int:
         qInstallMessageHandler(previous)
 
 
-def _say_slow(board, seconds: float) -> None:
-    label = f"board {board.number}" if board.number is not None else "the board"
+def _say_slow(board: Board | None, seconds: float) -> None:
+    label = f"board {board.number}" if board is not None and board.number is not None else "the board"
     print(
         f"bridgeview: {label}: the double-dummy solver took longer than {seconds:g} s; drawn without its table",
         file=sys.stderr,
     )
 
 
-def _run(args) -> int:
+def _run(args: argparse.Namespace) -> int:
     from ..formats.registry import detect, get, read_file
 
     codec = get(args.from_fmt) if args.from_fmt else detect(args.file)
     if args.step < 0:
         raise FormatError("--step must be 0 or more", path=args.file)
-    for name in ("width", "height"):
-        value = getattr(args, name)
+    for name, value in (("width", args.width), ("height", args.height)):
         if value is not None and not 50 <= value <= 10000:
             raise FormatError(f"--{name} must be between 50 and 10000 pixels", path=args.file)
     doc = read_file(args.file, codec.name)
     from ..ui.app import application
 
     application()
-    if codec.kind == "cribbage":
+    if not isinstance(doc, BoardSet):  # a cribbage game
         from ..ui.cribbage.view import render_cribbage
 
         deal = args.deal if args.deal is not None else (args.board if args.board is not None else 1)
@@ -91,7 +103,7 @@ def _run(args) -> int:
     return _render_diagram(args, doc, index, codec.name)
 
 
-def _board_index(doc, number: int | None, path: str) -> int:
+def _board_index(doc: BoardSet, number: int | None, path: str) -> int:
     from ..ui.document.board_model import BoardSetModel
 
     if number is None:
@@ -102,7 +114,7 @@ def _board_index(doc, number: int | None, path: str) -> int:
     return i
 
 
-def _step(diagram, board, step: int, fmt: str, path: str) -> None:
+def _step(diagram: HandDiagram, board: Board, step: int, fmt: str, path: str) -> None:
     from ..ui.diagram.render_widget import show_step
 
     if step and not board.play:
@@ -113,7 +125,7 @@ def _step(diagram, board, step: int, fmt: str, path: str) -> None:
             raise FormatError(f"board {board.number}: the play has only {shown} cards", path=path)
 
 
-def _render_diagram(args, doc, index: int, fmt: str) -> int:
+def _render_diagram(args: argparse.Namespace, doc: BoardSet, index: int, fmt: str) -> int:
     from PySide6.QtWidgets import QApplication
 
     from ..ui.diagram.render_widget import DiagramWithGrid
@@ -129,7 +141,7 @@ def _render_diagram(args, doc, index: int, fmt: str) -> int:
     return _save(widget.grab(), args.output)
 
 
-def _render_window(args, index: int) -> int:
+def _render_window(args: argparse.Namespace, index: int) -> int:
     from PySide6.QtCore import QSettings
 
     from ..ui import dialogs
@@ -138,7 +150,8 @@ def _render_window(args, index: int) -> int:
 
     errors: list[str] = []
 
-    def record(kind, parent, title, text, *rest, **kw):  # no dialogs offscreen: collect instead
+    def record(kind: str, parent: QWidget | None, title: str, text: str, *rest: object, **kw: object) -> Button:
+        """No dialogs offscreen: what they would say is collected instead."""
         errors.append(text.replace("\n\n", " ").replace("\n", " "))
         return dialogs.Button.Cancel
 
@@ -157,7 +170,7 @@ def _render_window(args, index: int) -> int:
         dialogs.message = saved_message
 
 
-def _grab_window(window, args, index: int, errors: list[str]) -> int:
+def _grab_window(window: MainWindow, args: argparse.Namespace, index: int, errors: list[str]) -> int:
     from PySide6.QtWidgets import QApplication
 
     window.resize(args.width or 1280, args.height or 800)
@@ -165,6 +178,8 @@ def _grab_window(window, args, index: int, errors: list[str]) -> int:
     if not window.open_file(args.file):
         raise FormatError(errors[0] if errors else "cannot open the file", path=args.file)
     view = window.current_view()
+    if view is None:  # (open_file opened a tab)
+        raise FormatError(errors[0] if errors else "cannot open the file", path=args.file)
     view.select_board(index)
     QApplication.processEvents()
     if args.step:
@@ -174,7 +189,7 @@ def _grab_window(window, args, index: int, errors: list[str]) -> int:
     return _save(window.grab(), args.output)
 
 
-def _wait_for_analysis(view, stepping: bool, timeout: float = 20.0) -> bool:
+def _wait_for_analysis(view: DocumentView, stepping: bool, timeout: float = 20.0) -> bool:
     """Let the background solver fill the shown board's DD grid (and, mid-play, the
     per-card trick counts) so a screenshot shows what a user sees a moment later."""
     import time
@@ -209,7 +224,7 @@ def _wait_for_analysis(view, stepping: bool, timeout: float = 20.0) -> bool:
     return not slow()
 
 
-def _save(pixmap, out: str) -> int:
+def _save(pixmap: QPixmap, out: str) -> int:
     if not pixmap.save(out, "PNG"):
         raise FormatError("cannot write the image", path=out)
     return 0

@@ -11,14 +11,31 @@ the journal, so every way gives the same bytes.
 
 from __future__ import annotations
 
+import argparse
 import sys
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 from ..formats.atomic import check_target
-from ..formats.codec import ReadOptions, WriteOptions
+from ..formats.codec import BridgeCodec, ReadOptions, WriteOptions
 from ..formats.errors import FormatError
-from ..formats.registry import codec_for_output, read_file
+from ..formats.registry import codec_for_output
+from ..model.boardset import lazy_set
 from ..model.text import plural
-from .common import CONNECT_TIMEOUT, DD_TIMEOUT, Progress, board_number, say_ignored_options, seconds
+from .common import CONNECT_TIMEOUT, DD_TIMEOUT, Progress, board_number, read_boards, say_ignored_options, seconds
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..formats.bulk import BulkChunk
+    from ..formats.codec import AnyCodec, ConvertResult
+    from ..model.board import Board
+    from ..model.boardset import BoardSet
+    from ..model.ddtable import DDTable
+    from ..solve.chunks import ChunkSolver
+
+#: (board index, its solved table, None where DDS cannot solve the deal) for each board solved, in order
+Solved = Iterator[tuple[int, "DDTable | None"]]
 
 NAME = "solve"
 ORDER = 20
@@ -33,7 +50,7 @@ DESCRIPTION = (
 )
 
 
-def add_arguments(p) -> None:
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("input", metavar="IN")
     p.add_argument("output", metavar="OUT")
     p.add_argument("--from", dest="from_fmt", metavar="FMT", help="input format (default: detect)")
@@ -69,7 +86,7 @@ def add_arguments(p) -> None:
     p.add_argument("--force", action="store_true", help="replace OUT even if it is write-protected")
 
 
-def _solver(args, on_slow=None):
+def _solver(args: argparse.Namespace, on_slow: Callable[[int, int], None] | None = None) -> ChunkSolver:
     from ..solve.chunks import DaskSolver, LocalSolver
 
     if args.cluster or args.workers:
@@ -87,27 +104,24 @@ def _solver(args, on_slow=None):
     return LocalSolver(args.jobs, timeout=args.dd_timeout, on_slow=on_slow)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from ..solve.boards import has_table
     from ..solve.chunks import DEFAULT_CHUNK, Journal, JournalError, input_fingerprint, solve_chunked
 
     codec = codec_for_output(args.output, args.to_fmt)
-    if codec.kind != "bridge":
+    if not isinstance(codec, BridgeCodec):
         raise FormatError(f"{codec.title} files hold no bridge deals", path=args.output)
     if not codec.caps.dd:
         raise FormatError(
             f"{codec.title} cannot hold double-dummy results; choose PBN, ZRD, ZDD or zrj16", path=args.output
         )
-    for flag in ("jobs", "workers", "chunk"):
-        value = getattr(args, flag)
+    for flag, value in (("jobs", args.jobs), ("workers", args.workers), ("chunk", args.chunk)):
         if value is not None and value < 1:
             raise FormatError(f"--{flag} must be at least 1")
     check_target(args.output, args.force)  # before the solving, not after it
     chunk = args.chunk or DEFAULT_CHUNK
-    doc = read_file(args.input, args.from_fmt, ReadOptions(start_board=args.start_board))
+    doc = read_boards(args.input, args.from_fmt, ReadOptions(start_board=args.start_board))
     say_ignored_options(doc)
-    if getattr(doc, "info", None) is None:
-        raise FormatError("this file holds no bridge deals", path=args.input)
     total = len(doc)
     # every board with cards that lacks a complete table (all of them with --again); the
     # ones DDS cannot solve come back without a table and are reported
@@ -186,7 +200,9 @@ def run(args) -> int:
     return 0
 
 
-def _results(todo: list[int], chunk: int, tables_of, slow_boards: list[int]):
+def _results(
+    todo: list[int], chunk: int, tables_of: Callable[[int], np.ndarray] | None, slow_boards: list[int]
+) -> Solved:
     """(board index, solved table or None) for every board solved, in order; slow ones noted in ``slow_boards``."""
     from ..solve.chunks import is_slow, table_of
 
@@ -201,7 +217,14 @@ def _results(todo: list[int], chunk: int, tables_of, slow_boards: list[int]):
             yield i, table_of(arr[k])
 
 
-def _write_boards(doc, codec, args, results, counts: dict, unsolvable: list[int]):
+def _write_boards(
+    doc: BoardSet,
+    codec: BridgeCodec,
+    args: argparse.Namespace,
+    results: Solved,
+    counts: dict[str, int],
+    unsolvable: list[int],
+) -> ConvertResult:
     """Put the tables into the boards (par tags too for PBN) and write the document."""
     from ..formats.convert import write_document  # numpy: only when solving (keeps `bridgeview info` fast)
     from ..solve.boards import difference_note, merged, par_tags
@@ -229,18 +252,20 @@ def _write_boards(doc, codec, args, results, counts: dict, unsolvable: list[int]
     return write_document(doc, args.output, codec, WriteOptions(start_board=args.start_board), force=args.force)
 
 
-def _can_stream(doc, codec) -> bool:
+def _can_stream(doc: BoardSet, codec: AnyCodec) -> bool:
     """A file read record by record and a target written in bulk: stream, never a board object per deal."""
-    return (
-        codec.name != "pbn"
-        and codec.bulk
-        and getattr(doc, "is_lazy", False)
-        and getattr(doc, "bulk", None) is not None
-        and not doc.edited
-    )
+    lazy = lazy_set(doc)
+    return codec.name != "pbn" and codec.bulk and lazy is not None and lazy.bulk is not None and not lazy.edited
 
 
-def _write_streamed(doc, codec, args, results, counts: dict, unsolvable: list[int]):
+def _write_streamed(
+    doc: BoardSet,
+    codec: BridgeCodec,
+    args: argparse.Namespace,
+    results: Solved,
+    counts: dict[str, int],
+    unsolvable: list[int],
+) -> ConvertResult:
     """Write OUT from the source's bulk chunks with the solved tables filled in, chunk by chunk."""
     import numpy as np
 
@@ -249,11 +274,13 @@ def _write_streamed(doc, codec, args, results, counts: dict, unsolvable: list[in
 
     pending = iter(results)
     nxt = next(pending, None)
+    lazy = lazy_set(doc)
+    bulk = lazy.bulk if lazy is not None else None
 
-    def chunks():
+    def chunks() -> Iterator[BulkChunk]:
         nonlocal nxt
         base = 0
-        for chunk in doc.bulk():
+        for chunk in bulk() if bulk is not None else ():
             n = len(chunk)
             dd = chunk.dd.copy() if chunk.dd is not None else np.full((n, 4, 5), DD_UNKNOWN, dtype=np.uint8)
             while nxt is not None and nxt[0] < base + n:
@@ -278,5 +305,5 @@ def _write_streamed(doc, codec, args, results, counts: dict, unsolvable: list[in
     )
 
 
-def _label(board, index: int) -> str:
+def _label(board: Board, index: int) -> str:
     return f"board {board.number}" if board.number is not None else f"record {index + 1}"

@@ -9,11 +9,13 @@ first boards; ``--all`` lists every one.
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 from ..check.validate import Problem, validate
 from ..formats.codec import ReadOptions
 from ..formats.registry import read_file
+from ..model.boardset import BoardSet
 from ..model.text import plural
 from .common import Progress, board_number, say_ignored_options
 
@@ -26,7 +28,7 @@ GROUP_AFTER = 3
 FIRST_PLACES = 5
 
 
-def add_arguments(p) -> None:
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE")
     p.add_argument("--from", dest="from_fmt", metavar="FMT", help="input format (default: detect)")
     p.add_argument(
@@ -45,7 +47,7 @@ def problem_lines(problems: list[Problem], every: bool = False) -> list[str]:
 
     if every:
         return [one(p) for p in problems]
-    groups: dict[tuple, list[Problem]] = {}
+    groups: dict[tuple[str | None, str | None], list[Problem]] = {}
     for p in problems:
         groups.setdefault((p.severity, p.kind), []).append(p)
     lines: list[str] = []
@@ -64,21 +66,21 @@ def problem_lines(problems: list[Problem], every: bool = False) -> list[str]:
     return lines
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     progress = Progress("validating")  # a bar on a terminal once it takes more than a second
     try:
         doc = read_file(args.file, args.from_fmt, ReadOptions(start_board=args.start_board))
         say_ignored_options(doc)
-        if not hasattr(doc, "info"):  # a cribbage record: its reader already checked it
-            found = [Problem(str(p)) for p in getattr(doc, "problems", lambda: [])()]
+        if not isinstance(doc, BoardSet):  # a cribbage game: its reader already checked it
+            found = [Problem(str(p)) for p in doc.problems()]
         else:
             found = validate(doc, progress=progress)
     finally:
         progress.close()
     for line in problem_lines(found, args.all):
         print(f"{args.file}: {line}")
-    n = len(doc) if hasattr(doc, "__len__") else 0
-    unit = "board" if hasattr(doc, "info") else "deal"
+    n = len(doc)
+    unit = "deal" if not isinstance(doc, BoardSet) else "board"
     errors = sum(p.is_error for p in found)
     warnings = len(found) - errors
     if errors or (warnings and args.strict):

@@ -152,9 +152,8 @@ FAST_CODECS = frozenset(("zrd", "zbd"))
 def first_number(doc: LazyBoardSet) -> int:
     """The number of the first record of a lazy ZRD/ZBD set (its bulk rows are numbered on from it), as
     read even when the user has edited that board."""
-    edits = getattr(doc, "_edits", {})
-    first = doc[0].number if 0 not in edits else None
+    first = doc[0].number if 0 not in doc.edits else None
     if first is None:
-        first = doc._decode(0).number
+        first = doc.as_read(0).number
     assert first is not None  # the fast codecs number every board
     return first

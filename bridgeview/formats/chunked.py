@@ -23,8 +23,8 @@ from ..model.vulnerability import Vulnerability, dealer_for_board, vulnerability
 from .atomic import save_atomically
 from .bulk import DD_UNKNOWN, BulkChunk
 from .codec import (
+    BridgeCodec,
     Cancelled,
-    Codec,
     ConvertResult,
     LazyTextSet,
     ProgressFn,
@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from ..model.board import Board
+    from ..model.boardset import FileInfo
     from ..model.cards import Seat
 
 
@@ -83,7 +84,7 @@ def rank_table() -> np.ndarray:
 class Tally:
     """What generic_check counts, board by board."""
 
-    codec: Codec
+    codec: BridgeCodec
     start: int
     header: dict[str, str | None]
     errors: list[str] = field(default_factory=list)
@@ -190,7 +191,7 @@ class Tally:
             if name not in self.names or (i, k) < self.names[name]:
                 self.names[name] = (i, k)
 
-    def report(self, info: object) -> SaveReport:
+    def report(self, info: FileInfo) -> SaveReport:
         """The losses in generic_check's words and order."""
         rep = SaveReport(errors=list(self.errors))
         for count, what in ((self.dd, "double-dummy results"), (self.auction, "auctions"), (self.play, "play")):
@@ -203,7 +204,7 @@ class Tally:
             rep.losses.append(
                 f"dealer and vulnerability that differ from the board number of {plural(self.moved, 'board')}"
             )
-        if not self.codec.caps.header and any(meaningful(getattr(info, k)) for k in ("event", "site", "date")):
+        if not self.codec.caps.header and any(meaningful(v) for v in info.header().values()):
             rep.losses.append("the event, site and date")
         if self.numbers_lost:
             rep.losses.append(f"board numbers (boards will be numbered from {self.start} when read back)")
@@ -260,7 +261,7 @@ class Conversion:
         self,
         doc: LazyTextSet,
         dst: str | os.PathLike[str],
-        codec: Codec,
+        codec: BridgeCodec,
         options: WriteOptions | None,
         progress: ProgressFn | None = None,
     ) -> ConvertResult:
@@ -269,7 +270,7 @@ class Conversion:
         options = options or WriteOptions()
         start = options.start_board if options.start_board is not None else 1
         info = doc.info
-        header = {k: getattr(info, k.lower(), None) for k in ("Event", "Site", "Date")}
+        header = info.header()
         n = len(doc)
         caps = codec.caps
         if caps.max_records is not None and n > caps.max_records:
@@ -304,14 +305,18 @@ class Conversion:
         return result
 
     def report(
-        self, doc: LazyTextSet, codec: Codec, options: WriteOptions | None = None, progress: ProgressFn | None = None
+        self,
+        doc: LazyTextSet,
+        codec: BridgeCodec,
+        options: WriteOptions | None = None,
+        progress: ProgressFn | None = None,
     ) -> SaveReport:
         """What writing ``doc`` as ``codec`` would lose, as ``codec.check`` says it, from one chunked pass (the GUI
         asks before it saves)."""
         options = options or WriteOptions()
         start = options.start_board if options.start_board is not None else 1
         info = doc.info
-        header = {k: getattr(info, k.lower(), None) for k in ("Event", "Site", "Date")}
+        header = info.header()
         n = len(doc)
         tally = Tally(codec, start, header)
         caps = codec.caps

@@ -11,7 +11,7 @@ What some codecs do beyond ``read``/``write`` is said here too, so that the code
 asks for it needs no codec module:
 
 * reading big text files lazily: a set a text codec opened with one scan and decodes on demand
-  says so by :class:`LazyTextSet` (:func:`lazy_text` asks it);
+  says so by its :class:`~model.boardset.SetKind` (:func:`lazy_text` asks it), and is a :class:`LazyTextSet`;
 * converting such a set to a fixed-record format in chunks: a codec that can is a
   :class:`ConvertsInChunks`, and what it hands back a :class:`ChunkedConversion`;
 * converting whole fixed-record files as numpy chunks: :attr:`Codec.bulk` with
@@ -24,23 +24,19 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, Any, Protocol, TypeGuard, runtime_checkable
+from typing import IO, TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeGuard, TypeVar, runtime_checkable
 
+from ..model.boardset import Boards as Boards  # the boards a check or a writer takes (re-exported for codecs)
+from ..model.boardset import BoardSource, FileInfo, Numbered
 from ..model.text import plural
 from ..model.vulnerability import dealer_for_board, vulnerability_for_board
 from .errors import FormatError
 
 if TYPE_CHECKING:
     from ..model.board import Board
-    from ..model.boardset import FileInfo
-
-
-class Boards(Protocol):
-    """The boards a save check reads: a board set, a list, or only the edited boards of a lazy set."""
-
-    def __len__(self) -> int: ...
-    def __iter__(self) -> Iterator[Board]: ...
-    def __getitem__(self, index: int) -> Board: ...
+    from ..model.boardset import BoardSet
+    from ..model.cribbage import CribbageRecord  # (the cribbage model is imported with its codec, not here)
+    from .bulk import BulkChunk
 
 
 @dataclass(frozen=True)
@@ -115,9 +111,16 @@ class SaveReport:
         return not self.errors
 
 
-class Codec:
-    """One file format.  Subclasses set the class attributes and override
-    :meth:`read`/:meth:`write`; fixed-record formats may add bulk methods."""
+#: what a codec's reader gives (:class:`~model.boardset.BoardSet`, lazy or not, or a cribbage record)
+ContentT = TypeVar("ContentT")
+#: what its writer takes (any :class:`Boards`, or a cribbage record)
+WrittenT = TypeVar("WrittenT", contravariant=True)
+
+
+class Codec(Generic[ContentT, WrittenT]):
+    """One file format.  A codec subclasses :class:`BridgeCodec` or :class:`CribbageCodec` (which say what it
+    reads and writes), sets the class attributes and overrides :meth:`read`/:meth:`write`; fixed-record formats
+    may add bulk methods."""
 
     name: str = ""
     title: str = ""
@@ -131,26 +134,21 @@ class Codec:
         """How sure (0..100) this codec is that a file starting with ``head`` is its own."""
         return 0
 
-    def read(self, path: str | os.PathLike[str], options: ReadOptions | None = None) -> Any:
+    def read(self, path: str | os.PathLike[str], options: ReadOptions | None = None) -> ContentT:
         raise NotImplementedError
 
-    def write(self, doc: Any, out: IO[bytes], options: WriteOptions | None = None) -> None:
+    def write(self, doc: WrittenT, out: IO[bytes], options: WriteOptions | None = None) -> None:
         raise NotImplementedError
-
-    def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
-        """What writing ``boards`` would lose; codecs extend this with their own limits."""
-        start = options.start_board if options is not None and options.start_board is not None else 1
-        return generic_check(self, boards, start=start)
 
     # -- optional bulk path for fixed-record formats -------------------
     #: True when read_bulk/write_bulk are implemented
     bulk: bool = False
 
-    def read_bulk(self, path: str | os.PathLike[str], chunk: int = 1 << 18) -> Iterator[Any]:
+    def read_bulk(self, path: str | os.PathLike[str], chunk: int = 1 << 18) -> Iterator[BulkChunk]:
         """Yield :class:`bridgeview.formats.bulk.BulkChunk` s of the file's records."""
         raise NotImplementedError
 
-    def write_bulk(self, chunks: Iterable[Any], out: IO[bytes], options: WriteOptions | None = None) -> int:
+    def write_bulk(self, chunks: Iterable[BulkChunk], out: IO[bytes], options: WriteOptions | None = None) -> int:
         """Write chunks; return the number of records written."""
         raise NotImplementedError
 
@@ -158,7 +156,41 @@ class Codec:
         return f"<codec {self.name}>"
 
 
-def generic_check(codec: Codec, boards: Boards, *, dealer_vul: bool = True, start: int = 1) -> SaveReport:
+class BridgeCodec(Codec["BoardSet", Boards]):
+    """A format of bridge boards: it reads a :class:`~model.boardset.BoardSet` (a :class:`LazyBoardSet` for a
+    file decoded on demand) and writes any boards (a set, a view of one, a progress wrapper, a list)."""
+
+    kind = "bridge"
+
+    def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
+        """What writing ``boards`` would lose; codecs extend this with their own limits."""
+        start = options.start_board if options is not None and options.start_board is not None else 1
+        return generic_check(self, boards, start=start)
+
+
+class CribbageCodec(Codec["CribbageRecord", "CribbageRecord"]):
+    """A format of cribbage games: it reads and writes a :class:`~model.cribbage.CribbageRecord`."""
+
+    kind = "cribbage"
+
+
+#: any codec the registry holds (``isinstance(codec, BridgeCodec)`` tells which)
+AnyCodec = BridgeCodec | CribbageCodec
+#: what a file read holds (``Document.content``)
+Content: TypeAlias = "BoardSet | CribbageRecord"
+
+
+def uncounted(boards: Boards) -> Boards:
+    """``boards`` without any progress counting around them (see :attr:`~model.boardset.BoardSource.uncounted`)."""
+    return boards.uncounted if isinstance(boards, BoardSource) else boards
+
+
+def source_info(boards: Boards) -> FileInfo | None:
+    """The file info of ``boards`` when they are a set (or a view of one), None for a bare list of boards."""
+    return boards.info if isinstance(boards, BoardSource) else None
+
+
+def generic_check(codec: BridgeCodec, boards: Boards, *, dealer_vul: bool = True, start: int = 1) -> SaveReport:
     """Losses and impossibilities that follow from the codec's capabilities alone
     (``dealer_vul=False``: the codec reports dealer/vulnerability losses itself; ``start``:
     the number a reader gives the first board of a format that stores none)."""
@@ -170,7 +202,7 @@ def generic_check(codec: Codec, boards: Boards, *, dealer_vul: bool = True, star
         rep.errors.append(f"{codec.title} holds at most {caps.max_records} boards; this set has {n}")
     dd = auction = play = notes = unread = dealt = 0
     noted: dict[str, None] = {}  # what the notes and tags lost are, in order of appearance
-    info = getattr(boards, "info", None)
+    info = source_info(boards)
     for i, b in enumerate(boards):
         rep.errors.extend(record_errors(codec, boards, i, b))
         if b.unreadable:
@@ -213,7 +245,7 @@ def generic_check(codec: Codec, boards: Boards, *, dealer_vul: bool = True, star
     return rep
 
 
-def record_errors(codec: Codec, boards: Boards, index: int, board: Board) -> list[str]:
+def record_errors(codec: BridgeCodec, boards: Boards, index: int, board: Board) -> list[str]:
     """Why ``codec`` cannot store the record at ``index`` at all, whatever the rest of the set: it stands in
     for a record that could not be read (writing it would lose the record), or its cards are not a deal the
     format holds."""
@@ -224,7 +256,7 @@ def record_errors(codec: Codec, boards: Boards, index: int, board: Board) -> lis
     return deal_errors(codec, board, f"board {board.number}" if board.number is not None else f"record {index + 1}")
 
 
-def deal_errors(codec: Codec, board: Any, where: str) -> list[str]:
+def deal_errors(codec: BridgeCodec, board: Board, where: str) -> list[str]:
     """Why a format that stores deals cannot store this board's (no cards, or not a full deal)."""
     count = board.deal.card_count
     if codec.caps.deals_required and count == 0:
@@ -240,16 +272,17 @@ UNREADABLE = "cannot be read"
 
 def unreadable_error(boards: Boards, index: int, why: str) -> str:
     """The save error for board ``index``, which stands in for a record that could not be read."""
-    offset = boards.record_offset(index) if hasattr(boards, "record_offset") else None
-    record = boards.record_number(index) if hasattr(boards, "record_number") else None
+    offset = boards.record_offset(index) if isinstance(boards, BoardSource) else None
+    record = boards.record_number(index) if isinstance(boards, Numbered) else None
     where = f"record {record or index + 1}" + (f" (offset {offset})" if offset is not None else "")
     return f"{where}: {UNREADABLE}: {why}; fix or delete that board first"
 
 
-def check_error(doc: Any, target: str | os.PathLike[str], message: str) -> FormatError:
+def check_error(doc: Boards, target: str | os.PathLike[str], message: str) -> FormatError:
     """The error for a save that ``check`` refuses: located in the target, or in the source file
     when the trouble is a record of the source that could not be read."""
-    source = getattr(getattr(doc, "info", None), "path", None)
+    info = source_info(doc)
+    source = info.path if info is not None else None
     return FormatError(message, path=source if source and f": {UNREADABLE}: " in message else str(target))
 
 
@@ -264,7 +297,7 @@ def follows_number(board: Board, position: int) -> bool:
 def board_tags(board: Board, info: FileInfo | None) -> dict[str, str]:
     """The board's tags worth reporting as lost: not placeholders, and not an Event/Site/Date
     that only repeats the file's header (PBN copies it onto every board; the header has its own line)."""
-    header = {k: getattr(info, k.lower(), None) for k in ("Event", "Site", "Date")} if info is not None else {}
+    header = info.header() if info is not None else {}
     return {
         k: v for k, v in board.tags.items() if meaningful(v) and header.get(k) != v and k != "Auction:rest"
     }  # reported on its own
@@ -301,7 +334,7 @@ ProgressFn = Callable[[int, int], bool]
 class ConvertResult:
     """What a conversion or a save wrote and what it had to say about it."""
 
-    codec: Codec
+    codec: AnyCodec
     records: int = 0
     losses: list[str] = field(default_factory=list)
     #: things the user asked for that the input made impossible (a DUP file's own first board)
@@ -312,40 +345,30 @@ class Cancelled(Exception):
     """The user cancelled a conversion; the target was not touched."""
 
 
+@runtime_checkable
+class ReportsProgress(Protocol):
+    """A progress wrapper around a set (the conversion's counted view, the GUI's): a writer that takes the
+    boards its own way (chunks of records) tells it how far it has got."""
+
+    def report_progress(self, done: int) -> None:
+        """``done`` boards of the set are written; raises :class:`Cancelled` when the user cancelled."""
+        ...
+
+
 def progress_of(doc: object) -> Callable[[int], None]:
     """Report ``done`` boards to whatever progress wrapper ``doc`` is (the CLI's counted
     view or the GUI's), raising Cancelled when the user cancels; a no-op for a bare set."""
-    report: Callable[[int], None] | None = getattr(doc, "_report", None)
-    if callable(report):
-        return report
-    progress = getattr(doc, "_progress", None)
-    if callable(progress):
-        total = len(doc)  # type: ignore[arg-type]  # a progress wrapper is a sized set of boards
-
-        def tell(done: int) -> None:
-            if progress(done, total) is False:
-                raise Cancelled()
-
-        return tell
+    if isinstance(doc, ReportsProgress):
+        return doc.report_progress
     return lambda done: None
 
 
 # -- big text files: read lazily, converted in chunks ----------------------
-class LazyTextSet(Protocol):
+class LazyTextSet(BoardSource, Protocol):
     """A big text file opened lazily: one scan of the mapped file, boards decoded on demand
-    (:class:`formats.pbn.lazy.LazyPbnSet`, :class:`formats.lin.lazy.LazyLinSet`)."""
+    (:class:`formats.pbn.lazy.LazyPbnSet`, :class:`formats.lin.lazy.LazyLinSet`; their
+    :attr:`~model.boardset.BoardSource.kind` is ``PBN_TEXT`` or ``LIN_TEXT``)."""
 
-    #: the name of the codec whose lazy reader made the set (``"pbn"``, ``"lin"``)
-    lazy_text: str
-    info: FileInfo
-
-    @property
-    def is_lazy(self) -> bool: ...
-    @property
-    def edited(self) -> bool: ...
-    def __len__(self) -> int: ...
-    def __iter__(self) -> Iterator[Board]: ...
-    def __getitem__(self, index: int) -> Board: ...
     def problems_of(self, index: int) -> list[tuple[int | None, str]]: ...
     def line_of(self, index: int) -> int: ...
     def mapped_buffer(self) -> Any: ...
@@ -354,14 +377,15 @@ class LazyTextSet(Protocol):
 
 def lazy_text(doc: object) -> str | None:
     """The codec name of a text set still read lazily from its file (``"pbn"``, ``"lin"``), asked through
-    any progress wrapper around it; None for any other set."""
-    name = getattr(doc, "lazy_text", None)
-    return name if isinstance(name, str) and getattr(doc, "is_lazy", False) else None
+    any progress wrapper around it; None for any other set (or boards that are no set)."""
+    return doc.kind.text_codec if isinstance(doc, BoardSource) else None
 
 
-def is_lazy_text(doc: object, codec_name: str) -> TypeGuard[LazyTextSet]:
-    """True when ``doc`` is a text set the codec ``codec_name`` reads lazily, still read from its file."""
-    return lazy_text(doc) == codec_name
+def is_lazy_text(doc: object, codec_name: str | None = None) -> TypeGuard[LazyTextSet]:
+    """True when ``doc`` is a text set the codec ``codec_name`` (any text codec: None) reads lazily, still read
+    from its file."""
+    name = lazy_text(doc)
+    return name is not None and codec_name in (None, name)
 
 
 class TablesFound(Exception):
@@ -377,15 +401,19 @@ class ChunkedConversion(Protocol):
 
     def convert(
         self,
-        doc: Any,
+        doc: LazyTextSet,
         dst: str | os.PathLike[str],
-        codec: Codec,
+        codec: BridgeCodec,
         options: WriteOptions | None,
         progress: ProgressFn | None = None,
     ) -> ConvertResult: ...
 
     def report(
-        self, doc: Any, codec: Codec, options: WriteOptions | None = None, progress: ProgressFn | None = None
+        self,
+        doc: LazyTextSet,
+        codec: BridgeCodec,
+        options: WriteOptions | None = None,
+        progress: ProgressFn | None = None,
     ) -> SaveReport: ...
 
 
@@ -393,7 +421,7 @@ class ChunkedConversion(Protocol):
 class ConvertsInChunks(Protocol):
     """A codec whose lazily read sets can go to some fixed-record formats in chunks."""
 
-    def chunked(self, doc: Any, target: Codec, options: WriteOptions | None) -> ChunkedConversion | None:
+    def chunked(self, doc: BoardSource, target: BridgeCodec, options: WriteOptions | None) -> ChunkedConversion | None:
         """How ``doc`` (read by this codec) goes to ``target`` in chunks; None when it cannot (edited, another
         target, ``#`` values...)."""
         ...

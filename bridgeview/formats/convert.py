@@ -8,35 +8,42 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Iterable, Iterator
-from typing import IO, TYPE_CHECKING, Any
+from collections.abc import Iterable, Iterator, Sequence
+from typing import IO, TYPE_CHECKING, Any, TypeGuard, overload
 
+from ..model.boardset import BoardSource, FileInfo, ReadProblem, Selection, SetKind, lazy_set
+from ..model.cribbage import CribbageRecord
 from ..model.tables import DEAL, Conflict, record_name, set_tables
 from ..model.text import plural
 from .atomic import check_target, save_atomically
 from .chunked import empty_games_loss
 from .codec import (
+    AnyCodec,
+    BridgeCodec,
     Cancelled,
     ChunkedConversion,
-    Codec,
     ConvertResult,
     ConvertsInChunks,
+    LazyTextSet,
     ProgressFn,
     ReadOptions,
     TablesFound,
     WriteOptions,
     check_error,
+    is_lazy_text,
     lazy_text,
     record_errors,
 )
 from .errors import FormatError
+from .records import BulkCount
 from .registry import codec_for_output, detect, get, read_file
 from .verbatim import original_writer
 
 if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
     from ..model.board import Board
     from .bulk import BulkChunk
-    from .codec import Boards
 
 
 def convert_file(
@@ -68,21 +75,21 @@ def convert_file(
     return result
 
 
-def ignored_options(doc: Any) -> list[str]:
+def ignored_options(doc: BoardSource | CribbageRecord) -> list[str]:
     """Sentences saying which read options the file overrode (``--start-board`` on a DUP file)."""
-    info = getattr(doc, "info", None)
+    info = doc.info if isinstance(doc, BoardSource) else None
     note = info.extra.get("start_board_ignored") if info is not None and info.extra else None
     return [note] if note else []
 
 
-def without_empty_games(doc: Any, codec: Codec, *, chunked: bool = True) -> tuple[Any, int]:
+def without_empty_games(doc: BoardSource, codec: BridgeCodec, *, chunked: bool = True) -> tuple[BoardSource, int]:
     """``doc`` without its games that hold no cards (a PBN game with only a ``[Scoring]`` tag), and how
     many were left out, when ``codec`` stores only deals; such games are skipped with a notice rather
     than failing the whole save.  A set where no game has cards is left as it is (the check refuses it).
     ``chunked=False``: the chunked converter, which leaves them out itself, gave way or is not used."""
     if codec.kind != "bridge" or not codec.caps.deals_required:
         return doc, 0
-    if getattr(doc, "is_lazy", False) and not getattr(doc, "edited", True):
+    if doc.kind.lazy and not doc.edited:
         if _lazy_text(doc):
             return _lazy_without_empty_games(doc, codec, chunked=chunked)
         return doc, 0  # fixed records: every record is a deal (or, in ZDD, none is)
@@ -93,21 +100,21 @@ def without_empty_games(doc: Any, codec: Codec, *, chunked: bool = True) -> tupl
     return BoardsView(doc, keep), dropped  # messages still name the records of the file
 
 
-def one_table_each(doc: Any, codec: Codec) -> bool:
+def one_table_each(doc: BoardSource, codec: AnyCodec) -> bool:
     """True when ``codec`` may write ``doc``'s records as they come: the format holds tables, or no board of
     ``doc`` has two (a lazy set numbered by position, unedited, cannot; any other set is looked at)."""
-    if codec.caps.tables or (getattr(doc, "numbered_by_position", False) and not getattr(doc, "edited", True)):
+    if codec.caps.tables or (doc.numbered_by_position and not doc.edited):
         return True
     tables = set_tables(doc)
     return not tables.repeated and not tables.conflicts
 
 
-def _lazy_text(doc: Any) -> bool:
+def _lazy_text(doc: BoardSource) -> TypeGuard[LazyTextSet]:
     """A big PBN or LIN file read lazily: its games are decoded on demand and may hold no cards."""
-    return lazy_text(doc) is not None
+    return is_lazy_text(doc)
 
 
-def chunked_text(doc: Any, codec: Codec, options: WriteOptions | None) -> ChunkedConversion | None:
+def chunked_text(doc: BoardSource, codec: BridgeCodec, options: WriteOptions | None) -> ChunkedConversion | None:
     """How ``doc`` goes to ``codec`` in chunks, deals parsed together (a big PBN or LIN file read lazily, to ZRD
     or ZBD: what its codec, a :class:`~.codec.ConvertsInChunks`, offers), or None."""
     name = lazy_text(doc)
@@ -115,7 +122,7 @@ def chunked_text(doc: Any, codec: Codec, options: WriteOptions | None) -> Chunke
     return source.chunked(doc, codec, options) if isinstance(source, ConvertsInChunks) else None
 
 
-def _lazy_without_empty_games(doc: Any, codec: Codec, *, chunked: bool = True) -> tuple[Any, int]:
+def _lazy_without_empty_games(doc: BoardSource, codec: BridgeCodec, *, chunked: bool = True) -> tuple[BoardSource, int]:
     """:func:`without_empty_games` for a lazily read text file: one streaming pass notes the games
     without cards (their positions only), and the boards left are a lazy view, never a list of them.
     ``chunked=False``: the chunked converter gave way (a board has several tables), so they are looked for here."""
@@ -127,42 +134,44 @@ def _lazy_without_empty_games(doc: Any, codec: Codec, *, chunked: bool = True) -
     return WithoutGames(doc, empty), len(empty)
 
 
-class BoardsView:
+class BoardsView(Selection):
     """Some records of a board set, read through to the set on demand (the boards of a million-game file are
-    not held); what writers and checks use of a board set is passed on."""
+    not held); a :class:`~model.boardset.BoardSource` of kind ``SELECTION``."""
 
-    def __init__(self, doc: Any, kept: Any) -> None:
+    def __init__(self, doc: BoardSource, kept: Sequence[int] | NDArray[Any]) -> None:
         self.doc = doc
-        self.info = doc.info
-        self.problems = list(getattr(doc, "problems", []))
+        self.info: FileInfo = doc.info
+        self.problems: list[ReadProblem] = list(doc.problems)
         self._kept = kept
 
     def __len__(self) -> int:
         return len(self._kept)
 
-    def __getitem__(self, i: int | slice) -> Any:
+    @overload
+    def __getitem__(self, i: int) -> Board: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Board]: ...
+    def __getitem__(self, i: int | slice) -> Board | list[Board]:
         if isinstance(i, slice):  # writers take their boards a chunk at a time
             return [self.doc[int(k)] for k in self._kept[i]]
         return self.doc[int(self._kept[i])]
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[Board]:
         return (self.doc[int(i)] for i in self._kept)
 
     def record_offset(self, i: int) -> int | None:
-        offset = getattr(self.doc, "record_offset", None)
-        return offset(int(self._kept[i])) if offset is not None else None
+        return self.doc.record_offset(int(self._kept[i]))
 
     def record_number(self, i: int) -> int | None:
         """The record's number in the file read (messages name the source's records)."""
-        number = getattr(self.doc, "record_number", None)
-        found = number(int(self._kept[i])) if number is not None else None
+        found = self.doc.record_number(int(self._kept[i]))
         return found if found is not None else int(self._kept[i]) + 1
 
 
 class WithoutGames(BoardsView):
     """A lazy board set with some games left out."""
 
-    def __init__(self, doc: Any, left_out: list[int]) -> None:
+    def __init__(self, doc: BoardSource, left_out: list[int]) -> None:
         import numpy as np
 
         keep = np.ones(len(doc), dtype=bool)
@@ -170,7 +179,9 @@ class WithoutGames(BoardsView):
         super().__init__(doc, np.flatnonzero(keep))
 
 
-def distinct_boards(doc: Any, codec: Codec, options: WriteOptions | None = None) -> tuple[Any, str | None, list[str]]:
+def distinct_boards(
+    doc: BoardSource, codec: BridgeCodec, options: WriteOptions | None = None
+) -> tuple[BoardSource, str | None, list[str]]:
     """``doc`` as ``codec`` will hold it: each board once when the format holds deals, not tables (the
     other room of a team match, a traveller's other tables: :mod:`model.tables`).  Returns the boards,
     the notice that says so (``15 boards from 30 tables``, None when every board has one table) and the
@@ -179,7 +190,7 @@ def distinct_boards(doc: Any, codec: Codec, options: WriteOptions | None = None)
     a board, as a converter going through the file meets it (the chunked one does)."""
     if codec.kind != "bridge" or codec.caps.tables:
         return doc, None, []
-    if getattr(doc, "numbered_by_position", False) and not getattr(doc, "edited", True):
+    if doc.numbered_by_position and not doc.edited:
         return doc, None, []  # (through a progress wrapper) a lazy set numbered by position: a board each
     tables = set_tables(doc)
     errors = [_conflict_error(doc, c, codec) for c in tables.conflicts if c.what == DEAL]
@@ -192,7 +203,7 @@ def distinct_boards(doc: Any, codec: Codec, options: WriteOptions | None = None)
     return view, tables.summary(), []
 
 
-def _with_unreadable(doc: Any, kept: Any) -> Any:
+def _with_unreadable(doc: BoardSource, kept: NDArray[Any]) -> NDArray[Any]:
     """The records ``kept`` (the first table of each board), and any other that cannot be read: the reader
     could not tell what it holds, so it is no table of an earlier board but a record the check refuses (as the
     chunked converter, which meets it on its way, does)."""
@@ -203,13 +214,13 @@ def _with_unreadable(doc: Any, kept: Any) -> Any:
     return np.union1d(kept, unread) if unread else kept
 
 
-def _records_view(doc: Any, kept: Any) -> Any:
+def _records_view(doc: BoardSource, kept: NDArray[Any]) -> BoardsView:
     """The records ``kept`` of ``doc``, read through to it: messages still name the records of the file (a set
     read whole too: the third record is record 3, not the second of those kept)."""
     return BoardsView(doc, kept)
 
 
-def _conflict_error(doc: Any, conflict: Conflict, codec: Codec) -> str:
+def _conflict_error(doc: BoardSource, conflict: Conflict, codec: BridgeCodec) -> str:
     """The save error for a board number whose records hold different deals."""
     first, other = (record_name(doc, i) for i in (conflict.first, conflict.index))
     number = doc[conflict.index].number
@@ -225,31 +236,32 @@ def tables_loss(notice: str) -> str:
     return f"the other tables of each board: {notice}"
 
 
-def read_losses(doc: Any) -> list[str]:
+def read_losses(doc: BoardSource | CribbageRecord) -> list[str]:
     """What a save cannot keep because reading could not take it: a truncated copy's broken last record."""
-    info = getattr(doc, "info", None)
+    info = doc.info if isinstance(doc, BoardSource) else None
     tail = info.extra.get("broken_tail") if info is not None else None
     return [f"the unreadable end of the file ({tail})"] if tail else []
 
 
-def forget_read_losses(doc: Any) -> None:
+def forget_read_losses(doc: BoardSource | CribbageRecord) -> None:
     """After a save the document is the file just written, whose end is whole."""
-    info = getattr(doc, "info", None)
-    tail = info.extra.pop("broken_tail", None) if info is not None else None
-    problems = getattr(doc, "problems", None)
-    if tail and isinstance(problems, list):
-        problems[:] = [p for p in problems if p[2] != tail]
+    if not isinstance(doc, BoardSource):
+        return
+    tail = doc.info.extra.pop("broken_tail", None)
+    if tail:
+        doc.problems[:] = [p for p in doc.problems if p[2] != tail]
 
 
 class CountedBoards:
     """A view of a board set that reports how far a codec's check or writer has got.
 
     Board ``i`` taken counts as step ``base + i + 1`` of ``total``; a False from the
-    progress function cancels.  Everything else is the set's own."""
+    progress function cancels.  Everything else is the set's own (a
+    :class:`~model.boardset.BoardSource`, its :attr:`uncounted` the set itself)."""
 
     EVERY = 64  # boards between reports
 
-    def __init__(self, boards: Boards, progress: ProgressFn, base: int, total: int) -> None:
+    def __init__(self, boards: BoardSource, progress: ProgressFn, base: int, total: int) -> None:
         self._boards = boards
         self._progress = progress
         self._base = base
@@ -258,6 +270,36 @@ class CountedBoards:
     def _report(self, done: int) -> None:
         if self._progress(self._base + done, self._total) is False:
             raise Cancelled()
+
+    def report_progress(self, done: int) -> None:
+        """A writer that takes the boards its own way (in chunks) tells how far it has got."""
+        self._report(done)
+
+    @property
+    def info(self) -> FileInfo:
+        return self._boards.info
+
+    @property
+    def problems(self) -> list[ReadProblem]:
+        return self._boards.problems
+
+    @property
+    def kind(self) -> SetKind:
+        return self._boards.kind
+
+    @property
+    def edited(self) -> bool:
+        return self._boards.edited
+
+    @property
+    def numbered_by_position(self) -> bool:
+        return self._boards.numbered_by_position
+
+    def record_offset(self, index: int) -> int | None:
+        return self._boards.record_offset(index)
+
+    def record_number(self, index: int) -> int | None:
+        return self._boards.record_number(index)
 
     def __len__(self) -> int:
         return len(self._boards)
@@ -274,18 +316,21 @@ class CountedBoards:
             yield board
 
     @property
-    def uncounted(self) -> Boards:
+    def uncounted(self) -> BoardSource:
         """The set itself, for a writer's extra pass over it that should not move the progress bar."""
-        return self._boards
+        return self._boards.uncounted
 
     def __getattr__(self, name: str) -> Any:
+        """What a lazy set offers its own format's writer beyond a :class:`BoardSource` (its index, its mapped
+        file, its edits), passed through: the writer takes the set through this view so that it can report
+        progress (:func:`~.codec.progress_of`)."""
         return getattr(self._boards, name)
 
 
 def write_document(
-    doc: Any,
+    doc: BoardSource | CribbageRecord,
     dst: str | os.PathLike[str],
-    codec: Codec,
+    codec: AnyCodec,
     options: WriteOptions | None = None,
     progress: ProgressFn | None = None,
     *,
@@ -299,8 +344,16 @@ def write_document(
     wrap the document themselves (the GUI) leave it off."""
     options = options or WriteOptions()
     result = ConvertResult(codec)
+    if isinstance(doc, CribbageRecord) or not isinstance(codec, BridgeCodec):
+        if isinstance(doc, CribbageRecord) and not isinstance(codec, BridgeCodec):
+            game, cribbage = doc, codec
+            save_atomically(dst, lambda f: cribbage.write(game, f, options), force=force)
+            return result
+        kind = "cribbage" if isinstance(doc, CribbageRecord) else "bridge"
+        raise FormatError(f"cannot convert a {kind} file to {codec.title}", path=str(dst))
     doc, dropped = without_empty_games(doc, codec)
-    checked, written = doc, doc
+    checked: BoardSource = doc
+    written: BoardSource = doc
     unchanged = original_writer(doc, codec, options)
     if unchanged is not None:  # an unchanged binary file back to its own format: the bytes as read
         save_atomically(dst, unchanged, force=force)
@@ -310,19 +363,16 @@ def write_document(
         return result
     if codec.kind == "bridge":
         chunked = chunked_text(doc, codec, options)
-        if chunked is not None:  # a big PBN or LIN file to ZRD/ZBD: in chunks, deals parsed together
+        if chunked is not None and _lazy_text(
+            doc
+        ):  # a big PBN or LIN file to ZRD/ZBD: in chunks, deals parsed together
             try:
                 return chunked.convert(doc, dst, codec, options, progress)
             except TablesFound:  # a board number came again: the tables are sorted out board by board below,
                 doc, dropped = without_empty_games(doc, codec, chunked=False)  # without the games it skipped
-        if (
-            getattr(doc, "is_lazy", False)
-            and codec.bulk
-            and getattr(doc, "bulk", None)
-            and not doc.edited
-            and one_table_each(doc, codec)
-        ):
-            result = write_bulk_chunks(doc.bulk(), len(doc), dst, codec, options, progress, force)
+        lazy = lazy_set(doc)
+        if lazy is not None and codec.bulk and lazy.bulk and not lazy.edited and one_table_each(doc, codec):
+            result = write_bulk_chunks(lazy.bulk(), len(doc), dst, codec, options, progress, force)
             result.losses[:0] = read_losses(doc)
             return result
         doc, notice, errors = distinct_boards(doc, codec)
@@ -350,18 +400,22 @@ def write_document(
 def _convert_bulk(
     src: str | os.PathLike[str],
     dst: str | os.PathLike[str],
-    src_codec: Codec,
-    dst_codec: Codec,
+    src_codec: AnyCodec,
+    dst_codec: AnyCodec,
     options: WriteOptions,
     progress: ProgressFn | None,
     force: bool = False,
 ) -> ConvertResult:
     doc = read_file(src, src_codec.name)
-    if not one_table_each(doc, dst_codec):  # a board twice (a format that stores numbers): written once
+    if isinstance(doc, CribbageRecord) or not one_table_each(
+        doc, dst_codec
+    ):  # a board twice (a format that stores numbers): written once
         return write_document(doc, dst, dst_codec, options, progress, count_boards=True, force=force)
     total = len(doc)
-    bulk = getattr(doc, "bulk", None)
-    chunks = bulk() if callable(bulk) else src_codec.read_bulk(src)  # the records as opened: not mapped twice
+    lazy = lazy_set(doc)
+    chunks = (
+        lazy.bulk() if lazy is not None and lazy.bulk else src_codec.read_bulk(src)
+    )  # the records as opened: not mapped twice
     result = write_bulk_chunks(chunks, total, dst, dst_codec, options, progress, force)
     result.losses[:0] = read_losses(doc)
     return result
@@ -371,7 +425,7 @@ def write_bulk_chunks(
     chunks: Iterable[BulkChunk],
     total: int,
     dst: str | os.PathLike[str],
-    codec: Codec,
+    codec: AnyCodec,
     options: WriteOptions,
     progress: ProgressFn | None,
     force: bool = False,
@@ -419,7 +473,8 @@ def write_bulk_chunks(
     if caps.max_records is not None and total > caps.max_records:
         raise FormatError(f"{codec.title} holds at most {caps.max_records} boards; this set has {total}", path=str(dst))
     save_atomically(dst, write, force=force)
-    result.losses.extend(getattr(result.records, "losses", ()))  # what the codec's own bulk writer dropped
+    if isinstance(result.records, BulkCount):  # what the codec's own bulk writer dropped
+        result.losses.extend(result.records.losses)
     if dd_dropped:
         result.losses.append(f"double-dummy results of {plural(dd_dropped, 'board')}")
     if numbers_lost:

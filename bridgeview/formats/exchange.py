@@ -25,7 +25,7 @@ from __future__ import annotations
 import csv
 import io
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from typing import IO, TYPE_CHECKING, Any
 
 from ..model.board import Board
@@ -35,7 +35,7 @@ from ..model.deal import Deal
 from ..model.text import plural
 from ..model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
 from .bulk import BulkChunk, complete_rows
-from .codec import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
+from .codec import Boards, BridgeCodec, Capabilities, ReadOptions, SaveReport, WriteOptions, source_info
 from .duplimate.bri import show_bytes
 from .errors import FormatError
 from .mapped import map_file
@@ -290,11 +290,11 @@ class CdsCodec(_DealRecords):
             done += len(c)
         return done
 
-    def write(self, doc: Sequence[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
+    def write(self, doc: Boards, out: IO[bytes], options: WriteOptions | None = None) -> None:
         self.write_bulk(_numbered_chunks(doc, options), out, options)
 
     def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
-        rep = Codec.check(self, boards, options)
+        rep = BridgeCodec.check(self, boards, options)
         start = options.start_board if options and options.start_board is not None else 1
         for i, b in enumerate(boards):
             number = b.number if b.number is not None else start + i
@@ -303,7 +303,7 @@ class CdsCodec(_DealRecords):
         return rep
 
 
-def _numbered_chunks(doc: Sequence[Board], options: WriteOptions | None) -> Iterator[BulkChunk]:
+def _numbered_chunks(doc: Boards, options: WriteOptions | None) -> Iterator[BulkChunk]:
     """Chunks of a board set's deals with its board numbers (position from ``start_board`` where none)."""
     import numpy as np
 
@@ -311,7 +311,8 @@ def _numbered_chunks(doc: Sequence[Board], options: WriteOptions | None) -> Iter
     done = 0
     for owners in owner_chunks(doc):
         numbers = [
-            b.number if b.number is not None else start + done + j for j, b in enumerate(doc[done : done + len(owners)])
+            b.number if b.number is not None else start + done + j
+            for j, b in enumerate(doc[i] for i in range(done, done + len(owners)))
         ]
         yield BulkChunk(owners, None, np.array(numbers, dtype=np.int64))
         done += len(owners)
@@ -328,7 +329,7 @@ def _text_lines(data: bytes) -> tuple[list[bytes], str]:
 
 
 def _newline(doc: Boards, options: WriteOptions | None, key: str) -> bytes:
-    info = getattr(doc, "info", None)
+    info = source_info(doc)
     nl = (
         (options.newline if options and options.newline else None)
         or (info.extra.get(key) if info is not None else None)
@@ -345,7 +346,7 @@ def bhg_letter(index: int) -> str:
 _BHG_INDEX = {bhg_letter(i): i for i in range(52)}
 
 
-class BhgCodec(Codec):
+class BhgCodec(BridgeCodec):
     name = "bhg"
     title = "BHG (letter per card)"
     extensions = ("bhg",)
@@ -443,9 +444,9 @@ class BhgCodec(Codec):
             rep.losses.append("the order of the boards (BHG keeps them in board-number order)")
         return rep
 
-    def write(self, doc: Sequence[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
+    def write(self, doc: Boards, out: IO[bytes], options: WriteOptions | None = None) -> None:
         nl = _newline(doc, options, "bhg_newline")
-        info = getattr(doc, "info", None)
+        info = source_info(doc)
         header = info.extra.get("bhg_header", "") if info is not None else ""
         numbered = dict(self._numbered(doc, options))
         last = max(numbered, default=0)
@@ -468,7 +469,7 @@ def holding_text(deal: Deal, seat: int, suit: int) -> str:
     return "".join(RANK_CHARS[r] for r in range(12, -1, -1) if hand >> (13 * suit + r) & 1)
 
 
-class CsvCodec(Codec):
+class CsvCodec(BridgeCodec):
     name = "csv"
     title = "CSV (holdings per hand)"
     extensions = ("csv",)
@@ -574,7 +575,7 @@ class CsvCodec(Codec):
                 )
         return rep
 
-    def write(self, doc: Sequence[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
+    def write(self, doc: Boards, out: IO[bytes], options: WriteOptions | None = None) -> None:
         nl = _newline(doc, options, "csv_newline").decode("ascii")
         start = options.start_board if options and options.start_board is not None else 1
         buf = io.StringIO()
@@ -590,7 +591,7 @@ class CsvCodec(Codec):
         out.write(buf.getvalue().encode("ascii"))
 
 
-CODECS: tuple[Codec, ...] = (BerCodec(), BhgCodec(), CdsCodec(), CsvCodec(), RzdCodec())
+CODECS: tuple[BridgeCodec, ...] = (BerCodec(), BhgCodec(), CdsCodec(), CsvCodec(), RzdCodec())
 
 __all__ = [
     "CODECS",

@@ -24,7 +24,7 @@ from ..model.cribbage import (
     PegPlay,
 )
 from ..model.text import plural
-from .codec import Capabilities, Codec, ReadOptions, WriteOptions
+from .codec import Capabilities, CribbageCodec, ReadOptions, WriteOptions
 from .errors import FormatError
 
 TEXT_FIELDS = (("author", 16), ("program", 16), ("player 0's name", 8), ("player 1's name", 8), ("comments", 18))
@@ -290,7 +290,7 @@ def _layout(text: bytes) -> tuple[str, int, bool]:
     return newline, width, final
 
 
-class HalscribCodec(Codec):
+class HalscribCodec(CribbageCodec):
     name = "halscrib"
     title = "HALSCRIB Base64 cribbage game"
     extensions = ("crib", "hal", "cb64")

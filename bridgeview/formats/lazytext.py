@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from typing import Protocol
 
 from ..model.board import Board
-from ..model.boardset import LazyBoardSet
+from ..model.boardset import FileInfo, LazyBoardSet, ReadProblem, Selection
 from .mapped import release
 from .textcheck import EIGHT_BIT
 
@@ -64,15 +64,16 @@ class LazyLines:
         return value
 
 
-class EditedBoards:
+class EditedBoards(Selection):
     """The edited boards of a lazy set, for a text codec's check (PBN, LIN): the rest is written as read.
     ``also``: untouched boards the check must see all the same (a LIN board that cannot be read, which the check
-    refuses)."""
+    refuses).  A :class:`~model.boardset.BoardSource` of kind ``SELECTION``."""
 
     def __init__(self, doc: LazyBoardSet, also: Iterable[int] = ()) -> None:
-        self._doc = getattr(doc, "uncounted", doc)  # (taking a board here moves no progress bar)
-        self._indices = sorted({*doc._edits, *also})
-        self.info = doc.info
+        self._doc = doc.uncounted  # (taking a board here moves no progress bar)
+        self._indices = sorted({*doc.edits, *also})
+        self.info: FileInfo = doc.info
+        self.problems: list[ReadProblem] = [p for p in doc.problems if p[0] is None]  # the file's own, not a board's
 
     def __len__(self) -> int:
         return len(self._indices)
@@ -82,6 +83,9 @@ class EditedBoards:
 
     def __iter__(self) -> Iterator[Board]:
         return (self._doc[i] for i in self._indices)
+
+    def record_offset(self, k: int) -> int | None:
+        return self._doc.record_offset(self._indices[k])
 
     def record_number(self, k: int) -> int:
         """The record's number in the file (a save error names the record of the file)."""

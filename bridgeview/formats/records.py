@@ -27,7 +27,7 @@ from ..model.ddtable import DDTable
 from ..model.deal import Deal
 from ..model.text import plural
 from .bulk import DD_UNKNOWN, BulkChunk, chunks_from_boards, complete_rows
-from .codec import Codec, ReadOptions, WriteOptions
+from .codec import BridgeCodec, ReadOptions, WriteOptions
 from .errors import FormatError
 from .mapped import map_file
 
@@ -192,7 +192,7 @@ def find_end(f: io.BufferedReader, record_size: int, full: int) -> int | None:
     return None
 
 
-class FixedRecordCodec(Codec):
+class FixedRecordCodec(BridgeCodec):
     """A format of equal-sized records: mapped, decoded lazily, converted in bulk.
 
     A codec declares its layout and one of three ways its records decode:

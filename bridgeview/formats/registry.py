@@ -11,11 +11,15 @@ import importlib
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
+from ..model.boardset import BoardSet, LazyBoardSet
 from .atomic import check_target, save_atomically
-from .codec import Codec, ReadOptions, WriteOptions, check_error
+from .codec import AnyCodec, Boards, BridgeCodec, Content, ReadOptions, WriteOptions, check_error
 from .errors import FormatError
+
+if TYPE_CHECKING:
+    from ..model.cribbage import CribbageRecord
 
 SNIFF_BYTES = 4096
 
@@ -52,7 +56,7 @@ SHIPPED: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("pbn.codec", "pbn", ("pbn",)),
 )
 
-_CODECS: dict[str, Codec] = {}
+_CODECS: dict[str, AnyCodec] = {}
 _LOADED = False
 #: the format modules imported so far (their codecs registered)
 _IMPORTED: set[str] = set()
@@ -60,7 +64,7 @@ _IMPORTED: set[str] = set()
 _PLACE = {name: i for i, (_module, name, _extensions) in enumerate(SHIPPED)}
 
 
-def register(codec: Codec) -> Codec:
+def register(codec: AnyCodec) -> AnyCodec:
     """Add a codec from outside the shipped list (a test's, a plug-in's): it comes before the shipped ones."""
     if not codec.name:
         raise ValueError("a codec needs a name")
@@ -103,12 +107,12 @@ def _load_for(key: str) -> None:
         _load()
 
 
-def all_codecs() -> list[Codec]:
+def all_codecs() -> list[AnyCodec]:
     _load()
     return list(_CODECS.values())
 
 
-def get(name: str) -> Codec:
+def get(name: str) -> AnyCodec:
     key = name.lower().lstrip(".")
     _load_for(key)
     if key in _CODECS:
@@ -120,13 +124,13 @@ def get(name: str) -> Codec:
     raise FormatError(f"unknown format {name!r} (known: {', '.join(sorted(_CODECS))})")
 
 
-def by_extension(path: str | os.PathLike[str]) -> list[Codec]:
+def by_extension(path: str | os.PathLike[str]) -> list[AnyCodec]:
     ext = Path(path).suffix.lower().lstrip(".")
     _load_for(ext)
     return [c for c in _CODECS.values() if ext in c.extensions]
 
 
-def detect(path: str | os.PathLike[str]) -> Codec:
+def detect(path: str | os.PathLike[str]) -> AnyCodec:
     """The codec for ``path``: by content among its extension's codecs, else by content alone."""
     try:
         size = os.path.getsize(path)
@@ -150,7 +154,7 @@ def detect(path: str | os.PathLike[str]) -> Codec:
     raise FormatError("cannot tell what format this file is", path=str(path))
 
 
-def read_file(path: str | os.PathLike[str], fmt: str | None = None, options: ReadOptions | None = None) -> Any:
+def read_file(path: str | os.PathLike[str], fmt: str | None = None, options: ReadOptions | None = None) -> Content:
     """Read ``path`` with the named codec or the detected one."""
     codec = get(fmt) if fmt else detect(path)
     if not os.path.exists(path):
@@ -163,20 +167,21 @@ def read_file(path: str | os.PathLike[str], fmt: str | None = None, options: Rea
         if e.path is None:
             e.path = str(path)
         raise
-    except (OSError, MemoryError) as e:
-        raise FormatError(getattr(e, "strerror", None) or str(e), path=str(path)) from None
-    info = getattr(doc, "info", None)
-    if info is not None:
-        info.format = codec.name
-        info.path = str(path)
-        from . import verbatim
+    except MemoryError as e:
+        raise FormatError(str(e) or "out of memory", path=str(path)) from None
+    except OSError as e:
+        raise FormatError(e.strerror or str(e), path=str(path)) from None
+    if not isinstance(doc, BoardSet):  # a cribbage game
+        return doc
+    doc.info.format = codec.name
+    doc.info.path = str(path)
+    from . import verbatim
 
-        verbatim.remember(doc, codec, path)
-    if hasattr(doc, "watch"):  # a memory-mapped set: notice the file being cut short under it
+    verbatim.remember(doc, codec, path)
+    if isinstance(doc, LazyBoardSet):  # a memory-mapped set: notice the file being cut short under it
         doc.watch(str(path))
-    problems = getattr(doc, "problems", None)
-    if isinstance(problems, list) and not len(doc) and _empty(path):  # opens, but not without a word
-        problems.insert(0, (None, None, EMPTY_FILE))
+    if not len(doc) and _empty(path):  # opens, but not without a word
+        doc.problems.insert(0, (None, None, EMPTY_FILE))
     return doc
 
 
@@ -192,13 +197,13 @@ def _empty(path: str | os.PathLike[str]) -> bool:
 
 
 def write_file(
-    doc: Any,
+    doc: Boards | CribbageRecord,
     path: str | os.PathLike[str],
     fmt: str | None = None,
     options: WriteOptions | None = None,
     *,
     force: bool = False,
-) -> Codec:
+) -> AnyCodec:
     """Write ``doc`` to ``path`` atomically; the codec is named or chosen by extension.
 
     Raises FormatError when the codec's check reports errors (nothing is written), or when
@@ -209,24 +214,32 @@ def write_file(
         raise FormatError(f"{codec.title} files can be read but not written", path=str(path))
     opts = options or WriteOptions()
     check_target(path, force)
-    if codec.kind == "bridge":
+    from ..model.cribbage import CribbageRecord
+    from . import verbatim
+
+    if isinstance(codec, BridgeCodec) and not isinstance(doc, CribbageRecord):
         report = codec.check(doc, opts)
         if report.errors:
             raise check_error(doc, path, report.errors[0])
-    from . import verbatim
-
-    save_atomically(
-        path, verbatim.original_writer(doc, codec, opts) or (lambda f: codec.write(doc, f, opts)), force=force
-    )
+        bridge = codec
+        save_atomically(
+            path, verbatim.original_writer(doc, codec, opts) or (lambda f: bridge.write(doc, f, opts)), force=force
+        )
+    elif not isinstance(codec, BridgeCodec) and isinstance(doc, CribbageRecord):
+        cribbage = codec
+        save_atomically(path, lambda f: cribbage.write(doc, f, opts), force=force)
+    else:
+        what = "a cribbage game" if isinstance(doc, CribbageRecord) else "bridge boards"
+        raise FormatError(f"{codec.title} files cannot hold {what}", path=str(path))
     return codec
 
 
-def _codec_for_output(path: str | os.PathLike[str]) -> Codec:
+def _codec_for_output(path: str | os.PathLike[str]) -> AnyCodec:
     cands = by_extension(path)
     if not cands:
         raise FormatError("cannot tell the output format from the extension; use --to", path=str(path))
     return cands[0]
 
 
-def codec_for_output(path: str | os.PathLike[str], fmt: str | None = None) -> Codec:
+def codec_for_output(path: str | os.PathLike[str], fmt: str | None = None) -> AnyCodec:
     return get(fmt) if fmt else _codec_for_output(path)

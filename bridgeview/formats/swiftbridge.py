@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import struct
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import IO, TYPE_CHECKING
 
 from ..model.auction import PASS, Call, CallKind, final_contract
@@ -21,7 +21,7 @@ from ..model.deal import Deal
 from ..model.play import declarer_tricks, replay
 from ..model.text import plural
 from .bulk import BulkChunk, masks_to_owners, overlapping_rows, owners_to_masks
-from .codec import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
+from .codec import Boards, BridgeCodec, Capabilities, ReadOptions, SaveReport, WriteOptions
 from .errors import FormatError
 from .records import CHUNK, FixedRecordCodec
 
@@ -107,7 +107,7 @@ class DealsCodec(FixedRecordCodec):
             done += len(c)
         return done
 
-    def write(self, doc: Sequence[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
+    def write(self, doc: Boards, out: IO[bytes], options: WriteOptions | None = None) -> None:
         batch: list[bytes] = []
         for b in doc:
             batch.append(_PACK.pack(*b.deal.hands))
@@ -212,7 +212,7 @@ def parse_dx(data: bytes, start_board: int | None = None) -> list[Board]:
     return boards
 
 
-class DxCodec(Codec):
+class DxCodec(BridgeCodec):
     name = "dx"
     title = "SwiftBridge .dx"
     extensions = ("dx",)
@@ -247,7 +247,7 @@ class DxCodec(Codec):
             data = f.read()
         return BoardSet(parse_dx(data, options.start_board), FileInfo())
 
-    def write(self, doc: Sequence[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
+    def write(self, doc: Boards, out: IO[bytes], options: WriteOptions | None = None) -> None:
         parts: list[bytes] = []
         for i, b in enumerate(doc):
             number = b.number or 0
@@ -289,4 +289,4 @@ class DxCodec(Codec):
         return rep
 
 
-CODECS: tuple[Codec, ...] = (DealsCodec(), DxCodec())
+CODECS: tuple[BridgeCodec, ...] = (DealsCodec(), DxCodec())

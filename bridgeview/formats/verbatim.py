@@ -12,11 +12,12 @@ import os
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING
+
+from ..model.boardset import BoardSource
 
 if TYPE_CHECKING:
-    from ..model.boardset import BoardSet
-    from .codec import Codec, WriteOptions
+    from .codec import AnyCodec, Boards, WriteOptions
 
 #: ``FileInfo.extra`` key of the :class:`Original` a binary set was read from
 KEY = "verbatim"
@@ -35,24 +36,24 @@ class Original:
     key: tuple[object, ...]
 
 
-def _key(doc: BoardSet) -> tuple[object, ...] | None:
+def _key(doc: BoardSource) -> tuple[object, ...] | None:
     """What the set says: its file info, its length, and each board unless it is read lazily
     (a lazy set knows itself whether it was edited).  None when too big to fingerprint."""
     from ..model.board import board_key
 
     info = doc.info
     head = (info.event, info.site, info.date, repr(info.dup), len(doc))
-    if getattr(doc, "is_lazy", False):
+    if doc.kind.lazy:
         return head
     if len(doc) > MAX_FINGERPRINTED:
         return None
     return head + (hash(tuple(board_key(b) for b in doc)),)
 
 
-def remember(doc: Any, codec: Codec, path: str | os.PathLike[str]) -> None:
+def remember(doc: BoardSource, codec: AnyCodec, path: str | os.PathLike[str]) -> None:
     """Note where a just-read binary bridge set came from (called by ``read_file``)."""
-    info = getattr(doc, "info", None)
-    if info is None or not codec.binary or codec.kind != "bridge":
+    info = doc.info
+    if not codec.binary or codec.kind != "bridge":
         return
     key = _key(doc)
     if key is None:
@@ -64,16 +65,18 @@ def remember(doc: Any, codec: Codec, path: str | os.PathLike[str]) -> None:
     info.extra[KEY] = Original(str(path), st.st_size, st.st_mtime_ns, codec.name, key)
 
 
-def original_writer(doc: Any, codec: Codec, options: WriteOptions | None) -> Callable[[IO[bytes]], None] | None:
+def original_writer(doc: Boards, codec: AnyCodec, options: WriteOptions | None) -> Callable[[IO[bytes]], None] | None:
     """A ``write(fileobj)`` that copies the original file when ``doc`` is unchanged since it was
     read and goes back to the same format with default options; else None."""
-    info = getattr(doc, "info", None)
-    original = info.extra.get(KEY) if info is not None and info.extra else None
-    if info is None or not isinstance(original, Original) or original.codec != codec.name:
+    if not isinstance(doc, BoardSource):  # boards that are no set read from a file
+        return None
+    info = doc.info
+    original = info.extra.get(KEY) if info.extra else None
+    if not isinstance(original, Original) or original.codec != codec.name:
         return None
     if options is not None and (options.start_board, options.encoding, options.newline) != (None, None, None):
         return None
-    if getattr(doc, "edited", False):  # a lazy set with edits, or boards inserted or deleted
+    if doc.edited:  # a lazy set with edits, or boards inserted or deleted
         return None
     if info.extra.get("broken_tail"):  # a truncated copy is saved whole, without its broken end
         return None

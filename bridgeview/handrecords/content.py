@@ -8,13 +8,19 @@ limit) and one wording of every line on the sheet.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..model.board import Board
+from ..model.boardset import Boards, BoardSource
 from ..model.cards import DISPLAY_SUITS, RANK_CHARS, Seat, Strain, Suit
 from ..model.ddtable import DDTable
 from ..model.deal import Deal
 from ..model.tables import boards_to_print
+
+if TYPE_CHECKING:
+    from ..solve.print_tables import DealSolver
 
 #: boards a page, and the (columns, rows) of the grid that holds them
 PER_PAGE = (1, 2, 4, 6, 9)
@@ -59,15 +65,15 @@ class PrintData:
     notices: list[str] = field(default_factory=list)
 
 
-def default_title(boards, path: str | os.PathLike[str] | None = None) -> str:
+def default_title(boards: Boards, path: str | os.PathLike[str] | None = None) -> str:
     """``Event · Site · Date`` from the file (or its first board's tags), skipping PBN's ``?``; without an
     event, the file's name (``path``, extension dropped) stands in its place, so no sheet is headed just
     "Hand records"."""
-    info = getattr(boards, "info", None)
+    info = boards.info if isinstance(boards, BoardSource) else None
     first = boards[0] if len(boards) else None
     parts = []
-    for attr, tag in (("event", "Event"), ("site", "Site"), ("date", "Date")):
-        value = getattr(info, attr, None) if info is not None else None
+    said = (info.event, info.site, info.date) if info is not None else (None, None, None)
+    for attr, tag, value in zip(("event", "site", "date"), ("Event", "Site", "Date"), said, strict=True):
         if not _says_something(value) and first is not None:
             value = first.tags.get(tag)
         if _says_something(value):
@@ -85,7 +91,13 @@ def page_count(boards: int, per_page: int) -> int:
     return max(1, -(-boards // per_page))
 
 
-def prepare(boards, options: HandRecordOptions, *, progress=None, solve=None) -> PrintData:
+def prepare(
+    boards: Boards,
+    options: HandRecordOptions,
+    *,
+    progress: Callable[[int, int], bool | None] | None = None,
+    solve: DealSolver | None = None,
+) -> PrintData:
     """The boards in number order with their tables: stored ones, the rest solved (unless ``dd`` is off).
     Each board is printed once (a team match's rooms, a traveller's tables hold it again: :mod:`model.tables`),
     and boards without cards are left out; ``notices`` says so."""

@@ -3,15 +3,22 @@
 A :class:`BoardSet` is a mutable sequence.  :class:`LazyBoardSet` decodes
 boards on demand from a fixed-record source (an mmap) and keeps only the
 boards the user edited, so a ten-million-deal file costs a few MB.
+
+What every set of boards offers its readers (codecs, checks, the solver, the window) is
+:class:`BoardSource`; how it holds its boards is its :class:`SetKind`.  The sets read
+whole, the lazy ones, the views of some of a set's records and the progress wrappers
+all satisfy it (``tests/test_boardsource.py`` checks each).
 """
 
 from __future__ import annotations
 
+import mmap
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator, MutableSequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableSequence
 from dataclasses import dataclass, field
-from typing import Any, cast, overload
+from enum import Enum
+from typing import Any, ClassVar, Protocol, Self, cast, overload, runtime_checkable
 
 from .board import Board
 
@@ -41,6 +48,141 @@ class FileInfo:
     record_size: int | None = None  # bytes a record, for fixed-record formats
     checksum: int | None = None  # Pavlicek checksum of the file as read
 
+    def header(self) -> dict[str, str | None]:
+        """The event, site and date by their PBN tag names (``Event``, ``Site``, ``Date``), as formats write them."""
+        return {"Event": self.event, "Site": self.site, "Date": self.date}
+
+
+#: a problem a reader survived: (board index or None, line or None, message)
+ReadProblem = tuple[int | None, int | None, str]
+
+
+class SetKind(Enum):
+    """How a set holds its boards, which decides how it is best written, checked and shown."""
+
+    #: a list of boards in memory (a file read whole, a new set, a lazy set since restructured)
+    MEMORY = "memory"
+    #: the fixed-size records of a memory-mapped file, decoded on demand (:class:`LazyBoardSet`)
+    RECORDS = "records"
+    #: a big PBN file, mapped and scanned once, its games decoded on demand
+    PBN_TEXT = "pbn"
+    #: a big LIN file, likewise
+    LIN_TEXT = "lin"
+    #: some records of another set, read through to it (a save's boards without their empty games or
+    #: other tables); it is lazy or not as that set is, but it is written board by board either way
+    SELECTION = "selection"
+
+    @property
+    def lazy(self) -> bool:
+        """True for the kinds that decode their boards from a mapped file on demand."""
+        return self in (SetKind.RECORDS, SetKind.PBN_TEXT, SetKind.LIN_TEXT)
+
+    @property
+    def text_codec(self) -> str | None:
+        """The name of the text codec whose lazy reader made a set of this kind (``"pbn"``, ``"lin"``), else None."""
+        return self.value if self in (SetKind.PBN_TEXT, SetKind.LIN_TEXT) else None
+
+
+class Boards(Protocol):
+    """Boards to read in order or by index: a :class:`BoardSource` (a set and its views), a plain list of boards,
+    or only the edited boards of a lazy set; what more a set tells (its file's info, where a board came from)
+    is asked of a ``BoardSource``."""
+
+    def __len__(self) -> int: ...
+    def __iter__(self) -> Iterator[Board]: ...
+    def __getitem__(self, index: int) -> Board: ...
+
+
+@runtime_checkable
+class Numbered(Protocol):
+    """Boards that know the number of each one's record in the file (a set; a lazy set's edited boards)."""
+
+    def record_number(self, index: int) -> int | None: ...
+
+
+@runtime_checkable
+class BoardSource(Protocol):
+    """A set of boards, as everything that reads one sees it: the boards (``len``, by index, in order), the
+    file's info, the problems its reader survived, how it holds its boards, and where a board came from.
+
+    :class:`BoardSet` and :class:`LazyBoardSet` (and the lazy text sets, subclasses of it) are the sets; the
+    views of some of their records and the progress wrappers that count boards as a save takes them are
+    sources too, reading through to a set.  A function that takes "a board set" takes a ``BoardSource``.
+    """
+
+    @property
+    def info(self) -> FileInfo: ...
+    @property
+    def problems(self) -> list[ReadProblem]: ...
+    @property
+    def kind(self) -> SetKind: ...
+    @property
+    def edited(self) -> bool:
+        """True when a lazy set holds boards edited since it was read (or was restructured); False for an
+        unedited lazy set and for a set held in memory (its changes are the undo stack's to tell)."""
+        ...
+
+    @property
+    def numbered_by_position(self) -> bool:
+        """True while board i is numbered by its position in the file (a lazy set of a format that stores no
+        board numbers, unedited): a board each, no two records share a number."""
+        ...
+
+    @property
+    def uncounted(self) -> BoardSource:
+        """The set itself, without any progress counting around it (a writer's extra pass over the boards
+        leaves the progress bar be); a set that counts nothing is its own."""
+        ...
+
+    def __len__(self) -> int: ...
+    def __getitem__(self, index: int) -> Board: ...
+    def __iter__(self) -> Iterator[Board]: ...
+    def record_offset(self, index: int) -> int | None:
+        """Byte offset of board ``index`` in the file, for fixed-record formats (else None)."""
+        ...
+
+    def record_number(self, index: int) -> int | None:
+        """1-based number of the record where board ``index`` starts in the file (None: not known)."""
+        ...
+
+
+class Selection:
+    """What every view of some records of another set says of itself (:class:`SetKind` ``SELECTION``); a view
+    (``formats.convert.BoardsView``, ``formats.lazytext.EditedBoards``) adds the boards, ``info``, ``problems``
+    and where each record is."""
+
+    @property
+    def kind(self) -> SetKind:
+        return SetKind.SELECTION
+
+    @property
+    def edited(self) -> bool:
+        """True: a selection is not the file as read (it is never copied byte for byte)."""
+        return True
+
+    @property
+    def numbered_by_position(self) -> bool:
+        return False
+
+    @property
+    def uncounted(self) -> Self:
+        return self
+
+
+def lazy_set(source: BoardSource) -> LazyBoardSet | None:
+    """The set under ``source`` (through any progress wrapper) when it still decodes its boards on demand."""
+    found = source.uncounted
+    return found if isinstance(found, LazyBoardSet) and found.kind.lazy else None
+
+
+@runtime_checkable
+class MappedFile(Protocol):
+    """What keeps a lazy set's fixed-record file open (``formats.records.Records``): its memory map, when the
+    file is mapped (a small file is read into bytes)."""
+
+    @property
+    def mmap(self) -> mmap.mmap | None: ...
+
 
 #: seconds between checks that a memory-mapped file was not cut short under us
 CHECK_INTERVAL = 0.05
@@ -69,7 +211,7 @@ class BoardSet(MutableSequence[Board]):
         self._boards: list[Board] = list(boards or [])
         self.info = info or FileInfo()
         #: problems the reader found but could survive, as (board index or None, line or None, message)
-        self.problems: list[tuple[int | None, int | None, str]] = []
+        self.problems: list[ReadProblem] = []
 
     def __len__(self) -> int:
         return len(self._boards)
@@ -115,11 +257,33 @@ class BoardSet(MutableSequence[Board]):
         size = self.info.record_size
         if offset is None or not size:
             return None
-        return (offset - getattr(self, "_header_size", 0)) // size + 1
+        return (offset - self.header_size) // size + 1
+
+    @property
+    def header_size(self) -> int:
+        """Bytes before the first record, for fixed-record formats."""
+        return 0
+
+    @property
+    def kind(self) -> SetKind:
+        return SetKind.MEMORY
 
     @property
     def is_lazy(self) -> bool:
+        """Shorthand for ``kind.lazy``."""
+        return self.kind.lazy
+
+    @property
+    def edited(self) -> bool:
         return False
+
+    @property
+    def numbered_by_position(self) -> bool:
+        return False
+
+    @property
+    def uncounted(self) -> Self:
+        return self
 
 
 #: mapped pages are given back at least this many bytes at a time (release_pages)
@@ -133,6 +297,9 @@ class LazyBoardSet(BoardSet):
     rare, and a file the user restructures is one they will save anyway.
     """
 
+    #: the kind of set while its boards are decoded from the file (a lazy text reader's subclass names its own)
+    lazy_kind: ClassVar[SetKind] = SetKind.RECORDS
+
     def __init__(
         self,
         count: int,
@@ -141,7 +308,7 @@ class LazyBoardSet(BoardSet):
         *,
         header_size: int = 0,
         keepalive: Any = None,
-        bulk: Any = None,
+        bulk: Callable[[], Iterable[Any]] | None = None,
         offsets: Callable[[int], int] | None = None,
         first_number: int | None = None,
         positional: bool = False,
@@ -154,8 +321,8 @@ class LazyBoardSet(BoardSet):
         self._header_size = header_size
         #: objects (mmap, file) that must live as long as the set
         self.keepalive = keepalive
-        #: a callable returning chunks of bulk records for fast conversion, or None
-        self.bulk = bulk
+        #: a callable returning chunks of bulk records (``formats.bulk.BulkChunk``) for fast conversion, or None
+        self.bulk: Callable[[], Iterable[Any]] | None = bulk
         #: byte offset of board i where boards are not one record each (ZBS groups), else None
         self._offsets = offsets
         #: the number of board 0 where the format numbers boards by position (for unreadable records)
@@ -284,8 +451,17 @@ class LazyBoardSet(BoardSet):
         super().replace_all(boards)
 
     @property
-    def is_lazy(self) -> bool:
-        return not self._materialised
+    def kind(self) -> SetKind:
+        return SetKind.MEMORY if self._materialised else self.lazy_kind
+
+    @property
+    def header_size(self) -> int:
+        return self._header_size
+
+    @property
+    def edits(self) -> Mapping[int, Board]:
+        """The boards edited since the file was read, by position (kept aside from the records; read only)."""
+        return self._edits
 
     @property
     def edited(self) -> bool:
@@ -303,6 +479,10 @@ class LazyBoardSet(BoardSet):
         """The number of board 0 where the format numbers boards by position, else None."""
         return self._first_number
 
+    def as_read(self, index: int) -> Board:
+        """Board ``index`` as the file holds it, whether or not the user has edited it since."""
+        return self._decode(index)
+
     def edited_positions(self) -> list[int]:
         """The positions of the boards edited since the file was read (kept aside from the records)."""
         return sorted(self._edits)
@@ -313,14 +493,12 @@ class LazyBoardSet(BoardSet):
 
     def mapped_buffer(self) -> Any:
         """The mapped file the boards are decoded from (None: none)."""
-        return getattr(self.keepalive, "mmap", None)
+        return self.keepalive.mmap if isinstance(self.keepalive, MappedFile) else None
 
     def release_pages(self, upto: int) -> None:
         """Give back the mapped pages of the boards before ``upto`` (they stay in the page cache), some
         megabytes at a time: a pass over a file of gigabytes then holds a part of it, not all of it.  A
         board asked for again is read back from the page cache."""
-        import mmap
-
         advise = getattr(self.mapped_buffer(), "madvise", None)
         if advise is None or not hasattr(mmap, "MADV_DONTNEED") or self._materialised or upto >= len(self):
             return

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .board import Board
-from .boardset import LazyBoardSet
+from .boardset import Boards, LazyBoardSet, Numbered
 from .text import plural
 
 #: Sets larger than this are not searched for tables by the board list and the traveller tab, which would
@@ -369,7 +369,7 @@ class NumberRuns:
         self._stops.insert(k, stop)
 
 
-def boards_to_print(boards: Sequence[Board]) -> tuple[list[Board], list[str]]:
+def boards_to_print(boards: Boards) -> tuple[list[Board], list[str]]:
     """Each board of ``boards`` once (its first table), in number order, without those that hold no cards;
     and sentences saying what was left out (``15 boards from 30 tables``, ``2 boards without cards left
     out``): what hand records print."""
@@ -383,10 +383,9 @@ def boards_to_print(boards: Sequence[Board]) -> tuple[list[Board], list[str]]:
     return kept, notices
 
 
-def record_name(boards: Sequence[Board], i: int) -> str:
+def record_name(boards: Boards, i: int) -> str:
     """``record 17 (closed room)``: a record as a director finds it in the file, with its room when it has one."""
-    number = getattr(boards, "record_number", None)
-    found = number(i) if number is not None else None
+    found = boards.record_number(i) if isinstance(boards, Numbered) else None
     try:
         room = boards[i].tags.get("Room")
     except Exception:  # noqa: BLE001 -- a record that cannot be read has no room to name
@@ -394,7 +393,7 @@ def record_name(boards: Sequence[Board], i: int) -> str:
     return f"record {found or i + 1}" + (f" ({room.lower()} room)" if room else "")
 
 
-def board_columns(boards: Sequence[Board], indices: Sequence[int] | None = None) -> BoardColumns:
+def board_columns(boards: Boards, indices: Sequence[int] | None = None) -> BoardColumns:
     """The columns of ``boards`` (or of the records at ``indices``, in that order)."""
     columns = BoardColumns()
     for i in range(len(boards)) if indices is None else indices:
@@ -402,7 +401,7 @@ def board_columns(boards: Sequence[Board], indices: Sequence[int] | None = None)
     return columns
 
 
-def set_tables(boards: Sequence[Board]) -> Tables:
+def set_tables(boards: Boards) -> Tables:
     """The boards and tables of ``boards``: one pass over its records, except for a lazily read set numbered
     by position, where only the edited boards (and the records whose numbers they took) are read."""
     if isinstance(boards, LazyBoardSet) and boards.numbered_by_position:

@@ -29,7 +29,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -143,7 +143,7 @@ class Journal:
                 out.add(int(p.stem.split("-", 1)[1]))
         return out
 
-    def start(self, meta: dict, resume: bool) -> set[int]:
+    def start(self, meta: dict[str, object], resume: bool) -> set[int]:
         """Open the journal for a run described by ``meta``; the chunks it already holds.
 
         Without ``resume`` an existing journal is an error (its solved chunks would
@@ -194,6 +194,17 @@ class Journal:
 
 # -- solvers: where the chunks are solved -----------------------------------------------
 ChunkResult = tuple[int, np.ndarray]
+
+
+class ChunkSolver(Protocol):
+    """What solves the chunks of a run: DDS children here (:class:`LocalSolver`) or a Dask cluster
+    (:class:`DaskSolver`)."""
+
+    #: where the chunks are solved, for the user (``this machine``, ``a local Dask cluster of 4 workers``)
+    name: str
+
+    def run(self, work: Iterable[tuple[int, np.ndarray]]) -> Iterator[ChunkResult]: ...
+    def close(self) -> None: ...
 
 
 class LocalSolver:
@@ -349,8 +360,8 @@ def solve_chunked(
     deal_of: Callable[[int], Deal],
     todo: Sequence[int],
     journal: Journal,
-    meta: dict,
-    solver,
+    meta: dict[str, object],
+    solver: ChunkSolver,
     *,
     chunk: int = DEFAULT_CHUNK,
     resume: bool = False,
@@ -398,7 +409,7 @@ def solve_chunked(
     return tables_of
 
 
-def input_fingerprint(path: str | os.PathLike[str]) -> dict:
+def input_fingerprint(path: str | os.PathLike[str]) -> dict[str, object]:
     """What identifies the input file of a run in its journal."""
     st = os.stat(path)
     return {"input": os.path.abspath(path), "input_size": st.st_size, "input_mtime_ns": st.st_mtime_ns}

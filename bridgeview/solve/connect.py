@@ -55,7 +55,7 @@ def _read(sock: socket.socket, deadline: float) -> bytes | None:
 def _looks_like_dask(data: bytes) -> bool:
     if len(data) < 8:
         return False
-    (length,) = struct.unpack("<Q", data[:8])
+    length: int = struct.unpack("<Q", data[:8])[0]
     return 8 <= length < _MAX_HANDSHAKE
 
 

@@ -32,11 +32,16 @@ import ctypes
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from ..model.cards import CARDS, Card, Seat, Strain
 from ..model.ddtable import DDTable
 from ..model.deal import Deal
 from ..model.vulnerability import Vulnerability
+
+if TYPE_CHECKING:
+    from endplay.types import Deal as EndplayDeal
 
 #: DDS's MAXNOOFTABLES: deals a CalcAllTables call may take when all five strains are solved.
 MAX_TABLES = 40
@@ -52,8 +57,9 @@ class SolveCancelled(Exception):
     """Solving stopped because the caller asked it to; finished tables were reported."""
 
 
-def _dds():
-    """endplay's ctypes layer (imported on first use: it is slow to import)."""
+def _dds() -> ModuleType:
+    """endplay's ctypes layer (imported on first use: it is slow to import); its structures are ctypes
+    objects, typed ``Any`` below."""
     from endplay import _dds
 
     return _dds
@@ -121,13 +127,13 @@ def hand_from_dds(holdings: Sequence[int]) -> int:
     return mask
 
 
-def _fill_remain(remain, deal: Deal) -> None:
+def _fill_remain(remain: Any, deal: Deal) -> None:
     for seat in range(4):
         for d, bits in enumerate(hand_to_dds(deal.hands[seat])):
             remain[seat][d] = bits
 
 
-def to_endplay(deal: Deal):
+def to_endplay(deal: Deal) -> EndplayDeal:
     """Our :class:`Deal` as an ``endplay.types.Deal`` (hands only)."""
     from endplay.types import Deal as EDeal
 
@@ -136,7 +142,7 @@ def to_endplay(deal: Deal):
     return out
 
 
-def from_endplay(edeal) -> Deal:
+def from_endplay(edeal: EndplayDeal) -> Deal:
     """An ``endplay.types.Deal``'s hands as our :class:`Deal` (cards played to its trick are not included)."""
     rc = edeal._data.remainCards
     return Deal.from_masks(hand_from_dds(list(rc[seat])) for seat in range(4))
@@ -155,7 +161,7 @@ def unsolvable_reason(deal: Deal) -> str | None:
     return None
 
 
-def _table_from_result(res, cards: int) -> DDTable:
+def _table_from_result(res: Any, cards: int) -> DDTable:
     offset = 13 - cards
     rows = []
     for seat in range(4):
@@ -274,7 +280,7 @@ class ParContract:
         return text
 
 
-def _table_to_dds(table: DDTable):
+def _table_to_dds(table: DDTable) -> Any:
     dds = _dds()
     res = dds.ddTableResults()
     for seat in range(4):

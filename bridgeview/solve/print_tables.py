@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from ..model.board import Board
 from ..model.ddtable import DDTable
+from ..model.deal import Deal
 from .timed import DEFAULT_TIMEOUT as DEFAULT_TIME_LIMIT  # one limit for every command that solves on the way
 
 TICK = 0.1  # seconds between progress calls while a deal is being solved
@@ -34,7 +35,11 @@ class PrintTables:
     cancelled: bool = False
 
 
-def _default_solver(deal) -> DDTable | None:
+#: what solves one deal for the sheets (DDS with a time limit; tests pass a stand-in)
+DealSolver = Callable[[Deal], DDTable | None]
+
+
+def _default_solver(deal: Deal) -> DDTable | None:
     """DDS in the shared child process of :mod:`.timed`, killed a little after the printer stops
     waiting: a deal given up on does not keep DDS busy in this process for minutes."""
     from .timed import shared_process, solve_within
@@ -48,7 +53,7 @@ def tables_for_print(
     *,
     progress: Callable[[int, int], bool | None] | None = None,
     time_limit: float = DEFAULT_TIME_LIMIT,
-    solve: Callable | None = None,
+    solve: DealSolver | None = None,
 ) -> PrintTables:
     """DD tables of every board: the stored complete ones, the rest solved.
 
@@ -66,7 +71,7 @@ def tables_for_print(
     if not todo:
         return out
     solve = solve or _default_solver
-    results: queue.Queue = queue.Queue()
+    results: queue.Queue[tuple[int, DDTable | None]] = queue.Queue()
     stop = threading.Event()
 
     def work() -> None:

@@ -75,7 +75,9 @@ def dds_table(deal: Deal, threads: int | None) -> DDTable | None:
     return dds.solve_tables([deal], jobs=threads)[0]
 
 
-def _serve(conn, threads: int | None = None, solver: SolveFn | None = None) -> None:  # pragma: no cover - child
+def _serve(
+    conn: Connection, threads: int | None = None, solver: SolveFn | None = None
+) -> None:  # pragma: no cover - child
     """The child: solve each deal it is sent, in order, sending its table back, until it gets None.
 
     A watchdog thread gives each deal ``limit`` seconds of CPU time (per DDS thread); past it the
@@ -92,7 +94,9 @@ def _serve(conn, threads: int | None = None, solver: SolveFn | None = None) -> N
     conn.send(("ready", None, None))
     per_thread = float(threads or available_cores())
     lock = threading.Condition()
-    current: list = [None]  # (position, CPU seconds at its start, limit) of the deal being solved
+    current: list[tuple[int, float, float] | None] = [
+        None
+    ]  # (position, CPU seconds at its start, limit) of the deal being solved
 
     def watch() -> None:
         with lock:
@@ -191,7 +195,7 @@ class SolverProcess:
         ("error", position, text); SolverUnavailable when the child is gone."""
         assert self._conn is not None
         try:
-            msg = self._conn.recv()
+            msg: tuple[str, int | None, object] = self._conn.recv()
         except (EOFError, OSError):
             self.kill()
             raise SolverUnavailable("the double-dummy solver stopped") from None
@@ -228,7 +232,7 @@ class SolverProcess:
     def __enter__(self) -> SolverProcess:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
@@ -250,7 +254,7 @@ class SolverPool:
     def __enter__(self) -> SolverPool:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
@@ -318,7 +322,7 @@ def solve_within(
     result = TimedResult([None] * total)
     own = process is None
     pool = process if process is not None else SolverProcess(jobs)
-    members: list[SolverProcess] = getattr(pool, "members", [pool])
+    members = [pool] if isinstance(pool, SolverProcess) else pool.members
     queue = deque(i for i, d in enumerate(deals) if dds.unsolvable_reason(d) is None)
     done = total - len(queue)
     solvable = len(queue)

@@ -22,7 +22,7 @@ are converted chunk by chunk with numpy (see :mod:`bridgeview.formats.bulk`).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import IO, TYPE_CHECKING, Any
@@ -33,7 +33,7 @@ from ...model.cards import CARDS, SEAT_LETTERS
 from ...model.deal import Deal
 from ...model.severity import warning
 from ..bulk import ABSENT, BulkChunk
-from ..codec import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
+from ..codec import Boards, BridgeCodec, Capabilities, ReadOptions, SaveReport, WriteOptions, source_info
 from ..errors import MESSAGE_LIMIT, FormatError
 from ..records import FixedRecordCodec, Records, owner_chunks, require_full
 from ..textcheck import decode_text, undecodable_problems
@@ -553,7 +553,7 @@ class DupCodec(FixedRecordCodec):
         dup = parse_control(raws[0]) if raws[0] is not None else None
         return self._write_records(np.concatenate(owners_parts), numbers, dup, raws, out)
 
-    def write(self, doc: Sequence[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
+    def write(self, doc: Boards, out: IO[bytes], options: WriteOptions | None = None) -> None:
         import numpy as np
 
         boards = list(doc)
@@ -563,17 +563,18 @@ class DupCodec(FixedRecordCodec):
         numbers = [b.number if b.number is not None else start + i for i, b in enumerate(boards)]
         raws = [b.source.control if isinstance(b.source, DupSource) else None for b in boards]
         owners = np.array([b.deal.owners() for b in boards], dtype=np.uint8)
-        self._write_records(owners, numbers, getattr(getattr(doc, "info", None), "dup", None), raws, out)
+        info = source_info(doc)
+        self._write_records(owners, numbers, info.dup if info is not None else None, raws, out)
 
     @staticmethod
     def _start(doc: Boards, options: WriteOptions | None) -> int:
         if options and options.start_board is not None:
             return options.start_board
-        dup = getattr(getattr(doc, "info", None), "dup", None)
-        return dup.first_board if dup is not None else 1
+        info = source_info(doc)
+        return info.dup.first_board if info is not None and info.dup is not None else 1
 
     def check(self, boards: Boards, options: WriteOptions | None = None) -> SaveReport:
-        rep = Codec.check(self, boards, options)
+        rep = BridgeCodec.check(self, boards, options)
         start = self._start(boards, options)
         numbers = [b.number if b.number is not None else start + i for i, b in enumerate(boards)]
         if numbers:
@@ -582,7 +583,8 @@ class DupCodec(FixedRecordCodec):
                 rep.errors.append(run_breaks_message(numbers))
             if first < 1:
                 rep.errors.append(f"board {first}: DUP board numbers start at 1")
-        dup = getattr(getattr(boards, "info", None), "dup", None)
+        info = source_info(boards)
+        dup = info.dup if info is not None else None
         if dup is not None and dup.copies is not None and not 0 <= dup.copies <= 99:
             rep.errors.append(f"DUP holds 0-99 copies a board, not {dup.copies}")
         return rep
@@ -593,7 +595,7 @@ HEADER_LINES = ("event", "site", "date")
 TRAILING_JUNK = b"\r\n\x1a \0"
 
 
-class BreCodec(Codec):
+class BreCodec(BridgeCodec):
     name = "bre"
     title = "Duplimate BRE"
     extensions = ("bre",)
@@ -707,16 +709,16 @@ class BreCodec(Codec):
     def _encoding(self, doc: Boards, options: WriteOptions | None) -> str:
         if options and options.encoding:
             return options.encoding
-        info = getattr(doc, "info", None)
+        info = source_info(doc)
         enc = info.extra.get("bre_encoding") if info is not None else None
         return enc if enc and enc != "ascii" else "cp1252"
 
     def _header(self, doc: Boards, options: WriteOptions | None) -> list[bytes]:
-        info = getattr(doc, "info", None)
+        header = info.header() if (info := source_info(doc)) is not None else {}
         enc = self._encoding(doc, options)
         out = []
         for key in HEADER_LINES:
-            text = (getattr(info, key, None) or "") if info is not None else ""
+            text = header.get(key.title()) or ""
             text = " ".join(text.splitlines())
             try:
                 out.append(text.encode(enc))
@@ -730,15 +732,13 @@ class BreCodec(Codec):
             self._header(boards, options)
         except FormatError as e:
             rep.errors.append(e.message)
-        info = getattr(boards, "info", None)
-        if info is not None and any(
-            "\n" in (getattr(info, k) or "") or "\r" in (getattr(info, k) or "") for k in HEADER_LINES
-        ):
+        info = source_info(boards)
+        if info is not None and any("\n" in (v or "") or "\r" in (v or "") for v in info.header().values()):
             rep.losses.append("line breaks in the event, site or date (they become spaces)")
         return rep
 
-    def write(self, doc: Sequence[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
-        info = getattr(doc, "info", None)
+    def write(self, doc: Boards, out: IO[bytes], options: WriteOptions | None = None) -> None:
+        info = source_info(doc)
         newline = (
             (options.newline if options and options.newline else None)
             or (info.extra.get("bre_newline") if info is not None else None)
@@ -754,7 +754,7 @@ class BreCodec(Codec):
             done += len(owners)
 
 
-CODECS: tuple[Codec, ...] = (BriCodec(), DgeCodec(), BreCodec(), DupCodec())
+CODECS: tuple[BridgeCodec, ...] = (BriCodec(), DgeCodec(), BreCodec(), DupCodec())
 
 __all__ = [
     "CODECS",

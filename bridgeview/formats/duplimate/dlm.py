@@ -19,14 +19,13 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
 from typing import IO
 
 from ...model.board import Board
 from ...model.boardset import BoardSet, FileInfo
 from ...model.cards import SEAT_LETTERS
 from ...model.deal import Deal
-from ..codec import Boards, Capabilities, Codec, ReadOptions, SaveReport, WriteOptions
+from ..codec import Boards, BridgeCodec, Capabilities, ReadOptions, SaveReport, WriteOptions, source_info
 from ..errors import FormatError
 from ..textcheck import decode_text, undecodable_problems
 
@@ -89,7 +88,7 @@ def _key(line: str) -> tuple[str, str] | None:
     return (key.strip(), value) if sep else None
 
 
-class DlmCodec(Codec):
+class DlmCodec(BridgeCodec):
     name = "dlm"
     title = "Duplimate DLM"
     extensions = ("dlm",)
@@ -234,7 +233,7 @@ class DlmCodec(Codec):
     def _encoding(doc: Boards, options: WriteOptions | None) -> str:
         if options and options.encoding:
             return options.encoding
-        info = getattr(doc, "info", None)
+        info = source_info(doc)
         layout = info.extra.get("dlm") if info is not None else None
         return layout["encoding"] if layout else "cp1252"
 
@@ -248,7 +247,7 @@ class DlmCodec(Codec):
                 f"boards {', '.join(map(str, numbers[:5]))}{'…' if len(numbers) > 5 else ''}: "
                 f"DLM holds one run of consecutive boards within 1-{MAX_BOARD}"
             )
-        info = getattr(boards, "info", None)
+        info = source_info(boards)
         if info is not None:
             headline = " ".join((info.event or "").splitlines())
             try:
@@ -260,7 +259,7 @@ class DlmCodec(Codec):
                 rep.losses.append("the site and date (DLM keeps only a headline)")
         return rep
 
-    def write(self, doc: Sequence[Board], out: IO[bytes], options: WriteOptions | None = None) -> None:
+    def write(self, doc: Boards, out: IO[bytes], options: WriteOptions | None = None) -> None:
         boards = list(doc)
         numbers = self._numbers(boards, options)
         for board, number in zip(boards, numbers, strict=True):
@@ -272,7 +271,7 @@ class DlmCodec(Codec):
             or not (1 <= numbers[0] and numbers[-1] <= MAX_BOARD)
         ):
             raise FormatError(f"DLM holds one run of consecutive boards within 1-{MAX_BOARD}")
-        info = getattr(doc, "info", None)
+        info = source_info(doc)
         layout = info.extra.get("dlm") if info is not None else None
         headline = " ".join(((info.event if info is not None else None) or "").splitlines())
         deals = {n: encode_letters(b.deal) for n, b in zip(numbers, boards, strict=True)}
@@ -364,6 +363,6 @@ class DlmCodec(Codec):
         return out[:end] + missing + out[end:]
 
 
-CODECS: tuple[Codec, ...] = (DlmCodec(),)
+CODECS: tuple[BridgeCodec, ...] = (DlmCodec(),)
 
 __all__ = ["CODECS", "DlmCodec", "board_checksum", "encode_letters", "file_checksum"]

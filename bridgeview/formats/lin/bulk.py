@@ -17,10 +17,12 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from ...model.boardset import BoardSource, lazy_set
 from .. import chunked
 from ..bulk import ABSENT, DD_UNKNOWN, BulkChunk
 from ..chunked import FAST_TARGETS, VUL_CODES, finish_chunk, names_array, rank_table, running_count
-from ..codec import Codec, WriteOptions, is_lazy_text, meaningful
+from ..codec import BridgeCodec, WriteOptions, meaningful
+from .lazy import LazyLinSet
 from .read import LIN_SEATS, PLAYER_TAGS, flat_text
 
 if TYPE_CHECKING:
@@ -47,15 +49,11 @@ _LIN_SEATS = tuple(int(seat) for seat in LIN_SEATS)
 _DEALERS = {b"%d" % (k + 1): seat for k, seat in enumerate(_LIN_SEATS)}
 
 
-def applies(doc: Any, codec: Codec, options: WriteOptions | None) -> bool:
+def applies(doc: BoardSource, codec: BridgeCodec, options: WriteOptions | None) -> bool:
     """True for an unedited lazy LIN set going to a plain fixed-record format (numbered by the file
     itself: a start board given when reading numbers the boards the careful way)."""
-    return (
-        is_lazy_text(doc, "lin")
-        and not doc.edited
-        and codec.name in FAST_TARGETS
-        and getattr(doc, "_start_board", None) is None
-    )
+    lazy = lazy_set(doc)
+    return isinstance(lazy, LazyLinSet) and not lazy.edited and codec.name in FAST_TARGETS and lazy.start_board is None
 
 
 def parse_hands(texts: list[bytes]) -> tuple[np.ndarray, np.ndarray]:

@@ -10,21 +10,23 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO
 
 from ...model.board import board_key
-from ...model.boardset import BoardSet, FileInfo
+from ...model.boardset import BoardSet, BoardSource
 from ...model.text import plural
 from ..codec import (
     Boards,
+    BridgeCodec,
     Capabilities,
     ChunkedConversion,
-    Codec,
     ReadOptions,
     SaveReport,
     WriteOptions,
     board_tags,
     meaningful,
+    source_info,
+    uncounted,
 )
 from ..errors import FormatError
 from ..lazytext import EditedBoards
@@ -48,7 +50,7 @@ class LinSource:
     key: tuple[object, ...]
 
 
-def _file_key(doc: BoardSet) -> tuple[object, ...]:
+def _file_key(doc: BoardSource) -> tuple[object, ...]:
     """What a LIN file says outside its boards, to notice edits of the file info."""
     info = doc.info
     extra = info.extra
@@ -64,11 +66,13 @@ def _file_key(doc: BoardSet) -> tuple[object, ...]:
     )
 
 
-def _unchanged_original(doc: BoardSet, options: WriteOptions) -> bytes | None:
+def _unchanged_original(doc: Boards, options: WriteOptions) -> bytes | None:
     """The file's bytes as read when nothing in ``doc`` changed since, else None."""
-    info: FileInfo | None = getattr(doc, "info", None)
-    original = info.extra.get("lin_original") if info is not None else None
-    if info is None or original is None or info.format not in (None, "lin"):
+    if not isinstance(doc, BoardSource):
+        return None
+    info = doc.info
+    original = info.extra.get("lin_original")
+    if original is None or info.format not in (None, "lin"):
         return None
     data: bytes
     data, key = original
@@ -86,7 +90,7 @@ def _unchanged_original(doc: BoardSet, options: WriteOptions) -> bytes | None:
     return data
 
 
-class LinCodec(Codec):
+class LinCodec(BridgeCodec):
     """BBO LIN files: hand records, tournament downloads and vugraph archives."""
 
     name = "lin"
@@ -140,7 +144,7 @@ class LinCodec(Codec):
         doc.info.extra["lin_original"] = (data, _file_key(doc))
         return doc
 
-    def write(self, doc: BoardSet, out: IO[bytes], options: WriteOptions | None = None) -> None:
+    def write(self, doc: Boards, out: IO[bytes], options: WriteOptions | None = None) -> None:
         options = options or WriteOptions()
         if lin_lazy.is_lazy_lin(doc):  # a big file read lazily: untouched boards copied, edited ones written
             extra = doc.info.extra
@@ -151,12 +155,13 @@ class LinCodec(Codec):
         if original is not None:  # nothing changed: the file as it was (token and card order, nt places)
             out.write(original)
             return
-        extra = doc.info.extra if getattr(doc, "info", None) is not None else {}
+        info = source_info(doc)
+        extra = info.extra if info is not None else {}
         newline = options.newline or extra.get("newline") or "\n"
         encoding = options.encoding or extra.get("encoding") or "utf-8"
         lin_stream.write(doc, out, encoding, newline)  # line by line: a big set is never one text
 
-    def chunked(self, doc: Any, target: Codec, options: WriteOptions | None) -> ChunkedConversion | None:
+    def chunked(self, doc: BoardSource, target: BridgeCodec, options: WriteOptions | None) -> ChunkedConversion | None:
         """Big hand records read lazily, unedited, to ZRD or ZBD: :mod:`.bulk`."""
         from . import bulk  # regular expressions compiled for big files only
 
@@ -166,14 +171,14 @@ class LinCodec(Codec):
         if lin_lazy.is_lazy_lin(boards) and (options is None or not options.encoding):
             # a lazy set's untouched boards are written as read: only the edited ones can lose anything; one
             # that cannot be read is refused all the same, as it is in the file read whole
-            boards = EditedBoards(boards, lin_lazy.unreadable_boards(getattr(boards, "uncounted", boards)))
-        elif lin_stream.fast(boards) and not getattr(boards, "edited", True):
-            return lin_stream.fast_check(self, boards)  # a big binary set: counted from its chunks
+            boards = EditedBoards(boards, lin_lazy.unreadable_boards(boards.uncounted))
+        elif (lazy := lin_stream.fast(boards)) is not None and not lazy.edited:
+            return lin_stream.fast_check(self, lazy)  # a big binary set: counted from its chunks
         rep = super().check(boards, options)
         marks = results = tags = 0
         other_tags: set[str] = set()
-        info = getattr(boards, "info", None)
-        for b in getattr(boards, "uncounted", boards):  # the generic check's pass moved the progress bar
+        info = source_info(boards)
+        for b in uncounted(boards):  # the generic check's pass moved the progress bar
             if b.play_marks or any(c.mark or c.note is not None for c in b.auction or ()):
                 marks += 1
             if (b.result is not None or b.declarer is not None) and b.contract is None and needs_rs(b):
@@ -197,7 +202,7 @@ class LinCodec(Codec):
             or "utf-8"
         )
         if not is_utf8(encoding):  # UTF-8 holds every character
-            loss = unencodable_loss_in(document_lines(getattr(boards, "uncounted", boards)), encoding)
+            loss = unencodable_loss_in(document_lines(uncounted(boards)), encoding)
             if loss:
                 rep.losses.append(loss)
         return rep

@@ -32,7 +32,7 @@ from functools import cache
 from typing import IO, TYPE_CHECKING, Any, TypeGuard
 
 from ...model.board import Board
-from ...model.boardset import BoardSet, FileInfo, LazyBoardSet
+from ...model.boardset import BoardSet, FileInfo, LazyBoardSet, SetKind
 from ...model.cards import Card
 from ..codec import is_lazy_text
 from ..errors import FormatError
@@ -340,8 +340,13 @@ def _names_closed(value: bytes, encoding: str) -> bool:
 class LazyLinSet(LazyBoardSet):
     """A hand-record LIN file's boards, decoded on demand; ``problems_of(i)`` as for lazy PBN."""
 
-    lazy_text = "lin"
+    lazy_kind = SetKind.LIN_TEXT
     lin_index: LinIndex
+
+    @property
+    def start_board(self) -> int | None:
+        """The number given to the first board when reading (``--start-board``), None when the file numbers them."""
+        return self._start_board
 
     def __init__(self, index: LinIndex, info: FileInfo, start_board: int | None, keepalive: Any = None) -> None:
         super().__init__(len(index), self._decode_board, info, keepalive=keepalive)

@@ -12,33 +12,34 @@ scattered with numpy, and the boards the user edited are written by
 from __future__ import annotations
 
 import codecs
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from typing import IO, TYPE_CHECKING, Any
 
-from ...model.boardset import BoardSet
+from ...model.boardset import Boards, BoardSet, BoardSource, LazyBoardSet, lazy_set
 from ...model.text import plural
 from ...model.vulnerability import dealer_for_board, vulnerability_for_board
 from ..bulk import DD_UNKNOWN, FAST_CODECS, complete_rows, first_number
-from ..codec import SaveReport, deal_errors, meaningful, progress_of
+from ..codec import BridgeCodec, SaveReport, deal_errors, meaningful, progress_of
 from .read import LIN_SEATS, VUL_LETTERS, needs_rs
 from .write import board_line, document_lines
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from ..codec import Codec, SaveReport
+    from ..codec import SaveReport
 
 #: bytes gathered before a write
 FLUSH_BYTES = 1 << 22
 
 
-def write(doc: Any, out: IO[bytes], encoding: str, newline: str) -> None:
+def write(doc: Boards, out: IO[bytes], encoding: str, newline: str) -> None:
     """Write ``doc`` as LIN to ``out`` in pieces of a few megabytes."""
     encoder = codecs.getincrementalencoder(encoding)(errors="replace")
     pending: list[bytes] = []
     size = 0
-    lines = _fast_lines(doc, newline, encoder.encode) if fast(doc) else _lines(doc, newline, encoder.encode)
+    lazy = fast(doc)
+    lines = _fast_lines(lazy, newline, encoder.encode) if lazy is not None else _lines(doc, newline, encoder.encode)
     for data in lines:
         pending.append(data)
         size += len(data)
@@ -55,18 +56,13 @@ def _lines(doc: Any, newline: str, encode: Any) -> Iterator[bytes]:
         yield encode(line)
 
 
-def fast(doc: Any) -> bool:
-    """A lazily read ZRD or ZBD set whose edited boards (if any) need no ``rs`` line: written from chunks."""
-    info = getattr(doc, "info", None)
-    return (
-        bool(getattr(doc, "is_lazy", False))
-        and not getattr(doc, "_materialised", True)
-        and info is not None
-        and info.format in FAST_CODECS
-        and callable(getattr(doc, "bulk", None))
-        and not info.extra.get("lin_rs")
-        and not any(needs_rs(b) for b in getattr(doc, "_edits", {}).values())
-    )
+def fast(doc: Boards) -> LazyBoardSet | None:
+    """The lazily read ZRD or ZBD set ``doc`` is (through any progress wrapper) when its edited boards (if any)
+    need no ``rs`` line: written from chunks; else None."""
+    lazy = lazy_set(doc) if isinstance(doc, BoardSource) else None
+    if lazy is None or lazy.bulk is None or lazy.info.format not in FAST_CODECS or lazy.info.extra.get("lin_rs"):
+        return None
+    return None if any(needs_rs(b) for b in lazy.edits.values()) else lazy
 
 
 @cache
@@ -106,18 +102,18 @@ def md_bytes(owners: np.ndarray) -> np.ndarray:
     return out
 
 
-def _fast_lines(doc: Any, newline: str, encode: Any) -> Iterator[bytes]:
+def _fast_lines(doc: LazyBoardSet, newline: str, encode: Callable[[str], bytes]) -> Iterator[bytes]:
     """The lines of a lazy ZRD/ZBD set (see :func:`fast`), a chunk of boards at a time."""
     import numpy as np
 
     tell = progress_of(doc)
     yield encode("".join(document_lines(BoardSet([], doc.info), newline)))  # the header, if the info has one
-    edits = getattr(doc, "_edits", {})
+    edits = doc.edits
     numbering = _numbering()
     nl = encode(newline)
     first = first_number(doc) if len(doc) else 1
     done = 0
-    for chunk in doc.bulk():
+    for chunk in doc.bulk() if doc.bulk is not None else ():
         tell(done)
         owners = np.ascontiguousarray(chunk.owners)
         full = complete_rows(owners)
@@ -144,7 +140,7 @@ def _fast_lines(doc: Any, newline: str, encode: Any) -> Iterator[bytes]:
         done += owners.shape[0]
 
 
-def fast_check(codec: Codec, doc: Any) -> SaveReport:
+def fast_check(codec: BridgeCodec, doc: LazyBoardSet) -> SaveReport:
     """What LIN's check says of a lazy ZRD/ZBD set with nothing edited, counted from its chunks: the
     deals it cannot hold (none are partial in those formats) and the DD tables it drops."""
     import numpy as np
@@ -152,7 +148,7 @@ def fast_check(codec: Codec, doc: Any) -> SaveReport:
     rep = SaveReport()
     tell = progress_of(doc)
     dd = done = 0
-    for chunk in doc.bulk():
+    for chunk in doc.bulk() if doc.bulk is not None else ():
         tell(done)
         full = complete_rows(np.ascontiguousarray(chunk.owners))
         if not codec.caps.partial_deals and not full.all():
@@ -169,7 +165,7 @@ def fast_check(codec: Codec, doc: Any) -> SaveReport:
     return rep
 
 
-def _deal_error(codec: Codec, doc: Any, i: int) -> str:
+def _deal_error(codec: BridgeCodec, doc: LazyBoardSet, i: int) -> str:
     board = doc[i]
     where = f"board {board.number}" if board.number is not None else f"record {i + 1}"
     errors = deal_errors(codec, board, where)

@@ -20,10 +20,11 @@ from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from ...model.boardset import BoardSource
 from .. import chunked
 from ..bulk import ABSENT, DD_UNKNOWN, BulkChunk
 from ..chunked import FAST_TARGETS, VUL_CODES, finish_chunk, names_array, rank_table, running_count
-from ..codec import Codec, WriteOptions, meaningful
+from ..codec import BridgeCodec, WriteOptions, meaningful
 from . import dd as pbn_dd
 from .lazy import is_lazy_pbn
 from .lex import escape
@@ -64,7 +65,7 @@ _WANTED = ("Deal", "Board", "Dealer", "Vulnerable", "Declarer", "Contract", "Res
 _SEATS_ANY = {b"N": 0, b"E": 1, b"S": 2, b"W": 3, b"n": 0, b"e": 1, b"s": 2, b"w": 3}
 
 
-def applies(doc: Any, codec: Codec, options: WriteOptions | None) -> bool:
+def applies(doc: BoardSource, codec: BridgeCodec, options: WriteOptions | None) -> bool:
     """True for an unedited lazy PBN set going to a plain fixed-record format."""
     return is_lazy_pbn(doc) and not doc.edited and codec.name in FAST_TARGETS and not doc.index.inherits
 

@@ -13,20 +13,21 @@ import gc
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import IO, Any
+from typing import IO
 
 from ...model.board import Board, board_key
-from ...model.boardset import BoardSet, FileInfo
+from ...model.boardset import BoardSet, BoardSource, FileInfo
 from ...model.text import plural
 from ..codec import (
     Boards,
+    BridgeCodec,
     Capabilities,
     ChunkedConversion,
-    Codec,
     ReadOptions,
     SaveReport,
     WriteOptions,
     lazy_text,
+    source_info,
 )
 from ..errors import FormatError
 from ..lazytext import EditedBoards
@@ -152,7 +153,7 @@ def _document_text(
     written as read, the key of the generated text on its own for the others) and
     the indices written as read; otherwise ``{}`` and an empty set."""
     options = options or WriteOptions()
-    info: FileInfo = getattr(doc, "info", None) or FileInfo()
+    info = source_info(doc) or FileInfo()
     from_pbn = info.format == "pbn" and "preamble" in info.extra
     extra = info.extra if from_pbn else {}
     original = extra.get("newline") or "\n"
@@ -197,7 +198,7 @@ def _document_text(
     return "".join(parts), encoding, newline, expected, set(raw_keys) if inheriting else set()
 
 
-class PbnCodec(Codec):
+class PbnCodec(BridgeCodec):
     name = "pbn"
     title = "PBN (Portable Bridge Notation)"
     extensions = ("pbn",)
@@ -262,7 +263,7 @@ class PbnCodec(Codec):
         text, encoding, _newline = document_text(doc, options)
         out.write(text.encode(encoding_name(encoding), errors="replace"))
 
-    def chunked(self, doc: Any, target: Codec, options: WriteOptions | None) -> ChunkedConversion | None:
+    def chunked(self, doc: BoardSource, target: BridgeCodec, options: WriteOptions | None) -> ChunkedConversion | None:
         """A big PBN file read lazily, unedited and without ``#`` values, to ZRD or ZBD: :mod:`.bulk`."""
         from . import bulk  # regular expressions compiled for big files only
 
@@ -277,7 +278,7 @@ class PbnCodec(Codec):
             # from a deals-and-DD format): only the edited boards need checking
             boards = EditedBoards(boards)
         rep = super().check(boards, options)
-        info = getattr(boards, "info", None)
+        info = source_info(boards)
         encoding = (
             (options.encoding if options else None)
             or (info.extra.get("encoding") if info is not None and info.format == "pbn" else None)

@@ -24,7 +24,7 @@ from functools import cache
 from typing import IO, TYPE_CHECKING, Any, TypeGuard
 
 from ...model.board import Board, board_key
-from ...model.boardset import FileInfo, LazyBoardSet
+from ...model.boardset import FileInfo, LazyBoardSet, SetKind
 from ..checksum import MASK64, sum_words, tail_sum
 from ..codec import is_lazy_text
 from ..errors import FormatError
@@ -268,7 +268,7 @@ class LazyPbnSet(LazyBoardSet):
     ``problems`` holds the problems of the boards decoded so far; :meth:`problems_of`
     gives one board's (``validate`` asks board by board)."""
 
-    lazy_text = "pbn"
+    lazy_kind = SetKind.PBN_TEXT
     index: PbnIndex  # type: ignore[assignment]  # shadows Sequence.index(), which no one calls on a board set
 
     def __init__(self, index: PbnIndex, info: FileInfo, keepalive: Any = None) -> None:

@@ -11,15 +11,15 @@ same, byte for byte, as the general writer's (the tests compare them).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from functools import lru_cache
 from typing import IO, TYPE_CHECKING, TypeGuard
 
-from ...model.boardset import FileInfo, LazyBoardSet
+from ...model.boardset import BoardSource, FileInfo, LazyBoardSet, SetKind
 from ...model.cards import DISPLAY_SUITS, ranks_text
 from ...model.vulnerability import dealer_for_board, vulnerability_for_board
 from ..bulk import DD_UNKNOWN, FAST_CODECS, first_number
-from ..codec import is_lazy_text, progress_of
+from ..codec import progress_of
 from . import dd as pbn_dd
 from .write import board_text, encoding_name, tag, unchanged_source
 
@@ -62,8 +62,7 @@ def _numbering(number: int) -> str:
 def header_text(info: FileInfo | None) -> str:
     """The Event, Site and Date tags every generated game starts with."""
     return "".join(
-        tag(name, (getattr(info, name.lower()) if info is not None else None) or "?")
-        for name in ("Event", "Site", "Date")
+        tag(name, (info.header()[name] if info is not None else None) or "?") for name in ("Event", "Site", "Date")
     )
 
 
@@ -162,19 +161,15 @@ def _deal_text_of(masks_row: np.ndarray) -> str:
 
 def is_lazy_foreign(doc: object) -> TypeGuard[LazyBoardSet]:
     """A lazily read set of another format (fixed records, big LIN): its games can be generated chunk by chunk."""
-    info = getattr(doc, "info", None)
     return (
-        bool(getattr(doc, "is_lazy", False))
-        and info is not None
-        and info.format != "pbn"
-        and not is_lazy_text(doc, "pbn")
+        isinstance(doc, BoardSource) and doc.kind.lazy and doc.info.format != "pbn" and doc.kind is not SetKind.PBN_TEXT
     )
 
 
 def write_streamed(doc: LazyBoardSet, out: IO[bytes], encoding: str, newline: str) -> bool:
     """Write a lazy fixed-record set as PBN a chunk at a time; False when it holds an edited
     board written back from PBN source (which needs the whole-text writer)."""
-    edits = getattr(doc, "_edits", {})
+    edits = doc.edits
     if any(unchanged_source(b) is not None for b in edits.values()):
         return False
     info = doc.info
@@ -203,11 +198,11 @@ def write_streamed(doc: LazyBoardSet, out: IO[bytes], encoding: str, newline: st
 
 
 def _texts(
-    doc: LazyBoardSet, edits: dict[int, Board], info: FileInfo, header: str, enc: str, tell: Callable[[int], None]
+    doc: LazyBoardSet, edits: Mapping[int, Board], info: FileInfo, header: str, enc: str, tell: Callable[[int], None]
 ) -> Iterator[bytes]:
     """Every game's generated text, in order, from bulk chunks where the codec allows."""
-    fast = info.format in FAST_CODECS and getattr(doc, "bulk", None) is not None and len(doc)
-    if not fast:
+    bulk = doc.bulk if info.format in FAST_CODECS and len(doc) else None
+    if bulk is None:
         for i in range(len(doc)):
             if i % 1024 == 0:
                 tell(i)
@@ -215,7 +210,7 @@ def _texts(
         return
     first = first_number(doc)
     done = 0
-    for chunk in doc.bulk():
+    for chunk in bulk():
         tell(done)
         for k, data in enumerate(chunk_texts(chunk, first + done, header, enc)):
             if k and k % 4096 == 0:

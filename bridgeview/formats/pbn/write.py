@@ -228,7 +228,7 @@ def _roster_value(board: Board, name: str, info: FileInfo | None, foreign: bool)
         elif board.contract is not None and board.contract.is_passed_out:
             value = ""
     elif name in ("Event", "Site", "Date") and info is not None:
-        value = getattr(info, name.lower())
+        value = info.header()[name]
     if value is None and foreign:
         value = "?"
     return value

@@ -196,7 +196,9 @@ class DocumentView(BoardView):
     @property
     def boards(self) -> BoardSet:
         """The board set shown (a BoardSet, or a lazy set over a big file)."""
-        return self.document.core.content
+        content = self.document.core.content
+        assert isinstance(content, BoardSet), "a board-set view holds a board set"  # made only for one
+        return content
 
     def shown_board(self, board: Board) -> Board:
         """``board`` as the window shows it: its stored DD table with the gaps filled from the table this

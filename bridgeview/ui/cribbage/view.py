@@ -451,7 +451,8 @@ class CribbageView(DocumentTab):
     def __init__(self, source: CribbageRecord | Document, parent: QWidget | None = None) -> None:
         super().__init__(source, source.path, parent)
         load_fonts()
-        record: CribbageRecord = self.document.core.content
+        record = self.document.core.content
+        assert isinstance(record, CribbageRecord)  # a cribbage view is made for a game
         self.record = record
         self.steps = record.movie()
         self.starts = record.deal_starts(self.steps)

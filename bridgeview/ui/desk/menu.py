@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from ...formats.errors import FormatError
 from ...formats.registry import read_file
+from ...model.boardset import BoardSet
 from ...model.text import plural
 from .. import dialogs
 from ..card_text import TEN
@@ -245,7 +246,7 @@ class Desk(QObject):
             text = e.full() if isinstance(e, FormatError) else str(e)
             dialogs.message("error", parent, "Compare", f"Cannot open {os.path.basename(path)}:\n\n{text}")
             return None
-        if not hasattr(other, "info"):
+        if not isinstance(other, BoardSet):
             dialogs.message("error", parent, "Compare", f"{os.path.basename(path)} holds a cribbage game, not boards.")
             return None
         if max(len(view.boards), len(other)) > COMPARE_LIMIT:

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QLabel, QProgressDialog, QWidget
 
 from ...formats.atomic import write_protected
 from ...formats.chunked import empty_games_loss
-from ...formats.codec import Cancelled, Codec, SaveReport, TablesFound, WriteOptions
+from ...formats.codec import BridgeCodec, Cancelled, Codec, CribbageCodec, SaveReport, TablesFound, WriteOptions
 from ...formats.convert import (
     chunked_text,
     distinct_boards,
@@ -91,6 +91,11 @@ class _Progressed:
     def __getitem__(self, i):
         return self._boards[i]
 
+    def report_progress(self, done: int) -> None:
+        """A writer that takes the boards in chunks tells how far it has got (``formats.codec.progress_of``)."""
+        if self._progress(done, len(self._boards)) is False:
+            raise Cancelled()
+
     def __iter__(self):
         total = len(self._boards)
         for i, b in enumerate(self._boards):
@@ -154,7 +159,7 @@ def run_with_progress(parent: QWidget | None, label: str, fn: Callable[[Callable
     return outcome["value"]  # work() set it, or the error raised above
 
 
-def bulk_report(doc, codec: Codec, progress: Callable[[int, int], bool]) -> SaveReport:
+def bulk_report(doc, codec: BridgeCodec, progress: Callable[[int, int], bool]) -> SaveReport:
     """Losses of writing an unedited lazy set through the bulk path, found with numpy over its chunks.
 
     Boards the target cannot hold at all are left to the bulk writer, which
@@ -189,7 +194,7 @@ def bulk_report(doc, codec: Codec, progress: Callable[[int, int], bool]) -> Save
     return report
 
 
-def check_document(parent: QWidget | None, doc, codec: Codec, threaded: bool) -> SaveReport | None:
+def check_document(parent: QWidget | None, doc, codec: BridgeCodec, threaded: bool) -> SaveReport | None:
     """What ``codec`` cannot hold of ``doc`` (and what reading it already lost); None when cancelled."""
     chunked = chunked_text(doc, codec, None)
     if chunked is not None:  # a big PBN or LIN file to ZRD/ZBD: one chunked pass, not a Board a game
@@ -225,7 +230,7 @@ def check_document(parent: QWidget | None, doc, codec: Codec, threaded: bool) ->
         return None
 
 
-def _check_document(doc, codec: Codec, progress: Callable[[int, int], bool] | None) -> SaveReport:
+def _check_document(doc, codec: BridgeCodec, progress: Callable[[int, int], bool] | None) -> SaveReport:
     """The codec's check, or the bulk check of an unedited lazy set; ``progress`` None: not threaded."""
     if getattr(doc, "is_lazy", False) and codec.bulk and getattr(doc, "bulk", None) and not doc.edited:
         return bulk_report(doc, codec, progress or (lambda done, total: True))
@@ -260,11 +265,12 @@ def save_document(
 
     ``losses``, when given, receives what the written file could not hold (the user agreed to lose it).
     """
+    assert isinstance(codec, BridgeCodec | CribbageCodec)  # every codec reads one of the two kinds
     threaded = len(doc) > threshold
     force = may_replace(parent, path)
     if force is None:
         return False
-    if codec.kind == "bridge":
+    if isinstance(codec, BridgeCodec):
         report = check_document(parent, doc, codec, threaded)
         if report is None:
             return False
