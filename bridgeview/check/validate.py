@@ -16,6 +16,8 @@ from ..model.tables import DEAL, DEALER, VULNERABILITY, BoardColumns, deal_hashe
 from ..model.vulnerability import dealer_for_board, vulnerability_for_board
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ..formats.bulk import BulkChunk
 
 
@@ -322,12 +324,23 @@ def _validate_bulk(boards: LazyBoardSet, progress: Callable[[int, int], object] 
         return out
     keys = np.concatenate(hash_parts)
     del hash_parts
-    empty = np.concatenate(empty_parts)
+    out += _repeated_deals(boards, keys, np.concatenate(empty_parts))
+    out.sort(key=lambda p: p.index if p.index is not None else -1)
+    return out
+
+
+def _repeated_deals(boards: LazyBoardSet, keys: np.ndarray, empty: np.ndarray) -> list[Problem]:
+    """The "same deal as" problem of each record whose deal an earlier record has, found from the deals' 64-bit
+    hashes (``keys``, one a record; ``empty`` marks the records without cards): sorting gives the few
+    hash values that repeat, one pass finds the records that have them, and their hands are compared
+    (equal hashes of different deals are a collision, not a duplicate)."""
+    import numpy as np
+
     ordered = np.sort(keys)
     repeated = np.unique(ordered[1:][ordered[1:] == ordered[:-1]])
     del ordered
+    out: list[Problem] = []
     if not repeated.shape[0]:
-        out.sort(key=lambda p: p.index if p.index is not None else -1)
         return out
     members: list[Any] = []
     step = 1 << 20
@@ -368,5 +381,4 @@ def _validate_bulk(boards: LazyBoardSet, progress: Callable[[int, int], object] 
             )
         )
         reported += 1
-    out.sort(key=lambda p: p.index if p.index is not None else -1)
     return out

@@ -123,6 +123,41 @@ class DlmCodec(BridgeCodec):
         lines = [line[:-1] if line.endswith("\r") else line for line in lines]
         if not lines or lines[0].strip().lower() != "[document]":
             raise FormatError("a DLM file starts with a [Document] line", line=1)
+        values, board_lines = self._document_values(lines)
+        first = self._number(values, "from board", lines)
+        last = self._number(values, "to board", lines)
+        if not 1 <= first <= last <= MAX_BOARD:
+            raise FormatError(
+                f"boards {first}-{last}: DLM holds boards 1-{MAX_BOARD}, From board first", line=values["to board"][1]
+            )
+        info = FileInfo(event=values.get("headline", ("", 0))[0].strip() or None)
+        info.extra["dlm"] = {
+            "lines": lines,
+            "newline": newline,
+            "final_newline": final_newline,
+            "encoding": encoding,
+            "bom": bom,
+        }
+        doc = BoardSet([], info)
+        doc.problems.extend(undecodable_problems(body, decoded.undecodable, None))  # text outside the deals
+        doc.problems.extend(self._checksum_problems(values, last - first + 1))
+        positions: dict[int, int] = {}
+        for number in range(first, last + 1):
+            if number not in board_lines:
+                raise FormatError(f"no Board {number:02d} line (From board {first}, To board {last})", board=number)
+            value, line_no = board_lines[number]
+            deal, problem = self.decode_board(value, number, line_no)
+            if problem:
+                doc.problems.append((len(doc), line_no, problem))
+            positions[len(doc)] = line_no
+            doc.append(Board.numbered(number, deal))
+        info.extra["board_lines"] = positions
+        return doc
+
+    @staticmethod
+    def _document_values(lines: list[str]) -> tuple[dict[str, tuple[str, int]], dict[int, tuple[str, int]]]:
+        """The [Document] section's values by lower-case key, and its ``Board NN`` values by number, each
+        with its line (the first of a key repeated wins; other sections are kept as read, not looked at)."""
         values: dict[str, tuple[str, int]] = {}
         board_lines: dict[int, tuple[str, int]] = {}
         section = "document"
@@ -144,49 +179,27 @@ class DlmCodec(BridgeCodec):
                 board_lines.setdefault(int(m.group(1)), (value.strip(), n))
             else:
                 values.setdefault(key.lower(), (value, n))
-        first = self._number(values, "from board", lines)
-        last = self._number(values, "to board", lines)
-        if not 1 <= first <= last <= MAX_BOARD:
-            raise FormatError(
-                f"boards {first}-{last}: DLM holds boards 1-{MAX_BOARD}, From board first", line=values["to board"][1]
-            )
-        info = FileInfo(event=values.get("headline", ("", 0))[0].strip() or None)
-        info.extra["dlm"] = {
-            "lines": lines,
-            "newline": newline,
-            "final_newline": final_newline,
-            "encoding": encoding,
-            "bom": bom,
-        }
-        doc = BoardSet([], info)
-        doc.problems.extend(undecodable_problems(body, decoded.undecodable, None))  # text outside the deals
+        return values, board_lines
+
+    @staticmethod
+    def _checksum_problems(values: dict[str, tuple[str, int]], count: int) -> list[tuple[None, int, str]]:
+        """A ``Checksum`` line that is not the one ``count`` boards and the ``Status`` give."""
+        problems: list[tuple[None, int, str]] = []
         status = values.get("status", ("", 0))[0]
         if "checksum" in values:
             raw, line_no = values["checksum"]
-            expected = file_checksum(last - first + 1, status)
+            expected = file_checksum(count, status)
             if not raw.strip().isdigit():
-                doc.problems.append((None, line_no, f"the file checksum {raw.strip()!r} is not a number"))
+                problems.append((None, line_no, f"the file checksum {raw.strip()!r} is not a number"))
             elif int(raw) != expected:
-                doc.problems.append(
+                problems.append(
                     (
                         None,
                         line_no,
-                        f"the file checksum is {int(raw)}; {last - first + 1} boards "
-                        f"with Status={status.strip()} give {expected}",
+                        f"the file checksum is {int(raw)}; {count} boards with Status={status.strip()} give {expected}",
                     )
                 )
-        positions: dict[int, int] = {}
-        for number in range(first, last + 1):
-            if number not in board_lines:
-                raise FormatError(f"no Board {number:02d} line (From board {first}, To board {last})", board=number)
-            value, line_no = board_lines[number]
-            deal, problem = self.decode_board(value, number, line_no)
-            if problem:
-                doc.problems.append((len(doc), line_no, problem))
-            positions[len(doc)] = line_no
-            doc.append(Board.numbered(number, deal))
-        info.extra["board_lines"] = positions
-        return doc
+        return problems
 
     @staticmethod
     def _number(values: dict[str, tuple[str, int]], key: str, lines: list[str]) -> int:

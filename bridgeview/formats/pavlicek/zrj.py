@@ -226,23 +226,41 @@ LOSS_DEALER = "dealer and vulnerability that differ from the board number"
 LOSS_CLAIM = "claims"
 
 
-def plan_board(board: Board, index: int) -> Plan:
-    """Encode ``board`` (record ``index``) as far as ZRJ allows."""
-    plan = Plan()
-    where = f"board {board.number}" if board.number is not None else f"record {index + 1}"
+def _board_byte(board: Board, where: str, plan: Plan) -> int | None:
+    """Byte 13: the board number less one, or (a board without a number) 239 plus the board of its dealer
+    and vulnerability; None, with the error in ``plan``, when ZRJ cannot say which board it is."""
     if board.number is not None:
         if not 1 <= board.number <= MAX_BOARD:
             plan.errors.append(f"{where}: ZRJ holds board numbers 1 to {MAX_BOARD}")
-            return plan
-        byte13 = board.number - 1
+            return None
         if (board.dealer is not None and board.dealer != dealer_for_board(board.number)) or (
             board.vulnerability is not None and board.vulnerability != vulnerability_for_board(board.number)
         ):
             plan.losses.add(LOSS_DEALER)
-    elif board.dealer is not None:
-        byte13 = 239 + board_for(board.dealer, board.vulnerability or Vulnerability.NONE)
-    else:
-        plan.errors.append(f"{where} has neither a board number nor a dealer; ZRJ needs one of them")
+        return board.number - 1
+    if board.dealer is not None:
+        return 239 + board_for(board.dealer, board.vulnerability or Vulnerability.NONE)
+    plan.errors.append(f"{where} has neither a board number nor a dealer; ZRJ needs one of them")
+    return None
+
+
+def _call_losses(plan: Plan, auction: list[Call], initial: int) -> None:
+    """What ZRJ loses of the calls: marks and alerts of the initial passes (counted, not stored), marks it
+    has no bits for, and explanations and notes."""
+    if any(c.mark or c.alert for c in auction[:initial]):
+        plan.losses.add(LOSS_MARKS)
+    if any(c.mark and c.mark not in BITS_OF_MARK for c in auction[initial:]):
+        plan.losses.add(LOSS_MARKS)
+    if any(c.explanation or c.note is not None for c in auction):
+        plan.losses.add(LOSS_EXPLANATIONS)
+
+
+def plan_board(board: Board, index: int) -> Plan:
+    """Encode ``board`` (record ``index``) as far as ZRJ allows."""
+    plan = Plan()
+    where = f"board {board.number}" if board.number is not None else f"record {index + 1}"
+    byte13 = _board_byte(board, where, plan)
+    if byte13 is None:
         return plan
     if not board.deal.is_complete:
         plan.errors.append(f"{where} is not a complete deal; ZRJ stores only full deals")
@@ -271,12 +289,7 @@ def plan_board(board: Board, index: int) -> Plan:
         leading += 1
     initial = min(leading, 3)
     stored = auction[initial:]
-    if any(c.mark or c.alert for c in auction[:initial]):
-        plan.losses.add(LOSS_MARKS)
-    if any(c.mark and c.mark not in BITS_OF_MARK for c in stored):
-        plan.losses.add(LOSS_MARKS)
-    if any(c.explanation or c.note is not None for c in auction):
-        plan.losses.add(LOSS_EXPLANATIONS)
+    _call_losses(plan, auction, initial)
     room = RECORD - FIRST_CALL
     if len(stored) > room:
         plan.errors.append(f"{where}: an auction of {len(auction)} calls does not fit a ZRJ record")

@@ -175,7 +175,7 @@ def _fixed_tables(bodies: list[bytes] | np.ndarray) -> tuple[np.ndarray, np.ndar
         arr = np.ascontiguousarray(bodies).reshape(k, 20, 8)
     else:
         arr = np.frombuffer(b"".join(bodies), np.uint8).reshape(k, 20, 8)
-    first_dd, first_ok = _tables_any_order(arr[:1])
+    _first_tables, first_ok = _tables_any_order(arr[:1])
     if not first_ok[0]:
         return _tables_any_order(arr)
     frame = arr.reshape(k, 160).view(np.uint64) & _FRAME

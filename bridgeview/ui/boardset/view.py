@@ -91,30 +91,7 @@ class DocumentView(BoardView):
         self.model.boardChanged.connect(self._board_edited)
         self._current = -1
 
-        self.board_list = QTableView(self)
-        self.board_list.setObjectName("board_list")
-        self.board_list.setAccessibleName("Boards")
-        self.board_list.setModel(self.model)
-        self.board_list.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.board_list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.board_list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.board_list.setAlternatingRowColors(True)
-        self.board_list.setWordWrap(False)
-        self.board_list.setShowGrid(False)
-        self.board_list.setTabKeyNavigation(False)
-        vh = self.board_list.verticalHeader()
-        vh.setVisible(False)
-        vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        vh.setDefaultSectionSize(ROW_HEIGHT)
-        hh = self.board_list.horizontalHeader()
-        hh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        hh.setStretchLastSection(False)
-        hh.setHighlightSections(False)
-        for col, width in enumerate(COLUMN_WIDTHS):
-            self.board_list.setColumnWidth(col, width)
-        self.board_list.setColumnWidth(0, self._board_column_width())
-        self.board_list.setMinimumWidth(160)
-        self.board_list.selectionModel().currentRowChanged.connect(lambda cur, _prev: self._on_row(cur.row()))
+        self.board_list = self._make_board_list()
 
         self.diagram = HandDiagram(self)
         self.diagram.set_editable(True)
@@ -165,6 +142,35 @@ class DocumentView(BoardView):
         self.board_list.setItemDelegateForColumn(COL_CONTRACT, self.contract_delegate)
         self.commentary = CommentaryLabel(self, self.replay)
         self.diagram_column.addWidget(self.commentary)
+
+    def _make_board_list(self) -> QTableView:
+        """The board list (objectName ``board_list``): whole rows selected, fixed row height and column
+        widths, nothing edited in place; moving its current row shows that board."""
+        board_list = QTableView(self)
+        board_list.setObjectName("board_list")
+        board_list.setAccessibleName("Boards")
+        board_list.setModel(self.model)
+        board_list.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        board_list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        board_list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        board_list.setAlternatingRowColors(True)
+        board_list.setWordWrap(False)
+        board_list.setShowGrid(False)
+        board_list.setTabKeyNavigation(False)
+        vh = board_list.verticalHeader()
+        vh.setVisible(False)
+        vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        vh.setDefaultSectionSize(ROW_HEIGHT)
+        hh = board_list.horizontalHeader()
+        hh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        hh.setStretchLastSection(False)
+        hh.setHighlightSections(False)
+        for col, width in enumerate(COLUMN_WIDTHS):
+            board_list.setColumnWidth(col, width)
+        board_list.setColumnWidth(0, self._board_column_width(board_list))
+        board_list.setMinimumWidth(160)
+        board_list.selectionModel().currentRowChanged.connect(lambda cur, _prev: self._on_row(cur.row()))
+        return board_list
 
     # -- API ----------------------------------------------------------------------
     def current_index(self) -> int:
@@ -269,7 +275,7 @@ class DocumentView(BoardView):
         self.details.path = path
 
     # -- internals ---------------------------------------------------------------
-    def _board_column_width(self) -> int:
+    def _board_column_width(self, board_list: QTableView) -> int:
         """Wide enough for the file's biggest board number (10,000,000 in a big ZRD), never elided."""
         n = len(self.boards)
         biggest = n
@@ -278,7 +284,7 @@ class DocumentView(BoardView):
                 number = self.model.board(i).number
                 biggest = max(biggest, number or 0)
         digits = len(str(biggest))
-        fm = self.board_list.fontMetrics()
+        fm = board_list.fontMetrics()
         return max(COLUMN_WIDTHS[0], fm.horizontalAdvance("8" * digits) + 18)
 
     def _on_row(self, i: int) -> None:
