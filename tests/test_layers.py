@@ -307,7 +307,7 @@ def test_the_ui_packages_import_each_other_one_way():
     """Above the shared modules (theme, plaintext, card_text, dialogs), ``diagram`` and ``document`` are at
     the bottom and ``mainwindow`` at the top; the feature packages between them (replay, analysis, editor,
     window, desk, then boardset and cribbage) never import one another both ways, so a package can be read
-    knowing only those it imports (docs/architecture-ui.md draws them)."""
+    knowing only those it imports (docs/architecture.md draws them)."""
     graph = ui_package_graph(import_graph(package_modules()))
     found = cycles(graph)
     assert not found, "ui/ packages importing each other both ways:\n" + "\n".join(

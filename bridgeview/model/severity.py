@@ -15,7 +15,6 @@ from enum import StrEnum
 class Severity(StrEnum):
     """How serious a problem is (equal to its name in lower case, as ``validate`` prints it)."""
 
-    NOTE = "note"
     WARNING = "warning"
     ERROR = "error"
 

@@ -4,7 +4,7 @@
 ``dialogs`` are shared by every feature.  The features are packages, each importing only those below it:
 ``document`` (a tab, its board model and undo commands, the services a feature sees), ``diagram``,
 ``replay``, ``analysis``, ``editor``, ``printing``, ``desk``, ``window`` (saving, the keyboard),
-``boardset`` (a board set's tab, built from the features) and ``cribbage``.  docs/architecture-ui.md
+``boardset`` (a board set's tab, built from the features) and ``cribbage``.  docs/architecture.md
 draws the whole of it.
 
 PySide6 6.12 built for CPython 3.11 returns ``None`` from every void method
