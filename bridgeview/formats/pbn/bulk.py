@@ -225,36 +225,20 @@ def _tables_any_order(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _chunk(
     doc: LazyPbnSet, a: int, b: int, tally: Tally, header: dict[str, str | None], state: dict[str, Any]
 ) -> BulkChunk:
-    """Boards ``a`` to ``b`` as chunks_from_boards makes them, tallying what the check counts."""
+    """Boards ``a`` to ``b`` as chunks_from_boards makes them, tallying what the check counts: the games of
+    the shapes learned so far all at once with numpy, then the other plain games a pattern at a time, then
+    the rest through the careful reader (:func:`..chunked.finish_chunk`)."""
     import numpy as np
 
-    idx = doc.index
-    buf = idx.buf
-    starts = idx.starts[a:b].tolist()
-    cends = idx.cends[a:b].tolist()
     k = b - a
     numbers = np.zeros(k, np.int64)
     dd = np.full((k, 4, 5), DD_UNKNOWN, dtype=np.uint8)
     owners = np.full((k, 52), ABSENT, dtype=np.uint8)
-    deals: list[bytes] = []
-    fast_rows: list[int] = []
-    slow: list[int] = []
-    fixed_bodies: list[bytes] = []
-    fixed_rows: list[int] = []
-    vuls = VUL_CODES
-    learned: _Learned | None = state.get("learned")  # (fullmatch of the learned pattern, its two group getters)
-    general = _GAME.fullmatch
-    gen_get = _getters(_GAME)
-    note_cache: dict[tuple[bytes | None, ...], tuple[str, ...]] = state.setdefault("notes", {})
-    encoding = idx.encoding
-    numbers_l: list[int] = []  # per fast row, -1 for none
-    dealers_l: list[int] = []
-    vuls_l: list[int] = []
-    notes_l: list[tuple[str, ...]] = []
-    seats = _SEATS_ANY
     shapes: list[_Shape] = state.setdefault("shapes", [])
-    if learned is None:  # learn the pattern and a shape from the first game the pattern takes
-        learned = _learn_first(buf, starts, cends, shapes, state)
+    starts = doc.index.starts[a:b].tolist()
+    cends = doc.index.cends[a:b].tolist()
+    if state.get("learned") is None:  # learn the pattern and a shape from the first game the pattern takes
+        _learn_first(doc.index.buf, starts, cends, shapes, state)
     remaining = np.ones(k, dtype=bool)
     counted: list[tuple[Any, ...]] = []  # what the tally hears, once the games without cards are known
     for shape in shapes:  # the games of the usual shapes, all at once
@@ -273,78 +257,119 @@ def _chunk(
             )
         )
         remaining[done_rows] = False
-    tries = 0
-    for r in np.flatnonzero(remaining).tolist():
-        text = buf[starts[r] : cends[r]]
-        if _PLAYED in text or _BID in text:  # no pattern takes an auction or play: the careful reader, untried
-            slow.append(r)
-            continue
-        m = learned[0](text) if learned is not None else None
-        if m is not None and learned is not None:
-            wanted, free = learned[1]
-        else:
-            m = general(text)
-            if m is None:
-                slow.append(r)
-                continue
-            wanted, free = gen_get
-            if learned is None:
-                pattern = _learn(m)
-                learned = state["learned"] = (pattern.fullmatch, _getters(pattern))
-        if len(shapes) < MAX_SHAPES and tries < 256:  # another common shape (with or without a table, say)
-            tries += 1
-            _add_shape(shapes, m, text)
-        groups = m.groups()
-        deal, board, dealer, vul, decl, con, res, ort = wanted(groups)
-        if not deal or decl and decl != b"?" or con and con != b"?" or res and res != b"?":
-            slow.append(r)
-            continue
-        fields = _plain_fields(board, dealer, vul, seats, vuls)
-        if fields is None:
-            slow.append(r)
-            continue
-        board_no, seat, vv = fields
-        key = free(groups)
-        notes = note_cache.get(key)
-        if notes is None:
-            notes = note_cache[key] = _notes(key, header, encoding)
-            if len(note_cache) > 10_000:
-                note_cache.clear()
-        if ort:
-            if len(ort) == 160:
-                fixed_bodies.append(ort)
-                fixed_rows.append(r)
-            elif not _read_rows(ort, dd[r]):
-                slow.append(r)
-                continue
-        deals.append(deal)
-        fast_rows.append(r)
-        numbers_l.append(board_no)
-        dealers_l.append(seat)
-        vuls_l.append(vv)
-        notes_l.append(notes)
-    tables, fixed_ok = _fixed_tables(fixed_bodies)
-    fixed_at = np.array(fixed_rows, dtype=np.int64)
-    dd[fixed_at[fixed_ok]] = tables[fixed_ok]
-    not_fixed = set(fixed_at[~fixed_ok].tolist())
-    parsed, ok = parse_deals(deals)
-    fast = np.array(fast_rows, dtype=np.int64)
-    good = ok.copy()
-    if not_fixed:
-        good &= ~np.isin(fast, list(not_fixed))
-    slow.extend(fast[~good].tolist())
-    rows = fast[good]
-    owners[rows] = parsed[good]
-    number = np.array(numbers_l, dtype=np.int64)[good]
-    dealer = np.array(dealers_l, dtype=np.int64)[good]
-    vul = np.array(vuls_l, dtype=np.int64)[good]
-    notes = names_array(notes_l)[good]
-    numbers[rows] = np.where(number >= 0, number, a + rows + 1)
-    has_dd = (dd[rows] != DD_UNKNOWN).any(axis=(1, 2))
-    counted.append((rows, number, dealer, vul, has_dd, notes))
-    owners, dd, numbers = finish_chunk(doc, a, k, slow, counted, owners, dd, numbers, tally, state)
+    plain = _PlainGames()
+    plain.match(doc, (starts, cends), np.flatnonzero(remaining).tolist(), dd, header, state)
+    counted.append(plain.parsed_into(a, owners, dd, numbers))
+    owners, dd, numbers = finish_chunk(doc, a, k, plain.slow, counted, owners, dd, numbers, tally, state)
     any_dd = bool((dd != DD_UNKNOWN).any())
     return BulkChunk(owners, dd if any_dd else None, numbers)
+
+
+class _PlainGames:
+    """The games of a chunk that no learned shape took, matched a game at a time by the learned (else the
+    general) pattern: what the matched ones hold, row by row, and the rows left to the careful reader."""
+
+    def __init__(self) -> None:
+        self.deals: list[bytes] = []
+        self.rows: list[int] = []
+        self.numbers: list[int] = []  # -1 for none
+        self.dealers: list[int] = []
+        self.vuls: list[int] = []
+        self.notes: list[tuple[str, ...]] = []
+        #: 160-byte fixed-layout OptimumResultTables, parsed together, and their rows
+        self.fixed_bodies: list[bytes] = []
+        self.fixed_rows: list[int] = []
+        self.slow: list[int] = []
+
+    def match(
+        self,
+        doc: LazyPbnSet,
+        bounds: tuple[list[int], list[int]],
+        rows: list[int],
+        dd: np.ndarray,
+        header: dict[str, str | None],
+        state: dict[str, Any],
+    ) -> None:
+        """Match each game of ``rows`` (chunk rows; ``bounds`` the chunk's games' starts and ends), keeping
+        what a plain one holds (a table in another layout goes straight into ``dd``) and sending the others
+        to ``slow``."""
+        idx = doc.index
+        buf = idx.buf
+        starts, cends = bounds
+        learned: _Learned | None = state.get("learned")  # (fullmatch of the learned pattern, its getters)
+        shapes: list[_Shape] = state["shapes"]
+        note_cache: dict[tuple[bytes | None, ...], tuple[str, ...]] = state.setdefault("notes", {})
+        general, gen_get = _GAME.fullmatch, _getters(_GAME)
+        tries = 0
+        for r in rows:
+            text = buf[starts[r] : cends[r]]
+            if _PLAYED in text or _BID in text:  # no pattern takes an auction or play: the careful reader, untried
+                self.slow.append(r)
+                continue
+            m = learned[0](text) if learned is not None else None
+            if m is not None and learned is not None:
+                wanted, free = learned[1]
+            else:
+                m = general(text)
+                if m is None:
+                    self.slow.append(r)
+                    continue
+                wanted, free = gen_get
+                if learned is None:
+                    pattern = _learn(m)
+                    learned = state["learned"] = (pattern.fullmatch, _getters(pattern))
+            if len(shapes) < MAX_SHAPES and tries < 256:  # another common shape (with or without a table, say)
+                tries += 1
+                _add_shape(shapes, m, text)
+            groups = m.groups()
+            deal, board, dealer, vul, decl, con, res, ort = wanted(groups)
+            if not deal or decl and decl != b"?" or con and con != b"?" or res and res != b"?":
+                self.slow.append(r)
+                continue
+            fields = _plain_fields(board, dealer, vul, _SEATS_ANY, VUL_CODES)
+            if fields is None or (ort and len(ort) != 160 and not _read_rows(ort, dd[r])):
+                self.slow.append(r)
+                continue
+            if ort and len(ort) == 160:
+                self.fixed_bodies.append(ort)
+                self.fixed_rows.append(r)
+            key = free(groups)
+            notes = note_cache.get(key)
+            if notes is None:
+                notes = note_cache[key] = _notes(key, header, idx.encoding)
+                if len(note_cache) > 10_000:
+                    note_cache.clear()
+            self.deals.append(deal)
+            self.rows.append(r)
+            self.numbers.append(fields[0])
+            self.dealers.append(fields[1])
+            self.vuls.append(fields[2])
+            self.notes.append(notes)
+
+    def parsed_into(self, a: int, owners: np.ndarray, dd: np.ndarray, numbers: np.ndarray) -> tuple[Any, ...]:
+        """The matched games' deals and fixed-layout tables parsed together with numpy into the chunk's
+        arrays; a game whose deal or table does not parse goes to ``slow``.  What the tally hears of them."""
+        import numpy as np
+
+        tables, fixed_ok = _fixed_tables(self.fixed_bodies)
+        fixed_at = np.array(self.fixed_rows, dtype=np.int64)
+        dd[fixed_at[fixed_ok]] = tables[fixed_ok]
+        not_fixed = set(fixed_at[~fixed_ok].tolist())
+        parsed, ok = parse_deals(self.deals)
+        fast = np.array(self.rows, dtype=np.int64)
+        good = ok.copy()
+        if not_fixed:
+            good &= ~np.isin(fast, list(not_fixed))
+        self.slow.extend(fast[~good].tolist())
+        rows = fast[good]
+        owners[rows] = parsed[good]
+        number = np.array(self.numbers, dtype=np.int64)[good]
+        dealer = np.array(self.dealers, dtype=np.int64)[good]
+        vul = np.array(self.vuls, dtype=np.int64)[good]
+        notes = names_array(self.notes)[good]
+        numbers[rows] = np.where(number >= 0, number, a + rows + 1)
+        has_dd = (dd[rows] != DD_UNKNOWN).any(axis=(1, 2))
+        return (rows, number, dealer, vul, has_dd, notes)
 
 
 def _learn_first(
@@ -531,16 +556,10 @@ _FREE_LENGTH = {"Board": 9, "Dealer": 1, "Vulnerable": 4}
 _PLACEHOLDERS = frozenset((*_NOTE_TAGS, "Declarer", "Contract", "Result"))
 
 
-def _layout_rows(
-    arr: np.ndarray, starts: np.ndarray, cends: np.ndarray, shape: _Shape, lengths: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray | None] | None:
-    """The games at ``starts`` whose values have ``lengths`` (all of one layout), compared with the
-    layout's template; returns (kept indices, which of them match, numbers, dealers, vulnerabilities, the
-    deals' 69 bytes, the tables' 160 bytes or None), the deals and tables parsed by the caller, for all
-    layouts at once (a small file has a dozen layouts: board numbers of one to four digits...)."""
-    import numpy as np
-    from numpy.lib.stride_tricks import sliding_window_view
-
+def _layout_template(shape: _Shape, lengths: np.ndarray) -> tuple[bytes, bytes, dict[str, int], int, int]:
+    """The bytes a game of ``shape`` with values of ``lengths`` has, padded to whole 64-bit words: the
+    template, the mask of the bytes that are values (0xff) rather than constants, where each value starts,
+    where the table's body starts, and the game's length before the padding."""
     template = bytearray()
     free = bytearray()  # 0xff where the game's bytes are values we read, not constants we compare
     at: dict[str, int] = {}
@@ -567,13 +586,28 @@ def _layout_rows(
     width = -(-size // 8) * 8
     template += bytes(width - size)
     free += b"\xff" * (width - size)
+    return bytes(template), bytes(free), at, body_at, size
+
+
+def _layout_rows(
+    arr: np.ndarray, starts: np.ndarray, cends: np.ndarray, shape: _Shape, lengths: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray | None] | None:
+    """The games at ``starts`` whose values have ``lengths`` (all of one layout), compared with the
+    layout's template; returns (kept indices, which of them match, numbers, dealers, vulnerabilities, the
+    deals' 69 bytes, the tables' 160 bytes or None), the deals and tables parsed by the caller, for all
+    layouts at once (a small file has a dozen layouts: board numbers of one to four digits...)."""
+    import numpy as np
+    from numpy.lib.stride_tricks import sliding_window_view
+
+    template, free, at, body_at, size = _layout_template(shape, lengths)
+    width = len(template)
     inside = (cends - starts == size) & (starts + width <= arr.shape[0])
     kept = np.flatnonzero(inside)
     if not kept.shape[0] or arr.shape[0] < width:
         return None
     block = sliding_window_view(arr, width)[starts[kept]]  # (m, width), one copy a row
-    want = np.frombuffer(bytes(template), np.uint64)
-    mask = ~np.frombuffer(bytes(free), np.uint64)
+    want = np.frombuffer(template, np.uint64)
+    mask = ~np.frombuffer(free, np.uint64)
     ok = ((block.view(np.uint64) ^ want) & mask == 0).all(axis=1)
     m = kept.shape[0]
 
