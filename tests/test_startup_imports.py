@@ -144,3 +144,76 @@ def test_the_window_shows_the_sample_without_numpy_or_the_solver_machinery(tmp_p
     modules = set(json.loads(proc.stdout.splitlines()[-1]))
     assert "bridgeview.ui.document_view" in modules and "bridgeview.formats.pbn.codec" in modules  # the listing is real
     assert not {"numpy", "multiprocessing", "bridgeview.formats.lin.read", "endplay", "importlib.metadata"} & modules
+
+
+def _window_process(tmp_path, code: str) -> subprocess.CompletedProcess:
+    env = dict(
+        os.environ,
+        QT_QPA_PLATFORM="offscreen",
+        XDG_CONFIG_HOME=str(tmp_path),
+        PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
+    )
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=180)
+
+
+def test_the_window_starts_without_the_commands_or_the_writing_machinery(tmp_path):
+    """``bridgeview`` with no arguments goes straight to the window (issue 29): no sub-command modules, no
+    parser; the window shows its first board without Save As's writing machinery, the diagram export (QtSvg)
+    or the solved-tables merge, and each still works when used."""
+    code = (
+        "import json, sys, time\n"
+        "from bridgeview.ui import app as ui_app\n"
+        "seen = {}\n"
+        "def run_gui(files):\n"
+        "    app = ui_app.application([sys.argv[0]])\n"
+        "    from bridgeview.ui.mainwindow import MainWindow, sample_path\n"
+        "    window = MainWindow()\n"
+        "    window.show()\n"
+        "    window.open_file(str(sample_path()))\n"
+        "    app.processEvents()\n"
+        "    seen['start'] = sorted(sys.modules)\n"
+        "    view = window.current_view()\n"
+        "    end = time.monotonic() + 120\n"
+        "    while 'Par' not in view.dd_grid.par_text() and time.monotonic() < end:\n"
+        "        app.processEvents()\n"
+        "        time.sleep(0.02)\n"
+        "    seen['par'] = view.dd_grid.par_text()\n"
+        "    seen['after par'] = sorted(sys.modules)\n"
+        f"    seen['svg'] = window.export_diagram('svg', {str(tmp_path / 'board.svg')!r})\n"
+        "    from bridgeview.formats.registry import get\n"
+        f"    seen['saved'] = window.save_to(view, {str(tmp_path / 'copy.pbn')!r}, get('pbn'))\n"
+        "    seen['end'] = sorted(sys.modules)\n"
+        "    window.close()\n"
+        "    return 0\n"
+        "ui_app.run_gui = run_gui\n"
+        "from bridgeview.cli.main import main\n"
+        "main([])\n"
+        "print(json.dumps(seen))\n"
+    )
+    proc = _window_process(tmp_path, code)
+    assert proc.returncode == 0, proc.stderr
+    seen = json.loads(proc.stdout.splitlines()[-1])
+    start = set(seen["start"])
+    assert "bridgeview.ui.document_view" in start  # the listing is real
+    deferred = {
+        "bridgeview.cli.convert",
+        "bridgeview.cli.solve",
+        "argparse",
+        "bridgeview.formats.convert",
+        "bridgeview.ui.export",
+        "PySide6.QtSvg",
+        "bridgeview.ui.solved_tables",
+    }
+    assert not deferred & start
+    # the par line is worked out in the window's process by DDS's binding alone: not endplay's dealer and
+    # matplotlib (0.6 s of CPU in the window's first second)
+    assert seen["par"].startswith("Par ")
+    after_par = set(seen["after par"])
+    assert "endplay._dds" in after_par and not {"matplotlib", "endplay.dealer"} & after_par
+    # and what was deferred works when used
+    assert seen["svg"] and (tmp_path / "board.svg").read_text(encoding="utf-8").lstrip().startswith("<?xml")
+    assert seen["saved"] and (tmp_path / "copy.pbn").stat().st_size > 0
+    assert (tmp_path / "copy.pbn").read_text(encoding="utf-8").count("[Board ") == 16
+    assert {"bridgeview.ui.export", "PySide6.QtSvg", "bridgeview.formats.convert", "bridgeview.ui.solved_tables"} <= set(
+        seen["end"]
+    )

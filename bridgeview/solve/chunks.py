@@ -65,9 +65,9 @@ def solve_masks(masks: np.ndarray, threads: int | None = None) -> np.ndarray:
     """DD tables of the deals in ``masks`` as a (n, 4, 5) uint8 array [seat][strain C D H S NT].
 
     The function a worker runs: DDS with ``threads`` threads (None = one per
-    core), deals it cannot solve marked :data:`UNSOLVED` in every cell.
+    core; DDS's binding loaded alone, see :func:`bridgeview.solve.dds.load_dds_only`),
+    deals it cannot solve marked :data:`UNSOLVED` in every cell.
     """
-    dds.load_dds_only()  # a Dask worker needs DDS's binding, not the rest of endplay (0.6 s of imports)
     deals = [Deal.from_masks(int(h) for h in row) for row in np.asarray(masks, dtype=np.uint64)]
     out = np.full((len(deals), 4, 5), UNSOLVED, dtype=np.uint8)
     for i, table in enumerate(dds.solve_tables(deals, jobs=threads)):

@@ -23,7 +23,6 @@ from .desk import Desk
 from .document import DocumentTab
 from .document_view import DocumentView
 from .editor import Editor, add_par_tags
-from .export import save_png, save_svg
 from .keyboard import StepKeys, focus_diagram
 from .layout import PanelActions
 from .look import add_ten_action
@@ -39,7 +38,6 @@ from .saving import (
     writable_codecs,
 )
 from .services import Shortcut
-from .solved_tables import write_solved_tables
 
 MAX_RECENT = 10
 APP_TITLE = "bridgeview"
@@ -605,6 +603,8 @@ class MainWindow(QMainWindow):
         it now is (see ui/lossy.py)."""
         if isinstance(view, DocumentView):
             if codec.caps.dd and (view.is_modified() or not same_file(view.path, path)):
+                from .solved_tables import write_solved_tables  # imported when saving (start-up)
+
                 write_solved_tables(view)  # a save made anyway keeps what the window showed (see solved_tables)
             add_par_tags(view, codec)
         losses: list[str] = []
@@ -692,6 +692,8 @@ class MainWindow(QMainWindow):
         analysis = None  # File › Include Double Dummy and Par in Exports
         if self.act_export_analysis.isChecked():
             analysis = (view.dd_grid.table(), view.dd_grid.par_text())
+        from .export import save_png, save_svg  # QtSvg is loaded for an export, not at start-up
+
         if kind == "png":
             ok = save_png(view.diagram, path, size, analysis=analysis)
         else:
