@@ -281,7 +281,7 @@ def test_a_view_on_screen_asks_dds_only_after_its_diagram_is_first_painted(qtbot
     asked: list[str] = []
     monkeypatch.setattr(view.solver.worker, "compute", lambda kind, key, fn: asked.append(kind))
     view.diagram.setUpdatesEnabled(False)  # on screen, not painted yet
-    qtbot.wait(200)  # the settle timer has run out long since
+    qtbot.wait(100)  # the settle timer (10 ms) has run out ten times: still held for the paint
     assert asked == []
     view.diagram.setUpdatesEnabled(True)
     view.diagram.update()

@@ -47,6 +47,9 @@ AUTO_DELAY_MS = 1500
 #: what the user is looking at is solved once they have stopped on it this long (flicking
 #: through boards or cards with the keyboard does not queue a solve for every stop)
 SETTLE_MS = 200
+#: settle periods a view on screen waits for its diagram's first paint before asking DDS anyway (a diagram
+#: that is never painted, on a machine too busy to paint it soon, does not keep its table back for longer)
+FIRST_PAINT_WAIT = 15
 DIFF_FG = DIFF_RED
 #: seconds DDS may spend on one batch (then on one deal) before it is given up (render's --dd-timeout)
 DD_TIMEOUT = 20.0
@@ -310,6 +313,7 @@ class DocumentSolver(QObject):
         #: whether the diagram has been painted: until then a view on screen sends nothing, so the window shows
         #: its first board before DDS's binding loads for the par line (issue 29)
         self._painted = False
+        self._held = 0  # settle periods the requests have waited for that paint
         view.diagram.installEventFilter(self)
         self._requested: dict[int, Deal] = {}  # boards asked for, with the deal asked about
         self._requested_lock = threading.Lock()  # the worker thread adds to ``_requested`` too
@@ -456,8 +460,12 @@ class DocumentSolver(QObject):
         return False
 
     def _send_pending(self) -> None:
-        if not self._painted and self.view.diagram.isVisible():
-            return  # the diagram's first paint sends them (eventFilter)
+        diagram = self.view.diagram
+        if not self._painted and diagram.isVisible() and not diagram.visibleRegion().isEmpty():
+            if self._held < FIRST_PAINT_WAIT:  # the diagram's first paint sends them (eventFilter)
+                self._held += 1
+                self._settle.start()
+                return
         pending, self._pending = self._pending, {}
         for send in pending.values():
             send()
