@@ -12,8 +12,9 @@ from ``os.wait4``:
 * ``bridgeview solve in.pbn out.pbn`` (tables and par written into PBN) for
   each ``--tree`` given (a checkout to run it from: this one by default; give
   an older one to measure before and after in the same run);
-* with ``--workers N``: the same on a local Dask cluster of N workers, set
-  against the tree's own one-process run.
+* with ``--workers N``: the same on a local Dask cluster of N workers, right
+  after the tree's own one-process run and set against it (quiet and loaded
+  rounds; ``--skip-direct`` leaves the reference out when only this is wanted).
 
 The rounds run in turns (reference, then each tree) on a quiet machine and then
 with ``--load`` busy loops (``python -c 'while 1: pass'`` processes) competing
@@ -83,12 +84,14 @@ def main() -> None:
     ap.add_argument("--load", type=int, default=4, help="busy loops during the loaded rounds")
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--tree", action="append", type=Path, help="a checkout to run bridgeview from (repeatable)")
-    ap.add_argument("--workers", type=int, nargs="*", default=[], help="also time --workers N (quiet rounds)")
+    ap.add_argument("--workers", type=int, nargs="*", default=[], help="also time --workers N, beside one process")
+    ap.add_argument("--skip-direct", action="store_true", help="leave DDS direct out (only --workers vs one process)")
     args = ap.parse_args()
     trees = args.tree or [ROOT]
     rng = random.Random(args.seed)
     boards = [Board.numbered(i + 1, Deal.shuffled(rng)) for i in range(args.deals)]
     rows: list[tuple[str, str, float, float, float]] = []  # condition, method, wall, cpu, load
+    pairs: list[tuple[str, str, float, float]] = []  # condition, method with --workers, its wall, one process's wall
     with tempfile.TemporaryDirectory(prefix="bench-solve-load-") as tmp:
         src = Path(tmp) / "in.pbn"
         registry.write_file(BoardSet(boards), src, "pbn")
@@ -98,50 +101,72 @@ def main() -> None:
         )
         expect_file = Path(tmp) / "expect.json"
 
-        def run_all(condition: str) -> None:
-            load = os.getloadavg()[0]
-            wall, cpu = measure([sys.executable, "-c", RAW, str(spec), str(expect_file)], dict(os.environ))
-            rows.append((condition, "DDS direct (calc_all_tables + par)", wall, cpu, load))
-            expect = json.loads(expect_file.read_text())
+        expect: list = []
+
+        def run_all(condition: str, turn: int) -> None:
+            nonlocal expect
+            if not args.skip_direct or not expect:
+                load = os.getloadavg()[0]
+                wall, cpu = measure([sys.executable, "-c", RAW, str(spec), str(expect_file)], dict(os.environ))
+                if not args.skip_direct:
+                    rows.append((condition, "DDS direct (calc_all_tables + par)", wall, cpu, load))
+                expect = json.loads(expect_file.read_text())
             for tree in trees:
                 env = dict(os.environ, PYTHONPATH=str(tree))
-                modes = [[]] + ([["--workers", str(n)] for n in args.workers] if condition == "quiet" else [])
+                modes = [[]] + [["--workers", str(n)] for n in args.workers]
+                if turn % 2:  # every other round the other way round, so neither always runs first
+                    modes.reverse()
+                walls: dict[str, float] = {}
                 for extra in modes:
                     out = Path(tmp) / "out.pbn"
                     load = os.getloadavg()[0]
                     wall, cpu = measure([sys.executable, "-m", "bridgeview", "solve", str(src), str(out), *extra], env)
                     if tables_of(out) != expect:
                         raise SystemExit(f"{tree}: solve {' '.join(extra)} wrote other tables than DDS direct")
-                    rows.append((condition, " ".join(["bridgeview solve", *extra, f"({tree.name})"]), wall, cpu, load))
+                    method = " ".join(["bridgeview solve", *extra, f"({tree.name})"])
+                    rows.append((condition, method, wall, cpu, load))
+                    walls[method] = wall
                     out.unlink()
+                one = walls[f"bridgeview solve ({tree.name})"]
+                pairs.extend((condition, m, w, one) for m, w in walls.items() if "--workers" in m)
 
-        for _ in range(args.rounds):
-            run_all("quiet")
+        for turn in range(args.rounds):
+            run_all("quiet", turn)
         loops = [subprocess.Popen([sys.executable, "-c", "while 1: pass"]) for _ in range(args.load)]
         try:
             time.sleep(2)
-            for _ in range(args.rounds):
-                run_all(f"{args.load} busy loops")
+            for turn in range(args.rounds):
+                run_all(f"{args.load} busy loops", turn)
         finally:
             for p in loops:
                 p.kill()
                 p.wait()
     print(f"{args.deals} random full deals, {os.cpu_count()} cores, {args.rounds} round(s)\n")
-    print("| machine | method | wall s | CPU s | wall vs direct | CPU vs direct | load avg |")
-    print("|---|---|---:|---:|---:|---:|---:|")
-    base: dict[str, tuple[float, float]] = {}
-    for condition, method, wall, cpu, load in rows:
-        if method.startswith("DDS direct"):
-            base[condition] = (wall, cpu)
-        bw, bc = base[condition]
-        print(f"| {condition} | {method} | {wall:.1f} | {cpu:.1f} | {wall / bw:.2f}x | {cpu / bc:.2f}x | {load:.1f} |")
-    one: dict[str, float] = {}
-    for condition, method, wall, _cpu, _load in rows:
-        if condition == "quiet" and method.startswith("bridgeview solve ("):
-            one[method.rsplit("(", 1)[1]] = wall
-        elif condition == "quiet" and "--workers" in method:
-            tree = method.rsplit("(", 1)[1]
-            print(f"\n{method}: {wall / one[tree]:.2f}x the tree's one-process run")
+    if not args.skip_direct:
+        print("| machine | method | wall s | CPU s | wall vs direct | CPU vs direct | load avg |")
+        print("|---|---|---:|---:|---:|---:|---:|")
+        base: dict[str, tuple[float, float]] = {}
+        for condition, method, wall, cpu, load in rows:
+            if method.startswith("DDS direct"):
+                base[condition] = (wall, cpu)
+            bw, bc = base[condition]
+            print(
+                f"| {condition} | {method} | {wall:.1f} | {cpu:.1f} | {wall / bw:.2f}x | {cpu / bc:.2f}x | {load:.1f} |"
+            )
+    else:
+        print("| machine | method | wall s | CPU s | load avg |")
+        print("|---|---|---:|---:|---:|")
+        for condition, method, wall, cpu, load in rows:
+            print(f"| {condition} | {method} | {wall:.1f} | {cpu:.1f} | {load:.1f} |")
+    if pairs:
+        print("\n| machine | method | wall s | one process, same round, s | ratio |")
+        print("|---|---|---:|---:|---:|")
+        for condition, method, wall, one in pairs:
+            print(f"| {condition} | {method} | {wall:.1f} | {one:.1f} | {wall / one:.2f}x |")
+        for condition in dict.fromkeys(c for c, *_ in pairs):
+            ratios = sorted(w / o for c, _, w, o in pairs if c == condition)
+            middle = ratios[len(ratios) // 2]
+            print(f"{condition}: --workers vs one process, median {middle:.2f}x, best {ratios[0]:.2f}x")
 
 
 if __name__ == "__main__":

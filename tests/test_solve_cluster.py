@@ -102,6 +102,68 @@ def test_unsolvable_marked():
     assert (out == UNSOLVED).all()
 
 
+def test_a_worker_loads_dds_binding_alone():
+    """A Dask worker (or any process that solves) loads DDS's binding, not endplay's dealer and matplotlib
+    (0.6 s of CPU a worker, issue 29)."""
+    code = (
+        "import random, sys\n"
+        "from bridgeview.model.deal import Deal\n"
+        "from bridgeview.solve.chunks import deal_masks, solve_masks\n"
+        "out = solve_masks(deal_masks([Deal.shuffled(random.Random(1))]))\n"
+        "print(int(out[0].sum()) > 0, 'matplotlib' in sys.modules, 'endplay.dealer' in sys.modules)\n"
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["True", "False", "False"]
+
+
+def test_tail_pieces_shrink_to_a_deal():
+    assert chunks.tail_piece(1000, 2) == chunks.PIECE
+    assert chunks.tail_piece(12, 2) == 3
+    assert chunks.tail_piece(3, 2) == 1
+    assert chunks.tail_piece(0, 2) == 1
+
+
+def test_local_workers_are_forked_only_where_no_qt_is_loaded(monkeypatch):
+    """The command line forks its Dask workers (Dask and numpy already imported); a process with Qt loaded
+    starts them afresh (forking a process that runs Qt's threads is not safe)."""
+    code = "from bridgeview.solve.chunks import worker_start_method; print(worker_start_method())"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert proc.stdout.strip() == ("fork" if sys.platform.startswith("linux") else "spawn"), proc.stderr
+    monkeypatch.setitem(sys.modules, "PySide6", type(sys)("PySide6"))
+    assert chunks.worker_start_method() == "spawn"
+
+
+@pytest.mark.slow
+def test_dask_tasks_send_every_deal_once_and_shrink_at_the_end():
+    """Chunks go out as tasks of PIECE deals; once the last chunk is out the tasks shrink to single deals (no
+    worker waits long for another's last task), every deal is sent once, and each chunk comes back whole."""
+    distributed = pytest.importorskip("distributed")
+    rng = random.Random(3)
+    masks = deal_masks([ending(rng, 3) for _ in range(45)])
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None)
+    sizes: list[int] = []
+    try:
+        solver = chunks.DaskSolver(address=cluster.scheduler_address)
+        submit = solver.client.submit
+
+        def counted(fn, piece, *args, **kwargs):
+            sizes.append(len(piece))
+            return submit(fn, piece, *args, **kwargs)
+
+        solver.client.submit = counted
+        got = dict(solver.run(iter([(0, masks[:20]), (1, masks[20:33]), (2, masks[33:])])))
+        solver.close()
+    finally:
+        cluster.close()
+    assert sorted(got) == [0, 1, 2] and [len(got[k]) for k in range(3)] == [20, 13, 12]
+    assert np.concatenate([got[0], got[1], got[2]]).tolist() == solve_masks(masks).tolist()
+    assert sum(sizes) == 45  # each deal once
+    assert sizes[0] == chunks.PIECE and sizes[-1] == 1 and max(sizes[-4:]) < chunks.PIECE
+
+
 @pytest.mark.parametrize("size", [1, 3, 200])
 @pytest.mark.slow
 def test_chunk_sizes_give_the_same_bytes(tmp_path, plain, size):

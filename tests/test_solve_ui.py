@@ -270,3 +270,21 @@ def test_save_as_after_solving_keeps_the_tables(qtbot, monkeypatch, tmp_path, fm
     else:
         assert [b.dd for b in back] == [TABLE_1, TABLE_2]
     view.shutdown()
+
+
+def test_a_view_on_screen_asks_dds_only_after_its_diagram_is_first_painted(qtbot, monkeypatch):
+    """The current board's requests (its table, the par line of a stored table) wait for the diagram's first
+    paint: the window shows its first board before DDS's binding loads in its process (issue 29)."""
+    monkeypatch.setattr(solver_module, "SETTLE_MS", 10)
+    board = Board.numbered(1, Deal.from_pbn(DEALS[0])).touched(dd=TABLE_1)  # stored: its par is worked out here
+    view = make_view(qtbot, [board], monkeypatch, delay=600_000)  # no solving of the whole set meanwhile
+    asked: list[str] = []
+    monkeypatch.setattr(view.solver.worker, "compute", lambda kind, key, fn: asked.append(kind))
+    view.diagram.setUpdatesEnabled(False)  # on screen, not painted yet
+    qtbot.wait(100)  # the settle timer (10 ms) has run out ten times: still held for the paint
+    assert asked == []
+    view.diagram.setUpdatesEnabled(True)
+    view.diagram.update()
+    qtbot.waitUntil(lambda: "par" in asked, timeout=5000)
+    assert view.dd_grid.table() == TABLE_1
+    view.solver.shutdown()

@@ -153,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     if argv == ["--version"]:  # answered before the sub-commands are imported; exits as argparse's would
         print(_version_line())
         raise SystemExit(0)
+    if not argv:  # the window: its start-up does not wait for the sub-commands' modules and the parser
+        return _gui([])
     single = _named_command(argv[0]) if argv else None
     parser, commands = build_parser(single)
     if not argv or (argv[0] not in commands and not argv[0].startswith("-")):

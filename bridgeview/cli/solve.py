@@ -227,11 +227,8 @@ def _write_boards(
 ) -> ConvertResult:
     """Put the tables into the boards (par tags too for PBN) and write the document."""
     from ..formats.convert import write_document  # numpy: only when solving (keeps `bridgeview info` fast)
-    from ..solve.boards import difference_note, merged, par_tags
-    from ..solve.dds import load_dds_only
+    from ..solve.boards import difference_note, merged, par_tags  # par loads DDS's binding alone (solve.dds._dds)
 
-    if codec.name == "pbn":
-        load_dds_only()  # par needs DDS's binding only, not the rest of endplay (0.6 s of imports)
     for i, table in results:
         board = doc[i]
         if table is None:

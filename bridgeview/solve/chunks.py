@@ -65,7 +65,8 @@ def solve_masks(masks: np.ndarray, threads: int | None = None) -> np.ndarray:
     """DD tables of the deals in ``masks`` as a (n, 4, 5) uint8 array [seat][strain C D H S NT].
 
     The function a worker runs: DDS with ``threads`` threads (None = one per
-    core), deals it cannot solve marked :data:`UNSOLVED` in every cell.
+    core; DDS's binding loaded alone, see :func:`bridgeview.solve.dds.load_dds_only`),
+    deals it cannot solve marked :data:`UNSOLVED` in every cell.
     """
     deals = [Deal.from_masks(int(h) for h in row) for row in np.asarray(masks, dtype=np.uint64)]
     out = np.full((len(deals), 4, 5), UNSOLVED, dtype=np.uint8)
@@ -256,14 +257,37 @@ class LocalSolver:
             self._pool = None
 
 
+def tail_piece(left: int, workers: int) -> int:
+    """Deals the next task takes once the last chunk is out and ``left`` deals wait: about a share of
+    what is left for each of the ``2 x workers`` tasks in flight, so the last tasks are a deal or two
+    and no worker waits long at the end for another's last task."""
+    return max(1, min(PIECE, left // (2 * max(1, workers))))
+
+
+def worker_start_method() -> str:
+    """How a local Dask cluster starts its worker processes: forked from this process where that is safe
+    (POSIX but not macOS, and no Qt loaded: the command line), so a worker starts with Dask, numpy and
+    this package already imported instead of importing them again (about half a second of CPU a worker);
+    else started afresh (spawn, Dask's default)."""
+    import multiprocessing
+    import sys
+
+    if sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods():
+        if not any(name.startswith("PySide6") for name in sys.modules):
+            return "fork"
+    return "spawn"
+
+
 class DaskSolver:
     """Chunks solved as Dask tasks on a local cluster of ``workers`` processes or at a scheduler ``address``.
 
     Each worker runs DDS with ``threads`` threads (default 1: one task a worker
-    process, one process a core).  A chunk goes out as tasks of :data:`PIECE`
-    deals, at most ``2 x workers`` of them in flight, so the input is read as
-    fast as it is solved and no worker idles while another finishes a whole
-    chunk; a task whose worker dies is run again elsewhere by Dask (``retries``).
+    process, one process a core) and loads DDS's binding alone (:func:`solve_masks`).
+    A chunk goes out as tasks of :data:`PIECE` deals, at most ``2 x workers`` of them
+    in flight, so the input is read as fast as it is solved and no worker idles while
+    another finishes a whole chunk; once the last chunk is out the tasks shrink to a
+    deal or two, so the workers finish together.  A task whose worker dies is run
+    again elsewhere by Dask (``retries``).
     """
 
     def __init__(
@@ -276,6 +300,7 @@ class DaskSolver:
         connect_timeout: float = CONNECT_TIMEOUT,
     ) -> None:
         try:
+            import dask
             from distributed import Client, LocalCluster
         except ImportError:
             raise RuntimeError("solving on a cluster needs Dask: pip install 'bridgeview[cluster]'") from None
@@ -288,9 +313,20 @@ class DaskSolver:
             self.name = f"the Dask cluster at {address}"
         else:
             n = max(1, int(workers or 1))
-            self.cluster = LocalCluster(
-                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None, host="127.0.0.1"
-            )
+            # no dashboard, so no worker's statistical profiler sampling its stack every 10 ms, and the event
+            # loops' housekeeping (the tick every 20 ms, the system monitor every 0.5 s, the memory check every
+            # 0.1 s in each worker and nanny) slowed down: on a loaded machine it cost some 5 % of a core
+            local = {
+                "distributed.worker.multiprocessing-method": worker_start_method(),
+                "distributed.worker.profile.enabled": False,
+                "distributed.admin.tick.interval": "1s",
+                "distributed.admin.system-monitor.interval": "5s",
+                "distributed.worker.memory.monitor-interval": "1s",
+            }
+            with dask.config.set(local):
+                self.cluster = LocalCluster(
+                    n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None, host="127.0.0.1"
+                )
             self.client = Client(self.cluster)
             self.name = f"a local Dask cluster of {plural(n, 'worker')}"
 
@@ -298,51 +334,71 @@ class DaskSolver:
         return max(1, len(self.client.scheduler_info().get("workers", {})))
 
     def run(self, work: Iterable[tuple[int, np.ndarray]]) -> Iterator[ChunkResult]:
-        """Each chunk solved as tasks of :data:`PIECE` deals, handed out as workers free up, and
-        yielded (in the order chunks finish) once all its pieces are back."""
+        """Each chunk solved as tasks of up to :data:`PIECE` deals, handed out as workers free up, and
+        yielded (in the order chunks finish) once all its deals are back."""
         from distributed import as_completed
 
         token = f"{os.getpid()}-{time.time_ns()}"
         chunks = iter(work)
-        pieces: deque[tuple[int, int, np.ndarray]] = deque()  # (chunk number, piece, masks) not yet submitted
-        parts: dict[int, list[np.ndarray | None]] = {}  # by chunk number: its pieces' tables as they come
-        where: dict[object, tuple[int, int]] = {}  # by the future's key: (chunk number, piece)
+        workers = self.worker_count()
+        waiting: deque[tuple[int, int, np.ndarray]] = deque()  # (chunk number, start, masks) not yet submitted
+        left = 0  # deals in ``waiting``
+        last_in = False  # every chunk has been taken from ``work``
+        parts: dict[int, dict[int, np.ndarray]] = {}  # by chunk number: its pieces' tables by start, as they come
+        sizes: dict[int, int] = {}  # by chunk number: its deals
+        where: dict[object, tuple[int, int]] = {}  # by the future's key: (chunk number, start)
 
-        def submit() -> object | None:
-            if not pieces:
+        def take() -> None:
+            """Read chunks ahead while fewer deals wait than a round of full pieces for every worker."""
+            nonlocal left, last_in
+            while not last_in and left < 2 * workers * PIECE:
                 item = next(chunks, None)
                 if item is None:
-                    return None
+                    last_in = True
+                    break
                 number, masks = item
-                cuts = range(0, max(len(masks), 1), PIECE)
-                parts[number] = [None] * len(cuts)
-                pieces.extend((number, k, masks[start : start + PIECE]) for k, start in enumerate(cuts))
-            number, k, masks = pieces.popleft()
+                sizes[number] = len(masks)
+                parts[number] = {}
+                waiting.append((number, 0, masks))
+                left += len(masks)
+
+        def submit() -> object | None:
+            nonlocal left
+            take()
+            if not waiting:
+                return None
+            number, start, masks = waiting.popleft()
+            size = tail_piece(left, workers) if last_in else PIECE
+            piece, rest = masks[:size], masks[size:]
+            if len(rest):
+                waiting.appendleft((number, start + size, rest))
+            left -= len(piece)
             fut = self.client.submit(
                 solve_masks,
-                masks,
+                piece,
                 self.threads,
-                key=f"bridgeview-solve-{token}-{number}-{k}",
+                key=f"bridgeview-solve-{token}-{number}-{start}",
                 retries=self.retries,
                 pure=False,
             )
-            where[fut.key] = (number, k)
+            where[fut.key] = (number, start)
             return fut
 
-        first = [f for f in (submit() for _ in range(2 * self.worker_count())) if f is not None]
+        first = [f for f in (submit() for _ in range(2 * workers)) if f is not None]
         done = as_completed(first)
         for fut in done:
             result = fut.result()
-            number, k = where.pop(fut.key)
+            number, start = where.pop(fut.key)
             fut.release()
             nxt = submit()
             if nxt is not None:
                 done.add(nxt)
             got = parts[number]
-            got[k] = result
-            if all(p is not None for p in got):
-                del parts[number]
-                yield number, np.concatenate([p for p in got if p is not None])
+            got[start] = result
+            if sum(len(p) for p in got.values()) == sizes[number]:
+                del parts[number], sizes[number]
+                empty = np.empty((0, 4, 5), dtype=np.uint8)
+                yield number, np.concatenate([empty, *(got[k] for k in sorted(got))])
 
     def close(self) -> None:
         with contextlib.suppress(Exception):

@@ -58,8 +58,11 @@ class SolveCancelled(Exception):
 
 
 def _dds() -> ModuleType:
-    """endplay's ctypes layer (imported on first use: it is slow to import); its structures are ctypes
-    objects, typed ``Any`` below."""
+    """endplay's ctypes layer, loaded alone on first use (:func:`load_dds_only`): the window's par
+    line, a DDS child, a Dask worker and ``solve``'s par need DDS, not endplay's dealer and
+    matplotlib, which ``import endplay`` would load (0.6 s of CPU, in the window's process too); its
+    structures are ctypes objects, typed ``Any`` below."""
+    load_dds_only()
     from endplay import _dds
 
     return _dds

@@ -86,8 +86,9 @@ def _serve(
     DDS (tests count its calls and make it hang)."""
     try:
         if solver is None:
-            dds.load_dds_only()  # the binding alone: the rest of endplay costs 0.6 s a child to import
-            dds.solve_tables([_WARM_UP], jobs=threads)  # DDS sets up its search memory now, not on a deal's clock
+            # loads DDS's binding alone (the rest of endplay costs 0.6 s a child to import), and DDS sets up
+            # its search memory now, not on a deal's clock
+            dds.solve_tables([_WARM_UP], jobs=threads)
     except Exception as e:  # noqa: BLE001 - report any import failure to the parent
         conn.send(("error", None, f"{type(e).__name__}: {e}"))
         return

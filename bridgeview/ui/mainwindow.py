@@ -18,14 +18,12 @@ from ..model.boardset import BoardSet
 from ..model.text import plural
 from ..resources import resource
 from . import dialogs
-from .analysis.solved_tables import write_solved_tables
 from .boardset.panels import PanelActions
 from .boardset.rooms import RoomMenu, next_visible
 from .boardset.view import DocumentView
 from .card_text import add_ten_action
 from .desk.check_panel import SummaryLabel
 from .desk.menu import Desk
-from .diagram.export import save_png, save_svg
 from .document.services import Shortcut
 from .document.tab import DocumentTab
 from .editor.editor import Editor, add_par_tags
@@ -605,6 +603,8 @@ class MainWindow(QMainWindow):
         it now is (see ui/window/lossy.py)."""
         if isinstance(view, DocumentView):
             if codec.caps.dd and (view.is_modified() or not same_file(view.path, path)):
+                from .analysis.solved_tables import write_solved_tables  # imported when saving (start-up)
+
                 write_solved_tables(view)  # a save made anyway keeps what the window showed (see solved_tables)
             add_par_tags(view, codec)
         losses: list[str] = []
@@ -692,6 +692,8 @@ class MainWindow(QMainWindow):
         analysis = None  # File › Include Double Dummy and Par in Exports
         if self.act_export_analysis.isChecked():
             analysis = (view.dd_grid.table(), view.dd_grid.par_text())
+        from .diagram.export import save_png, save_svg  # QtSvg is loaded for an export, not at start-up
+
         if kind == "png":
             ok = save_png(view.diagram, path, size, analysis=analysis)
         else:

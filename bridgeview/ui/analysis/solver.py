@@ -24,7 +24,7 @@ import threading
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 
-from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QThread, QTimer, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QStackedWidget, QToolButton, QWidget
 
@@ -47,6 +47,9 @@ AUTO_DELAY_MS = 1500
 #: what the user is looking at is solved once they have stopped on it this long (flicking
 #: through boards or cards with the keyboard does not queue a solve for every stop)
 SETTLE_MS = 200
+#: settle periods a view on screen waits for its diagram's first paint before asking DDS anyway (a diagram
+#: that is never painted, on a machine too busy to paint it soon, does not keep its table back for longer)
+FIRST_PAINT_WAIT = 15
 DIFF_FG = DIFF_RED
 #: seconds DDS may spend on one batch (then on one deal) before it is given up (render's --dd-timeout)
 DD_TIMEOUT = 20.0
@@ -307,6 +310,11 @@ class DocumentSolver(QObject):
         self._settle.setSingleShot(True)
         self._settle.setInterval(SETTLE_MS)
         self._settle.timeout.connect(self._send_pending)
+        #: whether the diagram has been painted: until then a view on screen sends nothing, so the window shows
+        #: its first board before DDS's binding loads for the par line (issue 29)
+        self._painted = False
+        self._held = 0  # settle periods the requests have waited for that paint
+        view.diagram.installEventFilter(self)
         self._requested: dict[int, Deal] = {}  # boards asked for, with the deal asked about
         self._requested_lock = threading.Lock()  # the worker thread adds to ``_requested`` too
         self._again: dict[int, Deal] = {}  # "Solve again" requests
@@ -443,7 +451,21 @@ class DocumentSolver(QObject):
         self._pending[kind] = send
         self._settle.start()
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.Paint and watched is self.view.diagram and not self._painted:
+            self._painted = True
+            watched.removeEventFilter(self)
+            if self._pending:  # held back for the first paint: asked for now, once that paint is done
+                QTimer.singleShot(0, self, self._send_pending)
+        return False
+
     def _send_pending(self) -> None:
+        diagram = self.view.diagram
+        if not self._painted and diagram.isVisible() and not diagram.visibleRegion().isEmpty():
+            if self._held < FIRST_PAINT_WAIT:  # the diagram's first paint sends them (eventFilter)
+                self._held += 1
+                self._settle.start()
+                return
         pending, self._pending = self._pending, {}
         for send in pending.values():
             send()

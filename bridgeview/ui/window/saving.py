@@ -11,17 +11,7 @@ from PySide6.QtCore import QEventLoop, QObject, Qt, Signal
 from PySide6.QtWidgets import QLabel, QProgressDialog, QWidget
 
 from ...formats.atomic import write_protected
-from ...formats.chunked import empty_games_loss
 from ...formats.codec import BridgeCodec, Cancelled, Codec, CribbageCodec, SaveReport, TablesFound, WriteOptions
-from ...formats.convert import (
-    chunked_text,
-    distinct_boards,
-    forget_read_losses,
-    read_losses,
-    tables_loss,
-    without_empty_games,
-    write_document,
-)
 from ...formats.errors import FormatError
 from ...formats.registry import all_codecs
 from ...model.text import plural
@@ -196,6 +186,10 @@ def bulk_report(doc, codec: BridgeCodec, progress: Callable[[int, int], bool]) -
 
 def check_document(parent: QWidget | None, doc, codec: BridgeCodec, threaded: bool) -> SaveReport | None:
     """What ``codec`` cannot hold of ``doc`` (and what reading it already lost); None when cancelled."""
+    # the writing machinery is imported when a file is saved: the window shows its first board without it
+    from ...formats.chunked import empty_games_loss
+    from ...formats.convert import chunked_text, distinct_boards, read_losses, tables_loss, without_empty_games
+
     chunked = chunked_text(doc, codec, None)
     if chunked is not None:  # a big PBN or LIN file to ZRD/ZBD: one chunked pass, not a Board a game
         try:
@@ -266,6 +260,8 @@ def save_document(
     ``losses``, when given, receives what the written file could not hold (the user agreed to lose it).
     """
     assert isinstance(codec, BridgeCodec | CribbageCodec)  # every codec reads one of the two kinds
+    from ...formats.convert import forget_read_losses, write_document  # when saving, not at start-up
+
     threaded = len(doc) > threshold
     force = may_replace(parent, path)
     if force is None:
