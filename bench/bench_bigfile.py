@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_bulk import machine, write_zrd  # noqa: E402
+from bench_bulk import machine, write_zrd
 
 BIG_N = 10_485_760
 TARGET_INDEX = 10_000_000

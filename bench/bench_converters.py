@@ -23,9 +23,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_bulk import machine, timed, write_zrd  # noqa: E402
+from bench_bulk import machine, timed, write_zrd
 
-from bridgeview.formats.convert import convert_file  # noqa: E402
+from bridgeview.formats.convert import convert_file
 
 
 def _zrd_owners(rec: bytes) -> list[int]:

@@ -128,7 +128,7 @@ class Harness:
             self._read(path, codec)
             if self.gui_every and number % self.gui_every == 0:
                 self._open(path)
-        except Exception:  # noqa: BLE001 - that is what we are hunting
+        except Exception:
             self.failures += 1
             keep = self.out / f"{codec.name}-{number}.{ext}"
             keep.parent.mkdir(parents=True, exist_ok=True)

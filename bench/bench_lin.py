@@ -30,12 +30,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_pbn import make_boards, race  # noqa: E402  (the same random boards and timing as the PBN bench)
+from bench_pbn import make_boards, race
 
 from bridgeview.formats.lin.codec import LinCodec
-from bridgeview.formats.lin.read import parse_text  # noqa: E402
+from bridgeview.formats.lin.read import parse_text
 from bridgeview.formats.lin.write import board_pairs
-from bridgeview.model.board import Board  # noqa: E402
+from bridgeview.model.board import Board
 
 REALDATA = Path(__file__).resolve().parents[2] / "shared" / "realdata" / "lin"
 #: real files whose boards each start with ``pn|`` (endplay's board boundary) and that endplay reads

@@ -77,6 +77,41 @@ def tables_of(path: Path) -> list:
     return [[list(r) for r in b.dd.tricks] for b in registry.read_file(path)]
 
 
+def print_tables(
+    args: argparse.Namespace,
+    rows: list[tuple[str, str, float, float, float]],
+    pairs: list[tuple[str, str, float, float]],
+) -> None:
+    """The runs as Markdown tables: each against DDS direct in its condition (unless left out), and each
+    ``--workers`` run against one process in the same round."""
+    print(f"{args.deals} random full deals, {os.cpu_count()} cores, {args.rounds} round(s)\n")
+    if not args.skip_direct:
+        print("| machine | method | wall s | CPU s | wall vs direct | CPU vs direct | load avg |")
+        print("|---|---|---:|---:|---:|---:|---:|")
+        base: dict[str, tuple[float, float]] = {}
+        for condition, method, wall, cpu, load in rows:
+            if method.startswith("DDS direct"):
+                base[condition] = (wall, cpu)
+            bw, bc = base[condition]
+            print(
+                f"| {condition} | {method} | {wall:.1f} | {cpu:.1f} | {wall / bw:.2f}x | {cpu / bc:.2f}x | {load:.1f} |"
+            )
+    else:
+        print("| machine | method | wall s | CPU s | load avg |")
+        print("|---|---|---:|---:|---:|")
+        for condition, method, wall, cpu, load in rows:
+            print(f"| {condition} | {method} | {wall:.1f} | {cpu:.1f} | {load:.1f} |")
+    if pairs:
+        print("\n| machine | method | wall s | one process, same round, s | ratio |")
+        print("|---|---|---:|---:|---:|")
+        for condition, method, wall, one in pairs:
+            print(f"| {condition} | {method} | {wall:.1f} | {one:.1f} | {wall / one:.2f}x |")
+        for condition in dict.fromkeys(c for c, *_ in pairs):
+            ratios = sorted(w / o for c, _, w, o in pairs if c == condition)
+            middle = ratios[len(ratios) // 2]
+            print(f"{condition}: --workers vs one process, median {middle:.2f}x, best {ratios[0]:.2f}x")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=200)
@@ -141,32 +176,7 @@ def main() -> None:
             for p in loops:
                 p.kill()
                 p.wait()
-    print(f"{args.deals} random full deals, {os.cpu_count()} cores, {args.rounds} round(s)\n")
-    if not args.skip_direct:
-        print("| machine | method | wall s | CPU s | wall vs direct | CPU vs direct | load avg |")
-        print("|---|---|---:|---:|---:|---:|---:|")
-        base: dict[str, tuple[float, float]] = {}
-        for condition, method, wall, cpu, load in rows:
-            if method.startswith("DDS direct"):
-                base[condition] = (wall, cpu)
-            bw, bc = base[condition]
-            print(
-                f"| {condition} | {method} | {wall:.1f} | {cpu:.1f} | {wall / bw:.2f}x | {cpu / bc:.2f}x | {load:.1f} |"
-            )
-    else:
-        print("| machine | method | wall s | CPU s | load avg |")
-        print("|---|---|---:|---:|---:|")
-        for condition, method, wall, cpu, load in rows:
-            print(f"| {condition} | {method} | {wall:.1f} | {cpu:.1f} | {load:.1f} |")
-    if pairs:
-        print("\n| machine | method | wall s | one process, same round, s | ratio |")
-        print("|---|---|---:|---:|---:|")
-        for condition, method, wall, one in pairs:
-            print(f"| {condition} | {method} | {wall:.1f} | {one:.1f} | {wall / one:.2f}x |")
-        for condition in dict.fromkeys(c for c, *_ in pairs):
-            ratios = sorted(w / o for c, _, w, o in pairs if c == condition)
-            middle = ratios[len(ratios) // 2]
-            print(f"{condition}: --workers vs one process, median {middle:.2f}x, best {ratios[0]:.2f}x")
+    print_tables(args, rows, pairs)
 
 
 if __name__ == "__main__":

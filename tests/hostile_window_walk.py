@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QModelIndex, Qt  # noqa: E402
-from PySide6.QtGui import QAction, QTextDocument  # noqa: E402
-from PySide6.QtGui import Qt as GuiQt  # noqa: E402
-from PySide6.QtWidgets import (  # noqa: E402
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtGui import QAction, QTextDocument
+from PySide6.QtGui import Qt as GuiQt
+from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
     QFileDialog,

@@ -20,12 +20,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from PySide6.QtCore import QTimer, qInstallMessageHandler  # noqa: E402
-from PySide6.QtGui import QFontInfo, QGuiApplication  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtCore import QTimer, qInstallMessageHandler
+from PySide6.QtGui import QFontInfo, QGuiApplication
+from PySide6.QtWidgets import QApplication
 
-from bridgeview.cli.main import main  # noqa: E402
-from bridgeview.ui.app import application  # noqa: E402
+from bridgeview.cli.main import main
+from bridgeview.ui.app import application
 
 OUT, SHOT, FILE = sys.argv[1:4]
 START = time.monotonic()

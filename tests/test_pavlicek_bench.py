@@ -8,8 +8,8 @@ from conftest import REPO
 
 sys.path.insert(0, str(REPO / "bench"))
 
-import bench_bigfile  # noqa: E402
-import bench_bulk  # noqa: E402
+import bench_bigfile
+import bench_bulk
 
 
 def test_bench_bulk_runs(tmp_path, capsys):

@@ -314,7 +314,7 @@ def _serve(connection: Connection, script: s.Script, seed: int | None) -> None:
                 return
             try:
                 connection.send((index, worker.chunk(index), None))
-            except Exception as error:  # noqa: BLE001 -- the script's error (a division by zero): the parent's to say
+            except Exception as error:
                 connection.send((index, None, error))
     except (EOFError, OSError, KeyboardInterrupt):
         return  # the parent is gone

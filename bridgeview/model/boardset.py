@@ -357,7 +357,7 @@ class LazyBoardSet(BoardSet):
         try:
             self.check_unchanged()
             return self._decode(index)
-        except Exception as e:  # noqa: BLE001 -- one bad record must not stop a paint, a selection or a save check
+        except Exception as e:
             return self.unreadable_board(index, e)
 
     def watch(self, path: str) -> None:

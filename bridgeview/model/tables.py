@@ -388,7 +388,7 @@ def record_name(boards: Boards, i: int) -> str:
     found = boards.record_number(i) if isinstance(boards, Numbered) else None
     try:
         room = boards[i].tags.get("Room")
-    except Exception:  # noqa: BLE001 -- a record that cannot be read has no room to name
+    except Exception:
         room = None
     return f"record {found or i + 1}" + (f" ({room.lower()} room)" if room else "")
 

@@ -89,7 +89,7 @@ def load_dds_only() -> None:
             return
         sys.modules["endplay"] = importlib.util.module_from_spec(spec)
         importlib.import_module("endplay._dds")
-    except Exception:  # noqa: BLE001 - any trouble: forget the attempt, the full import follows
+    except Exception:
         sys.modules.pop("endplay._dds", None)
         sys.modules.pop("endplay", None)
 

@@ -89,7 +89,7 @@ def _serve(
             # loads DDS's binding alone (the rest of endplay costs 0.6 s a child to import), and DDS sets up
             # its search memory now, not on a deal's clock
             dds.solve_tables([_WARM_UP], jobs=threads)
-    except Exception as e:  # noqa: BLE001 - report any import failure to the parent
+    except Exception as e:
         conn.send(("error", None, f"{type(e).__name__}: {e}"))
         return
     conn.send(("ready", None, None))
@@ -130,7 +130,7 @@ def _serve(
         try:
             table = (solver or dds_table)(Deal(tuple(hands)), threads)
             reply = ("ok", position, table.tricks if table is not None else None)
-        except Exception as e:  # noqa: BLE001 - a DDS error is an answer, not a dead child
+        except Exception as e:
             reply = ("error", position, f"{type(e).__name__}: {e}")
         with lock:
             current[0] = None

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QUrl
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QUndoGroup
-from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QTabWidget, QWidget
+from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QMenuBar, QTabWidget, QWidget
 
 from ..app.document import BRIDGE, CRIBBAGE, Document, bundled
 from ..formats.codec import Codec
@@ -152,6 +152,40 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
+        m = self._build_file_menu(bar)
+        e = self._build_edit_menu(bar)
+        v = self.view_menu = bar.addMenu("&View")
+        self.act_four_colour = QAction("&Four-Colour Suits", self)
+        self.act_four_colour.setCheckable(True)
+        self.act_four_colour.setChecked(bool(self.settings.value("view/fourColour", False, type=bool)))
+        self.act_four_colour.toggled.connect(self.set_four_colour)
+        v.addAction(self.act_four_colour)
+        v.addSeparator()
+        self.panel_actions = PanelActions(self, v)
+        self.act_ten_as_t = add_ten_action(self, self.settings, v, self._card_text_changed)
+        self.room_menu = RoomMenu(self, v)
+
+        # the current tab's solver actions (Solve all, Solve again, Cancel), refilled on tab change
+        self.tools_menu = bar.addMenu("&Analysis")
+        self._sync_tools_menu()
+
+        g = bar.addMenu("&Go")
+        self.act_goto = self.make_action("&Go to Board…", self.go_to_board, "Ctrl+G")
+        self.act_next = self.make_action("&Next Board", lambda: self._step(1), "Ctrl+Down")
+        self.act_prev = self.make_action("&Previous Board", lambda: self._step(-1), "Ctrl+Up")
+        self.act_first = self.make_action("&First Board", lambda: self._jump(0), "Ctrl+Home")
+        self.act_last = self.make_action("&Last Board", lambda: self._jump(-1), "Ctrl+End")
+        for act in (self.act_goto, self.act_next, self.act_prev, self.act_first, self.act_last):
+            g.addAction(act)
+
+        self.desk = Desk(self, m, e, before=self.act_close)  # Compare With…, hand records, dealing machine
+
+        h = self.help_menu = bar.addMenu("&Help")
+        h.addAction(self.make_action("&About bridgeview", self.about))
+
+    def _build_file_menu(self, bar: QMenuBar) -> QMenu:
+        """File: open, recent files, the sample, save, export, close and quit (the desk adds its entries
+        later, before Close)."""
         m = self.file_menu = bar.addMenu("&File")
         self.act_open = self.make_action("&Open…", self.open_dialog, QKeySequence.StandardKey.Open)
         m.addAction(self.act_open)
@@ -181,7 +215,11 @@ class MainWindow(QMainWindow):
         m.addAction(self.act_close)
         self.act_quit = self.make_action("&Quit", self.close, QKeySequence.StandardKey.Quit)
         m.addAction(self.act_quit)
+        return m
 
+    def _build_edit_menu(self, bar: QMenuBar) -> QMenu:
+        """Edit: undo and redo (the current tab's, through the undo group), copy and paste boards, and the
+        board header."""
         e = self.edit_menu = bar.addMenu("&Edit")
         self.act_undo = self.undo_group.createUndoAction(self, "&Undo")
         self.act_undo.setShortcut(QKeySequence.StandardKey.Undo)
@@ -217,35 +255,7 @@ class MainWindow(QMainWindow):
             "Edit Board &Number, Dealer, Vulnerability…", self.edit_header, "Ctrl+E"
         )
         e.addAction(self.act_edit_header)
-
-        v = self.view_menu = bar.addMenu("&View")
-        self.act_four_colour = QAction("&Four-Colour Suits", self)
-        self.act_four_colour.setCheckable(True)
-        self.act_four_colour.setChecked(bool(self.settings.value("view/fourColour", False, type=bool)))
-        self.act_four_colour.toggled.connect(self.set_four_colour)
-        v.addAction(self.act_four_colour)
-        v.addSeparator()
-        self.panel_actions = PanelActions(self, v)
-        self.act_ten_as_t = add_ten_action(self, self.settings, v, self._card_text_changed)
-        self.room_menu = RoomMenu(self, v)
-
-        # the current tab's solver actions (Solve all, Solve again, Cancel), refilled on tab change
-        self.tools_menu = bar.addMenu("&Analysis")
-        self._sync_tools_menu()
-
-        g = bar.addMenu("&Go")
-        self.act_goto = self.make_action("&Go to Board…", self.go_to_board, "Ctrl+G")
-        self.act_next = self.make_action("&Next Board", lambda: self._step(1), "Ctrl+Down")
-        self.act_prev = self.make_action("&Previous Board", lambda: self._step(-1), "Ctrl+Up")
-        self.act_first = self.make_action("&First Board", lambda: self._jump(0), "Ctrl+Home")
-        self.act_last = self.make_action("&Last Board", lambda: self._jump(-1), "Ctrl+End")
-        for act in (self.act_goto, self.act_next, self.act_prev, self.act_first, self.act_last):
-            g.addAction(act)
-
-        self.desk = Desk(self, m, e, before=self.act_close)  # Compare With…, hand records, dealing machine
-
-        h = self.help_menu = bar.addMenu("&Help")
-        h.addAction(self.make_action("&About bridgeview", self.about))
+        return e
 
     def _update_actions(self) -> None:
         view = self.current_view()
@@ -504,15 +514,15 @@ class MainWindow(QMainWindow):
             self.recent_menu.addAction("(none)").setEnabled(False)
 
     # -- drag and drop ----------------------------------------------------------------
-    def dragEnterEvent(self, event) -> None:  # noqa: N802
+    def dragEnterEvent(self, event) -> None:
         if event.mimeData().hasUrls() or event.mimeData().hasText():
             event.acceptProposedAction()
 
-    def dragMoveEvent(self, event) -> None:  # noqa: N802
+    def dragMoveEvent(self, event) -> None:
         if event.mimeData().hasUrls() or event.mimeData().hasText():
             event.acceptProposedAction()
 
-    def dropEvent(self, event) -> None:  # noqa: N802
+    def dropEvent(self, event) -> None:
         mime = event.mimeData()
         urls: list[QUrl] = mime.urls()
         paths = [u.toLocalFile() for u in urls if u.isLocalFile()]
@@ -785,7 +795,7 @@ class MainWindow(QMainWindow):
             self.settings.setValue("layout/documentSplitter", view.splitter.saveState())
         self.settings.sync()
 
-    def closeEvent(self, event) -> None:  # noqa: N802
+    def closeEvent(self, event) -> None:
         for w in self.views():
             if not self._maybe_save(w):
                 event.ignore()
@@ -795,7 +805,7 @@ class MainWindow(QMainWindow):
             w.shutdown()
         event.accept()
 
-    def keyPressEvent(self, event) -> None:  # noqa: N802
+    def keyPressEvent(self, event) -> None:
         # arrows and page keys reach the board list even when another pane has the focus
         view = self.current_view()
         keys = (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown, Qt.Key.Key_Home, Qt.Key.Key_End)

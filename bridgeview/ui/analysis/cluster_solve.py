@@ -62,7 +62,7 @@ class ClusterSolveJob(QThread):
     def cancel(self) -> None:
         self._cancel.set()
 
-    def run(self) -> None:  # noqa: D401 (Qt entry point)
+    def run(self) -> None:
         from ...solve.chunks import DaskSolver
 
         solver = None

@@ -173,7 +173,7 @@ class SolverWorker(QThread):
         self.start(QThread.Priority.LowPriority)
 
     # -- the thread ---------------------------------------------------------------
-    def run(self) -> None:  # noqa: D401 (Qt entry point)
+    def run(self) -> None:
         while True:
             with self._lock:
                 if self._stop or not (self._urgent or self._compute or self._background):
@@ -327,36 +327,7 @@ class DocumentSolver(QObject):
         #: big to look through finds the boards to add tables to
         self.solved_at: dict[int, tuple[int, int, int, int]] = {}
 
-        self.solve_all_action = QAction("Solve all boards", view)
-        self.solve_all_action.setToolTip("Work out the double-dummy table of every board that lacks one")
-        self.solve_all_action.triggered.connect(self.solve_all)
-        self.solve_again_action = QAction("Solve again", view)
-        self.solve_again_action.setToolTip("Solve this board with DDS and compare with the stored table")
-        self.solve_again_action.triggered.connect(self.solve_again)
-        self.cancel_action = QAction("Cancel solving", view)
-        self.cancel_action.triggered.connect(self.cancel)
-        self.solve_cluster_action = QAction("Solve all boards on a Dask cluster…", view)
-        self.solve_cluster_action.setToolTip(
-            "Send every board that lacks a table to a Dask scheduler (for sets too big for this machine)"
-        )
-        self.solve_cluster_action.triggered.connect(lambda _checked=False: self.solve_on_cluster())
-        #: the running cluster job (see ui/analysis/cluster_solve.py), or None
-        self.cluster_job = None
-        self.add_tables_action = QAction("Add Solved Tables to the File", view)
-        self.add_tables_action.setObjectName("action_add_solved_tables")
-        self.add_tables_action.setToolTip(
-            "Write the double-dummy tables worked out here into the boards (one undoable edit), "
-            "so that saving keeps them"
-        )
-        self.add_tables_action.triggered.connect(lambda _checked=False: self.add_tables())
-        for a in (
-            self.solve_all_action,
-            self.solve_again_action,
-            self.cancel_action,
-            self.solve_cluster_action,
-            self.add_tables_action,
-        ):
-            view.addAction(a)
+        self._make_actions(view)
 
         self.bar = SolverBar(view.dd_grid.parentWidget())
         self.bar.again.setDefaultAction(self.solve_again_action)
@@ -391,6 +362,40 @@ class DocumentSolver(QObject):
             self._position_changed(view.replay.position())
         if auto:
             QTimer.singleShot(AUTO_DELAY_MS, self, self.solve_all)
+
+    def _make_actions(self, view: QWidget) -> None:
+        """The view's solving actions (the Analysis menu shows the current tab's): Solve all, Solve again,
+        Cancel, Solve on a Dask cluster, Add Solved Tables to the File."""
+        self.solve_all_action = QAction("Solve all boards", view)
+        self.solve_all_action.setToolTip("Work out the double-dummy table of every board that lacks one")
+        self.solve_all_action.triggered.connect(self.solve_all)
+        self.solve_again_action = QAction("Solve again", view)
+        self.solve_again_action.setToolTip("Solve this board with DDS and compare with the stored table")
+        self.solve_again_action.triggered.connect(self.solve_again)
+        self.cancel_action = QAction("Cancel solving", view)
+        self.cancel_action.triggered.connect(self.cancel)
+        self.solve_cluster_action = QAction("Solve all boards on a Dask cluster…", view)
+        self.solve_cluster_action.setToolTip(
+            "Send every board that lacks a table to a Dask scheduler (for sets too big for this machine)"
+        )
+        self.solve_cluster_action.triggered.connect(lambda _checked=False: self.solve_on_cluster())
+        #: the running cluster job (see ui/analysis/cluster_solve.py), or None
+        self.cluster_job = None
+        self.add_tables_action = QAction("Add Solved Tables to the File", view)
+        self.add_tables_action.setObjectName("action_add_solved_tables")
+        self.add_tables_action.setToolTip(
+            "Write the double-dummy tables worked out here into the boards (one undoable edit), "
+            "so that saving keeps them"
+        )
+        self.add_tables_action.triggered.connect(lambda _checked=False: self.add_tables())
+        for a in (
+            self.solve_all_action,
+            self.solve_again_action,
+            self.cancel_action,
+            self.solve_cluster_action,
+            self.add_tables_action,
+        ):
+            view.addAction(a)
 
     # -- actions ------------------------------------------------------------------
     def solve_all(self) -> None:
@@ -451,7 +456,7 @@ class DocumentSolver(QObject):
         self._pending[kind] = send
         self._settle.start()
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Paint and watched is self.view.diagram and not self._painted:
             self._painted = True
             watched.removeEventFilter(self)

@@ -203,7 +203,7 @@ class _ListWatcher(QObject):
         super().__init__(panels)
         self.panels = panels
 
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt naming)
+    def eventFilter(self, obj, event) -> bool:
         if event.type() == QEvent.Type.Resize:
             old, new = event.oldSize(), event.size()
             if old.width() != new.width() or old.height() != new.height():
@@ -236,7 +236,7 @@ class _FirstShow(QObject):
     def _moved(self, *_args) -> None:
         self.auto = False
 
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt naming)
+    def eventFilter(self, obj, event) -> bool:
         if obj is not self.view:
             return False
         kind = event.type()

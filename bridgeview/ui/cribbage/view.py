@@ -115,7 +115,7 @@ class CribbageTable(QWidget):
         self.update()
 
     # -- painting ---------------------------------------------------------------
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt name
+    def paintEvent(self, event: QPaintEvent) -> None:
         p = QPainter(self)
         try:
             p.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -335,7 +335,7 @@ class CribbageBoard(QWidget):
         self.step = step
         self.update()
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt name
+    def paintEvent(self, event: QPaintEvent) -> None:
         p = QPainter(self)
         try:
             p.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -551,14 +551,14 @@ class CribbageView(DocumentTab):
         controls.addWidget(self.position_label)
         return controls
 
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt name
+    def showEvent(self, event) -> None:
         """Take the keyboard when shown (a new tab), so the arrow keys step the movie."""
         super().showEvent(event)
         focus = QApplication.focusWidget()
         if focus is None or not self.isAncestorOf(focus):
             self.table.setFocus()
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt name
+    def resizeEvent(self, event) -> None:
         """Keep the board and the breakdown in proportion to the window."""
         w, h = event.size().width(), event.size().height()
         self.board.setFixedHeight(int(max(80, min(170, h * 0.2))))
@@ -661,7 +661,7 @@ class CribbageView(DocumentTab):
             self.set_playing(False)
 
     # -- events -------------------------------------------------------------------
-    def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt name
+    def keyPressEvent(self, event) -> None:
         keys = {
             Qt.Key.Key_Right: self.next_step,
             Qt.Key.Key_Left: self.prev_step,

@@ -120,13 +120,13 @@ class SummaryLabel(QLabel):
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setToolTip("Show the problems in the Check tab")
 
-    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt name
+    def mousePressEvent(self, event) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
             event.accept()  # a press taken here, so that the release comes here too (a real click)
             return
         super().mousePressEvent(event)
 
-    def mouseReleaseEvent(self, event) -> None:  # noqa: N802 - Qt name
+    def mouseReleaseEvent(self, event) -> None:
         if event.button() == Qt.MouseButton.LeftButton and self.rect().contains(event.position().toPoint()):
             self.clicked.emit()
         super().mouseReleaseEvent(event)

@@ -117,7 +117,7 @@ class HandDiagram(QWidget):
         self._box_sink: dict[Seat, QRectF] = {}
 
     # -- API ----------------------------------------------------------------
-    def sizeHint(self) -> QSize:  # noqa: N802 (Qt naming)
+    def sizeHint(self) -> QSize:
         return QSize(620, 560)
 
     def set_board(self, board: Board | None) -> None:
@@ -302,7 +302,7 @@ class HandDiagram(QWidget):
         return f"{verdict} ({plural(b.result, 'trick')})"
 
     # -- events ------------------------------------------------------------------
-    def event(self, event) -> bool:  # noqa: D102 - Qt entry point
+    def event(self, event) -> bool:
         if event.type() == QEvent.Type.ToolTip:
             text = self.tooltip_at(QPointF(event.pos()))
             if text:
@@ -343,7 +343,7 @@ class HandDiagram(QWidget):
                 return hit.card
         return None
 
-    def mousePressEvent(self, event) -> None:  # noqa: N802
+    def mousePressEvent(self, event) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
             card = self.card_at(event.position())
             if card is not None:
@@ -352,12 +352,12 @@ class HandDiagram(QWidget):
                 return
         super().mousePressEvent(event)
 
-    def mouseMoveEvent(self, event) -> None:  # noqa: N802
+    def mouseMoveEvent(self, event) -> None:
         over = self.card_at(event.position()) is not None
         self.setCursor(Qt.CursorShape.PointingHandCursor if over else Qt.CursorShape.ArrowCursor)
         super().mouseMoveEvent(event)
 
-    def contextMenuEvent(self, event) -> None:  # noqa: N802
+    def contextMenuEvent(self, event) -> None:
         card = self.card_at(QPointF(event.pos()))
         if card is None or not self._editable or self._board is None:
             super().contextMenuEvent(event)
@@ -378,7 +378,7 @@ class HandDiagram(QWidget):
         return menu
 
     # -- painting ---------------------------------------------------------------
-    def paintEvent(self, event) -> None:  # noqa: N802
+    def paintEvent(self, event) -> None:
         painter = QPainter(self)
         try:
             self.paint(painter, QRectF(self.rect()), record_hits=True)

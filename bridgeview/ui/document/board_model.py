@@ -91,13 +91,13 @@ class BoardSetModel(QAbstractTableModel):
         self.board_label: Callable[[int, str], str] | None = None
 
     # -- Qt model API ----------------------------------------------------------
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.boards)
 
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(COLUMNS) + (self.room_column is not None)
 
-    def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+    def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole):
         if orientation == Qt.Orientation.Horizontal:
             if section == self.room_column:
                 if role == Qt.ItemDataRole.DisplayRole:
@@ -219,17 +219,17 @@ class BoardSetModel(QAbstractTableModel):
         base = super().flags(index)
         return base | Qt.ItemFlag.ItemIsDragEnabled if index.isValid() else base | Qt.ItemFlag.ItemIsDropEnabled
 
-    def mimeTypes(self) -> list[str]:  # noqa: N802
+    def mimeTypes(self) -> list[str]:
         return [ROWS_MIME]
 
-    def mimeData(self, indexes) -> QMimeData:  # noqa: N802
+    def mimeData(self, indexes) -> QMimeData:
         """The dragged rows, as ``ROWS_MIME`` text ("3,4")."""
         mime = QMimeData()
         rows = sorted({i.row() for i in indexes if i.isValid()})
         mime.setData(ROWS_MIME, ",".join(str(r) for r in rows).encode())
         return mime
 
-    def supportedDropActions(self):  # noqa: N802
+    def supportedDropActions(self):
         return Qt.DropAction.MoveAction
 
     def replace_all(self, boards: list[Board]) -> None:

@@ -166,7 +166,7 @@ class RowDrops(ViewPlugin):
         lst.setDefaultDropAction(Qt.DropAction.MoveAction)
         lst.viewport().installEventFilter(self)
 
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802
+    def eventFilter(self, obj, event) -> bool:
         kind = event.type()
         if kind not in (QEvent.Type.DragEnter, QEvent.Type.DragMove, QEvent.Type.Drop):
             return False

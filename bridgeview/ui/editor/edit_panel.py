@@ -72,7 +72,7 @@ class NotesEdit(QPlainTextEdit):
 
     editingFinished = Signal()
 
-    def focusOutEvent(self, event) -> None:  # noqa: N802
+    def focusOutEvent(self, event) -> None:
         super().focusOutEvent(event)
         self.editingFinished.emit()
 
@@ -109,7 +109,7 @@ class EditPanel(QWidget):
         self.body.addStretch(1)
         self.refresh()
 
-    def sizeHint(self) -> QSize:  # noqa: N802
+    def sizeHint(self) -> QSize:
         return QSize(PANEL_WIDTH, 640)
 
     # -- building -----------------------------------------------------------------------
@@ -812,7 +812,7 @@ class EditPanel(QWidget):
             self.view.undo_stack.push(FileInfoCommand(self.view, "Set the dealing-machine fields", dup=dup))
 
     # -- clicks in the diagram ----------------------------------------------------------------
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         if obj in self.hand_edits:
             self._typing_into_hand(obj, event)
             return False

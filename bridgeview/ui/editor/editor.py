@@ -290,7 +290,7 @@ class Editor(QObject):
 
         return run
 
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802
+    def eventFilter(self, obj, event) -> bool:
         """Delete (or Backspace) in a board list deletes its selected boards; Ctrl+Del works anywhere."""
         if (
             event.type() == QEvent.Type.KeyPress
@@ -442,7 +442,7 @@ def add_par_tags(view: BoardView, codec: Codec | None = None) -> int:
             continue
         try:
             tags = par_tags(b)
-        except Exception:  # noqa: BLE001 - par is a courtesy: a DDS failure must not stop the save
+        except Exception:
             continue
         if tags:
             view.model.set_board(i, b.copy(tags={**b.tags, **tags}))

@@ -87,7 +87,7 @@ class StepKeys(QObject):
         except RuntimeError:
             pass
 
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt naming)
+    def eventFilter(self, obj, event) -> bool:
         if event.type() != QEvent.Type.KeyPress or not isinstance(obj, QWidget):
             return False
         name = STEP_KEYS.get(event.key())
