@@ -32,6 +32,7 @@ from ..model.board import Board
 from ..model.boardset import BoardSet, FileInfo, LazyBoardSet
 from ..model.cards import RANK_CHARS, SEAT_LETTERS, Seat
 from ..model.deal import Deal
+from ..model.problem import Problem, error
 from ..model.text import plural
 from ..model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
 from .bulk import BulkChunk, complete_rows
@@ -195,7 +196,14 @@ class RzdCodec(_DealRecords):
         with open(path, "rb") as f:
             said = int.from_bytes(f.read(2), "little")
         if said != len(doc):
-            doc.problems.insert(0, (None, None, f"the header says {plural(said, 'board')}; the file holds {len(doc)}"))
+            doc.problems.insert(
+                0,
+                Problem(
+                    None,
+                    None,
+                    error("rzd.board-count", f"the header says {plural(said, 'board')}; the file holds {len(doc)}"),
+                ),
+            )
         return doc
 
     def decode_record(self, rec: bytes, base: int, record: int) -> Deal:

@@ -25,6 +25,7 @@ from ..model.board import Board
 from ..model.boardset import FileInfo, LazyBoardSet
 from ..model.ddtable import DDTable
 from ..model.deal import Deal
+from ..model.problem import Problem, error
 from ..model.text import plural
 from .bulk import DD_UNKNOWN, BulkChunk, chunks_from_boards, complete_rows
 from .codec import BridgeCodec, ReadOptions, WriteOptions
@@ -42,9 +43,6 @@ SCAN_RECORDS = 1 << 16  # records per chunk when scanning for the end-of-list re
 #: records per bulk chunk: 16 Ki records keep a chunk's arrays in cache through decoding,
 #: checking and encoding (a third faster than 64 Ki on the benchmark's ZRD conversions)
 BULK_RECORDS = 1 << 14
-
-#: a problem a reader survived: (board index or None, line or None, message)
-Problem = tuple[int | None, int | None, str]
 
 
 def full_deal_rows(owners: np.ndarray) -> np.ndarray:
@@ -287,7 +285,14 @@ class FixedRecordCodec(BridgeCodec):
         after = len(records.buf) - (end + 1) * rs
         if after > 0:
             records.problems.append(
-                (None, None, f"{plural(after, 'byte')} after the end-of-list record (record {end + 1}) ignored")
+                Problem(
+                    None,
+                    None,
+                    error(
+                        "records.after-end-of-list",
+                        f"{plural(after, 'byte')} after the end-of-list record (record {end + 1}) ignored",
+                    ),
+                )
             )
 
     def open_records(self, path: str | os.PathLike[str]) -> Records:
@@ -310,7 +315,7 @@ class FixedRecordCodec(BridgeCodec):
         tail = self._broken_tail(records.buf, full)
         if tail:
             records.broken_tail = tail
-            records.problems.append((None, None, tail))
+            records.problems.append(Problem(None, None, error("records.broken-tail", tail)))
         return records
 
     def _first_number(self, records: Records, options: ReadOptions, info: FileInfo) -> int:

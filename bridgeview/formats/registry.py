@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..model.boardset import BoardSet, LazyBoardSet
+from ..model.problem import Problem, error
 from .atomic import check_target, save_atomically
 from .codec import AnyCodec, Boards, BridgeCodec, Content, ReadOptions, WriteOptions, check_error
 from .errors import FormatError
@@ -181,7 +182,7 @@ def read_file(path: str | os.PathLike[str], fmt: str | None = None, options: Rea
     if isinstance(doc, LazyBoardSet):  # a memory-mapped set: notice the file being cut short under it
         doc.watch(str(path))
     if not len(doc) and _empty(path):  # opens, but not without a word
-        doc.problems.insert(0, (None, None, EMPTY_FILE))
+        doc.problems.insert(0, Problem(None, None, error("file.empty", EMPTY_FILE)))
     return doc
 
 

@@ -31,7 +31,8 @@ from ...model.board import Board
 from ...model.boardset import BoardSet, DupControl, FileInfo, LazyBoardSet
 from ...model.cards import CARDS, SEAT_LETTERS
 from ...model.deal import Deal
-from ...model.severity import warning
+from ...model.problem import Problem, error
+from ...model.problem import warning as problem_warning
 from ..bulk import ABSENT, BulkChunk
 from ..codec import Boards, BridgeCodec, Capabilities, ReadOptions, SaveReport, WriteOptions, source_info
 from ..errors import MESSAGE_LIMIT, FormatError
@@ -259,7 +260,13 @@ class BriCodec(FixedRecordCodec):
             return super().read(path, options)
         doc = _BARE_BRI.read(path, options)  # records of the 78 digits alone: nothing is ambiguous
         doc.problems.append(
-            (None, None, warning(f"bare {BRI_DEAL}-byte BRI records without the 50 bytes of padding; read anyway"))
+            Problem(
+                None,
+                None,
+                problem_warning(
+                    "bri.bare-records", f"bare {BRI_DEAL}-byte BRI records without the 50 bytes of padding; read anyway"
+                ),
+            )
         )
         return doc
 
@@ -486,12 +493,13 @@ class DupCodec(FixedRecordCodec):
             )
         if dup.last_board is not None and dup.last_board != first + count - 1:
             records.problems.append(
-                (
+                Problem(
                     None,
                     None,
-                    (
+                    error(
+                        "dup.last-board-differs",
                         f"the control bytes say the last board is {dup.last_board}, "
-                        f"but the file's {count} boards run {first}-{first + count - 1}"
+                        f"but the file's {count} boards run {first}-{first + count - 1}",
                     ),
                 )
             )

@@ -25,6 +25,7 @@ from ...model.board import Board
 from ...model.boardset import BoardSet, FileInfo
 from ...model.cards import SEAT_LETTERS
 from ...model.deal import Deal
+from ...model.problem import Problem, error
 from ..codec import Boards, BridgeCodec, Capabilities, ReadOptions, SaveReport, WriteOptions, source_info
 from ..errors import FormatError
 from ..textcheck import decode_text, undecodable_problems
@@ -148,7 +149,7 @@ class DlmCodec(BridgeCodec):
             value, line_no = board_lines[number]
             deal, problem = self.decode_board(value, number, line_no)
             if problem:
-                doc.problems.append((len(doc), line_no, problem))
+                doc.problems.append(Problem(len(doc), line_no, error("dlm.bad-board", problem)))
             positions[len(doc)] = line_no
             doc.append(Board.numbered(number, deal))
         info.extra["board_lines"] = positions
@@ -182,21 +183,29 @@ class DlmCodec(BridgeCodec):
         return values, board_lines
 
     @staticmethod
-    def _checksum_problems(values: dict[str, tuple[str, int]], count: int) -> list[tuple[None, int, str]]:
+    def _checksum_problems(values: dict[str, tuple[str, int]], count: int) -> list[Problem]:
         """A ``Checksum`` line that is not the one ``count`` boards and the ``Status`` give."""
-        problems: list[tuple[None, int, str]] = []
+        problems: list[Problem] = []
         status = values.get("status", ("", 0))[0]
         if "checksum" in values:
             raw, line_no = values["checksum"]
             expected = file_checksum(count, status)
             if not raw.strip().isdigit():
-                problems.append((None, line_no, f"the file checksum {raw.strip()!r} is not a number"))
+                problems.append(
+                    Problem(
+                        None, line_no, error("dlm.bad-checksum", f"the file checksum {raw.strip()!r} is not a number")
+                    )
+                )
             elif int(raw) != expected:
                 problems.append(
-                    (
+                    Problem(
                         None,
                         line_no,
-                        f"the file checksum is {int(raw)}; {count} boards with Status={status.strip()} give {expected}",
+                        error(
+                            "dlm.wrong-checksum",
+                            f"the file checksum is {int(raw)}; "
+                            f"{count} boards with Status={status.strip()} give {expected}",
+                        ),
                     )
                 )
         return problems

@@ -34,6 +34,7 @@ from typing import IO, TYPE_CHECKING, Any, TypeGuard
 from ...model.board import Board
 from ...model.boardset import BoardSet, FileInfo, LazyBoardSet, SetKind
 from ...model.cards import Card
+from ...model.problem import Problem
 from ..codec import is_lazy_text
 from ..errors import FormatError
 from ..lazytext import LazyLines, text_encoding
@@ -389,7 +390,7 @@ class LazyLinSet(LazyBoardSet):
             self._cache.popitem(last=False)
         if probs and i not in self._noted:
             self._noted.add(i)
-            self.problems.extend((i, line, msg) for line, msg in probs)
+            self.problems.extend(Problem(i, line, msg) for line, msg in probs)
         return hit
 
     def _decode_board(self, i: int) -> Board:

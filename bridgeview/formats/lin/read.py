@@ -21,7 +21,7 @@ from ...model.boardset import BoardSet, FileInfo
 from ...model.cards import CARDS, RANK_CHARS, SUIT_LETTERS, Card, Seat, Strain
 from ...model.deal import HOLDINGS, Deal, holding
 from ...model.play import legal_play_tricks
-from ...model.severity import warning
+from ...model.problem import Problem, error, warning
 from ...model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
 from ..codec import (
     ReadOptions,
@@ -395,7 +395,7 @@ def parse_text(text: str, options: ReadOptions | None = None) -> BoardSet:
         if b.result is None:
             b.result = implied_result(b)
     doc = BoardSet(boards, info)
-    doc.problems.extend(ctx.problems)
+    doc.problems.extend(Problem(*p) for p in ctx.problems)
     return doc
 
 
@@ -508,7 +508,12 @@ def parse_board(toks: Tokens, group: Group, index: int, ctx: ReadContext) -> Boa
                         h = b.deal.hands
                         dealt = h[0] | h[1] | h[2] | h[3]
                 elif not key:
-                    r.problem(warning(f"text {snippet(values[i], 40)!r} between '|' is not a LIN key; kept as it is"))
+                    r.problem(
+                        warning(
+                            "lin.not-a-key",
+                            f"text {snippet(values[i], 40)!r} between '|' is not a LIN key; kept as it is",
+                        )
+                    )
                     r.extra.append(f"{values[i]}|")
                 else:
                     r.extra.append(f"{key}|{values[i]}|")
@@ -517,7 +522,7 @@ def parse_board(toks: Tokens, group: Group, index: int, ctx: ReadContext) -> Boa
             if bad is None:
                 r.at = i
                 bad = f"{key}|{snippet(values[i], 40)}|: {explain(e)}"
-                r.problem(f"{UNREADABLE_RECORD}{bad}")
+                r.problem(error("lin.unreadable-board", f"{UNREADABLE_RECORD}{bad}"))
     r.at = group[0]
     board = _finish_board(r)
     if bad is not None:
@@ -530,10 +535,15 @@ def _finish_board(r: _BoardRead) -> Board:
     board), dealer and vulnerability from the number where the board has none, room, players, kept tokens."""
     b = r.b
     if not r.has_md:
-        r.problem("no deal (md) in this board")
+        r.problem(error("lin.no-deal", "no deal (md) in this board"))
     number = r.qx_number if r.qx_number is not None else r.title_number
     if r.qx_number is not None and r.title_number is not None and r.qx_number != r.title_number:
-        r.problem(f"qx says board {r.qx_number} but the title says board {r.title_number}; using {r.qx_number}")
+        r.problem(
+            error(
+                "lin.board-numbers-differ",
+                f"qx says board {r.qx_number} but the title says board {r.title_number}; using {r.qx_number}",
+            )
+        )
     if number is None and r.ctx.start_board is not None:
         number = r.ctx.start_board + r.index
     b.number = number
@@ -565,11 +575,11 @@ def _read_qx(r: _BoardRead, value: str) -> None:
         r.room = {"o": "Open", "c": "Closed", "": None}.get(letter, m.group(1))
         too_big = board_number_problem(m.group(2))
         if too_big:
-            r.problem(f"board id qx|{snippet(value, 40)}|: {too_big}; ignored")
+            r.problem(error("lin.bad-board-id", f"board id qx|{snippet(value, 40)}|: {too_big}; ignored"))
         else:
             r.qx_number = int(m.group(2))
     else:
-        r.problem(f"board id qx|{snippet(value, 40)}| not understood; ignored")
+        r.problem(error("lin.bad-board-id", f"board id qx|{snippet(value, 40)}| not understood; ignored"))
 
 
 def _read_pn(r: _BoardRead, value: str) -> None:
@@ -593,7 +603,12 @@ def _read_sv(r: _BoardRead, value: str) -> None:
     try:
         r.b.vulnerability = Vulnerability.from_text(value)
     except ValueError:
-        r.problem(f"vulnerability sv|{snippet(value, 40)}| not understood; taken from the board number")
+        r.problem(
+            error(
+                "lin.bad-vulnerability",
+                f"vulnerability sv|{snippet(value, 40)}| not understood; taken from the board number",
+            )
+        )
 
 
 def _read_ah(r: _BoardRead, value: str) -> None:
@@ -602,7 +617,7 @@ def _read_ah(r: _BoardRead, value: str) -> None:
     m = _BOARD_TITLE.fullmatch(value)
     too_big = board_number_problem(m.group(1)) if m else None
     if too_big:  # kept as the title, so a save writes it back
-        r.problem(f"title ah|{snippet(value, 40)}|: {too_big}")
+        r.problem(error("lin.bad-title", f"title ah|{snippet(value, 40)}|: {too_big}"))
         r.b.tags[TITLE_TAG] = value.strip()
     elif m:
         r.title_number = int(m.group(1))
@@ -611,7 +626,7 @@ def _read_ah(r: _BoardRead, value: str) -> None:
         m2 = re.search(r"board\s*(\d+)", value, re.IGNORECASE)
         too_big = board_number_problem(m2.group(1)) if m2 else None
         if too_big:
-            r.problem(f"title ah|{snippet(value, 40)}|: {too_big}")
+            r.problem(error("lin.bad-title", f"title ah|{snippet(value, 40)}|: {too_big}"))
         r.title_number = int(m2.group(1)) if m2 and not too_big else None
 
 
@@ -627,7 +642,11 @@ def _read_an(r: _BoardRead, value: str) -> None:
     if b.auction:
         b.auction[-1] = b.auction[-1].annotated(explanation=flat_text(value).strip() or None)
     else:
-        r.problem(f"explanation an|{snippet(value, 40)}| comes before any call; kept as a note")
+        r.problem(
+            error(
+                "lin.early-explanation", f"explanation an|{snippet(value, 40)}| comes before any call; kept as a note"
+            )
+        )
         b.notes.append(flat_text(value))
 
 
@@ -638,9 +657,9 @@ def _read_pc(r: _BoardRead, value: str) -> None:
     if b.play is None:
         b.play = []
     if r.played >> card & 1:
-        r.problem(f"card {card} is played twice")
+        r.problem(error("lin.card-played-twice", f"card {card} is played twice"))
     elif b.deal.owner(card) is None:
-        r.problem(f"card {card} is not in the deal")
+        r.problem(error("lin.card-not-in-deal", f"card {card} is not in the deal"))
     b.play.append(card)
     r.played |= 1 << card
 
@@ -653,7 +672,7 @@ def _read_mc(r: _BoardRead, value: str) -> None:
     if 0 <= claim <= 13:
         r.b.claim = claim
     else:
-        r.problem(f"claim mc|{snippet(value, 40)}| is not 0-13 tricks; ignored")
+        r.problem(error("lin.bad-claim", f"claim mc|{snippet(value, 40)}| is not 0-13 tricks; ignored"))
 
 
 def _read_nt(r: _BoardRead, value: str) -> None:
@@ -708,7 +727,7 @@ def _apply_results(
         try:
             entry = parse_rs(rs[pos])
         except ValueError as e:
-            ctx.problems.append((i, lines.get(i), f"rs: {e}; ignored"))
+            ctx.problems.append((i, lines.get(i), error("lin.bad-result", f"rs: {e}; ignored")))
             continue
         if entry is not None:
             b.contract, b.declarer, b.result = entry
