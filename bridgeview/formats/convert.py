@@ -12,7 +12,6 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Any, TypeGuard, overload
 
 from ..model.boardset import BoardSet, BoardSource, FileInfo, ReadProblem, Selection, SetKind, lazy_set
-from ..model.cribbage import CribbageRecord
 from ..model.tables import DEAL, Conflict, record_name, set_tables
 from ..model.text import plural
 from .atomic import check_target, save_atomically
@@ -43,6 +42,7 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from ..model.board import Board
+    from ..model.cribbage import CribbageRecord
     from .bulk import BulkChunk
 
 
@@ -374,12 +374,12 @@ def write_document(
     wrap the document themselves (the GUI) leave it off."""
     options = options or WriteOptions()
     result = ConvertResult(codec)
-    if isinstance(doc, CribbageRecord) or not isinstance(codec, BridgeCodec):
-        if isinstance(doc, CribbageRecord) and not isinstance(codec, BridgeCodec):
+    if not isinstance(doc, BoardSource) or not isinstance(codec, BridgeCodec):
+        if not isinstance(doc, BoardSource) and not isinstance(codec, BridgeCodec):  # a cribbage game
             game, cribbage = doc, codec
             save_atomically(dst, lambda f: cribbage.write(game, f, options), force=force)
             return result
-        kind = "cribbage" if isinstance(doc, CribbageRecord) else "bridge"
+        kind = "bridge" if isinstance(doc, BoardSource) else "cribbage"
         raise FormatError(f"cannot convert a {kind} file to {codec.title}", path=str(dst))
     doc, dropped = without_empty_games(doc, codec)
     checked: BoardSource = doc
@@ -437,7 +437,7 @@ def _convert_bulk(
     force: bool = False,
 ) -> ConvertResult:
     doc = read_file(src, src_codec.name)
-    if isinstance(doc, CribbageRecord) or not one_table_each(
+    if not isinstance(doc, BoardSource) or not one_table_each(
         doc, dst_codec
     ):  # a board twice (a format that stores numbers): written once
         return write_document(doc, dst, dst_codec, options, progress, count_boards=True, force=force)

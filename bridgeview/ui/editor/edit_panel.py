@@ -570,13 +570,8 @@ class EditPanel(QWidget):
 
     @staticmethod
     def _call_name(c: Call) -> str:
-        if c.kind == CallKind.PASS:
-            return "P"
-        if c.kind == CallKind.DOUBLE:
-            return "X"
-        if c.kind == CallKind.REDOUBLE:
-            return "XX"
-        return f"{c.level}{'N' if c.strain == Strain.NOTRUMP else c.bid_strain.letter}"
+        """The bidding-box button of call ``c``: the call as written, notrump as ``N`` (``1N``, ``X``, ``P``)."""
+        return str(c).replace("NT", "N")
 
     def make_call(self, call: Call) -> bool:
         """Add ``call`` to the auction (with the alert typed); False when it is not legal now."""
