@@ -251,9 +251,9 @@ def _generated(tmp: Path) -> list[Path]:
 def test_check_and_the_dup_and_dlm_writers_agree(tmp_path):
     """On every real file and every generated case: when ``check`` says a set is ready to deal, DUP and DLM
     write it (DLM within its 99 boards); when either refuses, ``check`` has found an error."""
-    from bridgeview.formats.errors import FormatError
-
     from conftest import REALDATA
+
+    from bridgeview.formats.errors import FormatError
 
     real = [p for p in _real_files() if p.parent.name != "other" or p.suffix != ".md"]
     assert real or not REALDATA.is_dir(), "the real files were not found"  # without ../shared: the generated ones
