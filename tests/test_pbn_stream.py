@@ -11,6 +11,7 @@ from bridgeview.formats import chunked
 from bridgeview.formats.bulk import ABSENT, DD_UNKNOWN, BulkChunk
 from bridgeview.formats.codec import ReadOptions, WriteOptions
 from bridgeview.formats.convert import convert_file
+from bridgeview.formats.errors import FormatError
 from bridgeview.formats.pbn import stream as pbn_stream
 from bridgeview.formats.pbn.codec import PbnCodec, document_text
 from bridgeview.formats.pbn.write import board_text
@@ -357,3 +358,46 @@ def test_checking_an_unedited_lazy_binary_set_for_pbn_decodes_no_board(tmp_path,
     assert not report.errors and decoded == []
     doc[3]  # the counter does count a decoded board
     assert decoded == [3]
+
+
+ODD_VALUES = [
+    ("Board", "1a"), ("Board", "0007"), ("Board", "?"), ("Board", ""), ("Board", "123456789"), ("Board", "1234567890"),
+    ("Board", "-3"), ("Dealer", "x"), ("Dealer", "n"), ("Dealer", "?"), ("Dealer", ""), ("Dealer", "NE"),
+    ("Vulnerable", "NX"), ("Vulnerable", "none"), ("Vulnerable", "Al"), ("Vulnerable", "Both"), ("Vulnerable", "Lov"),
+    ("Vulnerable", "NS "), ("Vulnerable", "-"), ("Vulnerable", ""), ("Vulnerable", "?"), ("Vulnerable", "EW\x01"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("tag", "value"), ODD_VALUES)
+@pytest.mark.parametrize("fmt", ["zrd", "zbd"])
+def test_an_odd_value_in_plain_games_converts_in_chunks_as_read_whole(tmp_path, monkeypatch, fmt, tag, value):
+    """The games of a shape are read a layout at a time and their board numbers, dealers and vulnerabilities all
+    together: one game with a value the layouts do not expect (a letter in a number, an unknown vulnerability, a
+    number too long) gives what reading the file whole gives, to the byte and the word."""
+    from bridgeview.formats import convert
+    from bridgeview.formats.pbn import lazy as pbn_lazy
+
+    games = layouts_pbn(40, seed=3).split("\n[Event")
+    odd = 17
+    lines = games[odd].split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith(f"[{tag} "))
+    lines[at] = f'[{tag} "{value}"]'
+    games[odd] = "\n".join(lines)
+    path = tmp_path / "odd.pbn"
+    path.write_bytes("\n[Event".join(games).encode())
+
+    def converted() -> tuple:
+        dst = tmp_path / f"odd.{fmt}"
+        dst.unlink(missing_ok=True)
+        try:
+            result = convert_file(path, dst)
+        except FormatError as e:
+            return ("refused", e.full(), dst.exists())
+        return ("written", dst.read_bytes(), result.notices, result.losses)
+
+    chunks = converted()
+    monkeypatch.setattr(pbn_lazy, "LAZY_MIN_BYTES", 1 << 62)
+    monkeypatch.setattr(convert, "CHUNKS_FROM_BYTES", 1 << 62)
+    whole = converted()
+    assert chunks[0] == "written" or "odd.pbn" in chunks[1]
+    assert chunks == whole

@@ -85,17 +85,24 @@ def clean_stale_parts(target: Path) -> list[str]:
     return removed
 
 
+#: the targets whose stale part files this process has removed (a part file a save of ours leaves
+#: behind is removed at once, so only an earlier session's, or another process's, can be found later)
+_CLEANED: set[Path] = set()
+
+
 def save_atomically(path: str | os.PathLike[str], write: Callable[[IO[bytes]], object], *, force: bool = False) -> None:
     """Call ``write(fileobj)`` on a temporary file beside ``path``, then rename it
     over ``path``; on any failure the target is untouched and the temporary removed.
 
     A symlink is followed: the file it points to is replaced and the link stays a link.
     A write-protected target is refused unless ``force``.  Part files a killed earlier
-    save to the same target left behind are removed first."""
+    save to the same target left behind are removed first (by the session's first save to it)."""
     target = Path(os.path.realpath(path))
     check_target(target, force)
     directory = target.parent
-    clean_stale_parts(target)
+    if target not in _CLEANED:  # once a session: a listing of the folder costs as much as saving 50 boards
+        clean_stale_parts(target)
+        _CLEANED.add(target)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=_PART_SUFFIX, dir=directory)
     except OSError as e:  # name the target, not the temporary file the user never asked for

@@ -11,7 +11,7 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Any, TypeGuard, overload
 
-from ..model.boardset import BoardSet, BoardSource, FileInfo, ReadProblem, Selection, SetKind, lazy_set
+from ..model.boardset import BoardSet, BoardSource, FileInfo, ReadProblem, Selection, SetKind, is_board_source, lazy_set
 from ..model.tables import DEAL, Conflict, record_name, set_tables
 from ..model.text import plural
 from .atomic import check_target, save_atomically
@@ -95,7 +95,7 @@ def _read_for(
     ):
         doc = read_file(src, src_codec.name, ReadOptions(start_board=ropts.start_board, lazy=True))
         if (
-            not isinstance(doc, BoardSource)
+            not is_board_source(doc)
             or not isinstance(dst_codec, BridgeCodec)
             or lazy_text(doc) is None
             or chunked_text(doc, dst_codec, wopts) is not None
@@ -107,7 +107,7 @@ def _read_for(
 
 def ignored_options(doc: BoardSource | CribbageRecord) -> list[str]:
     """Sentences saying which read options the file overrode (``--start-board`` on a DUP file)."""
-    info = doc.info if isinstance(doc, BoardSource) else None
+    info = doc.info if is_board_source(doc) else None
     note = info.extra.get("start_board_ignored") if info is not None and info.extra else None
     return [note] if note else []
 
@@ -268,14 +268,14 @@ def tables_loss(notice: str) -> str:
 
 def read_losses(doc: BoardSource | CribbageRecord) -> list[str]:
     """What a save cannot keep because reading could not take it: a truncated copy's broken last record."""
-    info = doc.info if isinstance(doc, BoardSource) else None
+    info = doc.info if is_board_source(doc) else None
     tail = info.extra.get("broken_tail") if info is not None else None
     return [f"the unreadable end of the file ({tail})"] if tail else []
 
 
 def forget_read_losses(doc: BoardSource | CribbageRecord) -> None:
     """After a save the document is the file just written, whose end is whole."""
-    if not isinstance(doc, BoardSource):
+    if not is_board_source(doc):
         return
     tail = doc.info.extra.pop("broken_tail", None)
     if tail:
@@ -374,12 +374,12 @@ def write_document(
     wrap the document themselves (the GUI) leave it off."""
     options = options or WriteOptions()
     result = ConvertResult(codec)
-    if not isinstance(doc, BoardSource) or not isinstance(codec, BridgeCodec):
-        if not isinstance(doc, BoardSource) and not isinstance(codec, BridgeCodec):  # a cribbage game
+    if not is_board_source(doc) or not isinstance(codec, BridgeCodec):
+        if not is_board_source(doc) and not isinstance(codec, BridgeCodec):  # a cribbage game
             game, cribbage = doc, codec
             save_atomically(dst, lambda f: cribbage.write(game, f, options), force=force)
             return result
-        kind = "bridge" if isinstance(doc, BoardSource) else "cribbage"
+        kind = "bridge" if is_board_source(doc) else "cribbage"
         raise FormatError(f"cannot convert a {kind} file to {codec.title}", path=str(dst))
     doc, dropped = without_empty_games(doc, codec)
     checked: BoardSource = doc
@@ -437,7 +437,7 @@ def _convert_bulk(
     force: bool = False,
 ) -> ConvertResult:
     doc = read_file(src, src_codec.name)
-    if not isinstance(doc, BoardSource) or not one_table_each(
+    if not is_board_source(doc) or not one_table_each(
         doc, dst_codec
     ):  # a board twice (a format that stores numbers): written once
         return write_document(doc, dst, dst_codec, options, progress, count_boards=True, force=force)

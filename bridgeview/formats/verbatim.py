@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING
 
-from ..model.boardset import BoardSource
+from ..model.boardset import BoardSource, is_board_source
 
 if TYPE_CHECKING:
     from .codec import AnyCodec, Boards, WriteOptions
@@ -68,7 +68,7 @@ def remember(doc: BoardSource, codec: AnyCodec, path: str | os.PathLike[str]) ->
 def original_writer(doc: Boards, codec: AnyCodec, options: WriteOptions | None) -> Callable[[IO[bytes]], None] | None:
     """A ``write(fileobj)`` that copies the original file when ``doc`` is unchanged since it was
     read and goes back to the same format with default options; else None."""
-    if not isinstance(doc, BoardSource):  # boards that are no set read from a file
+    if not is_board_source(doc):  # boards that are no set read from a file
         return None
     info = doc.info
     original = info.extra.get(KEY) if info.extra else None

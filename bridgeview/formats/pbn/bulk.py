@@ -175,13 +175,12 @@ def _fixed_tables(bodies: list[bytes] | np.ndarray) -> tuple[np.ndarray, np.ndar
         arr = np.ascontiguousarray(bodies).reshape(k, 20, 8)
     else:
         arr = np.frombuffer(b"".join(bodies), np.uint8).reshape(k, 20, 8)
-    _first_tables, first_ok = _tables_any_order(arr[:1])
-    if not first_ok[0]:
-        return _tables_any_order(arr)
     frame = arr.reshape(k, 160).view(np.uint64) & _FRAME
+    cell = _frame_cells(frame[0])
+    if cell is None:
+        return _tables_any_order(arr)
     same = (frame == frame[0]).all(axis=1)
-    strain_at, seat_at, digit = _row_tables()
-    cell = seat_at[arr[0, :, 0]].astype(np.int64) * 5 + strain_at[arr[0, :, 2], arr[0, :, 3]]
+    _strain_at, _seat_at, digit = _row_tables()
     tens = digit[arr[:, :, 5]]
     ones = digit[arr[:, :, 6]]
     value = np.where(tens >= 0, tens * 10, 0) + ones
@@ -194,6 +193,27 @@ def _fixed_tables(bodies: list[bytes] | np.ndarray) -> tuple[np.ndarray, np.ndar
         dd[other], ok[other] = _tables_any_order(arr[other])
     return dd, ok
 
+
+def _frame_cells(frame: np.ndarray) -> np.ndarray | None:
+    """The cells (seat * 5 + strain) of the 20 rows of a table body whose rows are laid out as ``frame`` says (its
+    20 words, digits masked out), or None when they are not a table's rows each cell once; remembered, as a file
+    has one or two layouts of its tables."""
+    import numpy as np
+
+    key = frame.tobytes()
+    if key not in _FRAMES:
+        rows = np.frombuffer(key, np.uint8).reshape(1, 20, 8).copy()
+        rows[:, :, 5:7] = np.frombuffer(b" 0", np.uint8)  # any count: only the layout is asked about
+        if len(_FRAMES) > 64:
+            _FRAMES.clear()
+        strain_at, seat_at, _digit = _row_tables()
+        cell = seat_at[rows[0, :, 0]].astype(np.int64) * 5 + strain_at[rows[0, :, 2], rows[0, :, 3]]
+        _FRAMES[key] = cell if bool(_tables_any_order(rows)[1][0]) else None
+    return _FRAMES[key]
+
+
+#: :func:`_frame_cells` by the layout's bytes
+_FRAMES: dict[bytes, np.ndarray | None] = {}
 
 #: 8-byte row ``N NT 11\n`` with its two digit bytes masked out (a little-endian word)
 _FRAME = ~((0xFF << 40) | (0xFF << 48)) & 0xFFFF_FFFF_FFFF_FFFF
@@ -496,28 +516,18 @@ def _shaped_rows(
         ok_len = ok_len & (n <= limit)
         key = key * (limit + 1) + np.minimum(n, limit)
     key = np.where(ok_len, key, -1)
-    out: list[tuple[np.ndarray, ...]] = []
-    deals: list[np.ndarray] = []
-    tables: list[np.ndarray] = []
+    gathered = _Gathered(rows.shape[0], shape.ort)
     order = np.argsort(key, kind="stable")
     for sel in np.split(order, np.flatnonzero(np.diff(key[order])) + 1):
-        if key[sel[0]] < 0:
-            continue
-        found = _layout_rows(arr, starts[rows[sel]], cends[rows[sel]], shape, lengths[sel[0]])
-        if found is not None:
-            kept, ok, number, dealer, vul, deal, table = found
-            out.append((rows[sel[kept]], ok, number, dealer, vul))
-            deals.append(deal)
-            if table is not None:
-                tables.append(table)
-    if not out:
+        if key[sel[0]] >= 0:
+            _layout_rows(arr, starts[rows[sel]], cends[rows[sel]], shape, lengths[sel[0]], rows[sel], gathered)
+    if not gathered.count:
         return empty
-    parts = list(zip(*out, strict=True))
-    at, ok, number, dealer, vul = (np.concatenate(p) for p in parts)
-    owners, deal_ok = _in_pieces(parse_deals, np.concatenate(deals))  # every layout's deals parsed together
+    at, ok, number, dealer, vul = gathered.values()
+    owners, deal_ok = _in_pieces(parse_deals, gathered.deals[: gathered.count])  # every layout's together
     ok &= deal_ok
-    if tables:  # (a shape has its table in every layout or in none)
-        dd, dd_ok = _in_pieces(_fixed_tables, np.concatenate(tables))
+    if gathered.tables is not None:  # (a shape has its table in every layout or in none)
+        dd, dd_ok = _in_pieces(_fixed_tables, gathered.tables[: gathered.count])
         ok &= dd_ok
     else:
         dd = np.full((at.shape[0], 4, 5), DD_UNKNOWN, dtype=np.uint8)
@@ -556,96 +566,157 @@ _FREE_LENGTH = {"Board": 9, "Dealer": 1, "Vulnerable": 4}
 _PLACEHOLDERS = frozenset((*_NOTE_TAGS, "Declarer", "Contract", "Result"))
 
 
-def _layout_template(shape: _Shape, lengths: np.ndarray) -> tuple[bytes, bytes, dict[str, int], int, int]:
-    """The bytes a game of ``shape`` with values of ``lengths`` has, padded to whole 64-bit words: the
-    template, the mask of the bytes that are values (0xff) rather than constants, where each value starts,
-    where the table's body starts, and the game's length before the padding."""
-    template = bytearray()
-    free = bytearray()  # 0xff where the game's bytes are values we read, not constants we compare
-    at: dict[str, int] = {}
-    for t, name in enumerate(shape.names):
-        template += shape.consts[t] + b'"'
-        free += bytes(len(shape.consts[t]) + 1)
-        at[name] = len(template)
-        n = int(lengths[t])
-        if name in _FREE_LENGTH or name == "Deal":
-            template += bytes(n)
-            free += b"\xff" * n
-        else:  # a placeholder ("" or "?") or the OptimumResultTable header
-            template += shape.ort_value if name == "ort header" else b"?" * n
-            free += bytes(n)
-        template += b'"'
-        free += b"\x00"
-    template += shape.tail
-    free += bytes(len(shape.tail))
-    body_at = len(template)
-    if shape.ort:
-        template += bytes(160)
-        free += b"\xff" * 160
-    size = len(template)
-    width = -(-size // 8) * 8
-    template += bytes(width - size)
-    free += b"\xff" * (width - size)
-    return bytes(template), bytes(free), at, body_at, size
+class _Layout:
+    """The bytes a game of a shape with values of given lengths has, padded to whole 64-bit words: the
+    template as words, the mask of the words' bytes that are constants (not values we read), where each value
+    starts, where the table's body starts, and the game's length before the padding."""
+
+    def __init__(self, shape: _Shape, lengths: tuple[int, ...]) -> None:
+        import numpy as np
+
+        template = bytearray()
+        free = bytearray()  # 0xff where the game's bytes are values we read, not constants we compare
+        self.at: dict[str, int] = {}
+        for t, name in enumerate(shape.names):
+            template += shape.consts[t] + b'"'
+            free += bytes(len(shape.consts[t]) + 1)
+            self.at[name] = len(template)
+            n = lengths[t]
+            if name in _FREE_LENGTH or name == "Deal":
+                template += bytes(n)
+                free += b"\xff" * n
+            else:  # a placeholder ("" or "?") or the OptimumResultTable header
+                template += shape.ort_value if name == "ort header" else b"?" * n
+                free += bytes(n)
+            template += b'"'
+            free += b"\x00"
+        template += shape.tail
+        free += bytes(len(shape.tail))
+        self.body_at = len(template)
+        if shape.ort:
+            template += bytes(160)
+            free += b"\xff" * 160
+        self.size = len(template)
+        self.width = -(-self.size // 8) * 8
+        template += bytes(self.width - self.size)
+        free += b"\xff" * (self.width - self.size)
+        self.want = np.frombuffer(bytes(template), np.uint64)
+        self.mask = ~np.frombuffer(bytes(free), np.uint64)
+        self.lengths = {name: lengths[t] for t, name in enumerate(shape.names) if name in _FREE_LENGTH}
+
+
+class _Gathered:
+    """What the layouts of one shape in a chunk found, row after row, for parsing all together: the
+    layouts differ only in where their values stand, so each one copies its rows' values into columns of
+    one width, and the values are read with one round of numpy calls a chunk instead of one a layout (a
+    small file has a dozen layouts, board numbers of one to four digits times three lengths of
+    vulnerability, and the calls' fixed cost was most of converting 1,000 boards)."""
+
+    def __init__(self, capacity: int, ort: bool) -> None:
+        import numpy as np
+
+        self.count = 0
+        self.rows = np.empty(capacity, np.int64)  # the chunk rows
+        self.ok = np.empty(capacity, bool)  # the constants match
+        self.board = np.full((capacity, _FREE_LENGTH["Board"]), ord("0"), np.uint8)  # right-aligned, 0-padded
+        self.dealer = np.zeros(capacity, np.uint8)
+        #: the vulnerability's bytes, zero-padded, its length in the last byte: one 64-bit word a row
+        self.vul = np.zeros((capacity, 8), np.uint8)
+        self.lengths = np.zeros((capacity, 2), np.int8)  # the board number's and the dealer's
+        self.deals = np.empty((capacity, 69), np.uint8)
+        self.tables = np.empty((capacity, 160), np.uint8) if ort else None
+
+    def add(self, rows: np.ndarray, ok: np.ndarray, block: np.ndarray, layout: _Layout) -> None:
+        """The rows of ``layout`` (their game bytes in ``block``; ``ok``: their constants match)."""
+        a, b = self.count, self.count + rows.shape[0]
+        self.count = b
+        self.rows[a:b] = rows
+        self.ok[a:b] = ok
+        at, n = layout.at, layout.lengths
+        board, dealer, vul = n.get("Board", 0), n.get("Dealer", 0), n.get("Vulnerable", 0)
+        if board:
+            self.board[a:b, self.board.shape[1] - board :] = block[:, at["Board"] : at["Board"] + board]
+        if dealer:
+            self.dealer[a:b] = block[:, at["Dealer"]]
+        if vul:
+            self.vul[a:b, :vul] = block[:, at["Vulnerable"] : at["Vulnerable"] + vul]
+            self.vul[a:b, 7] = vul
+        self.lengths[a:b] = (board, dealer)
+        self.deals[a:b] = block[:, at["Deal"] : at["Deal"] + 69]
+        if self.tables is not None:
+            self.tables[a:b] = block[:, layout.body_at : layout.body_at + 160]
+
+    def values(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(chunk rows, which are sound so far, numbers, dealers, vulnerabilities; -1: none or ``?``)."""
+        import numpy as np
+
+        k = self.count
+        ok = self.ok[:k].copy()
+        has_board, has_dealer = self.lengths[:k, 0] > 0, self.lengths[:k, 1] > 0
+        digits = self.board[:k] - np.uint8(ord("0"))  # wraps past 9 for anything but a digit
+        digits_ok = (digits <= 9).all(axis=1)
+        blank = (self.lengths[:k, 0] == 1) & (self.board[:k, -1] == ord("?"))
+        ok &= ~has_board | digits_ok | blank
+        powers = 10 ** np.arange(digits.shape[1] - 1, -1, -1, dtype=np.int64)
+        number = np.where(has_board & digits_ok, digits.astype(np.int64) @ powers, -1)
+        letter = self.dealer[:k]
+        seat = _row_tables()[1][letter & 0xDF].astype(np.int64)  # upper case
+        blank = letter == ord("?")
+        ok &= ~has_dealer | blank | (seat >= 0)
+        dealer = np.where(has_dealer & ~blank, seat, -1)
+        word = self.vul[:k].view(np.uint64)[:, 0]
+        vul = np.full(k, -1, dtype=np.int64)
+        known = (self.vul[:k, 7] == 0) | (word == _VUL_WORDS[0])
+        for w, (_text, v) in zip(_VUL_WORDS[1:], _VUL_VALUES, strict=True):
+            hit = word == w
+            vul = np.where(hit, v, vul)
+            known |= hit
+        ok &= known
+        return self.rows[:k], ok, number, dealer, vul
+
+
+#: the layouts met, by their shape's names and key and their values' lengths: a file has a dozen, and a
+#: session converting many small files of one program meets the same ones again
+_LAYOUTS: dict[tuple[tuple[str, ...], tuple[Any, ...], tuple[int, ...]], _Layout] = {}
+
+
+def _vul_word(text: bytes) -> int:
+    """A vulnerability's row of :attr:`_Gathered.vul` as a little-endian 64-bit word."""
+    return int.from_bytes(text.ljust(7, b"\0") + bytes((len(text),)), "little")
+
+
+#: the words of ``?`` and of each of :data:`_VUL_VALUES`
+_VUL_WORDS = tuple(_vul_word(text) for text in (b"?", *(t for t, _v in _VUL_VALUES)))
 
 
 def _layout_rows(
-    arr: np.ndarray, starts: np.ndarray, cends: np.ndarray, shape: _Shape, lengths: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray | None] | None:
-    """The games at ``starts`` whose values have ``lengths`` (all of one layout), compared with the
-    layout's template; returns (kept indices, which of them match, numbers, dealers, vulnerabilities, the
-    deals' 69 bytes, the tables' 160 bytes or None), the deals and tables parsed by the caller, for all
-    layouts at once (a small file has a dozen layouts: board numbers of one to four digits...)."""
+    arr: np.ndarray,
+    starts: np.ndarray,
+    cends: np.ndarray,
+    shape: _Shape,
+    lengths: np.ndarray,
+    rows: np.ndarray,
+    gathered: _Gathered,
+) -> None:
+    """The games at ``starts`` (chunk rows ``rows``) whose values have ``lengths`` (all of one layout), compared
+    with the layout's template in 8-byte words; their values go to ``gathered``, which reads them with the other
+    layouts'."""
     import numpy as np
     from numpy.lib.stride_tricks import sliding_window_view
 
-    template, free, at, body_at, size = _layout_template(shape, lengths)
-    width = len(template)
-    inside = (cends - starts == size) & (starts + width <= arr.shape[0])
-    kept = np.flatnonzero(inside)
+    key = (tuple(shape.names), shape.key, tuple(int(n) for n in lengths))
+    layout = _LAYOUTS.get(key)
+    if layout is None:
+        if len(_LAYOUTS) > 1024:
+            _LAYOUTS.clear()
+        layout = _LAYOUTS[key] = _Layout(shape, key[2])
+    width = layout.width
+    kept = np.flatnonzero((cends - starts == layout.size) & (starts + width <= arr.shape[0]))
     if not kept.shape[0] or arr.shape[0] < width:
-        return None
+        return
     block = sliding_window_view(arr, width)[starts[kept]]  # (m, width), one copy a row
-    want = np.frombuffer(template, np.uint64)
-    mask = ~np.frombuffer(free, np.uint64)
-    ok = ((block.view(np.uint64) ^ want) & mask == 0).all(axis=1)
-    m = kept.shape[0]
-
-    def value(name: str, width: int) -> np.ndarray:
-        picked: np.ndarray = block[:, at[name] : at[name] + width]
-        return picked
-
-    number = np.full(m, -1, dtype=np.int64)
-    if "Board" in at:
-        n = int(lengths[shape.names.index("Board")])
-        if 0 < n:
-            digits = value("Board", n).astype(np.int64) - ord("0")
-            digits_ok = ((digits >= 0) & (digits <= 9)).all(axis=1)
-            blank = (value("Board", 1)[:, 0] == ord("?")) if n == 1 else np.zeros(m, dtype=bool)
-            ok &= digits_ok | blank
-            number = np.where(digits_ok, digits @ (10 ** np.arange(n - 1, -1, -1, dtype=np.int64)), -1)
-    dealer = np.full(m, -1, dtype=np.int64)
-    if "Dealer" in at and int(lengths[shape.names.index("Dealer")]) == 1:
-        letter = value("Dealer", 1)[:, 0]
-        seat = _row_tables()[1][letter & 0xDF].astype(np.int64)  # upper case
-        blank = letter == ord("?")
-        ok &= blank | (seat >= 0)
-        dealer = np.where(blank, -1, seat)
-    vul = np.full(m, -1, dtype=np.int64)
-    if "Vulnerable" in at:
-        n = int(lengths[shape.names.index("Vulnerable")])
-        if n:
-            text = value("Vulnerable", n)
-            known = (text[:, 0] == ord("?")) if n == 1 else np.zeros(m, dtype=bool)
-            for word, v in _VUL_VALUES:
-                if len(word) == n:
-                    hit = (text == np.frombuffer(word, np.uint8)).all(axis=1)
-                    vul = np.where(hit, v, vul)
-                    known |= hit
-            ok &= known
-    deals = value("Deal", 69)
-    tables = block[:, body_at : body_at + 160] if shape.ort else None
-    return kept, ok, number, dealer, vul, deals, tables
+    ok = ((block.view(np.uint64) ^ layout.want) & layout.mask == 0).all(axis=1)
+    gathered.add(rows[kept], ok, block, layout)
 
 
 #: the conversion of a big file in chunks, this module's chunk reader in :mod:`..chunked`'s pass
