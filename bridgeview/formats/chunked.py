@@ -33,6 +33,7 @@ from .codec import (
     TablesFound,
     WriteOptions,
     check_error,
+    empty_games_loss,
     meaningful,
     named,
     note_names,
@@ -60,10 +61,6 @@ def no_tables(chunk: BulkChunk, state: dict[str, Any]) -> BulkChunk:
     if chunk.numbers is not None and runs.repeats(chunk.numbers):
         raise TablesFound()
     return chunk
-
-
-#: targets whose check is the generic one and whose writer takes ``chunks_from_boards``
-FAST_TARGETS = frozenset(("zrd", "zbd"))
 
 
 CHUNK = 1 << 16  # boards a chunk, as chunks_from_boards makes them (the writers see the same chunks)
@@ -470,8 +467,3 @@ def slow_row(
 
 
 VUL_CODES = VulnerabilityCodes()
-
-
-def empty_games_loss(count: int) -> str:
-    """A save report's words for the games left out for want of cards (``without_empty_games``)."""
-    return f"{plural(count, 'game')} without cards"

@@ -431,3 +431,13 @@ class ConvertsInChunks(Protocol):
         """How ``doc`` (read by this codec) goes to ``target`` in chunks; None when it cannot (edited, another
         target, ``#`` values...)."""
         ...
+
+
+#: the targets of the chunked converter (:mod:`.chunked`): formats whose check is the generic one and whose
+#: writer takes ``chunks_from_boards``
+FAST_TARGETS = frozenset(("zrd", "zbd"))
+
+
+def empty_games_loss(count: int) -> str:
+    """A save report's words for the games left out for want of cards (``without_empty_games``)."""
+    return f"{plural(count, 'game')} without cards"

@@ -12,11 +12,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Any, TypeGuard, overload
 
 from ..model.boardset import BoardSet, BoardSource, FileInfo, ReadProblem, Selection, SetKind, is_board_source, lazy_set
-from ..model.tables import DEAL, Conflict, record_name, set_tables
 from ..model.text import plural
 from .atomic import check_target, save_atomically
-from .chunked import FAST_TARGETS, empty_games_loss
 from .codec import (
+    FAST_TARGETS,
     AnyCodec,
     BridgeCodec,
     Cancelled,
@@ -29,12 +28,12 @@ from .codec import (
     TablesFound,
     WriteOptions,
     check_error,
+    empty_games_loss,
     is_lazy_text,
     lazy_text,
     record_errors,
 )
 from .errors import FormatError
-from .records import BulkCount
 from .registry import codec_for_output, detect, get, read_file
 from .verbatim import original_writer
 
@@ -43,6 +42,7 @@ if TYPE_CHECKING:
 
     from ..model.board import Board
     from ..model.cribbage import CribbageRecord
+    from ..model.tables import Conflict
     from .bulk import BulkChunk
 
 
@@ -135,6 +135,8 @@ def one_table_each(doc: BoardSource, codec: AnyCodec) -> bool:
     ``doc`` has two (a lazy set numbered by position, unedited, cannot; any other set is looked at)."""
     if codec.caps.tables or (doc.numbered_by_position and not doc.edited):
         return True
+    from ..model.tables import set_tables  # (most sets are answered above: the module is not imported)
+
     tables = set_tables(doc)
     return not tables.repeated and not tables.conflicts
 
@@ -222,6 +224,8 @@ def distinct_boards(
         return doc, None, []
     if doc.numbered_by_position and not doc.edited:
         return doc, None, []  # (through a progress wrapper) a lazy set numbered by position: a board each
+    from ..model.tables import DEAL, set_tables
+
     tables = set_tables(doc)
     errors = [_conflict_error(doc, c, codec) for c in tables.conflicts if c.what == DEAL]
     if not errors and not tables.repeated:
@@ -252,6 +256,8 @@ def _records_view(doc: BoardSource, kept: NDArray[Any]) -> BoardsView:
 
 def _conflict_error(doc: BoardSource, conflict: Conflict, codec: BridgeCodec) -> str:
     """The save error for a board number whose records hold different deals."""
+    from ..model.tables import record_name
+
     first, other = (record_name(doc, i) for i in (conflict.first, conflict.index))
     number = doc[conflict.index].number
     return (
@@ -375,7 +381,7 @@ def write_document(
     options = options or WriteOptions()
     result = ConvertResult(codec)
     if not is_board_source(doc) or not isinstance(codec, BridgeCodec):
-        if not is_board_source(doc) and not isinstance(codec, BridgeCodec):  # a cribbage game
+        if not isinstance(doc, BoardSource) and not isinstance(codec, BridgeCodec):  # a cribbage game (narrowed)
             game, cribbage = doc, codec
             save_atomically(dst, lambda f: cribbage.write(game, f, options), force=force)
             return result
@@ -503,6 +509,8 @@ def write_bulk_chunks(
     if caps.max_records is not None and total > caps.max_records:
         raise FormatError(f"{codec.title} holds at most {caps.max_records} boards; this set has {total}", path=str(dst))
     save_atomically(dst, write, force=force)
+    from .records import BulkCount
+
     if isinstance(result.records, BulkCount):  # what the codec's own bulk writer dropped
         result.losses.extend(result.records.losses)
     if dd_dropped:

@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any
 from ...model.boardset import BoardSource
 from .. import chunked
 from ..bulk import ABSENT, DD_UNKNOWN, BulkChunk
-from ..chunked import FAST_TARGETS, VUL_CODES, finish_chunk, names_array, rank_table, running_count
-from ..codec import BridgeCodec, WriteOptions, meaningful
+from ..chunked import VUL_CODES, finish_chunk, names_array, rank_table, running_count
+from ..codec import FAST_TARGETS, BridgeCodec, WriteOptions, meaningful
 from . import dd as pbn_dd
 from .lazy import is_lazy_pbn
 from .lex import escape

@@ -187,7 +187,7 @@ def bulk_report(doc, codec: BridgeCodec, progress: Callable[[int, int], bool]) -
 def check_document(parent: QWidget | None, doc, codec: BridgeCodec, threaded: bool) -> SaveReport | None:
     """What ``codec`` cannot hold of ``doc`` (and what reading it already lost); None when cancelled."""
     # the writing machinery is imported when a file is saved: the window shows its first board without it
-    from ...formats.chunked import empty_games_loss
+    from ...formats.codec import empty_games_loss
     from ...formats.convert import chunked_text, distinct_boards, read_losses, tables_loss, without_empty_games
 
     chunked = chunked_text(doc, codec, None)
