@@ -185,3 +185,58 @@ def test_the_pool_gives_what_one_dds_call_gives():
         result = solve_within(todo, 60, process=pool)
     assert result.tables == dds.solve_tables(todo)
     assert result.tables[-1] is None and not result.slow
+
+
+def test_a_child_started_early_is_waited_for_before_its_first_deal(fake_dds):
+    """``bridgeview solve`` starts its first child before it reads its file (launch_first): the engine
+    waits for that child to have loaded DDS before it sends a deal, and starts the others as usual."""
+    from bridgeview.solve.timed import SolverPool, solve_within
+
+    todo = deals(5, seed=13)
+    with SolverPool(2, solver=fake_solver) as pool:
+        pool.launch_first()
+        assert pool.members[0].running and not pool.members[0].ready
+        result = solve_within(todo, LIMIT, process=pool)
+        assert all(p.ready for p in pool.members if p.running)
+    assert result.tables == [fake_table(d) for d in todo] and not result.slow
+    assert fake_dds.calls() == {str(d.hands): 1 for d in todo}
+
+
+def test_solve_starts_its_first_child_before_it_reads_the_file(fake_dds, tmp_path, monkeypatch, capsys):
+    """The first DDS child loads DDS on another core while the command imports numpy and reads its file;
+    a file with nothing to solve stops it again."""
+    from bridgeview.cli import solve as solve_cli
+    from bridgeview.cli.main import main
+    from bridgeview.formats import registry
+    from bridgeview.model.board import Board
+    from bridgeview.model.boardset import BoardSet
+    from bridgeview.solve import timed
+
+    pools: list[timed.SolverPool] = []
+    real_pool = timed.SolverPool
+
+    def recorded(*args, **kwargs):
+        pools.append(real_pool(*args, solver=fake_solver, **kwargs))
+        return pools[-1]
+
+    monkeypatch.setattr(timed, "SolverPool", recorded)
+    running_at_read = []
+    real_read = solve_cli.read_boards
+
+    def read_boards(*args):
+        running_at_read.append([p.running for p in pools[0].members])
+        return real_read(*args)
+
+    monkeypatch.setattr(solve_cli, "read_boards", read_boards)
+    todo = deals(3, seed=17)
+    src, out = tmp_path / "in.deals", tmp_path / "out.zrd"
+    registry.write_file(BoardSet([Board.numbered(i + 1, d) for i, d in enumerate(todo)]), src, "deals")
+    assert main(["solve", str(src), str(out), "--jobs", "2", "--dd-timeout", str(LIMIT)]) == 0
+    first, *others = running_at_read[0]  # one child started, the others left until there are deals for them
+    assert len(running_at_read) == 1 and first and not any(others)
+    assert [b.dd for b in registry.read_file(out)] == [fake_table(d) for d in todo]
+    assert not any(p.running for p in pools[0].members)  # all stopped at the end
+    pools.clear()
+    running_at_read.clear()
+    assert main(["solve", str(out), str(tmp_path / "again.zrd"), "--dd-timeout", str(LIMIT)]) == 0  # all solved
+    assert running_at_read[0][0] and not any(p.running for p in pools[0].members)

@@ -12,6 +12,7 @@ the journal, so every way gives the same bytes.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
     from ..model.boardset import BoardSet
     from ..model.ddtable import DDTable
     from ..solve.chunks import ChunkSolver
+    from ..solve.timed import SolverPool
 
 #: (board index, its solved table, None where DDS cannot solve the deal) for each board solved, in order
 Solved = Iterator[tuple[int, "DDTable | None"]]
@@ -86,7 +88,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--force", action="store_true", help="replace OUT even if it is write-protected")
 
 
-def _solver(args: argparse.Namespace, on_slow: Callable[[int, int], None] | None = None) -> ChunkSolver:
+def _solver(
+    args: argparse.Namespace, on_slow: Callable[[int, int], None] | None = None, pool: SolverPool | None = None
+) -> ChunkSolver:
+    """What solves the chunks: the Dask cluster asked for, else DDS children here (``pool``, when started early)."""
     from ..solve.chunks import DaskSolver, LocalSolver
 
     if args.cluster or args.workers:
@@ -101,13 +106,23 @@ def _solver(args: argparse.Namespace, on_slow: Callable[[int, int], None] | None
             raise FormatError(str(exc)) from None
         except OSError as exc:  # nothing listens there, or something that is not a scheduler
             raise FormatError(f"cannot reach the Dask scheduler at {args.cluster}: {exc}") from None
-    return LocalSolver(args.jobs, timeout=args.dd_timeout, on_slow=on_slow)
+    return LocalSolver(args.jobs, timeout=args.dd_timeout, on_slow=on_slow, pool=pool)
+
+
+def _early_pool(args: argparse.Namespace) -> SolverPool | None:
+    """DDS children for solving here, the first one started at once: it loads DDS on another core while this
+    process imports numpy and reads the file (on a small file, half the command's time); None for a cluster,
+    no time limit (DDS in this process) or an input that is no file (the reader says why)."""
+    if args.cluster or args.workers or args.dd_timeout is None or not os.path.isfile(args.input):
+        return None
+    from ..solve.timed import SolverPool
+
+    pool = SolverPool(args.jobs)
+    pool.launch_first()
+    return pool
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..solve.boards import has_table
-    from ..solve.chunks import DEFAULT_CHUNK, Journal, JournalError, input_fingerprint, solve_chunked
-
     codec = codec_for_output(args.output, args.to_fmt)
     if not isinstance(codec, BridgeCodec):
         raise FormatError(f"{codec.title} files hold no bridge deals", path=args.output)
@@ -119,6 +134,19 @@ def run(args: argparse.Namespace) -> int:
         if value is not None and value < 1:
             raise FormatError(f"--{flag} must be at least 1")
     check_target(args.output, args.force)  # before the solving, not after it
+    pool = _early_pool(args)
+    try:
+        return _run(args, codec, pool)
+    finally:
+        if pool is not None:  # (closed by the solver when it took it; else stopped here: nothing to solve, an error)
+            pool.kill()
+
+
+def _run(args: argparse.Namespace, codec: BridgeCodec, pool: SolverPool | None) -> int:
+    """:func:`run` once the arguments are checked and the DDS children (``pool``) are starting."""
+    from ..solve.boards import has_table
+    from ..solve.chunks import DEFAULT_CHUNK, Journal, JournalError, input_fingerprint, solve_chunked
+
     chunk = args.chunk or DEFAULT_CHUNK
     doc = read_boards(args.input, args.from_fmt, ReadOptions(start_board=args.start_board))
     say_ignored_options(doc)
@@ -139,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
 
     solver = None
     try:
-        solver = _solver(args, slow) if todo else None
+        solver = _solver(args, slow, pool) if todo else None
         if solver is not None and sys.stderr.isatty():
             print(f"bridgeview: solving {len(todo)} deals on {solver.name}", file=sys.stderr)
         tables_of = (

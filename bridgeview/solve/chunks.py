@@ -220,12 +220,17 @@ class LocalSolver:
     name = "this machine"
 
     def __init__(
-        self, jobs: int | None = None, timeout: float | None = None, on_slow: Callable[[int, int], None] | None = None
+        self,
+        jobs: int | None = None,
+        timeout: float | None = None,
+        on_slow: Callable[[int, int], None] | None = None,
+        pool: SolverPool | None = None,
     ) -> None:
         self.jobs = jobs
         self.timeout = timeout
         self.on_slow = on_slow
-        self._pool: SolverPool | None = None
+        #: the DDS children (``pool``: started by the caller, perhaps still loading DDS; closed here)
+        self._pool: SolverPool | None = pool
 
     def solve(self, number: int, masks: np.ndarray) -> np.ndarray:
         """One chunk's tables."""

@@ -152,6 +152,8 @@ class SolverProcess:
         self.pending: deque[int] = deque()
         #: when the child was last heard from, or given work while idle (time.monotonic)
         self.heard = 0.0
+        #: the launched child said it has loaded DDS (:meth:`wait_ready`)
+        self.ready = False
 
     @property
     def running(self) -> bool:
@@ -168,6 +170,7 @@ class SolverProcess:
         child.close()
         self._proc, self._conn = proc, parent  # known at once, so abandon_shared can kill a starting child
         self.pending.clear()
+        self.ready = False
 
     def wait_ready(self) -> None:
         """Wait for a launched child to have loaded DDS; SolverUnavailable when it cannot."""
@@ -182,6 +185,7 @@ class SolverProcess:
         if kind != "ready":
             self.kill()
             raise SolverUnavailable(text)
+        self.ready = True
 
     def send(self, position: int, deal: Deal, limit: float) -> None:
         """Queue ``deal`` (known to the caller as ``position``) for the child, with its CPU time limit."""
@@ -219,6 +223,7 @@ class SolverProcess:
                 pass
         self._proc = self._conn = None
         self.pending.clear()
+        self.ready = False
 
     def close(self) -> None:
         """Stop the child politely when it is idle, else kill it."""
@@ -243,6 +248,13 @@ class SolverPool:
 
     def __init__(self, size: int | None = None, threads: int | None = 1, solver: SolveFn | None = None) -> None:
         self.members = [SolverProcess(threads, solver) for _ in range(max(1, int(size or available_cores())))]
+
+    def launch_first(self) -> None:
+        """Start the first child now, without waiting for it: ``bridgeview solve`` does so before it imports
+        numpy and reads its file, so the child loads DDS on another core meanwhile (the others start once
+        there are deals for them)."""
+        if not self.members[0].running:
+            self.members[0].launch()
 
     def close(self) -> None:
         for p in self.members:
@@ -296,8 +308,9 @@ def _start(members: list[SolverProcess], needed: int) -> None:
     fresh = [p for p in members if not p.running][: max(0, needed - sum(p.running for p in members))]
     for p in fresh:
         p.launch()
-    for p in fresh:
-        p.wait_ready()
+    for p in members:
+        if p.running and not p.ready:  # launched here, or early (:meth:`SolverPool.launch_first`)
+            p.wait_ready()
 
 
 def solve_within(
@@ -330,7 +343,8 @@ def solve_within(
     backstop = max(MIN_BACKSTOP, WALL_FACTOR * timeout)
     try:
         while queue or any(p.pending for p in members):
-            if queue and sum(p.running for p in members) < min(len(members), len(queue)):
+            running = sum(p.running for p in members)
+            if queue and (running < min(len(members), len(queue)) or any(p.running and not p.ready for p in members)):
                 _start(members, len(queue))
             for p in members:
                 while p.running and len(p.pending) < AHEAD and queue:
