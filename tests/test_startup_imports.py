@@ -253,3 +253,31 @@ def test_the_window_starts_without_the_commands_or_the_writing_machinery(tmp_pat
         "bridgeview.ui.analysis.solved_tables",
     }
     assert used <= set(seen["end"])
+
+
+def test_a_command_runs_numpy_with_one_blas_thread(tmp_path):
+    """numpy's OpenBLAS would start a thread a core that spins after numpy's import (bridgeview does no
+    linear algebra): a command asks for one, and a value the user set stays."""
+    code = (
+        "import os, sys\n"
+        "from bridgeview.cli.main import main\n"
+        "code = main(sys.argv[1:])\n"
+        "import numpy\n"
+        "tasks = len(os.listdir('/proc/self/task')) if os.path.isdir('/proc/self/task') else 1\n"
+        "print(os.environ['OPENBLAS_NUM_THREADS'], tasks)\n"
+        "sys.exit(code)\n"
+    )
+    src = tmp_path / "small.pbn"
+    src.write_text((REPO / "resources" / "sample.pbn").read_text(encoding="utf-8"), encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+    for user, want in ((None, "1"), ("3", "3")):
+        env.pop("OPENBLAS_NUM_THREADS", None)
+        if user is not None:
+            env["OPENBLAS_NUM_THREADS"] = user
+        argv = ["convert", str(src), str(tmp_path / "out.zrd")]
+        proc = subprocess.run([sys.executable, "-c", code, *argv], env=env, capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        value, threads = proc.stdout.split()
+        assert value == want
+        if user is None:
+            assert threads == "1"  # numpy imported by the conversion, and no OpenBLAS thread beside this one

@@ -147,8 +147,17 @@ def _tolerant_output() -> None:
             reconfigure(errors="backslashreplace")
 
 
+def _one_blas_thread() -> None:
+    """numpy's OpenBLAS starts a thread a core when numpy is imported, which spins for a while looking for
+    work: about 40 ms of CPU a command (the spin of a small file's conversion cost more CPU than the
+    conversion), and on a busy machine time taken from DDS's children.  bridgeview does no linear algebra,
+    so it asks for one thread (a value the user set stays; children inherit it)."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    _one_blas_thread()
     _tolerant_output()
     if argv == ["--version"]:  # answered before the sub-commands are imported; exits as argparse's would
         print(_version_line())
