@@ -281,3 +281,32 @@ def test_a_command_runs_numpy_with_one_blas_thread(tmp_path):
         assert value == want
         if user is None:
             assert threads == "1"  # numpy imported by the conversion, and no OpenBLAS thread beside this one
+
+
+def test_a_zrd_to_zbd_copy_imports_no_auction_play_or_text_converters(tmp_path):
+    """Copying deal records imports what it uses: not the auction and play model, the board-tables model,
+    the chunked text converter or any text format (issue 29 item 4: start-up is most of a copy's time)."""
+    from bridgeview.formats.registry import write_file
+    from bridgeview.model.board import Board
+    from bridgeview.model.boardset import BoardSet
+    from bridgeview.model.deal import Deal
+
+    src = tmp_path / "in.zrd"
+    write_file(
+        BoardSet(
+            [Board.numbered(1, Deal.from_pbn("N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"))]
+        ),
+        src,
+    )
+    modules, proc = _imports(tmp_path, "convert", str(src), str(tmp_path / "out.zbd"))
+    assert proc.returncode == 0, proc.stderr
+    assert "bridgeview.formats.pavlicek.zbd" in modules and "numpy" in modules  # the listing is real
+    unwanted = {
+        "bridgeview.model.auction",
+        "bridgeview.model.play",
+        "bridgeview.model.tables",
+        "bridgeview.formats.chunked",
+        "bridgeview.formats.pbn.codec",
+        "bridgeview.formats.lin.codec",
+    }
+    assert not unwanted & modules, sorted(unwanted & modules)

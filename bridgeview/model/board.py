@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .auction import AUCTION_REST, Call, Contract, auction_problems, final_contract, unread_auction_problem
 from .cards import Card, Seat
 from .ddtable import DDTable
 from .deal import Deal
-from .play import replay
 from .vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
+
+if TYPE_CHECKING:
+    from .auction import Call, Contract
 
 #: The highest board number a file can give.  No format stores more than nine digits (LIN's and the
 #: numpy readers' fields hold nine; BHG 9999, DUP 999, CDS 255), so a reader reports a larger number
@@ -115,6 +116,8 @@ class Board:
         if self.contract is not None:
             return self.contract, self.declarer
         if self.auction:
+            from .auction import final_contract  # (the auction's module only once a board has an auction)
+
             fc = final_contract(self.auction, self.effective_dealer)
             if fc is not None:
                 return fc
@@ -122,6 +125,9 @@ class Board:
 
     def problems(self) -> list[str]:
         """Everything wrong with this board, as sentences."""
+        from .auction import AUCTION_REST, auction_problems, final_contract, unread_auction_problem
+        from .play import replay
+
         out = [f"{UNREADABLE_RECORD}{self.unreadable}"] if self.unreadable else []
         out.extend(self.deal.problems())
         if self.number is not None and self.number < 1:
