@@ -13,8 +13,9 @@ costs what it did and nothing read is lost.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
-from itertools import product
+from itertools import accumulate, product
 from operator import itemgetter
 from typing import cast
 
@@ -67,6 +68,7 @@ _CONTRACTS: dict[str, Contract] = {}
 _END_POSITION = frozenset(("C", "D", "H", "S", "NT", "N"))
 _CHECKED = frozenset(("Score", "OptimumScore", "ScoreIMP", "ScoreMP", "Scoring"))
 _TAG_NAME = re.compile(r"\[([A-Za-z0-9_]+)")
+_COMMENTARY_CHAR = re.compile(r"[{};%]")
 _NO_COMMENTS: tuple[str, ...] = ()
 _NOTE = re.compile(r"\s*(\d+)\s*:(.*)$", re.S)
 _NOTE_REF = re.compile(r"=(\d+)=")
@@ -120,7 +122,7 @@ def read_fast(raw: str, first_line: int, ctx: Context) -> tuple[Board, list[tupl
     text, psbridge = raw, None
     read = _tags(raw)
     if read is not None and read[3]:  # commentary in the sections (none holds a bracket or quote): lift it there
-        lifted = _lift_sections(read[0])
+        lifted = _lift_sections(read[0], read[1])
         if lifted is not None:
             found, comments, psbridge = lifted
             read = (found, "".join(map(_SECTION, found)), read[2], False)
@@ -280,24 +282,35 @@ def _tags(text: str) -> tuple[list[tuple[str, str, str]], str, int, bool] | None
 
 
 def _lift_sections(
-    found: list[tuple[str, str, str]],
+    found: list[tuple[str, str, str]], between: str
 ) -> tuple[list[tuple[str, str, str]], list[str], str | None] | None:
     """The tags with the commentary of their sections lifted out (:func:`.lex.lift_commentary`, a section at
     a time: quicker than the whole game, whose every value the rules would step over), the commentary in
     order and a ``%%!R`` value; None when the whole game must be lifted or read carefully: a comment in the
     section of a tag the reader checks (its lines are counted in the game's text), one the lift leaves, or a
-    ``;`` comment or ``%`` line running on to the next tag on its line (it hides that tag)."""
-    out: list[tuple[str, str, str]] = []
+    ``;`` comment or ``%`` line running on to the next tag on its line (it hides that tag).
+
+    ``between`` is the sections joined: the sections holding commentary are found in it, not one by one."""
+    out = list(found)
     comments: list[str] = []
     psbridge: str | None = None
     last = len(found) - 1
-    for k, tag in enumerate(found):
-        name, value, section = tag
-        if not section.isspace() and ("{" in section or "}" in section or ";" in section or "%" in section):
-            if name in _CHECKED or name[-5:] == "Table":
+    ends = list(accumulate(map(len, map(_SECTION, found))))
+    m = _COMMENTARY_CHAR.search(between)
+    while m is not None:
+        k = bisect_right(ends, m.start())
+        name, value, section = found[k]
+        if name in _CHECKED or name[-5:] == "Table":
+            return None
+        if section.count("{") == 1 and section.count("}") == 1 and ";" not in section and "%" not in section:
+            start, end = section.find("{"), section.find("}") + 1  # one {} comment: no need of the rules
+            if end < start:
                 return None
-            starts: list[int] = []
-            clean, notes, table = lift_commentary(section, starts, line_start=False)
+            note = section[start + 1 : end - 1]
+            clean = section[:start] + _blanked(section[start:end]) + section[end:]
+            comments.append(note.replace("\r\n", "\n") if "\r" in note else note)
+        else:
+            clean, notes, table = lift_commentary(section, [], line_start=False)
             if "{" in clean or "}" in clean or ";" in clean or "%" in clean:
                 return None
             if k != last:
@@ -307,9 +320,14 @@ def _lift_sections(
             comments += notes
             if psbridge is None:
                 psbridge = table
-            tag = (name, value, clean)
-        out.append(tag)
+        out[k] = (name, value, clean)
+        m = _COMMENTARY_CHAR.search(between, ends[k])
     return out, comments, psbridge
+
+
+def _blanked(comment: str) -> str:
+    """A comment made spaces, its line breaks kept (as :func:`.lex.lift_commentary` blanks it)."""
+    return " " * len(comment) if "\n" not in comment else "\n".join(" " * len(p) for p in comment.split("\n"))
 
 
 def _in_a_table(text: str, starts: list[int]) -> bool:
@@ -551,23 +569,37 @@ def _read_auction(b: Board, value: str, section: str, notes: dict[int, str] | No
                 b.tags[f"Note:{n}"] = text
 
 
+#: (call token, note number, note text) to the annotated call (calls are frozen: one object serves every board)
+_ANNOTATED: dict[tuple[str, int, str], Call] = {}
+
+
 def _annotated_calls(words: list[str], notes: dict[int, str] | None) -> list[Call]:
     """Calls with note references (``1C =1=``), each note known and each call with one at most."""
     if notes is None:
         raise _Careful
     calls: list[Call] = []
+    last = ""  # the token of the last call, while it has no note
     for tok in words:
         call = CALLS.get(tok)
         if call is not None:
             calls.append(call)
+            last = tok
             continue
         m = _NOTE_REF.fullmatch(tok)
-        if m is None or not calls or calls[-1].note is not None:
+        if m is None or not last:
             raise _Careful
         n = int(m.group(1))
-        if n not in notes:
+        text = notes.get(n)
+        if text is None:
             raise _Careful
-        calls[-1] = calls[-1].annotated(note=n, explanation=notes[n])
+        key = (last, n, text)
+        annotated = _ANNOTATED.get(key)
+        if annotated is None:
+            annotated = calls[-1].annotated(note=n, explanation=text)
+            if len(_ANNOTATED) < 10_000:
+                _ANNOTATED[key] = annotated
+        calls[-1] = annotated
+        last = ""
     return calls
 
 
@@ -599,10 +631,15 @@ def _read_play(b: Board, value: str, section: str) -> bool:
     play: list[Card] = []
     weights = TRICK_WEIGHTS[trump]
     off = 0  # the leader's column in the section (its first column is the opening leader's)
-    for k in range(0, len(cards), 4):
-        t0, t1, t2, t3 = known[k + off : k + 4] + known[k : k + off] if off else known[k : k + 4]
+    rows = iter(known)
+    for row in zip(rows, rows, rows, rows, strict=True):  # a trick a row (the cards are whole tricks)
+        t0, t1, t2, t3 = trick = _IN_PLAY_ORDER[off](row) if off else row
         w = weights[t0]
         off = (off + (max(w[t0], w[t1] + 1, w[t2] + 2, w[t3] + 3) & 3)) & 3
-        play += (t0, t1, t2, t3)
+        play += trick
     b.play = play
     return claimed
+
+
+#: a trick's four cards from the section's columns to play order, by the leader's column
+_IN_PLAY_ORDER = tuple(itemgetter(*((lead + k) % 4 for k in range(4))) for lead in range(4))
