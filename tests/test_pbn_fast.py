@@ -509,3 +509,145 @@ def test_games_with_the_same_commentary_keep_it_when_laid_out_alike(comment: str
     assert taken == 6
     doc = parse_pbn_text(text)
     assert all(b.notes == doc[0].notes for b in doc) and (doc[0].notes or doc[0].dd is not None)
+
+
+#: what one game can hold unlike the games around it shaped alike (tags, fixed sections and the text between
+#: them the same): a skeleton's checks, each (pattern, replacement)
+SHAPE_ODDITIES = [
+    (r'(\[Auction "\w")\]', r"\1 ]"),
+    (r"\[Play ", "[Play  "),
+    (r'(\[Play "\w"\]\n\S+)', r"\1 ]"),
+    (r'(\[Play "\w"\]\n\S+)', r"\1 %"),
+    (r'(\[Auction "\w"\]\n\S+)', r"\1 ;"),
+    (r'\[West "[^"]*"\]', lambda m: '[West "ends\\"]'),
+    (r'\[West "[^"]*"\]', lambda m: '[West "two\\\\back"]'),
+    (r'\[West "[^"]*"\]', lambda m: '[West "one\\back"]'),
+    (r'\[Event "', '[Event "two\nlines '),
+    (r'\[Event "', '[Event "[bracket] '),
+    (r"\n\n", "\n\n\n"),
+    (r"\n\n", "\n{after}\n\n"),
+    (r"\n\n", "\n; after\n\n"),
+    (r"^", "\n"),
+    (r"^", "{first}\n"),
+    (r'\[Site "[^"]*"\]', '[Site "#"]'),
+    (r'\[Scoring "[^"]*"\]', '[Scoring "bogus"]'),
+]
+
+
+@pytest.mark.parametrize(
+    "oddity", ODDITIES + SHAPE_ODDITIES, ids=lambda o: repr(o[1]) if isinstance(o[1], str) else o[0]
+)
+def test_each_oddity_among_games_shaped_alike_reads_as_the_careful_reader_reads_it(oddity: tuple) -> None:
+    """Games with an auction and play are read by their skeleton once one shaped like them was read: an odd
+    game among them is read as the careful reader reads it, and so are the games after it."""
+    plain = export_file(12, 11)
+    text = _odd_games(plain, [(oddity, 7)])
+    fast, careful, _taken = both_ways(text)
+    assert fast == careful, text
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(0, 2**32),
+    st.lists(
+        st.tuples(st.sampled_from(ODDITIES + SHAPE_ODDITIES + OTHER_PROGRAMS), st.sampled_from(range(1, 10))),
+        min_size=1,
+        max_size=5,
+    ),
+)
+def test_games_shaped_like_one_before_read_as_the_careful_reader_reads_them(seed: int, changes: list) -> None:
+    text = _odd_games(export_file(10, seed), changes)
+    fast, careful, _taken = both_ways(text)
+    assert fast == careful, text
+
+
+def _shaped_reads(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether each game tried on a skeleton was read by it (filled as files are read)."""
+    taken: list[bool] = []
+    read_shaped = pbn_fast._read_shaped
+
+    def counting(*args: object) -> object:
+        hit = read_shaped(*args)  # type: ignore[arg-type]  # the real function's arguments, passed on
+        taken.append(hit is not None)
+        return hit
+
+    monkeypatch.setattr(pbn_fast, "_read_shaped", counting)
+    return taken
+
+
+@pytest.mark.parametrize("shape", ["export", "annotated", "other programs"])
+def test_games_shaped_alike_are_read_by_their_skeleton(monkeypatch: pytest.MonkeyPatch, shape: str) -> None:
+    """The skeleton path is really taken: in our export (with and without notes and comments) and as other
+    programs write it, every game after the first of its shape is read by its skeleton (no pattern), to the
+    same boards, and written back byte for byte."""
+    text = export_file(40)
+    if shape != "export":
+        text = re.sub(r"\n\[Auction", "\n{The bidding was lively.}\n[Auction", text)
+        text = re.sub(r'(\[Auction "\w"\]\n\S+)([^\[]*)\n\[Play', r'\1 =1=\2\n[Note "1:could be short"]\n[Play', text)
+    if shape == "other programs":  # but for commentary among the calls, or holding a bracket or quote (the
+        for pattern, replacement in OTHER_PROGRAMS:  # general path lifts it out)
+            if "bracket" not in replacement and "inside" not in replacement:
+                text = re.sub(pattern, replacement, text, flags=re.M)
+    taken = _shaped_reads(monkeypatch)
+    doc = parse_pbn_text(text)
+    shapes = len({tuple(re.findall(r"^\[(\w+)", g.raw, flags=re.M)) for g in split_games(text).games})
+    assert len(doc) == 40 and shapes <= 6  # the first game of each shape teaches it (the first of all: none)
+    assert taken.count(True) >= 40 - 1 - shapes and taken.count(False) <= shapes
+    fast, careful, fast_games = both_ways(text)
+    assert fast == careful and fast_games == 40
+    assert document_text(doc)[0] == text
+    if shape != "export":
+        assert sum(b.auction[0].explanation == "could be short" for b in doc if b.auction) > 20
+        assert "The bidding was lively." in doc[5].notes
+
+
+def sections_file(count: int, seed: int = 7, deal_last: bool = False) -> str:
+    """Games a program writes alike with a varying tag the model does not hold, and one with a varying
+    section (kept as ``Name:section``), before the deal or after it."""
+    rng = random.Random(seed)
+    games = []
+    for n in range(1, count + 1):
+        deal = Deal.shuffled(rng).to_pbn()
+        tags = [f'[Board "{n}"]', '[Dealer "N"]', '[Vulnerable "None"]', f'[Minimax "{rng.randint(1, 7)}NS{n}"]']
+        tags += [f'[XSection "a"]\nwords {rng.random():.3f} more']
+        tags.insert(4 if deal_last else len(tags), f'[Deal "{deal}"]')
+        games.append("\n".join(tags) + "\n\n")
+    return "".join(games)
+
+
+#: what one game of :func:`sections_file` can hold unlike the others
+SECTION_ODDITIES = [
+    (r"words", "words [x]"),
+    (r"words", "words ]"),
+    (r"words", "words {c}"),
+    (r"words", "words ; c"),
+    (r"words", "words\n% c\n"),
+    (r'(\[XSection "a")\]', r"\1 ]"),
+    (r'(\[XSection "a")\]', r"\1 x]"),
+    (r"\[XSection ", "[XSection  "),
+    (r"\[XSection ", "[YSection "),
+    (r"\[Deal ", "[Seal "),
+    (r'(\[Minimax "[^"]*)"', r'\1]"'),
+    (r'(\[Minimax "[^"]*)"', lambda m: m.group(1) + '\\"'),
+    (r'(\[Minimax "[^"]*)"', lambda m: m.group(1) + '\\\\x"'),
+    (r'(\[Minimax "[^"]*)"', lambda m: m.group(1) + '\\x"'),
+    (r"\n\n", "\n{after}\n\n"),
+    (r"\n\n", "\n% after\n\n"),
+    (r"\n\n", "\n; after\n\n"),
+    (r"\n\n", '\n[Note "x"]\n\n'),
+]
+
+
+@pytest.mark.parametrize("deal_last", [False, True], ids=["section last", "deal last"])
+@pytest.mark.parametrize("oddity", SECTION_ODDITIES, ids=lambda o: repr(o[1]) if isinstance(o[1], str) else o[0])
+def test_each_oddity_among_games_with_varying_sections_reads_as_the_careful_reader_reads_it(
+    oddity: tuple, deal_last: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plain = sections_file(8, deal_last=deal_last)
+    taken = _shaped_reads(monkeypatch)
+    parse_pbn_text(plain)
+    assert taken.count(True) == 6  # the first game teaches nothing, the second teaches its shape
+    text = _odd_games(plain, [(oddity, 5)])
+    assert text != plain
+    fast, careful, _taken = both_ways(text)
+    assert fast == careful, text

@@ -28,7 +28,7 @@ from ...model.play import TRICK_WEIGHTS
 from ...model.vulnerability import Vulnerability
 from . import dd as pbn_dd
 from .checks import check_tag
-from .context import Context, Layout
+from .context import Context, Layout, Skeleton
 from .entry import Entry
 from .lex import lift_commentary
 
@@ -118,36 +118,29 @@ def read_fast(raw: str, first_line: int, ctx: Context) -> tuple[Board, list[tupl
         hit = _read_like(raw, first_line, ctx, layout)
         if hit is not None:
             return hit
-    comments: Sequence[str] = _NO_COMMENTS
-    text, psbridge = raw, None
-    read = _tags(raw)
-    if read is not None and read[3]:  # commentary in the sections (none holds a bracket or quote): lift it there
-        lifted = _lift_sections(read[0], read[1])
-        if lifted is not None:
-            found, comments, psbridge = lifted
-            read = (found, "".join(map(_SECTION, found)), read[2], False)
-    if read is None or read[3]:  # not only tags and plain sections: perhaps commentary to lift out
-        if not ("{" in raw or ";" in raw or "%" in raw or "}" in raw):
+    skeletons = ctx.fast_skeletons
+    pieces = raw.count('"') + 1
+    shapes = skeletons.get(pieces) if skeletons else None
+    shaped = _read_shaped(raw, shapes) if shapes is not None else None
+    if shaped is not None:
+        skeleton, names, vals, secs = shaped
+        text, comments, psbridge, lead = raw, skeleton.comments, None, skeleton.lead
+        blank = "".join(secs).isspace()
+        ctx.skeleton_misses = 0
+    else:
+        if shapes is not None:
+            ctx.skeleton_misses += 1
+        general = _read_tags(raw, ctx, pieces)
+        if general is None:
             return None
-        inside: list[int] = []  # where the comments start
-        text, comments, psbridge = lift_commentary(raw, inside)
-        read = _tags(text)
-        if read is None or read[3] or _in_a_table(text, inside):
-            return None  # commentary the lift left (a % within a line, a stray brace), or in a table
-    found, between, lead, _commentary = read
-    names, vals, secs = zip(*found, strict=True)
-    blank = between.isspace()  # no section holds anything (a deals-only game): nothing in them to check
+        text, names, vals, secs, lead, blank, comments, psbridge = general
     notes: dict[int, str] | None = None
-    values = dict(zip(names, vals, strict=True))
-    if "Note" in values:
-        found, name_list, notes = _auction_notes(found, list(names))
+    if "[Note " in text:  # a Note tag (every bracket of the text starts a tag)
+        names, vals, secs, notes = _auction_notes(names, vals, secs)
         if notes is None:
             return None
-        names = tuple(name_list)
-        vals = tuple(map(_VALUE, found))
-        values = dict(zip(names, vals, strict=True))
-        secs = tuple(map(_SECTION, found))
         blank = False
+    values = dict(zip(names, vals, strict=True))
     if len(values) != len(names):
         return None  # a repeated tag: the careful reader
     if hashes:
@@ -181,9 +174,56 @@ def read_fast(raw: str, first_line: int, ctx: Context) -> tuple[Board, list[tupl
     return board, problems, line
 
 
+def _read_tags(
+    raw: str, ctx: Context, pieces: int
+) -> tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...], int, bool, Sequence[str], str | None] | None:
+    """A game's text (its commentary blanked when the whole game had to be lifted), its tags' names, values
+    and sections (commentary lifted out), where its first tag starts, whether every section is blank, its
+    commentary and ``%%!R`` value, found by the pattern; None for a game that is not only tags and sections.
+    A game read from its own text teaches its skeleton to the games after it (:func:`_skeleton`)."""
+    comments: Sequence[str] = _NO_COMMENTS
+    text, psbridge = raw, None
+    read = _tags(raw)
+    unlifted = read[0] if read is not None else None
+    if read is not None and read[3]:  # commentary in the sections (none holds a bracket or quote): lift it there
+        lifted = _lift_sections(read[0], read[1])
+        if lifted is not None:
+            found, comments, psbridge = lifted
+            read = (found, "".join(map(_SECTION, found)), read[2], False)
+    if read is None or read[3]:  # not only tags and plain sections: perhaps commentary to lift out
+        if not ("{" in raw or ";" in raw or "%" in raw or "}" in raw):
+            return None
+        inside: list[int] = []  # where the comments start
+        text, comments, psbridge = lift_commentary(raw, inside)
+        read = _tags(text)
+        if read is None or read[3] or _in_a_table(text, inside):
+            return None  # commentary the lift left (a % within a line, a stray brace), or in a table
+    found, between, lead, _commentary = read
+    names, vals, secs = zip(*found, strict=True)
+    shapes = ctx.fast_skeletons.get(pieces)
+    misses = ctx.skeleton_misses
+    if (
+        text is raw
+        and psbridge is None
+        and ctx.pending  # a game read before this one: a file, not one game of a lazy reader's
+        and (
+            len(ctx.fast_skeletons) < _SKELETONS
+            if shapes is None
+            else len(shapes) < _SHAPES or not misses & (misses - 1)  # else after 1, 2, 4… games in a row
+        )
+    ):
+        learned = _skeleton(raw, cast("list[tuple[str, str, str]]", unlifted), secs, lead, comments)
+        if learned is not None:
+            ctx.fast_skeletons[pieces] = [learned, *shapes[: _SHAPES - 1]] if shapes else [learned]
+    # (blank: no section holds anything, a deals-only game: nothing in them to check)
+    return text, names, vals, secs, lead, between.isspace(), comments, psbridge
+
+
 #: a game with one of these is no deal generator's: its values are not read by position
 _LAYOUT_FREE = frozenset(("Auction", "Play", "Note", "OptimumResultTable", "DoubleDummyTricks"))
 _KNOWN_LIMIT = 64
+_SKELETONS = 16  # counts of quotes of games whose shapes are kept
+_SHAPES = 4  # shapes kept of games with the same count of quotes (a passed-out board, a played one with a table)
 
 
 def _learn(raw: str, names: tuple[str, ...], vals: tuple[str, ...], line: int, board: Board, ctx: Context) -> None:
@@ -343,23 +383,86 @@ def _in_a_table(text: str, starts: list[int]) -> bool:
 
 
 def _auction_notes(
-    found: list[tuple[str, str, str]], names: list[str]
-) -> tuple[list[tuple[str, str, str]], list[str], dict[int, str] | None]:
-    """The tags without their notes, and the notes (``{number: text}``) when they all follow the auction;
-    None for notes anywhere else (they go with the play or with tags: the careful reader)."""
+    names: tuple[str, ...], vals: tuple[str, ...], secs: tuple[str, ...]
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], dict[int, str] | None]:
+    """The tags' names, values and sections without their notes, and the notes (``{number: text}``) when they
+    all follow the auction; None for notes anywhere else (they go with the play or with tags: the careful
+    reader)."""
     first = names.index("Note")
     count = names.count("Note")
-    if first == 0 or names[first - 1] != "Auction" or names[first : first + count] != ["Note"] * count:
-        return found, names, None
+    if first == 0 or names[first - 1] != "Auction" or names[first : first + count] != ("Note",) * count:
+        return names, vals, secs, None
     notes: dict[int, str] = {}
-    for _name, value, section in found[first : first + count]:
+    for value, section in zip(vals[first : first + count], secs[first : first + count], strict=True):
         m = _NOTE.match(value)
         if m is None or (section and not section.isspace()):
-            return found, names, None
+            return names, vals, secs, None
         notes[int(m.group(1))] = m.group(2).lstrip(" ")
     if count == 1:  # one note is no repeated tag: the careful reader hands it on like any tag
-        return found, names, notes
-    return found[:first] + found[first + count :], names[:first] + names[first + count :], notes
+        return names, vals, secs, notes
+    rest = first + count
+    return names[:first] + names[rest:], vals[:first] + vals[rest:], secs[:first] + secs[rest:], notes
+
+
+def _skeleton(
+    raw: str, found: list[tuple[str, str, str]], secs: Sequence[str], lead: int, comments: Sequence[str]
+) -> Skeleton | None:
+    """The skeleton of a game just read from its own text (``found``: its tags as the pattern found them,
+    ``secs`` their sections with the commentary lifted out): the non-blank sections without commentary, and
+    the last, vary; None when a section that would vary holds commentary."""
+    parts = raw.split('"')
+    between = parts[0::2]
+    varying: list[tuple[int, str]] = []
+    last = len(found) - 1
+    for k, (_name, _value, section) in enumerate(found):
+        if k == last or (section and not section.isspace()):
+            if "{" in section or "}" in section or ";" in section or "%" in section:
+                if k == last:
+                    return None
+                continue  # commentary: a fixed section, its lifted text and comments kept
+            varying.append((k + 1, between[k + 1][1 + len(section) :]))
+            between[k + 1] = ""
+    return Skeleton(between, tuple(map(_NAME, found)), list(secs), varying, lead, comments)
+
+
+def _read_shaped(
+    raw: str, shapes: list[Skeleton]
+) -> tuple[Skeleton, tuple[str, ...], tuple[str, ...], tuple[str, ...]] | None:
+    """The skeleton a game is shaped like (one of ``shapes``), its tags' names, values and sections (as
+    :func:`_tags` and the lifting of the commentary of its sections would find them); None for any other game.
+
+    The text between the values must be the skeleton's but for the varying sections; each varying section
+    must hold no commentary (the general path lifts it); only the tags' own brackets may be in the text (a
+    bracket in a value or section); no value may hold a line break, two backslashes in a row or end in one
+    (the pattern would not take it)."""
+    parts = raw.split('"')
+    for skeleton in shapes:
+        between = parts[0::2]
+        secs = skeleton.sections.copy()
+        cut = []
+        for piece, suffix in skeleton.varying:
+            text = between[piece]
+            if text[:1] != "]" or not text.endswith(suffix):
+                break
+            section = secs[piece - 1] = text[1 : len(text) - len(suffix)]
+            cut.append(section)
+            between[piece] = ""
+        else:
+            if between == skeleton.between:
+                break
+    else:
+        return None
+    tags = len(skeleton.names)
+    if raw.count("[") != tags or raw.count("]") != tags:
+        return None
+    varying = "".join(cut)
+    if "{" in varying or "}" in varying or ";" in varying or "%" in varying:
+        return None
+    vals = parts[1::2]
+    values = "".join(vals)
+    if "\n" in values or ("\\" in values and ("\\\\" in values or '\\"' in raw)):
+        return None
+    return skeleton, skeleton.names, tuple(vals), tuple(secs)
 
 
 def _read(
