@@ -267,9 +267,13 @@ def _read_like(
     deal = None if h is None else vals[h]
     try:
         b = Board(
-            number=None if number is None or number == "" or number == "?" else _number(number),
+            number=None
+            if number is None or number == "" or number == "?"
+            else int(number)
+            if number.isdigit() and len(number) < 10  # (nine digits: within MAX_BOARD_NUMBER)
+            else _number(number),
             dealer=None if dealer is None or dealer == "" or dealer == "?" else _SEATS[dealer],
-            vulnerability=None if vul is None or vul == "" or vul == "?" else _vulnerability(vul),
+            vulnerability=None if vul is None or vul == "" or vul == "?" else _VULS.get(vul) or _vulnerability(vul),
             deal=_EMPTY if deal is None or deal == "" or deal == "?" else _deal(deal),
             declarer=declarer,
             tags=tags.copy(),
@@ -280,7 +284,11 @@ def _read_like(
         b.contract = contract
     if result is not None:
         b.result = result
-    ctx.note_fast(layout.names, vals, None)
+    pending = ctx.pending
+    if pending and pending[-1][0] is layout.names:  # the game before was laid out alike: this one says it all
+        pending[-1] = (layout.names, vals, None)
+    else:
+        ctx.note_fast(layout.names, vals, None)
     return b, [], first_line + layout.line
 
 
