@@ -191,6 +191,7 @@ ODDITIES = [
     (r"\n\[Auction", '\n; a "quote\n[Auction'),
     (r'\[Site "[^"]*"\]', '[Site "#"]'),
     (r'\[West "[^"]*"\]', '[West "#"]'),
+    (r"\n\[Auction", '\n{"#: a quote and a hash in a comment take nothing from the game before}\n[Auction'),
     (r"\n", "\r\n"),
 ]
 
@@ -465,8 +466,11 @@ def test_every_deal_generator_game_after_the_first_is_read_by_position(monkeypat
     doc = parse_pbn_text(text)
     assert len(doc) == 40 and taken == [True] * 39
     taken.clear()
-    parse_pbn_text(_odd_games(text, [((r'\[Event "[^"]*"\]', '[Event "Cup"]'), 20)]))
+    parse_pbn_text(_odd_games(text, [((r'\[Scoring "[^"]*"\]', '[Scoring "MP"]'), 20)]))
     assert taken.count(False) == 1 and len(taken) == 39
+    taken.clear()  # a tag neither checked nor modelled is taken as it is written
+    odd = parse_pbn_text(_odd_games(text, [((r'\[Event "[^"]*"\]', '[Event "Cup"]'), 20)]))
+    assert taken == [True] * 39 and odd[20].tags["Event"] == "Cup" and odd[19].tags["Event"] == "?"
     assert document_text(doc)[0] == text  # written back byte for byte
 
 
@@ -651,3 +655,108 @@ def test_each_oddity_among_games_with_varying_sections_reads_as_the_careful_read
     assert text != plain
     fast, careful, _taken = both_ways(text)
     assert fast == careful, text
+
+
+def _by_position(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether each game tried on a layout was read by position (filled as files are read)."""
+    taken: list[bool] = []
+    read_like = pbn_fast._read_like
+
+    def counting(*args: object) -> object:
+        hit = read_like(*args)  # type: ignore[arg-type]  # the real function's arguments, passed on
+        taken.append(hit is not None)
+        return hit
+
+    monkeypatch.setattr(pbn_fast, "_read_like", counting)
+    return taken
+
+
+def deep_finesse_file(count: int, seed: int = 9, psbridge: bool = False) -> str:
+    """Deals with tags a program adds that vary from game to game (Deep Finesse's ``Ability`` and ``Minimax``),
+    or (``psbridge``) PSBridge's ``%%!R`` double-dummy line after the deal."""
+    rng = random.Random(seed)
+    games = []
+    for n in range(1, count + 1):
+        b = Board.numbered(n, Deal.shuffled(rng))
+        head = f'[Board "{n}"]\n[Dealer "{b.dealer.letter}"]\n[Vulnerable "{b.vulnerability.text}"]\n'
+        deal = f'[Deal "{b.deal.to_pbn()}"]\n'
+        if psbridge:
+            digits = "".join(rng.choice("0123456789ABCD") for _ in range(10))
+            games.append(head + deal + f"%%!R {digits}{digits}\n\n")
+        else:
+            ability = " ".join(f"{s}:{rng.randint(10000, 99999)}" for s in "NESW")
+            games.append(head + deal + f'[Ability "{ability}"]\n[Minimax "{rng.randint(1, 7)}NS{n}"]\n\n')
+    return "".join(games)
+
+
+@pytest.mark.parametrize("psbridge", [False, True], ids=["deep finesse", "psbridge"])
+def test_deals_with_varying_tags_or_a_psbridge_table_are_read_by_position(
+    monkeypatch: pytest.MonkeyPatch, psbridge: bool
+) -> None:
+    text = deep_finesse_file(30, psbridge=psbridge)
+    taken = _by_position(monkeypatch)
+    doc = parse_pbn_text(text)
+    assert taken == [True] * 29
+    fast, careful, fast_games = both_ways(text)
+    assert fast == careful and fast_games == 30
+    if psbridge:
+        assert all(b.dd is not None and b.dd.is_complete for b in doc) and doc[3].dd != doc[4].dd
+        assert not any(b.notes for b in doc)
+    else:
+        assert doc[3].tags["Ability"] != doc[4].tags["Ability"] and list(doc[3].tags) == ["Ability", "Minimax"]
+    assert document_text(doc)[0] == text
+
+
+#: what one game among Deep Finesse's or PSBridge's can hold unlike the others
+VARYING_ODDITIES = [
+    (r'(\[Ability "[^"]*)"', r'\1]"'),
+    (r'(\[Ability "[^"]*)"', r'[\1"'),
+    (r'(\[Ability "[^"]*)"', lambda m: m.group(1) + '\\"'),
+    (r'(\[Minimax "[^"]*)"', lambda m: m.group(1) + '\\x"'),
+    (r'(\[Minimax "[^"]*)"', r'\1\n"'),
+    (r'\[Minimax "[^"]*"', '[Minimax "#"'),
+    (r'\[Minimax "[^"]*"', '[Minimax ""'),
+    (r"\[Minimax ", "[Score "),
+    (r"%%!R (\w+)", r"%%!R \1Z"),
+    (r"%%!R (\w+)", r"%%!R \1 "),
+    (r"%%!R (\w)\w", r"%%!R \1"),
+    (r"%%!R (\w)\w", r"%%!R \1 "),
+    (r"%%!R (\w)\w", r"%%!R \1;"),
+    (r"%%!R (\w)\w", r"%%!R \1{"),
+    (r"%%!R (\w)\w", r"%%!R \1]"),
+    (r"%%!R (\w+)\n", r"%%!R \1 {c}\n"),
+    (r"%%!R (\w+)\n", r"%%!R \1\n{c}\n"),
+    (r"%%!R (\w+)\n", r"%%!R \1\r\n"),
+    (r"\n%%!R", " %%!R"),
+    (r"\n%%!R", "\n%%!R \n%%!R"),
+    (r"\n%%!R", "\n%%!Q"),
+    (r'\[Deal "', '[Deal "#'),
+    (r"\n\n", "\n\n\n"),
+    (r"%%!R (\w+)\n\n", "%%!R \\1U\n"),
+]
+
+
+@pytest.mark.parametrize("psbridge", [False, True], ids=["deep finesse", "psbridge"])
+@pytest.mark.parametrize("oddity", VARYING_ODDITIES, ids=lambda o: repr(o[1]) if isinstance(o[1], str) else o[0])
+def test_each_oddity_among_deals_with_varying_tags_reads_as_the_careful_reader_reads_it(
+    oddity: tuple, psbridge: bool
+) -> None:
+    plain = deep_finesse_file(8, psbridge=psbridge)
+    text = _odd_games(plain, [(oddity, 5)])
+    if oddity[1] == "%%!R \\1U\n":  # the last game, its blank line gone
+        text = _odd_games(plain, [(oddity, 7)])
+    if text == plain:
+        pytest.skip("not in this kind of file")
+    fast, careful, _taken = both_ways(text)
+    assert fast == careful, text
+
+
+def test_a_psbridge_line_running_on_in_a_crlf_file_reads_as_the_careful_reader_reads_it() -> None:
+    """With CRLF line ends, a %%!R line one digit longer whose game ends in a bare line feed has the same
+    length and line breaks as its neighbours: its table is not the twenty digits where theirs stand."""
+    plain = deep_finesse_file(8, psbridge=True).replace("\n", "\r\n")
+    text = _odd_games(plain, [((r"\w\r\n\r\n", "AX\n\r\n"), 5)])
+    assert len(text) == len(plain) and text.count("\n") == plain.count("\n")
+    fast, careful, _taken = both_ways(text)
+    assert fast == careful
+    assert parse_pbn_text(text)[5].dd is None

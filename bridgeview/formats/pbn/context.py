@@ -81,24 +81,59 @@ class Layout:
     rosters, an event name): what each such set of values read as (checked, problem-free) is kept in
     ``known``."""
 
-    __slots__ = ("between", "pieces", "names", "newlines", "line", "where", "rest", "known")
+    __slots__ = (
+        "between",
+        "pieces",
+        "names",
+        "newlines",
+        "line",
+        "where",
+        "rest",
+        "known",
+        "free",
+        "fixed",
+        "known_fixed",
+        "psbridge",
+    )
 
-    def __init__(self, parts: list[str], names: tuple[str, ...], line: int) -> None:
+    def __init__(
+        self,
+        parts: list[str],
+        names: tuple[str, ...],
+        line: int,
+        free: frozenset[str] = frozenset(),
+        psbridge: tuple[str, str] | None = None,
+    ) -> None:
         self.between = parts[0::2]
         self.pieces = len(parts)
         self.names = names
         self.newlines = sum(map(str.count, self.between, repeat("\n")))
+        #: PSBridge's ``%%!R`` line after the last tag: the text before and after its table (the last piece of
+        #: ``between`` is then left empty: it varies with the table)
+        self.psbridge = psbridge
+        if psbridge is not None:
+            self.between[-1] = ""
         self.line = line  # the board's line, counted from the game's first
         position = {name: i for i, name in enumerate(names)}
         #: where the board number, dealer, vulnerability and deal are among the values (None: no such tag)
         self.where = tuple(position.get(name) for name in _VARYING)
         rest = [i for i, name in enumerate(names) if name not in _VARYING]
         #: the other values as a tuple (the key of ``known``)
-        self.rest: Callable[[list[str]], tuple[str, ...]] = (
-            itemgetter(*rest) if len(rest) > 1 else lambda v: tuple(v[i] for i in rest)
-        )
+        self.rest = _values_at(rest)
         #: the other values to (tags, declarer, contract, result) they read as
         self.known: dict[tuple[str, ...], tuple[dict[str, str], Seat | None, Contract | None, int | None]] = {}
+        #: (name, where) of the tags kept as they are written, whatever their value (no check, not modelled):
+        #: a game whose other values are not all known is read when the values but theirs are (Deep Finesse's
+        #: ``Ability`` and ``Minimax`` vary from game to game)
+        self.free = tuple((name, i) for i, name in enumerate(names) if name in free and name not in _VARYING)
+        #: the values but the free ones (the key of ``known_fixed``), and what they read as
+        self.fixed = _values_at([i for i in rest if names[i] not in free])
+        self.known_fixed: dict[tuple[str, ...], tuple[dict[str, str], Seat | None, Contract | None, int | None]] = {}
+
+
+def _values_at(where: list[int]) -> Callable[[list[str]], tuple[str, ...]]:
+    """The values at ``where`` as a tuple."""
+    return itemgetter(*where) if len(where) > 1 else lambda v: tuple(v[i] for i in where)
 
 
 class Skeleton:

@@ -143,6 +143,8 @@ def read_fast(raw: str, first_line: int, ctx: Context) -> tuple[Board, list[tupl
     values = dict(zip(names, vals, strict=True))
     if len(values) != len(names):
         return None  # a repeated tag: the careful reader
+    if hashes:  # a "# in a comment takes nothing from the game before
+        hashes = any(value[:1] == "#" for value in vals)
     if hashes:
         inherited = _inherit(ctx, names, vals, secs)
         if inherited is None:
@@ -162,15 +164,9 @@ def read_fast(raw: str, first_line: int, ctx: Context) -> tuple[Board, list[tupl
         ctx.inherits = True
     line = first_line + 1 + text.count("\n", 0, text.find("[Board ") if "Board" in names else lead)
     if (
-        blank
-        and not comments
-        and psbridge is None
-        and not hashes
-        and notes is None
-        and not problems
-        and _LAYOUT_FREE.isdisjoint(names)
+        blank and not comments and not hashes and notes is None and not problems and _LAYOUT_FREE.isdisjoint(names)
     ):  # a deal generator's plain game: its layout serves the games after it (no commentary: it holds none)
-        _learn(raw, names, vals, line - first_line, board, ctx)
+        _learn(raw, names, vals, line - first_line, board, ctx, psbridge)
     return board, problems, line
 
 
@@ -226,16 +222,38 @@ _SKELETONS = 16  # counts of quotes of games whose shapes are kept
 _SHAPES = 4  # shapes kept of games with the same count of quotes (a passed-out board, a played one with a table)
 
 
-def _learn(raw: str, names: tuple[str, ...], vals: tuple[str, ...], line: int, board: Board, ctx: Context) -> None:
-    """Keep the layout of a game just read (tags with blank sections, no problem) for the games after it."""
+def _learn(
+    raw: str,
+    names: tuple[str, ...],
+    vals: tuple[str, ...],
+    line: int,
+    board: Board,
+    ctx: Context,
+    psbridge: str | None = None,
+) -> None:
+    """Keep the layout of a game just read (tags with blank sections, no problem) for the games after it; its
+    ``%%!R`` table (``psbridge``) only on a line of its own after the last tag."""
     if "\\" in raw:
         return
     parts = raw.split('"')
+    table = None
+    if psbridge is not None:  # (read fine: twenty hex digits)
+        head, mark, rest = parts[-1].partition("\n%%!R ")
+        if rest[: len(psbridge)] != psbridge:
+            return
+        table = (head + mark, rest[len(psbridge) :])
     layout = ctx.fast_layout
-    if layout is None or layout.between != parts[0::2] or layout.pieces != len(parts):
-        layout = ctx.fast_layout = Layout(parts, names, line)
+    between = parts[0::2]
+    if table is not None:
+        between[-1] = ""
+    if layout is None or layout.between != between or layout.pieces != len(parts) or layout.psbridge != table:
+        free = frozenset(name for name in names if name in _PLAIN)
+        layout = ctx.fast_layout = Layout(parts, names, line, free, table)
+    read_as = (dict(board.tags), board.declarer, board.contract, board.result)
     if len(layout.known) < _KNOWN_LIMIT:
-        layout.known[layout.rest(list(vals))] = (dict(board.tags), board.declarer, board.contract, board.result)
+        layout.known[layout.rest(list(vals))] = read_as
+    if layout.free and len(layout.known_fixed) < _KNOWN_LIMIT:
+        layout.known_fixed[layout.fixed(list(vals))] = read_as
 
 
 def _read_like(
@@ -248,18 +266,36 @@ def _read_like(
     board number would move the board's line); the number, dealer, vulnerability and deal are parsed strictly
     and the other values are ones read before, so a bracket in a value reads as the general path reads it."""
     parts = raw.split('"')
-    if (
-        len(parts) != layout.pieces
-        or parts[0::2] != layout.between
-        or "\\" in raw
-        or raw.count("\n") != layout.newlines
-    ):
+    if len(parts) != layout.pieces:
+        return None
+    table = layout.psbridge
+    between = parts[0::2]
+    if table is not None:  # a %%!R line after the last tag: its table varies
+        last, between[-1] = between[-1], ""
+    if between != layout.between or "\\" in raw or raw.count("\n") != layout.newlines:
         return None
     vals = parts[1::2]
     known = layout.known.get(layout.rest(vals))
-    if known is None:
-        return None
-    tags, declarer, contract, result = known
+    if known is not None:
+        known_tags, declarer, contract, result = known
+        tags = known_tags.copy()
+    else:  # the free tags' values taken as they are (a bracket in one too: the careful reader keeps it)
+        known = layout.known_fixed.get(layout.fixed(vals)) if layout.free else None
+        if known is None:
+            return None
+        known_tags, declarer, contract, result = known
+        tags = known_tags.copy()
+        for name, where in layout.free:
+            tags[name] = vals[where]
+    dd = None
+    if table is not None:
+        before, after = table
+        hex20 = last[len(before) : len(last) - len(after)]
+        if not last.startswith(before) or not last.endswith(after):
+            return None
+        dd = pbn_dd.parse_hex20(hex20, pbn_dd.PSBRIDGE_SEATS)  # (None unless twenty hex digits)
+        if dd is None:
+            return None
     n, d, v, h = layout.where
     number = None if n is None else vals[n]
     dealer = None if d is None else vals[d]
@@ -276,7 +312,7 @@ def _read_like(
             vulnerability=None if vul is None or vul == "" or vul == "?" else _VULS.get(vul) or _vulnerability(vul),
             deal=_EMPTY if deal is None or deal == "" or deal == "?" else _deal(deal),
             declarer=declarer,
-            tags=tags.copy(),
+            tags=tags,
         )
     except Exception:  # _Careful, or a value only the careful reader words right
         return None
@@ -284,6 +320,8 @@ def _read_like(
         b.contract = contract
     if result is not None:
         b.result = result
+    if dd is not None:
+        b.dd = dd
     pending = ctx.pending
     if pending and pending[-1][0] is layout.names:  # the game before was laid out alike: this one says it all
         pending[-1] = (layout.names, vals, None)
