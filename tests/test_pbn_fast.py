@@ -760,3 +760,57 @@ def test_a_psbridge_line_running_on_in_a_crlf_file_reads_as_the_careful_reader_r
     fast, careful, _taken = both_ways(text)
     assert fast == careful
     assert parse_pbn_text(text)[5].dd is None
+
+
+def _partial_tables(text: str, rows: str = "NW", agree: bool = True) -> str:
+    """``text`` (an export file with a DD table on some boards) with each table cut to the rows of ``rows``'s
+    declarers, and Bridge Composer's DoubleDummyTricks before it (the whole table: agreeing, or one figure
+    off when ``agree`` is False)."""
+    from bridgeview.formats.pbn.dd import BC_SEATS
+    from bridgeview.model.cards import Seat
+
+    layout = split_games(text)
+    raws = []
+    for game, b in zip(layout.games, parse_pbn_text(text), strict=True):
+        raw = game.raw
+        if b.dd is not None:
+            digits = "".join(
+                "0123456789abcd"[b.dd.tricks[seat][strain]] for seat in BC_SEATS for strain in (4, 3, 2, 1, 0)
+            )
+            if not agree:  # West's notrump figure
+                west = 5 * BC_SEATS.index(Seat.WEST)
+                digits = digits[:west] + ("1" if digits[west] != "1" else "2") + digits[west + 1 :]
+            raw = raw.replace("[OptimumResultTable", f'[DoubleDummyTricks "{digits}"]\n[OptimumResultTable')
+            raw = re.sub(r"^([NESW]) +\w+ +\d+\n", lambda m: m.group(0) if m.group(1) in rows else "", raw, flags=re.M)
+        raws.append(raw)
+    return layout.preamble + "".join(raws) + layout.trailer
+
+
+@pytest.mark.parametrize("rows", ["NW", "NESW", "W", ""])
+@pytest.mark.parametrize("agree", [True, False], ids=["agreeing", "one figure off"])
+def test_partial_tables_beside_double_dummy_tricks_read_as_the_careful_reader_reads_them(
+    rows: str, agree: bool
+) -> None:
+    """An OptimumResultTable of some declarers' rows (the scoring program's N and W) beside a whole
+    DoubleDummyTricks: merged when they agree (by the fast path), the careful reader's problem when not."""
+    text = _partial_tables(export_file(12), rows, agree)
+    assert "DoubleDummyTricks" in text and text.count("[OptimumResultTable") == 6
+    fast, careful, taken = both_ways(text)
+    assert fast == careful
+    doc = parse_pbn_text(text)
+    if agree or not rows:
+        assert taken == 12 and not doc.problems
+        assert sum(b.dd is not None and b.dd.is_complete for b in doc) == 6
+    else:
+        assert taken == 6 and doc.problems
+
+
+@pytest.mark.parametrize("section", ["", "\n1 7\n2 3\n", "\n1 7\n2\n", "\n1 7 %\n"])
+def test_a_table_tag_read_after_others_is_checked_by_its_own_section(section: str) -> None:
+    """A table tag's check is remembered for its value only when its section is blank (``Table "13"``): the
+    same value with a section after games without one is checked again, and says what is wrong with it."""
+    text = export_file(8).replace('[Scoring "', '[TotalScoreTable "Rank;PairId"]\n[Scoring "')
+    text = _odd_games(text, [((r'(\[TotalScoreTable "[^"]*"\])\n', lambda m: m.group(1) + section + "\n"), 6)])
+    fast, careful, _taken = both_ways(text)
+    assert fast == careful
+    assert bool(parse_pbn_text(text).problems) == (section not in ("", "\n1 7\n2 3\n"))

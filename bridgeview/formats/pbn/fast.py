@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
-from itertools import accumulate, product
+from itertools import accumulate, chain, product
 from operator import itemgetter
 from typing import cast
 
@@ -625,11 +625,16 @@ def _check_tags(
         if name in _PLAIN:
             continue
         if name in _CHECKED or name[-5:] == "Table":
-            if value != "" and value != "?" and (name, value) not in _FINE:
+            if value == "" or value == "?":
+                continue
+            section = sections[name]
+            # a table's check depends on its section too: remembered only for a blank one (a Table "13")
+            same = name in _CHECKED or not section or section.isspace()
+            if not same or (name, value) not in _FINE:
                 count = len(problems)
-                _check(name, value, sections[name], raw, first_line, problems)
-                if len(problems) == count and name in _CHECKED and len(_FINE) < 10_000:
-                    _FINE.add((name, value))  # a table's check depends on its section too: not remembered
+                _check(name, value, section, raw, first_line, problems)
+                if len(problems) == count and same and len(_FINE) < 10_000:
+                    _FINE.add((name, value))
                     if name == "Scoring" and len(_UNKNOWN_CHECKED) < 1000:
                         _UNKNOWN_CHECKED[value] = _UNKNOWN_CHECKED["?"]
         elif name == "ScoreRubberHistory":
@@ -682,10 +687,22 @@ def _read_dd(b: Board, ort: str | None, ort_section: str, bc: str | None, psbrid
         return
     merged = tables[0]
     for dd in tables[1:]:
-        if merged.differences(dd):
-            raise _Careful
-        merged = pbn_dd.merged(merged, dd)
+        if dd.tricks != merged.tricks:  # (a figure both know that differs: the careful reader says so)
+            cells = list(map(_MERGED_CELL.__getitem__, zip(chain(*merged.tricks), chain(*dd.tricks), strict=True)))
+            if _DISAGREE in cells:
+                raise _Careful
+            merged = DDTable((tuple(cells[0:5]), tuple(cells[5:10]), tuple(cells[10:15]), tuple(cells[15:20])))
     b.dd = merged
+
+
+#: (a cell of one table, the same cell of another) to the cell of both merged (:func:`.dd.merged`: the first's
+#: figure, else the other's), or ``_DISAGREE`` for two figures that differ (:meth:`DDTable.differences`)
+_DISAGREE = -1
+_MERGED_CELL: dict[tuple[int | None, int | None], int | None] = {
+    (a, b): a if b is None or a == b else b if a is None else _DISAGREE
+    for a in (None, *range(14))
+    for b in (None, *range(14))
+}
 
 
 def _read_auction(b: Board, value: str, section: str, notes: dict[int, str] | None) -> None:
