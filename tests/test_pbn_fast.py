@@ -565,17 +565,18 @@ def test_games_shaped_like_one_before_read_as_the_careful_reader_reads_them(seed
     assert fast == careful, text
 
 
-def _shaped_reads(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
-    """Whether each game tried on a skeleton was read by it (filled as files are read)."""
+def _counted(monkeypatch: pytest.MonkeyPatch, path: str) -> list[bool]:
+    """Whether each game the fast path's ``path`` (``_read_shaped``: by a skeleton, ``_read_like``: by
+    position) was tried on was read by it (filled as files are read)."""
     taken: list[bool] = []
-    read_shaped = pbn_fast._read_shaped
+    tried = getattr(pbn_fast, path)
 
     def counting(*args: object) -> object:
-        hit = read_shaped(*args)  # type: ignore[arg-type]  # the real function's arguments, passed on
+        hit = tried(*args)
         taken.append(hit is not None)
         return hit
 
-    monkeypatch.setattr(pbn_fast, "_read_shaped", counting)
+    monkeypatch.setattr(pbn_fast, path, counting)
     return taken
 
 
@@ -592,7 +593,7 @@ def test_games_shaped_alike_are_read_by_their_skeleton(monkeypatch: pytest.Monke
         for pattern, replacement in OTHER_PROGRAMS:  # general path lifts it out)
             if "bracket" not in replacement and "inside" not in replacement:
                 text = re.sub(pattern, replacement, text, flags=re.M)
-    taken = _shaped_reads(monkeypatch)
+    taken = _counted(monkeypatch, "_read_shaped")
     doc = parse_pbn_text(text)
     shapes = len({tuple(re.findall(r"^\[(\w+)", g.raw, flags=re.M)) for g in split_games(text).games})
     assert len(doc) == 40 and shapes <= 6  # the first game of each shape teaches it (the first of all: none)
@@ -648,27 +649,13 @@ def test_each_oddity_among_games_with_varying_sections_reads_as_the_careful_read
     oddity: tuple, deal_last: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     plain = sections_file(8, deal_last=deal_last)
-    taken = _shaped_reads(monkeypatch)
+    taken = _counted(monkeypatch, "_read_shaped")
     parse_pbn_text(plain)
     assert taken.count(True) == 6  # the first game teaches nothing, the second teaches its shape
     text = _odd_games(plain, [(oddity, 5)])
     assert text != plain
     fast, careful, _taken = both_ways(text)
     assert fast == careful, text
-
-
-def _by_position(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
-    """Whether each game tried on a layout was read by position (filled as files are read)."""
-    taken: list[bool] = []
-    read_like = pbn_fast._read_like
-
-    def counting(*args: object) -> object:
-        hit = read_like(*args)  # type: ignore[arg-type]  # the real function's arguments, passed on
-        taken.append(hit is not None)
-        return hit
-
-    monkeypatch.setattr(pbn_fast, "_read_like", counting)
-    return taken
 
 
 def deep_finesse_file(count: int, seed: int = 9, psbridge: bool = False) -> str:
@@ -694,7 +681,7 @@ def test_deals_with_varying_tags_or_a_psbridge_table_are_read_by_position(
     monkeypatch: pytest.MonkeyPatch, psbridge: bool
 ) -> None:
     text = deep_finesse_file(30, psbridge=psbridge)
-    taken = _by_position(monkeypatch)
+    taken = _counted(monkeypatch, "_read_like")
     doc = parse_pbn_text(text)
     assert taken == [True] * 29
     fast, careful, fast_games = both_ways(text)
