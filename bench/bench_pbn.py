@@ -225,32 +225,37 @@ def race(path: Path, ours: Callable[[Path], Sized], theirs: Callable[[Path], Siz
 def _time_file(path: Path, repeat: int) -> dict:
     """Both readers on one file, and what the file holds."""
     check = parse_pbn_text(path.read_bytes().decode("utf-8"))
-    fast, by_position = _fast_games(path)
+    fast, by_position, by_shape = _fast_games(path)
     return {
         **race(path, read_ours, read_endplay, repeat),
         "fast_path": fast,
         "by_position": by_position,
+        "by_shape": by_shape,
         "problems": len(check.problems),
         "notes": sum(1 for b in check for c in b.auction or [] if c.explanation),
         "comments": sum(len(b.notes) for b in check),
     }
 
 
-def _fast_games(path: Path) -> tuple[int, int]:
-    """How many games of the file the reader's fast path takes (the rest go to the careful reader), and how
-    many of those it reads by position, laid out like a game before them."""
+def _fast_games(path: Path) -> tuple[int, int, int]:
+    """How many games of the file the reader's fast path takes (the rest go to the careful reader), how many
+    of those it reads by position, laid out like a game before them, and how many by the skeleton of a game
+    shaped like them (its values and varying sections by position, no tag pattern)."""
     from bridgeview.formats.pbn import fast as pbn_fast
     from bridgeview.formats.pbn.lex import split_games
     from bridgeview.formats.pbn.read import Context
 
     ctx = Context()
-    fast = by_position = 0
+    fast = by_position = by_shape = 0
     for g in split_games(path.read_bytes().decode("utf-8")).games:
         layout = ctx.fast_layout
         if layout is not None and pbn_fast._read_like(g.raw, g.first_line, Context(), layout) is not None:
             by_position += 1
+        else:
+            shapes = ctx.fast_skeletons.get(g.raw.count('"') + 1)
+            by_shape += shapes is not None and pbn_fast._read_shaped(g.raw, shapes) is not None
         fast += pbn_fast.read_fast(g.raw, g.first_line, ctx) is not None
-    return fast, by_position
+    return fast, by_position, by_shape
 
 
 def run(n: int = 10_000, *, echo: bool = True, repeat: int = 3, real: bool = True) -> dict:
@@ -286,7 +291,7 @@ def run(n: int = 10_000, *, echo: bool = True, repeat: int = 3, real: bool = Tru
         for label, r in shapes:
             print(
                 f"{label}: {n} boards, {r['bytes'] / 1e6:.1f} MB, {r['fast_path']} games by the fast path"
-                f" ({r['by_position']} of them by position)"
+                f" ({r['by_position']} of them by position, {r['by_shape']} by their skeleton)"
             )
             print(f"  bridgeview: {r['ours_s']:.2f} s ({r['ours_ms_per_board']:.3f} ms/board)")
             print(f"  endplay:    {r['endplay_s']:.2f} s ({r['endplay_ms_per_board']:.3f} ms/board)")

@@ -191,6 +191,7 @@ ODDITIES = [
     (r"\n\[Auction", '\n; a "quote\n[Auction'),
     (r'\[Site "[^"]*"\]', '[Site "#"]'),
     (r'\[West "[^"]*"\]', '[West "#"]'),
+    (r"\n\[Auction", '\n{"#: a quote and a hash in a comment take nothing from the game before}\n[Auction'),
     (r"\n", "\r\n"),
 ]
 
@@ -465,8 +466,11 @@ def test_every_deal_generator_game_after_the_first_is_read_by_position(monkeypat
     doc = parse_pbn_text(text)
     assert len(doc) == 40 and taken == [True] * 39
     taken.clear()
-    parse_pbn_text(_odd_games(text, [((r'\[Event "[^"]*"\]', '[Event "Cup"]'), 20)]))
+    parse_pbn_text(_odd_games(text, [((r'\[Scoring "[^"]*"\]', '[Scoring "MP"]'), 20)]))
     assert taken.count(False) == 1 and len(taken) == 39
+    taken.clear()  # a tag neither checked nor modelled is taken as it is written
+    odd = parse_pbn_text(_odd_games(text, [((r'\[Event "[^"]*"\]', '[Event "Cup"]'), 20)]))
+    assert taken == [True] * 39 and odd[20].tags["Event"] == "Cup" and odd[19].tags["Event"] == "?"
     assert document_text(doc)[0] == text  # written back byte for byte
 
 
@@ -509,3 +513,291 @@ def test_games_with_the_same_commentary_keep_it_when_laid_out_alike(comment: str
     assert taken == 6
     doc = parse_pbn_text(text)
     assert all(b.notes == doc[0].notes for b in doc) and (doc[0].notes or doc[0].dd is not None)
+
+
+#: what one game can hold unlike the games around it shaped alike (tags, fixed sections and the text between
+#: them the same): a skeleton's checks, each (pattern, replacement)
+SHAPE_ODDITIES = [
+    (r'(\[Auction "\w")\]', r"\1 ]"),
+    (r"\[Play ", "[Play  "),
+    (r'(\[Play "\w"\]\n\S+)', r"\1 ]"),
+    (r'(\[Play "\w"\]\n\S+)', r"\1 %"),
+    (r'(\[Auction "\w"\]\n\S+)', r"\1 ;"),
+    (r'\[West "[^"]*"\]', lambda m: '[West "ends\\"]'),
+    (r'\[West "[^"]*"\]', lambda m: '[West "two\\\\back"]'),
+    (r'\[West "[^"]*"\]', lambda m: '[West "one\\back"]'),
+    (r'\[Event "', '[Event "two\nlines '),
+    (r'\[Event "', '[Event "[bracket] '),
+    (r"\n\n", "\n\n\n"),
+    (r"\n\n", "\n{after}\n\n"),
+    (r"\n\n", "\n; after\n\n"),
+    (r"^", "\n"),
+    (r"^", "{first}\n"),
+    (r'\[Site "[^"]*"\]', '[Site "#"]'),
+    (r'\[Scoring "[^"]*"\]', '[Scoring "bogus"]'),
+]
+
+
+@pytest.mark.parametrize(
+    "oddity", ODDITIES + SHAPE_ODDITIES, ids=lambda o: repr(o[1]) if isinstance(o[1], str) else o[0]
+)
+def test_each_oddity_among_games_shaped_alike_reads_as_the_careful_reader_reads_it(oddity: tuple) -> None:
+    """Games with an auction and play are read by their skeleton once one shaped like them was read: an odd
+    game among them is read as the careful reader reads it, and so are the games after it."""
+    plain = export_file(12, 11)
+    text = _odd_games(plain, [(oddity, 7)])
+    fast, careful, _taken = both_ways(text)
+    assert fast == careful, text
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(0, 2**32),
+    st.lists(
+        st.tuples(st.sampled_from(ODDITIES + SHAPE_ODDITIES + OTHER_PROGRAMS), st.sampled_from(range(1, 10))),
+        min_size=1,
+        max_size=5,
+    ),
+)
+def test_games_shaped_like_one_before_read_as_the_careful_reader_reads_them(seed: int, changes: list) -> None:
+    text = _odd_games(export_file(10, seed), changes)
+    fast, careful, _taken = both_ways(text)
+    assert fast == careful, text
+
+
+def _counted(monkeypatch: pytest.MonkeyPatch, path: str) -> list[bool]:
+    """Whether each game the fast path's ``path`` (``_read_shaped``: by a skeleton, ``_read_like``: by
+    position) was tried on was read by it (filled as files are read)."""
+    taken: list[bool] = []
+    tried = getattr(pbn_fast, path)
+
+    def counting(*args: object) -> object:
+        hit = tried(*args)
+        taken.append(hit is not None)
+        return hit
+
+    monkeypatch.setattr(pbn_fast, path, counting)
+    return taken
+
+
+@pytest.mark.parametrize("shape", ["export", "annotated", "other programs"])
+def test_games_shaped_alike_are_read_by_their_skeleton(monkeypatch: pytest.MonkeyPatch, shape: str) -> None:
+    """The skeleton path is really taken: in our export (with and without notes and comments) and as other
+    programs write it, every game after the first of its shape is read by its skeleton (no pattern), to the
+    same boards, and written back byte for byte."""
+    text = export_file(40)
+    if shape != "export":
+        text = re.sub(r"\n\[Auction", "\n{The bidding was lively.}\n[Auction", text)
+        text = re.sub(r'(\[Auction "\w"\]\n\S+)([^\[]*)\n\[Play', r'\1 =1=\2\n[Note "1:could be short"]\n[Play', text)
+    if shape == "other programs":  # but for commentary among the calls, or holding a bracket or quote (the
+        for pattern, replacement in OTHER_PROGRAMS:  # general path lifts it out)
+            if "bracket" not in replacement and "inside" not in replacement:
+                text = re.sub(pattern, replacement, text, flags=re.M)
+    taken = _counted(monkeypatch, "_read_shaped")
+    doc = parse_pbn_text(text)
+    shapes = len({tuple(re.findall(r"^\[(\w+)", g.raw, flags=re.M)) for g in split_games(text).games})
+    assert len(doc) == 40 and shapes <= 6  # the first game of each shape teaches it (the first of all: none)
+    assert taken.count(True) >= 40 - 1 - shapes and taken.count(False) <= shapes
+    fast, careful, fast_games = both_ways(text)
+    assert fast == careful and fast_games == 40
+    assert document_text(doc)[0] == text
+    if shape != "export":
+        assert sum(b.auction[0].explanation == "could be short" for b in doc if b.auction) > 20
+        assert "The bidding was lively." in doc[5].notes
+
+
+def sections_file(count: int, seed: int = 7, deal_last: bool = False) -> str:
+    """Games a program writes alike with a varying tag the model does not hold, and one with a varying
+    section (kept as ``Name:section``), before the deal or after it."""
+    rng = random.Random(seed)
+    games = []
+    for n in range(1, count + 1):
+        deal = Deal.shuffled(rng).to_pbn()
+        tags = [f'[Board "{n}"]', '[Dealer "N"]', '[Vulnerable "None"]', f'[Minimax "{rng.randint(1, 7)}NS{n}"]']
+        tags += [f'[XSection "a"]\nwords {rng.random():.3f} more']
+        tags.insert(4 if deal_last else len(tags), f'[Deal "{deal}"]')
+        games.append("\n".join(tags) + "\n\n")
+    return "".join(games)
+
+
+#: what one game of :func:`sections_file` can hold unlike the others
+SECTION_ODDITIES = [
+    (r"words", "words [x]"),
+    (r"words", "words ]"),
+    (r"words", "words {c}"),
+    (r"words", "words ; c"),
+    (r"words", "words\n% c\n"),
+    (r'(\[XSection "a")\]', r"\1 ]"),
+    (r'(\[XSection "a")\]', r"\1 x]"),
+    (r"\[XSection ", "[XSection  "),
+    (r"\[XSection ", "[YSection "),
+    (r"\[Deal ", "[Seal "),
+    (r'(\[Minimax "[^"]*)"', r'\1]"'),
+    (r'(\[Minimax "[^"]*)"', lambda m: m.group(1) + '\\"'),
+    (r'(\[Minimax "[^"]*)"', lambda m: m.group(1) + '\\\\x"'),
+    (r'(\[Minimax "[^"]*)"', lambda m: m.group(1) + '\\x"'),
+    (r"\n\n", "\n{after}\n\n"),
+    (r"\n\n", "\n% after\n\n"),
+    (r"\n\n", "\n; after\n\n"),
+    (r"\n\n", '\n[Note "x"]\n\n'),
+]
+
+
+@pytest.mark.parametrize("deal_last", [False, True], ids=["section last", "deal last"])
+@pytest.mark.parametrize("oddity", SECTION_ODDITIES, ids=lambda o: repr(o[1]) if isinstance(o[1], str) else o[0])
+def test_each_oddity_among_games_with_varying_sections_reads_as_the_careful_reader_reads_it(
+    oddity: tuple, deal_last: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plain = sections_file(8, deal_last=deal_last)
+    taken = _counted(monkeypatch, "_read_shaped")
+    parse_pbn_text(plain)
+    assert taken.count(True) == 6  # the first game teaches nothing, the second teaches its shape
+    text = _odd_games(plain, [(oddity, 5)])
+    assert text != plain
+    fast, careful, _taken = both_ways(text)
+    assert fast == careful, text
+
+
+def deep_finesse_file(count: int, seed: int = 9, psbridge: bool = False) -> str:
+    """Deals with tags a program adds that vary from game to game (Deep Finesse's ``Ability`` and ``Minimax``),
+    or (``psbridge``) PSBridge's ``%%!R`` double-dummy line after the deal."""
+    rng = random.Random(seed)
+    games = []
+    for n in range(1, count + 1):
+        b = Board.numbered(n, Deal.shuffled(rng))
+        head = f'[Board "{n}"]\n[Dealer "{b.dealer.letter}"]\n[Vulnerable "{b.vulnerability.text}"]\n'
+        deal = f'[Deal "{b.deal.to_pbn()}"]\n'
+        if psbridge:
+            digits = "".join(rng.choice("0123456789ABCD") for _ in range(10))
+            games.append(head + deal + f"%%!R {digits}{digits}\n\n")
+        else:
+            ability = " ".join(f"{s}:{rng.randint(10000, 99999)}" for s in "NESW")
+            games.append(head + deal + f'[Ability "{ability}"]\n[Minimax "{rng.randint(1, 7)}NS{n}"]\n\n')
+    return "".join(games)
+
+
+@pytest.mark.parametrize("psbridge", [False, True], ids=["deep finesse", "psbridge"])
+def test_deals_with_varying_tags_or_a_psbridge_table_are_read_by_position(
+    monkeypatch: pytest.MonkeyPatch, psbridge: bool
+) -> None:
+    text = deep_finesse_file(30, psbridge=psbridge)
+    taken = _counted(monkeypatch, "_read_like")
+    doc = parse_pbn_text(text)
+    assert taken == [True] * 29
+    fast, careful, fast_games = both_ways(text)
+    assert fast == careful and fast_games == 30
+    if psbridge:
+        assert all(b.dd is not None and b.dd.is_complete for b in doc) and doc[3].dd != doc[4].dd
+        assert not any(b.notes for b in doc)
+    else:
+        assert doc[3].tags["Ability"] != doc[4].tags["Ability"] and list(doc[3].tags) == ["Ability", "Minimax"]
+    assert document_text(doc)[0] == text
+
+
+#: what one game among Deep Finesse's or PSBridge's can hold unlike the others
+VARYING_ODDITIES = [
+    (r'(\[Ability "[^"]*)"', r'\1]"'),
+    (r'(\[Ability "[^"]*)"', r'[\1"'),
+    (r'(\[Ability "[^"]*)"', lambda m: m.group(1) + '\\"'),
+    (r'(\[Minimax "[^"]*)"', lambda m: m.group(1) + '\\x"'),
+    (r'(\[Minimax "[^"]*)"', r'\1\n"'),
+    (r'\[Minimax "[^"]*"', '[Minimax "#"'),
+    (r'\[Minimax "[^"]*"', '[Minimax ""'),
+    (r"\[Minimax ", "[Score "),
+    (r"%%!R (\w+)", r"%%!R \1Z"),
+    (r"%%!R (\w+)", r"%%!R \1 "),
+    (r"%%!R (\w)\w", r"%%!R \1"),
+    (r"%%!R (\w)\w", r"%%!R \1 "),
+    (r"%%!R (\w)\w", r"%%!R \1;"),
+    (r"%%!R (\w)\w", r"%%!R \1{"),
+    (r"%%!R (\w)\w", r"%%!R \1]"),
+    (r"%%!R (\w+)\n", r"%%!R \1 {c}\n"),
+    (r"%%!R (\w+)\n", r"%%!R \1\n{c}\n"),
+    (r"%%!R (\w+)\n", r"%%!R \1\r\n"),
+    (r"\n%%!R", " %%!R"),
+    (r"\n%%!R", "\n%%!R \n%%!R"),
+    (r"\n%%!R", "\n%%!Q"),
+    (r'\[Deal "', '[Deal "#'),
+    (r"\n\n", "\n\n\n"),
+    (r"%%!R (\w+)\n\n", "%%!R \\1U\n"),
+]
+
+
+@pytest.mark.parametrize("psbridge", [False, True], ids=["deep finesse", "psbridge"])
+@pytest.mark.parametrize("oddity", VARYING_ODDITIES, ids=lambda o: repr(o[1]) if isinstance(o[1], str) else o[0])
+def test_each_oddity_among_deals_with_varying_tags_reads_as_the_careful_reader_reads_it(
+    oddity: tuple, psbridge: bool
+) -> None:
+    plain = deep_finesse_file(8, psbridge=psbridge)
+    text = _odd_games(plain, [(oddity, 5)])
+    if oddity[1] == "%%!R \\1U\n":  # the last game, its blank line gone
+        text = _odd_games(plain, [(oddity, 7)])
+    if text == plain:
+        pytest.skip("not in this kind of file")
+    fast, careful, _taken = both_ways(text)
+    assert fast == careful, text
+
+
+def test_a_psbridge_line_running_on_in_a_crlf_file_reads_as_the_careful_reader_reads_it() -> None:
+    """With CRLF line ends, a %%!R line one digit longer whose game ends in a bare line feed has the same
+    length and line breaks as its neighbours: its table is not the twenty digits where theirs stand."""
+    plain = deep_finesse_file(8, psbridge=True).replace("\n", "\r\n")
+    text = _odd_games(plain, [((r"\w\r\n\r\n", "AX\n\r\n"), 5)])
+    assert len(text) == len(plain) and text.count("\n") == plain.count("\n")
+    fast, careful, _taken = both_ways(text)
+    assert fast == careful
+    assert parse_pbn_text(text)[5].dd is None
+
+
+def _partial_tables(text: str, rows: str = "NW", agree: bool = True) -> str:
+    """``text`` (an export file with a DD table on some boards) with each table cut to the rows of ``rows``'s
+    declarers, and Bridge Composer's DoubleDummyTricks before it (the whole table: agreeing, or one figure
+    off when ``agree`` is False)."""
+    from bridgeview.formats.pbn.dd import BC_SEATS
+    from bridgeview.model.cards import Seat
+
+    layout = split_games(text)
+    raws = []
+    for game, b in zip(layout.games, parse_pbn_text(text), strict=True):
+        raw = game.raw
+        if b.dd is not None:
+            digits = "".join(
+                "0123456789abcd"[b.dd.tricks[seat][strain]] for seat in BC_SEATS for strain in (4, 3, 2, 1, 0)
+            )
+            if not agree:  # West's notrump figure
+                west = 5 * BC_SEATS.index(Seat.WEST)
+                digits = digits[:west] + ("1" if digits[west] != "1" else "2") + digits[west + 1 :]
+            raw = raw.replace("[OptimumResultTable", f'[DoubleDummyTricks "{digits}"]\n[OptimumResultTable')
+            raw = re.sub(r"^([NESW]) +\w+ +\d+\n", lambda m: m.group(0) if m.group(1) in rows else "", raw, flags=re.M)
+        raws.append(raw)
+    return layout.preamble + "".join(raws) + layout.trailer
+
+
+@pytest.mark.parametrize("rows", ["NW", "NESW", "W", ""])
+@pytest.mark.parametrize("agree", [True, False], ids=["agreeing", "one figure off"])
+def test_partial_tables_beside_double_dummy_tricks_read_as_the_careful_reader_reads_them(
+    rows: str, agree: bool
+) -> None:
+    """An OptimumResultTable of some declarers' rows (the scoring program's N and W) beside a whole
+    DoubleDummyTricks: merged when they agree (by the fast path), the careful reader's problem when not."""
+    text = _partial_tables(export_file(12), rows, agree)
+    assert "DoubleDummyTricks" in text and text.count("[OptimumResultTable") == 6
+    fast, careful, taken = both_ways(text)
+    assert fast == careful
+    doc = parse_pbn_text(text)
+    if agree or not rows:
+        assert taken == 12 and not doc.problems
+        assert sum(b.dd is not None and b.dd.is_complete for b in doc) == 6
+    else:
+        assert taken == 6 and doc.problems
+
+
+@pytest.mark.parametrize("section", ["", "\n1 7\n2 3\n", "\n1 7\n2\n", "\n1 7 %\n"])
+def test_a_table_tag_read_after_others_is_checked_by_its_own_section(section: str) -> None:
+    """A table tag's check is remembered for its value only when its section is blank (``Table "13"``): the
+    same value with a section after games without one is checked again, and says what is wrong with it."""
+    text = export_file(8).replace('[Scoring "', '[TotalScoreTable "Rank;PairId"]\n[Scoring "')
+    text = _odd_games(text, [((r'(\[TotalScoreTable "[^"]*"\])\n', lambda m: m.group(1) + section + "\n"), 6)])
+    fast, careful, _taken = both_ways(text)
+    assert fast == careful
+    assert bool(parse_pbn_text(text).problems) == (section not in ("", "\n1 7\n2 3\n"))

@@ -212,5 +212,7 @@ def test_bench_runs_with_a_tiny_board_count():
     foreign = result["foreign"]  # as other programs write it: every game on the fast path too
     assert foreign["counts"] == (40, 40) and foreign["problems"] == 0 and foreign["fast_path"] == 40
     assert foreign["comments"] > 40  # the ; comments, % lines and {} comments were really there
+    for shaped in (result, rich, foreign):  # games after the first of each shape are read by their skeleton
+        assert shaped["by_shape"] >= 34, shaped["by_shape"]
     if "real" in result:  # ../shared/realdata present: every file endplay reads is raced, on the fast path
         assert result["real"]["all"]["fast_path"] == 40 and result["real"]["all"]["counts"] == (40, 40)

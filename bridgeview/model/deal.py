@@ -77,19 +77,21 @@ class Deal:
         """
         m = _PLAIN_DEAL.fullmatch(text)
         if m is not None:  # the usual spelling, one space between hands: each suit looked up, nothing split
-            g = m.groups()
-            held = list(map(HOLDINGS.get, g[1:]))
-            if None in held:
-                held = [k if k is not None else holding(g[1 + i]) for i, k in enumerate(held)]
-            if -1 not in held:  # (else the general reading below says what is wrong)
-                a, b, c, d, e, f, h, i, j, k, l, m_, n, o, p, q = cast("list[int]", held)
+            held = cast("list[int]", list(map(HOLDINGS.get, m.groups())))  # None for a suit not met before
+            if None in held:  # (a bad one is -1: the general reading below says what is wrong)
+                held = [k if k is not None else holding(m.group(1 + i)) for i, k in enumerate(held)]
+                usual = -1 not in held
+            else:
+                usual = True
+            if usual:
+                a, b, c, d, e, f, h, i, j, k, l, m_, n, o, p, q = held
                 plain = (
                     a << 39 | b << 26 | c << 13 | d,
                     e << 39 | f << 26 | h << 13 | i,
                     j << 39 | k << 26 | l << 13 | m_,
                     n << 39 | o << 26 | p << 13 | q,
                 )
-                seat = _FIRST_SEAT[g[0]]
+                seat = _FIRST_SEAT[text[0]]
                 deal = _NEW(cls)  # no dataclass __init__ to run: a PBN reader makes one a board
                 _SET(deal, "hands", plain[4 - seat :] + plain[: 4 - seat] if seat else plain)
                 return deal
@@ -264,7 +266,7 @@ def _suit_bits(ranks: str, suit: int, hand: str) -> int:
 
 
 #: a PBN deal spelled the usual way: a seat, a colon, then four hands of four dotted suits one space apart
-_PLAIN_DEAL = re.compile(r"([NESWnesw]):" + " ".join([r"([^ .]*)\.([^ .]*)\.([^ .]*)\.([^ .]*)"] * 4))
+_PLAIN_DEAL = re.compile(r"[NESWnesw]:" + " ".join([r"([^ .]*)\.([^ .]*)\.([^ .]*)\.([^ .]*)"] * 4))
 _FIRST_SEAT = {"N": 0, "E": 1, "S": 2, "W": 3, "n": 0, "e": 1, "s": 2, "w": 3}
 _NEW = object.__new__
 _SET = object.__setattr__

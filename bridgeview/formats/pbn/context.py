@@ -34,6 +34,12 @@ class Context:
     pending: list[tuple[tuple[str, ...], Sequence[str], Sequence[str] | None]] = field(default_factory=list)
     #: the layout of the last game the fast path learned (:class:`Layout`), for the games like it
     fast_layout: Layout | None = None
+    #: skeletons of games the fast path read (:class:`Skeleton`), for the games shaped like them, by the
+    #: pieces their text splits into on its quotes (a passed-out board has no play: two shapes in turn)
+    fast_skeletons: dict[int, list[Skeleton]] = field(default_factory=dict)
+    #: games in a row not shaped like the skeleton of their count of quotes (a new one is learned after 1, 2,
+    #: 4, 8… of them)
+    skeleton_misses: int = 0
 
     def note_fast(self, names: tuple[str, ...], values: Sequence[str], sections: Sequence[str] | None) -> None:
         """Remember what a game read by the fast path said: its tag names, values and sections (None: all
@@ -75,21 +81,87 @@ class Layout:
     rosters, an event name): what each such set of values read as (checked, problem-free) is kept in
     ``known``."""
 
-    __slots__ = ("between", "pieces", "names", "newlines", "line", "where", "rest", "known")
+    __slots__ = (
+        "between",
+        "pieces",
+        "names",
+        "newlines",
+        "line",
+        "where",
+        "rest",
+        "known",
+        "free",
+        "fixed",
+        "known_fixed",
+        "psbridge",
+    )
 
-    def __init__(self, parts: list[str], names: tuple[str, ...], line: int) -> None:
+    def __init__(
+        self,
+        parts: list[str],
+        names: tuple[str, ...],
+        line: int,
+        free: frozenset[str] = frozenset(),
+        psbridge: tuple[str, str] | None = None,
+    ) -> None:
         self.between = parts[0::2]
         self.pieces = len(parts)
         self.names = names
         self.newlines = sum(map(str.count, self.between, repeat("\n")))
+        #: PSBridge's ``%%!R`` line after the last tag: the text before and after its table (the last piece of
+        #: ``between`` is then left empty: it varies with the table)
+        self.psbridge = psbridge
+        if psbridge is not None:
+            self.between[-1] = ""
         self.line = line  # the board's line, counted from the game's first
         position = {name: i for i, name in enumerate(names)}
         #: where the board number, dealer, vulnerability and deal are among the values (None: no such tag)
         self.where = tuple(position.get(name) for name in _VARYING)
         rest = [i for i, name in enumerate(names) if name not in _VARYING]
         #: the other values as a tuple (the key of ``known``)
-        self.rest: Callable[[list[str]], tuple[str, ...]] = (
-            itemgetter(*rest) if len(rest) > 1 else lambda v: tuple(v[i] for i in rest)
-        )
+        self.rest = _values_at(rest)
         #: the other values to (tags, declarer, contract, result) they read as
         self.known: dict[tuple[str, ...], tuple[dict[str, str], Seat | None, Contract | None, int | None]] = {}
+        #: (name, where) of the tags kept as they are written, whatever their value (no check, not modelled):
+        #: a game whose other values are not all known is read when the values but theirs are (Deep Finesse's
+        #: ``Ability`` and ``Minimax`` vary from game to game)
+        self.free = tuple((name, i) for i, name in enumerate(names) if name in free and name not in _VARYING)
+        #: the values but the free ones (the key of ``known_fixed``), and what they read as
+        self.fixed = _values_at([i for i in rest if names[i] not in free])
+        self.known_fixed: dict[tuple[str, ...], tuple[dict[str, str], Seat | None, Contract | None, int | None]] = {}
+
+
+def _values_at(where: list[int]) -> Callable[[list[str]], tuple[str, ...]]:
+    """The values at ``where`` as a tuple."""
+    return itemgetter(*where) if len(where) > 1 else lambda v: tuple(v[i] for i in where)
+
+
+class Skeleton:
+    """What stays the same between games a program writes alike, for the fast path to read the next games
+    without its regular expression: the text between the quotes of a game of tags (every bracket and quote
+    belongs to a tag), the sections that vary (a non-blank section without commentary: the auction, the
+    play, a table; and the last one, with the blank lines after it) cut out.
+
+    A game whose text outside its values and varying sections is the same has the same tags in the same
+    order, the same fixed sections (the commentary lifted out of them as it was) and the same text before
+    its first tag, so its tags are its values and sections taken by position."""
+
+    __slots__ = ("between", "pieces", "names", "sections", "varying", "lead", "comments")
+
+    def __init__(
+        self,
+        between: list[str],
+        names: tuple[str, ...],
+        sections: list[str],
+        varying: list[tuple[int, str]],
+        lead: int,
+        comments: Sequence[str],
+    ) -> None:
+        self.between = between  # the text between the values, the varying pieces made empty
+        self.pieces = 2 * len(names) + 1  # the game's text split on its quotes
+        self.names = names
+        self.sections = sections  # each tag's section, commentary lifted out (the varying ones: any)
+        #: (piece, text after the section: the next tag's ``[Name `` or nothing for the last) that vary
+        self.varying = varying
+        self.lead = lead  # where the first tag starts
+        self.comments = comments  # the commentary lifted out of the fixed sections, in order

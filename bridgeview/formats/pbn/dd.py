@@ -82,7 +82,7 @@ def parse_result_table(header: str, tokens: list[str]) -> tuple[DDTable | None, 
     except ValueError:
         return None, f"OptimumResultTable needs Declarer, Denomination and Result columns, not {header!r}"
     width = len(names)
-    if width == 3 and (di, si, ri) == (0, 1, 2) and len(tokens) == 60:
+    if width == 3 and (di, si, ri) == (0, 1, 2) and len(tokens) <= 60 and not len(tokens) % 3:
         table = _table_in_order(tokens)
         if table is not None:
             return table, None
@@ -102,9 +102,9 @@ def parse_result_table(header: str, tokens: list[str]) -> tuple[DDTable | None, 
 
 
 def _table_in_order(tokens: list[str]) -> DDTable | None:
-    """The table of 20 rows ``declarer strain tricks``, each cell once, in an order met before (ours, N S E W
-    and NT S H D C each, first: almost every file writes one order in every game), its tricks taken by
-    position; None for a table in an order not known (yet)."""
+    """The table of up to 20 rows ``declarer strain tricks``, each cell once at most, in an order met before
+    (ours, N S E W and NT S H D C each, first: almost every file writes one order in every game; a partial
+    table, N and W only, too), its tricks taken by position; None for a table in an order not known (yet)."""
     seats, strains = tokens[0::3], tokens[1::3]
     rows: tuple[itemgetter[tuple[int | None, ...]], ...]
     if seats == _CANONICAL_SEATS and strains == _CANONICAL_STRAINS:
@@ -120,19 +120,22 @@ def _table_in_order(tokens: list[str]) -> DDTable | None:
     tricks = list(map(_TRICKS.get, tokens[2::3]))
     if None in tricks:
         return None
+    tricks.append(None)  # (the cells no row gives)
     return DDTable(tuple(row(tricks) for row in rows))
 
 
 def _order_rows(seats: list[str], strains: list[str]) -> tuple[itemgetter[tuple[int | None, ...]], ...] | None:
-    """For each seat (N E S W), the positions of its five strains (in Strain order) among the 20 rows of a table
-    in this order; None unless the rows name each cell once, as written (``N``, ``NT``...)."""
+    """For each seat (N E S W), the positions of its five strains (in Strain order) among the rows of a table
+    in this order (a cell no row gives: the position after the last row); None unless the rows name each cell
+    once at most, as written (``N``, ``NT``...)."""
     where: dict[tuple[int, int], int] = {}
     for k, (seat, strain) in enumerate(zip(seats, strains, strict=True)):
         d, s = _SEAT_INDEX.get(seat), _STRAIN_INDEX.get(strain)
         if d is None or s is None or (d, s) in where:
             return None
         where[d, s] = k
-    return tuple(itemgetter(*(where[seat, strain] for strain in range(5))) for seat in range(4))
+    missing = len(seats)
+    return tuple(itemgetter(*(where.get((seat, strain), missing) for strain in range(5))) for seat in range(4))
 
 
 #: orders of table rows met (other than ours), as :func:`_order_rows` gives them (None: no such order)

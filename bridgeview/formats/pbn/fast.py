@@ -13,8 +13,9 @@ costs what it did and nothing read is lost.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
-from itertools import product
+from itertools import accumulate, chain, product
 from operator import itemgetter
 from typing import cast
 
@@ -27,7 +28,7 @@ from ...model.play import TRICK_WEIGHTS
 from ...model.vulnerability import Vulnerability
 from . import dd as pbn_dd
 from .checks import check_tag
-from .context import Context, Layout
+from .context import Context, Layout, Skeleton
 from .entry import Entry
 from .lex import lift_commentary
 
@@ -67,6 +68,7 @@ _CONTRACTS: dict[str, Contract] = {}
 _END_POSITION = frozenset(("C", "D", "H", "S", "NT", "N"))
 _CHECKED = frozenset(("Score", "OptimumScore", "ScoreIMP", "ScoreMP", "Scoring"))
 _TAG_NAME = re.compile(r"\[([A-Za-z0-9_]+)")
+_COMMENTARY_CHAR = re.compile(r"[{};%]")
 _NO_COMMENTS: tuple[str, ...] = ()
 _NOTE = re.compile(r"\s*(\d+)\s*:(.*)$", re.S)
 _NOTE_REF = re.compile(r"=(\d+)=")
@@ -116,38 +118,33 @@ def read_fast(raw: str, first_line: int, ctx: Context) -> tuple[Board, list[tupl
         hit = _read_like(raw, first_line, ctx, layout)
         if hit is not None:
             return hit
-    comments: Sequence[str] = _NO_COMMENTS
-    text, psbridge = raw, None
-    read = _tags(raw)
-    if read is not None and read[3]:  # commentary in the sections (none holds a bracket or quote): lift it there
-        lifted = _lift_sections(read[0])
-        if lifted is not None:
-            found, comments, psbridge = lifted
-            read = (found, "".join(map(_SECTION, found)), read[2], False)
-    if read is None or read[3]:  # not only tags and plain sections: perhaps commentary to lift out
-        if not ("{" in raw or ";" in raw or "%" in raw or "}" in raw):
+    skeletons = ctx.fast_skeletons
+    pieces = raw.count('"') + 1
+    shapes = skeletons.get(pieces) if skeletons else None
+    shaped = _read_shaped(raw, shapes) if shapes is not None else None
+    if shaped is not None:
+        skeleton, names, vals, secs = shaped
+        text, comments, psbridge, lead = raw, skeleton.comments, None, skeleton.lead
+        blank = "".join(secs).isspace()
+        ctx.skeleton_misses = 0
+    else:
+        if shapes is not None:
+            ctx.skeleton_misses += 1
+        general = _read_tags(raw, ctx, pieces)
+        if general is None:
             return None
-        inside: list[int] = []  # where the comments start
-        text, comments, psbridge = lift_commentary(raw, inside)
-        read = _tags(text)
-        if read is None or read[3] or _in_a_table(text, inside):
-            return None  # commentary the lift left (a % within a line, a stray brace), or in a table
-    found, between, lead, _commentary = read
-    names, vals, secs = zip(*found, strict=True)
-    blank = between.isspace()  # no section holds anything (a deals-only game): nothing in them to check
+        text, names, vals, secs, lead, blank, comments, psbridge = general
     notes: dict[int, str] | None = None
-    values = dict(zip(names, vals, strict=True))
-    if "Note" in values:
-        found, name_list, notes = _auction_notes(found, list(names))
+    if "[Note " in text:  # a Note tag (every bracket of the text starts a tag)
+        names, vals, secs, notes = _auction_notes(names, vals, secs)
         if notes is None:
             return None
-        names = tuple(name_list)
-        vals = tuple(map(_VALUE, found))
-        values = dict(zip(names, vals, strict=True))
-        secs = tuple(map(_SECTION, found))
         blank = False
+    values = dict(zip(names, vals, strict=True))
     if len(values) != len(names):
         return None  # a repeated tag: the careful reader
+    if hashes:  # a "# in a comment takes nothing from the game before
+        hashes = any(value[:1] == "#" for value in vals)
     if hashes:
         inherited = _inherit(ctx, names, vals, secs)
         if inherited is None:
@@ -167,33 +164,96 @@ def read_fast(raw: str, first_line: int, ctx: Context) -> tuple[Board, list[tupl
         ctx.inherits = True
     line = first_line + 1 + text.count("\n", 0, text.find("[Board ") if "Board" in names else lead)
     if (
-        blank
-        and not comments
-        and psbridge is None
-        and not hashes
-        and notes is None
-        and not problems
-        and _LAYOUT_FREE.isdisjoint(names)
+        blank and not comments and not hashes and notes is None and not problems and _LAYOUT_FREE.isdisjoint(names)
     ):  # a deal generator's plain game: its layout serves the games after it (no commentary: it holds none)
-        _learn(raw, names, vals, line - first_line, board, ctx)
+        _learn(raw, names, vals, line - first_line, board, ctx, psbridge)
     return board, problems, line
+
+
+def _read_tags(
+    raw: str, ctx: Context, pieces: int
+) -> tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...], int, bool, Sequence[str], str | None] | None:
+    """A game's text (its commentary blanked when the whole game had to be lifted), its tags' names, values
+    and sections (commentary lifted out), where its first tag starts, whether every section is blank, its
+    commentary and ``%%!R`` value, found by the pattern; None for a game that is not only tags and sections.
+    A game read from its own text teaches its skeleton to the games after it (:func:`_skeleton`)."""
+    comments: Sequence[str] = _NO_COMMENTS
+    text, psbridge = raw, None
+    read = _tags(raw)
+    unlifted = read[0] if read is not None else None
+    if read is not None and read[3]:  # commentary in the sections (none holds a bracket or quote): lift it there
+        lifted = _lift_sections(read[0], read[1])
+        if lifted is not None:
+            found, comments, psbridge = lifted
+            read = (found, "".join(map(_SECTION, found)), read[2], False)
+    if read is None or read[3]:  # not only tags and plain sections: perhaps commentary to lift out
+        if not ("{" in raw or ";" in raw or "%" in raw or "}" in raw):
+            return None
+        inside: list[int] = []  # where the comments start
+        text, comments, psbridge = lift_commentary(raw, inside)
+        read = _tags(text)
+        if read is None or read[3] or _in_a_table(text, inside):
+            return None  # commentary the lift left (a % within a line, a stray brace), or in a table
+    found, between, lead, _commentary = read
+    names, vals, secs = zip(*found, strict=True)
+    shapes = ctx.fast_skeletons.get(pieces)
+    misses = ctx.skeleton_misses
+    if (
+        text is raw
+        and psbridge is None
+        and ctx.pending  # a game read before this one: a file, not one game of a lazy reader's
+        and (
+            len(ctx.fast_skeletons) < _SKELETONS
+            if shapes is None
+            else len(shapes) < _SHAPES or not misses & (misses - 1)  # else after 1, 2, 4… games in a row
+        )
+    ):
+        learned = _skeleton(raw, cast("list[tuple[str, str, str]]", unlifted), secs, lead, comments)
+        if learned is not None:
+            ctx.fast_skeletons[pieces] = [learned, *shapes[: _SHAPES - 1]] if shapes else [learned]
+    # (blank: no section holds anything, a deals-only game: nothing in them to check)
+    return text, names, vals, secs, lead, between.isspace(), comments, psbridge
 
 
 #: a game with one of these is no deal generator's: its values are not read by position
 _LAYOUT_FREE = frozenset(("Auction", "Play", "Note", "OptimumResultTable", "DoubleDummyTricks"))
 _KNOWN_LIMIT = 64
+_SKELETONS = 16  # counts of quotes of games whose shapes are kept
+_SHAPES = 4  # shapes kept of games with the same count of quotes (a passed-out board, a played one with a table)
 
 
-def _learn(raw: str, names: tuple[str, ...], vals: tuple[str, ...], line: int, board: Board, ctx: Context) -> None:
-    """Keep the layout of a game just read (tags with blank sections, no problem) for the games after it."""
+def _learn(
+    raw: str,
+    names: tuple[str, ...],
+    vals: tuple[str, ...],
+    line: int,
+    board: Board,
+    ctx: Context,
+    psbridge: str | None = None,
+) -> None:
+    """Keep the layout of a game just read (tags with blank sections, no problem) for the games after it; its
+    ``%%!R`` table (``psbridge``) only on a line of its own after the last tag."""
     if "\\" in raw:
         return
     parts = raw.split('"')
+    table = None
+    if psbridge is not None:  # (read fine: twenty hex digits)
+        head, mark, rest = parts[-1].partition("\n%%!R ")
+        if rest[: len(psbridge)] != psbridge:
+            return
+        table = (head + mark, rest[len(psbridge) :])
     layout = ctx.fast_layout
-    if layout is None or layout.between != parts[0::2] or layout.pieces != len(parts):
-        layout = ctx.fast_layout = Layout(parts, names, line)
+    between = parts[0::2]
+    if table is not None:
+        between[-1] = ""
+    if layout is None or layout.between != between or layout.pieces != len(parts) or layout.psbridge != table:
+        free = frozenset(name for name in names if name in _PLAIN)
+        layout = ctx.fast_layout = Layout(parts, names, line, free, table)
+    read_as = (dict(board.tags), board.declarer, board.contract, board.result)
     if len(layout.known) < _KNOWN_LIMIT:
-        layout.known[layout.rest(list(vals))] = (dict(board.tags), board.declarer, board.contract, board.result)
+        layout.known[layout.rest(list(vals))] = read_as
+    if layout.free and len(layout.known_fixed) < _KNOWN_LIMIT:
+        layout.known_fixed[layout.fixed(list(vals))] = read_as
 
 
 def _read_like(
@@ -206,18 +266,36 @@ def _read_like(
     board number would move the board's line); the number, dealer, vulnerability and deal are parsed strictly
     and the other values are ones read before, so a bracket in a value reads as the general path reads it."""
     parts = raw.split('"')
-    if (
-        len(parts) != layout.pieces
-        or parts[0::2] != layout.between
-        or "\\" in raw
-        or raw.count("\n") != layout.newlines
-    ):
+    if len(parts) != layout.pieces:
+        return None
+    table = layout.psbridge
+    between = parts[0::2]
+    if table is not None:  # a %%!R line after the last tag: its table varies
+        last, between[-1] = between[-1], ""
+    if between != layout.between or "\\" in raw or raw.count("\n") != layout.newlines:
         return None
     vals = parts[1::2]
     known = layout.known.get(layout.rest(vals))
-    if known is None:
-        return None
-    tags, declarer, contract, result = known
+    if known is not None:
+        known_tags, declarer, contract, result = known
+        tags = known_tags.copy()
+    else:  # the free tags' values taken as they are (a bracket in one too: the careful reader keeps it)
+        known = layout.known_fixed.get(layout.fixed(vals)) if layout.free else None
+        if known is None:
+            return None
+        known_tags, declarer, contract, result = known
+        tags = known_tags.copy()
+        for name, where in layout.free:
+            tags[name] = vals[where]
+    dd = None
+    if table is not None:
+        before, after = table
+        hex20 = last[len(before) : len(last) - len(after)]
+        if not last.startswith(before) or not last.endswith(after):
+            return None
+        dd = pbn_dd.parse_hex20(hex20, pbn_dd.PSBRIDGE_SEATS)  # (None unless twenty hex digits)
+        if dd is None:
+            return None
     n, d, v, h = layout.where
     number = None if n is None else vals[n]
     dealer = None if d is None else vals[d]
@@ -225,12 +303,16 @@ def _read_like(
     deal = None if h is None else vals[h]
     try:
         b = Board(
-            number=None if number is None or number == "" or number == "?" else _number(number),
+            number=None
+            if number is None or number == "" or number == "?"
+            else int(number)
+            if number.isdigit() and len(number) < 10  # (nine digits: within MAX_BOARD_NUMBER)
+            else _number(number),
             dealer=None if dealer is None or dealer == "" or dealer == "?" else _SEATS[dealer],
-            vulnerability=None if vul is None or vul == "" or vul == "?" else _vulnerability(vul),
+            vulnerability=None if vul is None or vul == "" or vul == "?" else _VULS.get(vul) or _vulnerability(vul),
             deal=_EMPTY if deal is None or deal == "" or deal == "?" else _deal(deal),
             declarer=declarer,
-            tags=tags.copy(),
+            tags=tags,
         )
     except Exception:  # _Careful, or a value only the careful reader words right
         return None
@@ -238,7 +320,13 @@ def _read_like(
         b.contract = contract
     if result is not None:
         b.result = result
-    ctx.note_fast(layout.names, vals, None)
+    if dd is not None:
+        b.dd = dd
+    pending = ctx.pending
+    if pending and pending[-1][0] is layout.names:  # the game before was laid out alike: this one says it all
+        pending[-1] = (layout.names, vals, None)
+    else:
+        ctx.note_fast(layout.names, vals, None)
     return b, [], first_line + layout.line
 
 
@@ -280,24 +368,35 @@ def _tags(text: str) -> tuple[list[tuple[str, str, str]], str, int, bool] | None
 
 
 def _lift_sections(
-    found: list[tuple[str, str, str]],
+    found: list[tuple[str, str, str]], between: str
 ) -> tuple[list[tuple[str, str, str]], list[str], str | None] | None:
     """The tags with the commentary of their sections lifted out (:func:`.lex.lift_commentary`, a section at
     a time: quicker than the whole game, whose every value the rules would step over), the commentary in
     order and a ``%%!R`` value; None when the whole game must be lifted or read carefully: a comment in the
     section of a tag the reader checks (its lines are counted in the game's text), one the lift leaves, or a
-    ``;`` comment or ``%`` line running on to the next tag on its line (it hides that tag)."""
-    out: list[tuple[str, str, str]] = []
+    ``;`` comment or ``%`` line running on to the next tag on its line (it hides that tag).
+
+    ``between`` is the sections joined: the sections holding commentary are found in it, not one by one."""
+    out = list(found)
     comments: list[str] = []
     psbridge: str | None = None
     last = len(found) - 1
-    for k, tag in enumerate(found):
-        name, value, section = tag
-        if not section.isspace() and ("{" in section or "}" in section or ";" in section or "%" in section):
-            if name in _CHECKED or name[-5:] == "Table":
+    ends = list(accumulate(map(len, map(_SECTION, found))))
+    m = _COMMENTARY_CHAR.search(between)
+    while m is not None:
+        k = bisect_right(ends, m.start())
+        name, value, section = found[k]
+        if name in _CHECKED or name[-5:] == "Table":
+            return None
+        if section.count("{") == 1 and section.count("}") == 1 and ";" not in section and "%" not in section:
+            start, end = section.find("{"), section.find("}") + 1  # one {} comment: no need of the rules
+            if end < start:
                 return None
-            starts: list[int] = []
-            clean, notes, table = lift_commentary(section, starts, line_start=False)
+            note = section[start + 1 : end - 1]
+            clean = section[:start] + _blanked(section[start:end]) + section[end:]
+            comments.append(note.replace("\r\n", "\n") if "\r" in note else note)
+        else:
+            clean, notes, table = lift_commentary(section, [], line_start=False)
             if "{" in clean or "}" in clean or ";" in clean or "%" in clean:
                 return None
             if k != last:
@@ -307,9 +406,14 @@ def _lift_sections(
             comments += notes
             if psbridge is None:
                 psbridge = table
-            tag = (name, value, clean)
-        out.append(tag)
+        out[k] = (name, value, clean)
+        m = _COMMENTARY_CHAR.search(between, ends[k])
     return out, comments, psbridge
+
+
+def _blanked(comment: str) -> str:
+    """A comment made spaces, its line breaks kept (as :func:`.lex.lift_commentary` blanks it)."""
+    return " " * len(comment) if "\n" not in comment else "\n".join(" " * len(p) for p in comment.split("\n"))
 
 
 def _in_a_table(text: str, starts: list[int]) -> bool:
@@ -325,23 +429,86 @@ def _in_a_table(text: str, starts: list[int]) -> bool:
 
 
 def _auction_notes(
-    found: list[tuple[str, str, str]], names: list[str]
-) -> tuple[list[tuple[str, str, str]], list[str], dict[int, str] | None]:
-    """The tags without their notes, and the notes (``{number: text}``) when they all follow the auction;
-    None for notes anywhere else (they go with the play or with tags: the careful reader)."""
+    names: tuple[str, ...], vals: tuple[str, ...], secs: tuple[str, ...]
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], dict[int, str] | None]:
+    """The tags' names, values and sections without their notes, and the notes (``{number: text}``) when they
+    all follow the auction; None for notes anywhere else (they go with the play or with tags: the careful
+    reader)."""
     first = names.index("Note")
     count = names.count("Note")
-    if first == 0 or names[first - 1] != "Auction" or names[first : first + count] != ["Note"] * count:
-        return found, names, None
+    if first == 0 or names[first - 1] != "Auction" or names[first : first + count] != ("Note",) * count:
+        return names, vals, secs, None
     notes: dict[int, str] = {}
-    for _name, value, section in found[first : first + count]:
+    for value, section in zip(vals[first : first + count], secs[first : first + count], strict=True):
         m = _NOTE.match(value)
         if m is None or (section and not section.isspace()):
-            return found, names, None
+            return names, vals, secs, None
         notes[int(m.group(1))] = m.group(2).lstrip(" ")
     if count == 1:  # one note is no repeated tag: the careful reader hands it on like any tag
-        return found, names, notes
-    return found[:first] + found[first + count :], names[:first] + names[first + count :], notes
+        return names, vals, secs, notes
+    rest = first + count
+    return names[:first] + names[rest:], vals[:first] + vals[rest:], secs[:first] + secs[rest:], notes
+
+
+def _skeleton(
+    raw: str, found: list[tuple[str, str, str]], secs: Sequence[str], lead: int, comments: Sequence[str]
+) -> Skeleton | None:
+    """The skeleton of a game just read from its own text (``found``: its tags as the pattern found them,
+    ``secs`` their sections with the commentary lifted out): the non-blank sections without commentary, and
+    the last, vary; None when a section that would vary holds commentary."""
+    parts = raw.split('"')
+    between = parts[0::2]
+    varying: list[tuple[int, str]] = []
+    last = len(found) - 1
+    for k, (_name, _value, section) in enumerate(found):
+        if k == last or (section and not section.isspace()):
+            if "{" in section or "}" in section or ";" in section or "%" in section:
+                if k == last:
+                    return None
+                continue  # commentary: a fixed section, its lifted text and comments kept
+            varying.append((k + 1, between[k + 1][1 + len(section) :]))
+            between[k + 1] = ""
+    return Skeleton(between, tuple(map(_NAME, found)), list(secs), varying, lead, comments)
+
+
+def _read_shaped(
+    raw: str, shapes: list[Skeleton]
+) -> tuple[Skeleton, tuple[str, ...], tuple[str, ...], tuple[str, ...]] | None:
+    """The skeleton a game is shaped like (one of ``shapes``), its tags' names, values and sections (as
+    :func:`_tags` and the lifting of the commentary of its sections would find them); None for any other game.
+
+    The text between the values must be the skeleton's but for the varying sections; each varying section
+    must hold no commentary (the general path lifts it); only the tags' own brackets may be in the text (a
+    bracket in a value or section); no value may hold a line break, two backslashes in a row or end in one
+    (the pattern would not take it)."""
+    parts = raw.split('"')
+    for skeleton in shapes:
+        between = parts[0::2]
+        secs = skeleton.sections.copy()
+        cut = []
+        for piece, suffix in skeleton.varying:
+            text = between[piece]
+            if text[:1] != "]" or not text.endswith(suffix):
+                break
+            section = secs[piece - 1] = text[1 : len(text) - len(suffix)]
+            cut.append(section)
+            between[piece] = ""
+        else:
+            if between == skeleton.between:
+                break
+    else:
+        return None
+    tags = len(skeleton.names)
+    if raw.count("[") != tags or raw.count("]") != tags:
+        return None
+    varying = "".join(cut)
+    if "{" in varying or "}" in varying or ";" in varying or "%" in varying:
+        return None
+    vals = parts[1::2]
+    values = "".join(vals)
+    if "\n" in values or ("\\" in values and ("\\\\" in values or '\\"' in raw)):
+        return None
+    return skeleton, skeleton.names, tuple(vals), tuple(secs)
 
 
 def _read(
@@ -458,11 +625,16 @@ def _check_tags(
         if name in _PLAIN:
             continue
         if name in _CHECKED or name[-5:] == "Table":
-            if value != "" and value != "?" and (name, value) not in _FINE:
+            if value == "" or value == "?":
+                continue
+            section = sections[name]
+            # a table's check depends on its section too: remembered only for a blank one (a Table "13")
+            same = name in _CHECKED or not section or section.isspace()
+            if not same or (name, value) not in _FINE:
                 count = len(problems)
-                _check(name, value, sections[name], raw, first_line, problems)
-                if len(problems) == count and name in _CHECKED and len(_FINE) < 10_000:
-                    _FINE.add((name, value))  # a table's check depends on its section too: not remembered
+                _check(name, value, section, raw, first_line, problems)
+                if len(problems) == count and same and len(_FINE) < 10_000:
+                    _FINE.add((name, value))
                     if name == "Scoring" and len(_UNKNOWN_CHECKED) < 1000:
                         _UNKNOWN_CHECKED[value] = _UNKNOWN_CHECKED["?"]
         elif name == "ScoreRubberHistory":
@@ -515,10 +687,22 @@ def _read_dd(b: Board, ort: str | None, ort_section: str, bc: str | None, psbrid
         return
     merged = tables[0]
     for dd in tables[1:]:
-        if merged.differences(dd):
-            raise _Careful
-        merged = pbn_dd.merged(merged, dd)
+        if dd.tricks != merged.tricks:  # (a figure both know that differs: the careful reader says so)
+            cells = list(map(_MERGED_CELL.__getitem__, zip(chain(*merged.tricks), chain(*dd.tricks), strict=True)))
+            if _DISAGREE in cells:
+                raise _Careful
+            merged = DDTable((tuple(cells[0:5]), tuple(cells[5:10]), tuple(cells[10:15]), tuple(cells[15:20])))
     b.dd = merged
+
+
+#: (a cell of one table, the same cell of another) to the cell of both merged (:func:`.dd.merged`: the first's
+#: figure, else the other's), or ``_DISAGREE`` for two figures that differ (:meth:`DDTable.differences`)
+_DISAGREE = -1
+_MERGED_CELL: dict[tuple[int | None, int | None], int | None] = {
+    (a, b): a if b is None or a == b else b if a is None else _DISAGREE
+    for a in (None, *range(14))
+    for b in (None, *range(14))
+}
 
 
 def _read_auction(b: Board, value: str, section: str, notes: dict[int, str] | None) -> None:
@@ -551,23 +735,37 @@ def _read_auction(b: Board, value: str, section: str, notes: dict[int, str] | No
                 b.tags[f"Note:{n}"] = text
 
 
+#: (call token, note number, note text) to the annotated call (calls are frozen: one object serves every board)
+_ANNOTATED: dict[tuple[str, int, str], Call] = {}
+
+
 def _annotated_calls(words: list[str], notes: dict[int, str] | None) -> list[Call]:
     """Calls with note references (``1C =1=``), each note known and each call with one at most."""
     if notes is None:
         raise _Careful
     calls: list[Call] = []
+    last = ""  # the token of the last call, while it has no note
     for tok in words:
         call = CALLS.get(tok)
         if call is not None:
             calls.append(call)
+            last = tok
             continue
         m = _NOTE_REF.fullmatch(tok)
-        if m is None or not calls or calls[-1].note is not None:
+        if m is None or not last:
             raise _Careful
         n = int(m.group(1))
-        if n not in notes:
+        text = notes.get(n)
+        if text is None:
             raise _Careful
-        calls[-1] = calls[-1].annotated(note=n, explanation=notes[n])
+        key = (last, n, text)
+        annotated = _ANNOTATED.get(key)
+        if annotated is None:
+            annotated = calls[-1].annotated(note=n, explanation=text)
+            if len(_ANNOTATED) < 10_000:
+                _ANNOTATED[key] = annotated
+        calls[-1] = annotated
+        last = ""
     return calls
 
 
@@ -599,10 +797,15 @@ def _read_play(b: Board, value: str, section: str) -> bool:
     play: list[Card] = []
     weights = TRICK_WEIGHTS[trump]
     off = 0  # the leader's column in the section (its first column is the opening leader's)
-    for k in range(0, len(cards), 4):
-        t0, t1, t2, t3 = known[k + off : k + 4] + known[k : k + off] if off else known[k : k + 4]
+    rows = iter(known)
+    for row in zip(rows, rows, rows, rows, strict=True):  # a trick a row (the cards are whole tricks)
+        t0, t1, t2, t3 = trick = _IN_PLAY_ORDER[off](row) if off else row
         w = weights[t0]
         off = (off + (max(w[t0], w[t1] + 1, w[t2] + 2, w[t3] + 3) & 3)) & 3
-        play += (t0, t1, t2, t3)
+        play += trick
     b.play = play
     return claimed
+
+
+#: a trick's four cards from the section's columns to play order, by the leader's column
+_IN_PLAY_ORDER = tuple(itemgetter(*((lead + k) % 4 for k in range(4))) for lead in range(4))
