@@ -73,9 +73,12 @@ def editor_window(qtbot, tmp_path):
 
 
 def new_window(qtbot, tmp_path):
+    """A window shown as a user sees it: the editing dock's fields (``hand_N`` ...) are built once it has
+    painted and its events have been processed (issue 29), as an end-to-end check waits for them."""
     w = editor_window(qtbot, tmp_path)
     w.show()
     qtbot.waitExposed(w)
+    qtbot.waitUntil(lambda: w.findChild(QLineEdit, "hand_N") is not None)
     return w
 
 
