@@ -83,6 +83,8 @@ def test_a_binary_file_still_gets_numpy(tmp_path):
 
 
 def test_every_command_still_lists_without_qt(tmp_path):
+    """``formats`` lists every codec without Qt, and as a command of its own: its module (``formats_table``)
+    is found by the command's name, not by building every command's parser (issue 29)."""
     modules, proc = _imports(tmp_path, "formats")
     assert proc.returncode == 0 and "pbn" in proc.stdout, proc.stderr
     assert {
@@ -90,8 +92,23 @@ def test_every_command_still_lists_without_qt(tmp_path):
         "bridgeview.formats.pavlicek.zbd",
         "bridgeview.formats.lin.codec",
     } <= modules
-    assert {"bridgeview.cli.convert", "bridgeview.cli.solve", "bridgeview.cli.render"} <= modules
+    assert "bridgeview.cli.formats_table" in modules
+    assert not {"bridgeview.cli.convert", "bridgeview.cli.solve", "bridgeview.cli.render"} & modules
     assert _heavy(modules) == []
+
+
+def test_print_paints_its_pdf_without_widgets_or_other_commands(tmp_path):
+    """``print`` imports its own command alone (its module is ``print_cmd``) and paints the PDF with QtGui in a
+    QGuiApplication: no QtWidgets (issue 29: what it does beyond a bare Qt process)."""
+    text = (REPO / "resources" / "sample.pbn").read_text(encoding="utf-8")
+    small = tmp_path / "small.pbn"
+    small.write_text(text[: text.index("[Event", text.index("[Event") + 1)], encoding="utf-8")
+    # (print paints offscreen by itself: no display needed)
+    modules, proc = _imports(tmp_path, "print", str(small), "--no-dd", "-o", str(tmp_path / "out.pdf"))
+    assert proc.returncode == 0 and (tmp_path / "out.pdf").read_bytes().startswith(b"%PDF"), proc.stderr
+    assert {"bridgeview.cli.print_cmd", "bridgeview.ui.printing.hand_records", "PySide6.QtGui"} <= modules
+    assert not {"bridgeview.cli.convert", "bridgeview.cli.render", "bridgeview.cli.solve"} & modules
+    assert "PySide6.QtWidgets" not in modules
 
 
 def test_a_command_imports_no_other_command(tmp_path):
@@ -121,6 +138,7 @@ def test_the_command_line_is_built_without_numpy():
     """--help, --version and usage errors answer without numpy: only a command that reads boards needs it."""
     code = (
         "import sys\nfrom bridgeview.cli.main import build_parser\nbuild_parser()\n"
+        "assert {'bridgeview.cli.render', 'bridgeview.cli.print_cmd', 'bridgeview.cli.solve'} <= set(sys.modules)\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'PySide6', 'endplay')))"
     )
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))

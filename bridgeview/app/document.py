@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..formats.codec import AnyCodec, Content
 from ..formats.errors import FormatError
@@ -22,9 +21,6 @@ from ..formats.registry import detect, get, read_file
 from ..model.boardset import BoardSet, BoardSource
 from ..model.ddtable import DDTable
 from ..resources import resource
-
-if TYPE_CHECKING:  # a game's model is imported with its codec: the window opening a bridge file never needs it
-    from ..model.cribbage import CribbageRecord
 
 #: the two kinds of content a document holds (``Codec.kind`` names the same two)
 BRIDGE = "bridge"

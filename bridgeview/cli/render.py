@@ -107,6 +107,7 @@ def _board_index(doc: BoardSet, number: int | None, path: str) -> int:
     if number is None:
         return 0
     from ..ui.document.board_model import BoardSetModel
+
     i = BoardSetModel(doc).find_number(number)
     if i is None:
         raise FormatError(f"no board {number} in the file", path=path)
