@@ -271,3 +271,43 @@ def test_the_window_starts_without_the_commands_or_the_writing_machinery(tmp_pat
         "bridgeview.ui.analysis.solved_tables",
     }
     assert used <= set(seen["end"])
+
+
+def test_the_editing_dock_is_built_after_the_first_paint(tmp_path):
+    """The editing dock's panel and the undo history's list start hidden, so they are built after the window's
+    first paint (issue 29: some 20 ms of the first paint); once the window has shown and its events have been
+    processed, every field an end-to-end check finds by objectName is there, the dock still closed."""
+    code = _AT_FIRST_PAINT + (
+        "from PySide6.QtWidgets import QWidget\n"
+        "NAMES = ('hand_N', 'call_undo', 'call_1C', 'tag_Event', 'play_entry', 'undo_view')\n"
+        "def names(window):\n"
+        "    return sorted(n for n in NAMES if window.findChild(QWidget, n) is not None)\n"
+        "class AtPaint(QObject):\n"
+        "    def eventFilter(self, obj, event):\n"
+        "        if 'names' not in seen and event.type() == QEvent.Type.Paint and type(obj).__name__ == 'HandDiagram':\n"
+        "            seen['names'] = names(obj.window())\n"
+        "            seen['panel module'] = 'bridgeview.ui.editor.edit_panel' in sys.modules\n"
+        "        return False\n"
+        "at_paint = AtPaint()\n"
+        "from bridgeview.ui.app import application\n"
+        "app = application([sys.argv[0]])\n"
+        "app.installEventFilter(at_paint)\n"
+        "from bridgeview.ui.mainwindow import MainWindow, sample_path\n"
+        "window = MainWindow()\n"
+        "window.show()\n"
+        "window.open_file(str(sample_path()))\n"
+        "wait_for(app, lambda: 'names' in seen)\n"
+        "wait_for(app, lambda: len(names(window)) == len(NAMES), 30)\n"
+        "seen['after'] = names(window)\n"
+        "seen['dock shown'] = window.findChild(QWidget, 'editor_dock').isVisible()\n"
+        "seen['panel board'] = window.editor.panel.hand_edits[0].text()\n"
+        "print(json.dumps(seen))\n"
+        "window.close()\n"
+    )
+    proc = _window_process(tmp_path, code)
+    assert proc.returncode == 0, proc.stderr
+    seen = json.loads(proc.stdout.splitlines()[-1])
+    assert seen["names"] == [] and not seen["panel module"]  # not built for the first paint
+    assert seen["after"] == sorted(("hand_N", "call_undo", "call_1C", "tag_Event", "play_entry", "undo_view"))
+    assert not seen["dock shown"]  # built, not opened: the window looks as before
+    assert seen["panel board"] == "KQJ65.102.QJ6.AQ2"  # and it follows the current board (board 1's North)
