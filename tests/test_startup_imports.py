@@ -202,6 +202,13 @@ def test_the_window_shows_the_sample_without_numpy_or_the_solver_machinery(tmp_p
     assert not {"numpy", "multiprocessing", "bridgeview.formats.lin.read", "endplay", "importlib.metadata"} & modules
 
 
+def _window_seen(tmp_path, code: str) -> dict:
+    """What a window process (``code``) printed as JSON on its last line."""
+    proc = _window_process(tmp_path, code)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.splitlines()[-1])
+
+
 def _window_process(tmp_path, code: str) -> subprocess.CompletedProcess:
     env = dict(
         os.environ,
@@ -241,9 +248,7 @@ def test_the_window_starts_without_the_commands_or_the_writing_machinery(tmp_pat
         "main([])\n"
         "print(json.dumps(seen))\n"
     )
-    proc = _window_process(tmp_path, code)
-    assert proc.returncode == 0, proc.stderr
-    seen = json.loads(proc.stdout.splitlines()[-1])
+    seen = _window_seen(tmp_path, code)
     start = set(seen["start"])
     assert "bridgeview.ui.boardset.view" in start  # the listing is real
     deferred = {
@@ -284,7 +289,8 @@ def test_the_editing_dock_is_built_after_the_first_paint(tmp_path):
         "    return sorted(n for n in NAMES if window.findChild(QWidget, n) is not None)\n"
         "class AtPaint(QObject):\n"
         "    def eventFilter(self, obj, event):\n"
-        "        if 'names' not in seen and event.type() == QEvent.Type.Paint and type(obj).__name__ == 'HandDiagram':\n"
+        "        painted = event.type() == QEvent.Type.Paint and type(obj).__name__ == 'HandDiagram'\n"
+        "        if painted and 'names' not in seen:\n"
         "            seen['names'] = names(obj.window())\n"
         "            seen['panel module'] = 'bridgeview.ui.editor.edit_panel' in sys.modules\n"
         "        return False\n"
@@ -304,9 +310,7 @@ def test_the_editing_dock_is_built_after_the_first_paint(tmp_path):
         "print(json.dumps(seen))\n"
         "window.close()\n"
     )
-    proc = _window_process(tmp_path, code)
-    assert proc.returncode == 0, proc.stderr
-    seen = json.loads(proc.stdout.splitlines()[-1])
+    seen = _window_seen(tmp_path, code)
     assert seen["names"] == [] and not seen["panel module"]  # not built for the first paint
     assert seen["after"] == sorted(("hand_N", "call_undo", "call_1C", "tag_Event", "play_entry", "undo_view"))
     assert not seen["dock shown"]  # built, not opened: the window looks as before

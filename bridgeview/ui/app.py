@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 import traceback
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtGui import QFont, QGuiApplication
 
@@ -17,6 +17,9 @@ from .theme import FONT_FAMILY, load_fonts
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QApplication
+
+#: the application class :func:`_running` makes (widgets' or painting's)
+App = TypeVar("App", bound=QGuiApplication)
 
 ORGANISATION = "bridgeview"
 APPLICATION = "bridgeview"
@@ -29,12 +32,7 @@ def application(argv: list[str] | None = None) -> QApplication:
 
     from ..resources import resource
 
-    app = QApplication.instance()
-    if app is None:
-        app = QApplication(_argv(argv))
-    if not isinstance(app, QApplication):
-        raise RuntimeError("a QCoreApplication without widgets is already running")
-    _set_up(app)
+    app = _running(QApplication, argv, "widgets")
     app.setWindowIcon(QIcon(str(resource("icons", "bridgeview.svg"))))
     return app
 
@@ -46,17 +44,18 @@ def painting_application(argv: list[str] | None = None) -> QGuiApplication:
     gets the widgets' :func:`application`."""
     if "PySide6.QtWidgets" in sys.modules:
         return application(argv)
-    app = QGuiApplication.instance()
+    return _running(QGuiApplication, argv, "a GUI")
+
+
+def _running(kind: type[App], argv: list[str] | None, lacking: str) -> App:
+    """The running application (made of ``kind`` if there is none), with our names and fonts."""
+    app = kind.instance()
     if app is None:
-        app = QGuiApplication(_argv(argv))
-    if not isinstance(app, QGuiApplication):
-        raise RuntimeError("a QCoreApplication without a GUI is already running")
+        app = kind(argv if argv is not None else [sys.argv[0] if sys.argv else "bridgeview"])
+    if not isinstance(app, kind):
+        raise RuntimeError(f"a QCoreApplication without {lacking} is already running")
     _set_up(app)
     return app
-
-
-def _argv(argv: list[str] | None) -> list[str]:
-    return argv if argv is not None else [sys.argv[0] if sys.argv else "bridgeview"]
 
 
 def _set_up(app: QGuiApplication) -> None:
