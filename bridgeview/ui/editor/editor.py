@@ -295,7 +295,7 @@ class Editor(QObject):
 
         self._panel = EditPanel()
         self.dock.setWidget(self._panel)
-        self._panel.set_view(self.window.current_view())
+        self.sync()  # the panel, row dragging and the Delete key take the current tab
         return self._panel
 
     def _build_undo_view(self) -> QUndoView:
@@ -354,12 +354,13 @@ class Editor(QObject):
         return False
 
     def sync(self) -> None:
-        """Follow the current tab: the panel edits its board, board actions work on a bridge tab only."""
+        """Follow the current tab: the panel edits its board, board actions work on a bridge tab only.  The
+        editing of the board list (dragging rows, the Delete key) comes with the panel, after the first paint."""
         view = self.window.current_view()
-        if view is not None and board_ops.RowDrops.existing(view) is None:
-            board_ops.RowDrops.instance(view)  # the boards move by dragging their rows
-            view.board_list.installEventFilter(self)  # the Delete key deletes the selected boards
-        if self._panel is not None:  # else it takes the current view when it is built
+        if self._panel is not None:  # else the tab is taken when the panel is built
+            if view is not None and board_ops.RowDrops.existing(view) is None:
+                board_ops.RowDrops.instance(view)  # the boards move by dragging their rows
+                view.board_list.installEventFilter(self)  # the Delete key deletes the selected boards
             self._panel.set_view(view)
         for act in (
             self.act_add,
