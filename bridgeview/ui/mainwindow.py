@@ -137,7 +137,7 @@ class MainWindow(QMainWindow):
         self._restore_window()
         self.editor.finish_building(shown_only=True)  # a dock the saved layout opens is drawn at once
         #: whether the window has been painted: what it hides at start is built after that (issue 29)
-        self.painted = False
+        self._painted = False
         self._update_actions()
         self.step_keys = StepKeys(self)
 
@@ -800,10 +800,10 @@ class MainWindow(QMainWindow):
 
     def paintEvent(self, event) -> None:
         super().paintEvent(event)
-        if not self.painted:
-            self.painted = True
+        if not self._painted:
+            self._painted = True
             # after this paint has reached the screen: the window's children are painted in the same pass
-            QTimer.singleShot(0, self._after_first_paint)
+            QTimer.singleShot(0, self, self._after_first_paint)  # (dropped if the window is gone by then)
 
     def _after_first_paint(self) -> None:
         """Build what the window hid at start (the editing dock's panel, the undo history), so the first paint
