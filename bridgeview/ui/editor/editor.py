@@ -387,6 +387,8 @@ class Editor(QObject):
 
     def show_panel(self) -> None:
         """Open the editing dock (a new or generated set is there to be edited)."""
+        if self._panel is None:  # the dock opens with its panel, not empty
+            self._build_panel()
         if not self.dock.isVisible():
             self.dock.show()
         self.dock.raise_()
