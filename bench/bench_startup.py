@@ -37,8 +37,19 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+#: the bare window the probes time (the end of their ``bare`` branch): a QMainWindow with a label of class
+#: ``LABEL``, shown, and the event loop
+_BARE_WINDOW = r"""
+    win = QMainWindow()
+    win.setCentralWidget(LABEL("bare PySide6 window"))
+    win.resize(1280, 800)
+    win.show()
+    app.exec()
+"""
+
 #: a child that prints the wall-clock time (ns) of the first paint of ``TARGET``'s class, then quits
-_PAINT_PROBE = r"""
+_PAINT_PROBE = (
+    r"""
 import sys, time
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
@@ -57,13 +68,9 @@ class FirstPaint(QObject):
 if sys.argv[1] == "bare":
     app = QApplication([sys.argv[0]])
     probe = FirstPaint("QLabel")
-    app.installEventFilter(probe)
-    win = QMainWindow()
-    win.setCentralWidget(QLabel("bare PySide6 window"))
-    win.resize(1280, 800)
-    win.show()
-    app.exec()
-else:
+    app.installEventFilter(probe)"""
+    + _BARE_WINDOW.replace("LABEL", "QLabel")
+    + r"""else:
     from bridgeview.ui.app import application
     app = application([sys.argv[0]])
     probe = FirstPaint("HandDiagram")
@@ -71,12 +78,14 @@ else:
     from bridgeview.cli.main import main
     main([])
 """
+)
 
 #: the same moment noted without an application-wide event filter: the first paint of a class whose
 #: ``paintEvent`` notes the time first.  A filter in Python sees every event of every object, and wrapping
 #: them (QEvent's subclasses and their enums among them) costs each process some 30 ms before its first
 #: paint; this probe leaves that out of both the bare window and the window
-_OVERRIDE_PROBE = r"""
+_OVERRIDE_PROBE = (
+    r"""
 import sys, time
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
@@ -96,18 +105,15 @@ if sys.argv[1] == "bare":
         def paintEvent(self, event):
             super().paintEvent(event)
     note_first_paint(Label)
-    app = QApplication([sys.argv[0]])
-    win = QMainWindow()
-    win.setCentralWidget(Label("bare PySide6 window"))
-    win.resize(1280, 800)
-    win.show()
-    app.exec()
-else:
+    app = QApplication([sys.argv[0]])"""
+    + _BARE_WINDOW.replace("LABEL", "Label")
+    + r"""else:
     from bridgeview.ui.diagram.hand_diagram import HandDiagram
     note_first_paint(HandDiagram)
     from bridgeview.cli.main import main
     main([])
 """
+)
 
 
 def _env(platform: str, config: str, tree: Path = ROOT) -> dict[str, str]:
