@@ -83,6 +83,8 @@ def test_a_binary_file_still_gets_numpy(tmp_path):
 
 
 def test_every_command_still_lists_without_qt(tmp_path):
+    """``formats`` lists every codec without Qt, and as a command of its own: its module (``formats_table``)
+    is found by the command's name, not by building every command's parser (issue 29)."""
     modules, proc = _imports(tmp_path, "formats")
     assert proc.returncode == 0 and "pbn" in proc.stdout, proc.stderr
     assert {
@@ -90,8 +92,23 @@ def test_every_command_still_lists_without_qt(tmp_path):
         "bridgeview.formats.pavlicek.zbd",
         "bridgeview.formats.lin.codec",
     } <= modules
-    assert {"bridgeview.cli.convert", "bridgeview.cli.solve", "bridgeview.cli.render"} <= modules
+    assert "bridgeview.cli.formats_table" in modules
+    assert not {"bridgeview.cli.convert", "bridgeview.cli.solve", "bridgeview.cli.render"} & modules
     assert _heavy(modules) == []
+
+
+def test_print_paints_its_pdf_without_widgets_or_other_commands(tmp_path):
+    """``print`` imports its own command alone (its module is ``print_cmd``) and paints the PDF with QtGui in a
+    QGuiApplication: no QtWidgets (issue 29: what it does beyond a bare Qt process)."""
+    text = (REPO / "resources" / "sample.pbn").read_text(encoding="utf-8")
+    small = tmp_path / "small.pbn"
+    small.write_text(text[: text.index("[Event", text.index("[Event") + 1)], encoding="utf-8")
+    # (print paints offscreen by itself: no display needed)
+    modules, proc = _imports(tmp_path, "print", str(small), "--no-dd", "-o", str(tmp_path / "out.pdf"))
+    assert proc.returncode == 0 and (tmp_path / "out.pdf").read_bytes().startswith(b"%PDF"), proc.stderr
+    assert {"bridgeview.cli.print_cmd", "bridgeview.ui.printing.hand_records", "PySide6.QtGui"} <= modules
+    assert not {"bridgeview.cli.convert", "bridgeview.cli.render", "bridgeview.cli.solve"} & modules
+    assert "PySide6.QtWidgets" not in modules
 
 
 def test_a_command_imports_no_other_command(tmp_path):
@@ -121,6 +138,7 @@ def test_the_command_line_is_built_without_numpy():
     """--help, --version and usage errors answer without numpy: only a command that reads boards needs it."""
     code = (
         "import sys\nfrom bridgeview.cli.main import build_parser\nbuild_parser()\n"
+        "assert {'bridgeview.cli.render', 'bridgeview.cli.print_cmd', 'bridgeview.cli.solve'} <= set(sys.modules)\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'PySide6', 'endplay')))"
     )
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
@@ -184,6 +202,13 @@ def test_the_window_shows_the_sample_without_numpy_or_the_solver_machinery(tmp_p
     assert not {"numpy", "multiprocessing", "bridgeview.formats.lin.read", "endplay", "importlib.metadata"} & modules
 
 
+def _window_seen(tmp_path, code: str) -> dict:
+    """What a window process (``code``) printed as JSON on its last line."""
+    proc = _window_process(tmp_path, code)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.splitlines()[-1])
+
+
 def _window_process(tmp_path, code: str) -> subprocess.CompletedProcess:
     env = dict(
         os.environ,
@@ -223,9 +248,7 @@ def test_the_window_starts_without_the_commands_or_the_writing_machinery(tmp_pat
         "main([])\n"
         "print(json.dumps(seen))\n"
     )
-    proc = _window_process(tmp_path, code)
-    assert proc.returncode == 0, proc.stderr
-    seen = json.loads(proc.stdout.splitlines()[-1])
+    seen = _window_seen(tmp_path, code)
     start = set(seen["start"])
     assert "bridgeview.ui.boardset.view" in start  # the listing is real
     deferred = {
@@ -310,3 +333,42 @@ def test_a_zrd_to_zbd_copy_imports_no_auction_play_or_text_converters(tmp_path):
         "bridgeview.formats.lin.codec",
     }
     assert not unwanted & modules, sorted(unwanted & modules)
+
+
+def test_the_editing_dock_is_built_after_the_first_paint(tmp_path):
+    """The editing dock's panel and the undo history's list start hidden, so they are built after the window's
+    first paint (issue 29: some 20 ms of the first paint); once the window has shown and its events have been
+    processed, every field an end-to-end check finds by objectName is there, the dock still closed."""
+    code = _AT_FIRST_PAINT + (
+        "from PySide6.QtWidgets import QWidget\n"
+        "NAMES = ('hand_N', 'call_undo', 'call_1C', 'tag_Event', 'play_entry', 'undo_view')\n"
+        "def names(window):\n"
+        "    return sorted(n for n in NAMES if window.findChild(QWidget, n) is not None)\n"
+        "class AtPaint(QObject):\n"
+        "    def eventFilter(self, obj, event):\n"
+        "        painted = event.type() == QEvent.Type.Paint and type(obj).__name__ == 'HandDiagram'\n"
+        "        if painted and 'names' not in seen:\n"
+        "            seen['names'] = names(obj.window())\n"
+        "            seen['panel module'] = 'bridgeview.ui.editor.edit_panel' in sys.modules\n"
+        "        return False\n"
+        "at_paint = AtPaint()\n"
+        "from bridgeview.ui.app import application\n"
+        "app = application([sys.argv[0]])\n"
+        "app.installEventFilter(at_paint)\n"
+        "from bridgeview.ui.mainwindow import MainWindow, sample_path\n"
+        "window = MainWindow()\n"
+        "window.show()\n"
+        "window.open_file(str(sample_path()))\n"
+        "wait_for(app, lambda: 'names' in seen)\n"
+        "wait_for(app, lambda: len(names(window)) == len(NAMES), 30)\n"
+        "seen['after'] = names(window)\n"
+        "seen['dock shown'] = window.findChild(QWidget, 'editor_dock').isVisible()\n"
+        "seen['panel board'] = window.editor.panel.hand_edits[0].text()\n"
+        "print(json.dumps(seen))\n"
+        "window.close()\n"
+    )
+    seen = _window_seen(tmp_path, code)
+    assert seen["names"] == [] and not seen["panel module"]  # not built for the first paint
+    assert seen["after"] == sorted(("hand_N", "call_undo", "call_1C", "tag_Event", "play_entry", "undo_view"))
+    assert not seen["dock shown"]  # built, not opened: the window looks as before
+    assert seen["panel board"] == "KQJ65.102.QJ6.AQ2"  # and it follows the current board (board 1's North)

@@ -73,9 +73,12 @@ def editor_window(qtbot, tmp_path):
 
 
 def new_window(qtbot, tmp_path):
+    """A window shown as a user sees it: the editing dock's fields (``hand_N`` ...) are built once it has
+    painted and its events have been processed (issue 29), as an end-to-end check waits for them."""
     w = editor_window(qtbot, tmp_path)
     w.show()
     qtbot.waitExposed(w)
+    qtbot.waitUntil(lambda: w.findChild(QLineEdit, "hand_N") is not None)
     return w
 
 
@@ -676,3 +679,18 @@ def test_delete_key_in_the_board_list(qtbot, tmp_path, messages):
     assert [b.number for b in view.boards] == [1, 4] and view.current_board().number == 4
     action(w, "action_undo").trigger()
     assert [b.number for b in view.boards] == [1, 2, 3, 4]
+
+
+def test_the_editor_parts_are_built_on_first_use_before_any_paint(qtbot, tmp_path):
+    """A window that has not painted yet builds the editing panel and the undo history's list when something
+    asks for them (issue 29: they are built after the first paint otherwise)."""
+    from PySide6.QtWidgets import QUndoView
+
+    w = editor_window(qtbot, tmp_path)  # never shown
+    assert w.findChild(QUndoView, "undo_view") is None and w.findChild(QLineEdit, "hand_N") is None
+    history = w.editor.undo_view
+    assert w.findChild(QUndoView, "undo_view") is history and history.emptyLabel() == "(opened)"
+    assert w.editor.undo_view is history  # built once
+    w.editor.new_document()  # File › New opens the dock: the panel is built for it, on the new board
+    assert w.findChild(QLineEdit, "hand_N") is w.editor.panel.hand_edits[0]
+    assert w.editor.panel.view is w.current_view()

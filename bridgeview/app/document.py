@@ -18,8 +18,7 @@ from pathlib import Path
 from ..formats.codec import AnyCodec, Content
 from ..formats.errors import FormatError
 from ..formats.registry import detect, get, read_file
-from ..model.boardset import BoardSet
-from ..model.cribbage import CribbageRecord
+from ..model.boardset import BoardSet, BoardSource
 from ..model.ddtable import DDTable
 from ..resources import resource
 
@@ -37,7 +36,7 @@ def bundled(path: str | None) -> bool:
 
 def format_of(content: Content) -> str | None:
     """The format ``content`` was read from, as its reader recorded it (None for a new set)."""
-    if isinstance(content, CribbageRecord):
+    if not isinstance(content, BoardSource):  # a cribbage game (told apart without importing its model)
         return content.format
     return content.info.format  # a BoardSet or a lazy set over a file
 
@@ -45,7 +44,7 @@ def format_of(content: Content) -> str | None:
 def holds_work(content: Content) -> bool:
     """Whether content that has no file yet holds anything to lose: a board with cards (a generated or
     pasted set; File › New's one empty board is not work until something is typed into it)."""
-    if isinstance(content, CribbageRecord):
+    if not isinstance(content, BoardSource):  # a cribbage game
         return bool(content.deals)
     return any(board.deal.card_count for board in content)
 
@@ -85,7 +84,7 @@ class Document:
     @property
     def kind(self) -> str:
         """ "bridge" or "cribbage": which formats can hold it."""
-        return CRIBBAGE if isinstance(self.content, CribbageRecord) else BRIDGE
+        return BRIDGE if isinstance(self.content, BoardSource) else CRIBBAGE
 
     @property
     def codec(self) -> AnyCodec | None:

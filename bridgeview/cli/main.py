@@ -18,6 +18,8 @@ from types import ModuleType
 from ..formats.errors import FormatError
 
 _NOT_COMMANDS = {"main", "common"}
+#: commands whose module cannot bear the command's name (``print`` is a builtin, ``formats`` the package's)
+_MODULE_OF = {"print": "print_cmd", "formats": "formats_table"}
 
 
 def _command_modules() -> list[ModuleType]:
@@ -68,16 +70,17 @@ class _VersionAction(argparse.Action):
 
 
 def _named_command(word: str) -> ModuleType | None:
-    """The module of command ``word`` when a module of this package bears its name (``convert``, not ``print``),
+    """The module of command ``word`` (``convert.py``; ``print_cmd.py`` for ``print``, see ``_MODULE_OF``),
     imported alone; else None.  Running one command needs no other command's imports (``check`` and ``outputs``
     alone cost 20-30 ms, a tenth of converting a small file)."""
     import importlib.util
 
     if not word.isidentifier() or word in _NOT_COMMANDS or word.startswith("_"):
         return None
-    if importlib.util.find_spec(f"{__package__}.{word}") is None:
+    name = _MODULE_OF.get(word, word)
+    if importlib.util.find_spec(f"{__package__}.{name}") is None:
         return None
-    mod = importlib.import_module(f"{__package__}.{word}")
+    mod = importlib.import_module(f"{__package__}.{name}")
     return mod if getattr(mod, "NAME", None) == word and hasattr(mod, "run") else None
 
 

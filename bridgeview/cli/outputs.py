@@ -435,13 +435,13 @@ def _pdf(data: PrintData, options: HandRecordOptions) -> tuple[bytes, int]:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import qInstallMessageHandler
 
-    from ..ui.app import application
+    from ..ui.app import painting_application
     from ..ui.printing.hand_records import pdf_bytes
     from .common import quiet_qt
 
     previous = quiet_qt()
     try:
-        application()
+        painting_application()  # no widgets: a PDF is painted by QtGui alone
         return pdf_bytes(data, options)
     finally:
         qInstallMessageHandler(previous)

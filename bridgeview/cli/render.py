@@ -104,10 +104,10 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _board_index(doc: BoardSet, number: int | None, path: str) -> int:
-    from ..ui.document.board_model import BoardSetModel
-
     if number is None:
         return 0
+    from ..ui.document.board_model import BoardSetModel
+
     i = BoardSetModel(doc).find_number(number)
     if i is None:
         raise FormatError(f"no board {number} in the file", path=path)
@@ -126,8 +126,6 @@ def _step(diagram: HandDiagram, board: Board, step: int, fmt: str, path: str) ->
 
 
 def _render_diagram(args: argparse.Namespace, doc: BoardSet, index: int, fmt: str) -> int:
-    from PySide6.QtWidgets import QApplication
-
     from ..ui.diagram.render_widget import DiagramWithGrid
 
     board = doc[index]
@@ -136,8 +134,8 @@ def _render_diagram(args: argparse.Namespace, doc: BoardSet, index: int, fmt: st
         _say_slow(board, args.dd_timeout)
     _step(widget.diagram, board, args.step, fmt, args.file)
     widget.resize(args.width or 900, args.height or 560)
-    widget.show()
-    QApplication.processEvents()
+    # grabbed unshown: grab() lays the widget out and paints it once into the image (shown, it was also
+    # painted into a window's backing store first)
     return _save(widget.grab(), args.output)
 
 
@@ -184,14 +182,14 @@ def _grab_window(window: MainWindow, args: argparse.Namespace, index: int, error
     QApplication.processEvents()
     if args.step:
         view.replay.go(args.step)
-    if not _wait_for_analysis(view, bool(args.step), args.dd_timeout + 10):
+    if not _wait_for_analysis(view, args.dd_timeout + 10):
         _say_slow(view.current_board(), args.dd_timeout)
     return _save(window.grab(), args.output)
 
 
-def _wait_for_analysis(view: DocumentView, stepping: bool, timeout: float = 20.0) -> bool:
-    """Let the background solver fill the shown board's DD grid (and, mid-play, the
-    per-card trick counts) so a screenshot shows what a user sees a moment later."""
+def _wait_for_analysis(view: DocumentView, timeout: float = 20.0) -> bool:
+    """Let the background solver fill the shown board's DD grid (and, when the board has play, the
+    per-card trick counts of the position shown) so a screenshot shows what a user sees a moment later."""
     import time
 
     from PySide6.QtWidgets import QApplication
@@ -209,7 +207,7 @@ def _wait_for_analysis(view: DocumentView, stepping: bool, timeout: float = 20.0
         table = view.dd_grid.table()
         if table is None or not table.is_complete or not view.dd_grid.par_text():
             return False
-        return not stepping or bool(view.diagram.card_annotations())
+        return not solver.annotations_pending()
 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -28,7 +28,6 @@ Conventions used here and documented for the UI:
 
 from __future__ import annotations
 
-import ctypes
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -194,6 +193,8 @@ def _one_card_table(deal: Deal) -> DDTable:
 
 def _solve_batch(deals: Sequence[Deal]) -> list[DDTable]:
     """One CalcAllTables call (len(deals) <= MAX_TABLES, all solvable)."""
+    import ctypes  # here, not at the top: the window imports this module at start-up and solves later
+
     dds = _dds()
     tables = dds.ddTableDeals()
     tables.noOfTables = len(deals)

@@ -1,43 +1,81 @@
-"""Start the GUI: fonts, settings names, the crash dialog, the main window."""
+"""Start the GUI: fonts, settings names, the crash dialog, the main window.
+
+:func:`application` is the widgets' QApplication (the window, ``render``);
+:func:`painting_application` a QGuiApplication with the same names and fonts for
+what paints without widgets (``print``'s PDF), which then loads no QtWidgets.
+"""
 
 from __future__ import annotations
 
 import sys
 import traceback
+from typing import TYPE_CHECKING, TypeVar
 
-from PySide6.QtGui import QFont, QIcon
-from PySide6.QtWidgets import QApplication
+from PySide6.QtGui import QFont, QGuiApplication
 
-from ..resources import resource
 from .theme import FONT_FAMILY, load_fonts
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QApplication
+
+#: the application class :func:`_running` makes (widgets' or painting's)
+App = TypeVar("App", bound=QGuiApplication)
 
 ORGANISATION = "bridgeview"
 APPLICATION = "bridgeview"
 
 
 def application(argv: list[str] | None = None) -> QApplication:
-    """The QApplication (created if needed) with our names and fonts."""
-    app = QApplication.instance()
+    """The QApplication (created if needed) with our names, icon and fonts."""
+    from PySide6.QtGui import QIcon
+    from PySide6.QtWidgets import QApplication
+
+    from ..resources import resource
+
+    app = _running(QApplication, argv, "widgets")
+    app.setWindowIcon(QIcon(str(resource("icons", "bridgeview.svg"))))
+    return app
+
+
+def painting_application(argv: list[str] | None = None) -> QGuiApplication:
+    """The running Qt application, else a QGuiApplication (no widgets: painting a PDF needs none), with our
+    names and fonts; the same fonts as :func:`application`'s, so what it paints looks the same.  A process that
+    has loaded QtWidgets (the window, a test) may make widgets later, which a QGuiApplication cannot hold: it
+    gets the widgets' :func:`application`."""
+    if "PySide6.QtWidgets" in sys.modules:
+        return application(argv)
+    return _running(QGuiApplication, argv, "a GUI")
+
+
+def _running(kind: type[App], argv: list[str] | None, lacking: str) -> App:
+    """The running application (made of ``kind`` if there is none), with our names and fonts."""
+    app = kind.instance()
     if app is None:
-        app = QApplication(argv if argv is not None else [sys.argv[0] if sys.argv else "bridgeview"])
-    if not isinstance(app, QApplication):
-        raise RuntimeError("a QCoreApplication without widgets is already running")
+        app = kind(argv if argv is not None else [sys.argv[0] if sys.argv else "bridgeview"])
+    if not isinstance(app, kind):
+        raise RuntimeError(f"a QCoreApplication without {lacking} is already running")
+    _set_up(app)
+    return app
+
+
+def _set_up(app: QGuiApplication) -> None:
+    """Names (settings, taskbars) and the bundled fonts."""
     app.setOrganizationName(ORGANISATION)
     app.setApplicationName(APPLICATION)
     app.setApplicationDisplayName("bridgeview")
     app.setDesktopFileName("bridgeview")  # Wayland/taskbars match windows to bridgeview.desktop
-    app.setWindowIcon(QIcon(str(resource("icons", "bridgeview.svg"))))
     load_fonts()
     font = QFont(FONT_FAMILY)
     font.setPointSizeF(max(9.0, app.font().pointSizeF()))
     app.setFont(font)
-    return app
 
 
 def excepthook(exc_type, exc, tb) -> None:
     """Show an unexpected error in a dialog instead of letting the app die."""
     text = "".join(traceback.format_exception(exc_type, exc, tb))
     sys.stderr.write(text)
+    from PySide6.QtWidgets import QApplication
+
     if issubclass(exc_type, KeyboardInterrupt):
         QApplication.quit()
         return

@@ -9,13 +9,19 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QRectF, QSettings, Qt
-from PySide6.QtGui import QAction, QColor, QPainter, QPalette
-from PySide6.QtWidgets import QApplication, QMenu, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtWidgets import QStyledItemDelegate, QWidget
 
 from ..model.cards import RANK_CHARS
 from .theme import GREEN, INK, ORANGE, RED
+
+if TYPE_CHECKING:  # the delegate's and the menu's Qt classes are loaded when they are used: ``render`` and
+    # ``print`` draw cards without them (PySide6 makes a class's enums when it is first touched: QStyle's, 5 ms)
+    from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QSettings
+    from PySide6.QtGui import QAction, QColor, QPainter
+    from PySide6.QtWidgets import QMenu, QStyleOptionViewItem
 
 SETTING_TEN = "view/tenAsT"
 #: how the ten is written everywhere cards are shown (View › Write the Ten as T switches to "T")
@@ -59,6 +65,9 @@ class SuitDelegate(QStyledItemDelegate):
     def paint(
         self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
     ) -> None:
+        from PySide6.QtGui import QPalette
+        from PySide6.QtWidgets import QApplication, QStyle, QStyleOptionViewItem
+
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
         text = opt.text
@@ -90,6 +99,8 @@ class SuitDelegate(QStyledItemDelegate):
 def add_ten_action(parent: QObject, settings: QSettings, menu: QMenu, changed: Callable[[], object]) -> QAction:
     """View › Write the Ten as T: a switch remembered in ``settings`` for every diagram, Play tab and menu;
     ``changed`` redraws what shows cards."""
+    from PySide6.QtGui import QAction
+
     act = QAction("Write the &Ten as T", parent)
     act.setCheckable(True)
     act.setStatusTip("Write the ten as T instead of 10 in the diagram, the Play tab and menus")

@@ -6,7 +6,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QUrl
+from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QUndoGroup
 from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QMenuBar, QTabWidget, QWidget
 
@@ -135,6 +135,9 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self.editor = Editor(self)
         self._restore_window()
+        self.editor.finish_building(shown_only=True)  # a dock the saved layout opens is drawn at once
+        #: whether the window has been painted: what it hides at start is built after that (issue 29)
+        self._painted = False
         self._update_actions()
         self.step_keys = StepKeys(self)
 
@@ -794,6 +797,18 @@ class MainWindow(QMainWindow):
         if view is not None:
             self.settings.setValue("layout/documentSplitter", view.splitter.saveState())
         self.settings.sync()
+
+    def paintEvent(self, event) -> None:
+        super().paintEvent(event)
+        if not self._painted:
+            self._painted = True
+            # after this paint has reached the screen: the window's children are painted in the same pass
+            QTimer.singleShot(0, self, self._after_first_paint)  # (dropped if the window is gone by then)
+
+    def _after_first_paint(self) -> None:
+        """Build what the window hid at start (the editing dock's panel, the undo history), so the first paint
+        did not wait for it; anything that needed it sooner built it on first use."""
+        self.editor.finish_building()
 
     def closeEvent(self, event) -> None:
         for w in self.views():

@@ -320,6 +320,7 @@ class DocumentSolver(QObject):
         self._again: dict[int, Deal] = {}  # "Solve again" requests
         self._checked: dict[int, tuple[Deal, DDTable]] = {}  # DDS tables of boards solved again
         self._position_key: object = None
+        self._annotated_key: object = None  # the position whose trick counts the diagram shows
         self._par_key: object = None
         #: the tables this app solved, by deal (the document's cache: shown, not part of the file)
         self.solved: dict[tuple[int, int, int, int], DDTable] = view.document.core.solved
@@ -667,7 +668,16 @@ class DocumentSolver(QObject):
         self._later("position", lambda: self.worker.compute("position", key, work))
 
     def _apply_annotations(self, key: object, ann: dict) -> None:
+        self._annotated_key = key
         self.view.diagram.set_card_annotations(ann)
+
+    def annotations_pending(self) -> bool:
+        """Whether the trick counts of the replay's position are still to come: asked for, not yet shown, and
+        not given up on (a failed solve leaves the worker idle).  ``render --window`` waits for them, as a
+        user sees them a moment after the board shows."""
+        if self._position_key is None or self._annotated_key == self._position_key:
+            return False
+        return bool(self._pending) or not self.worker.is_idle()
 
 
 __all__ = ["SolverWorker", "DocumentSolver", "SolverBar", "AUTO_SOLVE_LIMIT"]

@@ -182,10 +182,6 @@ class HandDiagram(QWidget):
         self._annotations = {int(k): (str(v[0]), bool(v[1])) for k, v in ann.items()}
         self.update()
 
-    def card_annotations(self) -> dict[int, tuple[str, bool]]:
-        """The labels under the cards of the hand to play, by card (empty while none are shown)."""
-        return dict(self._annotations)
-
     def set_marked_cards(self, mask: int) -> None:
         """Draw the cards of ``mask`` (52 bits) on a highlight, in whichever hand holds them: the Compare
         window marks the cards that sit in another hand in the other file."""

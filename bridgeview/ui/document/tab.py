@@ -9,16 +9,20 @@ the same way, through ``tab.document``.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, TypeAlias
+
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QWidget
 
 from ...app.document import Document
 from ...model.boardset import BoardSet
-from ...model.cribbage import CribbageRecord
+
+if TYPE_CHECKING:  # the game's model comes with its codec (not imported to open a bridge file)
+    from ...model.cribbage import CribbageRecord
 
 #: what a tab is made of: a document, or the content to make one of (boards, a cribbage game)
-TabSource = Document | BoardSet | CribbageRecord
+TabSource: TypeAlias = "Document | BoardSet | CribbageRecord"
 
 
 class OpenDocument(QObject):

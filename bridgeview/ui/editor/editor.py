@@ -1,11 +1,17 @@
 """The editor's place in the main window: File › New, Generate Random Deals, the Boards menu,
 the editing dock and the undo history.
 
-:func:`install_editor` is called once by the main window; everything here acts
-on the current tab, so the main window only needs that one hook.
+:class:`Editor` is made once by the main window; everything here acts on the
+current tab, so the main window only needs that one hook.  The dock's panel and
+the undo history's list start hidden, so they are built after the window's
+first paint (:meth:`Editor.finish_building`), or as soon as something needs
+them (:attr:`Editor.panel`, :attr:`Editor.undo_view`, a restored layout that
+shows the dock).
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
@@ -32,8 +38,9 @@ from ...model.text import plural
 from .. import dialogs
 from ..document.services import BoardView, WindowServices
 from . import board_ops
-from .edit_panel import PANEL_WIDTH, EditPanel
-from .generate_dialog import ScriptSection
+
+if TYPE_CHECKING:
+    from .edit_panel import EditPanel
 
 #: how many boards Generate offers at most (a session of the dealing machine, not a simulation)
 MAX_GENERATE = 10_000
@@ -70,6 +77,8 @@ class GenerateDialog(QDialog):
         buttons.button(QDialogButtonBox.StandardButton.Ok).setDefault(True)  # Enter in any field deals
         self.setObjectName("generate_dialog")
         inputs = [self.count, self.first, self.fair, self.seeded, self.seed]
+        from .generate_dialog import ScriptSection  # the dialog's own module: not imported at start-up
+
         self.script = ScriptSection(self, form, buttons, inputs)  # deals to order (issue 28)
         form.addRow(buttons)
 
@@ -148,9 +157,14 @@ def generated_set(count: int, first: int, seed: int | None) -> BoardSet:
 
 
 class Editor(QObject):
-    """The editing actions and dock of one main window."""
+    """The editing actions and dock of one main window.
 
-    panel: EditPanel  # made after the actions that reach it
+    The dock's panel (deal, auction, play and tags: some 60 widgets) and the undo history's list are
+    hidden at start, so the window's first paint does not wait for them (issue 29): they are built by
+    :meth:`finish_building`, which the main window calls after its first paint, or on first use of
+    :attr:`panel` or :attr:`undo_view`.  Their objectNames (``hand_N``, ``call_1C``, ``undo_view`` ...)
+    are there once the window has shown and its events have been processed.
+    """
 
     def __init__(self, window: WindowServices) -> None:
         super().__init__(window.window())
@@ -238,18 +252,15 @@ class Editor(QObject):
         # the Boards menu sits before Help
         w.menuBar().insertMenu(w.help_menu.menuAction(), boards)
 
-        self.panel = EditPanel()
+        self._panel: EditPanel | None = None
+        self._undo_view: QUndoView | None = None
         main = w.window()
+        # the docks themselves are made now: the window's saved layout (restoreState) names them
         self.dock = QDockWidget("Editor", main)
         self.dock.setObjectName("editor_dock")
-        self.dock.setWidget(self.panel)
         w.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
-        self.undo_view = QUndoView(w.undo_group)
-        self.undo_view.setObjectName("undo_view")
-        self.undo_view.setEmptyLabel("(opened)")
         self.history = QDockWidget("Undo History", main)
         self.history.setObjectName("undo_history_dock")
-        self.history.setWidget(self.undo_view)
         # below the editor, not tabified with it: a dock tab bar would force ~50 px onto the window's least width
         w.splitDockWidget(self.dock, self.history, Qt.Orientation.Vertical)
         # both start closed, so a file opens as the viewer (the window stays usable at 800x600 and the diagram
@@ -257,6 +268,7 @@ class Editor(QObject):
         self.dock.hide()
         self.history.hide()
         self.dock.visibilityChanged.connect(self._dock_shown)
+        self.history.visibilityChanged.connect(self._history_shown)
         self.act_editor = self.dock.toggleViewAction()
         self.act_editor.setObjectName("action_editor")
         self.act_editor.setShortcut(QKeySequence("F8"))
@@ -266,6 +278,44 @@ class Editor(QObject):
         w.view_menu.addAction(self.history.toggleViewAction())
         w.tabs.currentChanged.connect(lambda _i: self.sync())
         self.sync()
+
+    # -- the parts built after the first paint ----------------------------------------------
+    @property
+    def panel(self) -> EditPanel:
+        """The editing panel in the dock, built on first use (or by :meth:`finish_building`)."""
+        return self._panel if self._panel is not None else self._build_panel()
+
+    @property
+    def undo_view(self) -> QUndoView:
+        """The undo history's list of the current tab's steps, built on first use."""
+        return self._undo_view if self._undo_view is not None else self._build_undo_view()
+
+    def _build_panel(self) -> EditPanel:
+        from .edit_panel import EditPanel  # its module too waits for the first paint
+
+        self._panel = EditPanel()
+        self.dock.setWidget(self._panel)
+        self.sync()  # the panel, row dragging and the Delete key take the current tab
+        return self._panel
+
+    def _build_undo_view(self) -> QUndoView:
+        self._undo_view = QUndoView(self.window.undo_group)
+        self._undo_view.setObjectName("undo_view")
+        self._undo_view.setEmptyLabel("(opened)")
+        self.history.setWidget(self._undo_view)
+        return self._undo_view
+
+    def finish_building(self, shown_only: bool = False) -> None:
+        """Build the dock's panel and the undo history's list if they are not yet built; with ``shown_only``,
+        only those whose dock is to be shown (a layout restored with the editor open)."""
+        if self._panel is None and not (shown_only and self.dock.isHidden()):
+            self._build_panel()
+        if self._undo_view is None and not (shown_only and self.history.isHidden()):
+            self._build_undo_view()
+
+    def _history_shown(self, visible: bool) -> None:
+        if visible and self._undo_view is None:
+            self._build_undo_view()
 
     # -- helpers ---------------------------------------------------------------------------
     def _action(self, name: str, text: str, slot, shortcut=None, tip: str = "") -> QAction:
@@ -304,12 +354,14 @@ class Editor(QObject):
         return False
 
     def sync(self) -> None:
-        """Follow the current tab: the panel edits its board, board actions work on a bridge tab only."""
+        """Follow the current tab: the panel edits its board, board actions work on a bridge tab only.  The
+        editing of the board list (dragging rows, the Delete key) comes with the panel, after the first paint."""
         view = self.window.current_view()
-        if view is not None and board_ops.RowDrops.existing(view) is None:
-            board_ops.RowDrops.instance(view)  # the boards move by dragging their rows
-            view.board_list.installEventFilter(self)  # the Delete key deletes the selected boards
-        self.panel.set_view(view)
+        if self._panel is not None:  # else the tab is taken when the panel is built
+            if view is not None and board_ops.RowDrops.existing(view) is None:
+                board_ops.RowDrops.instance(view)  # the boards move by dragging their rows
+                view.board_list.installEventFilter(self)  # the Delete key deletes the selected boards
+            self._panel.set_view(view)
         for act in (
             self.act_add,
             self.act_delete,
@@ -335,6 +387,8 @@ class Editor(QObject):
 
     def show_panel(self) -> None:
         """Open the editing dock (a new or generated set is there to be edited)."""
+        if self._panel is None:  # the dock opens with its panel, not empty
+            self._build_panel()
         if not self.dock.isVisible():
             self.dock.show()
         self.dock.raise_()
@@ -343,7 +397,13 @@ class Editor(QObject):
         """The editor opened (F8, New, Generate): it gets the width its fields need, and on a window too
         narrow for it, the board list and a usable diagram, the side panels collapse (said in the status
         bar) rather than leaving every pane too small to use."""
-        if not visible or self.dock.isFloating():
+        if not visible:
+            return
+        from .edit_panel import PANEL_WIDTH
+
+        if self._panel is None:  # the dock opened before the panel was built
+            self._build_panel()
+        if self.dock.isFloating():
             return
         w = self.window
         width = min(PANEL_WIDTH, max(200, w.width() - 400))
