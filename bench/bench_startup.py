@@ -200,7 +200,11 @@ def commands(tmp: Path, small: Path, big: Path) -> dict[str, tuple[list[str], st
         "convert small.pbn small.zrd": (["convert", str(small), f"{out}.zrd"], "python -c pass"),
         "render small.pbn": (["render", str(small), "-o", f"{out}.png"], "bare Qt: paint and save a PNG"),
         "print small.pbn": (["print", str(small), "--no-dd", "-o", f"{out}.pdf"], "bare Qt: paint and save a PNG"),
-        "solve small.pbn": (["solve", str(small), f"{out}-solved.pbn"], "DDS direct: import and solve one deal"),
+        # --again: the sample's board carries its table, and solve would otherwise solve nothing
+        "solve small.pbn": (
+            ["solve", str(small), f"{out}-solved.pbn", "--again"],
+            "DDS direct: import and solve one deal",
+        ),
     }
 
 

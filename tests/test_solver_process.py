@@ -202,15 +202,14 @@ def test_a_child_started_early_is_waited_for_before_its_first_deal(fake_dds):
     assert fake_dds.calls() == {str(d.hands): 1 for d in todo}
 
 
-def test_solve_starts_its_first_child_before_it_reads_the_file(fake_dds, tmp_path, monkeypatch, capsys):
-    """The first DDS child loads DDS on another core while the command imports numpy and reads its file;
-    a file with nothing to solve stops it again."""
-    from bridgeview.cli import solve as solve_cli
+def test_solve_starts_its_first_child_before_it_sets_the_run_up(fake_dds, tmp_path, monkeypatch, capsys):
+    """Once the file is read and has deals to solve, the first DDS child loads DDS on another core while the
+    command imports numpy and sets the run up; a file with nothing to solve starts none."""
     from bridgeview.cli.main import main
     from bridgeview.formats import registry
     from bridgeview.model.board import Board
     from bridgeview.model.boardset import BoardSet
-    from bridgeview.solve import timed
+    from bridgeview.solve import chunks, timed
 
     pools: list[timed.SolverPool] = []
     real_pool = timed.SolverPool
@@ -220,23 +219,21 @@ def test_solve_starts_its_first_child_before_it_reads_the_file(fake_dds, tmp_pat
         return pools[-1]
 
     monkeypatch.setattr(timed, "SolverPool", recorded)
-    running_at_read = []
-    real_read = solve_cli.read_boards
+    running_at_setup = []
+    real_solve_chunked = chunks.solve_chunked
 
-    def read_boards(*args):
-        running_at_read.append([p.running for p in pools[0].members])
-        return real_read(*args)
+    def solve_chunked(*args, **kwargs):
+        running_at_setup.append([p.running for pool in pools for p in pool.members])
+        return real_solve_chunked(*args, **kwargs)
 
-    monkeypatch.setattr(solve_cli, "read_boards", read_boards)
+    monkeypatch.setattr(chunks, "solve_chunked", solve_chunked)
     todo = deals(3, seed=17)
     src, out = tmp_path / "in.deals", tmp_path / "out.zrd"
     registry.write_file(BoardSet([Board.numbered(i + 1, d) for i, d in enumerate(todo)]), src, "deals")
     assert main(["solve", str(src), str(out), "--jobs", "2", "--dd-timeout", str(LIMIT)]) == 0
-    first, *others = running_at_read[0]  # one child started, the others left until there are deals for them
-    assert len(running_at_read) == 1 and first and not any(others)
+    assert running_at_setup == [[True, False]]  # one child started, the other left until there are deals for it
     assert [b.dd for b in registry.read_file(out)] == [fake_table(d) for d in todo]
     assert not any(p.running for p in pools[0].members)  # all stopped at the end
     pools.clear()
-    running_at_read.clear()
     assert main(["solve", str(out), str(tmp_path / "again.zrd"), "--dd-timeout", str(LIMIT)]) == 0  # all solved
-    assert running_at_read[0][0] and not any(p.running for p in pools[0].members)
+    assert pools == []
