@@ -340,10 +340,10 @@ def test_the_editing_dock_is_built_after_the_first_paint(tmp_path):
     first paint (issue 29: some 20 ms of the first paint); once the window has shown and its events have been
     processed, every field an end-to-end check finds by objectName is there, the dock still closed."""
     code = _AT_FIRST_PAINT + (
-        "from PySide6.QtWidgets import QWidget\n"
+        "from PySide6.QtWidgets import QMainWindow, QWidget\n"
         "NAMES = ('hand_N', 'call_undo', 'call_1C', 'tag_Event', 'play_entry', 'undo_view')\n"
-        "def names(window):\n"
-        "    return sorted(n for n in NAMES if window.findChild(QWidget, n) is not None)\n"
+        "def names(window):  # Qt's own lookup: the window's would build the parts it asks for\n"
+        "    return sorted(n for n in NAMES if QMainWindow.findChild(window, QWidget, n) is not None)\n"
         "class AtPaint(QObject):\n"
         "    def eventFilter(self, obj, event):\n"
         "        painted = event.type() == QEvent.Type.Paint and type(obj).__name__ == 'HandDiagram'\n"

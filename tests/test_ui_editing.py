@@ -684,13 +684,31 @@ def test_delete_key_in_the_board_list(qtbot, tmp_path, messages):
 def test_the_editor_parts_are_built_on_first_use_before_any_paint(qtbot, tmp_path):
     """A window that has not painted yet builds the editing panel and the undo history's list when something
     asks for them (issue 29: they are built after the first paint otherwise)."""
-    from PySide6.QtWidgets import QUndoView
+    from PySide6.QtWidgets import QMainWindow, QUndoView
 
     w = editor_window(qtbot, tmp_path)  # never shown
-    assert w.findChild(QUndoView, "undo_view") is None and w.findChild(QLineEdit, "hand_N") is None
+    raw = QMainWindow.findChild  # Qt's own lookup (the window's builds what it is asked for, see below)
+    assert raw(w, QUndoView, "undo_view") is None and raw(w, QLineEdit, "hand_N") is None
     history = w.editor.undo_view
-    assert w.findChild(QUndoView, "undo_view") is history and history.emptyLabel() == "(opened)"
+    assert raw(w, QUndoView, "undo_view") is history and history.emptyLabel() == "(opened)"
     assert w.editor.undo_view is history  # built once
     w.editor.new_document()  # File › New opens the dock: the panel is built for it, on the new board
-    assert w.findChild(QLineEdit, "hand_N") is w.editor.panel.hand_edits[0]
+    assert raw(w, QLineEdit, "hand_N") is w.editor.panel.hand_edits[0]
     assert w.editor.panel.view is w.current_view()
+
+
+def test_the_editor_fields_are_found_by_name_before_they_are_built(qtbot, tmp_path):
+    """An end-to-end check looks the editor's fields up by objectName as soon as the window is there; the
+    window's lookup finds them although they are built after its first paint (issue 29): built for it."""
+    from PySide6.QtWidgets import QMainWindow, QPushButton, QUndoView
+
+    w = editor_window(qtbot, tmp_path)  # never shown, so never painted: nothing built yet
+    assert QMainWindow.findChild(w, QLineEdit, "hand_N") is None and not w.editor.built
+    hand = w.findChild(QLineEdit, "hand_N")
+    assert hand is not None and hand is w.editor.panel.hand_edits[0] and w.editor.built
+    assert w.findChild(QPushButton, "call_undo") is not None
+    assert w.findChild(QUndoView, "undo_view") is w.editor.undo_view
+    assert w.findChild(QLineEdit, "no_such_field") is None
+    fresh = editor_window(qtbot, tmp_path)
+    assert not fresh.editor.built
+    assert "hand_N" in {e.objectName() for e in fresh.findChildren(QLineEdit)}  # all of them, built for it

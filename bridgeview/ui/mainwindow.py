@@ -805,6 +805,21 @@ class MainWindow(QMainWindow):
             # after this paint has reached the screen: the window's children are painted in the same pass
             QTimer.singleShot(0, self, self._after_first_paint)  # (dropped if the window is gone by then)
 
+    def findChild(self, *args, **kwargs):
+        """Qt's ``findChild``; a widget of the editing dock's panel or the undo history, which are built after
+        the first paint, is found all the same before then (they are built for it): the fields are a contract of
+        end-to-end checks, which look them up as soon as the window is exposed."""
+        found = super().findChild(*args, **kwargs)
+        if found is None and not self.editor.built:
+            self.editor.finish_building()
+            found = super().findChild(*args, **kwargs)
+        return found
+
+    def findChildren(self, *args, **kwargs):
+        """Qt's ``findChildren``, the parts built after the first paint included (see :meth:`findChild`)."""
+        self.editor.finish_building()
+        return super().findChildren(*args, **kwargs)
+
     def _after_first_paint(self) -> None:
         """Build what the window hid at start (the editing dock's panel, the undo history), so the first paint
         did not wait for it; anything that needed it sooner built it on first use."""

@@ -305,6 +305,11 @@ class Editor(QObject):
         self.history.setWidget(self._undo_view)
         return self._undo_view
 
+    @property
+    def built(self) -> bool:
+        """True once the panel and the undo history's list are built."""
+        return self._panel is not None and self._undo_view is not None
+
     def finish_building(self, shown_only: bool = False) -> None:
         """Build the dock's panel and the undo history's list if they are not yet built; with ``shown_only``,
         only those whose dock is to be shown (a layout restored with the editor open)."""
