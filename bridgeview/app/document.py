@@ -18,7 +18,7 @@ from pathlib import Path
 from ..formats.codec import AnyCodec, Content
 from ..formats.errors import FormatError
 from ..formats.registry import detect, get, read_file
-from ..model.boardset import BoardSet, BoardSource
+from ..model.boardset import BoardSet, BoardSource, is_board_source
 from ..model.ddtable import DDTable
 from ..resources import resource
 
@@ -84,7 +84,7 @@ class Document:
     @property
     def kind(self) -> str:
         """ "bridge" or "cribbage": which formats can hold it."""
-        return BRIDGE if isinstance(self.content, BoardSource) else CRIBBAGE
+        return BRIDGE if is_board_source(self.content) else CRIBBAGE  # (remembered by class: asked often)
 
     @property
     def codec(self) -> AnyCodec | None:

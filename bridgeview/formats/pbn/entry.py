@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from sys import intern
 
-from .lex import PROBLEM_LIMIT
+from .lex import PROBLEM_LIMIT, holds_commentary
 
 
 class Entry:
@@ -91,7 +91,7 @@ def simple_entries(text: str, first_line: int) -> tuple[list[Entry], int] | None
     A repeated tag is reported and dropped (the first counts): past the first
     PROBLEM_LIMIT repeats they are only counted, so a game of a million
     ``[Board "1"]`` lines does not cost a million entries."""
-    if "{" in text or "}" in text or ";" in text or "%" in text or not _SIMPLE_GAME.fullmatch(text):
+    if holds_commentary(text) or not _SIMPLE_GAME.fullmatch(text):
         return None
     out: list[Entry] = []
     seen: set[str] = set()

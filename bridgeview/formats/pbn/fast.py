@@ -30,7 +30,7 @@ from . import dd as pbn_dd
 from .checks import check_tag
 from .context import Context, Layout, Skeleton
 from .entry import Entry
-from .lex import lift_commentary
+from .lex import holds_commentary, lift_commentary
 
 #: a tag, its value (no escapes, no line break) and the section after it; a lone backslash is kept as
 #: written, as the tokenizer keeps it (``Denomination\2R``)
@@ -187,7 +187,7 @@ def _read_tags(
             found, comments, psbridge = lifted
             read = (found, "".join(map(_SECTION, found)), read[2], False)
     if read is None or read[3]:  # not only tags and plain sections: perhaps commentary to lift out
-        if not ("{" in raw or ";" in raw or "%" in raw or "}" in raw):
+        if not holds_commentary(raw):
             return None
         inside: list[int] = []  # where the comments start
         text, comments, psbridge = lift_commentary(raw, inside)
@@ -364,7 +364,7 @@ def _tags(text: str) -> tuple[list[tuple[str, str, str]], str, int, bool] | None
     if lead and not text[:lead].isspace():
         return None
     between = "".join(map(_SECTION, found))
-    return found, between, lead, "{" in between or ";" in between or "%" in between or "}" in between
+    return found, between, lead, holds_commentary(between)
 
 
 def _lift_sections(
@@ -397,7 +397,7 @@ def _lift_sections(
             comments.append(note.replace("\r\n", "\n") if "\r" in note else note)
         else:
             clean, notes, table = lift_commentary(section, [], line_start=False)
-            if "{" in clean or "}" in clean or ";" in clean or "%" in clean:
+            if holds_commentary(clean):
                 return None
             if k != last:
                 tail = section[section.rfind("\n") + 1 :]
@@ -462,7 +462,7 @@ def _skeleton(
     last = len(found) - 1
     for k, (_name, _value, section) in enumerate(found):
         if k == last or (section and not section.isspace()):
-            if "{" in section or "}" in section or ";" in section or "%" in section:
+            if holds_commentary(section):
                 if k == last:
                     return None
                 continue  # commentary: a fixed section, its lifted text and comments kept
@@ -502,7 +502,7 @@ def _read_shaped(
     if raw.count("[") != tags or raw.count("]") != tags:
         return None
     varying = "".join(cut)
-    if "{" in varying or "}" in varying or ";" in varying or "%" in varying:
+    if holds_commentary(varying):
         return None
     vals = parts[1::2]
     values = "".join(vals)

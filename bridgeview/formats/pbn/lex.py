@@ -148,6 +148,12 @@ def _no_game(body: str) -> bool:
     return not body.strip() or body.lstrip().startswith("%") and all_percent(body)
 
 
+def holds_commentary(text: str) -> bool:
+    """Whether ``text`` holds a character of PBN's commentary: a ``{}`` comment's brace, a ``;`` comment or a
+    ``%`` line (the readers' quick test before the rules of :func:`lift_commentary`)."""
+    return "{" in text or "}" in text or ";" in text or "%" in text
+
+
 def all_percent(body: str) -> bool:
     return all(not ln.strip() or ln.startswith("%") for ln in body.split("\n"))
 

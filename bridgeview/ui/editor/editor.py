@@ -163,7 +163,7 @@ class Editor(QObject):
     hidden at start, so the window's first paint does not wait for them (issue 29): they are built by
     :meth:`finish_building`, which the main window calls after its first paint, or on first use of
     :attr:`panel` or :attr:`undo_view`.  Their objectNames (``hand_N``, ``call_1C``, ``undo_view`` ...)
-    are there once the window has shown and its events have been processed.
+    are found at any time: the main window's ``findChild`` builds them first when they are not built yet.
     """
 
     def __init__(self, window: WindowServices) -> None:
