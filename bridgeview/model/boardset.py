@@ -147,8 +147,8 @@ class BoardSource(Protocol):
 
 
 #: what a class needs to be a :class:`BoardSource` (the protocol's members)
-_SOURCE_MEMBERS = (*(name for name in vars(BoardSource) if not name.startswith("_")), "__len__", "__getitem__")
-_SOURCE_MEMBERS += ("__iter__",)
+_SOURCE_MEMBERS = tuple(name for name in vars(BoardSource) if not name.startswith("_"))
+_SOURCE_MEMBERS += ("__len__", "__getitem__", "__iter__")  # (dunders: the filter above leaves them out)
 #: the classes :func:`is_board_source` found to be sources by their own members
 _SOURCE_CLASSES: set[type] = set()
 
