@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from memorykit import traced_peak
 
 from bridgeview.generate import dealing, engine
 from bridgeview.generate import script as s
@@ -282,17 +283,12 @@ def test_ctrl_c_stops_with_what_was_produced():
 
 
 def test_memory_stays_flat_however_many_deals():
-    import tracemalloc
-
     script = parse("condition shape(north, any 4333 + any 4432) && hcp(north) >= 15\naction average hcp(north)")
 
     def peak(generate: int) -> int:
-        tracemalloc.start()
-        try:
-            engine.run(script, engine.limits(script, generate=generate), lambda b: None, seed=3, jobs=1)
-            return tracemalloc.get_traced_memory()[1]
-        finally:
-            tracemalloc.stop()
+        return traced_peak(
+            lambda: engine.run(script, engine.limits(script, generate=generate), lambda b: None, seed=3, jobs=1)
+        )[0]
 
     small, big = peak(300_000), peak(1_500_000)
     assert big < 1.3 * small + (2 << 20), (small, big)

@@ -6,10 +6,10 @@ which does not depend on the machine's speed or load."""
 
 from __future__ import annotations
 
-import tracemalloc
 from pathlib import Path
 
 import pytest
+from memorykit import traced_peak
 
 from bridgeview.check.validate import validate
 from bridgeview.formats.pbn.lex import PROBLEM_LIMIT
@@ -31,13 +31,7 @@ CASES = {
 def _peak(path: Path) -> tuple[int, list]:
     all_codecs()  # codecs are imported on first use: not the file's cost
     validate(read_file(path))  # nor are lazily imported helpers
-    tracemalloc.start()
-    try:
-        doc = read_file(path)
-        problems = validate(doc)
-        return tracemalloc.get_traced_memory()[1], problems
-    finally:
-        tracemalloc.stop()
+    return traced_peak(lambda: validate(read_file(path)))
 
 
 @pytest.mark.parametrize("name", list(CASES))

@@ -6,6 +6,7 @@ import pytest
 from conftest import realdata_files
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from memorykit import traced_peak
 
 from bridgeview.check.validate import validate
 from bridgeview.formats.codec import ReadOptions, WriteOptions
@@ -232,20 +233,13 @@ def test_an_edited_board_whose_title_hides_its_number_is_saved_with_qx(tmp_path,
 def test_saving_a_big_lazy_file_keeps_memory_flat(tmp_path, monkeypatch):
     """The save streams: its peak Python memory is a small part of the file, with edits and with new line ends
     (building the whole text, as the eager writer does, takes more than the file's size)."""
-    import tracemalloc
-
     path, doc = _lazy(tmp_path, monkeypatch, 8000)
     size = path.stat().st_size
     assert size > 1_000_000
     doc[5] = doc[5].copy(claim=2, result=2)
     doc[7000] = doc[7000].copy(claim=4, result=4)
     for options in (WriteOptions(), WriteOptions(newline="\r\n")):
-        tracemalloc.start()
-        try:
-            write_file(doc, tmp_path / "out.lin", options=options)
-            peak = tracemalloc.get_traced_memory()[1]
-        finally:
-            tracemalloc.stop()
+        peak = traced_peak(lambda: write_file(doc, tmp_path / "out.lin", options=options))[0]  # noqa: B023
         assert peak < size / 4, (options, peak, size)
     assert CODEC.read(tmp_path / "out.lin", ReadOptions())[7000].claim == 4
 
@@ -343,19 +337,14 @@ def test_windows_of_the_scan_do_not_change_the_index(tmp_path, monkeypatch, wind
 def test_the_scan_of_a_big_file_keeps_memory_flat(tmp_path, monkeypatch):
     """Opening holds a window of the file's arrays and a few numbers a board: four times the boards take
     much less than four times the memory."""
-    import tracemalloc
-
     monkeypatch.setattr(lin_lazy, "SCAN_WINDOW", 1 << 16)
     peaks = []
     for n in (2000, 8000):
         path = tmp_path / f"h{n}.lin"
         path.write_text(hand_records(n))
-        tracemalloc.start()
-        try:
-            assert len(lin_lazy.read_lazy(path)) == n
-            peaks.append(tracemalloc.get_traced_memory()[1])
-        finally:
-            tracemalloc.stop()
+        peak, count = traced_peak(lambda: len(lin_lazy.read_lazy(path)))  # noqa: B023
+        assert count == n
+        peaks.append(peak)
     size = (tmp_path / "h8000.lin").stat().st_size
     assert peaks[1] < 1.3 * peaks[0], (peaks, size)  # one pass over the whole file took 15 times the file
 

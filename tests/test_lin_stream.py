@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import io
 import random
-import tracemalloc
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from memorykit import traced_peak
 from test_pbn_stream import random_chunk, write_binary
 
 from bridgeview.formats.codec import ReadOptions, WriteOptions
@@ -103,12 +103,8 @@ def test_converting_a_big_binary_set_to_lin_keeps_memory_flat(tmp_path, monkeypa
     for n in (5_000, 20_000):
         src = tmp_path / f"deals{n}.zrd"
         write_binary(src, "zrd", n)
-        tracemalloc.start()
-        try:
-            result = convert_file(src, tmp_path / "out.lin")
-            peaks.append(tracemalloc.get_traced_memory()[1])
-        finally:
-            tracemalloc.stop()
+        peak, result = traced_peak(lambda: convert_file(src, tmp_path / "out.lin"))  # noqa: B023
+        peaks.append(peak)
         assert result.records == n
     size = (tmp_path / "out.lin").stat().st_size
     assert peaks[1] < 1.3 * peaks[0] and peaks[1] < 0.8 * size, (peaks, size)  # the text alone is twice the size

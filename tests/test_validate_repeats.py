@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import mmap
 import random
-import tracemalloc
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from memorykit import traced_peak
 
 from bridgeview.check.validate import validate
 from bridgeview.formats.pbn import lazy as pbn_lazy
@@ -125,14 +125,7 @@ def _validate_peak(path: Path) -> tuple[int, list]:
     doc = read_file(path)
     assert doc.is_lazy
     doc[0]  # the modules a decode imports are not the pass's memory
-    tracemalloc.start()
-    try:
-        base = tracemalloc.get_traced_memory()[0]
-        problems = validate(doc)
-        peak = tracemalloc.get_traced_memory()[1] - base
-    finally:
-        tracemalloc.stop()
-    return peak, problems
+    return traced_peak(lambda: validate(doc))
 
 
 @pytest.mark.slow
