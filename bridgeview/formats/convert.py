@@ -21,13 +21,13 @@ from .codec import (
     Cancelled,
     ChunkedConversion,
     ConvertResult,
-    ConvertsInChunks,
     LazyTextSet,
     ProgressFn,
     ReadOptions,
     TablesFound,
     WriteOptions,
     check_error,
+    converts_in_chunks,
     empty_games_loss,
     is_lazy_text,
     lazy_text,
@@ -87,13 +87,14 @@ def _read_for(
 ) -> BoardSet | CribbageRecord:
     """``src`` read for a conversion to ``dst_codec``: lazily, whatever its size, when it can then go in chunks
     (a PBN or LIN file to ZRD or ZBD); else as the codec reads it."""
+    name = src_codec.name
     if (
-        isinstance(src_codec, ConvertsInChunks)
+        converts_in_chunks(src_codec)
         and dst_codec.name in FAST_TARGETS
         and os.path.isfile(src)  # (else the reader says what is wrong with it)
         and os.path.getsize(src) >= CHUNKS_FROM_BYTES
     ):
-        doc = read_file(src, src_codec.name, ReadOptions(start_board=ropts.start_board, lazy=True))
+        doc = read_file(src, name, ReadOptions(start_board=ropts.start_board, lazy=True))
         if (
             not is_board_source(doc)
             or not isinstance(dst_codec, BridgeCodec)
@@ -102,7 +103,7 @@ def _read_for(
         ):
             return doc
         # the lazy set cannot go in chunks (``#`` values, say): board by board, a set read whole is faster
-    return read_file(src, src_codec.name, ropts)
+    return read_file(src, name, ropts)
 
 
 def ignored_options(doc: BoardSource | CribbageRecord) -> list[str]:
@@ -151,7 +152,7 @@ def chunked_text(doc: BoardSource, codec: BridgeCodec, options: WriteOptions | N
     or ZBD: what its codec, a :class:`~.codec.ConvertsInChunks`, offers), or None."""
     name = lazy_text(doc)
     source = get(name) if name is not None else None
-    return source.chunked(doc, codec, options) if isinstance(source, ConvertsInChunks) else None
+    return source.chunked(doc, codec, options) if converts_in_chunks(source) else None
 
 
 def _lazy_without_empty_games(doc: BoardSource, codec: BridgeCodec, *, chunked: bool = True) -> tuple[BoardSource, int]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..model.board import Board
-from ..model.boardset import Boards, BoardSource
+from ..model.boardset import Boards, is_board_source
 from ..model.cards import DISPLAY_SUITS, RANK_CHARS, Seat, Strain, Suit
 from ..model.ddtable import DDTable
 from ..model.deal import Deal
@@ -69,7 +69,7 @@ def default_title(boards: Boards, path: str | os.PathLike[str] | None = None) ->
     """``Event · Site · Date`` from the file (or its first board's tags), skipping PBN's ``?``; without an
     event, the file's name (``path``, extension dropped) stands in its place, so no sheet is headed just
     "Hand records"."""
-    info = boards.info if isinstance(boards, BoardSource) else None
+    info = boards.info if is_board_source(boards) else None
     first = boards[0] if len(boards) else None
     parts = []
     said = (info.event, info.site, info.date) if info is not None else (None, None, None)

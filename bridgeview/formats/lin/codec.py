@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import IO
 
 from ...model.board import board_key
-from ...model.boardset import BoardSet, BoardSource
+from ...model.boardset import BoardSet, BoardSource, is_board_source
 from ...model.text import plural
 from ..codec import (
     Boards,
@@ -68,7 +68,7 @@ def _file_key(doc: BoardSource) -> tuple[object, ...]:
 
 def _unchanged_original(doc: Boards, options: WriteOptions) -> bytes | None:
     """The file's bytes as read when nothing in ``doc`` changed since, else None."""
-    if not isinstance(doc, BoardSource):
+    if not is_board_source(doc):
         return None
     info = doc.info
     original = info.extra.get("lin_original")

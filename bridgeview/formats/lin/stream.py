@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from functools import cache
 from typing import IO, TYPE_CHECKING, Any
 
-from ...model.boardset import Boards, BoardSet, BoardSource, LazyBoardSet, lazy_set
+from ...model.boardset import Boards, BoardSet, LazyBoardSet, is_board_source, lazy_set
 from ...model.text import plural
 from ...model.vulnerability import dealer_for_board, vulnerability_for_board
 from ..bulk import DD_UNKNOWN, FAST_CODECS, complete_rows, first_number
@@ -59,7 +59,7 @@ def _lines(doc: Any, newline: str, encode: Any) -> Iterator[bytes]:
 def fast(doc: Boards) -> LazyBoardSet | None:
     """The lazily read ZRD or ZBD set ``doc`` is (through any progress wrapper) when its edited boards (if any)
     need no ``rs`` line: written from chunks; else None."""
-    lazy = lazy_set(doc) if isinstance(doc, BoardSource) else None
+    lazy = lazy_set(doc) if is_board_source(doc) else None
     if lazy is None or lazy.bulk is None or lazy.info.format not in FAST_CODECS or lazy.info.extra.get("lin_rs"):
         return None
     return None if any(needs_rs(b) for b in lazy.edits.values()) else lazy

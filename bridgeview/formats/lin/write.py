@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 
 from ...model.auction import DOUBLE, PASS, REDOUBLE, Call, Contract
 from ...model.board import Board
-from ...model.boardset import BoardSource
+from ...model.boardset import is_board_source
 from ...model.cards import DISPLAY_SUITS, SUIT_LETTERS, Card, Seat, Strain, ranks_text
 from ..errors import FormatError
 from .read import (
@@ -160,11 +160,11 @@ def document_lines(doc: Iterable[Board], newline: str = "\n") -> Iterator[str]:
     """The lines of :func:`document_text`, each with its line end, one at a time: a big set is written
     without its whole text or a list of its boards (it is gone over once more only when results need
     the ``rs`` line, and once to learn that when the set is not a list)."""
-    info = doc.info if isinstance(doc, BoardSource) else None
+    info = doc.info if is_board_source(doc) else None
     extra = info.extra if info is not None else {}
     yield from (line + newline for line in extra.get("lin_comments", ()))
     once_more = (
-        doc.uncounted if isinstance(doc, BoardSource) else doc
+        doc.uncounted if is_board_source(doc) else doc
     )  # the passes before the boards' own leave the progress bar be
     want_rs = bool(extra.get("lin_rs")) or any(needs_rs(b) for b in once_more)
     event = info.event if info is not None else None

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Mapping
 from functools import lru_cache
 from typing import IO, TYPE_CHECKING, TypeGuard
 
-from ...model.boardset import BoardSource, FileInfo, LazyBoardSet, SetKind
+from ...model.boardset import FileInfo, LazyBoardSet, SetKind, is_board_source
 from ...model.cards import DISPLAY_SUITS, ranks_text
 from ...model.vulnerability import dealer_for_board, vulnerability_for_board
 from ..bulk import DD_UNKNOWN, FAST_CODECS, first_number
@@ -161,9 +161,7 @@ def _deal_text_of(masks_row: np.ndarray) -> str:
 
 def is_lazy_foreign(doc: object) -> TypeGuard[LazyBoardSet]:
     """A lazily read set of another format (fixed records, big LIN): its games can be generated chunk by chunk."""
-    return (
-        isinstance(doc, BoardSource) and doc.kind.lazy and doc.info.format != "pbn" and doc.kind is not SetKind.PBN_TEXT
-    )
+    return is_board_source(doc) and doc.kind.lazy and doc.info.format != "pbn" and doc.kind is not SetKind.PBN_TEXT
 
 
 def write_streamed(doc: LazyBoardSet, out: IO[bytes], encoding: str, newline: str) -> bool:
