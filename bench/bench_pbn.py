@@ -248,8 +248,12 @@ def _fast_games(path: Path) -> tuple[int, int, int]:
     ctx = Context()
     fast = by_position = by_shape = 0
     for g in split_games(path.read_bytes().decode("utf-8")).games:
-        layout = ctx.fast_layout
-        if layout is not None and pbn_fast._read_like(g.raw, g.first_line, Context(), layout) is not None:
+        parts = g.raw.split('"')
+        layouts = [ctx.fast_layout] if ctx.fast_layout is not None else []
+        layouts += ctx.fast_layouts.get(len(parts), [])  # (the shapes learned before, tried when it fails)
+        if '"#' not in g.raw and any(
+            pbn_fast._read_like(g.raw, parts, g.first_line, Context(), layout) is not None for layout in layouts
+        ):
             by_position += 1
         else:
             shapes = ctx.fast_skeletons.get(g.raw.count('"') + 1)

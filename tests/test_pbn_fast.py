@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from test_pbn_props import boards
 
 from bridgeview.formats.pbn import fast as pbn_fast
+from bridgeview.formats.pbn import read as pbn_read
 from bridgeview.formats.pbn.codec import PbnCodec, document_text, parse_pbn_text
 from bridgeview.formats.pbn.lex import split_games
 from bridgeview.formats.pbn.read import Context, read_game
@@ -692,6 +693,51 @@ def test_deals_with_varying_tags_or_a_psbridge_table_are_read_by_position(
     else:
         assert doc[3].tags["Ability"] != doc[4].tags["Ability"] and list(doc[3].tags) == ["Ability", "Minimax"]
     assert document_text(doc)[0] == text
+
+
+def _games_read_by_position(monkeypatch: pytest.MonkeyPatch, text: str) -> list[bool]:
+    """For each game of ``text`` read in one pass, whether some layout read it by position."""
+    games: list[bool] = []
+    read_like, read_fast = pbn_fast._read_like, pbn_fast.read_fast
+
+    def counting(*args: object) -> object:
+        hit = read_like(*args)  # type: ignore[arg-type]  # the real function's arguments, passed on
+        games[-1] = games[-1] or hit is not None
+        return hit
+
+    def each_game(*args: object) -> object:
+        games.append(False)
+        return read_fast(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pbn_fast, "_read_like", counting)
+    monkeypatch.setattr(pbn_fast, "read_fast", each_game)
+    monkeypatch.setattr(pbn_read, "read_fast", each_game)
+    parse_pbn_text(text)
+    assert len(games) == len(split_games(text).games)
+    return games
+
+
+def test_a_file_that_goes_back_to_a_shape_reads_it_by_position_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Big Deal's first game has a ``Generator`` tag the others lack, and the games of such files put one
+    after another start over with it: once both shapes are learned, every game is read by position by the
+    layout of its shape (not learned anew at each change), and as the careful reader reads it."""
+    one = split_games(_odd_games(deals_file(6, 3), [((r"\[Event ", '[Generator "Big Deal version 2.0"]\n[Event '), 0)]))
+    joined = one.preamble + "".join(g.raw for g in one.games) * 3
+    by_position = _games_read_by_position(monkeypatch, joined)
+    assert by_position == [False, False] + [True] * 16
+    fast, careful, fast_games = both_ways(joined)
+    assert fast == careful and fast_games == 18
+    assert document_text(parse_pbn_text(joined))[0] == joined
+
+
+def test_games_of_two_shapes_in_turn_are_read_by_position(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every other game with a tag more (a program that writes a ``Scoring`` tag on even boards only): once
+    both shapes are learned, each game is read by position, and as the careful reader reads it."""
+    text = _odd_games(deals_file(12, 4), [((r'(\[West "[^"]*"\])', r'\1\n[Room "Open"]'), i) for i in range(1, 12, 2)])
+    by_position = _games_read_by_position(monkeypatch, text)
+    assert by_position == [False, False] + [True] * 10
+    fast, careful, _fast_games = both_ways(text)
+    assert fast == careful
 
 
 #: what one game among Deep Finesse's or PSBridge's can hold unlike the others

@@ -18,6 +18,10 @@ from ...model.cards import Seat
 
 #: the tags whose values vary from game to game of a deal generator's file (read by position from a Layout)
 _VARYING = ("Board", "Dealer", "Vulnerable", "Deal")
+#: layouts kept a count of pieces (a game that fits none of the current layout tries each of them)
+LAYOUTS_KEPT = 4
+#: counts of pieces whose layouts are kept
+COUNTS_KEPT = 16
 
 
 @dataclass
@@ -32,8 +36,13 @@ class Context:
     #: None when all are blank): most files never use ``#``, so they are handed over only when a game needs
     #: the careful reader
     pending: list[tuple[tuple[str, ...], Sequence[str], Sequence[str] | None]] = field(default_factory=list)
-    #: the layout of the last game the fast path learned (:class:`Layout`), for the games like it
+    #: the layout of the last game the fast path learned or read by (:class:`Layout`), for the games like it
     fast_layout: Layout | None = None
+    #: the layouts learned, by their count of pieces (a game's text split on its quotes), the oldest first: a
+    #: file that goes back to a shape it had (Big Deal's first game with its ``Generator`` tag, then the
+    #: others; files joined one after another) reads the games of that shape by position again, with the
+    #: values it knows, instead of learning it anew
+    fast_layouts: dict[int, list[Layout]] = field(default_factory=dict)
     #: skeletons of games the fast path read (:class:`Skeleton`), for the games shaped like them, by the
     #: pieces their text splits into on its quotes (a passed-out board has no play: two shapes in turn)
     fast_skeletons: dict[int, list[Skeleton]] = field(default_factory=dict)
@@ -56,6 +65,25 @@ class Context:
         pending.append((names, values, sections))
         if len(pending) > 64:
             self.flush()
+
+    def known_layout(self, pieces: int, between: list[str], table: tuple[str, str] | None) -> Layout | None:
+        """The layout learned before with this text between the quotes (and ``%%!R`` table), if any."""
+        for layout in self.fast_layouts.get(pieces, ()):
+            if layout.between == between and layout.psbridge == table:
+                return layout
+        return None
+
+    def remember_layout(self, layout: Layout) -> None:
+        """Keep ``layout`` among the last :data:`LAYOUTS_KEPT` of its count of pieces (for the first
+        :data:`COUNTS_KEPT` counts met: a file of ever new shapes keeps a bounded few)."""
+        kept = self.fast_layouts.get(layout.pieces)
+        if kept is None:
+            if len(self.fast_layouts) >= COUNTS_KEPT:
+                return
+            kept = self.fast_layouts[layout.pieces] = []
+        kept.append(layout)
+        if len(kept) > LAYOUTS_KEPT:
+            del kept[0]
 
     def flush(self) -> None:
         """Hand the fast-read games' tags over to ``previous``."""

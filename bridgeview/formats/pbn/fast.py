@@ -115,9 +115,16 @@ def read_fast(raw: str, first_line: int, ctx: Context) -> tuple[Board, list[tupl
     hashes = '"#' in raw  # perhaps a "#" value: the value of the game before
     layout = ctx.fast_layout
     if layout is not None and not hashes:
-        hit = _read_like(raw, first_line, ctx, layout)
+        parts = raw.split('"')
+        hit = _read_like(raw, parts, first_line, ctx, layout)
         if hit is not None:
             return hit
+        for other in ctx.fast_layouts.get(len(parts), ()):  # a shape the file had before (see Context)
+            if other is not layout:
+                hit = _read_like(raw, parts, first_line, ctx, other)
+                if hit is not None:
+                    ctx.fast_layout = other
+                    return hit
     skeletons = ctx.fast_skeletons
     pieces = raw.count('"') + 1
     shapes = skeletons.get(pieces) if skeletons else None
@@ -242,13 +249,17 @@ def _learn(
         if rest[: len(psbridge)] != psbridge:
             return
         table = (head + mark, rest[len(psbridge) :])
-    layout = ctx.fast_layout
     between = parts[0::2]
     if table is not None:
         between[-1] = ""
+    layout = ctx.fast_layout
     if layout is None or layout.between != between or layout.pieces != len(parts) or layout.psbridge != table:
-        free = frozenset(name for name in names if name in _PLAIN)
-        layout = ctx.fast_layout = Layout(parts, names, line, free, table)
+        layout = ctx.known_layout(len(parts), between, table)  # one learned before, with its known values
+        if layout is None:
+            free = frozenset(name for name in names if name in _PLAIN)
+            layout = Layout(parts, names, line, free, table)
+            ctx.remember_layout(layout)
+        ctx.fast_layout = layout
     read_as = (dict(board.tags), board.declarer, board.contract, board.result)
     if len(layout.known) < _KNOWN_LIMIT:
         layout.known[layout.rest(list(vals))] = read_as
@@ -257,15 +268,15 @@ def _learn(
 
 
 def _read_like(
-    raw: str, first_line: int, ctx: Context, layout: Layout
+    raw: str, parts: list[str], first_line: int, ctx: Context, layout: Layout
 ) -> tuple[Board, list[tuple[int | None, str]], int] | None:
     """The board of a game laid out like the last one learned, its values taken by position; None unless its
     text outside the values is the same and its other values are known.
 
     Values hold no quote (the split), no backslash and no line break (counted: a break in a value above the
     board number would move the board's line); the number, dealer, vulnerability and deal are parsed strictly
-    and the other values are ones read before, so a bracket in a value reads as the general path reads it."""
-    parts = raw.split('"')
+    and the other values are ones read before, so a bracket in a value reads as the general path reads it.
+    ``parts``: ``raw`` split on its quotes (left as it is: another layout may be tried on it)."""
     if len(parts) != layout.pieces:
         return None
     table = layout.psbridge
