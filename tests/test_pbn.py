@@ -637,3 +637,44 @@ def test_result_tables_in_our_order_read_as_tables_in_any_order(rows, unknown, c
     for (seat, strain), v in cells.items():
         want["NESW".index(seat)][int(Strain.from_text(strain))] = int(v)
     assert problem is None and got == DDTable(tuple(map(tuple, want)))
+
+
+def _hex20_as_specified(text: str, seats: tuple[Seat, ...]) -> list[list[int | None]] | None:
+    """A 20-hex-digit table as PBN writers mean it, read the plain way: surrounding space ignored, twenty
+    ASCII hex digits, ``seats`` in that order each NT S H D C, a digit past 13 unknown."""
+    import re
+
+    text = text.strip()
+    if not re.fullmatch(r"[0-9A-Fa-f]{20}", text):
+        return None
+    strains = [Strain.NOTRUMP, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS]
+    rows: list[list[int | None]] = [[None] * 5 for _ in range(4)]
+    for k, ch in enumerate(text):
+        value = int(ch, 16)
+        rows[seats[k // 5]][strains[k % 5]] = value if value <= 13 else None
+    return rows
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(
+        st.text("0123456789abcdefABCDEF", min_size=18, max_size=22),
+        st.text("0123456789abcdefABCDEFG \t\n٣g", min_size=19, max_size=23),
+        st.builds(
+            lambda pad, digits, tail: pad + digits + tail,
+            st.sampled_from(["", " ", "\t", " \n"]),
+            st.text("0123456789abcdefABCDEF", min_size=20, max_size=20),
+            st.sampled_from(["", " ", "\r", "x"]),
+        ),
+    ),
+    st.sampled_from(["psbridge", "bc"]),
+)
+def test_a_hex_table_reads_as_specified(text: str, order: str) -> None:
+    """PSBridge's ``%%!R`` line and Bridge Composer's ``DoubleDummyTricks``: twenty hex digits (space around
+    them allowed), anything else no table."""
+    from bridgeview.formats.pbn import dd
+
+    seats = dd.PSBRIDGE_SEATS if order == "psbridge" else dd.BC_SEATS
+    table = dd.parse_hex20(text, seats)
+    expected = _hex20_as_specified(text, seats)
+    assert (None if table is None else [list(row) for row in table.tricks]) == expected

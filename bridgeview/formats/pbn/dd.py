@@ -14,13 +14,11 @@
 
 from __future__ import annotations
 
-import re
 from operator import itemgetter
 
 from ...model.cards import Seat, Strain
 from ...model.ddtable import DDTable
 
-_HEX20 = re.compile(r"[0-9A-Fa-f]{20}")
 _STRAINS_NT_FIRST = (Strain.NOTRUMP, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS)
 BC_SEATS = (Seat.NORTH, Seat.SOUTH, Seat.EAST, Seat.WEST)
 PSBRIDGE_SEATS = (Seat.EAST, Seat.NORTH, Seat.WEST, Seat.SOUTH)
@@ -58,16 +56,21 @@ _HEX_ROWS: dict[tuple[Seat, ...], tuple[itemgetter[tuple[int | None, ...]], ...]
 
 def parse_hex20(text: str, seats: tuple[Seat, ...]) -> DDTable | None:
     """A 20-hex-digit table with ``seats`` in that order, NT S H D C each; None if malformed."""
-    text = text.strip()
-    if not _HEX20.fullmatch(text):
-        return None
+    if len(text) != 20:
+        text = text.strip()
+        if len(text) != 20:
+            return None
     rows = _HEX_ROWS.get(seats)
     if rows is None:
         rows = _HEX_ROWS[seats] = tuple(
             itemgetter(*(seats.index(seat) * 5 + _STRAINS_NT_FIRST.index(strain) for strain in Strain)) for seat in Seat
         )
-    tricks = list(map(_HEX_TRICKS.__getitem__, text))
-    return DDTable(tuple(row(tricks) for row in rows))
+    try:  # twenty characters, each a hex digit (the keys of _HEX_TRICKS): no pattern to run first
+        tricks = list(map(_HEX_TRICKS.__getitem__, text))
+    except KeyError:
+        return None
+    north, east, south, west = rows
+    return DDTable((north(tricks), east(tricks), south(tricks), west(tricks)))
 
 
 def parse_result_table(header: str, tokens: list[str]) -> tuple[DDTable | None, str | None]:
