@@ -128,6 +128,38 @@ def test_random_access_in_an_inheriting_file_matches_sequential(tmp_path, monkey
         assert lazy[i].tags["Site"] == "Far away"
 
 
+def test_checkpoints_of_an_inheriting_file_share_the_layouts_learned(tmp_path, monkeypatch):
+    """A deal generator's games after a game with a ``#`` value: the lazy reader's checkpoints (a copy of the
+    reading context every few games) share the layouts the fast path learned instead of each copying them,
+    and every board, decoded in any order, is the eager reader's."""
+    import random
+
+    from bridgeview.formats.pbn.codec import document_text
+    from bridgeview.model.board import Board
+    from bridgeview.model.boardset import BoardSet
+    from bridgeview.model.deal import Deal
+
+    monkeypatch.setattr(pbn_lazy, "CHECKPOINT_EVERY", 4)
+    rng = random.Random(7)
+    boards = [Board.numbered(n, Deal.shuffled(rng)) for n in range(1, 41)]
+    for b in boards:
+        b.tags = {"Event": "Cup", "Site": "?"}
+    text = (
+        document_text(BoardSet(boards))[0]
+        .replace('[Event "Cup"]', '[Event "#"]', 2)
+        .replace('[Event "#"]', '[Event "Cup"]', 1)
+    )
+    assert text.count('[Event "#"]') == 1
+    path = _write(tmp_path, "inherit.pbn", text.encode())
+    eager = CODEC.read(path, ReadOptions())
+    lazy = pbn_lazy.read_lazy(path)
+    assert lazy.index.inherits
+    for i in (39, 3, 20, 0, 38, 1, 5, 17):
+        assert board_key(lazy[i]) == board_key(eager[i])
+    layouts = {id(c.fast_layout) for c in lazy._checkpoints if c.fast_layout is not None}
+    assert len(lazy._checkpoints) >= 9 and len(layouts) == 1
+
+
 def big_file(tmp_path, boards: int):
     text = "% PBN 2.1\n% EXPORT\n\n" + "\n".join(GAME.format(n=n) for n in range(1, boards + 1))
     return _write(tmp_path, "big.pbn", text.encode())

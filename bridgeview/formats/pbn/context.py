@@ -158,6 +158,13 @@ class Layout:
         self.fixed = _values_at([i for i in rest if names[i] not in free])
         self.known_fixed: dict[tuple[str, ...], tuple[dict[str, str], Seat | None, Contract | None, int | None]] = {}
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Layout:
+        """This layout itself: what it holds is true of any game laid out so, whatever games came before (the
+        fast path learns none from a game that takes a ``#`` value, and copies a known set of tags before
+        changing it), so the copies of a :class:`Context` (the lazy reader's checkpoints, one every 256 games
+        of a file with ``#`` values) share it rather than each keeping its own."""
+        return self
+
 
 def _values_at(where: list[int]) -> Callable[[list[str]], tuple[str, ...]]:
     """The values at ``where`` as a tuple."""
