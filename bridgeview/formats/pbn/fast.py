@@ -270,8 +270,8 @@ def _learn(
 def _read_like(
     raw: str, parts: list[str], first_line: int, ctx: Context, layout: Layout
 ) -> tuple[Board, list[tuple[int | None, str]], int] | None:
-    """The board of a game laid out like the last one learned, its values taken by position; None unless its
-    text outside the values is the same and its other values are known.
+    """The board of a game laid out as ``layout`` (one learned from a game before), its values taken by
+    position; None unless its text outside the values is the same and its other values are known.
 
     Values hold no quote (the split), no backslash and no line break (counted: a break in a value above the
     board number would move the board's line); the number, dealer, vulnerability and deal are parsed strictly
