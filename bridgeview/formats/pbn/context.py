@@ -158,7 +158,7 @@ class Layout:
         self.fixed = _values_at([i for i in rest if names[i] not in free])
         self.known_fixed: dict[tuple[str, ...], tuple[dict[str, str], Seat | None, Contract | None, int | None]] = {}
 
-    def __deepcopy__(self, memo: dict[int, object]) -> Layout:
+    def __deepcopy__(self, _memo: dict[int, object]) -> Layout:
         """This layout itself: what it holds is true of any game laid out so, whatever games came before (the
         fast path learns none from a game that takes a ``#`` value, and copies a known set of tags before
         changing it), so the copies of a :class:`Context` (the lazy reader's checkpoints, one every 256 games
