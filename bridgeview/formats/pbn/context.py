@@ -18,6 +18,8 @@ from ...model.cards import Seat
 
 #: the tags whose values vary from game to game of a deal generator's file (read by position from a Layout)
 _VARYING = ("Board", "Dealer", "Vulnerable", "Deal")
+#: games the fast path read kept pending (:meth:`Context.note_fast`) before they are compacted or handed over
+_PENDING_MOST = 64
 #: layouts kept a count of pieces (a game that fits none of the current layout tries each of them)
 LAYOUTS_KEPT = 4
 #: counts of pieces whose layouts are kept
@@ -52,19 +54,35 @@ class Context:
 
     def note_fast(self, names: tuple[str, ...], values: Sequence[str], sections: Sequence[str] | None) -> None:
         """Remember what a game read by the fast path said: its tag names, values and sections (None: all
-        blank).  A game that names every tag an earlier pending one named overrides all it said (the usual
-        case, the same tags as the game before, is one tuple comparison)."""
+        blank).  A game that names every tag the game before it named overrides all that one said and takes
+        its place; any other is added, and the list is handed over past 64 games (:meth:`flush` and
+        :meth:`latest` take the games in order, the later overriding, so a game left in the list that a later
+        one overrides changes nothing).  One tuple comparison in the usual case, the same tags as the game
+        before; no pass over the list (the games of files of several shapes put one after another kept up to
+        64 pending, and dropping the overridden ones at each change of shape cost a game 10-30 us)."""
         pending = self.pending
         if pending:
             last = pending[-1][0]
-            if names == last or set(names).issuperset(last):
+            if names == last:
+                pending[-1] = (names, values, sections)
+                return
+            if set(names).issuperset(last):
                 pending.pop()
-                if pending:
-                    keys = set(names)
-                    pending[:] = [p for p in pending if not keys.issuperset(p[0])]
         pending.append((names, values, sections))
-        if len(pending) > 64:
+        if len(pending) > _PENDING_MOST:
+            self._compact()
+
+    def _compact(self) -> None:
+        """Keep the last pending game of each set of tag names (an earlier one with the same tags says
+        nothing the later one does not override): games of a few shapes in turn, files put one after another,
+        stay a few entries; only games of many shapes are handed over to ``previous`` (a dict update a tag of
+        every pending game, 10-30 times the cost of this pass)."""
+        pending = self.pending
+        last_of = {entry[0]: k for k, entry in enumerate(pending)}
+        if len(last_of) > _PENDING_MOST // 2:
             self.flush()
+        else:
+            pending[:] = [entry for k, entry in enumerate(pending) if last_of[entry[0]] == k]
 
     def known_layout(self, pieces: int, between: list[str], table: tuple[str, str] | None) -> Layout | None:
         """The layout learned before with this text between the quotes (and ``%%!R`` table), if any."""
@@ -84,6 +102,16 @@ class Context:
         kept.append(layout)
         if len(kept) > LAYOUTS_KEPT:
             del kept[0]
+
+    def latest(self, name: str) -> tuple[str, list[str]] | None:
+        """What ``previous`` would hold for tag ``name`` after a :meth:`flush`: the value and section words
+        of the last game that had it, without handing every pending game over (a ``#`` value among games of
+        other shapes asked for three tags and paid for the 64 games pending)."""
+        for names, values, sections in reversed(self.pending):
+            if name in names:
+                k = names.index(name)
+                return values[k], [] if sections is None else sections[k].split()
+        return self.previous.get(name)
 
     def flush(self) -> None:
         """Hand the fast-read games' tags over to ``previous``."""
@@ -122,6 +150,7 @@ class Layout:
         "fixed",
         "known_fixed",
         "psbridge",
+        "longest",
     )
 
     def __init__(
@@ -142,6 +171,10 @@ class Layout:
         if psbridge is not None:
             self.between[-1] = ""
         self.line = line  # the board's line, counted from the game's first
+        #: a game longer than this is not split to be compared with the layout: twice the game learned and a
+        #: few hundred characters (the values of a deal generator's game vary little; a game with an auction
+        #: and play read among such games would be split for nothing, a few microseconds each)
+        self.longest = 2 * (sum(map(len, parts)) + len(parts)) + 256
         position = {name: i for i, name in enumerate(names)}
         #: where the board number, dealer, vulnerability and deal are among the values (None: no such tag)
         self.where = tuple(position.get(name) for name in _VARYING)

@@ -114,7 +114,8 @@ def read_fast(raw: str, first_line: int, ctx: Context) -> tuple[Board, list[tupl
         return None  # a "##" value set before, or a huge game (no list of its tags): the careful reader
     hashes = '"#' in raw  # perhaps a "#" value: the value of the game before
     layout = ctx.fast_layout
-    if layout is not None and not hashes:
+    parts = None  # the text split on its quotes, once, for the layouts and the skeletons
+    if layout is not None and not hashes and len(raw) <= layout.longest:  # (else no use splitting it for them)
         parts = raw.split('"')
         hit = _read_like(raw, parts, first_line, ctx, layout)
         if hit is not None:
@@ -126,9 +127,9 @@ def read_fast(raw: str, first_line: int, ctx: Context) -> tuple[Board, list[tupl
                     ctx.fast_layout = other
                     return hit
     skeletons = ctx.fast_skeletons
-    pieces = raw.count('"') + 1
+    pieces = raw.count('"') + 1 if parts is None else len(parts)
     shapes = skeletons.get(pieces) if skeletons else None
-    shaped = _read_shaped(raw, shapes) if shapes is not None else None
+    shaped = _read_shaped(raw, shapes, parts) if shapes is not None else None
     if shaped is not None:
         skeleton, names, vals, secs = shaped
         text, comments, psbridge, lead = raw, skeleton.comments, None, skeleton.lead
@@ -347,14 +348,11 @@ def _inherit(
     """The values and sections with each ``#`` value (PBN 3.4: the value of the game before) resolved as the
     careful reader resolves it: the previous game's value, and its section when this game's is blank; None for
     a ``##`` value or one no game before had (the careful reader, which sets the default or says so)."""
-    if ctx.pending:
-        ctx.flush()
-    previous = ctx.previous
     out_vals, out_secs = list(vals), list(secs)
     for k, value in enumerate(vals):
         if value[:1] != "#":
             continue
-        prev = previous.get(names[k])
+        prev = ctx.latest(names[k])
         if value != "#" or prev is None:
             return None
         out_vals[k] = prev[0]
@@ -483,7 +481,7 @@ def _skeleton(
 
 
 def _read_shaped(
-    raw: str, shapes: list[Skeleton]
+    raw: str, shapes: list[Skeleton], parts: list[str] | None = None
 ) -> tuple[Skeleton, tuple[str, ...], tuple[str, ...], tuple[str, ...]] | None:
     """The skeleton a game is shaped like (one of ``shapes``), its tags' names, values and sections (as
     :func:`_tags` and the lifting of the commentary of its sections would find them); None for any other game.
@@ -491,8 +489,9 @@ def _read_shaped(
     The text between the values must be the skeleton's but for the varying sections; each varying section
     must hold no commentary (the general path lifts it); only the tags' own brackets may be in the text (a
     bracket in a value or section); no value may hold a line break, two backslashes in a row or end in one
-    (the pattern would not take it)."""
-    parts = raw.split('"')
+    (the pattern would not take it).  ``parts``: ``raw`` split on its quotes, when the caller has it."""
+    if parts is None:
+        parts = raw.split('"')
     for skeleton in shapes:
         between = parts[0::2]
         secs = skeleton.sections.copy()
