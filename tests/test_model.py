@@ -232,3 +232,51 @@ def test_a_pbn_deal_reads_alike_however_it_is_spaced(rng, first, lower):
     with pytest.raises(ValueError) as other:
         Deal.from_pbn(bad.replace(" ", "  "))
     assert str(one.value) == str(other.value)
+
+
+_RANK_PIECES = st.sampled_from(["A", "K", "Q", "J", "T", "9", "5", "2", "a", "t", "10", "X", "1", "\t", "-", ""])
+_SEPARATORS = st.sampled_from([".", ".", ".", " ", " ", "  ", "\t", "-", ""])
+#: a suit's text: a few rank pieces (odd ones among them)
+_SUIT_TEXT = st.lists(_RANK_PIECES, max_size=5).map("".join)
+#: deal text shaped like the usual spelling (four hands of four dotted suits, one space apart), with odd
+#: ranks, and text of any shape
+_DEAL_TEXT = st.one_of(
+    st.lists(st.lists(_SUIT_TEXT, min_size=4, max_size=4).map(".".join), min_size=4, max_size=4).map(" ".join),
+    st.lists(st.one_of(_RANK_PIECES, _SEPARATORS), max_size=60).map("".join),
+)
+
+
+@settings(max_examples=500)
+@given(st.sampled_from(["N:", "e:", "S:", "W:", "x:", "N", "N;", ""]), _DEAL_TEXT)
+def test_any_deal_text_reads_as_the_general_reading_reads_it(prefix: str, body: str) -> None:
+    """Deal.from_pbn's look-up of the usual spelling (a seat, a colon, four hands of four dotted suits one
+    space apart) takes only what the general reading takes, to the same deal: any other text, or a suit the
+    look-up does not know, reads (or fails, with the same words) as it does with a leading space, which only
+    the general reading accepts."""
+
+    def outcome(text: str) -> object:
+        try:
+            return Deal.from_pbn(text).hands
+        except ValueError as e:
+            return str(e)
+
+    text = prefix + body
+    assert outcome(text) == outcome(" " + text), repr(text)
+
+
+@settings(max_examples=200)
+@given(st.randoms(use_true_random=False), st.sampled_from("NESWnesw"))
+def test_a_usual_deal_with_suits_never_met_reads_as_the_general_reading_reads_it(rng, first: str) -> None:
+    """The first time a suit is met it is parsed and kept; the deal is the general reading's either way."""
+    from bridgeview.model import deal as deal_module
+
+    text = first + ":" + Deal.shuffled(rng).to_pbn()[2:]
+    saved = dict(deal_module.HOLDINGS)
+    deal_module.HOLDINGS.clear()
+    try:
+        fresh = Deal.from_pbn(text)
+        again = Deal.from_pbn(text)
+    finally:
+        deal_module.HOLDINGS.clear()
+        deal_module.HOLDINGS.update(saved)
+    assert fresh == again == Deal.from_pbn(" " + text)

@@ -7,10 +7,9 @@ format is literally these four numbers.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from .cards import (
     CARDS,
@@ -75,25 +74,26 @@ class Deal:
         PBN deal parser (the PBN reader calls it for every board, so suits it has
         seen are looked up, not parsed again).
         """
-        m = _PLAIN_DEAL.fullmatch(text)
-        if m is not None:  # the usual spelling, one space between hands: each suit looked up, nothing split
-            held = cast("list[int]", list(map(HOLDINGS.get, m.groups())))  # None for a suit not met before
-            if None in held:  # (a bad one is -1: the general reading below says what is wrong)
-                held = [k if k is not None else holding(m.group(1 + i)) for i, k in enumerate(held)]
-                usual = -1 not in held
+        seat = _FIRST_SEAT.get(text[:1])
+        written = text[2:].split(" ") if seat is not None and text[1:2] == ":" else ()
+        if len(written) == 4:  # the usual spelling, one space between hands: each suit looked up, not parsed
+            look_up = HOLDINGS.get
+            masks = []
+            for hand in written:
+                suits = hand.split(".")
+                if len(suits) != 4:
+                    break
+                s, h, d, c = suits
+                sb, hb, db, cb = look_up(s), look_up(h), look_up(d), look_up(c)
+                if sb is None or hb is None or db is None or cb is None:  # a suit not met before: parsed, kept
+                    sb, hb, db, cb = [k if (k := look_up(x)) is not None else holding(x) for x in suits]
+                    if sb < 0 or hb < 0 or db < 0 or cb < 0:
+                        break  # (the general reading below says what is wrong)
+                masks.append(sb << 39 | hb << 26 | db << 13 | cb)
             else:
-                usual = True
-            if usual:
-                a, b, c, d, e, f, h, i, j, k, l, m_, n, o, p, q = held
-                plain = (
-                    a << 39 | b << 26 | c << 13 | d,
-                    e << 39 | f << 26 | h << 13 | i,
-                    j << 39 | k << 26 | l << 13 | m_,
-                    n << 39 | o << 26 | p << 13 | q,
-                )
-                seat = _FIRST_SEAT[text[0]]
+                north, east, south, west = masks[4 - seat :] + masks[: 4 - seat] if seat else masks
                 deal = _NEW(cls)  # no dataclass __init__ to run: a PBN reader makes one a board
-                _SET(deal, "hands", plain[4 - seat :] + plain[: 4 - seat] if seat else plain)
+                _SET(deal, "hands", (north, east, south, west))
                 return deal
         text = text.strip()
         if len(text) < 2 or text[1] != ":":
@@ -265,8 +265,6 @@ def _suit_bits(ranks: str, suit: int, hand: str) -> int:
     raise AssertionError(ranks)  # holding() refused it for one of the two reasons above
 
 
-#: a PBN deal spelled the usual way: a seat, a colon, then four hands of four dotted suits one space apart
-_PLAIN_DEAL = re.compile(r"[NESWnesw]:" + " ".join([r"([^ .]*)\.([^ .]*)\.([^ .]*)\.([^ .]*)"] * 4))
 _FIRST_SEAT = {"N": 0, "E": 1, "S": 2, "W": 3, "n": 0, "e": 1, "s": 2, "w": 3}
 _NEW = object.__new__
 _SET = object.__setattr__
