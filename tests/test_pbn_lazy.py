@@ -6,6 +6,7 @@ import io
 
 import pytest
 from conftest import realdata_files
+from test_pbn_fast import _odd_games, deals_file
 
 from bridgeview.check.validate import validate
 from bridgeview.formats.codec import ReadOptions, WriteOptions
@@ -132,23 +133,8 @@ def test_checkpoints_of_an_inheriting_file_share_the_layouts_learned(tmp_path, m
     """A deal generator's games after a game with a ``#`` value: the lazy reader's checkpoints (a copy of the
     reading context every few games) share the layouts the fast path learned instead of each copying them,
     and every board, decoded in any order, is the eager reader's."""
-    import random
-
-    from bridgeview.formats.pbn.codec import document_text
-    from bridgeview.model.board import Board
-    from bridgeview.model.boardset import BoardSet
-    from bridgeview.model.deal import Deal
-
     monkeypatch.setattr(pbn_lazy, "CHECKPOINT_EVERY", 4)
-    rng = random.Random(7)
-    boards = [Board.numbered(n, Deal.shuffled(rng)) for n in range(1, 41)]
-    for b in boards:
-        b.tags = {"Event": "Cup", "Site": "?"}
-    text = (
-        document_text(BoardSet(boards))[0]
-        .replace('[Event "Cup"]', '[Event "#"]', 2)
-        .replace('[Event "#"]', '[Event "Cup"]', 1)
-    )
+    text = _odd_games(deals_file(40, 7, "Cup"), [((r'\[Event "Cup"\]', '[Event "#"]'), 1)])
     assert text.count('[Event "#"]') == 1
     path = _write(tmp_path, "inherit.pbn", text.encode())
     eager = CODEC.read(path, ReadOptions())
