@@ -77,23 +77,32 @@ class Deal:
         seat = _FIRST_SEAT.get(text[:1])
         written = text[2:].split(" ") if seat is not None and text[1:2] == ":" else ()
         if len(written) == 4:  # the usual spelling, one space between hands: each suit looked up, not parsed
-            look_up = HOLDINGS.get
-            masks = []
-            for hand in written:
-                suits = hand.split(".")
-                if len(suits) != 4:
-                    break
-                s, h, d, c = suits
-                sb, hb, db, cb = look_up(s), look_up(h), look_up(d), look_up(c)
-                if sb is None or hb is None or db is None or cb is None:  # a suit not met before: parsed, kept
-                    sb, hb, db, cb = [k if (k := look_up(x)) is not None else holding(x) for x in suits]
-                    if sb < 0 or hb < 0 or db < 0 or cb < 0:
-                        break  # (the general reading below says what is wrong)
-                masks.append(sb << 39 | hb << 26 | db << 13 | cb)
+            held = HOLDINGS
+            try:  # (subscripts, not ``get``: no method call, no test a suit; a miss is rare and costs a raise)
+                one, two, three, four = written
+                s, h, d, c = one.split(".")
+                m0 = held[s] << 39 | held[h] << 26 | held[d] << 13 | held[c]
+                s, h, d, c = two.split(".")
+                m1 = held[s] << 39 | held[h] << 26 | held[d] << 13 | held[c]
+                s, h, d, c = three.split(".")
+                m2 = held[s] << 39 | held[h] << 26 | held[d] << 13 | held[c]
+                s, h, d, c = four.split(".")
+                m3 = held[s] << 39 | held[h] << 26 | held[d] << 13 | held[c]
+            except (KeyError, ValueError):
+                pass  # a suit not met before (the general reading below parses it and keeps it), a "-" hand, …
             else:
-                north, east, south, west = masks[4 - seat :] + masks[: 4 - seat] if seat else masks
                 deal = _NEW(cls)  # no dataclass __init__ to run: a PBN reader makes one a board
-                _SET(deal, "hands", (north, east, south, west))
+                _SET(
+                    deal,
+                    "hands",
+                    (m0, m1, m2, m3)
+                    if seat == 0
+                    else (m3, m0, m1, m2)
+                    if seat == 1
+                    else (m2, m3, m0, m1)
+                    if seat == 2
+                    else (m1, m2, m3, m0),
+                )
                 return deal
         text = text.strip()
         if len(text) < 2 or text[1] != ":":

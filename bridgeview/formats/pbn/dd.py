@@ -50,6 +50,10 @@ _CANONICAL_ROWS = tuple(
 
 #: a hex digit to its tricks (a digit past 13 is unknown)
 _HEX_TRICKS: dict[str, int | None] = {c: (int(c, 16) if int(c, 16) <= 13 else None) for c in "0123456789abcdefABCDEF"}
+#: the hex digits 0-13 (``bytes.translate`` deletes them: a table of only these is read a byte a cell), and each
+#: hex digit's byte to its value (other bytes stay as they are: only digits 0-13 are translated)
+_DIGITS_TO_13 = b"0123456789abcdABCD"
+_HEX_VALUES = bytes.maketrans(_DIGITS_TO_13, bytes(range(10)) + bytes(range(10, 14)) * 2)
 #: per order of declarers, for each seat (N E S W), the positions of its five strains (in Strain order)
 _HEX_ROWS: dict[tuple[Seat, ...], tuple[itemgetter[tuple[int | None, ...]], ...]] = {}
 
@@ -65,11 +69,16 @@ def parse_hex20(text: str, seats: tuple[Seat, ...]) -> DDTable | None:
         rows = _HEX_ROWS[seats] = tuple(
             itemgetter(*(seats.index(seat) * 5 + _STRAINS_NT_FIRST.index(strain) for strain in Strain)) for seat in Seat
         )
+    north, east, south, west = rows
+    if text.isascii():
+        raw = text.encode("ascii")
+        if not raw.translate(None, _DIGITS_TO_13):  # every digit 0-13 (a table of known tricks): bytes of tricks
+            tricks: bytes | list[int | None] = raw.translate(_HEX_VALUES)
+            return DDTable((north(tricks), east(tricks), south(tricks), west(tricks)))
     try:  # twenty characters, each a hex digit (the keys of _HEX_TRICKS): no pattern to run first
         tricks = list(map(_HEX_TRICKS.__getitem__, text))
     except KeyError:
         return None
-    north, east, south, west = rows
     return DDTable((north(tricks), east(tricks), south(tricks), west(tricks)))
 
 
@@ -120,11 +129,13 @@ def _table_in_order(tokens: list[str]) -> DDTable | None:
         if known is None:
             return None
         rows = known
-    tricks = list(map(_TRICKS.get, tokens[2::3]))
-    if None in tricks:
+    try:
+        tricks: list[int | None] = list(map(_TRICKS.__getitem__, tokens[2::3]))
+    except KeyError:  # not a number of tricks
         return None
     tricks.append(None)  # (the cells no row gives)
-    return DDTable(tuple(row(tricks) for row in rows))
+    north, east, south, west = rows
+    return DDTable((north(tricks), east(tricks), south(tricks), west(tricks)))
 
 
 def _order_rows(seats: list[str], strains: list[str]) -> tuple[itemgetter[tuple[int | None, ...]], ...] | None:
