@@ -595,6 +595,24 @@ def test_the_reader_and_the_model_parse_deals_alike(deal: str, message: str) -> 
     assert parse_pbn_text(f'[Board "1"]\n[Deal "{good}"]\n')[0].deal == Deal.from_pbn(good.upper())
 
 
+def test_tables_in_orders_met_in_turn_are_each_read_by_their_own_order() -> None:
+    """The reader remembers the order of the last table not in ours (a program writes one order): a table after
+    it whose declarers, or only whose strains, are in another order is read by its own rows, not the last's."""
+    from bridgeview.formats.pbn import dd as pbn_dd
+
+    first = ["N NT 7", "N S 8", "W NT 6", "W S 5"]
+    strains_swapped = ["N S 7", "N NT 8", "W S 6", "W NT 5"]
+    seats_swapped = ["W NT 7", "W S 8", "N NT 6", "N S 5"]
+    for rows in (first, strains_swapped, first, seats_swapped, strains_swapped, [], first):
+        got, problem = pbn_dd.parse_result_table(pbn_dd.ORT_HEADER, " ".join(rows).split())
+        want: list[list[int | None]] = [[None] * 5 for _ in range(4)]
+        for row in rows:
+            seat, strain, tricks = row.split()
+            want["NESW".index(seat)][int(Strain.from_text(strain))] = int(tricks)
+        assert problem is None and got is not None
+        assert [list(r) for r in got.tricks] == want, rows
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     st.lists(st.lists(st.integers(0, 13), min_size=5, max_size=5), min_size=4, max_size=4),

@@ -119,8 +119,12 @@ def _table_in_order(tokens: list[str]) -> DDTable | None:
     table, N and W only, too), its tricks taken by position; None for a table in an order not known (yet)."""
     seats, strains = tokens[0::3], tokens[1::3]
     rows: tuple[itemgetter[tuple[int | None, ...]], ...]
+    global _LAST_ORDER
+    last = _LAST_ORDER
     if seats == _CANONICAL_SEATS and strains == _CANONICAL_STRAINS:
         rows = _CANONICAL_ROWS
+    elif last is not None and seats == last[0] and strains == last[1]:  # the order of the table before (a file's)
+        rows = last[2]
     else:
         key = (tuple(seats), tuple(strains))
         known = _ORDERS.get(key)
@@ -129,6 +133,7 @@ def _table_in_order(tokens: list[str]) -> DDTable | None:
         if known is None:
             return None
         rows = known
+        _LAST_ORDER = (seats, strains, rows)  # (one tuple: a reader in another thread sees the old or the new)
     try:
         tricks: list[int | None] = list(map(_TRICKS.__getitem__, tokens[2::3]))
     except KeyError:  # not a number of tricks
@@ -136,6 +141,10 @@ def _table_in_order(tokens: list[str]) -> DDTable | None:
     tricks.append(None)  # (the cells no row gives)
     north, east, south, west = rows
     return DDTable((north(tricks), east(tricks), south(tricks), west(tricks)))
+
+
+#: the last order of rows met that is not ours: (declarers, strains, rows as in :data:`_ORDERS`)
+_LAST_ORDER: tuple[list[str], list[str], tuple[itemgetter[tuple[int | None, ...]], ...]] | None = None
 
 
 def _order_rows(seats: list[str], strains: list[str]) -> tuple[itemgetter[tuple[int | None, ...]], ...] | None:

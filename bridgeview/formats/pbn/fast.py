@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
-from itertools import accumulate, chain, product
+from itertools import accumulate, product
 from operator import itemgetter
 from typing import cast
 
@@ -697,12 +697,30 @@ def _read_dd(b: Board, ort: str | None, ort_section: str, bc: str | None, psbrid
         return
     merged = tables[0]
     for dd in tables[1:]:
-        if dd.tricks != merged.tricks:  # (a figure both know that differs: the careful reader says so)
-            cells = list(map(_MERGED_CELL.__getitem__, zip(chain(*merged.tricks), chain(*dd.tricks), strict=True)))
+        if dd.tricks != merged.tricks:
+            merged = _merged(merged, dd)
+    b.dd = merged
+
+
+_UNKNOWN_ROW = (None,) * 5
+
+
+def _merged(first: DDTable, other: DDTable) -> DDTable:
+    """The two tables merged a row at a time (:func:`.dd.merged`: the first's figure, else the other's); a
+    figure both know that differs: the careful reader says so.  Rows alike or one of them unknown (a scoring
+    program's table of N and W beside a whole one) are taken as they are, the others a cell at a time."""
+    rows = []
+    for mine, theirs in zip(first.tricks, other.tricks, strict=True):
+        if mine == theirs or theirs == _UNKNOWN_ROW:
+            rows.append(mine)
+        elif mine == _UNKNOWN_ROW:
+            rows.append(theirs)
+        else:
+            cells = tuple(map(_MERGED_CELL.__getitem__, zip(mine, theirs, strict=True)))
             if _DISAGREE in cells:
                 raise _Careful
-            merged = DDTable((tuple(cells[0:5]), tuple(cells[5:10]), tuple(cells[10:15]), tuple(cells[15:20])))
-    b.dd = merged
+            rows.append(cells)
+    return DDTable(tuple(rows))
 
 
 #: (a cell of one table, the same cell of another) to the cell of both merged (:func:`.dd.merged`: the first's
