@@ -858,3 +858,27 @@ def test_a_table_tag_read_after_others_is_checked_by_its_own_section(section: st
     fast, careful, _taken = both_ways(text)
     assert fast == careful
     assert bool(parse_pbn_text(text).problems) == (section not in ("", "\n1 7\n2 3\n"))
+
+
+@pytest.mark.parametrize("others", [0, 1, 2])
+def test_games_with_few_tags_besides_the_four_read_by_position_keep_their_own(others: int) -> None:
+    """A deal generator's games with no tag, one or two besides the number, dealer, vulnerability and deal
+    (PSBridge writes none): a game whose other values differ from the game before, under the same board
+    number, is read by position with its own values, not the known ones of another game."""
+    deal = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+    games = []
+    for k, (number, event, site) in enumerate(
+        [(1, "A", "X"), (1, "B", "X"), (2, "B", "Y"), (2, "A", "Y"), (1, "A", "Y")]
+    ):
+        extra = [f'[Event "{event}"]', f'[Site "{site}"]'][:others]
+        dealer, vul = "NESW"[k % 4], ("None", "NS", "EW", "All")[k % 4]
+        tags = [f'[Board "{number}"]', f'[Dealer "{dealer}"]', f'[Vulnerable "{vul}"]', f'[Deal "{deal}"]', *extra]
+        games.append("\n".join(tags) + "\n")
+    text = "\n".join(games)
+    fast, careful, taken = both_ways(text)
+    assert fast == careful and taken == 5
+    doc = parse_pbn_text(text)
+    assert [dict(b.tags) for b in doc] == [
+        dict(zip(("Event", "Site"), values[:others], strict=False))
+        for values in [("A", "X"), ("B", "X"), ("B", "Y"), ("A", "Y"), ("A", "Y")]
+    ]

@@ -200,8 +200,13 @@ class Layout:
 
 
 def _values_at(where: list[int]) -> Callable[[list[str]], tuple[str, ...]]:
-    """The values at ``where`` as a tuple."""
-    return itemgetter(*where) if len(where) > 1 else lambda v: tuple(v[i] for i in where)
+    """The values at ``where`` as a tuple (PSBridge's games have none but the four read: an empty one)."""
+    if len(where) > 1:
+        return itemgetter(*where)
+    if where:
+        at = where[0]
+        return lambda v: (v[at],)
+    return lambda _v: ()
 
 
 class Skeleton:
