@@ -280,3 +280,43 @@ def test_a_usual_deal_with_suits_never_met_reads_as_the_general_reading_reads_it
         deal_module.HOLDINGS.clear()
         deal_module.HOLDINGS.update(saved)
     assert fresh == again == Deal.from_pbn(" " + text)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.one_of(st.none(), st.integers(1, 999)),
+    st.one_of(st.none(), st.sampled_from(list(Seat))),
+    st.one_of(st.none(), st.sampled_from(list(Vulnerability))),
+    st.randoms(use_true_random=False),
+    st.one_of(st.none(), st.sampled_from(list(Seat))),
+    st.dictionaries(st.sampled_from(["Event", "Site", "Ability"]), st.text(max_size=3)),
+    st.booleans(),
+    st.one_of(st.none(), st.sampled_from(["3NT", "4SX", "Pass"])),
+    st.one_of(st.none(), st.integers(0, 13)),
+)
+def test_a_board_a_reader_makes_by_position_is_the_board_made_by_keyword(
+    number, dealer, vulnerability, rnd, declarer, tags, with_dd, contract, result
+) -> None:
+    """``read_board`` calls the generated ``__init__`` by position (a reader makes one a game): every field
+    lands where the keywords put it, and a board's lists and dicts are its own."""
+    from bridgeview.model.board import read_board
+
+    deal = Deal.shuffled(rnd)
+    dd = DDTable(tuple(tuple(rnd.randint(0, 13) for _ in range(5)) for _ in range(4))) if with_dd else None
+    made = Contract.parse(contract) if contract is not None else None
+    got = read_board(number, dealer, vulnerability, deal, declarer, dict(tags), dd, made, result)
+    want = Board(
+        number=number,
+        dealer=dealer,
+        vulnerability=vulnerability,
+        deal=deal,
+        dd=dd,
+        contract=made,
+        declarer=declarer,
+        result=result,
+        tags=dict(tags),
+    )
+    assert got == want
+    assert [getattr(got, f) for f in Board.__slots__] == [getattr(want, f) for f in Board.__slots__]
+    other = read_board(number, dealer, vulnerability, deal, declarer, {})
+    assert other.play_marks is not got.play_marks and other.notes is not got.notes

@@ -20,7 +20,7 @@ from operator import itemgetter
 from typing import cast
 
 from ...model.auction import PASS, Call, Contract, auction_is_complete
-from ...model.board import MAX_BOARD_NUMBER, Board
+from ...model.board import MAX_BOARD_NUMBER, Board, read_board
 from ...model.cards import CARDS, RANK_CHARS, Card, Seat, Strain
 from ...model.ddtable import DDTable
 from ...model.deal import Deal
@@ -314,26 +314,23 @@ def _read_like(
     vul = None if v is None else vals[v]
     deal = None if h is None else vals[h]
     try:
-        b = Board(
-            number=None
+        b = read_board(
+            None
             if number is None or number == "" or number == "?"
             else int(number)
             if number.isdigit() and len(number) < 10  # (nine digits: within MAX_BOARD_NUMBER)
             else _number(number),
-            dealer=None if dealer is None or dealer == "" or dealer == "?" else _SEATS[dealer],
-            vulnerability=None if vul is None or vul == "" or vul == "?" else _VULS.get(vul) or _vulnerability(vul),
-            deal=_EMPTY if deal is None or deal == "" or deal == "?" else _deal(deal),
-            declarer=declarer,
-            tags=tags,
+            None if dealer is None or dealer == "" or dealer == "?" else _SEATS[dealer],
+            None if vul is None or vul == "" or vul == "?" else _VULS.get(vul) or _vulnerability(vul),
+            _EMPTY if deal is None or deal == "" or deal == "?" else _deal(deal),
+            declarer,
+            tags,
+            dd,
+            contract,
+            result,
         )
     except Exception:  # _Careful, or a value only the careful reader words right
         return None
-    if contract is not None:
-        b.contract = contract
-    if result is not None:
-        b.result = result
-    if dd is not None:
-        b.dd = dd
     pending = ctx.pending
     if pending and pending[-1][0] is layout.names:  # the game before was laid out alike: this one says it all
         pending[-1] = (layout.names, vals, None)
@@ -560,15 +557,15 @@ def _read(
             rest = "".join(map(sections.__getitem__, other))
             if rest and not rest.isspace():
                 other = _section_tags(other, sections)
-    b = Board(
-        number=None if number is None or number == "" or number == "?" else _number(number),
-        dealer=None if dealer is None or dealer == "" or dealer == "?" else _SEATS[dealer],
-        vulnerability=None if vul is None or vul == "" or vul == "?" else _vulnerability(vul),
-        deal=_EMPTY if deal is None or deal == "" or deal == "?" else _deal(deal),
-        declarer=None
+    b = read_board(
+        None if number is None or number == "" or number == "?" else _number(number),
+        None if dealer is None or dealer == "" or dealer == "?" else _SEATS[dealer],
+        None if vul is None or vul == "" or vul == "?" else _vulnerability(vul),
+        _EMPTY if deal is None or deal == "" or deal == "?" else _deal(deal),
+        None
         if declarer is None or declarer == "" or declarer == "?"
         else _SEATS[declarer[1:] if declarer[:1] == "^" else declarer],
-        tags=other,
+        other,
     )
     if contract is not None and contract != "" and contract != "?":
         c = _CONTRACTS.get(contract)
