@@ -74,9 +74,26 @@ _NOTE = re.compile(r"\s*(\d+)\s*:(.*)$", re.S)
 _NOTE_REF = re.compile(r"=(\d+)=")
 #: (name, value) of checked tags (``Scoring "IMP"``) found fine, not checked again
 _FINE: set[tuple[str, str]] = set()
-#: a Scoring tag whose value is fine (or unknown) needs no check: its value to ``{"Scoring"}``
-_UNKNOWN_CHECKED: dict[str | None, frozenset[str]] = {"?": frozenset(("Scoring",)), "": frozenset(("Scoring",))}
-_NOTHING: frozenset[str] = frozenset()
+#: the tags the model holds (:func:`_read` takes them out of the game's values); the others become ``Board.tags``
+_MODELLED = frozenset(
+    (
+        "Board",
+        "Dealer",
+        "Vulnerable",
+        "Deal",
+        "Declarer",
+        "Contract",
+        "Result",
+        "Auction",
+        "Play",
+        "OptimumResultTable",
+        "DoubleDummyTricks",
+        "Note",
+    )
+)
+#: a game's tag names to those of them the careful reader checks (scores, tables, ``ScoreRubberHistory``), in
+#: the game's order (:func:`_check_plan`)
+_CHECK_PLANS: dict[tuple[str, ...], tuple[str, ...]] = {}
 
 
 #: names of tags the model does not hold and the careful reader does not check, learned as met
@@ -162,7 +179,7 @@ def read_fast(raw: str, first_line: int, ctx: Context) -> tuple[Board, list[tupl
         blank = blank and "".join(secs).isspace()
     sections = _BLANK_SECTIONS if blank else dict(zip(names, secs, strict=True))
     try:
-        board, problems = _read(text, first_line, values, sections, notes, blank, psbridge)
+        board, problems = _read(text, first_line, values, sections, names, notes, blank, psbridge)
     except Exception:  # _Careful, or a value only the careful reader words right (e.g. a digit int() refuses)
         return None
     if comments:
@@ -523,11 +540,13 @@ def _read(
     first_line: int,
     values: dict[str, str],
     sections: dict[str, str],
+    names: tuple[str, ...],
     notes: dict[int, str] | None = None,
     blank: bool = False,
     psbridge: str | None = None,
 ) -> tuple[Board, list[tuple[int | None, str]]]:
     """The board; ``values`` is left holding the tags the model does not (they become ``Board.tags``);
+    ``names``: the game's tag names in order (the keys of ``values``, less the notes);
     ``blank``: every section is blank, so none becomes a ``Name:section`` tag; ``psbridge``: the value of a
     ``%%!R`` line (PSBridge's double-dummy table)."""
     problems: list[tuple[int | None, str]] = []
@@ -549,10 +568,11 @@ def _read(
     )
     other = values
     if other:
-        if not other.keys() <= _PLAIN and not (other.keys() - _PLAIN) <= _UNKNOWN_CHECKED.get(
-            other.get("Scoring"), _NOTHING
-        ):
-            _check_tags(other, sections, raw, first_line, problems)
+        checked = _CHECK_PLANS.get(names)
+        if checked is None:
+            checked = _check_plan(names)
+        if checked:
+            _check_tags(checked, other, sections, raw, first_line, problems)
         if not blank:
             rest = "".join(map(sections.__getitem__, other))
             if rest and not rest.isspace():
@@ -624,30 +644,44 @@ def _contract(text: str) -> Contract:
     return c
 
 
-def _check_tags(
-    other: dict[str, str], sections: dict[str, str], raw: str, first_line: int, problems: list[tuple[int | None, str]]
-) -> None:
-    """Check the tags the model does not hold that the careful reader checks (scores, tables); learn the others."""
-    for name, value in other.items():  # in the game's order, as the careful reader reports them (not a set's)
-        if name in _PLAIN:
-            continue
-        if name in _CHECKED or name[-5:] == "Table":
-            if value == "" or value == "?":
-                continue
-            section = sections[name]
-            # a table's check depends on its section too: remembered only for a blank one (a Table "13")
-            same = name in _CHECKED or not section or section.isspace()
-            if not same or (name, value) not in _FINE:
-                count = len(problems)
-                _check(name, value, section, raw, first_line, problems)
-                if len(problems) == count and same and len(_FINE) < 10_000:
-                    _FINE.add((name, value))
-                    if name == "Scoring" and len(_UNKNOWN_CHECKED) < 1000:
-                        _UNKNOWN_CHECKED[value] = _UNKNOWN_CHECKED["?"]
-        elif name == "ScoreRubberHistory":
-            raise _Careful  # it implies a vulnerability to compare: the careful reader does it
-        elif len(_PLAIN) < 10_000:
+def _check_plan(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The names among ``names`` whose values the careful reader checks (scores, tables, and
+    ``ScoreRubberHistory``, which sends the game to it), in order; the others that the model does not hold are
+    learned as plain (:data:`_PLAIN`: a layout may take their values as written).  Kept for the next game of
+    these names: a file's games have a few sets of them."""
+    checked = tuple(name for name in names if name in _CHECKED or name[-5:] == "Table" or name == "ScoreRubberHistory")
+    for name in names:
+        if name not in _MODELLED and name not in checked and len(_PLAIN) < 10_000:
             _PLAIN.add(name)
+    if len(_CHECK_PLANS) < 1000:
+        _CHECK_PLANS[names] = checked
+    return checked
+
+
+def _check_tags(
+    checked: tuple[str, ...],
+    other: dict[str, str],
+    sections: dict[str, str],
+    raw: str,
+    first_line: int,
+    problems: list[tuple[int | None, str]],
+) -> None:
+    """Check the tags ``checked`` (:func:`_check_plan`) among the tags the model does not hold (``other``), in the
+    game's order, as the careful reader reports them; a check found fine is remembered for the value."""
+    for name in checked:
+        if name == "ScoreRubberHistory":
+            raise _Careful  # it implies a vulnerability to compare: the careful reader does it
+        value = other.get(name)
+        if value is None or value == "" or value == "?":
+            continue
+        section = sections[name]
+        # a table's check depends on its section too: remembered only for a blank one (a Table "13")
+        same = name in _CHECKED or not section or section.isspace()
+        if not same or (name, value) not in _FINE:
+            count = len(problems)
+            _check(name, value, section, raw, first_line, problems)
+            if len(problems) == count and same and len(_FINE) < 10_000:
+                _FINE.add((name, value))
 
 
 def _section_tags(other: dict[str, str], sections: dict[str, str]) -> dict[str, str]:
