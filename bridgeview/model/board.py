@@ -194,6 +194,11 @@ def board_key(b: Board) -> tuple[object, ...]:
         b.declarer,
         b.result,
         b.claim,
-        (tuple(tags), tuple(tags.values())),
+        (tuple(tags), tuple(tags.values())) if tags else _NO_TAGS,
         tuple(b.notes),
     )
+
+
+#: the tags part of the fingerprint of a board without tags (one object for all of them: a deal generator's
+#: boards have none, and a reader fingerprints every board)
+_NO_TAGS: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
