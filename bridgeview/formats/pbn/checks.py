@@ -10,6 +10,26 @@ from ...model.problem import warning
 from ...model.vulnerability import Vulnerability
 from .entry import Entry
 
+#: the tags the model holds (the readers take their values into the board); every other tag stays in ``Board.tags``
+MODELLED = frozenset(
+    (
+        "Board",
+        "Dealer",
+        "Vulnerable",
+        "Deal",
+        "Declarer",
+        "Contract",
+        "Result",
+        "Auction",
+        "Play",
+        "Note",
+        "OptimumResultTable",
+        "DoubleDummyTricks",
+    )
+)
+#: the score tags whose values :func:`check_tag` checks
+SCORE_TAGS = frozenset(("Score", "OptimumScore", "ScoreIMP", "ScoreMP"))
+
 _SCORE = re.compile(r"(?:NS|EW)\s+[+-]?\d+(?:\.\d+)?(?:\s+(?:NS|EW)\s+[+-]?\d+(?:\.\d+)?)?")
 _COLUMN = re.compile(r"[+-]?[A-Za-z0-9_]+(?:\\\d+[LR]?)?")
 _SCORING_METHOD = re.compile(r"[A-Za-z0-9_-]+")
@@ -21,7 +41,7 @@ def check_tag(e: Entry, problem: Callable[[int | None, str], None]) -> Vulnerabi
     name, value = e.name, e.value
     if name.endswith("Table"):
         check_table(e, problem)
-    elif name in ("Score", "OptimumScore", "ScoreIMP", "ScoreMP") and value not in ("", "?"):
+    elif name in SCORE_TAGS and value not in ("", "?"):
         if not _SCORE.fullmatch(value.strip()):
             problem(e.line, warning("pbn.bad-score", f"{name} {value!r} must be 'NS <points>' or 'EW <points>'"))
     elif name == "Scoring" and value not in ("", "?"):
@@ -32,6 +52,11 @@ def check_tag(e: Entry, problem: Callable[[int | None, str], None]) -> Vulnerabi
     elif name == "ScoreRubberHistory":
         return check_rubber(e, problem)
     return None
+
+
+def is_checked(name: str) -> bool:
+    """Whether :func:`check_tag` looks at a tag of this name (a score, the scoring, a table, a rubber history)."""
+    return name in SCORE_TAGS or name == "Scoring" or name == "ScoreRubberHistory" or name.endswith("Table")
 
 
 def check_table(e: Entry, problem: Callable[[int | None, str], None]) -> None:

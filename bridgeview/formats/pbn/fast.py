@@ -27,7 +27,7 @@ from ...model.deal import Deal
 from ...model.play import TRICK_WEIGHTS
 from ...model.vulnerability import Vulnerability
 from . import dd as pbn_dd
-from .checks import check_tag
+from .checks import MODELLED, SCORE_TAGS, check_tag, is_checked
 from .context import Context, Layout, Skeleton
 from .entry import Entry
 from .lex import holds_commentary, lift_commentary
@@ -66,7 +66,7 @@ _FAST_MAX = 1 << 16  # a game longer than this is no usual game
 _VULS: dict[str, Vulnerability] = {}
 _CONTRACTS: dict[str, Contract] = {}
 _END_POSITION = frozenset(("C", "D", "H", "S", "NT", "N"))
-_CHECKED = frozenset(("Score", "OptimumScore", "ScoreIMP", "ScoreMP", "Scoring"))
+_CHECKED = SCORE_TAGS | {"Scoring"}  # the tags whose check looks at the value alone
 _TAG_NAME = re.compile(r"\[([A-Za-z0-9_]+)")
 _COMMENTARY_CHAR = re.compile(r"[{};%]")
 _NO_COMMENTS: tuple[str, ...] = ()
@@ -74,23 +74,6 @@ _NOTE = re.compile(r"\s*(\d+)\s*:(.*)$", re.S)
 _NOTE_REF = re.compile(r"=(\d+)=")
 #: (name, value) of checked tags (``Scoring "IMP"``) found fine, not checked again
 _FINE: set[tuple[str, str]] = set()
-#: the tags the model holds (:func:`_read` takes them out of the game's values); the others become ``Board.tags``
-_MODELLED = frozenset(
-    (
-        "Board",
-        "Dealer",
-        "Vulnerable",
-        "Deal",
-        "Declarer",
-        "Contract",
-        "Result",
-        "Auction",
-        "Play",
-        "OptimumResultTable",
-        "DoubleDummyTricks",
-        "Note",
-    )
-)
 #: a game's tag names to those of them the careful reader checks (scores, tables, ``ScoreRubberHistory``), in
 #: the game's order (:func:`_check_plan`)
 _CHECK_PLANS: dict[tuple[str, ...], tuple[str, ...]] = {}
@@ -649,9 +632,9 @@ def _check_plan(names: tuple[str, ...]) -> tuple[str, ...]:
     ``ScoreRubberHistory``, which sends the game to it), in order; the others that the model does not hold are
     learned as plain (:data:`_PLAIN`: a layout may take their values as written).  Kept for the next game of
     these names: a file's games have a few sets of them."""
-    checked = tuple(name for name in names if name in _CHECKED or name[-5:] == "Table" or name == "ScoreRubberHistory")
+    checked = tuple(filter(is_checked, names))
     for name in names:
-        if name not in _MODELLED and name not in checked and len(_PLAIN) < 10_000:
+        if name not in MODELLED and name not in checked and len(_PLAIN) < 10_000:
             _PLAIN.add(name)
     if len(_CHECK_PLANS) < 1000:
         _CHECK_PLANS[names] = checked

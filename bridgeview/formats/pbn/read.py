@@ -22,7 +22,7 @@ from ...model.problem import error, warning
 from ...model.vulnerability import Vulnerability
 from ..errors import describe
 from . import dd as pbn_dd
-from .checks import check_tag
+from .checks import MODELLED, check_tag
 from .context import Context
 from .entry import Entry, section_text, simple_entries
 from .fast import read_fast
@@ -46,23 +46,6 @@ _VULS: dict[str, Vulnerability] = {}
 _SUFFIX = re.compile(r"[!?]+$")
 _NOTE_REF = re.compile(r"=(\d+)=$")
 _RESULT_SIDE = re.compile(r"(NS|EW)\s+(\d+)")
-#: tags whose values the model holds; everything else stays in Board.tags
-MODELLED = frozenset(
-    (
-        "Board",
-        "Dealer",
-        "Vulnerable",
-        "Deal",
-        "Declarer",
-        "Contract",
-        "Result",
-        "Auction",
-        "Play",
-        "Note",
-        "OptimumResultTable",
-        "DoubleDummyTricks",
-    )
-)
 
 
 class GameReader:
