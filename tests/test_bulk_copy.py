@@ -10,7 +10,17 @@ from hypothesis import strategies as st
 from bridgeview.formats.bulk import complete_rows
 from bridgeview.formats.convert import convert_file
 from bridgeview.formats.errors import FormatError
-from bridgeview.formats.pavlicek.zbd import ZbdChunk, zbd_complete, zbd_decode, zdd_has_14, zdd_known
+from bridgeview.formats.pavlicek.zbd import (
+    ZbdChunk,
+    complete_words,
+    dd_words_have_14,
+    dd_words_known,
+    zbd_complete,
+    zbd_decode,
+    zdd_has_14,
+    zdd_known,
+    zrd_words,
+)
 from bridgeview.formats.registry import get
 
 
@@ -214,3 +224,8 @@ def test_word_level_checks_agree_with_the_nibbles_and_owners(rows):
     assert (zbd_complete(np.ascontiguousarray(zbd)) == complete_rows(zbd_decode(zbd))).all()
     assert (zdd_known(zdd) == (zdd != 0xFF).any(axis=1)).all()
     assert zdd_has_14(zdd) == bool(((zdd & 15) == 14).any() or ((zdd >> 4) == 14).any())
+    # the words a ZRD reader takes out once for all three checks say the same
+    words = zrd_words(records)
+    assert (complete_words(*words[:2]) == complete_rows(zbd_decode(zbd))).all()
+    assert (dd_words_known(*words[2:]) == (zdd != 0xFF).any(axis=1)).all()
+    assert dd_words_have_14(*words[2:]) == zdd_has_14(zdd)

@@ -120,24 +120,42 @@ _LOW_BITS = 0x5555_5555_5555_5555
 
 
 def zbd_complete(raw: np.ndarray) -> np.ndarray:
-    """Boolean (n,): the (n, 13) ZBD records whose four hands hold 13 cards each.
-
-    Every two-bit field names a hand (W0 N1 E2 S3), so a record is complete when the fields with the
-    high bit set (E, S) number 26, those with the low bit set (N, S) 26 and those with both (S) 13:
-    three popcounts of two 64-bit words a record, read in place (bytes 0-7 and 8-12).  Four times
-    as fast as a table look-up a byte, which numpy runs as a gather of 8-byte indices."""
+    """Boolean (n,): the (n, 13) ZBD records whose four hands hold 13 cards each (see :func:`complete_words`),
+    from two 64-bit words a record read in place: bytes 0-7, and 5-12 shifted down to bytes 8-12."""
     import numpy as np
 
-    high, low = np.uint64(_HIGH_BITS), np.uint64(_LOW_BITS)
-    first = row_words(raw, 0).copy()
-    second = row_words(raw, 5) >> np.uint64(24)  # bytes 8-12 (bytes 5-7 are the first word's)
-    ok: np.ndarray = (np.bitwise_count(first & high) + np.bitwise_count(second & high)) == 26
-    ok &= (np.bitwise_count(first & low) + np.bitwise_count(second & low)) == 26
-    first &= first >> np.uint64(1)
-    first &= low
-    second &= second >> np.uint64(1)
-    second &= low
-    ok &= (np.bitwise_count(first) + np.bitwise_count(second)) == 13
+    return complete_words(row_words(raw, 0).copy(), row_words(raw, 5) >> np.uint64(24))
+
+
+def complete_words(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """Boolean (n,): ZBD records given as 64-bit words, bytes 0-7 (``first``) and bytes 8-12 (the low 40
+    bits of ``second``, the rest zero), whose four hands hold 13 cards each.
+
+    Every two-bit field names a hand (W0 N1 E2 S3), so a record is complete when the fields with the
+    high bit set (E, S) number 26, those with the low bit set (N, S) 26 and those with both (S) 13.
+    Each count is one popcount: the first word's bits of a kind are at odd (or even) places, and the
+    second word's 20 fields, shifted by one, fill the other places.  Four times as fast as a table
+    look-up a byte, which numpy runs as a gather of 8-byte indices."""
+    import numpy as np
+
+    high, low, one = np.uint64(_HIGH_BITS), np.uint64(_LOW_BITS), np.uint64(1)
+    bits = second & high  # E and S, at the first word's odd places: shifted to its even ones
+    bits >>= one
+    bits |= first & high
+    ok: np.ndarray = np.bitwise_count(bits) == 26
+    np.bitwise_and(second, low, out=bits)  # N and S, at even places: shifted to the odd ones
+    bits <<= one
+    bits |= first & low
+    ok &= np.bitwise_count(bits) == 26
+    np.right_shift(second, one, out=bits)  # S alone: both bits set
+    bits &= second
+    bits &= low
+    bits <<= one
+    south = first >> one
+    south &= first
+    south &= low
+    bits |= south
+    ok &= np.bitwise_count(bits) == 13
     return ok
 
 
@@ -145,7 +163,8 @@ class ZbdChunk(BulkChunk):
     """A chunk of ZBD-coded deals whose owners are decoded only when someone asks: a writer of
     the same layout copies the bytes (:attr:`zbd`), and completeness is counted from the bytes.
     DD tables read as ZDD bytes (ZRD) are decoded only when asked for too: ZRD -> ZBD copies the
-    deal bytes and only counts the boards whose DD results it drops, from the bytes."""
+    deal bytes and only counts the boards whose DD results it drops, from the bytes (or from the
+    words the reader already took out of them: :func:`zrd_words`)."""
 
     zbd: np.ndarray
 
@@ -155,10 +174,12 @@ class ZbdChunk(BulkChunk):
         dd: np.ndarray | None = None,
         numbers: np.ndarray | None = None,
         zdd: np.ndarray | None = None,
+        words: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None,
     ) -> None:
         self.zbd = raw
         self._dd = dd
         self._zdd = zdd  # (n, 10) ZDD bytes, checked for 14s already, decoded into ``dd`` on first use
+        self._words = words  # ``zrd_words`` of the records, when the reader has them
         self.numbers = numbers
         self.masks = lambda: zbd_masks(raw)
         self._owners: np.ndarray | None = None
@@ -181,7 +202,7 @@ class ZbdChunk(BulkChunk):
 
     def known_dd_rows(self) -> np.ndarray | None:
         if self._dd is None and self._zdd is not None:
-            return zdd_known(self._zdd)
+            return dd_words_known(*self._words[2:]) if self._words is not None else zdd_known(self._zdd)
         return super().known_dd_rows()
 
     def __len__(self) -> int:
@@ -189,13 +210,19 @@ class ZbdChunk(BulkChunk):
 
     def complete(self) -> np.ndarray:
         """Every card of a ZBD record has a hand: complete when each hand has 13."""
-        return zbd_complete(self.zbd)
+        return complete_words(*self._words[:2]) if self._words is not None else zbd_complete(self.zbd)
 
 
-def zbd_chunk(raw: np.ndarray, dd: np.ndarray | None = None, zdd: np.ndarray | None = None) -> BulkChunk:
+def zbd_chunk(
+    raw: np.ndarray,
+    dd: np.ndarray | None = None,
+    zdd: np.ndarray | None = None,
+    words: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None,
+) -> BulkChunk:
     """A chunk of ZBD-coded deals (``raw`` (n, 13)); owners, masks and DD tables (from ``zdd``, the
-    records' checked ZDD bytes, when given) are computed only if asked."""
-    return ZbdChunk(raw, dd, zdd=zdd)
+    records' checked ZDD bytes, when given) are computed only if asked; ``words`` are the records'
+    :func:`zrd_words` when the reader has them."""
+    return ZbdChunk(raw, dd, zdd=zdd, words=words)
 
 
 def zbd_encode(owners: np.ndarray) -> np.ndarray:
@@ -330,46 +357,77 @@ def _dd_nibbles(raw: np.ndarray, start: int, records: Records, byte: int) -> np.
     return nib
 
 
-def _check_zdd_bytes(raw: np.ndarray, start: int, records: Records, byte: int) -> None:
-    """Refuse ZDD bytes ``raw`` (at ``byte`` of each record) at the first 14, as :func:`_dd_nibbles` does,
-    without splitting them into nibbles when there is none (the usual case, decided in two passes)."""
-    if zdd_has_14(raw):
-        _dd_nibbles(raw, start, records, byte)
-
-
 _ALL_BITS = 0xFFFF_FFFF_FFFF_FFFF
+#: the low six bytes of a word
+_LOW_SIX_BYTES = 0x0000_FFFF_FFFF_FFFF
+#: the low five bytes of a word
+_LOW_FIVE_BYTES = 0x0000_00FF_FFFF_FFFF
+
+
+def zdd_words(raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The (n, 10) ZDD records as two 64-bit words each for :func:`dd_words_known` and
+    :func:`dd_words_have_14`: bytes 0-7 (read in place), and bytes 8-9 at the top of a word whose other six
+    bytes (2-7, the first word's) are all ones, so that they read as unknown values and never as a 14."""
+    import numpy as np
+
+    return row_words(raw, 0), row_words(raw, 2) | np.uint64(_LOW_SIX_BYTES)
 
 
 def zdd_known(raw: np.ndarray) -> np.ndarray:
-    """Boolean (n,): the (n, 10) ZDD records with some DD value known (not every nibble 15): two
-    compares of 64-bit words read in place, bytes 0-7 and 2-9."""
-    import numpy as np
-
-    unknown = np.uint64(_ALL_BITS)
-    known: np.ndarray = (row_words(raw, 0) != unknown) | (row_words(raw, 2) != unknown)
-    return known
+    """Boolean (n,): the (n, 10) ZDD records with some DD value known (not every nibble 15)."""
+    return dd_words_known(*zdd_words(raw))
 
 
 def zdd_has_14(raw: np.ndarray) -> bool:
-    """Whether any nibble of the (n, 10) ZDD records is 14, decided on 64-bit words read in place.
+    """Whether any nibble of the (n, 10) ZDD records is 14."""
+    return dd_words_have_14(*zdd_words(raw))
+
+
+def dd_words_known(*words: np.ndarray) -> np.ndarray:
+    """Boolean (n,): the records, given as 64-bit words of DD nibbles (bytes that are not DD values set to
+    ones), with some value known (a nibble not 15): a compare a word."""
+    import numpy as np
+
+    unknown = np.uint64(_ALL_BITS)
+    known: np.ndarray = words[0] != unknown
+    for word in words[1:]:
+        known |= word != unknown
+    return known
+
+
+def dd_words_have_14(*words: np.ndarray) -> bool:
+    """Whether any nibble of these 64-bit words of DD nibbles (bytes that are not DD values set to ones)
+    is 14, decided on whole words.
 
     A nibble is 14 when it is zero after an XOR with 0xE; the classic test for a zero lane,
     ``(x - 0x11..1) & ~x & 0x88..8``, flags a true zero and, through a borrow, perhaps lanes above a
-    true zero, so "any flag" is exact.  Bytes 0-7 are one word; bytes 8-9 the top of the word at 2,
-    whose other six bytes are set to nibbles that are not zero."""
+    true zero, so "any flag" is exact."""
     import numpy as np
 
     fourteens, ones, tops = np.uint64(0xEEEE_EEEE_EEEE_EEEE), np.uint64(0x1111_1111_1111_1111), np.uint64(_HIGH_NIBBLES)
-    first = row_words(raw, 0) ^ fourteens
-    second = row_words(raw, 2) ^ fourteens
-    second |= np.uint64(0x0000_FFFF_FFFF_FFFF)
-    for x in (first, second):
+    for word in words:
+        x = word ^ fourteens
         flags = x - ones
         flags &= ~x
         flags &= tops
         if flags.any():
             return True
     return False
+
+
+def zrd_words(raw: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The (n, 23) ZRD records as the words the checks read: the deal for :func:`complete_words` (bytes
+    0-7; bytes 8-12 in the low 40 bits) and the DD nibbles for :func:`dd_words_known` and
+    :func:`dd_words_have_14` (bytes 13-15 at the top of a word whose other five bytes are ones; bytes
+    15-22).  Three strided reads of the mapped records instead of six: each pass over records
+    spread 23 bytes apart costs as much as a dozen operations on the words it gives."""
+    import numpy as np
+
+    first = row_words(raw, 0).copy()
+    middle = row_words(raw, 8).copy()
+    second = middle & np.uint64(_LOW_FIVE_BYTES)
+    middle |= np.uint64(_LOW_FIVE_BYTES)
+    return first, second, middle, row_words(raw, 15).copy()
 
 
 _HIGH_NIBBLES = 0x8888_8888_8888_8888
@@ -445,8 +503,10 @@ class ZRDCodec(FixedRecordCodec):
     end_of_list = True
 
     def decode_chunk(self, block: np.ndarray, start: int, records: Records) -> BulkChunk:
-        _check_zdd_bytes(block[:, 13:], start, records, 13)
-        return zbd_chunk(block[:, :13], zdd=block[:, 13:])
+        words = zrd_words(block)
+        if dd_words_have_14(*words[2:]):
+            _dd_nibbles(block[:, 13:], start, records, 13)  # refused at the first 14
+        return zbd_chunk(block[:, :13], zdd=block[:, 13:], words=words)
 
     def encode_chunk(self, chunk: BulkChunk, done: int) -> tuple[np.ndarray, int]:
         import numpy as np
