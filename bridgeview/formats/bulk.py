@@ -14,11 +14,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..model.board import Board
-
 if TYPE_CHECKING:
     import numpy as np
 
+    from ..model.board import Board
     from ..model.boardset import LazyBoardSet
 
 ABSENT = 4

@@ -21,11 +21,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, TYPE_CHECKING, Any
 
-from ..model.board import Board
 from ..model.boardset import FileInfo, LazyBoardSet
-from ..model.ddtable import DDTable
-from ..model.deal import Deal
-from ..model.problem import Problem, error
 from ..model.text import plural
 from .bulk import DD_UNKNOWN, BulkChunk, chunks_from_boards, complete_rows
 from .codec import BridgeCodec, ReadOptions, WriteOptions
@@ -34,6 +30,11 @@ from .mapped import map_file
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from ..model.board import Board
+    from ..model.ddtable import DDTable
+    from ..model.deal import Deal
+    from ..model.problem import Problem
 
 #: Files with at most this many records are checked completely when opened;
 #: larger ones are checked record by record as boards are decoded or converted.
@@ -87,6 +88,8 @@ def with_path(e: FormatError, path: str | os.PathLike[str] | None) -> FormatErro
 
 def ddtable_from_row(row: np.ndarray) -> DDTable | None:
     """A DDTable from a (4, 5) chunk row, or None when every value is unknown."""
+    from ..model.ddtable import DDTable  # (a record copy never makes a board: the model is imported when one is)
+
     if (row == DD_UNKNOWN).all():
         return None
     return DDTable.from_rows([[None if v == DD_UNKNOWN else int(v) for v in r] for r in row.tolist()])
@@ -94,6 +97,9 @@ def ddtable_from_row(row: np.ndarray) -> DDTable | None:
 
 def chunk_board(chunk: BulkChunk, row: int, number: int) -> Board:
     """Board ``number`` from row ``row`` of a chunk: its deal and its DD table when the chunk has them."""
+    from ..model.board import Board
+    from ..model.deal import Deal
+
     dd = ddtable_from_row(chunk.dd[row]) if chunk.dd is not None else None
     return Board.numbered(number, Deal.from_owners(chunk.owners[row].tolist()), dd=dd)
 
@@ -235,6 +241,8 @@ class FixedRecordCodec(BridgeCodec):
 
     def decode_record(self, rec: bytes, base: int, record: int) -> Deal:
         """One record's deal; raises FormatError with the exact fault."""
+        from ..model.deal import Deal
+
         return Deal.from_owners(self.decode_deal(rec[: self.deal_size], base, record))
 
     def decode_block(self, block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -284,6 +292,8 @@ class FixedRecordCodec(BridgeCodec):
         records.ended = True
         after = len(records.buf) - (end + 1) * rs
         if after > 0:
+            from ..model.problem import Problem, error  # (what opening finds is rare: imported when found)
+
             records.problems.append(
                 Problem(
                     None,
@@ -314,6 +324,8 @@ class FixedRecordCodec(BridgeCodec):
             raise FormatError(message, path=str(path), record=full + 1, offset=records.offset(full))
         tail = self._broken_tail(records.buf, full)
         if tail:
+            from ..model.problem import Problem, error
+
             records.broken_tail = tail
             records.problems.append(Problem(None, None, error("records.broken-tail", tail)))
         return records
@@ -340,6 +352,8 @@ class FixedRecordCodec(BridgeCodec):
 
     def decode_board(self, records: Records, index: int) -> Board:
         """Record ``index`` as a board; FormatError names what is wrong (the board set marks it unreadable)."""
+        from ..model.board import Board
+
         number = records.first + index
         if type(self).decode_chunk is not FixedRecordCodec.decode_chunk:  # records with more than a deal
             return chunk_board(self.decode_chunk(records.block(index, index + 1), index, records), 0, number)

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..model.boardset import BoardSet, LazyBoardSet
-from ..model.problem import Problem, error
 from .atomic import check_target, save_atomically
 from .codec import AnyCodec, Boards, BridgeCodec, Content, ReadOptions, WriteOptions, check_error
 from .errors import FormatError
@@ -182,6 +181,8 @@ def read_file(path: str | os.PathLike[str], fmt: str | None = None, options: Rea
     if isinstance(doc, LazyBoardSet):  # a memory-mapped set: notice the file being cut short under it
         doc.watch(str(path))
     if not len(doc) and _empty(path):  # opens, but not without a word
+        from ..model.problem import Problem, error  # (an empty file's note: most reads never make a problem)
+
         doc.problems.insert(0, Problem(None, None, error("file.empty", EMPTY_FILE)))
     return doc
 

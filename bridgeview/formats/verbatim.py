@@ -39,14 +39,14 @@ class Original:
 def _key(doc: BoardSource) -> tuple[object, ...] | None:
     """What the set says: its file info, its length, and each board unless it is read lazily
     (a lazy set knows itself whether it was edited).  None when too big to fingerprint."""
-    from ..model.board import board_key
-
     info = doc.info
     head = (info.event, info.site, info.date, repr(info.dup), len(doc))
     if doc.kind.lazy:
         return head
     if len(doc) > MAX_FINGERPRINTED:
         return None
+    from ..model.board import board_key  # (a lazy set, a record copy's, makes no board: the model stays unimported)
+
     return head + (hash(tuple(board_key(b) for b in doc)),)
 
 

@@ -18,9 +18,10 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableSequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, ClassVar, Protocol, Self, TypeGuard, cast, overload, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self, TypeGuard, cast, overload, runtime_checkable
 
-from .board import Board
+if TYPE_CHECKING:  # (a board is made here only for an unreadable record: a record copy never imports the model)
+    from .board import Board
 
 
 @dataclass
@@ -234,7 +235,7 @@ def unreadable_message(error: Exception) -> str:
     return f"{message} (at offset {offset})" if offset is not None else message
 
 
-class BoardSet(MutableSequence[Board]):
+class BoardSet(MutableSequence["Board"]):
     """An in-memory list of boards with the file's info and any read problems."""
 
     def __init__(self, boards: list[Board] | None = None, info: FileInfo | None = None) -> None:
@@ -264,7 +265,7 @@ class BoardSet(MutableSequence[Board]):
         if isinstance(index, slice):
             self._boards[index] = cast("Iterable[Board]", board)
         else:
-            self._boards[index] = cast(Board, board)
+            self._boards[index] = cast("Board", board)
 
     def __delitem__(self, index: int | slice) -> None:
         del self._boards[index]
@@ -440,6 +441,8 @@ class LazyBoardSet(BoardSet):
     def unreadable_board(self, index: int, error: Exception) -> Board:
         """The stand-in for record ``index`` that failed to decode: numbered, no cards, and
         marked with the reason, which the board list, ``validate`` and the Details tab show."""
+        from .board import Board
+
         message = unreadable_message(error)
         if self._first_number is None:
             return Board(unreadable=message)
@@ -454,7 +457,7 @@ class LazyBoardSet(BoardSet):
             self._materialise()
             super().__setitem__(index, cast("Iterable[Board]", board))
             return
-        board = cast(Board, board)  # the overloads pair an index with a board
+        board = cast("Board", board)  # the overloads pair an index with a board
         if self._materialised:
             super().__setitem__(index, board)
             return
