@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from bridgeview.formats import records as R
-from bridgeview.formats.bulk import complete_rows
+from bridgeview.formats.bulk import chunks_from_boards, complete_rows
 from bridgeview.formats.codec import Capabilities, ReadOptions
 from bridgeview.formats.errors import FormatError
 from bridgeview.formats.registry import get, read_file
@@ -143,6 +143,26 @@ def test_bytes_after_the_zbs_end_of_list_record_are_counted_right(tmp_path):
     doc = read_file(path, "zbs")
     assert len(doc) == 1
     assert doc.problems == [(None, None, "1 byte after the end-of-list record (record 2) ignored")]
+
+
+@pytest.mark.parametrize("end", [0, 6, 7, 8, 20, 22, None])
+def test_the_end_of_list_record_is_found_in_any_scanned_chunk(tmp_path, monkeypatch, end):
+    """The scan for the end-of-list record compares the records a chunk at a time, on the mapping: the record
+    found is the first null one wherever it falls (the first chunk, a chunk's edge, a later chunk, the last
+    record), and none found leaves every record counted."""
+    monkeypatch.setattr(R, "SCAN_RECORDS", 7)
+    deal = Deal.from_pbn("N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765")
+    one = get("zbd").encode_chunk(next(chunks_from_boards([Board.numbered(1, deal)])), 0)[0].tobytes()
+    records = [one] * 23
+    if end is not None:
+        records[end] = b"\0" * 13
+        records[min(end + 2, 22)] = b"\0" * 13  # a later null record does not count
+    path = tmp_path / "ended.zbd"
+    path.write_bytes(b"".join(records))
+    doc = read_file(path, "zbd")
+    assert len(doc) == (23 if end is None else end)
+    if end not in (None, 22):  # the records after the end-of-list record are reported
+        assert doc.problems[0][2] == f"{(22 - end) * 13} bytes after the end-of-list record (record {end + 1}) ignored"
 
 
 def test_map_file_is_the_only_place_a_file_is_mapped():

@@ -15,7 +15,6 @@ module does the rest.
 
 from __future__ import annotations
 
-import io
 import mmap
 import os
 from collections.abc import Callable, Iterable, Iterator
@@ -26,7 +25,7 @@ from ..model.text import plural
 from .bulk import DD_UNKNOWN, BulkChunk, chunks_from_boards, complete_rows
 from .codec import BridgeCodec, ReadOptions, WriteOptions
 from .errors import FormatError
-from .mapped import map_file
+from .mapped import map_file, release
 
 if TYPE_CHECKING:
     import numpy as np
@@ -172,25 +171,21 @@ class Records:
         return FormatError(message, path=self.path, record=index + 1, offset=self.offset(index, byte))
 
 
-def find_end(f: io.BufferedReader, record_size: int, full: int) -> int | None:
-    """Index of the first of ``full`` records whose first 32 bits are zero, or None.
+def find_end(buf: Any, record_size: int, full: int) -> int | None:
+    """Index of the first of ``full`` records of ``buf`` whose first 32 bits are zero, or None.
 
-    Reads chunks with ``readinto`` into one reused buffer and compares each
-    record's first four bytes as an (unaligned, strided) uint32 view: memory
-    speed, and opening a 241 MB file leaves no file pages mapped.
-    """
+    Compares each record's first four bytes as an (unaligned, strided) uint32 view of the mapping,
+    a chunk of records at a time, and gives each chunk's pages back once compared (:func:`release`):
+    opening a 241 MB file holds 1.5 MB of it at a time, and nothing is copied (reading the chunks
+    into a buffer instead cost a million-record conversion 4-8 ms, the scan 1.5)."""
     import numpy as np
 
     rs = record_size
-    buf = np.empty(SCAN_RECORDS * rs, dtype=np.uint8)
-    view = buf.data
-    f.seek(0)
     for start in range(0, full, SCAN_RECORDS):
         k = min(SCAN_RECORDS, full - start)
-        got = f.readinto(view[: k * rs])
-        k = min(k, (got or 0) // rs)
-        heads = np.ndarray((k,), dtype="<u4", buffer=buf, strides=(rs,))
+        heads = np.ndarray((k,), dtype="<u4", buffer=buf, offset=start * rs, strides=(rs,))
         null = heads == 0
+        release(buf, start * rs, (start + k) * rs)
         if null.any():
             return start + int(np.argmax(null))
     return None
@@ -279,11 +274,10 @@ class FixedRecordCodec(BridgeCodec):
             f"{self._record_words(rest)}, not read"
         )
 
-    def _cut_at_end_of_list(self, records: Records, path: str | os.PathLike[str]) -> None:
+    def _cut_at_end_of_list(self, records: Records) -> None:
         """End the records at the end-of-list record (or a bare 32-bit end marker after the last record)."""
         rs = self.record_size
-        with open(path, "rb") as f:
-            end = find_end(f, rs, records.count)
+        end = find_end(records.buf, rs, records.count)
         if end is None and records.rest >= 4 and bytes(records.buf[records.count * rs :][:4]) == b"\0\0\0\0":
             end = records.count
         if end is None:
@@ -309,7 +303,7 @@ class FixedRecordCodec(BridgeCodec):
         """The file's records: counted to the end (or the end-of-list record), a truncated tail reported."""
         records = Records(str(path), self._map(path), self.record_size, self.header_size)
         if self.end_of_list:
-            self._cut_at_end_of_list(records, path)
+            self._cut_at_end_of_list(records)
         full, rest = records.count, records.rest
         if records.ended or not rest:
             return records
