@@ -17,6 +17,7 @@ from bridgeview.formats.pavlicek.zbd import (
     dd_words_known,
     zbd_complete,
     zbd_decode,
+    zbd_rows,
     zdd_has_14,
     zdd_known,
     zrd_words,
@@ -229,3 +230,4 @@ def test_word_level_checks_agree_with_the_nibbles_and_owners(rows):
     assert (complete_words(*words[:2]) == complete_rows(zbd_decode(zbd))).all()
     assert (dd_words_known(*words[2:]) == (zdd != 0xFF).any(axis=1)).all()
     assert dd_words_have_14(*words[2:]) == zdd_has_14(zdd)
+    assert (zbd_rows(*words[:2]) == zbd).all()  # and the deal bytes laid out again from them, as a writer copies

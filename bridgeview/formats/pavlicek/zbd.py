@@ -179,7 +179,7 @@ class ZbdChunk(BulkChunk):
         self.zbd = raw
         self._dd = dd
         self._zdd = zdd  # (n, 10) ZDD bytes, checked for 14s already, decoded into ``dd`` on first use
-        self._words = words  # ``zrd_words`` of the records, when the reader has them
+        self.words = words  # ``zrd_words`` of the records, when the reader has them
         self.numbers = numbers
         self.masks = lambda: zbd_masks(raw)
         self._owners: np.ndarray | None = None
@@ -202,7 +202,7 @@ class ZbdChunk(BulkChunk):
 
     def known_dd_rows(self) -> np.ndarray | None:
         if self._dd is None and self._zdd is not None:
-            return dd_words_known(*self._words[2:]) if self._words is not None else zdd_known(self._zdd)
+            return dd_words_known(*self.words[2:]) if self.words is not None else zdd_known(self._zdd)
         return super().known_dd_rows()
 
     def __len__(self) -> int:
@@ -210,7 +210,7 @@ class ZbdChunk(BulkChunk):
 
     def complete(self) -> np.ndarray:
         """Every card of a ZBD record has a hand: complete when each hand has 13."""
-        return complete_words(*self._words[:2]) if self._words is not None else zbd_complete(self.zbd)
+        return complete_words(*self.words[:2]) if self.words is not None else zbd_complete(self.zbd)
 
 
 def zbd_chunk(
@@ -337,8 +337,24 @@ def _check_dd_values(dd: np.ndarray, chunk: BulkChunk) -> None:
 
 
 def zbd_bytes(chunk: BulkChunk) -> np.ndarray:
-    """The chunk's deals as ZBD bytes: the source's own when it has them (a copy, no encoding)."""
+    """The chunk's deals as ZBD bytes: the source's own when it has them (a copy, no encoding), laid out
+    from the words its reader took out of them when it has those (:func:`zbd_rows`)."""
+    if isinstance(chunk, ZbdChunk) and chunk.words is not None:
+        return zbd_rows(*chunk.words[:2])
     return chunk.zbd if chunk.zbd is not None else zbd_encode(chunk.owners)
+
+
+def zbd_rows(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """(n, 13) contiguous ZBD bytes from the records' words (bytes 0-7; bytes 8-12 in the low 40 bits of
+    ``second``), for a writer: two strided stores of a word a row (bytes 5-12, then 0-7 over the first's
+    zeros) instead of numpy copying 13-byte rows one at a time, which takes twice as long."""
+    import numpy as np
+
+    n = first.shape[0]
+    out = np.empty((n, 13), dtype=np.uint8)
+    np.left_shift(second, np.uint64(24), out=np.ndarray((n,), dtype="<u8", buffer=out, offset=5, strides=(13,)))
+    np.ndarray((n,), dtype="<u8", buffer=out, offset=0, strides=(13,))[:] = first
+    return out
 
 
 def dd_of(chunk: BulkChunk) -> np.ndarray:
@@ -410,7 +426,7 @@ def dd_words_have_14(*words: np.ndarray) -> bool:
         flags = x - ones
         flags &= ~x
         flags &= tops
-        if flags.any():
+        if flags.max(initial=0):  # (a maximum of words is twice as fast as ``any``, which casts them to bool)
             return True
     return False
 
