@@ -18,8 +18,10 @@ Each conversion is timed for every code tree given (``--tree``, repeatable: the 
   ``convert_file`` (which pays for the lazy imports, numpy's among them, and the regular expressions) and the
   best of ``--repeat`` more (warm).
 
-The best of ``--repeat`` rounds counts.  Every output of a size is compared byte for byte across trees (and with
-the slice for ``zrd``).  Per-board figures are microseconds a board.  Usage::
+The best of ``--repeat`` rounds counts; ZRD -> ZBD also gives the median of each round's ratio to the slice run
+beside it (``paired``), which the machine's load moves less than a best.  Every output of a size is compared
+byte for byte across trees (and with the slice for ``zrd``).  Per-board figures are microseconds a board.
+Usage::
 
     nice python bench/bench_convert_sizes.py [--sizes 1000,10000,100000,1000000] [--shapes deals,lin,play,zrd]
         [--tree .] [--tree /work/main] [--repeat 3] [--play-max 100000] [--dir DIR] [--json OUT]
@@ -32,6 +34,7 @@ import json
 import os
 import re
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -140,14 +143,21 @@ def measure(files: dict[tuple[str, int], Path], trees: list[Path], directory: Pa
         if shape == "zrd":
             jobs["slice"] = [sys.executable, "-c", "import sys\nsrc, dst = sys.argv[1:3]\n" + SLICE, str(src)]
             jobs["slice"].append(str(directory / "slice.zbd"))
-        for _ in range(rounds + 1):  # the first round warms the page cache and writes the .pyc files
+        walls: dict[str, list[float]] = {key: [] for key in jobs}  # each round's, for the paired ratios
+        for round_ in range(rounds + 1):  # the first round warms the page cache and writes the .pyc files
             for key, cmd in jobs.items():
                 tree = trees[int(key[4:])] if key.startswith("tree") else ROOT
                 wall, cpu, _ = run_timed(cmd, tree_env(tree), directory)
                 slot = best.setdefault(key, {"wall": float("inf"), "cpu": float("inf")})
                 slot["wall"], slot["cpu"] = min(slot["wall"], wall), min(slot["cpu"], cpu)
+                if round_:
+                    walls[key].append(wall)
             for k, _tree in enumerate(trees):
                 outputs[f"tree{k}"] = (directory / f"out-{k}.{target}").read_bytes()
+        if "slice" in walls:  # a tree's wall time over the slice's of the same round: the machine's moods cancel
+            for k in range(len(trees)):
+                paired = [ours / ref for ours, ref in zip(walls[f"tree{k}"], walls["slice"], strict=True)]
+                best[f"tree{k}"]["paired"] = statistics.median(paired)
         if shape == "zrd":
             outputs["slice"] = (directory / "slice.zbd").read_bytes()
         if len(set(outputs.values())) != 1:
@@ -177,7 +187,10 @@ def line(row: dict, trees: list[Path]) -> str:
         parts.append(f"[{tree.name}] {whole}, {first}, {warm} us/board")
     if "slice" in row:
         s = row["slice"]
-        ratios = ", ".join(f"{trees[k].name} {row[f'tree{k}']['wall'] / s['wall']:.2f}x" for k in range(len(trees)))
+        ratios = ", ".join(
+            f"{tree.name} {row[f'tree{k}']['wall'] / s['wall']:.2f}x (paired median {row[f'tree{k}']['paired']:.2f}x)"
+            for k, tree in enumerate(trees)
+        )
         parts.append(f"slice whole {s['wall']:.3f} s: {ratios}")
     parts.append(f"load {row['load']:.1f}")
     return " | ".join(parts)

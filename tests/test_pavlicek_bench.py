@@ -35,3 +35,5 @@ def test_bench_convert_sizes_runs(tmp_path, capsys):
     assert sorted(r["shape"] for r in rows) == ["deals", "zrd"]
     assert all(r["tree0"]["in_warm"] > 0 for r in rows)
     assert "slice whole" in capsys.readouterr().out
+    zrd = next(r for r in rows if r["shape"] == "zrd")
+    assert zrd["tree0"]["paired"] > 0  # each round's ratio to the slice beside it, their median
