@@ -278,8 +278,10 @@ def _chunk(
         )
         remaining[done_rows] = False
     plain = _PlainGames()
-    plain.match(doc, (starts, cends), np.flatnonzero(remaining).tolist(), dd, header, state)
-    counted.append(plain.parsed_into(a, owners, dd, numbers))
+    rest = np.flatnonzero(remaining).tolist()
+    if rest:  # (most chunks of a generated file have none left: the numpy calls of an empty round are saved)
+        plain.match(doc, (starts, cends), rest, dd, header, state)
+        counted.append(plain.parsed_into(a, owners, dd, numbers))
     owners, dd, numbers = finish_chunk(doc, a, k, plain.slow, counted, owners, dd, numbers, tally, state)
     any_dd = bool((dd != DD_UNKNOWN).any())
     return BulkChunk(owners, dd if any_dd else None, numbers)
@@ -711,10 +713,20 @@ def _layout_rows(
             _LAYOUTS.clear()
         layout = _LAYOUTS[key] = _Layout(shape, key[2])
     width = layout.width
-    kept = np.flatnonzero((cends - starts == layout.size) & (starts + width <= arr.shape[0]))
-    if not kept.shape[0] or arr.shape[0] < width:
+    kept = np.flatnonzero(cends - starts == layout.size)
+    if not kept.shape[0]:
         return
-    block = sliding_window_view(arr, width)[starts[kept]]  # (m, width), one copy a row
+    at = starts[kept]
+    n = arr.shape[0]
+    if int(at.max()) + width <= n:  # the usual case: every game's row of words lies inside the chunk
+        block = sliding_window_view(arr, width)[at]  # (m, width), one copy a row
+    else:  # the file's last game ends less than a word before the end: its row padded (the padding is masked)
+        block = np.zeros((at.shape[0], width), np.uint8)
+        inside = at + width <= n
+        if n >= width:
+            block[inside] = sliding_window_view(arr, width)[at[inside]]
+        for j in np.flatnonzero(~inside).tolist():
+            block[j, : n - int(at[j])] = arr[int(at[j]) :]
     ok = ((block.view(np.uint64) ^ layout.want) & layout.mask == 0).all(axis=1)
     gathered.add(rows[kept], ok, block, layout)
 
