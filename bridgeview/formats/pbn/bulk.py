@@ -468,6 +468,32 @@ class _Shape:
         if self.ort and self.usable:
             self.usable = self.ort_value in _ORT_VALUES
         self.key = (tuple(self.consts), self.tail, self.ort, self.ort_value)
+        self.where = {name: t for t, name in enumerate(names)}
+        #: the values whose lengths tell the layouts apart (each up to its limit), and their weights in a layout's key:
+        #: a number in mixed radix, each value's length a digit of base limit + 1
+        free = [
+            (t, _FREE_LENGTH.get(name, 1))
+            for t, name in enumerate(names)
+            if name in _FREE_LENGTH or name in _PLACEHOLDERS
+        ]
+        self.free_at = [t for t, _limit in free]
+        self.limits = [limit for _t, limit in free]
+        weights = [1] * len(free)
+        for j in range(len(free) - 2, -1, -1):
+            weights[j] = weights[j + 1] * (self.limits[j + 1] + 1)
+        self.weights = weights
+        #: a game's length less its values': the quotes and what stands between them (and the table's 160 bytes)
+        self.frame = sum(len(c) + 2 for c in self.consts) + len(self.tail) + (160 if self.ort else 0)
+
+    def layout(self, lengths: np.ndarray) -> _Layout:
+        """The layout of this shape's games whose values have ``lengths`` (remembered: see :data:`_LAYOUTS`)."""
+        key = (tuple(self.names), self.key, tuple(lengths.tolist()))
+        layout = _LAYOUTS.get(key)
+        if layout is None:
+            if len(_LAYOUTS) > 1024:
+                _LAYOUTS.clear()
+            layout = _LAYOUTS[key] = _Layout(self, key[2])
+        return layout
 
 
 def _add_shape(shapes: list[_Shape], m: re.Match[bytes], text: bytes) -> None:
@@ -505,24 +531,24 @@ def _shaped_rows(
     q = quotes[first[rows][:, None] + np.arange(1, 2 * nv, 2)[None, :]]  # closing quotes
     opening = quotes[first[rows][:, None] + np.arange(0, 2 * nv, 2)[None, :]]
     lengths = q - opening - 1  # (m, nv)
-    where = {name: t for t, name in enumerate(shape.names)}
+    where = shape.where
     ok_len = lengths[:, where["Deal"]] == 69
     if "ort header" in where:
         ok_len &= lengths[:, where["ort header"]] == len(shape.ort_value)
-    key = np.zeros(rows.shape[0], dtype=np.int64)  # rows of one layout have one key
-    for name in shape.names:
-        limit = _FREE_LENGTH.get(name, 1 if name in _PLACEHOLDERS else None)
-        if limit is None:
-            continue
-        n = lengths[:, where[name]]
-        ok_len = ok_len & (n <= limit)
-        key = key * (limit + 1) + np.minimum(n, limit)
-    key = np.where(ok_len, key, -1)
+    # rows of one layout have one key; a game is of its layout when it is as long as the layout's template
+    free = lengths[:, shape.free_at]
+    limits = np.array(shape.limits, np.int32)
+    ok_len &= (free <= limits).all(axis=1) & (cends[rows] - starts[rows] == shape.frame + lengths.sum(axis=1))
+    key = np.where(ok_len, np.minimum(free, limits) @ np.array(shape.weights, np.int64), -1)
     gathered = _Gathered(rows.shape[0], shape.ort)
     order = np.argsort(key, kind="stable")
-    for sel in np.split(order, np.flatnonzero(np.diff(key[order])) + 1):
-        if key[sel[0]] >= 0:
-            _layout_rows(arr, starts[rows[sel]], cends[rows[sel]], shape, lengths[sel[0]], rows[sel], gathered)
+    keys, rows_in_order = key[order], rows[order]
+    starts_in_order = starts[rows_in_order]
+    bounds = [0, *(np.flatnonzero(keys[1:] != keys[:-1]) + 1).tolist(), keys.shape[0]]
+    for lo_, hi_ in zip(bounds[:-1], bounds[1:], strict=False):  # each layout's rows
+        if keys[lo_] >= 0:
+            layout = shape.layout(lengths[order[lo_]])
+            _layout_rows(arr, starts_in_order[lo_:hi_], layout, rows_in_order[lo_:hi_], gathered)
     if not gathered.count:
         return empty
     at, ok, number, dealer, vul = gathered.values()
@@ -692,32 +718,12 @@ def _vul_word(text: bytes) -> int:
 _VUL_WORDS = tuple(_vul_word(text) for text in (b"?", *(t for t, _v in _VUL_VALUES)))
 
 
-def _layout_rows(
-    arr: np.ndarray,
-    starts: np.ndarray,
-    cends: np.ndarray,
-    shape: _Shape,
-    lengths: np.ndarray,
-    rows: np.ndarray,
-    gathered: _Gathered,
-) -> None:
-    """The games at ``starts`` (chunk rows ``rows``) whose values have ``lengths`` (all of one layout), compared
-    with the layout's template in 8-byte words; their values go to ``gathered``, which reads them with the other
-    layouts'."""
+def _layout_rows(arr: np.ndarray, at: np.ndarray, layout: _Layout, rows: np.ndarray, gathered: _Gathered) -> None:
+    """The games at ``at`` (chunk rows ``rows``, all of ``layout``), compared with the layout's template in 8-byte
+    words; their values go to ``gathered``, which reads them with the other layouts'."""
     import numpy as np
 
-    key = (tuple(shape.names), shape.key, tuple(lengths.tolist()))
-    layout = _LAYOUTS.get(key)
-    if layout is None:
-        if len(_LAYOUTS) > 1024:
-            _LAYOUTS.clear()
-        layout = _LAYOUTS[key] = _Layout(shape, key[2])
-    width = layout.width
-    kept = np.flatnonzero(cends - starts == layout.size)
-    if not kept.shape[0]:
-        return
-    at = starts[kept]
-    n = arr.shape[0]
+    n, width = arr.shape[0], layout.width
     # every ``width`` bytes from each offset (what sliding_window_view makes, without its checks: a tenth of the time)
     windows = np.ndarray((max(0, n - width + 1), width), np.uint8, arr, 0, (1, 1)) if n >= width else None
     if windows is not None and int(at.max()) + width <= n:  # the usual case: each game's words lie inside the chunk
@@ -729,7 +735,7 @@ def _layout_rows(
             block[inside] = windows[at[inside]]
         for j in np.flatnonzero(~inside).tolist():
             block[j, : n - int(at[j])] = arr[int(at[j]) :]
-    placed = gathered.add(rows[kept], block, layout)  # the values copied out, the block (a copy) is compared in place:
+    placed = gathered.add(rows, block, layout)  # the values copied out, the block (a copy) is compared in place:
     words = block.view(np.uint64)  # no temporaries of its size (a small file's pages are touched afresh each time)
     np.bitwise_xor(words, layout.want, out=words)
     np.bitwise_and(words, layout.mask, out=words)
