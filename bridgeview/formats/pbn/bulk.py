@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from ...model.boardset import BoardSource
 from .. import chunked
 from ..bulk import ABSENT, DD_UNKNOWN, BulkChunk
-from ..chunked import VUL_CODES, finish_chunk, names_array, rank_table, running_count
+from ..chunked import VUL_CODES, finish_chunk, names_array, rank_table
 from ..codec import FAST_TARGETS, BridgeCodec, WriteOptions, meaningful
 from . import dd as pbn_dd
 from .lazy import is_lazy_pbn
@@ -102,12 +102,13 @@ def parse_deals(deals: list[bytes] | np.ndarray) -> tuple[np.ndarray, np.ndarray
     ok &= (arr[:, 18] == 32) & (arr[:, 35] == 32) & (arr[:, 52] == 32)
     hands = np.concatenate((arr[:, 2:], np.full((k, 1), 32, np.uint8)), axis=1).reshape(k, 4, 17)[:, :, :16]
     dots = hands == ord(".")
-    ndots = running_count(dots)
+    ndots = dots_before(dots)
     ok &= (ndots[:, :, -1] == 3).all(axis=1)
     rank = rank_table()[hands]
     ok &= (dots | (rank >= 0)).all(axis=(1, 2))
     cards = (3 - ndots.astype(np.int32)) * 13 + rank  # S H D C -> suits 3 2 1 0
-    valid = ~dots & (rank >= 0)
+    # a card after a fourth dot has no suit: it must not land in another row's slots (its row is refused anyway)
+    valid = ~dots & (rank >= 0) & (ndots <= 3)
     # scatter each card's hand into its row; dots and bad characters land in a spare slot
     flat = np.where(valid, cards + 52 * np.arange(k, dtype=np.int32)[:, None, None], 52 * k)
     spread = np.full(52 * k + 1, ABSENT, dtype=np.uint8)
@@ -116,6 +117,23 @@ def parse_deals(deals: list[bytes] | np.ndarray) -> tuple[np.ndarray, np.ndarray
     ok &= valid.sum(axis=(1, 2)) == 52
     ok &= (owners != ABSENT).all(axis=1)  # 52 cards covering all 52: each exactly once
     return owners, ok
+
+
+#: a 64-bit word's eight bytes summed into each byte from the lowest up (a multiplication's partial sums)
+_BYTE_SUMS = 0x0101_0101_0101_0101
+
+
+def dots_before(dots: np.ndarray) -> np.ndarray:
+    """``cumsum(dots, axis=2)`` as uint8 for (k, 4, 16) booleans: the dots up to each byte of a hand, its suit.
+
+    Each hand's 16 flags are two 64-bit words; a word times 0x0101...01 holds in each byte the sum of the bytes
+    up to it (no byte passes 8, so nothing carries into the next), and the second word adds the first's total.
+    Four numpy calls instead of the sixteen of :func:`..chunked.running_count`."""
+    import numpy as np
+
+    words = np.ascontiguousarray(dots).view("<u8") * np.uint64(_BYTE_SUMS)  # (k, 4, 2), the bytes in file order
+    words[:, :, 1] += (words[:, :, 0] >> np.uint64(56)) * np.uint64(_BYTE_SUMS)
+    return words.astype("<u8", copy=False).view(np.uint8).reshape(dots.shape)
 
 
 def _getters(pattern: re.Pattern[bytes]) -> _Getters:
