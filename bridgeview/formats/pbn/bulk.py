@@ -712,13 +712,11 @@ class _Gathered:
         ok &= ~has_dealer | blank | (seat >= 0)
         dealer = np.where(has_dealer & ~blank, seat, -1)
         word = self.vul[:k].view(np.uint64)[:, 0]
-        vul = np.full(k, -1, dtype=np.int64)
-        known = (self.vul[:k, 7] == 0) | (word == _VUL_WORDS[0])
-        for w, (_text, v) in zip(_VUL_WORDS[1:], _VUL_VALUES, strict=True):
-            hit = word == w
-            vul = np.where(hit, v, vul)
-            known |= hit
-        ok &= known
+        words, values = _vul_table()  # each spelling looked up at once, not compared with a word at a time
+        at = np.minimum(np.searchsorted(words, word), words.shape[0] - 1)
+        hit = words[at] == word
+        vul = np.where(hit, values[at], -1)
+        ok &= hit | (self.vul[:k, 7] == 0)  # a spelling we know, "?" or none
         return self.rows[:k], ok, number, dealer, vul
 
 
@@ -732,8 +730,13 @@ def _vul_word(text: bytes) -> int:
     return int.from_bytes(text.ljust(7, b"\0") + bytes((len(text),)), "little")
 
 
-#: the words of ``?`` and of each of :data:`_VUL_VALUES`
-_VUL_WORDS = tuple(_vul_word(text) for text in (b"?", *(t for t, _v in _VUL_VALUES)))
+@cache
+def _vul_table() -> tuple[np.ndarray, np.ndarray]:
+    """The words of ``?`` and of each spelling of :data:`_VUL_VALUES`, in order, and what each means (-1 for ``?``)."""
+    import numpy as np
+
+    pairs = sorted((_vul_word(text), v) for text, v in ((b"?", -1), *_VUL_VALUES))
+    return np.array([w for w, _v in pairs], np.uint64), np.array([v for _w, v in pairs], np.int64)
 
 
 def _layout_rows(arr: np.ndarray, at: np.ndarray, layout: _Layout, rows: np.ndarray, gathered: _Gathered) -> None:
