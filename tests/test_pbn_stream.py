@@ -367,6 +367,8 @@ ODD_VALUES = [
     ("Board", "-3"), ("Dealer", "x"), ("Dealer", "n"), ("Dealer", "?"), ("Dealer", ""), ("Dealer", "NE"),
     ("Vulnerable", "NX"), ("Vulnerable", "none"), ("Vulnerable", "Al"), ("Vulnerable", "Both"), ("Vulnerable", "Lov"),
     ("Vulnerable", "NS "), ("Vulnerable", "-"), ("Vulnerable", ""), ("Vulnerable", "?"), ("Vulnerable", "EW\x01"),
+    # a hand of four dots (69 bytes all the same): its cards once took the slots of the deal parsed before it
+    ("Deal", "N:A.K.Q.J.T9876543 K963.K5.QT8.QJ64 AQ842.Q842.K63.2 75.AJ.9742.AKT87"),
 ]  # fmt: skip
 
 
