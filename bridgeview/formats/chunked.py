@@ -78,6 +78,16 @@ def rank_table() -> np.ndarray:
     return table
 
 
+@cache
+def vulnerability_cycle() -> np.ndarray:
+    """The vulnerability of boards 1 to 16 (as int), built on first use (every chunk's tally compares with it)."""
+    import numpy as np
+
+    cycle = np.array([int(vulnerability_for_board(k)) for k in range(1, 17)], dtype=np.int64)
+    cycle.flags.writeable = False
+    return cycle
+
+
 @dataclass
 class Tally:
     """What generic_check counts, board by board."""
@@ -155,8 +165,9 @@ class Tally:
             )
         if not caps.dealer_vul:
             n = np.where(number > 0, number, self.start + index)
-            cycle = np.array([int(vulnerability_for_board(k)) for k in range(1, 17)], dtype=np.int64)
-            moved = ((dealer >= 0) & (dealer != (n - 1) % 4)) | ((vul >= 0) & (vul != cycle[(n - 1) % 16]))
+            moved = ((dealer >= 0) & (dealer != (n - 1) % 4)) | (
+                (vul >= 0) & (vul != vulnerability_cycle()[(n - 1) % 16])
+            )
             self.moved += int(moved.sum())
         if not caps.dd:
             self.dd += int(has_dd.sum())
