@@ -6,6 +6,7 @@ every file); these tests move it around a file's size to take each path, and com
 
 from __future__ import annotations
 
+import platform
 import re
 
 import numpy as np
@@ -134,3 +135,30 @@ def test_a_missing_file_is_named_not_a_traceback(tmp_path):
     with pytest.raises(FormatError, match="no such file"):
         convert_file(tmp_path / "gone.pbn", tmp_path / "out.zbd", from_fmt="pbn")
     assert not (tmp_path / "out.zbd").exists()
+
+
+STEADY_CHILD = """
+import resource, sys
+from bridgeview.formats.convert import convert_file
+faults = []
+for _ in range(4):
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    convert_file(sys.argv[1], sys.argv[2])
+    faults.append(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
+print(min(faults[1:]))
+"""
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="glibc's allocator limits")
+def test_a_small_conversion_after_the_first_touches_few_fresh_pages(tmp_path):
+    """A conversion of 1,000 boards freed and took again a few hundred pages of temporaries each time (a page fault
+    each, most of what a small file paid more a board than a big one): with the heap's limits raised once,
+    a second conversion in the process finds them."""
+    import subprocess
+    import sys
+
+    _zrd, pbn = deals_file(tmp_path, 1000, "pbn")
+    args = [sys.executable, "-c", STEADY_CHILD, str(pbn), str(tmp_path / "out.zrd")]
+    run = subprocess.run(args, capture_output=True, text=True, check=True)
+    steady = int(run.stdout)
+    assert steady < 80, steady  # the file's own pages, mapped twice, and a few more (without: some 220)
