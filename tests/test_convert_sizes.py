@@ -16,6 +16,7 @@ from bridgeview.formats import chunked, convert
 from bridgeview.formats.bulk import BulkChunk
 from bridgeview.formats.convert import convert_file
 from bridgeview.formats.errors import FormatError
+from bridgeview.formats.mapped import RELEASE_FROM, release
 from bridgeview.formats.registry import get
 
 
@@ -162,3 +163,22 @@ def test_a_small_conversion_after_the_first_touches_few_fresh_pages(tmp_path):
     run = subprocess.run(args, capture_output=True, text=True, check=True)
     steady = int(run.stdout)
     assert steady < 80, steady  # the file's own pages, mapped twice, and a few more (without: some 220)
+
+
+class _Advised(bytes):
+    """File bytes that note the pages given back (as an mmap's ``madvise`` would be asked)."""
+
+    def madvise(self, option: int, start: int, length: int) -> None:
+        self.asked.append((start, length))
+
+
+@pytest.mark.parametrize(("size", "given_back"), [(RELEASE_FROM - 1, False), (RELEASE_FROM, True)])
+def test_a_small_map_keeps_its_pages_and_a_big_one_gives_them_back(size, given_back):
+    """A small file's pages stay mapped (its next pass would fault them in again for no memory worth having);
+    a big file's are given back as a pass leaves them."""
+    import mmap
+
+    buf = _Advised(bytes(size))
+    buf.asked = []
+    release(buf, 0, size)
+    assert bool(buf.asked) == (given_back and hasattr(mmap, "MADV_DONTNEED"))
