@@ -543,12 +543,10 @@ def _shaped_rows(
     first = np.searchsorted(quotes, starts)
     fit = (np.searchsorted(quotes, cends) - first == 2 * nv) & todo
     rows = np.flatnonzero(fit)
-    empty = (np.zeros(0, np.int64),) * 4 + (np.zeros((0, 52), np.uint8), np.zeros((0, 4, 5), np.uint8))
     if not rows.shape[0]:
-        return empty
-    q = quotes[first[rows][:, None] + np.arange(1, 2 * nv, 2)[None, :]]  # closing quotes
-    opening = quotes[first[rows][:, None] + np.arange(0, 2 * nv, 2)[None, :]]
-    lengths = q - opening - 1  # (m, nv)
+        return _no_rows()
+    around = quotes[first[rows][:, None] + np.arange(2 * nv)[None, :]]  # each value's opening and closing quotes
+    lengths = around[:, 1::2] - around[:, 0::2] - 1  # (m, nv)
     where = shape.where
     ok_len = lengths[:, where["Deal"]] == 69
     if "ort header" in where:
@@ -568,7 +566,7 @@ def _shaped_rows(
             layout = shape.layout(lengths[order[lo_]])
             _layout_rows(arr, starts_in_order[lo_:hi_], layout, rows_in_order[lo_:hi_], gathered)
     if not gathered.count:
-        return empty
+        return _no_rows()
     at, ok, number, dealer, vul = gathered.values()
     owners, deal_ok = _in_pieces(parse_deals, gathered.deals[: gathered.count])  # every layout's together
     ok &= deal_ok
@@ -577,8 +575,10 @@ def _shaped_rows(
         ok &= dd_ok
     else:
         dd = np.full((at.shape[0], 4, 5), DD_UNKNOWN, dtype=np.uint8)
-    good = np.flatnonzero(ok)
-    joined = (at[good], number[good], dealer[good], vul[good], owners[good], dd[good])
+    joined = (at, number, dealer, vul, owners, dd)
+    if not ok.all():  # (most chunks: every game read)
+        good = np.flatnonzero(ok)
+        joined = (at[good], number[good], dealer[good], vul[good], owners[good], dd[good])
     order = np.argsort(joined[0], kind="stable")
     return (
         joined[0][order],
@@ -588,6 +588,13 @@ def _shaped_rows(
         joined[4][order],
         joined[5][order],
     )
+
+
+def _no_rows() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """What :func:`_shaped_rows` returns when no game has the shape."""
+    import numpy as np
+
+    return (np.zeros(0, np.int64),) * 4 + (np.zeros((0, 52), np.uint8), np.zeros((0, 4, 5), np.uint8))
 
 
 #: rows parsed at a time: the arrays of a piece stay in the cache from one numpy pass to the next
