@@ -84,7 +84,7 @@ def vulnerability_cycle() -> np.ndarray:
     import numpy as np
 
     cycle = np.array([int(vulnerability_for_board(k)) for k in range(1, 17)], dtype=np.int64)
-    cycle.flags.writeable = False
+    cycle.setflags(write=False)
     return cycle
 
 
