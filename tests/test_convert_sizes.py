@@ -6,6 +6,7 @@ every file); these tests move it around a file's size to take each path, and com
 
 from __future__ import annotations
 
+import platform
 import re
 
 import numpy as np
@@ -15,6 +16,7 @@ from bridgeview.formats import chunked, convert
 from bridgeview.formats.bulk import BulkChunk
 from bridgeview.formats.convert import convert_file
 from bridgeview.formats.errors import FormatError
+from bridgeview.formats.mapped import RELEASE_FROM, release
 from bridgeview.formats.registry import get
 
 
@@ -134,3 +136,49 @@ def test_a_missing_file_is_named_not_a_traceback(tmp_path):
     with pytest.raises(FormatError, match="no such file"):
         convert_file(tmp_path / "gone.pbn", tmp_path / "out.zbd", from_fmt="pbn")
     assert not (tmp_path / "out.zbd").exists()
+
+
+STEADY_CHILD = """
+import resource, sys
+from bridgeview.formats.convert import convert_file
+faults = []
+for _ in range(4):
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    convert_file(sys.argv[1], sys.argv[2])
+    faults.append(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
+print(min(faults[1:]))
+"""
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="glibc's allocator limits")
+def test_a_small_conversion_after_the_first_touches_few_fresh_pages(tmp_path):
+    """A conversion of 1,000 boards freed and took again a few hundred pages of temporaries each time (a page fault
+    each, most of what a small file paid more a board than a big one): with the heap's limits raised once,
+    a second conversion in the process finds them."""
+    import subprocess
+    import sys
+
+    _zrd, pbn = deals_file(tmp_path, 1000, "pbn")
+    args = [sys.executable, "-c", STEADY_CHILD, str(pbn), str(tmp_path / "out.zrd")]
+    run = subprocess.run(args, capture_output=True, text=True, check=True)
+    steady = int(run.stdout)
+    assert steady < 80, steady  # the file's own pages, mapped twice, and a few more (without: some 220)
+
+
+class _Advised(bytes):
+    """File bytes that note the pages given back (as an mmap's ``madvise`` would be asked)."""
+
+    def madvise(self, option: int, start: int, length: int) -> None:
+        self.asked.append((start, length))
+
+
+@pytest.mark.parametrize(("size", "given_back"), [(RELEASE_FROM - 1, False), (RELEASE_FROM, True)])
+def test_a_small_map_keeps_its_pages_and_a_big_one_gives_them_back(size, given_back):
+    """A small file's pages stay mapped (its next pass would fault them in again for no memory worth having);
+    a big file's are given back as a pass leaves them."""
+    import mmap
+
+    buf = _Advised(bytes(size))
+    buf.asked = []
+    release(buf, 0, size)
+    assert bool(buf.asked) == (given_back and hasattr(mmap, "MADV_DONTNEED"))

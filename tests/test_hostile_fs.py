@@ -112,6 +112,11 @@ def test_write_file_and_save_atomically_refuse_too(protected: Path) -> None:
         write_file(make_boards(3), protected)
     with pytest.raises(FormatError, match="write-protected"):
         save_atomically(protected, lambda f: f.write(b"x"))
+    link = protected.parent / "link.pbn"
+    link.symlink_to(protected)
+    with pytest.raises(FormatError, match="write-protected") as refused:  # through a link: the file it names
+        save_atomically(link, lambda f: f.write(b"x"))
+    assert refused.value.path == str(protected) and link.is_symlink()
     assert _numbers(protected) == [1, 2]
     write_file(make_boards(3), protected, force=True)
     assert _numbers(protected) == [1, 2, 3]

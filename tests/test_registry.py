@@ -291,3 +291,23 @@ def test_codecs_found_one_module_at_a_time_keep_the_order_of_a_full_load():
     assert [r.returncode for r in runs] == [0, 0], [r.stderr for r in runs]
     assert runs[0].stdout == runs[1].stdout
     assert runs[1].stdout.strip() == repr(SHIPPED_CODECS)
+
+
+def test_a_codec_registered_after_the_formats_are_imported_still_comes_first():
+    """Look-ups that import nothing leave the codecs as they are (a conversion makes half a dozen), but a codec
+    registered since is put before the shipped ones by the next look-up, as when every look-up sorted them."""
+    script = (
+        "from bridgeview.formats import registry\n"
+        "registry.get('pbn'); registry.get('zrd')\n"
+        "before = list(registry._CODECS)\n"
+        "registry.get('pbn')\n"
+        "assert list(registry._CODECS) == before\n"
+        "class Late:\n"
+        "    name = 'late'\n"
+        "    extensions = ('late',)\n"
+        "registry.register(Late())\n"
+        "registry.get('pbn')\n"
+        "print(list(registry._CODECS))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert run.stdout.split("'")[1] == "late", run.stdout

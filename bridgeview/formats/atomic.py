@@ -20,7 +20,11 @@ from .errors import FormatError
 def write_protected(path: str | os.PathLike[str]) -> bool:
     """True when ``path`` (through any symlinks) is an existing file its owner marked read-only
     (no write bit) or that we may not write: a rename would replace it all the same."""
-    real = os.path.realpath(path)
+    return _protected(os.path.realpath(path))
+
+
+def _protected(real: str | os.PathLike[str]) -> bool:
+    """:func:`write_protected` of a path with its links resolved."""
     try:
         mode = os.stat(real).st_mode
     except OSError:
@@ -31,8 +35,13 @@ def write_protected(path: str | os.PathLike[str]) -> bool:
 def check_target(path: str | os.PathLike[str], force: bool = False) -> None:
     """Refuse (FormatError) to replace a write-protected ``path`` unless ``force``; call it before
     long work too, so a conversion or a solve does not run only to be refused at the end."""
-    if not force and write_protected(path):
-        raise FormatError("the file is write-protected; not replaced (--force replaces it)", path=str(path))
+    _check_resolved(os.path.realpath(path), path, force)
+
+
+def _check_resolved(real: str | os.PathLike[str], named: str | os.PathLike[str], force: bool) -> None:
+    """:func:`check_target` of ``named``, its links resolved to ``real``."""
+    if not force and _protected(real):
+        raise FormatError("the file is write-protected; not replaced (--force replaces it)", path=str(named))
 
 
 #: how our temporary files are named: ``.NAME.`` + mkstemp's eight characters + ``.part``
@@ -98,7 +107,7 @@ def save_atomically(path: str | os.PathLike[str], write: Callable[[IO[bytes]], o
     A write-protected target is refused unless ``force``.  Part files a killed earlier
     save to the same target left behind are removed first (by the session's first save to it)."""
     target = Path(os.path.realpath(path))
-    check_target(target, force)
+    _check_resolved(target, target, force)  # (the links resolved once: each is a look-up a folder)
     directory = target.parent
     if target not in _CLEANED:  # once a session: a listing of the folder costs as much as saving 50 boards
         clean_stale_parts(target)

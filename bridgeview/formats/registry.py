@@ -60,6 +60,8 @@ _CODECS: dict[str, AnyCodec] = {}
 _LOADED = False
 #: the format modules imported so far (their codecs registered)
 _IMPORTED: set[str] = set()
+#: how many codecs there were when they were last put in order
+_ORDERED = 0
 #: each shipped codec's place in :data:`SHIPPED`
 _PLACE = {name: i for i, (_module, name, _extensions) in enumerate(SHIPPED)}
 
@@ -75,16 +77,22 @@ def register(codec: AnyCodec) -> AnyCodec:
 def _import(modules: Iterable[str]) -> None:
     """Import the format ``modules`` and register their codecs, keeping every codec in its place: those
     registered from outside first, then the shipped ones in the order of :data:`SHIPPED`."""
+    global _ORDERED
+    added = len(_CODECS) != _ORDERED  # a codec registered from outside since (or put in by a test)
     for name in dict.fromkeys(modules):
         if name in _IMPORTED:
             continue
         module = importlib.import_module(f"{__package__}.{name}")
         _IMPORTED.add(name)
+        added = True
         for codec in module.CODECS:
             _CODECS[codec.name] = codec
+    if not added:  # (every look-up of a conversion comes here: nothing to put in order again)
+        return
     order = sorted(_CODECS.values(), key=lambda c: _PLACE.get(c.name, -1))
     _CODECS.clear()
     _CODECS.update((c.name, c) for c in order)
+    _ORDERED = len(_CODECS)
 
 
 def _load() -> None:
@@ -95,12 +103,20 @@ def _load() -> None:
         _import(module for module, _name, _extensions in SHIPPED)
 
 
+#: the modules :func:`_load_for` imports for a key (a conversion looks a few up half a dozen times)
+_MODULES_FOR: dict[str, set[str]] = {}
+
+
 def _load_for(key: str) -> None:
     """Import what finding the codec named ``key``, or the codecs of extension ``key``, needs: the one
     module the list names; every module when it names none or several."""
     if _LOADED:
         return
-    modules = {module for module, name, extensions in SHIPPED if key == name or key in extensions}
+    modules = _MODULES_FOR.get(key)
+    if modules is None:
+        if len(_MODULES_FOR) > 256:  # (keys are names and extensions asked for: a session asks few)
+            _MODULES_FOR.clear()
+        modules = _MODULES_FOR[key] = {m for m, name, extensions in SHIPPED if key == name or key in extensions}
     if len(modules) == 1:
         _import(modules)
     else:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from ...model.boardset import BoardSource
 from .. import chunked
 from ..bulk import ABSENT, DD_UNKNOWN, BulkChunk
-from ..chunked import VUL_CODES, finish_chunk, names_array, rank_table, running_count
+from ..chunked import VUL_CODES, finish_chunk, names_array, rank_table
 from ..codec import FAST_TARGETS, BridgeCodec, WriteOptions, meaningful
 from . import dd as pbn_dd
 from .lazy import is_lazy_pbn
@@ -102,12 +102,13 @@ def parse_deals(deals: list[bytes] | np.ndarray) -> tuple[np.ndarray, np.ndarray
     ok &= (arr[:, 18] == 32) & (arr[:, 35] == 32) & (arr[:, 52] == 32)
     hands = np.concatenate((arr[:, 2:], np.full((k, 1), 32, np.uint8)), axis=1).reshape(k, 4, 17)[:, :, :16]
     dots = hands == ord(".")
-    ndots = running_count(dots)
+    ndots = dots_before(dots)
     ok &= (ndots[:, :, -1] == 3).all(axis=1)
     rank = rank_table()[hands]
     ok &= (dots | (rank >= 0)).all(axis=(1, 2))
     cards = (3 - ndots.astype(np.int32)) * 13 + rank  # S H D C -> suits 3 2 1 0
-    valid = ~dots & (rank >= 0)
+    # a card after a fourth dot has no suit: it must not land in another row's slots (its row is refused anyway)
+    valid = ~dots & (rank >= 0) & (ndots <= 3)
     # scatter each card's hand into its row; dots and bad characters land in a spare slot
     flat = np.where(valid, cards + 52 * np.arange(k, dtype=np.int32)[:, None, None], 52 * k)
     spread = np.full(52 * k + 1, ABSENT, dtype=np.uint8)
@@ -116,6 +117,23 @@ def parse_deals(deals: list[bytes] | np.ndarray) -> tuple[np.ndarray, np.ndarray
     ok &= valid.sum(axis=(1, 2)) == 52
     ok &= (owners != ABSENT).all(axis=1)  # 52 cards covering all 52: each exactly once
     return owners, ok
+
+
+#: a 64-bit word's eight bytes summed into each byte from the lowest up (a multiplication's partial sums)
+_BYTE_SUMS = 0x0101_0101_0101_0101
+
+
+def dots_before(dots: np.ndarray) -> np.ndarray:
+    """``cumsum(dots, axis=2)`` as uint8 for (k, 4, 16) booleans: the dots up to each byte of a hand, its suit.
+
+    Each hand's 16 flags are two 64-bit words; a word times 0x0101...01 holds in each byte the sum of the bytes
+    up to it (no byte passes 8, so nothing carries into the next), and the second word adds the first's total.
+    Four numpy calls instead of the sixteen of :func:`..chunked.running_count`."""
+    import numpy as np
+
+    words = np.ascontiguousarray(dots).view("<u8") * np.uint64(_BYTE_SUMS)  # (k, 4, 2), the bytes in file order
+    words[:, :, 1] += (words[:, :, 0] >> np.uint64(56)) * np.uint64(_BYTE_SUMS)
+    return words.astype("<u8", copy=False).view(np.uint8).reshape(dots.shape)
 
 
 def _getters(pattern: re.Pattern[bytes]) -> _Getters:
@@ -278,8 +296,10 @@ def _chunk(
         )
         remaining[done_rows] = False
     plain = _PlainGames()
-    plain.match(doc, (starts, cends), np.flatnonzero(remaining).tolist(), dd, header, state)
-    counted.append(plain.parsed_into(a, owners, dd, numbers))
+    rest = np.flatnonzero(remaining).tolist()
+    if rest:  # (most chunks of a generated file have none left: the numpy calls of an empty round are saved)
+        plain.match(doc, (starts, cends), rest, dd, header, state)
+        counted.append(plain.parsed_into(a, owners, dd, numbers))
     owners, dd, numbers = finish_chunk(doc, a, k, plain.slow, counted, owners, dd, numbers, tally, state)
     any_dd = bool((dd != DD_UNKNOWN).any())
     return BulkChunk(owners, dd if any_dd else None, numbers)
@@ -466,6 +486,32 @@ class _Shape:
         if self.ort and self.usable:
             self.usable = self.ort_value in _ORT_VALUES
         self.key = (tuple(self.consts), self.tail, self.ort, self.ort_value)
+        self.where = {name: t for t, name in enumerate(names)}
+        #: the values whose lengths tell the layouts apart (each up to its limit), and their weights in a layout's key:
+        #: a number in mixed radix, each value's length a digit of base limit + 1
+        free = [
+            (t, _FREE_LENGTH.get(name, 1))
+            for t, name in enumerate(names)
+            if name in _FREE_LENGTH or name in _PLACEHOLDERS
+        ]
+        self.free_at = [t for t, _limit in free]
+        self.limits = [limit for _t, limit in free]
+        weights = [1] * len(free)
+        for j in range(len(free) - 2, -1, -1):
+            weights[j] = weights[j + 1] * (self.limits[j + 1] + 1)
+        self.weights = weights
+        #: a game's length less its values': the quotes and what stands between them (and the table's 160 bytes)
+        self.frame = sum(len(c) + 2 for c in self.consts) + len(self.tail) + (160 if self.ort else 0)
+
+    def layout(self, lengths: np.ndarray) -> _Layout:
+        """The layout of this shape's games whose values have ``lengths`` (remembered: see :data:`_LAYOUTS`)."""
+        key = (tuple(self.names), self.key, tuple(lengths.tolist()))
+        layout = _LAYOUTS.get(key)
+        if layout is None:
+            if len(_LAYOUTS) > 1024:
+                _LAYOUTS.clear()
+            layout = _LAYOUTS[key] = _Layout(self, key[2])
+        return layout
 
 
 def _add_shape(shapes: list[_Shape], m: re.Match[bytes], text: bytes) -> None:
@@ -497,32 +543,30 @@ def _shaped_rows(
     first = np.searchsorted(quotes, starts)
     fit = (np.searchsorted(quotes, cends) - first == 2 * nv) & todo
     rows = np.flatnonzero(fit)
-    empty = (np.zeros(0, np.int64),) * 4 + (np.zeros((0, 52), np.uint8), np.zeros((0, 4, 5), np.uint8))
     if not rows.shape[0]:
-        return empty
-    q = quotes[first[rows][:, None] + np.arange(1, 2 * nv, 2)[None, :]]  # closing quotes
-    opening = quotes[first[rows][:, None] + np.arange(0, 2 * nv, 2)[None, :]]
-    lengths = q - opening - 1  # (m, nv)
-    where = {name: t for t, name in enumerate(shape.names)}
+        return _no_rows()
+    around = quotes[first[rows][:, None] + np.arange(2 * nv)[None, :]]  # each value's opening and closing quotes
+    lengths = around[:, 1::2] - around[:, 0::2] - 1  # (m, nv)
+    where = shape.where
     ok_len = lengths[:, where["Deal"]] == 69
     if "ort header" in where:
         ok_len &= lengths[:, where["ort header"]] == len(shape.ort_value)
-    key = np.zeros(rows.shape[0], dtype=np.int64)  # rows of one layout have one key
-    for name in shape.names:
-        limit = _FREE_LENGTH.get(name, 1 if name in _PLACEHOLDERS else None)
-        if limit is None:
-            continue
-        n = lengths[:, where[name]]
-        ok_len = ok_len & (n <= limit)
-        key = key * (limit + 1) + np.minimum(n, limit)
-    key = np.where(ok_len, key, -1)
+    # rows of one layout have one key; a game is of its layout when it is as long as the layout's template
+    free = lengths[:, shape.free_at]
+    limits = np.array(shape.limits, np.int32)
+    ok_len &= (free <= limits).all(axis=1) & (cends[rows] - starts[rows] == shape.frame + lengths.sum(axis=1))
+    key = np.where(ok_len, np.minimum(free, limits) @ np.array(shape.weights, np.int64), -1)
     gathered = _Gathered(rows.shape[0], shape.ort)
     order = np.argsort(key, kind="stable")
-    for sel in np.split(order, np.flatnonzero(np.diff(key[order])) + 1):
-        if key[sel[0]] >= 0:
-            _layout_rows(arr, starts[rows[sel]], cends[rows[sel]], shape, lengths[sel[0]], rows[sel], gathered)
+    keys, rows_in_order = key[order], rows[order]
+    starts_in_order = starts[rows_in_order]
+    bounds = [0, *(np.flatnonzero(keys[1:] != keys[:-1]) + 1).tolist(), keys.shape[0]]
+    for lo_, hi_ in zip(bounds[:-1], bounds[1:], strict=False):  # each layout's rows
+        if keys[lo_] >= 0:
+            layout = shape.layout(lengths[order[lo_]])
+            _layout_rows(arr, starts_in_order[lo_:hi_], layout, rows_in_order[lo_:hi_], gathered)
     if not gathered.count:
-        return empty
+        return _no_rows()
     at, ok, number, dealer, vul = gathered.values()
     owners, deal_ok = _in_pieces(parse_deals, gathered.deals[: gathered.count])  # every layout's together
     ok &= deal_ok
@@ -531,8 +575,10 @@ def _shaped_rows(
         ok &= dd_ok
     else:
         dd = np.full((at.shape[0], 4, 5), DD_UNKNOWN, dtype=np.uint8)
-    good = np.flatnonzero(ok)
-    joined = (at[good], number[good], dealer[good], vul[good], owners[good], dd[good])
+    joined = (at, number, dealer, vul, owners, dd)
+    if not ok.all():  # (most chunks: every game read)
+        good = np.flatnonzero(ok)
+        joined = (at[good], number[good], dealer[good], vul[good], owners[good], dd[good])
     order = np.argsort(joined[0], kind="stable")
     return (
         joined[0][order],
@@ -542,6 +588,13 @@ def _shaped_rows(
         joined[4][order],
         joined[5][order],
     )
+
+
+def _no_rows() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """What :func:`_shaped_rows` returns when no game has the shape."""
+    import numpy as np
+
+    return (np.zeros(0, np.int64),) * 4 + (np.zeros((0, 52), np.uint8), np.zeros((0, 4, 5), np.uint8))
 
 
 #: rows parsed at a time: the arrays of a piece stay in the cache from one numpy pass to the next
@@ -626,12 +679,12 @@ class _Gathered:
         self.deals = np.empty((capacity, 69), np.uint8)
         self.tables = np.empty((capacity, 160), np.uint8) if ort else None
 
-    def add(self, rows: np.ndarray, ok: np.ndarray, block: np.ndarray, layout: _Layout) -> None:
-        """The rows of ``layout`` (their game bytes in ``block``; ``ok``: their constants match)."""
+    def add(self, rows: np.ndarray, block: np.ndarray, layout: _Layout) -> slice:
+        """The values of the rows of ``layout`` (their game bytes in ``block``); returns where they went, for
+        :attr:`ok` (whether their constants match) to be set."""
         a, b = self.count, self.count + rows.shape[0]
         self.count = b
         self.rows[a:b] = rows
-        self.ok[a:b] = ok
         at, n = layout.at, layout.lengths
         board, dealer, vul = n.get("Board", 0), n.get("Dealer", 0), n.get("Vulnerable", 0)
         if board:
@@ -645,6 +698,7 @@ class _Gathered:
         self.deals[a:b] = block[:, at["Deal"] : at["Deal"] + 69]
         if self.tables is not None:
             self.tables[a:b] = block[:, layout.body_at : layout.body_at + 160]
+        return slice(a, b)
 
     def values(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(chunk rows, which are sound so far, numbers, dealers, vulnerabilities; -1: none or ``?``)."""
@@ -665,13 +719,11 @@ class _Gathered:
         ok &= ~has_dealer | blank | (seat >= 0)
         dealer = np.where(has_dealer & ~blank, seat, -1)
         word = self.vul[:k].view(np.uint64)[:, 0]
-        vul = np.full(k, -1, dtype=np.int64)
-        known = (self.vul[:k, 7] == 0) | (word == _VUL_WORDS[0])
-        for w, (_text, v) in zip(_VUL_WORDS[1:], _VUL_VALUES, strict=True):
-            hit = word == w
-            vul = np.where(hit, v, vul)
-            known |= hit
-        ok &= known
+        words, values = _vul_table()  # each spelling looked up at once, not compared with a word at a time
+        at = np.minimum(np.searchsorted(words, word), words.shape[0] - 1)
+        hit = words[at] == word
+        vul = np.where(hit, values[at], -1)
+        ok &= hit | (self.vul[:k, 7] == 0)  # a spelling we know, "?" or none
         return self.rows[:k], ok, number, dealer, vul
 
 
@@ -685,38 +737,37 @@ def _vul_word(text: bytes) -> int:
     return int.from_bytes(text.ljust(7, b"\0") + bytes((len(text),)), "little")
 
 
-#: the words of ``?`` and of each of :data:`_VUL_VALUES`
-_VUL_WORDS = tuple(_vul_word(text) for text in (b"?", *(t for t, _v in _VUL_VALUES)))
-
-
-def _layout_rows(
-    arr: np.ndarray,
-    starts: np.ndarray,
-    cends: np.ndarray,
-    shape: _Shape,
-    lengths: np.ndarray,
-    rows: np.ndarray,
-    gathered: _Gathered,
-) -> None:
-    """The games at ``starts`` (chunk rows ``rows``) whose values have ``lengths`` (all of one layout), compared
-    with the layout's template in 8-byte words; their values go to ``gathered``, which reads them with the other
-    layouts'."""
+@cache
+def _vul_table() -> tuple[np.ndarray, np.ndarray]:
+    """The words of ``?`` and of each spelling of :data:`_VUL_VALUES`, in order, and what each means (-1 for ``?``)."""
     import numpy as np
-    from numpy.lib.stride_tricks import sliding_window_view
 
-    key = (tuple(shape.names), shape.key, tuple(int(n) for n in lengths))
-    layout = _LAYOUTS.get(key)
-    if layout is None:
-        if len(_LAYOUTS) > 1024:
-            _LAYOUTS.clear()
-        layout = _LAYOUTS[key] = _Layout(shape, key[2])
-    width = layout.width
-    kept = np.flatnonzero((cends - starts == layout.size) & (starts + width <= arr.shape[0]))
-    if not kept.shape[0] or arr.shape[0] < width:
-        return
-    block = sliding_window_view(arr, width)[starts[kept]]  # (m, width), one copy a row
-    ok = ((block.view(np.uint64) ^ layout.want) & layout.mask == 0).all(axis=1)
-    gathered.add(rows[kept], ok, block, layout)
+    pairs = sorted((_vul_word(text), v) for text, v in ((b"?", -1), *_VUL_VALUES))
+    return np.array([w for w, _v in pairs], np.uint64), np.array([v for _w, v in pairs], np.int64)
+
+
+def _layout_rows(arr: np.ndarray, at: np.ndarray, layout: _Layout, rows: np.ndarray, gathered: _Gathered) -> None:
+    """The games at ``at`` (chunk rows ``rows``, all of ``layout``), compared with the layout's template in 8-byte
+    words; their values go to ``gathered``, which reads them with the other layouts'."""
+    import numpy as np
+
+    n, width = arr.shape[0], layout.width
+    # every ``width`` bytes from each offset (what sliding_window_view makes, without its checks: a tenth of the time)
+    windows = np.ndarray((max(0, n - width + 1), width), np.uint8, arr, 0, (1, 1)) if n >= width else None
+    if windows is not None and int(at.max()) + width <= n:  # the usual case: each game's words lie inside the chunk
+        block = windows[at]  # (m, width), one copy a row
+    else:  # the file's last game ends less than a word before the end: its row padded (the padding is masked)
+        block = np.zeros((at.shape[0], width), np.uint8)
+        inside = at + width <= n
+        if windows is not None:
+            block[inside] = windows[at[inside]]
+        for j in np.flatnonzero(~inside).tolist():
+            block[j, : n - int(at[j])] = arr[int(at[j]) :]
+    placed = gathered.add(rows, block, layout)  # the values copied out, the block (a copy) is compared in place:
+    words = block.view(np.uint64)  # no temporaries of its size (a small file's pages are touched afresh each time)
+    np.bitwise_xor(words, layout.want, out=words)
+    np.bitwise_and(words, layout.mask, out=words)
+    gathered.ok[placed] = ~words.any(axis=1)
 
 
 #: the conversion of a big file in chunks, this module's chunk reader in :mod:`..chunked`'s pass
