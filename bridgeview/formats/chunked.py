@@ -22,7 +22,7 @@ from ..model.deal import Deal
 from ..model.text import plural
 from ..model.vulnerability import Vulnerability, dealer_for_board, vulnerability_for_board
 from .atomic import save_atomically
-from .bulk import DD_UNKNOWN, BulkChunk, masks_to_owners, overlapping_rows
+from .bulk import DD_UNKNOWN, BulkChunk, masks_to_owners, overlapping_rows, steady_heap
 from .codec import (
     BridgeCodec,
     Cancelled,
@@ -253,40 +253,6 @@ def running_count(flags: np.ndarray) -> np.ndarray:
     for p in range(1, d.shape[2]):
         np.add(out[:, :, p - 1], d[:, :, p], out=out[:, :, p])
     return out
-
-
-#: glibc's mallopt parameters, and the values :func:`steady_heap` gives them: the ceiling of glibc's own
-#: adjustment of its mmap threshold on 64-bit systems (32 MiB) and the trim threshold it pairs with it (twice that)
-_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
-_STEADY_HEAP = ((_M_MMAP_THRESHOLD, 32 << 20), (_M_TRIM_THRESHOLD, 64 << 20))
-#: what :func:`steady_heap` found, once it has run: whether the C library took the settings
-_steady: list[bool] = []
-
-
-def steady_heap() -> bool:
-    """Let the C library keep the memory numpy's temporaries give back, once a process; True when it took it.
-
-    glibc serves an allocation of 128 KiB or more with a fresh ``mmap`` and gives the top of its heap back
-    to the system when more than twice that is free, raising both limits only when such a block is freed. A
-    conversion of a big file raises them on its first chunk; one of 1,000 boards never gets that far, so each
-    conversion touched some 230 fresh pages for its temporaries (a page fault each, about 2 us on this
-    machine's VM: 0.45 ms of a 4 ms conversion, the most of what a small file paid more a board than a
-    big one). Set here to where glibc's own adjustment ends, once, before the first chunk. Other C libraries
-    (no ``mallopt``) are left as they are."""
-    if not _steady:
-        _steady.append(_set_heap_limits())
-    return _steady[0]
-
-
-def _set_heap_limits() -> bool:
-    import ctypes
-
-    try:
-        mallopt = ctypes.CDLL(None).mallopt
-    except (AttributeError, OSError):  # not glibc
-        return False
-    mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
-    return all(mallopt(param, value) == 1 for param, value in _STEADY_HEAP)
 
 
 #: a reader of boards ``a`` to ``b`` of a lazy set as one chunk: (doc, a, b, tally, header, state) -> chunk

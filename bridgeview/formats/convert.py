@@ -469,6 +469,8 @@ def write_bulk_chunks(
 ) -> ConvertResult:
     import numpy as np
 
+    from .bulk import steady_heap
+
     result = ConvertResult(codec)
     caps = codec.caps
     dd_dropped = 0
@@ -505,6 +507,7 @@ def write_bulk_chunks(
             yield chunk
 
     def write(f: IO[bytes]) -> None:
+        steady_heap()
         result.records = codec.write_bulk(checked(), f, options)
 
     if caps.max_records is not None and total > caps.max_records:
