@@ -133,29 +133,23 @@ def complete_words(first: np.ndarray, second: np.ndarray) -> np.ndarray:
 
     Every two-bit field names a hand (W0 N1 E2 S3), so a record is complete when the fields with the
     high bit set (E, S) number 26, those with the low bit set (N, S) 26 and those with both (S) 13.
-    Each count is one popcount: the first word's bits of a kind are at odd (or even) places, and the
-    second word's 20 fields, shifted by one, fill the other places.  Four times as fast as a table
+    Each count is one popcount: the high bits of the first word's 32 fields stay at their odd places and
+    the second word's 20 go to the even ones; the low bits are laid out the same way, so that a field's two
+    bits meet at one place and S is the popcount of the two layouts' AND.  Four times as fast as a table
     look-up a byte, which numpy runs as a gather of 8-byte indices."""
     import numpy as np
 
     high, low, one = np.uint64(_HIGH_BITS), np.uint64(_LOW_BITS), np.uint64(1)
-    bits = second & high  # E and S, at the first word's odd places: shifted to its even ones
-    bits >>= one
-    bits |= first & high
-    ok: np.ndarray = np.bitwise_count(bits) == 26
-    np.bitwise_and(second, low, out=bits)  # N and S, at even places: shifted to the odd ones
-    bits <<= one
-    bits |= first & low
-    ok &= np.bitwise_count(bits) == 26
-    np.right_shift(second, one, out=bits)  # S alone: both bits set
-    bits &= second
-    bits &= low
-    bits <<= one
-    south = first >> one
-    south &= first
-    south &= low
-    bits |= south
-    ok &= np.bitwise_count(bits) == 13
+    highs = second & high  # E and S: the second word's at even places, the first's at odd ones
+    highs >>= one
+    highs |= first & high
+    lows = first & low  # N and S: the first word's moved to the odd places, the second's at even ones
+    lows <<= one
+    lows |= second & low
+    ok: np.ndarray = np.bitwise_count(highs) == 26
+    ok &= np.bitwise_count(lows) == 26
+    highs &= lows  # a field's two bits at one place: S where both are set
+    ok &= np.bitwise_count(highs) == 13
     return ok
 
 
@@ -401,13 +395,13 @@ def zdd_has_14(raw: np.ndarray) -> bool:
 
 def dd_words_known(*words: np.ndarray) -> np.ndarray:
     """Boolean (n,): the records, given as 64-bit words of DD nibbles (bytes that are not DD values set to
-    ones), with some value known (a nibble not 15): a compare a word."""
+    ones), with some value known (a nibble not 15): the words' AND is not all ones."""
     import numpy as np
 
-    unknown = np.uint64(_ALL_BITS)
-    known: np.ndarray = words[0] != unknown
+    every = words[0]
     for word in words[1:]:
-        known |= word != unknown
+        every = every & word
+    known: np.ndarray = every != np.uint64(_ALL_BITS)
     return known
 
 
