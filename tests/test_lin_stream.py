@@ -241,6 +241,38 @@ def test_zrd_to_lin_and_back_keeps_every_deal(tmp_path, monkeypatch):
     assert (tmp_path / "back.zbd").read_bytes() == (tmp_path / "direct.zbd").read_bytes()
 
 
+@pytest.mark.parametrize("fmt", ["zrd", "zbd"])
+@pytest.mark.parametrize("target", ["lin", "pbn"])
+def test_a_broken_deal_among_records_leaves_the_others_whole(tmp_path, monkeypatch, fmt, target):
+    """A record whose deal is not complete (a damaged byte: one hand 14 cards, another 12) is written by the
+    general formatter, and the boards beside it keep their deals: the numpy writers' text of a row with all 52
+    cards in one hand ran 21 bytes into the next board's hands in LIN, and past the chunk at its end (an
+    IndexError). Broken rows in the middle of a chunk, at a chunk's end, and as the file's last record."""
+    from bridgeview.formats.pavlicek.zbd import ZBDCodec, ZRDCodec
+
+    for codec in (ZBDCodec, ZRDCodec):
+        monkeypatch.setattr(codec, "bulk_records", 64)
+    src = tmp_path / f"deals.{fmt}"
+    write_binary(src, fmt, 300)
+    size = get(fmt).record_size
+    data = bytearray(src.read_bytes())
+    for row in (10, 63, 64, 299):
+        data[row * size + 3] ^= 0x03  # one card to another hand
+    src.write_bytes(bytes(data))
+    boards = list(read_file(src))
+    assert [i for i, b in enumerate(boards) if not b.deal.is_complete] == [10, 63, 64, 299]
+    out = tmp_path / f"out.{target}"
+    convert_file(src, out)
+    back = read_file(out)
+    assert [b.deal for i, b in enumerate(back) if i not in (10, 63, 64, 299)] == [
+        b.deal for i, b in enumerate(boards) if i not in (10, 63, 64, 299)
+    ]
+    if target == "lin":  # the broken deals as the board-by-board writer writes them
+        assert out.read_bytes() == document_text(boards, "\n").encode("utf-8")
+    else:  # PBN keeps them as they are
+        assert [b.deal for b in back] == [b.deal for b in boards]
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.tuples(st.integers(0, 2**32 - 1), st.integers(0, 6)), min_size=1, max_size=30))
 def test_parse_hands_reads_what_parse_md_reads(rows):

@@ -108,6 +108,18 @@ def complete_rows(owners: np.ndarray) -> np.ndarray:
     return complete
 
 
+def with_complete_rows(owners: np.ndarray, complete: np.ndarray) -> np.ndarray:
+    """(n, 52) uint8: ``owners`` with every row that is not a complete deal (``complete`` False) replaced by
+    one that is (the cards dealt in order, 13 to each hand), for the writers that scatter a chunk's cards into
+    fixed-width text (``pbn.stream.deal_bytes``, ``lin.stream.md_bytes``): they leave 13 cards' room a hand,
+    and a hand of 14 or 52 wrote past it into the next board's text.  The rows replaced are written by the
+    general formatter instead; their text from here is never used."""
+    import numpy as np
+
+    dealt = (np.arange(52) // 13).astype(np.uint8)
+    return np.where(complete[:, None], owners, dealt).astype(np.uint8)
+
+
 def overlapping_rows(masks: np.ndarray) -> np.ndarray:
     """Boolean (n,) array: rows where some card is in two hands."""
     a, b, c, d = (masks[:, i] for i in range(4))

@@ -19,7 +19,7 @@ from typing import IO, TYPE_CHECKING, Any
 from ...model.boardset import Boards, BoardSet, LazyBoardSet, is_board_source, lazy_set
 from ...model.text import plural
 from ...model.vulnerability import dealer_for_board, vulnerability_for_board
-from ..bulk import DD_UNKNOWN, FAST_CODECS, complete_rows, first_number
+from ..bulk import DD_UNKNOWN, FAST_CODECS, complete_rows, first_number, with_complete_rows
 from ..codec import BridgeCodec, SaveReport, deal_errors, meaningful, progress_of
 from .read import LIN_SEATS, VUL_LETTERS, needs_rs
 from .write import board_line, document_lines
@@ -117,7 +117,7 @@ def _fast_lines(doc: LazyBoardSet, newline: str, encode: Callable[[str], bytes])
         tell(done)
         owners = np.ascontiguousarray(chunk.owners)
         full = complete_rows(owners)
-        md = md_bytes(np.where(full[:, None], owners, 0).astype(np.uint8)).tobytes()
+        md = md_bytes(with_complete_rows(owners, full)).tobytes()  # (the rows not full go to board_line)
         fulls = full.tolist()
         for r in range(owners.shape[0]):
             i = done + r

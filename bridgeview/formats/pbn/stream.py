@@ -107,12 +107,12 @@ def chunk_texts(chunk: BulkChunk, first_number: int, header: str, encoding: str 
     ``Board.numbered(first_number + row, deal, dd=...)`` (with LF line ends)."""
     import numpy as np
 
-    from ..bulk import complete_rows
+    from ..bulk import complete_rows, with_complete_rows
 
     owners = np.ascontiguousarray(chunk.owners)
     n = owners.shape[0]
     full = complete_rows(owners)
-    deals = deal_bytes(np.where(full[:, None], owners, 0).astype(np.uint8)) if n else None
+    deals = deal_bytes(with_complete_rows(owners, full)) if n else None
     cells = _dd_cells()
     dd_text = None
     if chunk.dd is not None and n:
