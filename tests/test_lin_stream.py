@@ -21,6 +21,8 @@ from bridgeview.formats.lin.codec import LinCodec
 from bridgeview.formats.lin.write import board_line, document_text, md_text
 from bridgeview.formats.registry import get, read_file
 from bridgeview.model.board import Board
+from bridgeview.model.boardset import BoardSet
+from bridgeview.model.cards import Seat
 from bridgeview.model.deal import Deal
 
 CODEC = LinCodec()
@@ -241,13 +243,9 @@ def test_zrd_to_lin_and_back_keeps_every_deal(tmp_path, monkeypatch):
     assert (tmp_path / "back.zbd").read_bytes() == (tmp_path / "direct.zbd").read_bytes()
 
 
-@pytest.mark.parametrize("fmt", ["zrd", "zbd"])
-@pytest.mark.parametrize("target", ["lin", "pbn"])
-def test_a_broken_deal_among_records_leaves_the_others_whole(tmp_path, monkeypatch, fmt, target):
-    """A record whose deal is not complete (a damaged byte: one hand 14 cards, another 12) is written by the
-    general formatter, and the boards beside it keep their deals: the numpy writers' text of a row with all 52
-    cards in one hand ran 21 bytes into the next board's hands in LIN, and past the chunk at its end (an
-    IndexError). Broken rows in the middle of a chunk, at a chunk's end, and as the file's last record."""
+def _broken_records(tmp_path, monkeypatch, fmt):
+    """300 records of ``fmt`` in chunks of 64, whose records 10, 63, 64 and 299 have one card moved to another
+    hand (a damaged byte: one hand of 14 cards, one of 12), and the boards read from them."""
     from bridgeview.formats.pavlicek.zbd import ZBDCodec, ZRDCodec
 
     for codec in (ZBDCodec, ZRDCodec):
@@ -256,21 +254,46 @@ def test_a_broken_deal_among_records_leaves_the_others_whole(tmp_path, monkeypat
     write_binary(src, fmt, 300)
     size = get(fmt).record_size
     data = bytearray(src.read_bytes())
-    for row in (10, 63, 64, 299):
+    for row in BROKEN:
         data[row * size + 3] ^= 0x03  # one card to another hand
     src.write_bytes(bytes(data))
     boards = list(read_file(src))
-    assert [i for i, b in enumerate(boards) if not b.deal.is_complete] == [10, 63, 64, 299]
-    out = tmp_path / f"out.{target}"
-    convert_file(src, out)
-    back = read_file(out)
-    assert [b.deal for i, b in enumerate(back) if i not in (10, 63, 64, 299)] == [
-        b.deal for i, b in enumerate(boards) if i not in (10, 63, 64, 299)
-    ]
-    if target == "lin":  # the broken deals as the board-by-board writer writes them
-        assert out.read_bytes() == document_text(boards, "\n").encode("utf-8")
-    else:  # PBN keeps them as they are
-        assert [b.deal for b in back] == [b.deal for b in boards]
+    assert [i for i, b in enumerate(boards) if not b.deal.is_complete] == list(BROKEN)
+    return src, boards
+
+
+#: the records :func:`_broken_records` breaks: in a chunk, a chunk's last, the next chunk's first, the file's last
+BROKEN = (10, 63, 64, 299)
+
+
+@pytest.mark.parametrize("fmt", ["zrd", "zbd"])
+def test_lin_refuses_a_deal_its_readers_cannot_read_back(tmp_path, monkeypatch, fmt):
+    """A hand of 14 cards in ``md`` is a line no LIN reader reads (ours marks the board unreadable): converting
+    a set with one to LIN is refused, naming the board and the hand, and nothing is written; read whole, the
+    board-by-board check says the same."""
+    src, boards = _broken_records(tmp_path, monkeypatch, fmt)
+    hand = next(s.name.lower() for s in Seat if boards[10].deal.hands[s].bit_count() == 14)
+    with pytest.raises(FormatError, match=f"board 11: {hand}'s hand has 14 cards; BBO LIN holds at most 13 a hand"):
+        convert_file(src, tmp_path / "out.lin")
+    assert not (tmp_path / "out.lin").exists()
+    report = CODEC.check(BoardSet(boards))
+    assert report.errors[0].startswith(f"board 11: {hand}'s hand has 14") and len(report.errors) == len(BROKEN)
+
+
+@pytest.mark.parametrize("fmt", ["zrd", "zbd"])
+def test_a_broken_deal_among_records_leaves_the_others_whole(tmp_path, monkeypatch, fmt):
+    """The numpy writers lay out a chunk's complete deals; a row with a hand of 14 cards, whose text they leave to
+    the general formatter, no longer spills into the next board's hands (LIN wrote board 12 wrong after a broken
+    board 11, and failed with an IndexError when the broken row was a chunk's last). PBN keeps broken deals as
+    they are; LIN's writer, asked directly, writes every other board as the board-by-board writer does."""
+    src, boards = _broken_records(tmp_path, monkeypatch, fmt)
+    convert_file(src, tmp_path / "out.pbn")
+    assert [b.deal for b in read_file(tmp_path / "out.pbn")] == [b.deal for b in boards]
+    doc = read_file(src)
+    assert lin_stream.fast(doc)
+    out = io.BytesIO()
+    CODEC.write(doc, out, WriteOptions())
+    assert out.getvalue() == document_text(boards, "\n").encode("utf-8")
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

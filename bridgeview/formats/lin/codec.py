@@ -38,7 +38,7 @@ from .read import (
     needs_rs,
     parse_text,
 )
-from .write import document_lines
+from .write import document_lines, unreadable_deal
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +178,11 @@ class LinCodec(BridgeCodec):
         marks = results = tags = 0
         other_tags: set[str] = set()
         info = source_info(boards)
-        for b in uncounted(boards):  # the generic check's pass moved the progress bar
+        for i, b in enumerate(uncounted(boards)):  # the generic check's pass moved the progress bar
+            where = f"board {b.number}" if b.number is not None else f"record {i + 1}"
+            why = None if b.unreadable else unreadable_deal(b, where)  # (an unreadable one is refused already)
+            if why is not None:
+                rep.errors.append(why)
             if b.play_marks or any(c.mark or c.note is not None for c in b.auction or ()):
                 marks += 1
             if (b.result is not None or b.declarer is not None) and b.contract is None and needs_rs(b):

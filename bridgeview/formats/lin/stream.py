@@ -22,7 +22,7 @@ from ...model.vulnerability import dealer_for_board, vulnerability_for_board
 from ..bulk import DD_UNKNOWN, FAST_CODECS, complete_rows, first_number, with_complete_rows
 from ..codec import BridgeCodec, SaveReport, deal_errors, meaningful, progress_of
 from .read import LIN_SEATS, VUL_LETTERS, needs_rs
-from .write import board_line, document_lines
+from .write import board_line, document_lines, unreadable_deal
 
 if TYPE_CHECKING:
     import numpy as np
@@ -142,7 +142,8 @@ def _fast_lines(doc: LazyBoardSet, newline: str, encode: Callable[[str], bytes])
 
 def fast_check(codec: BridgeCodec, doc: LazyBoardSet) -> SaveReport:
     """What LIN's check says of a lazy ZRD/ZBD set with nothing edited, counted from its chunks: the
-    deals it cannot hold (none are partial in those formats) and the DD tables it drops."""
+    deals it cannot hold (none are partial in those formats: a broken one has a hand of more than 13 cards,
+    which no LIN reader reads back) and the DD tables it drops."""
     import numpy as np
 
     rep = SaveReport()
@@ -151,7 +152,7 @@ def fast_check(codec: BridgeCodec, doc: LazyBoardSet) -> SaveReport:
     for chunk in doc.bulk() if doc.bulk is not None else ():
         tell(done)
         full = complete_rows(np.ascontiguousarray(chunk.owners))
-        if not codec.caps.partial_deals and not full.all():
+        if not full.all():  # every card of these formats has a hand: a deal not complete has a hand of 14 or more
             rep.errors.extend(_deal_error(codec, doc, done + r) for r in np.flatnonzero(~full).tolist())
         if chunk.dd is not None:
             dd += int((chunk.dd != DD_UNKNOWN).any(axis=(1, 2)).sum())
@@ -169,4 +170,5 @@ def _deal_error(codec: BridgeCodec, doc: LazyBoardSet, i: int) -> str:
     board = doc[i]
     where = f"board {board.number}" if board.number is not None else f"record {i + 1}"
     errors = deal_errors(codec, board, where)
-    return errors[0] if errors else f"{where} is not a complete deal"
+    why = errors[0] if errors else unreadable_deal(board, where)
+    return why if why is not None else f"{where} is not a complete deal"

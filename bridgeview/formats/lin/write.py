@@ -77,6 +77,20 @@ def md_text(board: Board) -> str:
     return f"{digit}" + ",".join(hands)
 
 
+def unreadable_deal(board: Board, where: str) -> str | None:
+    """Why ``md`` cannot hold ``board``'s cards so that a LIN reader reads them back (ours and BBO's refuse
+    the line), or None: a hand of more than 13 cards, or a card in two hands.  A deal that is only partial
+    is written as BBO writes one."""
+    deal = board.deal
+    for seat in LIN_SEATS:
+        count = deal.hands[seat].bit_count()
+        if count > 13:
+            return f"{where}: {seat.name.lower()}'s hand has {count} cards; BBO LIN holds at most 13 a hand"
+    if deal.overlap:
+        return f"{where} has a card in two hands; BBO LIN holds each card in one hand"
+    return None
+
+
 def board_pairs(board: Board) -> list[tuple[str, str]]:
     """The board as LIN key/value pairs (without ``qx``), as BBO writes a board: ``pn|S,W,N,E|st||md|…|rh||``
     (``pn|,,,|`` when no player is named), ``ah|Board N|``, ``sv``, then the auction and the play."""
