@@ -104,9 +104,11 @@ def _parse_in_pieces(hands: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
     import numpy as np
 
     k = len(hands)
+    sizes = np.fromiter(map(len, hands), dtype=np.int64, count=k)
+    if 0 < k <= FULL_ROWS and (sizes == 71).all():  # (a small file of four full hands a game: no rows to sort out)
+        return parse_full_hands(np.frombuffer(b"".join(hands), np.uint8).reshape(k, 71))
     owners = np.full((k, 52), ABSENT, dtype=np.uint8)
     ok = np.zeros(k, dtype=bool)
-    sizes = np.fromiter(map(len, hands), dtype=np.int64, count=k)
     for width in (71, 54):
         every = np.flatnonzero(sizes == width)
         for i in range(0, every.shape[0], FULL_ROWS):
