@@ -177,7 +177,6 @@ def _chunk(
         bounds.append(idx.end)
     numbers = np.zeros(k, np.int64)
     dd = np.full((k, 4, 5), DD_UNKNOWN, dtype=np.uint8)
-    owners = np.full((k, 52), ABSENT, dtype=np.uint8)
     match = _BOARD.fullmatch
     encoding = idx.encoding
     has_closed = idx.has_closed
@@ -210,22 +209,22 @@ def _chunk(
         vuls_l.append(vv)
         notes_l.append(notes)
     parsed, ok = _parse_in_pieces(hands)
-    fast = np.array(fast_rows, dtype=np.int64)
-    slow.extend(fast[~ok].tolist())
-    rows = fast[ok]
-    owners[rows] = parsed[ok]
-    number = np.array(numbers_l, dtype=np.int64)[ok]
+    number = np.array(numbers_l, dtype=np.int64)
+    dealer = np.array(dealers_l, dtype=np.int64)
+    vul = np.array(vuls_l, dtype=np.int64)
+    notes = names_array(notes_l)
+    if not slow and ok.all():  # every game read together (a file as programs write it): the arrays as they are
+        rows = np.arange(k, dtype=np.int64)
+        owners = parsed
+    else:
+        fast = np.array(fast_rows, dtype=np.int64)
+        slow.extend(fast[~ok].tolist())
+        rows = fast[ok]
+        owners = np.full((k, 52), ABSENT, dtype=np.uint8)
+        owners[rows] = parsed[ok]
+        number, dealer, vul, notes = number[ok], dealer[ok], vul[ok], notes[ok]
     numbers[rows] = np.where(number >= 0, number, a + rows + 1)
-    counted = [
-        (
-            rows,
-            number,
-            np.array(dealers_l, dtype=np.int64)[ok],
-            np.array(vuls_l, dtype=np.int64)[ok],
-            np.zeros(rows.shape[0], dtype=bool),
-            names_array(notes_l)[ok],
-        )
-    ]
+    counted = [(rows, number, dealer, vul, np.zeros(rows.shape[0], dtype=bool), notes)]
     owners, dd, numbers = finish_chunk(doc, a, k, slow, counted, owners, dd, numbers, tally, state)
     return BulkChunk(owners, None, numbers)
 
