@@ -312,3 +312,30 @@ def test_parse_hands_reads_what_parse_md_reads(rows):
             assert Deal.from_owners(owners[r].tolist()) == deal, text
         else:
             assert not deal.is_complete, text
+
+
+def test_parse_full_hands_places_no_card_of_a_fifth_suit_letter():
+    """A hand of 17 bytes with a fifth suit letter (a card after it would have no suit) is not a deal, and its
+    cards after that letter land in no other row: the row before keeps its own owners."""
+    import numpy as np
+
+    deals = [Deal.from_owners(random_chunk(1, seed=s).owners[0].tolist()) for s in (3, 4)]
+    good = [md_text(Board.numbered(1, deal))[1:] for deal in deals]
+    hands = good[1].split(",")
+    ranks = "".join(ch for ch in ",".join(hands[:2]) if ch not in "SHDC,")  # the 26 cards of two hands
+    # the card after the fifth letter would land on a spade of the row before: one South does not hold there
+    south_spades = good[0][1 : good[0].index("H")]
+    stray = next(j for j, ch in enumerate(ranks) if ch not in south_spades)
+    ranks = ranks[:stray] + ranks[stray + 1 : 12] + ranks[stray] + ranks[12:] if stray < 12 else ranks
+    assert ranks[11] not in south_spades
+    # 12 ranks and five letters, then 14 ranks and three letters: 17 bytes each, 26 cards between them
+    first = f"S{ranks[:3]}H{ranks[3:6]}D{ranks[6:9]}C{ranks[9:11]}S{ranks[11]}"
+    second = f"S{ranks[12:17]}H{ranks[17:22]}D{ranks[22:26]}"
+    assert len(first) == len(second) == 17
+    bad = ",".join([first, second, *hands[2:]])
+    rows = np.frombuffer((good[0] + bad).encode(), np.uint8).reshape(2, 71)
+    owners, ok = lin_bulk.parse_full_hands(rows)
+    alone_owners, alone_ok = lin_bulk.parse_full_hands(rows[:1].copy())
+    assert ok.tolist() == [True, False]
+    assert alone_ok.tolist() == [True]
+    assert (owners[0] == alone_owners[0]).all()

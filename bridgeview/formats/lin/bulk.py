@@ -14,7 +14,7 @@ are those of the general path (the tests compare both).
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ...model.boardset import BoardSource, lazy_set
@@ -125,24 +125,26 @@ def _parse_in_pieces(hands: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
 def parse_full_hands(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """:func:`parse_hands` for rows of 13-card hands that the board pattern took: (k, 71) bytes of four
     hands, or (k, 54) of three and a comma (the fourth is the cards left).  Each hand is 17 bytes, its
-    suit letters in order, so a byte's suit is the count of letters up to it."""
+    suit letters in order, so a byte's suit is the count of letters up to it.  The hands are looked at
+    with the comma after each (18 bytes: the rows stay contiguous, which numpy goes through faster than
+    17 bytes of every 18), and each byte is looked up once, as a rank or a suit letter."""
     import numpy as np
 
+    codes, seats = _hand_tables()
     k, width = arr.shape
     hands = 4 if width == 71 else 3
     body = np.concatenate((arr, np.full((k, 4 * 18 - width), ord(","), np.uint8)), axis=1).reshape(k, 4, 18)
-    body = body[:, :hands, :17]
-    marks = (body == ord("S")) | (body == ord("H")) | (body == ord("D")) | (body == ord("C"))
-    suit = running_count(np.ascontiguousarray(marks)).astype(np.int32) - 1  # 0 = spades ... 3 = clubs
-    rank = rank_table()[body]
+    code = codes[body[:, :hands]]  # a rank 0-12, SUIT_LETTER, or -1 for any other byte (the commas)
+    letters = running_count(code == SUIT_LETTER)  # the suit letters up to each byte: 1 = spades ... 4 = clubs
     # every hand 17 bytes (its commas in place), so 13 ranks with its four letters
     ok = (arr[:, 17] == ord(",")) & (arr[:, 35] == ord(",")) & (arr[:, 53] == ord(","))
-    held = (rank >= 0) & (suit >= 0) & (suit <= 3) & ok[:, None, None]
-    seats = np.array(_LIN_SEATS, dtype=np.uint8)
-    cards = (3 - suit) * 13 + rank + 52 * np.arange(k, dtype=np.int32)[:, None, None]
-    flat = np.where(held, cards, 52 * k)  # suit letters (and rows of another layout) land in a spare slot
+    held = (code >= 0) & (code < SUIT_LETTER) & (letters >= 1) & (letters <= 4)
+    held &= ok[:, None, None]
+    # a card's place: (3 - suit) * 13 + rank, in int8 (bytes not held may wrap: they go to the spare slot)
+    cards = np.add(52 - 13 * letters + code, 52 * np.arange(k, dtype=np.int32)[:, None, None], dtype=np.int32)
+    cards[~held] = 52 * k  # suit letters, commas (and rows of another layout) land in a spare slot
     spread = np.full(52 * k + 1, ABSENT, dtype=np.uint8)
-    spread[flat.ravel()] = np.broadcast_to(seats[:hands][None, :, None], flat.shape).ravel()
+    spread[cards.ravel()] = np.broadcast_to(seats[:hands][None, :, None], cards.shape).ravel()
     owners = spread[:-1].reshape(k, 52)
     absent = (owners == ABSENT).sum(axis=1)
     ok &= held.sum(axis=(1, 2)) == 13 * hands
@@ -152,6 +154,24 @@ def parse_full_hands(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         ok &= absent == 13
         owners = np.where(owners == ABSENT, seats[3], owners).astype(np.uint8)
     return owners, ok
+
+
+#: the code of a suit letter in :func:`_hand_tables`' byte table (ranks are 0-12)
+SUIT_LETTER = 16
+
+
+@cache
+def _hand_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Byte -> rank (0-12, as :func:`..chunked.rank_table`), :data:`SUIT_LETTER` for S H D C, -1 for any other
+    byte (int8); and the seats of an ``md`` value's hands in order (uint8).  Built on first use."""
+    import numpy as np
+
+    codes = rank_table().astype(np.int8)
+    codes[list(b"SHDC")] = SUIT_LETTER
+    codes.setflags(write=False)
+    seats = np.array(_LIN_SEATS, dtype=np.uint8)
+    seats.setflags(write=False)
+    return codes, seats
 
 
 @lru_cache(maxsize=4096)
