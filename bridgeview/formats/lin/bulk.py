@@ -243,10 +243,10 @@ def _chunk(
         vuls_l.append(vv)
         notes_l.append(notes)
     parsed, ok = _parse_in_pieces(hands)
-    number = np.array(numbers_l, dtype=np.int64)
-    dealer = np.array(dealers_l, dtype=np.int64)
-    vul = np.array(vuls_l, dtype=np.int64)
-    notes = names_array(notes_l)
+    game_number = np.array(numbers_l, dtype=np.int64)
+    game_dealer = np.array(dealers_l, dtype=np.int64)
+    game_vul = np.array(vuls_l, dtype=np.int64)
+    game_notes = names_array(notes_l)
     if not slow and ok.all():  # every game read together (a file as programs write it): the arrays as they are
         rows = np.arange(k, dtype=np.int64)
         owners = parsed
@@ -256,9 +256,9 @@ def _chunk(
         rows = fast[ok]
         owners = np.full((k, 52), ABSENT, dtype=np.uint8)
         owners[rows] = parsed[ok]
-        number, dealer, vul, notes = number[ok], dealer[ok], vul[ok], notes[ok]
-    numbers[rows] = np.where(number >= 0, number, a + rows + 1)
-    counted = [(rows, number, dealer, vul, np.zeros(rows.shape[0], dtype=bool), notes)]
+        game_number, game_dealer, game_vul, game_notes = game_number[ok], game_dealer[ok], game_vul[ok], game_notes[ok]
+    numbers[rows] = np.where(game_number >= 0, game_number, a + rows + 1)
+    counted = [(rows, game_number, game_dealer, game_vul, np.zeros(rows.shape[0], dtype=bool), game_notes)]
     owners, dd, numbers = finish_chunk(doc, a, k, slow, counted, owners, dd, numbers, tally, state)
     return BulkChunk(owners, None, numbers)
 
