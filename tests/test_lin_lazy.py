@@ -86,6 +86,18 @@ def test_files_with_state_across_boards_are_read_eagerly(tmp_path, text):
     assert lin_lazy.read_lazy(path) is None
 
 
+@pytest.mark.parametrize("key", ["vg", "rs", "pw", "mp", "bn", "VG", "Rs", "pW", "MP", "bN"])
+def test_a_file_key_after_the_first_boards_sends_the_file_to_the_eager_reader(tmp_path, key):
+    """Each file key (results by board number, headers), in either case, wherever it is: the lazy index looks
+    keys up in a table of them."""
+    boards = [BOARD.format(dealer=1 + n % 4, vul="o", n=n) for n in range(1, 6)]
+    path = tmp_path / "x.lin"
+    path.write_text("\n".join(boards))
+    assert lin_lazy.read_lazy(path) is not None
+    path.write_text("\n".join([*boards[:3], f"{key}|1,2,3|", *boards[3:]]))
+    assert lin_lazy.read_lazy(path) is None
+
+
 QX_DEAL = "md|{d}SAKQJHT98D765C432,S765HAKQJD432CT98,S432H765DT98CAKQJ,|"
 QX_FILES = {
     # what our own export writes from a binary set: qx, a deal, the title and the vulnerability

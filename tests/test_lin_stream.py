@@ -132,16 +132,18 @@ def test_the_check_names_characters_the_encoding_cannot_hold_line_by_line():
 DEAL = "SAKQJHT98D765C432,S765HAKQJD432CT98,S432H765DT98CAKQJ,"
 
 
-def varied_lin(n: int = 240, seed: int = 5) -> str:
+def varied_lin(n: int = 240, seed: int = 5, kinds: range | tuple[int, ...] = range(12)) -> str:
     """Hand records of every shape the chunked path meets: ours, BBO's, rooms, players, played boards, odd
-    deals and values, boards without numbers."""
+    deals and values, boards without numbers (``kinds``: those of ``i % 12`` below that are kept)."""
     rng = random.Random(seed)
     lines = []
     for i in range(1, n + 1):
+        kind = i % 12
+        if kind not in kinds:
+            continue
         owners = random_chunk(1, seed=seed * 1000 + i).owners[0].tolist()
         board = Board.numbered(i, Deal.from_owners(owners))
         md = md_text(board)
-        kind = i % 12
         if kind == 0:
             line = f"qx|o{i}|st||md|{md}|rh||ah|Board {i}|sv|{'oneb'[i % 4]}|"  # vulnerability not the number's
         elif kind == 1:
@@ -194,6 +196,34 @@ def test_chunked_lin_conversion_matches_the_check_and_writer(tmp_path, monkeypat
     assert got.losses == want.losses and len(want.losses) >= 3, want.losses
     assert report.losses == want.losses and not report.errors
     assert got.records == want.records == 240
+    assert (tmp_path / f"lazy.{fmt}").read_bytes() == (tmp_path / f"eager.{fmt}").read_bytes()
+
+
+#: the kinds of varied_lin whose games all read together: with three hands and boards without a number among
+#: them, and four hands only (where a board numbered by its place would repeat a number: the careful path)
+NUMPY_KINDS = ((0, 1, 2, 5, 6, 11), (0, 2, 6, 11))
+
+
+@pytest.mark.parametrize("fmt", ["zrd", "zbd"])
+@pytest.mark.parametrize("kinds", NUMPY_KINDS)
+@pytest.mark.parametrize("chunk", [50, 1 << 16])
+def test_a_file_whose_games_all_read_together_converts_as_read_whole(tmp_path, monkeypatch, fmt, kinds, chunk):
+    """A chunk none of whose games goes to the careful reader takes its arrays as they come (numbers, dealers,
+    vulnerabilities, names, boards without a number numbered where they land): the same bytes and losses."""
+    from bridgeview.formats import chunked
+
+    path = tmp_path / "plain.lin"
+    path.write_text(varied_lin(kinds=kinds))
+    careful = []
+    real = lin_lazy.LazyLinSet._decode_board
+    monkeypatch.setattr(lin_lazy.LazyLinSet, "_decode_board", lambda self, i: careful.append(i) or real(self, i))
+    monkeypatch.setattr(chunked, "CHUNK", chunk)
+    got = write_document(lin_lazy.read_lazy(path), tmp_path / f"lazy.{fmt}", get(fmt))
+    assert set(careful) <= {0}  # (the reader's first board, read when the file is opened)
+    monkeypatch.setattr(chunked, "CHUNK", 1 << 16)
+    want = write_document(CODEC.read(path, ReadOptions()), tmp_path / f"eager.{fmt}", get(fmt))
+    assert got.losses == want.losses and len(want.losses) >= 2, want.losses
+    assert got.records == want.records
     assert (tmp_path / f"lazy.{fmt}").read_bytes() == (tmp_path / f"eager.{fmt}").read_bytes()
 
 
@@ -337,3 +367,30 @@ def test_parse_hands_reads_what_parse_md_reads(rows):
             assert Deal.from_owners(owners[r].tolist()) == deal, text
         else:
             assert not deal.is_complete, text
+
+
+def test_parse_full_hands_places_no_card_of_a_fifth_suit_letter():
+    """A hand of 17 bytes with a fifth suit letter (a card after it would have no suit) is not a deal, and its
+    cards after that letter land in no other row: the row before keeps its own owners."""
+    import numpy as np
+
+    deals = [Deal.from_owners(random_chunk(1, seed=s).owners[0].tolist()) for s in (3, 4)]
+    good = [md_text(Board.numbered(1, deal))[1:] for deal in deals]
+    hands = good[1].split(",")
+    ranks = "".join(ch for ch in ",".join(hands[:2]) if ch not in "SHDC,")  # the 26 cards of two hands
+    # the card after the fifth letter would land on a spade of the row before: one South does not hold there
+    south_spades = good[0][1 : good[0].index("H")]
+    stray = next(j for j, ch in enumerate(ranks) if ch not in south_spades)
+    ranks = ranks[:stray] + ranks[stray + 1 : 12] + ranks[stray] + ranks[12:] if stray < 12 else ranks
+    assert ranks[11] not in south_spades
+    # 12 ranks and five letters, then 14 ranks and three letters: 17 bytes each, 26 cards between them
+    first = f"S{ranks[:3]}H{ranks[3:6]}D{ranks[6:9]}C{ranks[9:11]}S{ranks[11]}"
+    second = f"S{ranks[12:17]}H{ranks[17:22]}D{ranks[22:26]}"
+    assert len(first) == len(second) == 17
+    bad = ",".join([first, second, *hands[2:]])
+    rows = np.frombuffer((good[0] + bad).encode(), np.uint8).reshape(2, 71)
+    owners, ok = lin_bulk.parse_full_hands(rows)
+    alone_owners, alone_ok = lin_bulk.parse_full_hands(rows[:1].copy())
+    assert ok.tolist() == [True, False]
+    assert alone_ok.tolist() == [True]
+    assert (owners[0] == alone_owners[0]).all()

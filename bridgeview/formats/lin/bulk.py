@@ -14,7 +14,7 @@ are those of the general path (the tests compare both).
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ...model.boardset import BoardSource, lazy_set
@@ -104,15 +104,20 @@ def _parse_in_pieces(hands: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
     import numpy as np
 
     k = len(hands)
+    sizes = np.fromiter(map(len, hands), dtype=np.int64, count=k)
+    if 0 < k <= FULL_ROWS and (sizes == 71).all():  # (a small file of four full hands a game: no rows to sort out)
+        return parse_full_rows(b",".join(hands) + b",", k, 4)
     owners = np.full((k, 52), ABSENT, dtype=np.uint8)
     ok = np.zeros(k, dtype=bool)
-    sizes = np.fromiter(map(len, hands), dtype=np.int64, count=k)
     for width in (71, 54):
         every = np.flatnonzero(sizes == width)
         for i in range(0, every.shape[0], FULL_ROWS):
             rows = every[i : i + FULL_ROWS]
-            texts = b"".join([hands[r] for r in rows.tolist()])
-            owners[rows], ok[rows] = parse_full_hands(np.frombuffer(texts, np.uint8).reshape(-1, width))
+            texts = [hands[r] for r in rows.tolist()]
+            if width == 71:
+                owners[rows], ok[rows] = parse_full_rows(b",".join(texts) + b",", len(texts), 4)
+            else:
+                owners[rows], ok[rows] = parse_full_hands(np.frombuffer(b"".join(texts), np.uint8).reshape(-1, width))
     rest = np.flatnonzero((sizes != 71) & (sizes != 54)).tolist()
     for i in range(0, len(rest), PARSE_ROWS):
         rows_ = rest[i : i + PARSE_ROWS]
@@ -122,25 +127,38 @@ def _parse_in_pieces(hands: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
 
 def parse_full_hands(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """:func:`parse_hands` for rows of 13-card hands that the board pattern took: (k, 71) bytes of four
-    hands, or (k, 54) of three and a comma (the fourth is the cards left).  Each hand is 17 bytes, its
-    suit letters in order, so a byte's suit is the count of letters up to it."""
+    hands, or (k, 54) of three and a comma (the fourth is the cards left): :func:`parse_full_rows` of the
+    rows filled up with commas."""
     import numpy as np
 
     k, width = arr.shape
-    hands = 4 if width == 71 else 3
-    body = np.concatenate((arr, np.full((k, 4 * 18 - width), ord(","), np.uint8)), axis=1).reshape(k, 4, 18)
-    body = body[:, :hands, :17]
-    marks = (body == ord("S")) | (body == ord("H")) | (body == ord("D")) | (body == ord("C"))
-    suit = running_count(np.ascontiguousarray(marks)).astype(np.int32) - 1  # 0 = spades ... 3 = clubs
-    rank = rank_table()[body]
+    rows = np.concatenate((arr, np.full((k, 4 * 18 - width), ord(","), np.uint8)), axis=1)
+    return parse_full_rows(rows.tobytes(), k, 4 if width == 71 else 3)
+
+
+def parse_full_rows(text: bytes, k: int, hands: int) -> tuple[np.ndarray, np.ndarray]:
+    """Owners (k, 52) and the rows that are complete deals (k,), as :func:`parse_hands` gives them, of
+    ``k`` rows of 72 bytes: four hands of 17 bytes each followed by a comma (``hands``: 4), or three and the
+    commas that stand for the fourth, the cards left (``hands``: 3).  A hand's suit letters come in order, so
+    a byte's suit is the count of letters up to it.  Each byte is looked up once, as a rank or a suit
+    letter, by ``bytes.translate`` (a numpy look-up takes twice as long), and the hands are looked at with
+    their commas (contiguous rows of 18 bytes, which numpy goes through faster than 17 of every 18)."""
+    import numpy as np
+
+    table, seats = _hand_tables()
+    raw = np.frombuffer(text, np.uint8).reshape(k, 72)
+    # a rank 0-12, SUIT_LETTER, or -1 for any other byte (the commas)
+    code = np.frombuffer(text.translate(table), np.int8).reshape(k, 4, 18)[:, :hands]
+    letters = running_count(code == SUIT_LETTER)  # the suit letters up to each byte: 1 = spades ... 4 = clubs
     # every hand 17 bytes (its commas in place), so 13 ranks with its four letters
-    ok = (arr[:, 17] == ord(",")) & (arr[:, 35] == ord(",")) & (arr[:, 53] == ord(","))
-    held = (rank >= 0) & (suit >= 0) & (suit <= 3) & ok[:, None, None]
-    seats = np.array(_LIN_SEATS, dtype=np.uint8)
-    cards = (3 - suit) * 13 + rank + 52 * np.arange(k, dtype=np.int32)[:, None, None]
-    flat = np.where(held, cards, 52 * k)  # suit letters (and rows of another layout) land in a spare slot
+    ok = (raw[:, 17] == ord(",")) & (raw[:, 35] == ord(",")) & (raw[:, 53] == ord(","))
+    held = (code >= 0) & (code < SUIT_LETTER) & (letters >= 1) & (letters <= 4)
+    held &= ok[:, None, None]
+    # a card's place: (3 - suit) * 13 + rank, in int8 (bytes not held may wrap: they go to the spare slot)
+    cards = np.add(52 - 13 * letters + code, 52 * np.arange(k, dtype=np.int32)[:, None, None], dtype=np.int32)
+    cards[~held] = 52 * k  # suit letters, commas (and rows of another layout) land in a spare slot
     spread = np.full(52 * k + 1, ABSENT, dtype=np.uint8)
-    spread[flat.ravel()] = np.broadcast_to(seats[:hands][None, :, None], flat.shape).ravel()
+    spread[cards.ravel()] = np.broadcast_to(seats[:hands][None, :, None], cards.shape).ravel()
     owners = spread[:-1].reshape(k, 52)
     absent = (owners == ABSENT).sum(axis=1)
     ok &= held.sum(axis=(1, 2)) == 13 * hands
@@ -150,6 +168,24 @@ def parse_full_hands(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         ok &= absent == 13
         owners = np.where(owners == ABSENT, seats[3], owners).astype(np.uint8)
     return owners, ok
+
+
+#: the code of a suit letter in :func:`_hand_tables`' byte table (ranks are 0-12)
+SUIT_LETTER = 16
+
+
+@cache
+def _hand_tables() -> tuple[bytes, np.ndarray]:
+    """Byte -> rank (0-12, as :func:`..chunked.rank_table`), :data:`SUIT_LETTER` for S H D C, -1 for any other
+    byte (as int8), a table for ``bytes.translate``; and the seats of an ``md`` value's hands in order (uint8).
+    Built on first use."""
+    import numpy as np
+
+    codes = rank_table().astype(np.int8)
+    codes[list(b"SHDC")] = SUIT_LETTER
+    seats = np.array(_LIN_SEATS, dtype=np.uint8)
+    seats.setflags(write=False)
+    return codes.view(np.uint8).tobytes(), seats
 
 
 @lru_cache(maxsize=4096)
@@ -175,7 +211,6 @@ def _chunk(
         bounds.append(idx.end)
     numbers = np.zeros(k, np.int64)
     dd = np.full((k, 4, 5), DD_UNKNOWN, dtype=np.uint8)
-    owners = np.full((k, 52), ABSENT, dtype=np.uint8)
     match = _BOARD.fullmatch
     encoding = idx.encoding
     has_closed = idx.has_closed
@@ -208,22 +243,22 @@ def _chunk(
         vuls_l.append(vv)
         notes_l.append(notes)
     parsed, ok = _parse_in_pieces(hands)
-    fast = np.array(fast_rows, dtype=np.int64)
-    slow.extend(fast[~ok].tolist())
-    rows = fast[ok]
-    owners[rows] = parsed[ok]
-    number = np.array(numbers_l, dtype=np.int64)[ok]
-    numbers[rows] = np.where(number >= 0, number, a + rows + 1)
-    counted = [
-        (
-            rows,
-            number,
-            np.array(dealers_l, dtype=np.int64)[ok],
-            np.array(vuls_l, dtype=np.int64)[ok],
-            np.zeros(rows.shape[0], dtype=bool),
-            names_array(notes_l)[ok],
-        )
-    ]
+    game_number = np.array(numbers_l, dtype=np.int64)
+    game_dealer = np.array(dealers_l, dtype=np.int64)
+    game_vul = np.array(vuls_l, dtype=np.int64)
+    game_notes = names_array(notes_l)
+    if not slow and ok.all():  # every game read together (a file as programs write it): the arrays as they are
+        rows = np.arange(k, dtype=np.int64)
+        owners = parsed
+    else:
+        fast = np.array(fast_rows, dtype=np.int64)
+        slow.extend(fast[~ok].tolist())
+        rows = fast[ok]
+        owners = np.full((k, 52), ABSENT, dtype=np.uint8)
+        owners[rows] = parsed[ok]
+        game_number, game_dealer, game_vul, game_notes = game_number[ok], game_dealer[ok], game_vul[ok], game_notes[ok]
+    numbers[rows] = np.where(game_number >= 0, game_number, a + rows + 1)
+    counted = [(rows, game_number, game_dealer, game_vul, np.zeros(rows.shape[0], dtype=bool), game_notes)]
     owners, dd, numbers = finish_chunk(doc, a, k, slow, counted, owners, dd, numbers, tally, state)
     return BulkChunk(owners, None, numbers)
 

@@ -76,6 +76,18 @@ def _letter() -> np.ndarray:
 
 
 @cache
+def _file_keys() -> np.ndarray:
+    """Key (two lower-case bytes as one number, as :func:`_window` reads them) -> is a file key (:data:`_FILE_KEYS`):
+    one look-up a key, not a comparison with each (five rounds of numpy calls a window)."""
+    import numpy as np
+
+    table = np.zeros(1 << 16, dtype=bool)
+    table[[key[0] << 8 | key[1] for key in _FILE_KEYS]] = True
+    table.setflags(write=False)
+    return table
+
+
+@cache
 def _space() -> np.ndarray:
     """Byte -> is white space."""
     import numpy as np
@@ -232,9 +244,8 @@ def _window(arr: np.ndarray, pos: int, bars: np.ndarray, pairs: _Pairs) -> bool:
     if padded.shape[0] and not _only_space_before(arr, key_start[padded], key_end[padded] - 2):
         return False  # text before a key that is not white space (a line break)
     keys = (first | 0x20).astype(np.uint16) << 8 | (second | 0x20)  # lower case, two bytes as one number
-    for fk in _FILE_KEYS:
-        if (keys == (fk[0] << 8 | fk[1])).any():
-            return False
+    if _file_keys()[keys].any():
+        return False
     lead = (keys == (ord("p") << 8 | ord("n"))) | (keys == (ord("s") << 8 | ord("t")))
     idx = np.arange(keys.shape[0], dtype=np.int64)
     # the last pair that is not pn/st before each pair (as a pair number), and where the pair after it starts
