@@ -231,3 +231,12 @@ def test_word_level_checks_agree_with_the_nibbles_and_owners(rows):
     assert (dd_words_known(*words[2:]) == (zdd != 0xFF).any(axis=1)).all()
     assert dd_words_have_14(*words[2:]) == zdd_has_14(zdd)
     assert (zbd_rows(*words[:2]) == zbd).all()  # and the deal bytes laid out again from them, as a writer copies
+
+
+def test_the_word_checks_take_a_chunk_of_no_records():
+    """No records, no words: every check answers for none, and the writer's layout is empty (not numpy's error
+    about the strides of an empty buffer)."""
+    words = zrd_words(np.zeros((0, 23), np.uint8))
+    assert complete_words(*words[:2]).shape == (0,) and dd_words_known(*words[2:]).shape == (0,)
+    assert not dd_words_have_14(*words[2:])
+    assert zbd_rows(*words[:2]).shape == (0, 13)

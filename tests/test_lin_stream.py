@@ -310,6 +310,23 @@ def test_lin_refuses_a_deal_its_readers_cannot_read_back(tmp_path, monkeypatch, 
     assert report.errors[0].startswith(f"board 11: {hand}'s hand has 14") and len(report.errors) == len(BROKEN)
 
 
+def test_an_edited_board_of_a_lazy_lin_set_is_named_by_its_record(tmp_path, monkeypatch):
+    """The refusal of an edited board without a number in a lazily read LIN file names its record in the file,
+    not its place among the edited boards."""
+    monkeypatch.setattr(lin_lazy, "LAZY_MIN_BYTES", 1000)
+    src = tmp_path / "deals.zrd"
+    write_binary(src, "zrd", 200)
+    convert_file(src, tmp_path / "deals.lin")
+    doc = read_file(tmp_path / "deals.lin")
+    assert doc.is_lazy
+    hands = list(doc[0].deal.hands)
+    moved = hands[1] & -hands[1]  # one of east's cards to north: north 14, east 12
+    hands[0], hands[1] = hands[0] | moved, hands[1] & ~moved
+    doc[150] = Board(deal=Deal.from_masks(hands))
+    errors = CODEC.check(doc).errors
+    assert errors == ["record 151: north's hand has 14 cards; BBO LIN holds at most 13 a hand"]
+
+
 @pytest.mark.parametrize("fmt", ["zrd", "zbd"])
 def test_a_broken_deal_among_records_leaves_the_others_whole(tmp_path, monkeypatch, fmt):
     """The numpy writers lay out a chunk's complete deals; a row with a hand of 14 cards, whose text they leave to

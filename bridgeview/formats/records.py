@@ -175,8 +175,9 @@ def find_end(buf: Any, record_size: int, full: int) -> int | None:
     """Index of the first of ``full`` records of ``buf`` whose first 32 bits are zero, or None.
 
     Compares each record's first four bytes as an (unaligned, strided) uint32 view of the mapping,
-    a chunk of records at a time, and gives each chunk's pages back once compared (:func:`release`):
-    opening a 241 MB file holds 1.5 MB of it at a time, and nothing is copied (reading the chunks
+    a chunk of records at a time, and gives each chunk's pages back once compared when the map is big
+    enough for that to pay (:func:`release`, 8 MiB on): opening a 241 MB file holds 1.5 MB of it at a
+    time, and nothing is copied (reading the chunks
     into a buffer instead cost a million-record conversion 4-8 ms, the scan 1.5)."""
     import numpy as np
 

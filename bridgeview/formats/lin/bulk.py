@@ -140,9 +140,11 @@ def parse_full_rows(text: bytes, k: int, hands: int) -> tuple[np.ndarray, np.nda
     """Owners (k, 52) and the rows that are complete deals (k,), as :func:`parse_hands` gives them, of
     ``k`` rows of 72 bytes: four hands of 17 bytes each followed by a comma (``hands``: 4), or three and the
     commas that stand for the fourth, the cards left (``hands``: 3).  A hand's suit letters come in order, so
-    a byte's suit is the count of letters up to it.  Each byte is looked up once, as a rank or a suit
-    letter, by ``bytes.translate`` (a numpy look-up takes twice as long), and the hands are looked at with
-    their commas (contiguous rows of 18 bytes, which numpy goes through faster than 17 of every 18)."""
+    a byte's suit is the count of letters up to it: the rows must be hands the board pattern matched (``S``,
+    ``H``, ``D``, ``C`` in that order); a hand in another order would be read with its suits swapped.  Each
+    byte is looked up once, as a rank or a suit letter, by ``bytes.translate`` (a numpy look-up takes twice
+    as long), and the hands are looked at with their commas (contiguous rows of 18 bytes, which numpy goes
+    through faster than 17 of every 18)."""
     import numpy as np
 
     table, seats = _hand_tables()

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import IO
 
 from ...model.board import board_key
-from ...model.boardset import BoardSet, BoardSource, is_board_source
+from ...model.boardset import BoardSet, BoardSource, Numbered, is_board_source
 from ...model.text import plural
 from ..codec import (
     Boards,
@@ -179,7 +179,8 @@ class LinCodec(BridgeCodec):
         other_tags: set[str] = set()
         info = source_info(boards)
         for i, b in enumerate(uncounted(boards)):  # the generic check's pass moved the progress bar
-            where = f"board {b.number}" if b.number is not None else f"record {i + 1}"
+            record = boards.record_number(i) if isinstance(boards, Numbered) else None  # (an edited board's own)
+            where = f"board {b.number}" if b.number is not None else f"record {record or i + 1}"
             why = None if b.unreadable else unreadable_deal(b, where)  # (an unreadable one is refused already)
             if why is not None:
                 rep.errors.append(why)

@@ -121,7 +121,7 @@ _LOW_BITS = 0x5555_5555_5555_5555
 
 def zbd_complete(raw: np.ndarray) -> np.ndarray:
     """Boolean (n,): the (n, 13) ZBD records whose four hands hold 13 cards each (see :func:`complete_words`),
-    from two 64-bit words a record read in place: bytes 0-7, and 5-12 shifted down to bytes 8-12."""
+    from two 64-bit words a record: bytes 0-7 (copied once: it is read twice), and 5-12 shifted down to 8-12."""
     import numpy as np
 
     return complete_words(row_words(raw, 0).copy(), row_words(raw, 5) >> np.uint64(24))
@@ -346,6 +346,8 @@ def zbd_rows(first: np.ndarray, second: np.ndarray) -> np.ndarray:
 
     n = first.shape[0]
     out = np.empty((n, 13), dtype=np.uint8)
+    if not n:  # (no rows: numpy makes no strided view of an empty buffer)
+        return out
     np.left_shift(second, np.uint64(24), out=np.ndarray((n,), dtype="<u8", buffer=out, offset=5, strides=(13,)))
     np.ndarray((n,), dtype="<u8", buffer=out, offset=0, strides=(13,))[:] = first
     return out
