@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import IO
 
-from ...model.board import board_key
+from ...model.board import Board, board_key
 from ...model.boardset import BoardSet, BoardSource, Numbered, is_board_source
 from ...model.text import plural
 from ..codec import (
@@ -179,11 +179,10 @@ class LinCodec(BridgeCodec):
         other_tags: set[str] = set()
         info = source_info(boards)
         for i, b in enumerate(uncounted(boards)):  # the generic check's pass moved the progress bar
-            record = boards.record_number(i) if isinstance(boards, Numbered) else None  # (an edited board's own)
-            where = f"board {b.number}" if b.number is not None else f"record {record or i + 1}"
-            why = None if b.unreadable else unreadable_deal(b, where)  # (an unreadable one is refused already)
-            if why is not None:
-                rep.errors.append(why)
+            if not b.unreadable and not b.deal.is_complete:  # (an unreadable one is refused already)
+                why = unreadable_deal(b, _where(boards, i, b))
+                if why is not None:
+                    rep.errors.append(why)
             if b.play_marks or any(c.mark or c.note is not None for c in b.auction or ()):
                 marks += 1
             if (b.result is not None or b.declarer is not None) and b.contract is None and needs_rs(b):
@@ -211,6 +210,15 @@ class LinCodec(BridgeCodec):
             if loss:
                 rep.losses.append(loss)
         return rep
+
+
+def _where(boards: Boards, index: int, board: Board) -> str:
+    """How a save error names board ``index``: its number, else its record in the file (an edited board of a
+    lazily read file is counted among the edited ones: the set knows its record)."""
+    if board.number is not None:
+        return f"board {board.number}"
+    record = boards.record_number(index) if isinstance(boards, Numbered) else None
+    return f"record {record or index + 1}"
 
 
 CODECS = (LinCodec(),)
