@@ -91,3 +91,25 @@ def test_real_dge_file_matches_deal_convert(realdata, tmp_path):
     solved = [b.dd for b in registry.read_file(out)]
     stored = [b.dd for b in registry.read_file(realdata / "pbn" / "dealconvert_test_16boards.pbn")]
     assert len(solved) == 16 and solved == stored
+
+
+@pytest.mark.parametrize("boards", [1, 2])
+def test_solve_as_a_command_forks_its_dds_children_and_gets_the_known_tables(tmp_path, boards):
+    """``bridgeview solve`` in a process of its own (one thread: its DDS children are forked, not spawned,
+    and one board on two cores is solved with two DDS threads) writes the tables Deal Convert stored."""
+    import subprocess
+    import sys
+
+    src, dst = tmp_path / "in.pbn", tmp_path / "out.pbn"
+    registry.write_file(
+        BoardSet([Board.numbered(i + 1, Deal.from_pbn(d)) for i, d in enumerate(DEALS[:boards])]), src, "pbn"
+    )
+    run = subprocess.run(
+        [sys.executable, "-m", "bridgeview.cli.main", "solve", str(src), str(dst), "--jobs", "2"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert f"solved {boards} of" in run.stderr
+    assert [b.dd for b in registry.read_file(dst)] == [DDTable.from_rows(t) for t in TABLES[:boards]]

@@ -14,7 +14,9 @@ is ever solved twice.
 :class:`SolverPool` (one single-threaded child a core, fed deal by deal, so no
 core waits for a batch's slowest deal), the GUI, ``render`` and printing on
 one child with DDS's threads on every core (the board the user waits for).
-Deals that run out of time come back as "slow" (no table).
+Deals that run out of time come back as "slow" (no table).  A pool with more children than
+deals gives each deal the cores the idle children would leave.  The children are forked where
+that is safe (the command line: :func:`fork_is_safe`), else started afresh.
 """
 
 from __future__ import annotations
@@ -70,6 +72,27 @@ def available_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def fork_is_safe() -> bool:
+    """Whether a child may be forked from this process rather than started afresh (spawned).
+
+    A forked child starts in a millisecond with this package already imported; a spawned one
+    starts a Python, imports the parent's main module and this package again, and spawning
+    starts multiprocessing's resource-tracker process besides: on a one-board ``bridgeview
+    solve`` that was most of the command's time.  Forking copies only the calling thread, so it
+    is safe only in a process that runs no other thread that might hold a lock: Linux (macOS's
+    system libraries do not survive a fork), no Qt loaded (its threads: the window, the tests),
+    no DDS loaded here (its own worker threads) and no second Python thread (a GUI's solver
+    thread, pytest-xdist's worker)."""
+    import multiprocessing
+    import sys
+
+    if not sys.platform.startswith("linux") or "fork" not in multiprocessing.get_all_start_methods():
+        return False
+    if "endplay._dds" in sys.modules or any(name.startswith("PySide6") for name in sys.modules):
+        return False
+    return threading.active_count() == 1
+
+
 def dds_table(deal: Deal, threads: int | None) -> DDTable | None:
     """What a child runs for each deal: one DDS call with ``threads`` threads (None: one per core)."""
     return dds.solve_tables([deal], jobs=threads)[0]
@@ -93,11 +116,10 @@ def _serve(
         conn.send(("error", None, f"{type(e).__name__}: {e}"))
         return
     conn.send(("ready", None, None))
-    per_thread = float(threads or available_cores())
     lock = threading.Condition()
-    current: list[tuple[int, float, float] | None] = [
+    current: list[tuple[int, float, float, float] | None] = [
         None
-    ]  # (position, CPU seconds at its start, limit) of the deal being solved
+    ]  # (position, CPU seconds at its start, limit, DDS threads) of the deal being solved
 
     def watch() -> None:
         with lock:
@@ -106,7 +128,7 @@ def _serve(
                 if cur is None:
                     lock.wait()
                     continue
-                position, cpu0, limit = cur
+                position, cpu0, limit, per_thread = cur
                 used = (time.process_time() - cpu0) / per_thread
                 if used > limit:
                     conn.send(("slow", position, used))
@@ -122,13 +144,14 @@ def _serve(
             return
         if msg is None:
             return
-        position, hands, limit = msg
+        position, hands, limit, deal_threads = msg
+        deal_threads = deal_threads or threads
         with lock:
-            current[0] = (position, time.process_time(), limit)
+            current[0] = (position, time.process_time(), limit, float(deal_threads or available_cores()))
             lock.notify()
         reply: tuple[str, int, object]
         try:
-            table = (solver or dds_table)(Deal(tuple(hands)), threads)
+            table = (solver or dds_table)(Deal(tuple(hands)), deal_threads)
             reply = ("ok", position, table.tricks if table is not None else None)
         except Exception as e:
             reply = ("error", position, f"{type(e).__name__}: {e}")
@@ -163,7 +186,7 @@ class SolverProcess:
         """Start the child (without waiting for it to be ready: several start side by side)."""
         import multiprocessing  # here: importing this module (for its limits) must stay cheap for the window
 
-        ctx = multiprocessing.get_context("spawn")  # no fork: the parent may run Qt threads
+        ctx = multiprocessing.get_context("fork") if fork_is_safe() else multiprocessing.get_context("spawn")
         parent, child = ctx.Pipe()
         proc = ctx.Process(target=_serve, args=(child, self.threads, self.solver), daemon=True, name="bridgeview-dds")
         proc.start()
@@ -187,12 +210,13 @@ class SolverProcess:
             raise SolverUnavailable(text)
         self.ready = True
 
-    def send(self, position: int, deal: Deal, limit: float) -> None:
-        """Queue ``deal`` (known to the caller as ``position``) for the child, with its CPU time limit."""
+    def send(self, position: int, deal: Deal, limit: float, threads: int | None = None) -> None:
+        """Queue ``deal`` (known to the caller as ``position``) for the child, with its CPU time limit
+        (per DDS thread) and the DDS threads to solve it with (None: the child's own number)."""
         assert self._conn is not None
         if not self.pending:
             self.heard = time.monotonic()
-        self._conn.send((position, deal.hands, limit))
+        self._conn.send((position, deal.hands, limit, threads))
         self.pending.append(position)
 
     def receive(self) -> tuple[str, int | None, object]:
@@ -313,6 +337,17 @@ def _start(members: list[SolverProcess], needed: int) -> None:
             p.wait_ready()
 
 
+def _threads_a_deal(pool: SolverProcess | SolverPool, deals: int) -> int | None:
+    """DDS threads for each of ``deals`` deals in ``pool``: a pool's own (one a child) unless it has more
+    children than deals, when the cores the idle children would leave go to the deals (a one-board
+    ``bridgeview solve`` on two cores solves its deal with two threads, in 0.6x the time); None: a single
+    child's own."""
+    if isinstance(pool, SolverProcess) or not deals or deals >= len(pool.members):
+        return None
+    own = pool.members[0].threads
+    return None if own is None else own * (len(pool.members) // deals)
+
+
 def solve_within(
     deals: Sequence[Deal],
     timeout: float = DEFAULT_TIMEOUT,
@@ -340,6 +375,7 @@ def solve_within(
     queue = deque(i for i, d in enumerate(deals) if dds.unsolvable_reason(d) is None)
     done = total - len(queue)
     solvable = len(queue)
+    threads = _threads_a_deal(pool, solvable)
     backstop = max(MIN_BACKSTOP, WALL_FACTOR * timeout)
     try:
         while queue or any(p.pending for p in members):
@@ -349,7 +385,7 @@ def solve_within(
             for p in members:
                 while p.running and len(p.pending) < AHEAD and queue:
                     i = queue.popleft()
-                    p.send(i, deals[i], timeout)
+                    p.send(i, deals[i], timeout, threads)
             busy = [p for p in members if p.pending]
             wait_for = min(p.heard for p in busy) + backstop - time.monotonic()
             ready = wait([p.connection() for p in busy], timeout=max(0.0, wait_for))
