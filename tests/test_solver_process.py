@@ -262,7 +262,7 @@ def test_a_pool_with_more_children_than_deals_gives_the_deals_the_idle_cores(fak
 
 #: a script that solves one deal in a child process and prints what the child saw: 1 when the child
 #: had a module the parent imported just before (it was forked), 0 when it started afresh (spawned)
-FORK_PROBE = '''
+FORK_PROBE = """
 import sys, threading, time
 
 from bridgeview.model.ddtable import DDTable
@@ -283,7 +283,7 @@ if __name__ == "__main__":
         result = solve_within([Deal.from_pbn("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432")],
                               30, process=child)
     print(result.tables[0].tricks[0][0])
-'''
+"""
 
 
 @pytest.mark.skipif(not os.sys.platform.startswith("linux"), reason="children are forked on Linux only")
