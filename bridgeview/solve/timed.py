@@ -81,8 +81,9 @@ def fork_is_safe() -> bool:
     solve`` that was most of the command's time.  Forking copies only the calling thread, so it
     is safe only in a process that runs no other thread that might hold a lock: Linux (macOS's
     system libraries do not survive a fork), no Qt loaded (its threads: the window, the tests),
-    no DDS loaded here (its own worker threads) and no second Python thread (a GUI's solver
-    thread, pytest-xdist's worker)."""
+    no DDS loaded here (its own worker threads), no second Python thread (a GUI's solver
+    thread, pytest-xdist's worker) and no other thread of the process at all (a library's own,
+    as numpy's OpenBLAS starts unless told ``OPENBLAS_NUM_THREADS=1``, as the command line does)."""
     import multiprocessing
     import sys
 
@@ -90,7 +91,12 @@ def fork_is_safe() -> bool:
         return False
     if "endplay._dds" in sys.modules or any(name.startswith("PySide6") for name in sys.modules):
         return False
-    return threading.active_count() == 1
+    if threading.active_count() != 1:
+        return False
+    try:
+        return len(os.listdir("/proc/self/task")) == 1  # the process's threads, native ones included
+    except OSError:  # no /proc: what Python knows of has to do
+        return True
 
 
 def dds_table(deal: Deal, threads: int | None) -> DDTable | None:
