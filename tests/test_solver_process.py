@@ -187,24 +187,29 @@ def test_the_pool_gives_what_one_dds_call_gives():
     assert result.tables[-1] is None and not result.slow
 
 
-def test_a_child_started_early_is_waited_for_before_its_first_deal(fake_dds):
-    """``bridgeview solve`` starts its first child before it reads its file (launch_first): the engine
-    waits for that child to have loaded DDS before it sends a deal, and starts the others as usual."""
+@pytest.mark.parametrize("early", [1, 5])
+def test_a_child_started_early_is_waited_for_before_its_first_deal(fake_dds, early):
+    """``bridgeview solve`` starts its children before it sets the run up (launch_early, as many as its
+    deals can use): the engine waits for them to have loaded DDS before it sends a deal, and starts any
+    others as usual."""
     from bridgeview.solve.timed import SolverPool, solve_within
 
     todo = deals(5, seed=13)
     with SolverPool(2, solver=fake_solver) as pool:
-        pool.launch_first()
-        assert pool.members[0].running and not pool.members[0].ready
+        pool.launch_early(early)
+        assert [p.running for p in pool.members] == [True, early > 1]
+        assert not any(p.ready for p in pool.members)
         result = solve_within(todo, LIMIT, process=pool)
         assert all(p.ready for p in pool.members if p.running)
     assert result.tables == [fake_table(d) for d in todo] and not result.slow
     assert fake_dds.calls() == {str(d.hands): 1 for d in todo}
 
 
-def test_solve_starts_its_first_child_before_it_sets_the_run_up(fake_dds, tmp_path, monkeypatch, capsys):
-    """Once the file is read and has deals to solve, the first DDS child loads DDS on another core while the
-    command imports numpy and sets the run up; a file with nothing to solve starts none."""
+@pytest.mark.parametrize(("boards", "early"), [(3, [True, True]), (1, [True, False])])
+def test_solve_starts_its_children_before_it_sets_the_run_up(fake_dds, tmp_path, monkeypatch, capsys, boards, early):
+    """Once the file is read and has deals to solve, the DDS children its deals can use load DDS on the other
+    cores while the command imports numpy and sets the run up (a one-deal file starts one); a file with
+    nothing to solve starts none."""
     from bridgeview.cli.main import main
     from bridgeview.formats import registry
     from bridgeview.model.board import Board
@@ -227,11 +232,11 @@ def test_solve_starts_its_first_child_before_it_sets_the_run_up(fake_dds, tmp_pa
         return real_solve_chunked(*args, **kwargs)
 
     monkeypatch.setattr(chunks, "solve_chunked", solve_chunked)
-    todo = deals(3, seed=17)
+    todo = deals(boards, seed=17)
     src, out = tmp_path / "in.deals", tmp_path / "out.zrd"
     registry.write_file(BoardSet([Board.numbered(i + 1, d) for i, d in enumerate(todo)]), src, "deals")
     assert main(["solve", str(src), str(out), "--jobs", "2", "--dd-timeout", str(LIMIT)]) == 0
-    assert running_at_setup == [[True, False]]  # one child started, the other left until there are deals for it
+    assert running_at_setup == [early]
     assert [b.dd for b in registry.read_file(out)] == [fake_table(d) for d in todo]
     assert not any(p.running for p in pools[0].members)  # all stopped at the end
     pools.clear()
@@ -308,3 +313,43 @@ def test_a_child_is_forked_from_a_process_of_one_thread_and_spawned_beside_other
     if forked is None:  # native threads, which Python does not know of: forked only where there are none
         forked = "1" if tasks == "1" else "0"
     assert seen == forked, f"{tasks} threads in the parent"
+
+
+def test_solve_s_progress_moves_deal_by_deal_within_a_chunk(fake_dds, tmp_path, monkeypatch):
+    """A chunk is 200 deals, a minute or more of one core: the progress line hears every deal done, not only
+    every chunk (it sat at 0/16 until a 16-board file was solved), across chunks and from a resumed count."""
+    from bridgeview.cli import solve as solve_cmd
+    from bridgeview.cli.main import main
+    from bridgeview.formats import registry
+    from bridgeview.model.board import Board
+    from bridgeview.model.boardset import BoardSet
+    from bridgeview.solve import timed
+
+    heard: list[tuple[int, int]] = []
+
+    class Recorded:
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def __call__(self, done, total):
+            heard.append((done, total))
+            return True
+
+        def note(self, text):
+            pass
+
+        def close(self):
+            pass
+
+    real_pool = timed.SolverPool
+    monkeypatch.setattr(timed, "SolverPool", lambda *a, **k: real_pool(*a, solver=fake_solver, **k))
+    monkeypatch.setattr(solve_cmd, "Progress", Recorded)
+    todo = deals(7, seed=23)
+    src, out = tmp_path / "in.deals", tmp_path / "out.zrd"
+    registry.write_file(BoardSet([Board.numbered(i + 1, d) for i, d in enumerate(todo)]), src, "deals")
+    assert main(["solve", str(src), str(out), "--jobs", "2", "--chunk", "3", "--dd-timeout", str(LIMIT)]) == 0
+    assert {total for _, total in heard} == {7}
+    counts = [done for done, _ in heard]
+    assert set(range(8)) <= set(counts), counts  # every deal heard, the chunks' ends (3, 6) among them
+    assert max(counts) == 7
+    assert counts == sorted(counts)  # never backwards

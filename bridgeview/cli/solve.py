@@ -88,9 +88,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _solver(
-    args: argparse.Namespace, on_slow: Callable[[int, int], None] | None = None, pool: SolverPool | None = None
+    args: argparse.Namespace,
+    on_slow: Callable[[int, int], None] | None = None,
+    pool: SolverPool | None = None,
+    within: Callable[[int], None] | None = None,
 ) -> ChunkSolver:
-    """What solves the chunks: the Dask cluster asked for, else DDS children here (``pool``, when started early)."""
+    """What solves the chunks: the Dask cluster asked for, else DDS children here (``pool``, when started early;
+    ``within`` hears the deals done of the chunk being solved)."""
     from ..solve.chunks import DaskSolver, LocalSolver
 
     if args.cluster or args.workers:
@@ -105,19 +109,19 @@ def _solver(
             raise FormatError(str(exc)) from None
         except OSError as exc:  # nothing listens there, or something that is not a scheduler
             raise FormatError(f"cannot reach the Dask scheduler at {args.cluster}: {exc}") from None
-    return LocalSolver(args.jobs, timeout=args.dd_timeout, on_slow=on_slow, pool=pool)
+    return LocalSolver(args.jobs, timeout=args.dd_timeout, on_slow=on_slow, pool=pool, within=within)
 
 
-def _early_pool(args: argparse.Namespace) -> SolverPool | None:
-    """DDS children for solving here, the first one started at once: it loads DDS on another core while this
-    process imports numpy and sets the run up (on a small file, a third of the command's time); None for a
-    cluster or no time limit (DDS in this process)."""
+def _early_pool(args: argparse.Namespace, deals: int) -> SolverPool | None:
+    """DDS children for solving ``deals`` deals here, as many as they can use started at once: they load DDS
+    on the other cores while this process imports numpy and sets the run up (on a small file, a third of the
+    command's time); None for a cluster or no time limit (DDS in this process)."""
     if args.cluster or args.workers or args.dd_timeout is None:
         return None
     from ..solve.timed import SolverPool
 
     pool = SolverPool(args.jobs)
-    pool.launch_first()
+    pool.launch_early(deals)
     return pool
 
 
@@ -140,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
     # every board with cards that lacks a complete table (all of them with --again); the
     # ones DDS cannot solve come back without a table and are reported
     todo = [i for i in range(len(doc)) if doc[i].deal.card_count and (args.again or not has_table(doc[i]))]
-    pool = _early_pool(args) if todo else None
+    pool = _early_pool(args, len(todo)) if todo else None
     try:
         return _run(args, codec, doc, todo, pool)
     finally:
@@ -165,14 +169,32 @@ def _run(args: argparse.Namespace, codec: BridgeCodec, doc: BoardSet, todo: list
             "left without a table (slow), the rest goes on"
         )
 
+    # the bar moves deal by deal: solve_chunked reports the deals of the chunks done (those of a resumed run's
+    # journal too), the solver here the deals done of the chunk it is on
+    chunks_done = [0]
+
+    def chunk_progress(done: int, total: int) -> bool:
+        chunks_done[0] = done
+        return progress(done, total)
+
+    def within(done: int) -> None:
+        progress(chunks_done[0] + done, len(todo))
+
     solver = None
     try:
-        solver = _solver(args, slow, pool) if todo else None
+        solver = _solver(args, slow, pool, within) if todo else None
         if solver is not None and sys.stderr.isatty():
             print(f"bridgeview: solving {len(todo)} deals on {solver.name}", file=sys.stderr)
         tables_of = (
             solve_chunked(
-                lambda i: doc[i].deal, todo, journal, meta, solver, chunk=chunk, resume=args.resume, progress=progress
+                lambda i: doc[i].deal,
+                todo,
+                journal,
+                meta,
+                solver,
+                chunk=chunk,
+                resume=args.resume,
+                progress=chunk_progress,
             )
             if solver is not None
             else None

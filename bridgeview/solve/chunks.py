@@ -215,6 +215,9 @@ class LocalSolver:
     (:class:`bridgeview.solve.timed.SolverPool`), fed deal by deal: a deal that takes longer than
     ``timeout`` seconds of DDS's CPU time stops its child only and comes back :data:`SLOW`
     (``on_slow(chunk number, position)`` hears it at once); every other deal is solved once.
+    ``within(done)`` hears how many deals of the chunk being solved are done (solved, unsolvable or
+    slow) as each is done, so a progress line moves within a chunk of 200 deals, which takes one core
+    a minute or more.
     """
 
     name = "this machine"
@@ -225,10 +228,12 @@ class LocalSolver:
         timeout: float | None = None,
         on_slow: Callable[[int, int], None] | None = None,
         pool: SolverPool | None = None,
+        within: Callable[[int], None] | None = None,
     ) -> None:
         self.jobs = jobs
         self.timeout = timeout
         self.on_slow = on_slow
+        self.within = within
         #: the DDS children (``pool``: started by the caller, perhaps still loading DDS; closed here)
         self._pool: SolverPool | None = pool
 
@@ -241,9 +246,10 @@ class LocalSolver:
         if self._pool is None:
             self._pool = SolverPool(self.jobs)
         deals = [Deal.from_masks(int(h) for h in row) for row in np.asarray(masks, dtype=np.uint64)]
-        on_slow = self.on_slow
+        on_slow, within = self.on_slow, self.within
         hear = (lambda k: on_slow(number, k)) if on_slow is not None else None
-        result = solve_within(deals, self.timeout, process=self._pool, on_slow=hear)
+        counted = (lambda done, total: within(done)) if within is not None else None
+        result = solve_within(deals, self.timeout, process=self._pool, on_slow=hear, progress=counted)
         out = np.full((len(deals), 4, 5), UNSOLVED, dtype=np.uint8)
         for k, table in enumerate(result.tables):
             if table is not None:

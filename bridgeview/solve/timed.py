@@ -279,12 +279,14 @@ class SolverPool:
     def __init__(self, size: int | None = None, threads: int | None = 1, solver: SolveFn | None = None) -> None:
         self.members = [SolverProcess(threads, solver) for _ in range(max(1, int(size or available_cores())))]
 
-    def launch_first(self) -> None:
-        """Start the first child now, without waiting for it: ``bridgeview solve`` does so before it imports
-        numpy and reads its file, so the child loads DDS on another core meanwhile (the others start once
-        there are deals for them)."""
-        if not self.members[0].running:
-            self.members[0].launch()
+    def launch_early(self, deals: int) -> None:
+        """Start the children ``deals`` deals can use now, without waiting for them: ``bridgeview solve``
+        does so once it has read its file, so they load DDS on the other cores while it imports numpy and
+        sets the run up, and they are forked before anything starts a thread (its progress line on a
+        terminal), which would leave children started later to be spawned (:func:`fork_is_safe`)."""
+        for p in self.members[: max(0, deals)]:
+            if not p.running:
+                p.launch()
 
     def close(self) -> None:
         for p in self.members:
@@ -339,7 +341,7 @@ def _start(members: list[SolverProcess], needed: int) -> None:
     for p in fresh:
         p.launch()
     for p in members:
-        if p.running and not p.ready:  # launched here, or early (:meth:`SolverPool.launch_first`)
+        if p.running and not p.ready:  # launched here, or early (:meth:`SolverPool.launch_early`)
             p.wait_ready()
 
 
