@@ -64,3 +64,39 @@ def test_render_cribbage(qapp, tmp_path):
     out = tmp_path / "c.png"
     assert main(["render", str(files[0]), "--deal", "1", "--step", "0", "-o", str(out)]) == 0
     assert out.exists()
+
+
+def test_render_as_a_command_solves_a_board_without_a_table_while_qt_starts(tmp_path):
+    """``bridgeview render`` in a process of its own starts the DDS child for a board without a DD table
+    before it imports Qt (forked, it solves the deal while Qt starts): the picture is the one of the same
+    board with its table in the file, grid and par line included."""
+    import os
+    import subprocess
+    import sys
+
+    import pytest
+
+    pytest.importorskip("endplay")
+    from bridgeview.formats.registry import read_file, write_file
+    from bridgeview.model.boardset import BoardSet
+    from bridgeview.solve.dds import solve_table
+
+    board = read_file(SAMPLE)[0]
+    bare, solved = tmp_path / "bare.pbn", tmp_path / "solved.pbn"
+    write_file(BoardSet([board.copy(dd=None)]), bare, "pbn")
+    write_file(BoardSet([board.copy(dd=solve_table(board.deal))]), solved, "pbn")
+    assert read_file(bare)[0].dd is None
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    pictures = []
+    for path in (bare, solved):
+        out = tmp_path / f"{path.stem}.png"
+        run = subprocess.run(
+            [sys.executable, "-m", "bridgeview.cli.main", "render", str(path), "-o", str(out)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=env,
+        )
+        assert run.returncode == 0, run.stderr
+        pictures.append(out.read_bytes())
+    assert pictures[0] == pictures[1]

@@ -353,3 +353,61 @@ def test_solve_s_progress_moves_deal_by_deal_within_a_chunk(fake_dds, tmp_path, 
     assert set(range(8)) <= set(counts), counts  # every deal heard, the chunks' ends (3, 6) among them
     assert max(counts) == 7
     assert counts == sorted(counts)  # never backwards
+
+
+#: a script that starts two DDS children (a stand-in for DDS), prints their process ids and waits to be killed
+ORPHAN_PROBE = """
+import sys, time
+
+from bridgeview.solve.timed import SolverPool
+
+
+def never_called(deal, threads):
+    return None
+
+
+if __name__ == "__main__":
+    pool = SolverPool(2, solver=never_called)
+    pool.launch_early(2)
+    for p in pool.members:
+        p.wait_ready()
+    print(" ".join(str(p._proc.pid) for p in pool.members), flush=True)
+    time.sleep(120)
+"""
+
+
+@pytest.mark.skipif(not os.sys.platform.startswith("linux"), reason="children are forked on Linux only")
+def test_the_children_end_when_the_command_is_killed(tmp_path):
+    """kill -9 of ``bridgeview solve`` leaves no DDS child behind: a forked child closes its copies of the
+    parent's pipe ends (its own and its elder sibling's), so the pipe closes when the parent dies and the
+    child ends, quietly (it waited on the pipe for ever, 94 MB each)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / "orphans.py"
+    script.write_text(ORPHAN_PROBE, encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        children = [int(pid) for pid in proc.stdout.readline().split()]
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    assert len(children) == 2
+
+    def alive(pid):
+        try:
+            with open(f"/proc/{pid}/stat", encoding="utf-8") as f:
+                return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+        except FileNotFoundError:
+            return False
+
+    deadline = time.monotonic() + 20
+    while any(alive(pid) for pid in children) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = [pid for pid in children if alive(pid)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left, "DDS children outlived the killed command"
+    assert "Traceback" not in proc.stderr.read()

@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..formats.errors import FormatError
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget
 
     from ..model.board import Board
+    from ..solve.timed import DealInAdvance
     from ..ui.boardset.view import DocumentView
     from ..ui.diagram.hand_diagram import HandDiagram
     from ..ui.dialogs import Button
@@ -59,11 +61,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    return _run(args)
+
+
+def _drawn(draw: Callable[[], int]) -> int:
+    """``draw()`` in the running Qt application (made now), the offscreen platform's chatter kept off stderr."""
     from PySide6.QtCore import qInstallMessageHandler
+
+    from ..ui.app import application
 
     previous = quiet_qt()
     try:
-        return _run(args)
+        application()
+        return draw()
     finally:
         qInstallMessageHandler(previous)
 
@@ -86,32 +96,57 @@ def _run(args: argparse.Namespace) -> int:
         if value is not None and not 50 <= value <= 10000:
             raise FormatError(f"--{name} must be between 50 and 10000 pixels", path=args.file)
     doc = read_file(args.file, codec.name)
-    from ..ui.app import application
-
-    application()
     if not isinstance(doc, BoardSet):  # a cribbage game
-        from ..ui.cribbage.view import render_cribbage
+        game = doc
 
-        deal = args.deal if args.deal is not None else (args.board if args.board is not None else 1)
-        render_cribbage(doc, deal - 1, args.step, args.output, args.width or 900, args.height or 600)
-        return 0
+        def draw_game() -> int:
+            from ..ui.cribbage.view import render_cribbage
+
+            deal = args.deal if args.deal is not None else (args.board if args.board is not None else 1)
+            render_cribbage(game, deal - 1, args.step, args.output, args.width or 900, args.height or 600)
+            return 0
+
+        return _drawn(draw_game)
     if not len(doc):
         raise FormatError("the file holds no boards", path=args.file)
     index = _board_index(doc, args.board, args.file)
     if args.window:
-        return _render_window(args, index)
-    return _render_diagram(args, doc, index, codec.name)
+        return _drawn(lambda: _render_window(args, index))
+    ahead = _solved_ahead(doc[index], args.dd_timeout)  # (before Qt is imported: see there)
+    try:
+        return _drawn(lambda: _render_diagram(args, doc, index, codec.name, ahead))
+    finally:
+        if ahead is not None:
+            ahead.close()
 
 
 def _board_index(doc: BoardSet, number: int | None, path: str) -> int:
     if number is None:
         return 0
-    from ..ui.document.board_model import BoardSetModel
+    from ..model.boardset import find_number
 
-    i = BoardSetModel(doc).find_number(number)
+    i = find_number(doc, number)
     if i is None:
         raise FormatError(f"no board {number} in the file", path=path)
     return i
+
+
+def _solved_ahead(board: Board, timeout: float) -> DealInAdvance | None:
+    """The board's deal solved in a DDS child started before Qt is, when the diagram's grid needs its table:
+    forked (Qt's threads would make it spawned, a new Python importing the package again), the child loads
+    DDS and solves the deal on the other cores while this process starts Qt and builds the widgets; None
+    when the board needs no solving or DDS cannot start (the grid then shows what the file holds, as it
+    would)."""
+    from ..solve.boards import needs_solving
+
+    if not needs_solving(board):
+        return None
+    try:
+        from ..solve.timed import DealInAdvance
+
+        return DealInAdvance(board.deal, timeout)
+    except (ImportError, OSError):
+        return None
 
 
 def _step(diagram: HandDiagram, board: Board, step: int, fmt: str, path: str) -> None:
@@ -125,12 +160,14 @@ def _step(diagram: HandDiagram, board: Board, step: int, fmt: str, path: str) ->
             raise FormatError(f"board {board.number}: the play has only {shown} cards", path=path)
 
 
-def _render_diagram(args: argparse.Namespace, doc: BoardSet, index: int, fmt: str) -> int:
+def _render_diagram(
+    args: argparse.Namespace, doc: BoardSet, index: int, fmt: str, ahead: DealInAdvance | None = None
+) -> int:
     from ..ui.diagram.render_widget import DiagramWithGrid
 
     board = doc[index]
     widget = DiagramWithGrid()
-    if not widget.set_board(board, solve=True, timeout=args.dd_timeout):
+    if not widget.set_board(board, solve=True, timeout=args.dd_timeout, ahead=ahead):
         _say_slow(board, args.dd_timeout)
     _step(widget.diagram, board, args.step, fmt, args.file)
     widget.resize(args.width or 900, args.height or 560)

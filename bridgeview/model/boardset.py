@@ -200,6 +200,30 @@ class Selection:
         return self
 
 
+def find_number(boards: Boards, number: int, board: Callable[[int], Board] | None = None) -> int | None:
+    """Index of the board numbered ``number`` in ``boards``; cheap guesses first (its place in a set numbered
+    from 1 or from its first board's number), so big lazy sets stay fast, and no scan of more than 200,000
+    boards of a lazy set (a jump is not a search of millions of records).  ``board(i)`` reads a board where the
+    caller keeps them (the board list's cache); by default ``boards[i]``."""
+    at = board if board is not None else boards.__getitem__
+    n = len(boards)
+    if n == 0:
+        return None
+    guesses = [number - 1]
+    first = at(0).number
+    if first is not None:
+        guesses.append(number - first)
+    for g in guesses:
+        if 0 <= g < n and at(g).number == number:
+            return g
+    if getattr(boards, "is_lazy", False) and n > 200_000:
+        return None
+    for i, b in enumerate(boards):
+        if b.number == number:
+            return i
+    return None
+
+
 def lazy_set(source: BoardSource) -> LazyBoardSet | None:
     """The set under ``source`` (through any progress wrapper) when it still decodes its boards on demand."""
     found = source.uncounted

@@ -59,6 +59,11 @@ _WARM_UP = Deal((0x1FFF << 39, 0x1FFF << 26, 0x1FFF << 13, 0x1FFF))
 #: what solves one deal in a child: (deal, DDS threads) -> its table, None when it cannot be solved
 SolveFn = Callable[[Deal, int | None], DDTable | None]
 
+#: this process's ends of the pipes to its children.  A forked child has copies of them all (its own pipe's
+#: included) and closes them first thing: a copy of its own pipe's far end would keep the pipe open when this
+#: process dies (kill -9), and the child, which ends when its pipe closes, would wait on it for ever
+_PARENT_ENDS: set[Connection] = set()
+
 
 class SolverUnavailable(Exception):
     """The child process could not be started or DDS is not installed."""
@@ -112,7 +117,19 @@ def _serve(
     A watchdog thread gives each deal ``limit`` seconds of CPU time (per DDS thread); past it the
     child sends ("slow", position, seconds) and ends at once, so the deals queued behind the slow
     one were never started and the parent gives them to a fresh child.  ``solver`` stands in for
-    DDS (tests count its calls and make it hang)."""
+    DDS (tests count its calls and make it hang).  When the parent is gone (killed), the child ends
+    quietly: there is nobody to answer."""
+    for inherited in list(_PARENT_ENDS):  # (forked: copies of the parent's ends; spawned: none)
+        inherited.close()
+    _PARENT_ENDS.clear()
+    try:
+        _answer(conn, threads, solver)
+    except (EOFError, OSError):  # the pipe closed under a send or a receive: the parent has gone
+        pass
+
+
+def _answer(conn: Connection, threads: int | None, solver: SolveFn | None) -> None:  # pragma: no cover - child
+    """:func:`_serve`'s work, which stops at a closed pipe with EOFError or OSError (BrokenPipeError)."""
     try:
         if solver is None:
             # loads DDS's binding alone (the rest of endplay costs 0.6 s a child to import), and DDS sets up
@@ -137,17 +154,17 @@ def _serve(
                 position, cpu0, limit, per_thread = cur
                 used = (time.process_time() - cpu0) / per_thread
                 if used > limit:
-                    conn.send(("slow", position, used))
+                    try:
+                        conn.send(("slow", position, used))
+                    except OSError:  # the parent has gone
+                        pass
                     os._exit(0)
                 # the deal cannot use more than one CPU second a wall second per thread: nothing to see sooner
                 lock.wait(max(0.02, limit - used))
 
     threading.Thread(target=watch, daemon=True, name="bridgeview-dds-watchdog").start()
     while True:
-        try:
-            msg = conn.recv()
-        except EOFError:
-            return
+        msg = conn.recv()
         if msg is None:
             return
         position, hands, limit, deal_threads = msg
@@ -195,6 +212,7 @@ class SolverProcess:
         ctx = multiprocessing.get_context("fork") if fork_is_safe() else multiprocessing.get_context("spawn")
         parent, child = ctx.Pipe()
         proc = ctx.Process(target=_serve, args=(child, self.threads, self.solver), daemon=True, name="bridgeview-dds")
+        _PARENT_ENDS.add(parent)
         proc.start()
         child.close()
         self._proc, self._conn = proc, parent  # known at once, so abandon_shared can kill a starting child
@@ -247,6 +265,7 @@ class SolverProcess:
             self._proc.kill()
             self._proc.join(5)
         if self._conn is not None:
+            _PARENT_ENDS.discard(self._conn)
             try:
                 self._conn.close()
             except OSError:  # its descriptor already gone (closed at exit by someone else): nothing to close
@@ -436,7 +455,51 @@ def solve_within(
     return result
 
 
-def solve_table_within(deal: Deal, timeout: float = DEFAULT_TIMEOUT) -> tuple[DDTable | None, bool]:
-    """One deal's table and whether it ran out of time (then the table is None)."""
-    result = solve_within([deal], timeout)
+def solve_table_within(
+    deal: Deal, timeout: float = DEFAULT_TIMEOUT, process: SolverProcess | None = None
+) -> tuple[DDTable | None, bool]:
+    """One deal's table and whether it ran out of time (then the table is None); in ``process`` (a child the
+    caller started early and closes) or a child of its own."""
+    result = solve_within([deal], timeout, process=process)
     return result.tables[0], bool(result.slow)
+
+
+class DealInAdvance:
+    """One deal solved in a child started now, while the caller does other work (``render`` starts Qt and
+    builds its widgets meanwhile): :meth:`table` then gives what :func:`solve_table_within` would.
+
+    The child is started before this object's thread, so where the process had no other thread it is
+    forked (:func:`fork_is_safe`); the thread only feeds it the deal and waits for the answer (the wait
+    holds no lock the caller needs).  :meth:`close` stops the child, whatever it is doing."""
+
+    def __init__(self, deal: Deal, timeout: float) -> None:
+        self.deal, self.timeout = deal, timeout
+        self.process = SolverProcess()
+        self.process.launch()
+        self._done = threading.Event()
+        self._result: tuple[DDTable | None, bool] | None = None
+        self._error: SolverUnavailable | None = None
+        threading.Thread(target=self._solve, daemon=True, name="bridgeview-dds-ahead").start()
+
+    def _solve(self) -> None:
+        try:
+            self._result = solve_table_within(self.deal, self.timeout, self.process)
+        except SolverUnavailable as e:
+            self._error = e
+        finally:
+            self._done.set()
+
+    def table(self, deal: Deal, timeout: float) -> tuple[DDTable | None, bool]:
+        """``deal``'s table and whether it ran out of time, as :func:`solve_table_within` says; the answer
+        worked out in advance when it is for this deal and time limit, else solved now."""
+        self._done.wait()
+        if deal.hands != self.deal.hands or timeout != self.timeout:
+            return solve_table_within(deal, timeout)
+        if self._error is not None:
+            raise self._error
+        assert self._result is not None
+        return self._result
+
+    def close(self) -> None:
+        self.process.close()
+        self._done.wait(5)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
 
@@ -11,6 +13,9 @@ from ...model.replay_state import ReplayState
 from ..theme import WHITE
 from .ddgrid import DDGrid
 from .hand_diagram import HandDiagram
+
+if TYPE_CHECKING:
+    from ...solve.timed import DealInAdvance
 
 
 def show_step(diagram: HandDiagram, board: Board, step: int, fmt: str | None = None) -> int:
@@ -42,15 +47,22 @@ class DiagramWithGrid(QWidget):
         column.addStretch(1)
         layout.addLayout(column)
 
-    def set_board(self, board: Board | None, solve: bool = False, timeout: float | None = None) -> bool:
+    def set_board(
+        self,
+        board: Board | None,
+        solve: bool = False,
+        timeout: float | None = None,
+        ahead: DealInAdvance | None = None,
+    ) -> bool:
         """Show ``board``; with ``solve`` a missing DD table is worked out (as the window's solver does),
-        giving DDS at most ``timeout`` seconds when given.  False when DDS ran out of time (the grid
-        then says so and shows only what the file holds)."""
+        giving DDS at most ``timeout`` seconds when given (``ahead``: the deal the caller had solved while it
+        did other work).  False when DDS ran out of time (the grid then says so and shows only what the file
+        holds)."""
         self.diagram.set_board(board)
         table = board.dd if board is not None else None
         in_time = True
         if solve and board is not None:
-            table, in_time = solved_table(board, timeout)
+            table, in_time = solved_table(board, timeout, ahead)
         note = "" if in_time else f"No double-dummy table: DDS took longer than {timeout:g} s on this deal."
         self.dd_grid.set_table(table, note=note)
         if board is not None and table is not None and table.is_complete:
@@ -60,9 +72,12 @@ class DiagramWithGrid(QWidget):
         return in_time
 
 
-def solved_table(board: Board, timeout: float | None = None) -> tuple[DDTable | None, bool]:
-    """(the board's DD table, filled in by DDS when it lacks one and its deal can be solved;
-    False when DDS took longer than ``timeout`` seconds and was stopped, else True)."""
+def solved_table(
+    board: Board, timeout: float | None = None, ahead: DealInAdvance | None = None
+) -> tuple[DDTable | None, bool]:
+    """(the board's DD table, filled in by DDS when it lacks one and its deal can be solved (by ``ahead``
+    when the caller had it solved in advance); False when DDS took longer than ``timeout`` seconds and was
+    stopped, else True)."""
     try:
         from ...solve.boards import merged, needs_solving
 
@@ -76,7 +91,7 @@ def solved_table(board: Board, timeout: float | None = None) -> tuple[DDTable | 
             from ...solve.timed import SolverUnavailable, solve_table_within
 
             try:
-                table, slow = solve_table_within(board.deal, timeout)
+                table, slow = (ahead.table if ahead is not None else solve_table_within)(board.deal, timeout)
             except SolverUnavailable:
                 return board.dd, True
             if slow:

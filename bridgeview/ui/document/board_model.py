@@ -13,7 +13,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
 
 from ...model.board import Board
-from ...model.boardset import BoardSet
+from ...model.boardset import BoardSet, find_number
 from ...model.cards import Seat
 from ..plaintext import plain_tooltip
 from ..theme import RED
@@ -241,20 +241,6 @@ class BoardSetModel(QAbstractTableModel):
         self.endResetModel()
 
     def find_number(self, number: int) -> int | None:
-        """Index of the board numbered ``number``; cheap guesses first, so big lazy sets stay fast."""
-        n = len(self.boards)
-        if n == 0:
-            return None
-        guesses = [number - 1]
-        first = self.board(0).number
-        if first is not None:
-            guesses.append(number - first)
-        for g in guesses:
-            if 0 <= g < n and self.board(g).number == number:
-                return g
-        if getattr(self.boards, "is_lazy", False) and n > 200_000:
-            return None  # a full scan of millions of records is not a "jump"
-        for i, b in enumerate(self.boards):
-            if b.number == number:
-                return i
-        return None
+        """Index of the board numbered ``number`` (:func:`~bridgeview.model.boardset.find_number`, read through
+        the rows' cache)."""
+        return find_number(self.boards, number, self.board)
