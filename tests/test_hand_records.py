@@ -156,6 +156,28 @@ def test_tables_for_print_keeps_stored_tables_and_reports_progress():
     assert len(got.tables) == 16 and not got.skipped and calls == []
 
 
+def test_the_shared_dds_child_is_started_before_the_solving_thread(monkeypatch):
+    """Printing solves in a worker thread, with DDS in the shared child: the child is started from the
+    caller's thread before that worker exists, so on the command line (one thread) it is forked rather
+    than spawned (a new Python importing the package again, 70 ms of a small file's print)."""
+    pytest.importorskip("endplay")
+    from bridgeview.solve import timed as engine
+
+    started_in = []
+    real_launch = engine.SolverProcess.launch
+
+    def launch(self):
+        started_in.append(threading.current_thread().name)
+        real_launch(self)
+
+    monkeypatch.setattr(engine.SolverProcess, "launch", launch)
+    engine.abandon_shared()  # (a child another test left running would be reused)
+    boards = unsolved_set()
+    got = timed.tables_for_print(boards)
+    assert len(got.tables) == len(boards) and not got.skipped
+    assert started_in == [threading.current_thread().name]
+
+
 def test_cancelling_the_solving_is_said(monkeypatch):
     boards = unsolved_set()
     got = timed.tables_for_print(boards, progress=lambda d, t: d < 1, solve=lambda d: FAKE)

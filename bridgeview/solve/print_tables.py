@@ -48,6 +48,17 @@ def _default_solver(deal: Deal) -> DDTable | None:
         return solve_within([deal], DEFAULT_TIME_LIMIT + 1.0, process=proc).tables[0]
 
 
+def _start_shared_child() -> None:
+    """Start the shared DDS child now, from the calling thread, before the worker thread exists: on the
+    command line (one thread) it is then forked (:func:`.timed.fork_is_safe`), where the worker thread
+    would have had it spawned, a new Python importing the package again (70 ms of a small file's print)."""
+    from .timed import shared_process
+
+    with shared_process() as proc:
+        if not proc.running:
+            proc.launch()
+
+
 def tables_for_print(
     boards: Sequence[Board],
     *,
@@ -70,6 +81,8 @@ def tables_for_print(
             todo.append(i)
     if not todo:
         return out
+    if solve is None:
+        _start_shared_child()
     solve = solve or _default_solver
     results: queue.Queue[tuple[int, DDTable | None]] = queue.Queue()
     stop = threading.Event()
