@@ -156,26 +156,45 @@ def test_tables_for_print_keeps_stored_tables_and_reports_progress():
     assert len(got.tables) == 16 and not got.skipped and calls == []
 
 
-def test_the_shared_dds_child_is_started_before_the_solving_thread(monkeypatch):
-    """Printing solves in a worker thread, with DDS in the shared child: the child is started from the
-    caller's thread before that worker exists, so on the command line (one thread) it is forked rather
-    than spawned (a new Python importing the package again, 70 ms of a small file's print)."""
+#: a script (one thread, as the command line) that prints for each DDS child started: the thread that
+#: started it and whether it could be forked, then the count of tables printing got for three boards
+SHARED_PROBE = """
+import threading
+
+from bridgeview.solve import print_tables, timed
+
+real_launch = timed.SolverProcess.launch
+
+
+def launch(self):
+    print(threading.current_thread().name, timed.fork_is_safe())
+    real_launch(self)
+
+
+timed.SolverProcess.launch = launch
+if __name__ == "__main__":
+    import random
+
+    from bridgeview.model.board import Board
+    from bridgeview.model.deal import Deal
+
+    rng = random.Random(5)
+    boards = [Board.numbered(i + 1, Deal.shuffled(rng)) for i in range(3)]
+    got = print_tables.tables_for_print(boards)
+    print(len(got.tables), got.skipped)
+"""
+
+
+def test_the_shared_dds_child_is_started_before_the_solving_thread(tmp_path):
+    """Printing solves in a worker thread, with DDS in the shared child: on the command line the child is
+    started from the caller's thread before that worker exists, so it is forked rather than spawned (a new
+    Python importing the package again, 60 ms of a small file's print)."""
     pytest.importorskip("endplay")
-    from bridgeview.solve import timed as engine
-
-    started_in = []
-    real_launch = engine.SolverProcess.launch
-
-    def launch(self):
-        started_in.append(threading.current_thread().name)
-        real_launch(self)
-
-    monkeypatch.setattr(engine.SolverProcess, "launch", launch)
-    engine.abandon_shared()  # (a child another test left running would be reused)
-    boards = unsolved_set()
-    got = timed.tables_for_print(boards)
-    assert len(got.tables) == len(boards) and not got.skipped
-    assert started_in == [threading.current_thread().name]
+    script = tmp_path / "probe.py"
+    script.write_text(SHARED_PROBE, encoding="utf-8")
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == ["MainThread True", "3 []"]
 
 
 def test_cancelling_the_solving_is_said(monkeypatch):

@@ -49,14 +49,14 @@ def _default_solver(deal: Deal) -> DDTable | None:
 
 
 def _start_shared_child() -> None:
-    """Start the shared DDS child now, from the calling thread, before the worker thread exists: on the
-    command line (one thread) it is then forked (:func:`.timed.fork_is_safe`), where the worker thread
-    would have had it spawned, a new Python importing the package again (70 ms of a small file's print)."""
-    from .timed import shared_process
+    """On the command line (one thread: :func:`.timed.fork_is_safe`), start the shared DDS child now, from
+    this thread, before the solving thread exists: it is then forked, where the solving thread would have
+    had it spawned, a new Python importing the package again (60 ms of a small file's print).  Elsewhere
+    (the window) the solving thread starts it, as before, and this thread never waits for it."""
+    from .timed import fork_is_safe, start_shared
 
-    with shared_process() as proc:
-        if not proc.running:
-            proc.launch()
+    if fork_is_safe():
+        start_shared()
 
 
 def tables_for_print(

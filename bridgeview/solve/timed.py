@@ -338,6 +338,22 @@ def shared_process() -> Iterator[SolverProcess]:
         yield _SHARED
 
 
+def start_shared() -> None:
+    """Start the shared child now, from the calling thread, when it is not running and nobody holds it
+    (never waits for it: a thread may be solving a slow deal in it)."""
+    global _SHARED
+    if not _SHARED_LOCK.acquire(blocking=False):
+        return
+    try:
+        if _SHARED is None:
+            _SHARED = SolverProcess()
+            atexit.register(_SHARED.close)
+        if not _SHARED.running:
+            _SHARED.launch()
+    finally:
+        _SHARED_LOCK.release()
+
+
 def abandon_shared() -> None:
     """Kill the shared child without waiting for its lock (the app is quitting): a thread waiting
     on it sees the pipe close at once and gives up with SolverUnavailable."""
