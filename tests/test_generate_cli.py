@@ -201,8 +201,13 @@ def test_ctrl_c_stops_and_still_writes_what_was_made(tmp_path, jobs):
     script.write_text("condition hcp(north) >= 24\n")
     out = tmp_path / "long.pbn"
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
-    argv = [sys.executable, "-m", "bridgeview", "generate", str(script), "--produce", "100000000"]
-    argv += ["--generate", "2000000000", "-o", str(out), "--jobs", jobs, "--quiet"]
+    # the command as a terminal starts it, Ctrl+C at its default: a test run started in the background of a
+    # non-interactive shell has it ignored, and an ignored signal is inherited (Python then installs no handler)
+    terminal = (
+        "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])"
+    )
+    argv = [sys.executable, "-c", terminal, sys.executable, "-m", "bridgeview", "generate", str(script)]
+    argv += ["--produce", "100000000", "--generate", "2000000000", "-o", str(out), "--jobs", jobs, "--quiet"]
     proc = subprocess.Popen(
         argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True
     )
