@@ -15,7 +15,8 @@ until it has done its job, and set against a baseline in the same run:
   ``info`` on a 1,000-board PBN, against ``python -c pass``; the commands that
   need Qt (``render``, ``print``) also against a bare Qt process that paints an
   image and saves it as PNG, and ``solve`` against a process that imports DDS
-  and solves the deal.
+  and solves the deal; ``render`` and ``print`` also on the same board without
+  its DD table (``nodd.pbn``: DDS solves it on the way).
 
 Runs go in turns (baseline, app, baseline, ...) so a change in the machine's
 load hits both; medians and minima are printed as a Markdown table
@@ -200,6 +201,15 @@ def commands(tmp: Path, small: Path, big: Path) -> dict[str, tuple[list[str], st
         "convert small.pbn small.zrd": (["convert", str(small), f"{out}.zrd"], "python -c pass"),
         "render small.pbn": (["render", str(small), "-o", f"{out}.png"], "bare Qt: paint and save a PNG"),
         "print small.pbn": (["print", str(small), "--no-dd", "-o", f"{out}.pdf"], "bare Qt: paint and save a PNG"),
+        # the board without its table: DDS solves it on the way (the child started before Qt is)
+        "render nodd.pbn (solved)": (
+            ["render", str(small.with_name("nodd.pbn")), "-o", f"{out}-nodd.png"],
+            "bare Qt: paint and save a PNG",
+        ),
+        "print nodd.pbn (solved)": (
+            ["print", str(small.with_name("nodd.pbn")), "--force", "-o", f"{out}-nodd.pdf"],
+            "bare Qt: paint and save a PNG",
+        ),
         # --again: the sample's board carries its table, and solve would otherwise solve nothing
         "solve small.pbn": (
             ["solve", str(small), f"{out}-solved.pbn", "--again"],
@@ -222,6 +232,8 @@ def main() -> int:
         text = (ROOT / "resources" / "sample.pbn").read_text(encoding="utf-8")
         small = Path(tmp) / "small.pbn"
         small.write_text(text[: text.index("[Event", text.index("[Event") + 1)], encoding="utf-8")
+        bare = Path(tmp) / "nodd.pbn"  # the same board without its DD table (nor par): render and print solve it
+        bare.write_text(_without_tables(small.read_text(encoding="utf-8")), encoding="utf-8")
         big = Path(tmp) / "1000.pbn"
         _thousand_boards(big)
         baselines: dict[str, Callable[[], tuple[float, float]]] = {
@@ -279,6 +291,22 @@ def main() -> int:
             f"| {cpu * 1000:.0f} ms | {cpu / bcpu:.1f}x |"
         )
     return 0
+
+
+def _without_tables(text: str) -> str:
+    """A PBN text without its OptimumResultTable (and the table's rows), OptimumScore and ParContract."""
+    import re
+
+    kept, in_table = [], False
+    for line in text.splitlines():
+        if line.startswith("["):
+            in_table = line.startswith("[OptimumResultTable")
+            if in_table or line.startswith(("[OptimumScore", "[ParContract")):
+                continue
+        elif in_table and re.match(r"^\s*[NESW]\s+[NTSHDC]+\s+\d+\s*$", line):
+            continue
+        kept.append(line)
+    return "\n".join(kept) + "\n"
 
 
 def _thousand_boards(path: Path) -> None:
