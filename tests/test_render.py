@@ -67,9 +67,9 @@ def test_render_cribbage(qapp, tmp_path):
 
 
 def test_render_as_a_command_solves_a_board_without_a_table_while_qt_starts(tmp_path):
-    """``bridgeview render`` in a process of its own starts the DDS child for a board without a DD table
-    before it imports Qt (forked, it solves the deal while Qt starts): the picture is the one of the same
-    board with its table in the file, grid and par line included."""
+    """``bridgeview render`` as a user runs it, a process of its own, where the DDS child for a board without
+    a DD table is forked before Qt is imported and solves the deal while Qt starts: the picture is the one of
+    the same board with its table in the file, grid and par line included."""
     import os
     import subprocess
     import sys
@@ -100,3 +100,19 @@ def test_render_as_a_command_solves_a_board_without_a_table_while_qt_starts(tmp_
         assert run.returncode == 0, run.stderr
         pictures.append(out.read_bytes())
     assert pictures[0] == pictures[1]
+
+
+def test_render_finds_a_board_by_number_without_qt(tmp_path):
+    """``--board N`` is found by the board set's numbers (the board list's model asks the same function)."""
+    from bridgeview.model.board import Board
+    from bridgeview.model.boardset import BoardSet, find_number
+    from bridgeview.model.deal import Deal
+
+    deal = Deal.from_pbn("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432")
+    from_five = BoardSet([Board.numbered(n, deal) for n in (5, 6, 7)])
+    assert [find_number(from_five, n) for n in (5, 7, 4, 8, 1)] == [0, 2, None, None, None]
+    gaps = BoardSet([Board.numbered(n, deal) for n in (1, 3, 9, 2)])
+    assert [find_number(gaps, n) for n in (1, 2, 3, 9, 4)] == [0, 3, 1, 2, None]
+    assert find_number(BoardSet([]), 1) is None
+    asked = []
+    assert find_number(gaps, 9, lambda i: asked.append(i) or gaps[i]) == 2 and asked

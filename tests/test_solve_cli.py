@@ -95,8 +95,9 @@ def test_real_dge_file_matches_deal_convert(realdata, tmp_path):
 
 @pytest.mark.parametrize("boards", [1, 2])
 def test_solve_as_a_command_forks_its_dds_children_and_gets_the_known_tables(tmp_path, boards):
-    """``bridgeview solve`` in a process of its own (one thread: its DDS children are forked, not spawned,
-    and one board on two cores is solved with two DDS threads) writes the tables Deal Convert stored."""
+    """``bridgeview solve`` as a user runs it, a process of its own, where its DDS children are forked and a
+    board can get several DDS threads (tests/test_solver_process.py shows both happen): the tables are still
+    the ones Deal Convert stored."""
     import subprocess
     import sys
 

@@ -252,12 +252,14 @@ def threads_solver(deal, threads):
 
 
 @pytest.mark.parametrize(("count", "threads"), [(1, 4), (2, 2), (3, 1), (4, 1), (9, 1)])
-def test_a_pool_with_more_children_than_deals_gives_the_deals_the_idle_cores(fake_dds, count, threads):
+def test_a_pool_with_more_children_than_deals_gives_the_deals_the_idle_cores(fake_dds, monkeypatch, count, threads):
     """One deal on four cores is solved with four DDS threads, not one while three cores idle; as many
     deals as children get one thread each (a pool's own), and three deals on four cores get one too
     (four threads do not share out)."""
+    from bridgeview.solve import timed
     from bridgeview.solve.timed import SolverPool, solve_within
 
+    monkeypatch.setattr(timed, "available_cores", lambda: 4)  # (a four-core machine: none of them idles)
     todo = deals(count, seed=31)
     with SolverPool(4, solver=threads_solver) as pool:
         result = solve_within(todo, LIMIT, process=pool)
@@ -317,7 +319,7 @@ def test_a_child_is_forked_from_a_process_of_one_thread_and_spawned_beside_other
 
 def test_solve_s_progress_moves_deal_by_deal_within_a_chunk(fake_dds, tmp_path, monkeypatch):
     """A chunk is 200 deals, a minute or more of one core: the progress line hears every deal done, not only
-    every chunk (it sat at 0/16 until a 16-board file was solved), across chunks and from a resumed count."""
+    every chunk (it sat at 0/16 until a 16-board file was solved), across chunks, never going back."""
     from bridgeview.cli import solve as solve_cmd
     from bridgeview.cli.main import main
     from bridgeview.formats import registry
@@ -411,3 +413,182 @@ def test_the_children_end_when_the_command_is_killed(tmp_path):
         os.kill(pid, signal.SIGKILL)
     assert not left, "DDS children outlived the killed command"
     assert "Traceback" not in proc.stderr.read()
+
+
+def failing_solver(deal, threads):
+    """A stand-in for DDS that fails on every deal."""
+    raise ValueError("no DDS here")
+
+
+def hanging_solver(deal, threads):
+    """A stand-in for DDS that takes for ever (busy, as DDS is)."""
+    while True:
+        pass
+
+
+def test_a_deal_solved_in_advance_gives_its_table_and_another_deal_is_solved_then():
+    from bridgeview.solve.timed import DealInAdvance
+
+    first, other = deals(2, seed=41)
+    ahead = DealInAdvance(first, LIMIT * 20, solver=fake_solver_quiet)
+    try:
+        assert ahead.table(first, LIMIT * 20) == (fake_table(first), False)
+        assert ahead.table(other, LIMIT * 20)[0] is not None  # (a child of its own: DDS itself)
+    finally:
+        ahead.close()
+    assert not ahead.process.running
+
+
+def fake_solver_quiet(deal, threads):
+    """:func:`fake_table`, without the call log (no fixture in the child)."""
+    return fake_table(deal)
+
+
+def test_a_deal_in_advance_that_fails_is_said_as_the_solver_being_unavailable():
+    from bridgeview.solve.timed import DealInAdvance, SolverUnavailable
+
+    (deal,) = deals(1, seed=43)
+    ahead = DealInAdvance(deal, LIMIT * 20, solver=failing_solver)
+    try:
+        with pytest.raises(SolverUnavailable, match="no DDS here"):
+            ahead.table(deal, LIMIT * 20)
+    finally:
+        ahead.close()
+
+
+def test_closing_a_deal_in_advance_mid_deal_stops_it_quietly(monkeypatch):
+    """``render`` interrupted (Ctrl+C, an error) closes the advance child while its thread waits on it: the
+    thread ends without a word (it printed an AssertionError's traceback, 11 times in 25)."""
+    import threading
+    import time
+
+    from bridgeview.solve.timed import DealInAdvance, SolverUnavailable
+
+    heard = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: heard.append(args.exc_value))
+    for pause in (0.0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8):
+        (deal,) = deals(1, seed=47)
+        ahead = DealInAdvance(deal, 60, solver=hanging_solver)
+        time.sleep(pause)
+        start = time.monotonic()
+        ahead.close()
+        assert time.monotonic() - start < 5
+        assert not ahead.process.running
+        assert ahead._done.wait(5)
+        assert ahead._error is None or isinstance(ahead._error, SolverUnavailable), repr(ahead._error)
+    assert heard == []
+
+
+def test_a_deal_never_gets_more_dds_threads_than_the_machine_has_cores(fake_dds, monkeypatch):
+    """``--jobs 8`` on two cores: one deal gets two threads, not eight (the time limit is CPU time per thread,
+    and eight would have stretched it fourfold)."""
+    from bridgeview.solve import timed
+
+    monkeypatch.setattr(timed, "available_cores", lambda: 2)
+    (deal,) = deals(1, seed=53)
+    with timed.SolverPool(8, solver=threads_solver) as pool:
+        result = timed.solve_within([deal], LIMIT, process=pool)
+    assert result.tables == [fake_table(deal)]
+    assert list(fake_dds.calls()) == [f"{deal.hands} 2"]
+
+
+def test_starting_the_shared_child_never_waits_for_a_thread_using_it():
+    """Printing in the window starts the shared child from the GUI thread only where it can fork; and never
+    waits for it: a thread solving a slow deal holds it (the window froze, without its progress dialog)."""
+    import threading
+    import time
+
+    from bridgeview.solve import timed
+
+    held, release = threading.Event(), threading.Event()
+
+    def hold():
+        with timed.shared_process():
+            held.set()
+            release.wait(10)
+
+    thread = threading.Thread(target=hold, daemon=True)
+    thread.start()
+    assert held.wait(5)
+    try:
+        start = time.monotonic()
+        timed.start_shared()
+        assert time.monotonic() - start < 0.5
+    finally:
+        release.set()
+        thread.join(5)
+
+
+def test_a_child_ignores_ctrl_c_which_is_its_parent_s_to_handle(fake_dds):
+    """Ctrl+C on a terminal reaches the whole process group: the DDS child goes on (a child stopped mid-deal
+    printed a traceback; the parent stops its children on its way out)."""
+    import signal
+    import time
+
+    from bridgeview.solve.timed import SolverProcess, solve_within
+
+    (deal,) = deals(1, seed=59)
+    with SolverProcess(solver=fake_solver) as child:
+        child.launch()
+        child.wait_ready()
+        os.kill(child._proc.pid, signal.SIGINT)
+        time.sleep(0.3)
+        assert child.running
+        assert solve_within([deal], LIMIT, process=child).tables == [fake_table(deal)]
+
+
+#: a script whose DDS child (a stand-in that never ends) is solving when the script is killed
+BUSY_ORPHAN_PROBE = """
+import time
+
+from bridgeview.model.deal import Deal
+from bridgeview.solve.timed import SolverProcess
+
+
+def busy(deal, threads):
+    while True:
+        pass
+
+
+if __name__ == "__main__":
+    child = SolverProcess(solver=busy)
+    child.launch()
+    child.wait_ready()
+    child.send(0, Deal.from_pbn("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"), 600)
+    print(child._proc.pid, flush=True)
+    time.sleep(120)
+"""
+
+
+@pytest.mark.skipif(not os.sys.platform.startswith("linux"), reason="children are forked on Linux only")
+def test_a_child_mid_deal_ends_when_the_command_is_killed(tmp_path):
+    """kill -9 of the command while its child is on a long deal: the child ends within a second or two (its
+    watchdog looks at the parent), not when the deal's time limit runs out (10 s more of a core, and more)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / "busy.py"
+    script.write_text(BUSY_ORPHAN_PROBE, encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        child = int(proc.stdout.readline())
+        time.sleep(0.3)  # (on its deal)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+
+    def alive():
+        try:
+            with open(f"/proc/{child}/stat", encoding="utf-8") as f:
+                return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+        except FileNotFoundError:
+            return False
+
+    deadline = time.monotonic() + 15
+    while alive() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if alive():
+        os.kill(child, signal.SIGKILL)
+        raise AssertionError("the child went on with its deal after the command was killed")

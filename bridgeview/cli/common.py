@@ -7,7 +7,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TextIO, cast
+from typing import TYPE_CHECKING, TextIO
 
 from ..model.text import duration as duration  # (re-exported: the commands' one wording of a time)
 
@@ -69,12 +69,12 @@ def read_boards(path: str, fmt: str | None = None, options: ReadOptions | None =
     """Read ``path``, which a bridge command needs to hold boards: a cribbage game is a one-line error naming it."""
     from ..formats.errors import FormatError
     from ..formats.registry import read_file
-    from ..model.boardset import is_board_source  # (not the cribbage model: 8 ms of every command's start)
+    from ..model.boardset import BoardSet  # (not the cribbage model: 8 ms of every command's start)
 
     doc = read_file(path, fmt, options)
-    if not is_board_source(doc):
+    if not isinstance(doc, BoardSet):
         raise FormatError("holds a cribbage game, not bridge boards", path=path)
-    return cast("BoardSet", doc)  # (what read_file reads is a board set or a cribbage game)
+    return doc
 
 
 def say_ignored_options(doc: Content) -> None:

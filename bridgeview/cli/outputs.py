@@ -395,6 +395,12 @@ class _Sheets:
         if self.data is None and not any(doc[i].deal.card_count for i in range(len(doc))):
             raise FormatError("no board of the set holds cards: there are no hand records to print", path=target.name)
         if self.data is None:
+            if self.options.dd:  # before the progress line's thread, which would keep DDS's child from a fork
+                from ..solve.boards import needs_solving
+                from ..solve.print_tables import start_shared_child
+
+                if any(needs_solving(doc[i]) for i in range(len(doc))):
+                    start_shared_child()
             progress = Progress("solving")
             try:
                 self.data = prepare(doc, self.options, progress=progress)

@@ -48,7 +48,7 @@ def _default_solver(deal: Deal) -> DDTable | None:
         return solve_within([deal], DEFAULT_TIME_LIMIT + 1.0, process=proc).tables[0]
 
 
-def _start_shared_child() -> None:
+def start_shared_child() -> None:
     """On the command line (one thread: :func:`.timed.fork_is_safe`), start the shared DDS child now, from
     this thread, before the solving thread exists: it is then forked, where the solving thread would have
     had it spawned, a new Python importing the package again (60 ms of a small file's print).  Elsewhere
@@ -82,7 +82,7 @@ def tables_for_print(
     if not todo:
         return out
     if solve is None:
-        _start_shared_child()
+        start_shared_child()
     solve = solve or _default_solver
     results: queue.Queue[tuple[int, DDTable | None]] = queue.Queue()
     stop = threading.Event()

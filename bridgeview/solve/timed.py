@@ -100,8 +100,8 @@ def fork_is_safe() -> bool:
         return False
     try:
         return len(os.listdir("/proc/self/task")) == 1  # the process's threads, native ones included
-    except OSError:  # no /proc: what Python knows of has to do
-        return True
+    except OSError:  # no /proc: native threads cannot be counted, so a child is spawned
+        return False
 
 
 def dds_table(deal: Deal, threads: int | None) -> DDTable | None:
@@ -119,6 +119,11 @@ def _serve(
     one were never started and the parent gives them to a fresh child.  ``solver`` stands in for
     DDS (tests count its calls and make it hang).  When the parent is gone (killed), the child ends
     quietly: there is nobody to answer."""
+    import signal
+
+    # Ctrl+C on a terminal reaches the whole process group: it is the parent's to handle (it stops the
+    # children on its way out); a child stopped by it mid-deal printed a traceback
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     for inherited in list(_PARENT_ENDS):  # (forked: copies of the parent's ends; spawned: none)
         inherited.close()
     _PARENT_ENDS.clear()
@@ -139,6 +144,7 @@ def _answer(conn: Connection, threads: int | None, solver: SolveFn | None) -> No
         conn.send(("error", None, f"{type(e).__name__}: {e}"))
         return
     conn.send(("ready", None, None))
+    parent = os.getppid()
     lock = threading.Condition()
     current: list[tuple[int, float, float, float] | None] = [
         None
@@ -159,8 +165,11 @@ def _answer(conn: Connection, threads: int | None, solver: SolveFn | None) -> No
                     except OSError:  # the parent has gone
                         pass
                     os._exit(0)
+                if os.getppid() != parent:  # the parent was killed mid-deal: nobody wants this table
+                    os._exit(0)
                 # the deal cannot use more than one CPU second a wall second per thread: nothing to see sooner
-                lock.wait(max(0.02, limit - used))
+                # (but a look at the parent once a second)
+                lock.wait(max(0.02, min(1.0, limit - used)))
 
     threading.Thread(target=watch, daemon=True, name="bridgeview-dds-watchdog").start()
     while True:
@@ -210,11 +219,19 @@ class SolverProcess:
         import multiprocessing  # here: importing this module (for its limits) must stay cheap for the window
 
         ctx = multiprocessing.get_context("fork") if fork_is_safe() else multiprocessing.get_context("spawn")
+        if self._conn is not None:  # a child that died on its own (killed from outside): let its pipe go
+            self.kill()
         parent, child = ctx.Pipe()
         proc = ctx.Process(target=_serve, args=(child, self.threads, self.solver), daemon=True, name="bridgeview-dds")
         _PARENT_ENDS.add(parent)
-        proc.start()
-        child.close()
+        try:
+            proc.start()
+        except BaseException:
+            _PARENT_ENDS.discard(parent)
+            parent.close()
+            raise
+        finally:
+            child.close()
         self._proc, self._conn = proc, parent  # known at once, so abandon_shared can kill a starting child
         self.pending.clear()
         self.ready = False
@@ -258,6 +275,13 @@ class SolverProcess:
     def connection(self) -> Connection:
         assert self._conn is not None
         return self._conn
+
+    def kill_process(self) -> None:
+        """Kill the child's process and no more: a thread waiting on its pipe hears it close and ends (its
+        pipe is let go by :meth:`kill` or :meth:`close`, from that thread or once it has ended)."""
+        if self._proc is not None:
+            self._proc.kill()
+            self._proc.join(5)
 
     def kill(self) -> None:
         """Abandon the child (and whatever it is solving)."""
@@ -357,9 +381,8 @@ def start_shared() -> None:
 def abandon_shared() -> None:
     """Kill the shared child without waiting for its lock (the app is quitting): a thread waiting
     on it sees the pipe close at once and gives up with SolverUnavailable."""
-    proc = _SHARED._proc if _SHARED is not None else None
-    if proc is not None:
-        proc.kill()
+    if _SHARED is not None:
+        _SHARED.kill_process()  # (joined: the child no longer counts as running, a later call starts a fresh one)
 
 
 @dataclass
@@ -383,12 +406,13 @@ def _start(members: list[SolverProcess], needed: int) -> None:
 def _threads_a_deal(pool: SolverProcess | SolverPool, deals: int) -> int | None:
     """DDS threads for each of ``deals`` deals in ``pool``: a pool's own (one a child) unless it has more
     children than deals, when the cores the idle children would leave go to the deals (a one-board
-    ``bridgeview solve`` on two cores solves its deal with two threads, in 0.6x the time); None: a single
-    child's own."""
+    ``bridgeview solve`` on two cores solves its deal with two threads, in 0.6x the time), never more threads
+    than the machine has cores (``--jobs 8`` on two cores: the time limit is per thread, and eight would
+    stretch it fourfold); None: a single child's own."""
     if isinstance(pool, SolverProcess) or not deals or deals >= len(pool.members):
         return None
     own = pool.members[0].threads
-    return None if own is None else own * (len(pool.members) // deals)
+    return None if own is None else min(available_cores(), own * (len(pool.members) // deals))
 
 
 def solve_within(
@@ -485,37 +509,42 @@ class DealInAdvance:
     builds its widgets meanwhile): :meth:`table` then gives what :func:`solve_table_within` would.
 
     The child is started before this object's thread, so where the process had no other thread it is
-    forked (:func:`fork_is_safe`); the thread only feeds it the deal and waits for the answer (the wait
-    holds no lock the caller needs).  :meth:`close` stops the child, whatever it is doing."""
+    forked (:func:`fork_is_safe`); the thread only feeds it the deal and waits for the answer.
+    :meth:`close` stops the child, whatever it is doing, and lets the thread end."""
 
-    def __init__(self, deal: Deal, timeout: float) -> None:
+    def __init__(self, deal: Deal, timeout: float, solver: SolveFn | None = None) -> None:
         self.deal, self.timeout = deal, timeout
-        self.process = SolverProcess()
+        self.process = SolverProcess(solver=solver)
         self.process.launch()
         self._done = threading.Event()
         self._result: tuple[DDTable | None, bool] | None = None
-        self._error: SolverUnavailable | None = None
+        self._error: Exception | None = None
         threading.Thread(target=self._solve, daemon=True, name="bridgeview-dds-ahead").start()
 
     def _solve(self) -> None:
         try:
             self._result = solve_table_within(self.deal, self.timeout, self.process)
-        except SolverUnavailable as e:
+        except Exception as e:  # (told by table(): a thread's error would only be printed)
             self._error = e
         finally:
             self._done.set()
 
     def table(self, deal: Deal, timeout: float) -> tuple[DDTable | None, bool]:
-        """``deal``'s table and whether it ran out of time, as :func:`solve_table_within` says; the answer
-        worked out in advance when it is for this deal and time limit, else solved now."""
-        self._done.wait()
+        """``deal``'s table and whether it ran out of time, as :func:`solve_table_within` says (and
+        SolverUnavailable when DDS could not solve it); the answer worked out in advance when it is for this
+        deal and time limit, else solved now (the advance child stopped first)."""
         if deal.hands != self.deal.hands or timeout != self.timeout:
+            self.close()
             return solve_table_within(deal, timeout)
-        if self._error is not None:
-            raise self._error
-        assert self._result is not None
+        self._done.wait()
+        if self._result is None:
+            if isinstance(self._error, SolverUnavailable):
+                raise self._error
+            raise SolverUnavailable(f"the double-dummy solver failed: {self._error}")
         return self._result
 
     def close(self) -> None:
-        self.process.close()
+        """Stop the child (its thread then hears the pipe close and ends), then let its pipe go."""
+        self.process.kill_process()
         self._done.wait(5)
+        self.process.close()
