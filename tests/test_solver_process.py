@@ -592,3 +592,23 @@ def test_a_child_mid_deal_ends_when_the_command_is_killed(tmp_path):
     if alive():
         os.kill(child, signal.SIGKILL)
         raise AssertionError("the child went on with its deal after the command was killed")
+
+
+def test_relaunching_a_child_that_died_lets_its_pipe_go():
+    """A child killed from outside (the OOM killer, the app quitting) and launched again: the dead child's
+    pipe is closed, not kept (a descriptor each time, for ever)."""
+    from bridgeview.solve import timed
+
+    child = timed.SolverProcess(solver=fake_solver_quiet)
+    try:
+        for _ in range(3):
+            child.launch()
+            child.wait_ready()
+            old = child.connection()
+            child.kill_process()
+            assert not child.running
+        child.launch()
+        assert old.closed and old not in timed._PARENT_ENDS
+        assert sum(1 for c in timed._PARENT_ENDS if not c.closed and c is not child.connection()) == 0
+    finally:
+        child.kill()
