@@ -893,3 +893,40 @@ def test_validate_locates_problems_in_fixed_record_files_and_survives_bad_record
     assert rc == 0
     dumped = json.loads(out)["boards"]
     assert [b.get("unreadable") for b in dumped] == [None, None, located.split("unreadable record: ")[1], None]
+
+
+#: a script that presses Ctrl+C (SIGINT to itself) just as PySide6.QtGui begins to import through
+#: import_qt, then says whether the KeyboardInterrupt came and whether QtGui was imported whole by then
+CTRL_C_IN_QT_IMPORT = """
+import builtins, os, signal, sys, time
+
+from bridgeview.cli.common import import_qt
+
+real_import = builtins.__import__
+
+
+def pressing(name, *args, **kwargs):
+    if name == "PySide6.QtGui" and "PySide6.QtGui" not in sys.modules:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+    return real_import(name, *args, **kwargs)
+
+
+builtins.__import__ = pressing
+try:
+    import_qt()
+    print("no interrupt")
+except KeyboardInterrupt:
+    print("interrupted", "PySide6.QtGui" in sys.modules and hasattr(sys.modules["PySide6.QtGui"], "QImage"))
+"""
+
+
+def test_ctrl_c_while_qt_is_imported_waits_for_the_import():
+    """Ctrl+C while shiboken sets PySide6 up aborted ``render`` (exit 134) or left a half-made module; it is
+    held until the import is done and then stops the command as any Ctrl+C does."""
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    run = subprocess.run(
+        [sys.executable, "-c", CTRL_C_IN_QT_IMPORT], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["interrupted", "True"]

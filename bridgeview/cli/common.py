@@ -52,6 +52,34 @@ def seconds(text: str) -> float:
     return value
 
 
+def import_qt(widgets: bool = False) -> None:
+    """Import PySide6 (QtCore, QtGui, and QtWidgets with ``widgets``) with Ctrl+C held back.
+
+    Pressed while shiboken sets its modules up, Ctrl+C aborted the process ("could not initialize part 2",
+    exit 134) or left a half-made module behind (an ImportError further on).  Held, it arrives once the
+    import is done, as the KeyboardInterrupt every command turns into "interrupted" (exit 130).  It is held
+    by a handler that only notes it (blocking the signal would not do: another thread, a DDS child's
+    feeder, would take it); only the main thread may set one, and elsewhere nothing is held."""
+    import signal
+
+    names = ["PySide6.QtCore", "PySide6.QtGui"] + (["PySide6.QtWidgets"] if widgets else [])
+    if threading.current_thread() is not threading.main_thread():
+        for name in names:
+            __import__(name)
+        return
+    pressed: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: pressed.append(signum))
+    try:
+        for name in names:
+            __import__(name)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if pressed and previous is signal.default_int_handler:
+        raise KeyboardInterrupt
+    if pressed and callable(previous):  # (someone's own handler: told now)
+        previous(signal.SIGINT, None)
+
+
 def quiet_qt() -> MessageHandler | None:
     """Drop the offscreen platform's harmless chatter so only real errors reach stderr;
     returns the handler it replaced (restored when the command ends)."""

@@ -134,6 +134,9 @@ def _gui(files: list[str]) -> int:
         print(NO_DISPLAY, file=sys.stderr)
         return 1
     try:
+        from .common import import_qt
+
+        import_qt(widgets=True)
         from ..ui.app import run_gui
     except ImportError as e:  # PySide6 missing or broken
         print(f"bridgeview: cannot start the GUI: {e}", file=sys.stderr)

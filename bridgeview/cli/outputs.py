@@ -439,11 +439,13 @@ class _Sheets:
 def _pdf(data: PrintData, options: HandRecordOptions) -> tuple[bytes, int]:
     """The PDF hand records, drawn by Qt on the offscreen platform (no display needed)."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from .common import import_qt, quiet_qt
+
+    import_qt()
     from PySide6.QtCore import qInstallMessageHandler
 
     from ..ui.app import painting_application
     from ..ui.printing.hand_records import pdf_bytes
-    from .common import quiet_qt
 
     previous = quiet_qt()
     try:

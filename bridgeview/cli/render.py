@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..formats.errors import FormatError
 from ..model.boardset import BoardSet
-from .common import DD_TIMEOUT, quiet_qt, seconds
+from .common import DD_TIMEOUT, import_qt, quiet_qt, seconds
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QPixmap
@@ -66,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _drawn(draw: Callable[[], int]) -> int:
     """``draw()`` in the running Qt application (made now), the offscreen platform's chatter kept off stderr."""
+    import_qt(widgets=True)
     from PySide6.QtCore import qInstallMessageHandler
 
     from ..ui.app import application
