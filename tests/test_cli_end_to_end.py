@@ -900,6 +900,8 @@ def test_validate_locates_problems_in_fixed_record_files_and_survives_bad_record
 CTRL_C_IN_QT_IMPORT = """
 import builtins, os, signal, sys, time
 
+signal.signal(signal.SIGINT, signal.default_int_handler)  # (as a terminal starts it: a suite run in the
+# background of a non-interactive shell has Ctrl+C ignored, and its children inherit that)
 from bridgeview.cli.common import import_qt
 
 real_import = builtins.__import__
@@ -930,3 +932,35 @@ def test_ctrl_c_while_qt_is_imported_waits_for_the_import():
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["interrupted", "True"]
+
+
+#: the window started (``bridgeview`` alone) with Ctrl+C pressed as PySide6.QtGui begins to import
+CTRL_C_AS_THE_WINDOW_STARTS = """
+import builtins, os, signal, sys, time
+
+signal.signal(signal.SIGINT, signal.default_int_handler)
+real_import = builtins.__import__
+
+
+def pressing(name, *args, **kwargs):
+    if name == "PySide6.QtGui" and "PySide6.QtGui" not in sys.modules:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+    return real_import(name, *args, **kwargs)
+
+
+builtins.__import__ = pressing
+from bridgeview.cli.main import main
+
+raise SystemExit(main([]))
+"""
+
+
+def test_ctrl_c_as_the_window_starts_is_one_line(tmp_path):
+    """Ctrl+C while the window's Qt is imported: "interrupted", exit 130, no traceback."""
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path))
+    run = subprocess.run(
+        [sys.executable, "-c", CTRL_C_AS_THE_WINDOW_STARTS], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert run.returncode == 130, run.stderr
+    assert run.stderr.strip() == "bridgeview: interrupted"

@@ -439,6 +439,55 @@ def test_a_deal_solved_in_advance_gives_its_table_and_another_deal_is_solved_the
     assert not ahead.process.running
 
 
+def test_asked_for_another_deal_a_deal_in_advance_stops_its_child_first():
+    """The advance child is on a deal nobody wants now: it is stopped, not waited for (up to the time limit)."""
+    import time
+
+    from bridgeview.solve.timed import DealInAdvance
+
+    first, other = deals(2, seed=61)
+    ahead = DealInAdvance(first, 60, solver=hanging_solver)
+    try:
+        start = time.monotonic()
+        assert ahead.table(other, LIMIT * 20)[0] is not None  # (a child of its own: DDS itself)
+        assert time.monotonic() - start < 30
+        assert not ahead.process.running
+    finally:
+        ahead.close()
+
+
+def test_a_closed_deal_in_advance_starts_no_child_again(monkeypatch):
+    """Closed before its thread first looked at the child (a busy machine schedules it late): the thread
+    starts no fresh child, and close does not wait for one (it waited its 5 s, then killed it)."""
+    import time
+
+    from bridgeview.solve import timed
+
+    real = timed.solve_table_within
+
+    def late(*args, **kwargs):
+        time.sleep(0.3)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(timed, "solve_table_within", late)
+    launched = []
+    real_launch = timed.SolverProcess.launch
+
+    def launch(self):
+        real_launch(self)
+        launched.append(1)  # (a child started)
+
+    monkeypatch.setattr(timed.SolverProcess, "launch", launch)
+    (deal,) = deals(1, seed=67)
+    ahead = timed.DealInAdvance(deal, 60, solver=hanging_solver)
+    start = time.monotonic()
+    ahead.close()
+    assert time.monotonic() - start < 3
+    assert launched == [1] and not ahead.process.running
+    with pytest.raises(timed.SolverUnavailable):
+        ahead.table(deal, 60)
+
+
 def fake_solver_quiet(deal, threads):
     """:func:`fake_table`, without the call log (no fixture in the child)."""
     return fake_table(deal)
@@ -490,6 +539,10 @@ def test_a_deal_never_gets_more_dds_threads_than_the_machine_has_cores(fake_dds,
         result = timed.solve_within([deal], LIMIT, process=pool)
     assert result.tables == [fake_table(deal)]
     assert list(fake_dds.calls()) == [f"{deal.hands} 2"]
+    two = deals(2, seed=71)  # two deals on two cores: one thread each, however many children
+    with timed.SolverPool(4, solver=threads_solver) as pool:
+        timed.solve_within(two, LIMIT, process=pool)
+    assert {f"{d.hands} 1" for d in two} <= set(fake_dds.calls())
 
 
 def test_starting_the_shared_child_never_waits_for_a_thread_using_it():

@@ -69,14 +69,20 @@ def import_qt(widgets: bool = False) -> None:
         return
     pressed: list[int] = []
     previous = signal.signal(signal.SIGINT, lambda signum, frame: pressed.append(signum))
+    if previous is None:  # (a handler set from C, which Python cannot give back: the default in its place)
+        previous = signal.SIG_DFL
     try:
         for name in names:
             __import__(name)
     finally:
         signal.signal(signal.SIGINT, previous)
-    if pressed and previous is signal.default_int_handler:
+    if not pressed or previous == signal.SIG_IGN:
+        return
+    if previous is signal.default_int_handler:
         raise KeyboardInterrupt
-    if pressed and callable(previous):  # (someone's own handler: told now)
+    if previous == signal.SIG_DFL:  # the press ends the process, as it would have
+        signal.raise_signal(signal.SIGINT)
+    elif callable(previous):  # (someone's own handler: told now)
         previous(signal.SIGINT, None)
 
 

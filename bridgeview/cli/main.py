@@ -141,6 +141,9 @@ def _gui(files: list[str]) -> int:
     except ImportError as e:  # PySide6 missing or broken
         print(f"bridgeview: cannot start the GUI: {e}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # (Ctrl+C while Qt was imported, held until the import was done)
+        print("bridgeview: interrupted", file=sys.stderr)
+        return 130
     return run_gui(files)
 
 

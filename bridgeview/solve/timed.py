@@ -209,6 +209,8 @@ class SolverProcess:
         self.heard = 0.0
         #: the launched child said it has loaded DDS (:meth:`wait_ready`)
         self.ready = False
+        #: stopped for good (:meth:`kill_process` with ``retire``): :meth:`launch` refuses
+        self.retired = False
 
     @property
     def running(self) -> bool:
@@ -217,6 +219,9 @@ class SolverProcess:
     def launch(self) -> None:
         """Start the child (without waiting for it to be ready: several start side by side)."""
         import multiprocessing  # here: importing this module (for its limits) must stay cheap for the window
+
+        if self.retired:
+            raise SolverUnavailable("the double-dummy solver was stopped")
 
         ctx = multiprocessing.get_context("fork") if fork_is_safe() else multiprocessing.get_context("spawn")
         if self._conn is not None:  # a child that died on its own (killed from outside): let its pipe go
@@ -276,12 +281,15 @@ class SolverProcess:
         assert self._conn is not None
         return self._conn
 
-    def kill_process(self) -> None:
+    def kill_process(self, retire: bool = False) -> None:
         """Kill the child's process and no more: a thread waiting on its pipe hears it close and ends (its
-        pipe is let go by :meth:`kill` or :meth:`close`, from that thread or once it has ended)."""
-        if self._proc is not None:
-            self._proc.kill()
-            self._proc.join(5)
+        pipe is let go by :meth:`kill` or :meth:`close`, from that thread or once it has ended).  ``retire``:
+        no child is launched here again (a thread that had not yet looked would otherwise start a fresh one)."""
+        self.retired = self.retired or retire
+        proc = self._proc
+        if proc is not None:
+            proc.kill()
+            proc.join(5)
 
     def kill(self) -> None:
         """Abandon the child (and whatever it is solving)."""
@@ -407,12 +415,14 @@ def _threads_a_deal(pool: SolverProcess | SolverPool, deals: int) -> int | None:
     """DDS threads for each of ``deals`` deals in ``pool``: a pool's own (one a child) unless it has more
     children than deals, when the cores the idle children would leave go to the deals (a one-board
     ``bridgeview solve`` on two cores solves its deal with two threads, in 0.6x the time), never more threads
-    than the machine has cores (``--jobs 8`` on two cores: the time limit is per thread, and eight would
-    stretch it fourfold); None: a single child's own."""
+    than the machine's cores share out among the deals (``--jobs 8`` on two cores: the time limit is per
+    thread, and eight would stretch it fourfold); None: a single child's own."""
     if isinstance(pool, SolverProcess) or not deals or deals >= len(pool.members):
         return None
     own = pool.members[0].threads
-    return None if own is None else min(available_cores(), own * (len(pool.members) // deals))
+    if own is None:
+        return None
+    return max(1, min(available_cores() // deals, own * (len(pool.members) // deals)))
 
 
 def solve_within(
@@ -545,6 +555,6 @@ class DealInAdvance:
 
     def close(self) -> None:
         """Stop the child (its thread then hears the pipe close and ends), then let its pipe go."""
-        self.process.kill_process()
+        self.process.kill_process(retire=True)
         self._done.wait(5)
         self.process.close()
