@@ -895,15 +895,12 @@ def test_validate_locates_problems_in_fixed_record_files_and_survives_bad_record
     assert [b.get("unreadable") for b in dumped] == [None, None, located.split("unreadable record: ")[1], None]
 
 
-#: a script that presses Ctrl+C (SIGINT to itself) just as PySide6.QtGui begins to import through
-#: import_qt, then says whether the KeyboardInterrupt came and whether QtGui was imported whole by then
-CTRL_C_IN_QT_IMPORT = """
+#: the start of a script that presses Ctrl+C (SIGINT to itself) just as PySide6.QtGui begins to import
+PRESS_CTRL_C_AS_QTGUI_IMPORTS = """
 import builtins, os, signal, sys, time
 
 signal.signal(signal.SIGINT, signal.default_int_handler)  # (as a terminal starts it: a suite run in the
 # background of a non-interactive shell has Ctrl+C ignored, and its children inherit that)
-from bridgeview.cli.common import import_qt
-
 real_import = builtins.__import__
 
 
@@ -915,12 +912,20 @@ def pressing(name, *args, **kwargs):
 
 
 builtins.__import__ = pressing
+"""
+#: ... through import_qt, then says whether the KeyboardInterrupt came and whether QtGui was imported whole
+CTRL_C_IN_QT_IMPORT = (
+    PRESS_CTRL_C_AS_QTGUI_IMPORTS
+    + """
+from bridgeview.cli.common import import_qt
+
 try:
     import_qt()
     print("no interrupt")
 except KeyboardInterrupt:
     print("interrupted", "PySide6.QtGui" in sys.modules and hasattr(sys.modules["PySide6.QtGui"], "QImage"))
 """
+)
 
 
 def test_ctrl_c_while_qt_is_imported_waits_for_the_import():
@@ -935,25 +940,14 @@ def test_ctrl_c_while_qt_is_imported_waits_for_the_import():
 
 
 #: the window started (``bridgeview`` alone) with Ctrl+C pressed as PySide6.QtGui begins to import
-CTRL_C_AS_THE_WINDOW_STARTS = """
-import builtins, os, signal, sys, time
-
-signal.signal(signal.SIGINT, signal.default_int_handler)
-real_import = builtins.__import__
-
-
-def pressing(name, *args, **kwargs):
-    if name == "PySide6.QtGui" and "PySide6.QtGui" not in sys.modules:
-        os.kill(os.getpid(), signal.SIGINT)
-        time.sleep(0.05)
-    return real_import(name, *args, **kwargs)
-
-
-builtins.__import__ = pressing
+CTRL_C_AS_THE_WINDOW_STARTS = (
+    PRESS_CTRL_C_AS_QTGUI_IMPORTS
+    + """
 from bridgeview.cli.main import main
 
 raise SystemExit(main([]))
 """
+)
 
 
 def test_ctrl_c_as_the_window_starts_is_one_line(tmp_path):

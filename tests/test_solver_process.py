@@ -357,6 +357,15 @@ def test_solve_s_progress_moves_deal_by_deal_within_a_chunk(fake_dds, tmp_path, 
     assert counts == sorted(counts)  # never backwards
 
 
+def process_alive(pid):
+    """Whether process ``pid`` runs (a zombie, ended and not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
 #: a script that starts two DDS children (a stand-in for DDS), prints their process ids and waits to be killed
 ORPHAN_PROBE = """
 import sys, time
@@ -398,17 +407,10 @@ def test_the_children_end_when_the_command_is_killed(tmp_path):
         proc.wait()
     assert len(children) == 2
 
-    def alive(pid):
-        try:
-            with open(f"/proc/{pid}/stat", encoding="utf-8") as f:
-                return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-        except FileNotFoundError:
-            return False
-
     deadline = time.monotonic() + 20
-    while any(alive(pid) for pid in children) and time.monotonic() < deadline:
+    while any(process_alive(pid) for pid in children) and time.monotonic() < deadline:
         time.sleep(0.05)
-    left = [pid for pid in children if alive(pid)]
+    left = [pid for pid in children if process_alive(pid)]
     for pid in left:
         os.kill(pid, signal.SIGKILL)
     assert not left, "DDS children outlived the killed command"
@@ -638,17 +640,10 @@ def test_a_child_mid_deal_ends_when_the_command_is_killed(tmp_path):
         proc.send_signal(signal.SIGKILL)
         proc.wait()
 
-    def alive():
-        try:
-            with open(f"/proc/{child}/stat", encoding="utf-8") as f:
-                return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-        except FileNotFoundError:
-            return False
-
     deadline = time.monotonic() + 15
-    while alive() and time.monotonic() < deadline:
+    while process_alive(child) and time.monotonic() < deadline:
         time.sleep(0.05)
-    if alive():
+    if process_alive(child):
         os.kill(child, signal.SIGKILL)
         raise AssertionError("the child went on with its deal after the command was killed")
 

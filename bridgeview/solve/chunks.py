@@ -280,13 +280,9 @@ def worker_start_method() -> str:
     (POSIX but not macOS, and no Qt loaded: the command line), so a worker starts with Dask, numpy and
     this package already imported instead of importing them again (about half a second of CPU a worker);
     else started afresh (spawn, Dask's default)."""
-    import multiprocessing
-    import sys
+    from .timed import fork_available
 
-    if sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods():
-        if not any(name.startswith("PySide6") for name in sys.modules):
-            return "fork"
-    return "spawn"
+    return "fork" if fork_available() else "spawn"
 
 
 class DaskSolver:

@@ -77,6 +77,19 @@ def available_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def fork_available() -> bool:
+    """Whether this process may fork children at all: Linux (macOS's system libraries do not survive a
+    fork) and no Qt loaded (its threads: the window, the tests).  :func:`fork_is_safe` asks more of a
+    process that forks DDS children; a local Dask cluster's workers ask this much
+    (:func:`.chunks.worker_start_method`)."""
+    import multiprocessing
+    import sys
+
+    if not sys.platform.startswith("linux") or "fork" not in multiprocessing.get_all_start_methods():
+        return False
+    return not any(name.startswith("PySide6") for name in sys.modules)
+
+
 def fork_is_safe() -> bool:
     """Whether a child may be forked from this process rather than started afresh (spawned).
 
@@ -89,12 +102,9 @@ def fork_is_safe() -> bool:
     no DDS loaded here (its own worker threads), no second Python thread (a GUI's solver
     thread, pytest-xdist's worker) and no other thread of the process at all (a library's own,
     as numpy's OpenBLAS starts unless told ``OPENBLAS_NUM_THREADS=1``, as the command line does)."""
-    import multiprocessing
     import sys
 
-    if not sys.platform.startswith("linux") or "fork" not in multiprocessing.get_all_start_methods():
-        return False
-    if "endplay._dds" in sys.modules or any(name.startswith("PySide6") for name in sys.modules):
+    if not fork_available() or "endplay._dds" in sys.modules:
         return False
     if threading.active_count() != 1:
         return False
