@@ -1,4 +1,4 @@
-"""Double-dummy analysis: DD tables, par and per-card trick counts (DDS via endplay).
+"""Double-dummy analysis: DD tables, par and per-card trick counts (DDS via endplay; par of a table without it).
 
 Importing this package does not import endplay (it is slow to import); the
 solving functions import it on first use.
@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from .dds import (
     MAX_TABLES,
-    ParContract,
     SolveCancelled,
     costly_cards,
     from_endplay,
@@ -21,12 +20,14 @@ from .dds import (
     to_endplay,
     unsolvable_reason,
 )
+from .par import ParContract, dealer_par
 
 __all__ = [
     "MAX_TABLES",
     "ParContract",
     "SolveCancelled",
     "costly_cards",
+    "dealer_par",
     "from_endplay",
     "par",
     "par_contracts",

@@ -30,14 +30,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..model.cards import CARDS, Card, Seat, Strain
 from ..model.ddtable import DDTable
 from ..model.deal import Deal
 from ..model.vulnerability import Vulnerability
+from .par import ParContract, dealer_par
 
 if TYPE_CHECKING:
     from endplay.types import Deal as EndplayDeal
@@ -261,48 +261,14 @@ def solve_table(deal: Deal) -> DDTable | None:
 
 
 # -- par ------------------------------------------------------------------
-_CONTRACT_STRAINS = (Strain.NOTRUMP, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS)
-_SEATS_TEXT = ("N", "E", "S", "W", "NS", "EW")
-# DDS numbers vulnerability none, both, NS, EW
-_DDS_VUL = {Vulnerability.NONE: 0, Vulnerability.ALL: 1, Vulnerability.NS: 2, Vulnerability.EW: 3}
-
-
-@dataclass(frozen=True)
-class ParContract:
-    """One par contract: ``seats`` is N/E/S/W or NS/EW (either partner)."""
-
-    level: int
-    strain: Strain
-    seats: str
-    doubled: bool
-    overtricks: int  # positive: made with overtricks; negative: tricks down (a sacrifice)
-
-    def __str__(self) -> str:
-        text = f"{self.seats} {self.level}{self.strain.letter}{'X' if self.doubled else ''}"
-        if self.overtricks:
-            text += f"{self.overtricks:+d}"
-        return text
-
-
-def _table_to_dds(table: DDTable) -> Any:
-    dds = _dds()
-    res = dds.ddTableResults()
-    for seat in range(4):
-        for st in range(5):
-            v = table.tricks[seat][st]
-            if v is None:
-                raise ValueError("par needs a complete DD table")
-            res.resTable[_dds_strain(st)][seat] = int(v)
-    return res
-
-
 def par_contracts(
     source: Deal | DDTable, vulnerability: Vulnerability, dealer: Seat
 ) -> tuple[int, list[ParContract]] | None:
     """Par score for NS and the par contracts; None unless the table is complete.
 
     Pass a 13-card deal's table: par of an ending means nothing (a Deal that
-    is not complete gives None)."""
+    is not complete gives None).  Par of a table is worked out by
+    :func:`.par.dealer_par` without DDS; only a deal is solved first."""
     if isinstance(source, Deal):
         if not source.is_complete:
             return None
@@ -313,25 +279,7 @@ def par_contracts(
         table = source
     if not table.is_complete:
         return None
-    dds = _dds()
-    master = dds.parResultsMaster()
-    with _LOCK:
-        dds.DealerParBin(_table_to_dds(table), master, int(dealer), _DDS_VUL[Vulnerability(vulnerability)])
-    contracts = []
-    for i in range(master.number):
-        c = master.contracts[i]
-        if c.level == 0:
-            continue
-        contracts.append(
-            ParContract(
-                level=int(c.level),
-                strain=_CONTRACT_STRAINS[c.denom],
-                seats=_SEATS_TEXT[c.seats],
-                doubled=c.underTricks > 0,
-                overtricks=int(c.overTricks) if c.underTricks == 0 else -int(c.underTricks),
-            )
-        )
-    return int(master.score), contracts
+    return dealer_par(cast(Sequence[Sequence[int]], table.tricks), Vulnerability(vulnerability), Seat(dealer))
 
 
 def par(source: Deal | DDTable, vulnerability: Vulnerability, dealer: Seat) -> tuple[int, list[str]] | None:
