@@ -310,8 +310,8 @@ class DocumentSolver(QObject):
         self._settle.setSingleShot(True)
         self._settle.setInterval(SETTLE_MS)
         self._settle.timeout.connect(self._send_pending)
-        #: whether the diagram has been painted: until then a view on screen sends nothing, so the window shows
-        #: its first board before DDS's binding loads for the par line (issue 29)
+        #: whether the diagram has been painted: until then a view on screen sends nothing (a table to solve, a
+        #: position's trick counts), so the window shows its first board before DDS's work starts (issue 29)
         self._painted = False
         self._held = 0  # settle periods the requests have waited for that paint
         view.diagram.installEventFilter(self)
@@ -321,7 +321,6 @@ class DocumentSolver(QObject):
         self._checked: dict[int, tuple[Deal, DDTable]] = {}  # DDS tables of boards solved again
         self._position_key: object = None
         self._annotated_key: object = None  # the position whose trick counts the diagram shows
-        self._par_key: object = None
         #: the tables this app solved, by deal (the document's cache: shown, not part of the file)
         self.solved: dict[tuple[int, int, int, int], DDTable] = view.document.core.solved
         #: where each solved table's deal was when it was asked for (board index -> hands), so a set too
@@ -556,8 +555,6 @@ class DocumentSolver(QObject):
     def _result_ready(self, key: object, result: object) -> None:
         if key == self._position_key and isinstance(result, dict):
             self._apply_annotations(key, result)
-        elif key == self._par_key and isinstance(result, str):
-            self.view.dd_grid.set_par(result)
 
     # -- the current board ----------------------------------------------------------
     def _board_shown(self, i: int) -> None:
@@ -597,7 +594,7 @@ class DocumentSolver(QObject):
         grid.set_table(board.dd, note=note)
         if cells and checked is not None:
             self._mark_cells(cells, checked[1])
-        self._request_par(board, i)
+        self._show_par(board)
 
     def _mark_cells(self, cells: set[tuple[int, int]], solved: DDTable) -> None:
         from ..diagram.ddgrid import ROW_SEATS
@@ -613,25 +610,16 @@ class DocumentSolver(QObject):
             item.setFont(font)
             item.setToolTip(f"stored {item.text()}, DDS {solved.tricks[seat][strain]}")
 
-    def _request_par(self, board: Board, i: int) -> None:
+    def _show_par(self, board: Board) -> None:
+        """The par and makeable-contracts lines under the grid, at once: par of a table is worked out
+        without DDS (``solve.par``, microseconds), so it shows with the board, not a worker's round trip later."""
         table = board.dd
         if table is None or table.is_empty:
-            self._par_key = None
             self.view.dd_grid.set_par("")
             return
         makes = makeable_line(table)
-        if not (table.is_complete and board.deal.is_complete):
-            self._par_key = None
-            self.view.dd_grid.set_par(makes)
-            return
-        key = ("par", i, table, board.effective_vulnerability, board.effective_dealer)
-        self._par_key = key
-
-        def work() -> str:
-            line = par_line(board, table)
-            return "\n".join(t for t in (line, makes) if t)
-
-        self._later("par", lambda: self.worker.compute("par", key, work))
+        line = par_line(board, table) if table.is_complete and board.deal.is_complete else ""
+        self.view.dd_grid.set_par("\n".join(t for t in (line, makes) if t))
 
     # -- replay annotations ----------------------------------------------------------
     def _position_changed(self, pos) -> None:
