@@ -88,8 +88,6 @@ if sys.argv[1] == "bare":
 _OVERRIDE_PROBE = (
     r"""
 import sys, time
-from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
 
 def note_first_paint(cls):
     paint = cls.paintEvent
@@ -97,11 +95,14 @@ def note_first_paint(cls):
         if not getattr(cls, "_noted", False):
             cls._noted = True
             print(time.time_ns(), time.process_time(), flush=True)
+            from PySide6.QtCore import QTimer
+            from PySide6.QtWidgets import QApplication
             QTimer.singleShot(0, QApplication.quit)
         paint(self, event)
     cls.paintEvent = noted
 
 if sys.argv[1] == "bare":
+    from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
     class Label(QLabel):
         def paintEvent(self, event):
             super().paintEvent(event)
@@ -109,8 +110,30 @@ if sys.argv[1] == "bare":
     app = QApplication([sys.argv[0]])"""
     + _BARE_WINDOW.replace("LABEL", "Label")
     + r"""else:
-    from bridgeview.ui.diagram.hand_diagram import HandDiagram
-    note_first_paint(HandDiagram)
+    # the diagram's class is patched as its module is imported, so the window imports what it imports in its
+    # own order (PySide6 imported here first would change what shiboken looks through: cli.main._before_qt)
+    import importlib.abc, importlib.util
+
+    class PatchOnImport(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path, target=None):
+            if name != "bridgeview.ui.diagram.hand_diagram":
+                return None
+            sys.meta_path.remove(self)
+            spec = importlib.util.find_spec(name)
+            real = spec.loader
+
+            class Loader(importlib.abc.Loader):
+                def create_module(self, spec):
+                    return real.create_module(spec)
+
+                def exec_module(self, module):
+                    real.exec_module(module)
+                    note_first_paint(module.HandDiagram)
+
+            spec.loader = Loader()
+            return spec
+
+    sys.meta_path.insert(0, PatchOnImport())
     from bridgeview.cli.main import main
     main([])
 """

@@ -136,6 +136,7 @@ def _gui(files: list[str]) -> int:
     try:
         from .common import import_qt
 
+        _before_qt()
         import_qt(widgets=True)
         from ..ui.app import run_gui
     except ImportError as e:  # PySide6 missing or broken
@@ -145,6 +146,16 @@ def _gui(files: list[str]) -> int:
         print("bridgeview: interrupted", file=sys.stderr)
         return 130
     return run_gui(files)
+
+
+def _before_qt() -> None:
+    """Import the Qt-free modules the window's first board needs before PySide6: shiboken looks through the
+    source of every module imported after it for "PySide6" (its ``__feature__`` switch), some 7 ms of the
+    window's first paint for these 50 modules, which need no such look."""
+    from ..app import document  # noqa: F401  (the file's reading, the formats' registry, the board model)
+    from ..check import ready  # noqa: F401
+    from ..formats.pbn import codec  # noqa: F401  (the sample's format)
+    from ..solve import boards  # noqa: F401  (the DD grid's par and makeable lines)
 
 
 def _tolerant_output() -> None:
