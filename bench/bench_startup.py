@@ -48,34 +48,79 @@ _BARE_WINDOW = r"""
     app.exec()
 """
 
+#: how the probes reach into the window without importing anything before it does: ``on_import(name, then)``
+#: calls ``then(module)`` once ``name`` is imported (PySide6 imported by a probe first would change what the
+#: window's start-up costs: shiboken reads the source of every module imported after it, see
+#: ``cli.main._before_qt``)
+_ON_IMPORT = r"""
+import importlib.abc, importlib.util
+
+def on_import(name, then):
+    class Finder(importlib.abc.MetaPathFinder):
+        def find_spec(self, fullname, path, target=None):
+            if fullname != name:
+                return None
+            sys.meta_path.remove(self)
+            spec = importlib.util.find_spec(fullname)
+            real = spec.loader
+
+            class Loader(importlib.abc.Loader):
+                def create_module(self, spec):
+                    return real.create_module(spec)
+
+                def exec_module(self, module):
+                    real.exec_module(module)
+                    then(module)
+
+            spec.loader = Loader()
+            return spec
+
+    sys.meta_path.insert(0, Finder())
+"""
+
 #: a child that prints the wall-clock time (ns) of the first paint of ``TARGET``'s class, then quits
 _PAINT_PROBE = (
     r"""
 import sys, time
-from PySide6.QtCore import QEvent, QObject, QTimer
-from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
 
-class FirstPaint(QObject):
-    def __init__(self, cls):
-        super().__init__()
-        self.cls = cls
-    def eventFilter(self, obj, event):
-        if event.type() == QEvent.Type.Paint and type(obj).__name__ == self.cls:
-            print(time.time_ns(), time.process_time(), flush=True)
-            QTimer.singleShot(0, QApplication.quit)
-            QApplication.instance().removeEventFilter(self)
-        return False
+def first_paint_filter(cls):
+    from PySide6.QtCore import QEvent, QObject, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    class FirstPaint(QObject):
+        def eventFilter(self, obj, event):
+            if event.type() == QEvent.Type.Paint and type(obj).__name__ == cls:
+                print(time.time_ns(), time.process_time(), flush=True)
+                QTimer.singleShot(0, QApplication.quit)
+                QApplication.instance().removeEventFilter(self)
+            return False
+
+    return FirstPaint()
 
 if sys.argv[1] == "bare":
+    from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
     app = QApplication([sys.argv[0]])
-    probe = FirstPaint("QLabel")
+    probe = first_paint_filter("QLabel")
     app.installEventFilter(probe)"""
     + _BARE_WINDOW.replace("LABEL", "QLabel")
-    + r"""else:
-    from bridgeview.ui.app import application
-    app = application([sys.argv[0]])
-    probe = FirstPaint("HandDiagram")
-    app.installEventFilter(probe)
+    + r"""else:"""
+    + _ON_IMPORT.replace("\n", "\n    ")
+    + r"""
+    probes = []  # the filter, installed once, on the window's own application (made when the window makes it)
+
+    def filtered(module):
+        made = module.application
+
+        def application(*args, **kwargs):
+            app = made(*args, **kwargs)
+            if not probes:
+                probes.append(first_paint_filter("HandDiagram"))
+                app.installEventFilter(probes[0])
+            return app
+
+        module.application = application
+
+    on_import("bridgeview.ui.app", filtered)
     from bridgeview.cli.main import main
     main([])
 """
@@ -109,31 +154,10 @@ if sys.argv[1] == "bare":
     note_first_paint(Label)
     app = QApplication([sys.argv[0]])"""
     + _BARE_WINDOW.replace("LABEL", "Label")
-    + r"""else:
-    # the diagram's class is patched as its module is imported, so the window imports what it imports in its
-    # own order (PySide6 imported here first would change what shiboken looks through: cli.main._before_qt)
-    import importlib.abc, importlib.util
-
-    class PatchOnImport(importlib.abc.MetaPathFinder):
-        def find_spec(self, name, path, target=None):
-            if name != "bridgeview.ui.diagram.hand_diagram":
-                return None
-            sys.meta_path.remove(self)
-            spec = importlib.util.find_spec(name)
-            real = spec.loader
-
-            class Loader(importlib.abc.Loader):
-                def create_module(self, spec):
-                    return real.create_module(spec)
-
-                def exec_module(self, module):
-                    real.exec_module(module)
-                    note_first_paint(module.HandDiagram)
-
-            spec.loader = Loader()
-            return spec
-
-    sys.meta_path.insert(0, PatchOnImport())
+    + r"""else:"""
+    + _ON_IMPORT.replace("\n", "\n    ")
+    + r"""
+    on_import("bridgeview.ui.diagram.hand_diagram", lambda module: note_first_paint(module.HandDiagram))
     from bridgeview.cli.main import main
     main([])
 """

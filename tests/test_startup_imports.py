@@ -260,11 +260,11 @@ def test_the_window_starts_without_the_commands_or_the_writing_machinery(tmp_pat
         "bridgeview.ui.analysis.solved_tables",
     }
     assert not deferred & start
-    # the par line of a stored table is worked out in the window's process without DDS (solve.par): neither
+    # the par line of a stored table is worked out in the window's process without DDS (solve.par_rules): neither
     # endplay's dealer and matplotlib (0.6 s of CPU in the window's first second) nor DDS's binding (27 ms)
     assert seen["par"].startswith("Par ")
     after_par = set(seen["after par"])
-    assert "bridgeview.solve.par" in after_par
+    assert "bridgeview.solve.par_rules" in after_par
     assert not {m for m in after_par if m.split(".")[0] in ("endplay", "matplotlib")}
     # and what was deferred works when used
     assert seen["svg"] and (tmp_path / "board.svg").read_text(encoding="utf-8").lstrip().startswith("<?xml")

@@ -277,7 +277,7 @@ def _write_boards(
 ) -> ConvertResult:
     """Put the tables into the boards (par tags too for PBN) and write the document."""
     from ..formats.convert import write_document  # numpy: only when solving (keeps `bridgeview info` fast)
-    from ..solve.boards import difference_note, merged, par_tags  # par is worked out without DDS (solve.par)
+    from ..solve.boards import difference_note, merged, par_tags  # par is worked out without DDS (solve.par_rules)
 
     for i, table in results:
         board = doc[i]

@@ -20,7 +20,7 @@ from .dds import (
     to_endplay,
     unsolvable_reason,
 )
-from .par import ParContract, dealer_par
+from .par_rules import ParContract, dealer_par
 
 __all__ = [
     "MAX_TABLES",

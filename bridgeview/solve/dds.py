@@ -37,7 +37,7 @@ from ..model.cards import CARDS, Card, Seat, Strain
 from ..model.ddtable import DDTable
 from ..model.deal import Deal
 from ..model.vulnerability import Vulnerability
-from .par import ParContract, dealer_par
+from .par_rules import ParContract, dealer_par
 
 if TYPE_CHECKING:
     from endplay.types import Deal as EndplayDeal
@@ -268,7 +268,7 @@ def par_contracts(
 
     Pass a 13-card deal's table: par of an ending means nothing (a Deal that
     is not complete gives None).  Par of a table is worked out by
-    :func:`.par.dealer_par` without DDS; only a deal is solved first."""
+    :func:`.par_rules.dealer_par` without DDS; only a deal is solved first."""
     if isinstance(source, Deal):
         if not source.is_complete:
             return None

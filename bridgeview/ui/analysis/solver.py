@@ -612,7 +612,7 @@ class DocumentSolver(QObject):
 
     def _show_par(self, board: Board) -> None:
         """The par and makeable-contracts lines under the grid, at once: par of a table is worked out
-        without DDS (``solve.par``, microseconds), so it shows with the board, not a worker's round trip later."""
+        without DDS (``solve.par_rules``, microseconds), so it shows with the board, not a worker's round trip later."""
         table = board.dd
         if table is None or table.is_empty:
             self.view.dd_grid.set_par("")

@@ -1,4 +1,4 @@
-"""Par worked out without DDS (bridgeview.solve.par) against DDS's own dealer par, and what users see of it.
+"""Par worked out without DDS (bridgeview.solve.par_rules) against DDS's own dealer par, and what users see of it.
 
 DDS's ``DealerPar`` text is the reference: its binary form (``DealerParBin``, which bridgeview called
 before) reads a sacrifice by one player in the primacy side's own strain as a made contract ("W 6D" for
@@ -22,7 +22,7 @@ from bridgeview.model.cards import Seat, Strain
 from bridgeview.model.ddtable import DDTable
 from bridgeview.model.vulnerability import Vulnerability
 from bridgeview.solve import dds
-from bridgeview.solve.par import contract_score, dealer_par, doubled_penalty
+from bridgeview.solve.par_rules import contract_score, dealer_par, doubled_penalty
 
 _DDS_VUL = {Vulnerability.NONE: 0, Vulnerability.ALL: 1, Vulnerability.NS: 2, Vulnerability.EW: 3}
 _BIN_ORDER = "NSHDC"

@@ -2,7 +2,7 @@
 
 Par of a complete table used to be DDS's ``DealerParBin``: loading DDS for it cost 27 ms of every
 ``render`` and ``print`` of a board whose table the file holds, and of the window's first par line. This
-module gives the same answer in pure Python (a few microseconds): ``tests/test_par.py`` compares it with
+module gives the same answer in pure Python (a few microseconds): ``tests/test_par_rules.py`` compares it with
 DDS's on tens of thousands of tables, random and from real deals, for every dealer and vulnerability.
 
 The rules are DDS's (Soren Hein's "dealer par"):
