@@ -598,6 +598,72 @@ def test_a_child_ignores_ctrl_c_which_is_its_parent_s_to_handle(fake_dds):
         assert solve_within([deal], LIMIT, process=child).tables == [fake_table(deal)]
 
 
+#: a script whose DDS child is spawned (another thread runs) and sent SIGINT all through its first 0.6 s, the
+#: half second it starts a Python and imports the package in; prints whether it then solves, and its start method
+DEAF_START_PROBE = """
+import os, signal, sys, threading, time
+
+from bridgeview.model.ddtable import DDTable
+from bridgeview.model.deal import Deal
+from bridgeview.solve.timed import SolverProcess, solve_within
+
+
+def solver(deal, threads):
+    return DDTable.from_rows([[7] * 5] * 4)
+
+
+if __name__ == "__main__":
+    threading.Thread(target=time.sleep, args=(30,), daemon=True).start()  # not alone: the child is spawned
+    child = SolverProcess(solver=solver)
+    child.launch()
+    pid = child._proc.pid
+    end = time.monotonic() + 0.6
+    while time.monotonic() < end and child.running:
+        os.kill(pid, signal.SIGINT)
+        time.sleep(0.01)
+    child.wait_ready()
+    deal = Deal.from_pbn("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432")
+    print(solve_within([deal], 30, process=child).tables == [solver(deal, None)], child._proc._popen.method)
+    child.kill()
+"""
+
+
+def test_a_spawned_child_pressed_ctrl_c_as_it_starts_goes_on_without_a_traceback(tmp_path):
+    """A spawned child ignored Ctrl+C only once it ran its loop: a press in its first half second (a terminal's
+    Ctrl+C reaches the whole process group) stopped it with multiprocessing's traceback. It now starts with the
+    signal blocked, and the parent's press still reaches the parent."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "deaf.py"
+    script.write_text(DEAF_START_PROBE, encoding="utf-8")
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["True", "spawn"]
+    assert "Traceback" not in run.stderr and "KeyboardInterrupt" not in run.stderr, run.stderr
+
+
+def test_ctrl_c_pressed_as_a_child_starts_still_reaches_the_parent():
+    """The signal is blocked, not ignored, while a child starts: a press made then arrives right after."""
+    import signal
+    import threading
+
+    from bridgeview.solve import timed
+
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        pytest.skip("needs the main thread and POSIX signal masks")
+    seen: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: seen.append(signum))
+    try:
+        with timed._started_deaf(spawned=False):
+            os.kill(os.getpid(), signal.SIGINT)
+            assert seen == []  # held while the child starts
+        assert seen == [signal.SIGINT]
+        assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 #: a script whose DDS child (a stand-in that never ends) is solving when the script is killed
 BUSY_ORPHAN_PROBE = """
 import time

@@ -114,6 +114,31 @@ def fork_is_safe() -> bool:
         return False
 
 
+@contextmanager
+def _started_deaf(spawned: bool) -> Iterator[None]:
+    """Start a DDS child with SIGINT blocked in the starting thread: a blocked signal stays blocked through fork
+    and exec, so a Ctrl+C in the child's first half second (a spawned child starts a Python and imports the
+    package before :func:`_serve` ignores it) can no longer stop it with multiprocessing's traceback.  In this
+    process the press is not lost: it waits, blocked, and arrives once the child has started.
+
+    multiprocessing's resource tracker, which a spawn starts first, unblocks the signal when it has started
+    (it blocks it around its own start the same way): it is started before the signal is blocked here."""
+    import signal
+
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - Windows: no process groups, no such press
+        yield
+        return
+    if spawned:
+        from multiprocessing import resource_tracker
+
+        resource_tracker.ensure_running()
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def dds_table(deal: Deal, threads: int | None) -> DDTable | None:
     """What a child runs for each deal: one DDS call with ``threads`` threads (None: one per core)."""
     return dds.solve_tables([deal], jobs=threads)[0]
@@ -132,8 +157,11 @@ def _serve(
     import signal
 
     # Ctrl+C on a terminal reaches the whole process group: it is the parent's to handle (it stops the
-    # children on its way out); a child stopped by it mid-deal printed a traceback
+    # children on its way out); a child stopped by it mid-deal printed a traceback.  The child was started with
+    # SIGINT blocked (:func:`_started_deaf`): ignored now, a press made meanwhile is dropped, and it is unblocked
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     for inherited in list(_PARENT_ENDS):  # (forked: copies of the parent's ends; spawned: none)
         inherited.close()
     _PARENT_ENDS.clear()
@@ -240,7 +268,8 @@ class SolverProcess:
         proc = ctx.Process(target=_serve, args=(child, self.threads, self.solver), daemon=True, name="bridgeview-dds")
         _PARENT_ENDS.add(parent)
         try:
-            proc.start()
+            with _started_deaf(spawned=ctx.get_start_method() == "spawn"):
+                proc.start()
         except BaseException:
             _PARENT_ENDS.discard(parent)
             parent.close()
