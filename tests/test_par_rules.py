@@ -164,3 +164,17 @@ def test_par_of_a_stored_table_loads_no_dds(tmp_path):
     assert proc.returncode == 0, proc.stderr
     line, loaded = proc.stdout.splitlines()
     assert line.startswith("Par ") and loaded == "[]"
+
+
+def test_a_score_without_a_contract_is_said_without_one(monkeypatch):
+    """DDS's rules can name no contract with a score (a lower candidate drawing a dearer sacrifice than the
+    first): the line says the score alone, not "passed out", and no ParContract tag claims a pass."""
+    from bridgeview.model.board import Board
+    from bridgeview.model.deal import Deal
+    from bridgeview.solve import boards
+
+    monkeypatch.setattr(dds, "par_contracts", lambda *a: (300, []))
+    table = DDTable.from_rows([[7] * 5] * 4)
+    assert dds.par_text(table, Vulnerability.NONE, Seat.NORTH) == "Par NS 300"
+    board = Board.numbered(1, Deal.from_pbn("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"))
+    assert boards.par_tags(board, table) == {"OptimumScore": "NS 300"}

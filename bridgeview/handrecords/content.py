@@ -152,7 +152,7 @@ def par_text(board: Board, table: DDTable) -> str:
 
     try:
         text = par_line(board, table)
-    except Exception:  # DDS missing or refusing: the table still prints
+    except Exception:  # (par needs no DDS now; whatever went wrong there, the table still prints)
         return ""
     for st in (Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS):
         for level in range(1, 8):

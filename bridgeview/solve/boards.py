@@ -87,4 +87,6 @@ def par_tags(board: Board, table: DDTable | None = None) -> dict[str, str]:
     if got is None:
         return {}
     score, contracts = got
+    if not contracts and score:  # a score without a contract (see par_text): no ParContract to say
+        return {"OptimumScore": f"NS {score}"}
     return {"OptimumScore": f"NS {score}", "ParContract": "; ".join(contracts) if contracts else "Pass"}

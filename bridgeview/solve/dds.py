@@ -299,6 +299,8 @@ def par_text(source: Deal | DDTable, vulnerability: Vulnerability, dealer: Seat)
         return ""
     score, contracts = got
     side = "NS" if score >= 0 else "EW"
+    if not contracts and score:  # (DDS's rules name no contract in a corner no real table was seen to reach)
+        return f"Par {side} {abs(score)}"
     what = "; ".join(contracts) if contracts else "passed out"
     return f"Par {side} {abs(score)}: {what}"
 
