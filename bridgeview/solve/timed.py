@@ -119,7 +119,8 @@ def _started_deaf(spawned: bool) -> Iterator[None]:
     """Start a DDS child with SIGINT blocked in the starting thread: a blocked signal stays blocked through fork
     and exec, so a Ctrl+C in the child's first half second (a spawned child starts a Python and imports the
     package before :func:`_serve` ignores it) can no longer stop it with multiprocessing's traceback.  In this
-    process the press is not lost: it waits, blocked, and arrives once the child has started.
+    process the press is not lost: another thread takes it at once, or, where this is the only thread (the
+    command line), it waits, blocked, and arrives as soon as the child has started.
 
     multiprocessing's resource tracker, which a spawn starts first, unblocks the signal when it has started
     (it blocks it around its own start the same way): it is started before the signal is blocked here."""
