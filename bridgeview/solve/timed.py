@@ -118,12 +118,15 @@ def fork_is_safe() -> bool:
 def _started_deaf(spawned: bool) -> Iterator[None]:
     """Start a DDS child with SIGINT blocked in the starting thread: a blocked signal stays blocked through fork
     and exec, so a Ctrl+C in the child's first half second (a spawned child starts a Python and imports the
-    package before :func:`_serve` ignores it) can no longer stop it with multiprocessing's traceback.  In this
-    process the press is not lost: another thread takes it at once, or, where this is the only thread (the
-    command line), it waits, blocked, and arrives as soon as the child has started.
+    package before :func:`_serve` ignores it) can no longer stop it with multiprocessing's traceback.
 
-    multiprocessing's resource tracker, which a spawn starts first, unblocks the signal when it has started
-    (it blocks it around its own start the same way): it is started before the signal is blocked here."""
+    In the main thread the press is also held at Python's level (as ``cli.common.import_qt`` holds it): where
+    other threads run, one of them takes the signal and Python would raise KeyboardInterrupt in the main thread
+    all the same, in the middle of a spawn (the child then died on a half-sent start) or between blocking and
+    unblocking (leaving the signal blocked).  A press made meanwhile is not lost: it is raised again on the way
+    out of the block, once the caller has the child.  multiprocessing's resource tracker, which a spawn starts
+    first, unblocks the signal when it has started (it blocks it around its own start the same way): it is
+    started before the signal is blocked here."""
     import signal
 
     if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - Windows: no process groups, no such press
@@ -133,11 +136,20 @@ def _started_deaf(spawned: bool) -> Iterator[None]:
         from multiprocessing import resource_tracker
 
         resource_tracker.ensure_running()
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    main = threading.current_thread() is threading.main_thread()
+    pressed: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: pressed.append(signum)) if main else None
     try:
-        yield
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+        if main:  # (None: a handler set from C, which Python cannot give back: the default in its place)
+            signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
+    if pressed and previous != signal.SIG_IGN:
+        signal.raise_signal(signal.SIGINT)
 
 
 def dds_table(deal: Deal, threads: int | None) -> DDTable | None:
@@ -268,18 +280,20 @@ class SolverProcess:
         parent, child = ctx.Pipe()
         proc = ctx.Process(target=_serve, args=(child, self.threads, self.solver), daemon=True, name="bridgeview-dds")
         _PARENT_ENDS.add(parent)
-        try:
-            with _started_deaf(spawned=ctx.get_start_method() == "spawn"):
+        # (a Ctrl+C held while the child starts arrives as this block ends: the child is known by then, so
+        # kill() and abandon_shared reach it)
+        with _started_deaf(spawned=ctx.get_start_method() == "spawn"):
+            try:
                 proc.start()
-        except BaseException:
-            _PARENT_ENDS.discard(parent)
-            parent.close()
-            raise
-        finally:
-            child.close()
-        self._proc, self._conn = proc, parent  # known at once, so abandon_shared can kill a starting child
-        self.pending.clear()
-        self.ready = False
+            except BaseException:
+                _PARENT_ENDS.discard(parent)
+                parent.close()
+                raise
+            finally:
+                child.close()
+            self._proc, self._conn = proc, parent  # known at once, so abandon_shared can kill a starting child
+            self.pending.clear()
+            self.ready = False
 
     def wait_ready(self) -> None:
         """Wait for a launched child to have loaded DDS; SolverUnavailable when it cannot."""
