@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REALDATA, realdata_files
+from conftest import REALDATA, REPO, realdata_files
 
 from bridgeview.cli.main import build_parser, main
 from bridgeview.formats.codec import WriteOptions
@@ -958,3 +958,47 @@ def test_ctrl_c_as_the_window_starts_is_one_line(tmp_path):
     )
     assert run.returncode == 130, run.stderr
     assert run.stderr.strip() == "bridgeview: interrupted"
+
+
+#: ``bridgeview render FILE -o OUT`` with Ctrl+C pressed as the diagram's widgets are made (PySide6 makes their
+#: classes' enums then); prints "made" if the widgets were finished before the press stopped the command
+CTRL_C_AS_RENDER_BUILDS = """
+import os, signal, sys, time
+
+signal.signal(signal.SIGINT, signal.default_int_handler)  # (as a terminal starts it)
+from bridgeview.ui.diagram import render_widget
+
+made = render_widget.DiagramWithGrid.__init__
+
+
+def pressing(self, *args, **kwargs):
+    made(self, *args, **kwargs)
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(0.05)
+    print("made", flush=True)
+
+
+render_widget.DiagramWithGrid.__init__ = pressing
+from bridgeview.cli.main import main
+
+raise SystemExit(main(["render", sys.argv[1], "-o", sys.argv[2]]))
+"""
+
+
+def test_ctrl_c_while_render_makes_its_widgets_is_held_then_stops_it(tmp_path):
+    """A press while Qt worked could land in PySide6 making a class's enums (an AttributeError traceback
+    further on) or be lost; it is held until Qt's step is done, stops the command (one line, exit 130), and no
+    image is written."""
+    out = tmp_path / "board.png"
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    run = subprocess.run(
+        [sys.executable, "-c", CTRL_C_AS_RENDER_BUILDS, str(REPO / "resources" / "sample.pbn"), str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert run.returncode == 130, run.stderr
+    assert run.stdout.split() == ["made"]
+    assert run.stderr.strip() == "bridgeview: interrupted"
+    assert not out.exists()

@@ -6,7 +6,8 @@ import argparse
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, TextIO
 
 from ..model.text import duration as duration  # (re-exported: the commands' one wording of a time)
@@ -52,28 +53,28 @@ def seconds(text: str) -> float:
     return value
 
 
-def import_qt(widgets: bool = False) -> None:
-    """Import PySide6 (QtCore, QtGui, and QtWidgets with ``widgets``) with Ctrl+C held back.
+@contextmanager
+def held_ctrl_c() -> Iterator[None]:
+    """Hold Ctrl+C back for the block: a press is noted and arrives once the block is done, as the
+    KeyboardInterrupt every command turns into "interrupted" (exit 130).
 
-    Pressed while shiboken sets its modules up, Ctrl+C aborted the process ("could not initialize part 2",
-    exit 134) or left a half-made module behind (an ImportError further on).  Held, it arrives once the
-    import is done, as the KeyboardInterrupt every command turns into "interrupted" (exit 130).  It is held
-    by a handler that only notes it (blocking the signal would not do: another thread, a DDS child's
-    feeder, would take it); only the main thread may set one, and elsewhere nothing is held."""
+    For work a KeyboardInterrupt must not cut in two: shiboken setting PySide6's modules up (aborted with
+    "could not initialize part 2", exit 134, or left a half-made module), PySide6 making a class's enums
+    the first time they are named (left without them: an AttributeError traceback further on), a Qt paint
+    calling Python.  It is held by a handler that only notes it (blocking the signal would not do: another
+    thread, a DDS child's feeder, would take it); only the main thread may set one, and elsewhere nothing
+    is held.  Keep waits out of such a block: a press is held for as long as the block runs."""
     import signal
 
-    names = ["PySide6.QtCore", "PySide6.QtGui"] + (["PySide6.QtWidgets"] if widgets else [])
     if threading.current_thread() is not threading.main_thread():
-        for name in names:
-            __import__(name)
+        yield
         return
     pressed: list[int] = []
     previous = signal.signal(signal.SIGINT, lambda signum, frame: pressed.append(signum))
     if previous is None:  # (a handler set from C, which Python cannot give back: the default in its place)
         previous = signal.SIG_DFL
     try:
-        for name in names:
-            __import__(name)
+        yield
     finally:
         signal.signal(signal.SIGINT, previous)
     if not pressed or previous == signal.SIG_IGN:
@@ -84,6 +85,14 @@ def import_qt(widgets: bool = False) -> None:
         signal.raise_signal(signal.SIGINT)
     elif callable(previous):  # (someone's own handler: told now)
         previous(signal.SIGINT, None)
+
+
+def import_qt(widgets: bool = False) -> None:
+    """Import PySide6 (QtCore, QtGui, and QtWidgets with ``widgets``) with Ctrl+C held back
+    (:func:`held_ctrl_c`)."""
+    with held_ctrl_c():
+        for name in ["PySide6.QtCore", "PySide6.QtGui"] + (["PySide6.QtWidgets"] if widgets else []):
+            __import__(name)
 
 
 def quiet_qt() -> MessageHandler | None:

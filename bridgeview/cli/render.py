@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..formats.errors import FormatError
 from ..model.boardset import BoardSet
-from .common import DD_TIMEOUT, import_qt, quiet_qt, seconds
+from .common import DD_TIMEOUT, held_ctrl_c, import_qt, quiet_qt, seconds
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QPixmap
@@ -73,7 +73,8 @@ def _drawn(draw: Callable[[], int]) -> int:
 
     previous = quiet_qt()
     try:
-        application()
+        with held_ctrl_c():  # (see there: a press while Qt sets itself up left it half made)
+            application()
         return draw()
     finally:
         qInstallMessageHandler(previous)
@@ -164,17 +165,25 @@ def _step(diagram: HandDiagram, board: Board, step: int, fmt: str, path: str) ->
 def _render_diagram(
     args: argparse.Namespace, doc: BoardSet, index: int, fmt: str, ahead: DealInAdvance | None = None
 ) -> int:
-    from ..ui.diagram.render_widget import DiagramWithGrid
+    """The board's diagram and grid as a PNG. Ctrl+C is held while Qt works (:func:`.common.held_ctrl_c`: a
+    press while PySide6 made the widgets' classes ended in an AttributeError traceback, or was lost), not
+    while DDS's answer is waited for, and a press stops the command before the image is saved."""
+    with held_ctrl_c():
+        from ..ui.diagram.render_widget import DiagramWithGrid
 
-    board = doc[index]
-    widget = DiagramWithGrid()
-    if not widget.set_board(board, solve=True, timeout=args.dd_timeout, ahead=ahead):
-        _say_slow(board, args.dd_timeout)
-    _step(widget.diagram, board, args.step, fmt, args.file)
-    widget.resize(args.width or 900, args.height or 560)
-    # grabbed unshown: grab() lays the widget out and paints it once into the image (shown, it was also
-    # painted into a window's backing store first)
-    return _save(widget.grab(), args.output)
+        board = doc[index]
+        widget = DiagramWithGrid()
+    if ahead is not None:
+        ahead.wait()
+    with held_ctrl_c():
+        if not widget.set_board(board, solve=True, timeout=args.dd_timeout, ahead=ahead):
+            _say_slow(board, args.dd_timeout)
+        _step(widget.diagram, board, args.step, fmt, args.file)
+        widget.resize(args.width or 900, args.height or 560)
+        # grabbed unshown: grab() lays the widget out and paints it once into the image (shown, it was also
+        # painted into a window's backing store first)
+        image = widget.grab()
+    return _save(image, args.output)
 
 
 def _render_window(args: argparse.Namespace, index: int) -> int:

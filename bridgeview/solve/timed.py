@@ -595,6 +595,10 @@ class DealInAdvance:
         finally:
             self._done.set()
 
+    def wait(self) -> None:
+        """Wait until the child has answered (or given up, or been stopped): :meth:`table` then waits no more."""
+        self._done.wait()
+
     def table(self, deal: Deal, timeout: float) -> tuple[DDTable | None, bool]:
         """``deal``'s table and whether it ran out of time, as :func:`solve_table_within` says (and
         SolverUnavailable when DDS could not solve it); the answer worked out in advance when it is for this
