@@ -1002,3 +1002,49 @@ def test_ctrl_c_while_render_makes_its_widgets_is_held_then_stops_it(tmp_path):
     assert run.stdout.split() == ["made"]
     assert run.stderr.strip() == "bridgeview: interrupted"
     assert not out.exists()
+
+
+#: ``bridgeview print FILE --no-dd -o OUT.pdf`` with Ctrl+C pressed as the first page is painted; prints "page"
+#: for each page finished
+CTRL_C_AS_PRINT_PAINTS = """
+import os, signal, sys, time
+
+signal.signal(signal.SIGINT, signal.default_int_handler)  # (as a terminal starts it)
+from bridgeview.ui.printing import hand_records
+
+painted = hand_records.HandRecordPainter._page
+
+
+def pressing(self, *args, **kwargs):
+    if not getattr(pressing, "pressed", False):
+        pressing.pressed = True
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+    painted(self, *args, **kwargs)
+    print("page", flush=True)
+
+
+hand_records.HandRecordPainter._page = pressing
+from bridgeview.cli.main import main
+
+raise SystemExit(main(["print", sys.argv[1], "--no-dd", "-o", sys.argv[2]]))
+"""
+
+
+def test_ctrl_c_while_print_paints_stops_between_pages(tmp_path):
+    """A press while the PDF was painted could crash the process ("Cannot destroy paint device that is being
+    painted", then a segmentation fault) or be lost; it is held while a page is painted, taken before the
+    next one (the painter ended first), and no PDF is written."""
+    out = tmp_path / "records.pdf"
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    run = subprocess.run(
+        [sys.executable, "-c", CTRL_C_AS_PRINT_PAINTS, str(REPO / "resources" / "sample.pbn"), str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert run.returncode == 130, run.stderr
+    assert run.stdout.split() == ["page"]  # the first page finished, no second begun
+    assert run.stderr.strip() == "bridgeview: interrupted"
+    assert not out.exists()

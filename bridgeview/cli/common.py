@@ -53,31 +53,45 @@ def seconds(text: str) -> float:
     return value
 
 
+class HeldPress:
+    """The presses :func:`held_ctrl_c` is holding; :meth:`check` stops at a safe place when there was one."""
+
+    def __init__(self) -> None:
+        self.pressed: list[int] = []
+
+    def check(self) -> None:
+        """Raise the held press now (KeyboardInterrupt), at a place the caller knows is safe to stop at."""
+        if self.pressed:
+            self.pressed.clear()
+            raise KeyboardInterrupt
+
+
 @contextmanager
-def held_ctrl_c() -> Iterator[None]:
-    """Hold Ctrl+C back for the block: a press is noted and arrives once the block is done, as the
-    KeyboardInterrupt every command turns into "interrupted" (exit 130).
+def held_ctrl_c() -> Iterator[HeldPress]:
+    """Hold Ctrl+C back for the block: a press is noted and arrives once the block is done (or where the
+    block calls ``check()`` on what it is given), as the KeyboardInterrupt every command turns into
+    "interrupted" (exit 130).
 
     For work a KeyboardInterrupt must not cut in two: shiboken setting PySide6's modules up (aborted with
     "could not initialize part 2", exit 134, or left a half-made module), PySide6 making a class's enums
-    the first time they are named (left without them: an AttributeError traceback further on), a Qt paint
-    calling Python.  It is held by a handler that only notes it (blocking the signal would not do: another
-    thread, a DDS child's feeder, would take it); only the main thread may set one, and elsewhere nothing
-    is held.  Keep waits out of such a block: a press is held for as long as the block runs."""
+    the first time they are named (left without them: an AttributeError traceback further on), Qt calling
+    Python (a press raised in a Qt message handler was lost).  It is held by a handler that only notes it
+    (blocking the signal would not do: another thread, a DDS child's feeder, would take it); only the main
+    thread may set one, and elsewhere nothing is held.  Keep waits out of such a block, or ``check()``."""
     import signal
 
+    held = HeldPress()
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield held
         return
-    pressed: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: pressed.append(signum))
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: held.pressed.append(signum))
     if previous is None:  # (a handler set from C, which Python cannot give back: the default in its place)
         previous = signal.SIG_DFL
     try:
-        yield
+        yield held
     finally:
         signal.signal(signal.SIGINT, previous)
-    if not pressed or previous == signal.SIG_IGN:
+    if not held.pressed or previous == signal.SIG_IGN:
         return
     if previous is signal.default_int_handler:
         raise KeyboardInterrupt

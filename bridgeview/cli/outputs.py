@@ -439,17 +439,20 @@ class _Sheets:
 def _pdf(data: PrintData, options: HandRecordOptions) -> tuple[bytes, int]:
     """The PDF hand records, drawn by Qt on the offscreen platform (no display needed)."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from .common import import_qt, quiet_qt
+    from .common import held_ctrl_c, import_qt, quiet_qt
 
     import_qt()
     from PySide6.QtCore import qInstallMessageHandler
 
-    from ..ui.app import painting_application
-    from ..ui.printing.hand_records import pdf_bytes
-
     previous = quiet_qt()
     try:
-        painting_application()  # no widgets: a PDF is painted by QtGui alone
-        return pdf_bytes(data, options)
+        # Ctrl+C held while Qt works (see held_ctrl_c: a press could crash the process, or be lost), and taken
+        # between pages: a long PDF still stops soon, its painter ended first
+        with held_ctrl_c() as held:
+            from ..ui.app import painting_application
+            from ..ui.printing.hand_records import pdf_bytes
+
+            painting_application()  # no widgets: a PDF is painted by QtGui alone
+            return pdf_bytes(data, options, between_pages=held.check)
     finally:
         qInstallMessageHandler(previous)

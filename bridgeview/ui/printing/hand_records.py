@@ -13,7 +13,7 @@ to the cells of the chosen grid (1, 2, 4, 6 or 9 boards a page).
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QMarginsF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen
@@ -84,19 +84,22 @@ class HandRecordPainter:
     def suit_colour(self, suit: Suit) -> QColor:
         return suit_colour(suit, self.options.four_colour, INK)
 
-    def paint(self, device, *, new_page=None) -> int:
-        """Paint every page on ``device``; ``new_page()`` starts the next one (default: device.newPage).
-        Returns the number of pages."""
+    def paint(self, device, *, new_page=None, between_pages: Callable[[], None] | None = None) -> int:
+        """Paint every page on ``device``; ``new_page()`` starts the next one (default: device.newPage);
+        ``between_pages()`` is called before each page (a place to stop: it may raise, and the painter is
+        ended all the same).  Returns the number of pages."""
         painter = QPainter()
-        if not painter.begin(device):
-            raise OSError("cannot start painting the hand records")
         try:
+            if not painter.begin(device):
+                raise OSError("cannot start painting the hand records")
             scale = device.logicalDpiX() / 72.0  # work in points whatever the resolution
             self._scale = scale
             rect = device.pageLayout().paintRectPixels(device.logicalDpiX())
             width, height = rect.width() / scale, rect.height() / scale
             per = self.options.per_page
             for page in range(self.pages):
+                if between_pages is not None:
+                    between_pages()
                 if page:
                     (new_page or device.newPage)()
                 painter.save()
@@ -104,7 +107,8 @@ class HandRecordPainter:
                 self._page(painter, page, width, height, self.data.boards[page * per : (page + 1) * per], page * per)
                 painter.restore()
         finally:
-            painter.end()
+            if painter.isActive():  # (also when stopped right after begin(): a device destroyed while painted
+                painter.end()  # on crashed the process)
         return self.pages
 
     # -- a page -------------------------------------------------------------------------
@@ -273,20 +277,24 @@ def setup_layout(device, options: HandRecordOptions) -> None:
     device.setPageLayout(layout)
 
 
-def pdf_bytes(data: PrintData, options: HandRecordOptions) -> tuple[bytes, int]:
-    """The hand records as PDF bytes, and the page count."""
+def pdf_bytes(
+    data: PrintData, options: HandRecordOptions, between_pages: Callable[[], None] | None = None
+) -> tuple[bytes, int]:
+    """The hand records as PDF bytes, and the page count (``between_pages``: see :meth:`HandRecordPainter.paint`)."""
     from PySide6.QtCore import QBuffer, QIODevice
 
     load_fonts()
     buffer = QBuffer()  # holds its own bytes: nothing outside it must outlive the writer
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    writer = QPdfWriter(buffer)
+    writer = None
     try:
+        writer = QPdfWriter(buffer)
         writer.setResolution(300)
         writer.setCreator("bridgeview")
         writer.setTitle(options.title or "Hand records")
         setup_layout(writer, options)
-        pages = HandRecordPainter(data, options).paint(writer)  # the PDF is complete when painting ends
+        # the PDF is complete when painting ends
+        pages = HandRecordPainter(data, options).paint(writer, between_pages=between_pages)
     finally:
         del writer  # the writer writes into the buffer: it goes first
         buffer.close()
