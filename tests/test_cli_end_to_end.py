@@ -1048,3 +1048,45 @@ def test_ctrl_c_while_print_paints_stops_between_pages(tmp_path):
     assert run.stdout.split() == ["page"]  # the first page finished, no second begun
     assert run.stderr.strip() == "bridgeview: interrupted"
     assert not out.exists()
+
+
+#: ``bridgeview render FILE --window -o OUT`` with Ctrl+C pressed as the main window is made
+CTRL_C_AS_RENDER_MAKES_THE_WINDOW = """
+import os, signal, sys, time
+
+signal.signal(signal.SIGINT, signal.default_int_handler)  # (as a terminal starts it)
+from bridgeview.ui import mainwindow
+
+made = mainwindow.MainWindow.__init__
+
+
+def pressing(self, *args, **kwargs):
+    made(self, *args, **kwargs)
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(0.05)
+    print("made", flush=True)
+
+
+mainwindow.MainWindow.__init__ = pressing
+from bridgeview.cli.main import main
+
+raise SystemExit(main(["render", sys.argv[1], "--window", "-o", sys.argv[2]]))
+"""
+
+
+def test_ctrl_c_while_render_makes_the_window_is_held_then_stops_it(tmp_path):
+    """``render --window``: a press while the window is made is held, taken while the window waits for its
+    analysis or before the image is saved; one line, exit 130, no image."""
+    out = tmp_path / "window.png"
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path))
+    run = subprocess.run(
+        [sys.executable, "-c", CTRL_C_AS_RENDER_MAKES_THE_WINDOW, str(REPO / "resources" / "sample.pbn"), str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert run.returncode == 130, run.stderr
+    assert run.stdout.split() == ["made"]
+    assert run.stderr.strip() == "bridgeview: interrupted"
+    assert not out.exists()

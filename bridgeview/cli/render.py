@@ -204,10 +204,11 @@ def _render_window(args: argparse.Namespace, index: int) -> int:
     dialogs.message = record
     solver.DD_TIMEOUT = args.dd_timeout
     try:
-        with tempfile.TemporaryDirectory() as tmp:
+        # Ctrl+C held while Qt works (see held_ctrl_c), and taken while the window waits for its analysis
+        with held_ctrl_c() as held, tempfile.TemporaryDirectory() as tmp:
             window = MainWindow(QSettings(os.path.join(tmp, "render.ini"), QSettings.Format.IniFormat))
             try:
-                return _grab_window(window, args, index, errors)
+                return _grab_window(window, args, index, errors, held.check)
             finally:
                 window.close()
                 window.deleteLater()
@@ -215,7 +216,10 @@ def _render_window(args: argparse.Namespace, index: int) -> int:
         dialogs.message = saved_message
 
 
-def _grab_window(window: MainWindow, args: argparse.Namespace, index: int, errors: list[str]) -> int:
+def _grab_window(
+    window: MainWindow, args: argparse.Namespace, index: int, errors: list[str], stop: Callable[[], None]
+) -> int:
+    """Open the file in ``window``, show the board and grab it; ``stop()`` raises a held Ctrl+C."""
     from PySide6.QtWidgets import QApplication
 
     window.resize(args.width or 1280, args.height or 800)
@@ -229,14 +233,17 @@ def _grab_window(window: MainWindow, args: argparse.Namespace, index: int, error
     QApplication.processEvents()
     if args.step:
         view.replay.go(args.step)
-    if not _wait_for_analysis(view, args.dd_timeout + 10):
+    if not _wait_for_analysis(view, args.dd_timeout + 10, stop):
         _say_slow(view.current_board(), args.dd_timeout)
-    return _save(window.grab(), args.output)
+    image = window.grab()
+    stop()  # (a press while it was painted: nothing is saved)
+    return _save(image, args.output)
 
 
-def _wait_for_analysis(view: DocumentView, timeout: float = 20.0) -> bool:
+def _wait_for_analysis(view: DocumentView, timeout: float = 20.0, stop: Callable[[], None] | None = None) -> bool:
     """Let the background solver fill the shown board's DD grid (and, when the board has play, the
-    per-card trick counts of the position shown) so a screenshot shows what a user sees a moment later."""
+    per-card trick counts of the position shown) so a screenshot shows what a user sees a moment later;
+    ``stop()`` is called as it waits (a held Ctrl+C stops the command there)."""
     import time
 
     from PySide6.QtWidgets import QApplication
@@ -259,6 +266,8 @@ def _wait_for_analysis(view: DocumentView, timeout: float = 20.0) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         QApplication.processEvents()
+        if stop is not None:
+            stop()
         if done():
             break
         if slow():
