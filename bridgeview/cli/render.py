@@ -102,10 +102,11 @@ def _run(args: argparse.Namespace) -> int:
         game = doc
 
         def draw_game() -> int:
-            from ..ui.cribbage.view import render_cribbage
+            with held_ctrl_c():  # (Qt's work, short and without waits: see held_ctrl_c)
+                from ..ui.cribbage.view import render_cribbage
 
-            deal = args.deal if args.deal is not None else (args.board if args.board is not None else 1)
-            render_cribbage(game, deal - 1, args.step, args.output, args.width or 900, args.height or 600)
+                deal = args.deal if args.deal is not None else (args.board if args.board is not None else 1)
+                render_cribbage(game, deal - 1, args.step, args.output, args.width or 900, args.height or 600)
             return 0
 
         return _drawn(draw_game)
