@@ -1090,3 +1090,23 @@ def test_ctrl_c_while_render_makes_the_window_is_held_then_stops_it(tmp_path):
     assert run.stdout.split() == ["made"]
     assert run.stderr.strip() == "bridgeview: interrupted"
     assert not out.exists()
+
+
+def test_ctrl_c_ignored_as_in_a_background_job_does_not_stop_print(tmp_path):
+    """A shell starts ``cmd &`` with Ctrl+C ignored: a press meant for the foreground job must not stop a
+    background ``print`` (the hold passes the press on to what Ctrl+C did before: nothing)."""
+    out = tmp_path / "records.pdf"
+    script = CTRL_C_AS_PRINT_PAINTS.replace(
+        "signal.signal(signal.SIGINT, signal.default_int_handler)", "signal.signal(signal.SIGINT, signal.SIG_IGN)"
+    )
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    run = subprocess.run(
+        [sys.executable, "-c", script, str(REPO / "resources" / "sample.pbn"), str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert run.returncode == 0, run.stderr
+    assert len(run.stdout.split()) > 1  # every page painted
+    assert out.read_bytes().startswith(b"%PDF")

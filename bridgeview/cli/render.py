@@ -69,11 +69,11 @@ def _drawn(draw: Callable[[], int]) -> int:
     import_qt(widgets=True)
     from PySide6.QtCore import qInstallMessageHandler
 
-    from ..ui.app import application
-
     previous = quiet_qt()
     try:
-        with held_ctrl_c():  # (see there: a press while Qt sets itself up left it half made)
+        with held_ctrl_c():  # (see there: a press while Qt sets itself up, or makes enums, left it half made)
+            from ..ui.app import application
+
             application()
         return draw()
     finally:
@@ -188,11 +188,12 @@ def _render_diagram(
 
 
 def _render_window(args: argparse.Namespace, index: int) -> int:
-    from PySide6.QtCore import QSettings
+    with held_ctrl_c():  # (the window's modules make Qt's enums as they are imported: see held_ctrl_c)
+        from PySide6.QtCore import QSettings
 
-    from ..ui import dialogs
-    from ..ui.analysis import solver
-    from ..ui.mainwindow import MainWindow
+        from ..ui import dialogs
+        from ..ui.analysis import solver
+        from ..ui.mainwindow import MainWindow
 
     errors: list[str] = []
 
