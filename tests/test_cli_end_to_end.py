@@ -960,15 +960,16 @@ def test_ctrl_c_as_the_window_starts_is_one_line(tmp_path):
     assert run.stderr.strip() == "bridgeview: interrupted"
 
 
-#: ``bridgeview render FILE -o OUT`` with Ctrl+C pressed as the diagram's widgets are made (PySide6 makes their
-#: classes' enums then); prints "made" if the widgets were finished before the press stopped the command
-CTRL_C_AS_RENDER_BUILDS = """
+def _pressed_when_made(module: str, cls: str, argv: str) -> str:
+    """A script running ``bridgeview`` with ``argv`` (a list expression over ``sys.argv``) that presses Ctrl+C
+    as soon as ``module``'s ``cls`` is made; prints "made" if the making finished before the press stopped it."""
+    return f"""
 import os, signal, sys, time
 
 signal.signal(signal.SIGINT, signal.default_int_handler)  # (as a terminal starts it)
-from bridgeview.ui.diagram import render_widget
+import {module} as where
 
-made = render_widget.DiagramWithGrid.__init__
+made = where.{cls}.__init__
 
 
 def pressing(self, *args, **kwargs):
@@ -978,32 +979,22 @@ def pressing(self, *args, **kwargs):
     print("made", flush=True)
 
 
-render_widget.DiagramWithGrid.__init__ = pressing
+where.{cls}.__init__ = pressing
 from bridgeview.cli.main import main
 
-raise SystemExit(main(["render", sys.argv[1], "-o", sys.argv[2]]))
+raise SystemExit(main({argv}))
 """
 
 
-def test_ctrl_c_while_render_makes_its_widgets_is_held_then_stops_it(tmp_path):
-    """A press while Qt worked could land in PySide6 making a class's enums (an AttributeError traceback
-    further on) or be lost; it is held until Qt's step is done, stops the command (one line, exit 130), and no
-    image is written."""
-    out = tmp_path / "board.png"
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    run = subprocess.run(
-        [sys.executable, "-c", CTRL_C_AS_RENDER_BUILDS, str(REPO / "resources" / "sample.pbn"), str(out)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-    )
-    assert run.returncode == 130, run.stderr
-    assert run.stdout.split() == ["made"]
-    assert run.stderr.strip() == "bridgeview: interrupted"
-    assert not out.exists()
-
-
+#: ``bridgeview render FILE -o OUT`` with Ctrl+C pressed as the diagram's widgets are made (PySide6 makes their
+#: classes' enums then)
+CTRL_C_AS_RENDER_BUILDS = _pressed_when_made(
+    "bridgeview.ui.diagram.render_widget", "DiagramWithGrid", '["render", sys.argv[1], "-o", sys.argv[2]]'
+)
+#: ``bridgeview render FILE --window -o OUT`` with Ctrl+C pressed as the main window is made
+CTRL_C_AS_RENDER_MAKES_THE_WINDOW = _pressed_when_made(
+    "bridgeview.ui.mainwindow", "MainWindow", '["render", sys.argv[1], "--window", "-o", sys.argv[2]]'
+)
 #: ``bridgeview print FILE --no-dd -o OUT.pdf`` with Ctrl+C pressed as the first page is painted; prints "page"
 #: for each page finished
 CTRL_C_AS_PRINT_PAINTS = """
@@ -1031,65 +1022,47 @@ raise SystemExit(main(["print", sys.argv[1], "--no-dd", "-o", sys.argv[2]]))
 """
 
 
-def test_ctrl_c_while_print_paints_stops_between_pages(tmp_path):
-    """A press while the PDF was painted could crash the process ("Cannot destroy paint device that is being
-    painted", then a segmentation fault) or be lost; it is held while a page is painted, taken before the
-    next one (the painter ended first), and no PDF is written."""
-    out = tmp_path / "records.pdf"
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    run = subprocess.run(
-        [sys.executable, "-c", CTRL_C_AS_PRINT_PAINTS, str(REPO / "resources" / "sample.pbn"), str(out)],
+def _run_pressing(script: str, out, tmp_path) -> subprocess.CompletedProcess:
+    """``script`` run on the sample set, writing ``out`` (offscreen, settings in ``tmp_path``)."""
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path))
+    return subprocess.run(
+        [sys.executable, "-c", script, str(REPO / "resources" / "sample.pbn"), str(out)],
         capture_output=True,
         text=True,
         timeout=120,
         env=env,
     )
+
+
+def _stopped_without_output(run: subprocess.CompletedProcess, out, printed: list[str]) -> None:
     assert run.returncode == 130, run.stderr
-    assert run.stdout.split() == ["page"]  # the first page finished, no second begun
+    assert run.stdout.split() == printed
     assert run.stderr.strip() == "bridgeview: interrupted"
     assert not out.exists()
 
 
-#: ``bridgeview render FILE --window -o OUT`` with Ctrl+C pressed as the main window is made
-CTRL_C_AS_RENDER_MAKES_THE_WINDOW = """
-import os, signal, sys, time
-
-signal.signal(signal.SIGINT, signal.default_int_handler)  # (as a terminal starts it)
-from bridgeview.ui import mainwindow
-
-made = mainwindow.MainWindow.__init__
+def test_ctrl_c_while_render_makes_its_widgets_is_held_then_stops_it(tmp_path):
+    """A press while Qt worked could land in PySide6 making a class's enums (an AttributeError traceback
+    further on) or be lost; it is held until Qt's step is done, stops the command (one line, exit 130), and no
+    image is written."""
+    out = tmp_path / "board.png"
+    _stopped_without_output(_run_pressing(CTRL_C_AS_RENDER_BUILDS, out, tmp_path), out, ["made"])
 
 
-def pressing(self, *args, **kwargs):
-    made(self, *args, **kwargs)
-    os.kill(os.getpid(), signal.SIGINT)
-    time.sleep(0.05)
-    print("made", flush=True)
-
-
-mainwindow.MainWindow.__init__ = pressing
-from bridgeview.cli.main import main
-
-raise SystemExit(main(["render", sys.argv[1], "--window", "-o", sys.argv[2]]))
-"""
+def test_ctrl_c_while_print_paints_stops_between_pages(tmp_path):
+    """A press while the PDF was painted could crash the process ("Cannot destroy paint device that is being
+    painted", then a segmentation fault) or be lost; it is held while a page is painted, taken before the
+    next one (the painter ended first), and no PDF is written."""
+    out = tmp_path / "records.pdf"
+    # the first page finished, no second begun
+    _stopped_without_output(_run_pressing(CTRL_C_AS_PRINT_PAINTS, out, tmp_path), out, ["page"])
 
 
 def test_ctrl_c_while_render_makes_the_window_is_held_then_stops_it(tmp_path):
     """``render --window``: a press while the window is made is held, taken while the window waits for its
     analysis or before the image is saved; one line, exit 130, no image."""
     out = tmp_path / "window.png"
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path))
-    run = subprocess.run(
-        [sys.executable, "-c", CTRL_C_AS_RENDER_MAKES_THE_WINDOW, str(REPO / "resources" / "sample.pbn"), str(out)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-    )
-    assert run.returncode == 130, run.stderr
-    assert run.stdout.split() == ["made"]
-    assert run.stderr.strip() == "bridgeview: interrupted"
-    assert not out.exists()
+    _stopped_without_output(_run_pressing(CTRL_C_AS_RENDER_MAKES_THE_WINDOW, out, tmp_path), out, ["made"])
 
 
 def test_ctrl_c_ignored_as_in_a_background_job_does_not_stop_print(tmp_path):
@@ -1099,14 +1072,7 @@ def test_ctrl_c_ignored_as_in_a_background_job_does_not_stop_print(tmp_path):
     script = CTRL_C_AS_PRINT_PAINTS.replace(
         "signal.signal(signal.SIGINT, signal.default_int_handler)", "signal.signal(signal.SIGINT, signal.SIG_IGN)"
     )
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    run = subprocess.run(
-        [sys.executable, "-c", script, str(REPO / "resources" / "sample.pbn"), str(out)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-    )
+    run = _run_pressing(script, out, tmp_path)
     assert run.returncode == 0, run.stderr
     assert len(run.stdout.split()) > 1  # every page painted
     assert out.read_bytes().startswith(b"%PDF")

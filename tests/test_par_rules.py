@@ -7,14 +7,10 @@ W 6DX-3), or as "+48" overtricks when another contract comes first.  The text is
 
 from __future__ import annotations
 
-import os
 import random
 import re
-import subprocess
-import sys
 
 import pytest
-from conftest import REPO
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -141,29 +137,6 @@ def test_scores():
     assert [contract_score(n, True) for n in (15, 19, 29, 35)] == [600, 620, 1430, 2220]
     assert [doubled_penalty(d, False) for d in range(6)] == [0, 100, 300, 500, 800, 1100]
     assert [doubled_penalty(d, True) for d in range(6)] == [0, 200, 500, 800, 1100, 1400]
-
-
-def test_par_of_a_stored_table_loads_no_dds(tmp_path):
-    """The par line under a stored table (render, print, the window) needs no DDS: loading it cost 27 ms."""
-    code = (
-        "import sys\n"
-        "from bridgeview.formats.registry import read_file\n"
-        "from bridgeview.solve.boards import par_line\n"
-        "board = read_file(sys.argv[1])[0]\n"
-        "print(par_line(board))\n"
-        "print(sorted(m for m in sys.modules if m.startswith('endplay')))\n"
-    )
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
-    proc = subprocess.run(
-        [sys.executable, "-c", code, str(REPO / "resources" / "sample.pbn")],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert proc.returncode == 0, proc.stderr
-    line, loaded = proc.stdout.splitlines()
-    assert line.startswith("Par ") and loaded == "[]"
 
 
 def test_a_score_without_a_contract_is_said_without_one(monkeypatch):

@@ -378,3 +378,13 @@ def test_the_editing_dock_is_built_after_the_first_paint(tmp_path):
     assert seen["after"] == sorted(("hand_N", "call_undo", "call_1C", "tag_Event", "play_entry", "undo_view"))
     assert not seen["dock shown"]  # built, not opened: the window looks as before
     assert seen["panel board"] == "KQJ65.102.QJ6.AQ2"  # and it follows the current board (board 1's North)
+
+
+def test_render_of_a_board_with_its_table_loads_no_dds(tmp_path):
+    """The par line under a stored table is worked out without DDS (solve.par_rules): ``render`` of such a
+    board loads neither endplay nor DDS's binding (27 ms)."""
+    out = tmp_path / "board.png"
+    modules, proc = _imports(tmp_path, "render", str(REPO / "resources" / "sample.pbn"), "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert out.stat().st_size > 0 and "bridgeview.solve.par_rules" in modules
+    assert not {m for m in modules if m.split(".")[0] == "endplay"}

@@ -6,10 +6,10 @@ import argparse
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, TextIO
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TextIO
 
+from ..interrupts import held_ctrl_c
 from ..model.text import duration as duration  # (re-exported: the commands' one wording of a time)
 
 if TYPE_CHECKING:
@@ -53,70 +53,9 @@ def seconds(text: str) -> float:
     return value
 
 
-class HeldPress:
-    """The presses :func:`held_ctrl_c` is holding; :meth:`check` stops at a safe place when there was one."""
-
-    def __init__(self) -> None:
-        self.pressed: list[int] = []
-        #: the handler the hold stands in for: a press is passed on to it, as it would have had it
-        self.previous: Any = None
-
-    def check(self) -> None:
-        """Pass a held press on now, at a place the caller knows is safe to stop at: a KeyboardInterrupt where
-        Ctrl+C raises one; nothing where it is ignored (a job a shell started in the background)."""
-        if self.pressed:
-            self.pressed.clear()
-            self.deliver()
-
-    def deliver(self) -> None:
-        """The press, to the handler the hold stands in for."""
-        import signal
-
-        previous = self.previous
-        if previous is None or previous == signal.SIG_IGN:
-            return
-        if previous is signal.default_int_handler:
-            raise KeyboardInterrupt
-        if previous == signal.SIG_DFL:  # the press ends the process, as it would have
-            signal.signal(signal.SIGINT, signal.SIG_DFL)
-            signal.raise_signal(signal.SIGINT)
-        elif callable(previous):  # (someone's own handler, or an outer hold's: told now)
-            previous(signal.SIGINT, None)
-
-
-@contextmanager
-def held_ctrl_c() -> Iterator[HeldPress]:
-    """Hold Ctrl+C back for the block: a press is noted and arrives once the block is done (or where the
-    block calls ``check()`` on what it is given), as the KeyboardInterrupt every command turns into
-    "interrupted" (exit 130) - or as whatever Ctrl+C did before (nothing, in a job started in the
-    background).
-
-    For work a KeyboardInterrupt must not cut in two: shiboken setting PySide6's modules up (aborted with
-    "could not initialize part 2", exit 134, or left a half-made module), PySide6 making a class's enums
-    the first time they are named (left without them: an AttributeError traceback further on), Qt calling
-    Python (a press raised in a Qt message handler was lost).  It is held by a handler that only notes it
-    (blocking the signal would not do: another thread, a DDS child's feeder, would take it); only the main
-    thread may set one, and elsewhere nothing is held.  Keep waits out of such a block, or ``check()``."""
-    import signal
-
-    held = HeldPress()
-    if threading.current_thread() is not threading.main_thread():
-        yield held
-        return
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: held.pressed.append(signum))
-    # (None: a handler set from C, which Python cannot give back: the default in its place)
-    held.previous = signal.SIG_DFL if previous is None else previous
-    try:
-        yield held
-    finally:
-        signal.signal(signal.SIGINT, held.previous)
-    if held.pressed:
-        held.deliver()
-
-
 def import_qt(widgets: bool = False) -> None:
     """Import PySide6 (QtCore, QtGui, and QtWidgets with ``widgets``) with Ctrl+C held back
-    (:func:`held_ctrl_c`)."""
+    (:func:`~bridgeview.interrupts.held_ctrl_c`)."""
     with held_ctrl_c():
         for name in ["PySide6.QtCore", "PySide6.QtGui"] + (["PySide6.QtWidgets"] if widgets else []):
             __import__(name)

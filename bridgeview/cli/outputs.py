@@ -439,7 +439,8 @@ class _Sheets:
 def _pdf(data: PrintData, options: HandRecordOptions) -> tuple[bytes, int]:
     """The PDF hand records, drawn by Qt on the offscreen platform (no display needed)."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from .common import held_ctrl_c, import_qt, quiet_qt
+    from ..interrupts import held_ctrl_c
+    from .common import import_qt, quiet_qt
 
     import_qt()
     from PySide6.QtCore import qInstallMessageHandler

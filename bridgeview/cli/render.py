@@ -10,8 +10,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..formats.errors import FormatError
+from ..interrupts import held_ctrl_c
 from ..model.boardset import BoardSet
-from .common import DD_TIMEOUT, held_ctrl_c, import_qt, quiet_qt, seconds
+from .common import DD_TIMEOUT, import_qt, quiet_qt, seconds
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QPixmap
@@ -166,9 +167,10 @@ def _step(diagram: HandDiagram, board: Board, step: int, fmt: str, path: str) ->
 def _render_diagram(
     args: argparse.Namespace, doc: BoardSet, index: int, fmt: str, ahead: DealInAdvance | None = None
 ) -> int:
-    """The board's diagram and grid as a PNG. Ctrl+C is held while Qt works (:func:`.common.held_ctrl_c`: a
-    press while PySide6 made the widgets' classes ended in an AttributeError traceback, or was lost), not
-    while DDS's answer is waited for, and a press stops the command before the image is saved."""
+    """The board's diagram and grid as a PNG. Ctrl+C is held while Qt works (see
+    :func:`~bridgeview.interrupts.held_ctrl_c`: a press while PySide6 made the widgets' classes ended in an
+    AttributeError traceback, or was lost), not while DDS's answer is waited for, and a press stops the
+    command before the image is saved."""
     with held_ctrl_c():
         from ..ui.diagram.render_widget import DiagramWithGrid
 

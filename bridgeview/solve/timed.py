@@ -31,6 +31,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
+from ..interrupts import held_ctrl_c
 from ..model.ddtable import DDTable
 from ..model.deal import Deal
 from . import dds
@@ -120,11 +121,11 @@ def _started_deaf(spawned: bool) -> Iterator[None]:
     and exec, so a Ctrl+C in the child's first half second (a spawned child starts a Python and imports the
     package before :func:`_serve` ignores it) can no longer stop it with multiprocessing's traceback.
 
-    In the main thread the press is also held at Python's level (as ``cli.common.import_qt`` holds it): where
-    other threads run, one of them takes the signal and Python would raise KeyboardInterrupt in the main thread
-    all the same, in the middle of a spawn (the child then died on a half-sent start) or between blocking and
-    unblocking (leaving the signal blocked).  A press made meanwhile is not lost: it is raised again on the way
-    out of the block, once the caller has the child.  multiprocessing's resource tracker, which a spawn starts
+    In the main thread the press is also held at Python's level (:func:`~bridgeview.interrupts.held_ctrl_c`):
+    where other threads run, one of them takes the signal and Python would raise KeyboardInterrupt in the main
+    thread all the same, in the middle of a spawn (the child then died on a half-sent start) or between
+    blocking and unblocking (leaving the signal blocked).  A press made meanwhile is not lost: it is passed on
+    as the block ends, once the caller has the child.  multiprocessing's resource tracker, which a spawn starts
     first, unblocks the signal when it has started (it blocks it around its own start the same way): it is
     started before the signal is blocked here."""
     import signal
@@ -136,20 +137,12 @@ def _started_deaf(spawned: bool) -> Iterator[None]:
         from multiprocessing import resource_tracker
 
         resource_tracker.ensure_running()
-    main = threading.current_thread() is threading.main_thread()
-    pressed: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: pressed.append(signum)) if main else None
-    try:
+    with held_ctrl_c():
         before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             yield
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, before)
-    finally:
-        if main:  # (None: a handler set from C, which Python cannot give back: the default in its place)
-            signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
-    if pressed and previous != signal.SIG_IGN:
-        signal.raise_signal(signal.SIGINT)
 
 
 def dds_table(deal: Deal, threads: int | None) -> DDTable | None:
@@ -347,9 +340,7 @@ class SolverProcess:
 
     def kill(self) -> None:
         """Abandon the child (and whatever it is solving)."""
-        if self._proc is not None:
-            self._proc.kill()
-            self._proc.join(5)
+        self.kill_process()
         if self._conn is not None:
             _PARENT_ENDS.discard(self._conn)
             try:
@@ -416,26 +407,28 @@ _SHARED_LOCK = threading.Lock()
 def shared_process() -> Iterator[SolverProcess]:
     """The one child process the GUI's solver threads share, held for the ``with`` block
     (DDS runs one request at a time anyway; one child is started once, not per window)."""
-    global _SHARED
     with _SHARED_LOCK:
-        if _SHARED is None:
-            _SHARED = SolverProcess()
-            atexit.register(_SHARED.close)
-        yield _SHARED
+        yield _shared()
+
+
+def _shared() -> SolverProcess:
+    """The shared child's :class:`SolverProcess`, made on first use (call with :data:`_SHARED_LOCK` held)."""
+    global _SHARED
+    if _SHARED is None:
+        _SHARED = SolverProcess()
+        atexit.register(_SHARED.close)
+    return _SHARED
 
 
 def start_shared() -> None:
     """Start the shared child now, from the calling thread, when it is not running and nobody holds it
     (never waits for it: a thread may be solving a slow deal in it)."""
-    global _SHARED
     if not _SHARED_LOCK.acquire(blocking=False):
         return
     try:
-        if _SHARED is None:
-            _SHARED = SolverProcess()
-            atexit.register(_SHARED.close)
-        if not _SHARED.running:
-            _SHARED.launch()
+        shared = _shared()
+        if not shared.running:
+            shared.launch()
     finally:
         _SHARED_LOCK.release()
 
@@ -606,7 +599,7 @@ class DealInAdvance:
         if deal.hands != self.deal.hands or timeout != self.timeout:
             self.close()
             return solve_table_within(deal, timeout)
-        self._done.wait()
+        self.wait()
         if self._result is None:
             if isinstance(self._error, SolverUnavailable):
                 raise self._error
