@@ -1,4 +1,4 @@
-"""Entry script of the PyInstaller bundle (see bridgeview.spec): exactly the ``bridgeview`` command.
+"""Entry script of the PyInstaller bundle (see bridgeview.spec): exactly the ``bridgeview`` command (its entry point, as the console script).
 
 A separate file, not bridgeview/__main__.py, because PyInstaller puts the
 entry script's folder on the import path, and bridgeview's own folder there
@@ -7,7 +7,7 @@ would expose its modules under wrong top-level names.
 
 import multiprocessing
 
-from bridgeview.cli.main import main
+from bridgeview.__main__ import main
 
 if __name__ == "__main__":
     # a worker process of `bridgeview generate` (spawned: the bundle is the executable) runs its work here

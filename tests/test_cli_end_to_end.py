@@ -14,9 +14,11 @@ import json
 import os
 import random
 import re
+import signal
 import struct
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -1076,3 +1078,113 @@ def test_ctrl_c_ignored_as_in_a_background_job_does_not_stop_print(tmp_path):
     assert run.returncode == 0, run.stderr
     assert len(run.stdout.split()) > 1  # every page painted
     assert out.read_bytes().startswith(b"%PDF")
+
+
+#: the window on ``sys.argv[1]`` with Ctrl+C pressed as the main window is made (before its event loop runs)
+CTRL_C_AS_THE_WINDOW_IS_MADE = _pressed_when_made("bridgeview.ui.mainwindow", "MainWindow", "[sys.argv[1]]")
+
+#: the window on ``sys.argv[1]``, printing "looping" once its event loop runs (the test presses Ctrl+C then)
+THE_WINDOW_SAYS_WHEN_IT_RUNS = """
+import signal, sys
+
+signal.signal(signal.SIGINT, signal.default_int_handler)  # (as a terminal starts it)
+from PySide6.QtCore import QTimer
+
+from bridgeview.ui import mainwindow
+
+shown = mainwindow.MainWindow.show
+
+
+def show(self):
+    shown(self)
+    QTimer.singleShot(0, lambda: print("looping", flush=True))  # (a zero timer fires once the loop runs)
+
+
+mainwindow.MainWindow.show = show
+from bridgeview.cli.main import main
+
+raise SystemExit(main([sys.argv[1]]))
+"""
+
+
+def _said(stderr: str) -> list[str]:
+    """What a window's process said on stderr, without the offscreen platform's harmless chatter."""
+    return [line for line in stderr.splitlines() if line.strip() and "propagateSizeHints" not in line]
+
+
+def test_ctrl_c_as_the_window_is_made_closes_it_once_it_runs(tmp_path):
+    """A press after PySide6's import and before the event loop came as a traceback; it is held while the window
+    is made and closes it once the loop runs: "interrupted", exit 130."""
+    run = _run_pressing(CTRL_C_AS_THE_WINDOW_IS_MADE, tmp_path / "unused", tmp_path)
+    assert run.returncode == 130, run.stderr
+    assert run.stdout.split() == ["made"]
+    assert _said(run.stderr) == ["bridgeview: interrupted"]
+
+
+def test_ctrl_c_in_the_running_windows_terminal_closes_it(tmp_path):
+    """The running window did not hear Ctrl+C in its terminal at all (Python runs a handler only when Qt next
+    calls it, and then the press came as a traceback from inside that call); now it closes the window as its
+    close button does: "interrupted", exit 130, nothing else said."""
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path))
+    window = subprocess.Popen(
+        [sys.executable, "-c", THE_WINDOW_SAYS_WHEN_IT_RUNS, str(REPO / "resources" / "sample.pbn")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert window.stdout is not None
+        assert window.stdout.readline().strip() == "looping"
+        time.sleep(0.3)  # the loop waits for events: no Python runs
+        window.send_signal(signal.SIGINT)
+        out, err = window.communicate(timeout=30)
+    finally:
+        if window.poll() is None:
+            window.kill()
+            window.communicate()
+    assert window.returncode == 130, err
+    assert _said(err) == ["bridgeview: interrupted"]
+
+
+#: the ``bridgeview`` entry point (as its console script calls it) on ``info FILE``, with Ctrl+C pressed as the
+#: module ``sys.argv[2]`` begins to import
+CTRL_C_AS_A_MODULE_IMPORTS = """
+import os, signal, sys
+
+signal.signal(signal.SIGINT, signal.default_int_handler)  # (as a terminal starts it)
+pressed_at = sys.argv[2]
+
+
+class Press:
+    def find_spec(self, name, path=None, target=None):
+        if name == pressed_at:
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+
+
+sys.meta_path.insert(0, Press())
+sys.argv[1:] = ["info", sys.argv[1]]
+from bridgeview.__main__ import main
+
+raise SystemExit(main())
+"""
+
+
+@pytest.mark.parametrize(
+    "module",
+    ["bridgeview.formats.errors", "bridgeview.cli.info"],
+    ids=["the command line's own imports", "the command's module"],
+)
+def test_ctrl_c_while_the_command_is_imported_is_one_line(tmp_path, module):
+    """A press in a command's first ~70 ms, while ``bridgeview.cli.main`` or the command's module was imported,
+    came as Python's traceback: "interrupted", exit 130, as at any later moment."""
+    run = subprocess.run(
+        [sys.executable, "-c", CTRL_C_AS_A_MODULE_IMPORTS, str(REPO / "resources" / "sample.pbn"), module],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 130, run.stderr
+    assert run.stderr.strip() == "bridgeview: interrupted"
+    assert run.stdout == ""

@@ -125,7 +125,7 @@ def test_wheel_carries_the_resources(built):
         assert data == RESOURCE_FILES
         assert whl.read("bridgeview/data/sample.pbn") == (REPO / "resources" / "sample.pbn").read_bytes()
         entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
-        assert "bridgeview = bridgeview.cli.main:main" in whl.read(entry_points).decode()
+        assert "bridgeview = bridgeview.__main__:main" in whl.read(entry_points).decode()
     assert not any(n.startswith(("resources/", "tests/")) for n in names)  # nothing outside the package
 
 

@@ -134,17 +134,17 @@ def _gui(files: list[str]) -> int:
         print(NO_DISPLAY, file=sys.stderr)
         return 1
     try:
+        from ..interrupts import held_ctrl_c
         from .common import import_qt
 
-        _before_qt()
-        import_qt(widgets=True)
-        from ..ui.app import run_gui
+        with held_ctrl_c():  # (the window's modules make Qt's enums as they are imported: see held_ctrl_c)
+            _before_qt()
+            import_qt(widgets=True)
+            from ..ui.app import run_gui
     except ImportError as e:  # PySide6 missing or broken
         print(f"bridgeview: cannot start the GUI: {e}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:  # (Ctrl+C while Qt was imported, held until the import was done)
-        print("bridgeview: interrupted", file=sys.stderr)
-        return 130
+    # (a Ctrl+C held while Qt was imported arrives as the KeyboardInterrupt main() turns into "interrupted")
     return run_gui(files)
 
 
@@ -176,6 +176,17 @@ def _one_blas_thread() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command ``argv`` (the process's arguments by default) and give its exit status: Ctrl+C at any
+    moment of it is "interrupted", exit 130 (the commands' own modules are imported on the way: a press there
+    came as a traceback)."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("bridgeview: interrupted", file=sys.stderr)
+        return 130
+
+
+def _main(argv: list[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     _one_blas_thread()
     _tolerant_output()
@@ -200,9 +211,6 @@ def main(argv: list[str] | None = None) -> int:
     except FormatError as e:
         print(f"bridgeview: {e.full()}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("bridgeview: interrupted", file=sys.stderr)
-        return 130
     except BrokenPipeError:
         return 0
     except OSError as e:

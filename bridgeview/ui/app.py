@@ -94,15 +94,35 @@ def excepthook(exc_type, exc, tb) -> None:
 
 
 def run_gui(files: list[str]) -> int:
-    """Open ``files`` (or the bundled sample) in the main window and run the event loop."""
-    app = application()
-    sys.excepthook = excepthook
-    from .mainwindow import MainWindow, sample_path
+    """Open ``files`` (or the bundled sample) in the main window and run the event loop; 130 when Ctrl+C in
+    the terminal closed the windows (:mod:`.window.terminal`)."""
+    from ..interrupts import held_ctrl_c
 
-    window = MainWindow()
-    window.show()
-    if files:
-        window.open_files(files)
-    elif sample_path().exists():
-        window.open_file(str(sample_path()))
-    return int(app.exec())
+    # Ctrl+C is held while the window is made (a KeyboardInterrupt in Qt's calls into Python left a traceback
+    # and a half-made window), then acted on as the loop runs: as every later press, it closes the window
+    with held_ctrl_c() as held:
+        app = application()
+        sys.excepthook = excepthook
+        from .mainwindow import MainWindow, sample_path
+        from .window.terminal import TerminalCtrlC
+
+        window = MainWindow()
+        window.show()
+        if files:
+            window.open_files(files)
+        elif sample_path().exists():
+            window.open_file(str(sample_path()))
+        pressed = bool(held.pressed)
+        held.pressed.clear()  # (not raised when the hold ends: the loop acts on it)
+    ctrl_c = TerminalCtrlC.install(app)
+    if ctrl_c is not None and pressed:
+        ctrl_c.press()
+    try:
+        code = int(app.exec())
+    finally:
+        if ctrl_c is not None:
+            ctrl_c.restore()
+    if ctrl_c is not None and ctrl_c.interrupted:
+        print("bridgeview: interrupted", file=sys.stderr)
+        return 130
+    return code

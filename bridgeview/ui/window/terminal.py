@@ -1,0 +1,142 @@
+"""Ctrl+C in the terminal that started the window does what the windows' close buttons do.
+
+Python runs a signal's handler only between two of its own bytecodes, and while Qt's event loop waits no
+Python runs at all: a press went unheard until Qt next called Python (the mouse over a widget painted in
+Python, a key), and then came as a KeyboardInterrupt inside that call, a traceback on the terminal
+("Error calling Python override ...") and the application quitting from its crash hook.
+
+Here the handler only counts the press.  Python's wakeup descriptor (:func:`signal.set_wakeup_fd`) writes a
+byte to a socket that the event loop watches, and the loop acts on the press between two events:
+
+- an open dialog or menu is answered as Escape answers it (the unsaved-work question's Escape is Cancel:
+  nothing is lost, and a second press cannot stack a second question on the first);
+- else every window is closed as its close button closes it, which asks about unsaved work first; the
+  application then ends, and the command with "interrupted", exit 130, as every command does on Ctrl+C.
+
+Only Python's own Ctrl+C (a KeyboardInterrupt) is taken over: a process that ignores the press (a job a
+shell started in the background) or chose something else for it keeps that.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+from types import FrameType
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEvent, QObject, QSocketNotifier, Qt, QTimer
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QApplication, QMainWindow
+
+if TYPE_CHECKING:
+    import socket
+
+
+class TerminalCtrlC(QObject):
+    """Ctrl+C turned into the close buttons' intent for as long as the event loop runs (see the module);
+    made by :meth:`install`, given back by :meth:`restore`."""
+
+    def __init__(self, app: QApplication) -> None:
+        super().__init__(app)
+        self._app = app
+        #: presses heard and not acted on yet
+        self._presses = 0
+        #: the windows were closed by a press (the command then ends as "interrupted", exit 130)
+        self.interrupted = False
+        self._reader, self._writer = _wakeup_pair()
+        self._notifier = QSocketNotifier(self._reader, QSocketNotifier.Type.Read, self)
+        self._notifier.activated.connect(self._woken)
+        self._previous_fd = signal.set_wakeup_fd(self._writer, warn_on_full_buffer=False)
+        self._previous_handler = signal.signal(signal.SIGINT, self._pressed)
+
+    @classmethod
+    def install(cls, app: QApplication) -> TerminalCtrlC | None:
+        """Take Ctrl+C over for ``app``'s event loop; None where it is not Python's own (ignored in a
+        background job, or someone's handler), outside the main thread (which alone may set handlers),
+        or where something else already watches the wakeup descriptor."""
+        if threading.current_thread() is not threading.main_thread():
+            return None
+        if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+            return None
+        taken = signal.set_wakeup_fd(-1)
+        signal.set_wakeup_fd(taken)
+        if taken != -1:
+            return None
+        return cls(app)
+
+    def press(self) -> None:
+        """Act on a press made before the event loop ran (one held while the window was being made)."""
+        self._presses += 1
+        QTimer.singleShot(0, self._woken)
+
+    def restore(self) -> None:
+        """Give Ctrl+C and the wakeup descriptor back as they were, and let the socket go."""
+        signal.signal(signal.SIGINT, self._previous_handler)
+        signal.set_wakeup_fd(self._previous_fd)
+        self._notifier.setEnabled(False)
+        _close_pair(self._reader, self._writer)
+
+    def _pressed(self, _signum: int, _frame: FrameType | None) -> None:
+        # runs between two bytecodes of whatever Python runs: only noted here (the wakeup byte wakes the loop)
+        self._presses += 1
+
+    def _woken(self) -> None:
+        _drain(self._reader)
+        if not self._presses:
+            return
+        self._presses = 0
+        answering = self._app.activePopupWidget() or self._app.activeModalWidget()
+        if answering is not None:  # as Escape: a dialog's own way out, Cancel where there is one
+            key = QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_Escape, Qt.KeyboardModifier.NoModifier)
+            QApplication.postEvent(answering, key)
+            return
+        # (from a timer: closing asks about unsaved work in a dialog of its own, whose loop must not run
+        # inside this notifier's call)
+        QTimer.singleShot(0, self._close_windows)
+
+    def _close_windows(self) -> None:
+        self._app.closeAllWindows()  # each as its close button would: unsaved work is asked about first
+        kept = [w for w in self._app.topLevelWidgets() if isinstance(w, QMainWindow) and w.isVisible()]
+        self.interrupted = self.interrupted or not kept
+
+
+#: the sockets of the wakeup pair on Windows (where the wakeup descriptor must be a socket), by descriptor
+_SOCKETS: dict[int, socket.socket] = {}
+
+
+def _wakeup_pair() -> tuple[int, int]:
+    """The (read, write) descriptors the wakeup byte goes through, neither blocking: a pipe (no socket module at
+    the window's start: 2 ms before its first paint), a socket pair on Windows."""
+    if sys.platform == "win32":
+        import socket
+
+        reader, writer = socket.socketpair()
+        for end in (reader, writer):
+            end.setblocking(False)
+            _SOCKETS[end.fileno()] = end
+        return reader.fileno(), writer.fileno()
+    reader_fd, writer_fd = os.pipe()
+    os.set_blocking(reader_fd, False)
+    os.set_blocking(writer_fd, False)
+    return reader_fd, writer_fd
+
+
+def _drain(reader: int) -> None:
+    """Read the wakeup bytes waiting (their values, the signals' numbers, are not needed: the handler counted)."""
+    end = _SOCKETS.get(reader)
+    try:
+        while end.recv(512) if end is not None else os.read(reader, 512):
+            pass
+    except OSError:  # (BlockingIOError: nothing more to read)
+        pass
+
+
+def _close_pair(reader: int, writer: int) -> None:
+    for fd in (reader, writer):
+        end = _SOCKETS.pop(fd, None)
+        if end is not None:
+            end.close()
+        else:
+            os.close(fd)

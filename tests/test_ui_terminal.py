@@ -1,0 +1,106 @@
+"""Ctrl+C in the window's terminal (``ui/window/terminal.py``): what the close buttons do, never losing work.
+
+The presses are real signals (``signal.raise_signal``) taken by the handler the window installs, as a terminal's
+Ctrl+C would be; the end-to-end checks of the whole process are in ``test_cli_end_to_end.py``.
+"""
+
+from __future__ import annotations
+
+import signal
+
+import pytest
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+from test_ui_support import main_window, make_file
+
+from bridgeview.model.cards import Seat
+from bridgeview.ui import dialogs
+from bridgeview.ui.window.terminal import TerminalCtrlC
+
+
+@pytest.fixture
+def ctrl_c(qapp):
+    """Ctrl+C taken over as the window's event loop takes it, and given back afterwards."""
+    watcher = TerminalCtrlC.install(qapp)
+    assert watcher is not None
+    try:
+        yield watcher
+    finally:
+        watcher.restore()
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert signal.set_wakeup_fd(-1) == -1  # (and the descriptor given back)
+
+
+def press() -> None:
+    signal.raise_signal(signal.SIGINT)
+
+
+def edited_window(qtbot, tmp_path):
+    path, boards = make_file(tmp_path, "deals", n=3)
+    w = main_window(qtbot, tmp_path)
+    w.show()
+    w.open_file(str(path))
+    view = w.current_view()
+    view.move_card(boards[0].deal.cards(Seat.NORTH)[0], Seat.WEST)
+    assert view.is_modified()
+    return w, view
+
+
+def test_a_press_asks_about_unsaved_work_and_cancel_keeps_the_window(qtbot, tmp_path, messages, ctrl_c):
+    w, view = edited_window(qtbot, tmp_path)
+    messages.answer = dialogs.Button.Cancel
+    press()
+    qtbot.waitUntil(lambda: bool(messages.calls), timeout=5000)
+    assert [call[:2] for call in messages.calls] == [("question", "Unsaved changes")]
+    qtbot.wait(50)
+    assert w.isVisible() and view.is_modified()
+    assert not ctrl_c.interrupted  # the command goes on: nothing was closed
+
+
+def test_a_press_closes_the_window_once_the_work_is_discarded(qtbot, tmp_path, messages, ctrl_c):
+    w, _ = edited_window(qtbot, tmp_path)
+    messages.answer = dialogs.Button.Discard
+    press()
+    qtbot.waitUntil(lambda: not w.isVisible(), timeout=5000)
+    assert [c[1] for c in messages.calls] == ["Unsaved changes"]
+    assert ctrl_c.interrupted  # the command ends as interrupted (exit 130)
+
+
+def test_a_press_closes_a_window_without_edits_at_once(qtbot, tmp_path, messages, ctrl_c):
+    w = main_window(qtbot, tmp_path)
+    w.show()
+    press()
+    qtbot.waitUntil(lambda: not w.isVisible(), timeout=5000)
+    assert messages.calls == [] and ctrl_c.interrupted
+
+
+@pytest.mark.real_message_box
+def test_a_press_answers_an_open_question_as_escape_does(qtbot, tmp_path, ctrl_c):
+    """The unsaved-work question open: a press is its Cancel (Escape), never Save or Discard, and a second press
+    cannot open a second question over the first."""
+    w = main_window(qtbot, tmp_path)
+    w.show()
+    QTimer.singleShot(100, press)
+
+    def unstick() -> None:  # (without the fix the box would wait for ever: answer Save, which fails the test)
+        box = QApplication.activeModalWidget()
+        if box is not None:
+            box.done(int(dialogs.Button.Save.value))
+
+    QTimer.singleShot(10000, unstick)
+    buttons = dialogs.Button.Save | dialogs.Button.Discard | dialogs.Button.Cancel
+    answer = dialogs.message("question", w, "Unsaved changes", "x has unsaved changes. Save them?", buttons)
+    assert answer == dialogs.Button.Cancel
+    qtbot.wait(50)
+    assert w.isVisible() and not ctrl_c.interrupted
+
+
+def test_ctrl_c_ignored_stays_ignored(qapp):
+    """A window started as a background job (``bridgeview FILE &``: the shell ignores Ctrl+C for it) is not
+    closed by a press meant for the job in the foreground."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        assert TerminalCtrlC.install(qapp) is None
+        assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)
