@@ -14,8 +14,10 @@ until it has done its job, and set against a baseline in the same run:
 - every sub-command (and ``--version``, ``--help``) on a one-board PBN, and
   ``info`` on a 1,000-board PBN, against ``python -c pass``; the commands that
   need Qt (``render``, ``print``) also against a bare Qt process that paints an
-  image and saves it as PNG, and ``solve`` against a process that imports DDS
-  and solves the deal; ``render`` and ``print`` also on the same board without
+  image and saves it as PNG, and ``solve`` against its floor: a process that
+  starts bridgeview's DDS children as the command does (forked) and solves the
+  deal (a process that imports endplay and solves it is timed too, as "DDS
+  direct"); ``render`` and ``print`` also on the same board without
   its DD table (``nodd.pbn``: DDS solves it on the way).
 
 Runs go in turns (baseline, app, baseline, ...) so a change in the machine's
@@ -226,9 +228,25 @@ from endplay.dds import calc_dd_table
 from endplay.types import Deal
 calc_dd_table(Deal("N:65.A53.JT7.AK762 AK87.QT4.AK98.95 JT9.982.Q532.Q83 Q432.KJ76.64.JT4"))
 """
+#: the floor of ``solve`` on a one-board file as bridgeview solves: the package's solving module, its DDS
+#: children started as the command starts them (forked, a core each) and one deal solved with every core's
+#: DDS thread; what a command adds to it is its parser, the file and the output
+_DDS_CHILD_ONE = r"""
+import os
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+from bridgeview.model.deal import Deal
+from bridgeview.solve.timed import SolverPool, solve_within
+deal = Deal.from_pbn("N:KQJ65.T2.QJ6.AQ2 8732.65.AK95.J86 T94.K84.872.7543 A.AQJ973.T43.KT9")  # small.pbn's
+pool = SolverPool()
+pool.launch_early(1)
+try:
+    assert solve_within([deal], process=pool).tables[0] is not None
+finally:
+    pool.close()
+"""
 
 
-CLI = [sys.executable, "-m", "bridgeview.cli.main"]
+CLI = [sys.executable, "-m", "bridgeview"]  # (the console script's entry point, bridgeview.__main__:main)
 
 
 def commands(tmp: Path, small: Path, big: Path) -> dict[str, tuple[list[str], str]]:
@@ -260,7 +278,7 @@ def commands(tmp: Path, small: Path, big: Path) -> dict[str, tuple[list[str], st
         # --again: the sample's board carries its table, and solve would otherwise solve nothing
         "solve small.pbn": (
             ["solve", str(small), f"{out}-solved.pbn", "--again"],
-            "DDS direct: import and solve one deal",
+            "DDS child: forked, one deal solved",
         ),
     }
 
@@ -289,6 +307,9 @@ def main() -> int:
                 [sys.executable, "-c", _QT_IMAGE, str(Path(tmp) / "bare.png")], base_env
             ),
             "DDS direct: import and solve one deal": lambda: time_command([sys.executable, "-c", _DDS_ONE], base_env),
+            "DDS child: forked, one deal solved": lambda: time_command(
+                [sys.executable, "-c", _DDS_CHILD_ONE], base_env
+            ),
         }
         if not args.no_gui:
             baselines["bare PySide6 window, first paint"] = lambda: time_paint("bare", base_env)

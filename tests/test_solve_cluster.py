@@ -251,6 +251,28 @@ def test_resume_refuses_another_run(tmp_path, plain, monkeypatch, capsys):
     assert "belongs to another run" in capsys.readouterr().err
 
 
+def test_a_run_of_one_chunk_keeps_no_journal(tmp_path, plain, monkeypatch, capsys):
+    """A run of one chunk (up to 200 deals by default: a session) is solved at once, without a journal, which
+    could hold nothing (a chunk is recorded once it is done): stopped, it leaves no OUT.solving behind, and the
+    next run needs no --resume (it refused to start, "holds 0 solved chunks of an interrupted run")."""
+    from bridgeview.solve import timed
+
+    src, outs = plain
+    out = tmp_path / "one.pbn"
+
+    def pressed(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(timed, "solve_within", pressed)
+    assert solve_cli(src, out) == 130
+    err = capsys.readouterr().err
+    assert "bridgeview: interrupted" in err and "--resume" not in err
+    assert not out.exists() and not Journal(out).folder.exists()
+    monkeypatch.undo()
+    assert solve_cli(src, out) == 0
+    assert out.read_bytes() == outs["pbn"]  # (the same bytes as a run in chunks: test_ctrl_c_then_resume)
+
+
 @pytest.mark.slow
 def test_kill_9_then_resume(tmp_path, plain):
     """kill -9 in the middle of a run; --resume finishes it with the bytes of an uninterrupted run."""

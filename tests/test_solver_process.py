@@ -208,8 +208,8 @@ def test_a_child_started_early_is_waited_for_before_its_first_deal(fake_dds, ear
 @pytest.mark.parametrize(("boards", "early"), [(3, [True, True]), (1, [True, False])])
 def test_solve_starts_its_children_before_it_sets_the_run_up(fake_dds, tmp_path, monkeypatch, capsys, boards, early):
     """Once the file is read and has deals to solve, the DDS children its deals can use load DDS on the other
-    cores while the command imports numpy and sets the run up (a one-deal file starts one); a file with
-    nothing to solve starts none."""
+    cores while the command sets the run up (a one-deal file starts one); a file with nothing to solve starts
+    none."""
     from bridgeview.cli.main import main
     from bridgeview.formats import registry
     from bridgeview.model.board import Board
@@ -225,13 +225,19 @@ def test_solve_starts_its_children_before_it_sets_the_run_up(fake_dds, tmp_path,
 
     monkeypatch.setattr(timed, "SolverPool", recorded)
     running_at_setup = []
-    real_solve_chunked = chunks.solve_chunked
+    real_solve_chunked, real_solve_within = chunks.solve_chunked, timed.solve_within
 
     def solve_chunked(*args, **kwargs):
         running_at_setup.append([p.running for pool in pools for p in pool.members])
         return real_solve_chunked(*args, **kwargs)
 
+    def solve_within(*args, **kwargs):  # (a run of one chunk solves at once, without a journal)
+        if not running_at_setup:
+            running_at_setup.append([p.running for pool in pools for p in pool.members])
+        return real_solve_within(*args, **kwargs)
+
     monkeypatch.setattr(chunks, "solve_chunked", solve_chunked)
+    monkeypatch.setattr(timed, "solve_within", solve_within)
     todo = deals(boards, seed=17)
     src, out = tmp_path / "in.deals", tmp_path / "out.zrd"
     registry.write_file(BoardSet([Board.numbered(i + 1, d) for i, d in enumerate(todo)]), src, "deals")

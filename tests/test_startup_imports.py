@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 
+import pytest
 from conftest import REPO
 
 HEAVY = ("PySide6", "shiboken6", "endplay", "matplotlib", "numpy", "bridgeview.ui", "bridgeview.solve")
@@ -388,3 +389,25 @@ def test_render_of_a_board_with_its_table_loads_no_dds(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert out.stat().st_size > 0 and "bridgeview.solve.par_rules" in modules
     assert not {m for m in modules if m.split(".")[0] == "endplay"}
+
+
+@pytest.mark.slow
+def test_solve_of_a_session_imports_no_numpy(tmp_path):
+    """``solve`` of a run of one chunk (a session's boards) solves at once, without the journal's numpy arrays:
+    numpy's import was a quarter of a one-board solve (issue 29 item 5); a run of several chunks still keeps its
+    journal, with numpy."""
+    text = (REPO / "resources" / "sample.pbn").read_text(encoding="utf-8")
+    small = tmp_path / "small.pbn"
+    small.write_text(text[: text.index("[Event", text.index("[Event") + 1)], encoding="utf-8")  # board 1
+    out = tmp_path / "solved.pbn"
+    modules, proc = _imports(tmp_path, "solve", str(small), str(out), "--again")
+    assert proc.returncode == 0, proc.stderr
+    assert "bridgeview.solve.timed" in modules and "bridgeview.cli.solve" in modules  # the listing is real
+    assert "numpy" not in modules
+    solved = out.read_text(encoding="utf-8")
+    assert '[ParContract "EW 3NT+2"]' in solved and "[OptimumResultTable" in solved
+    modules, proc = _imports(
+        tmp_path, "solve", str(REPO / "resources" / "sample.pbn"), str(out), "--force", "--again", "--chunk", "8"
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "numpy" in modules

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from ..model.board import Board
     from ..model.boardset import BoardSet
     from ..model.ddtable import DDTable
-    from ..solve.chunks import ChunkSolver
+    from ..solve.chunks import ChunkSolver, Journal
     from ..solve.timed import SolverPool
 
 #: (board index, its solved table, None where DDS cannot solve the deal) for each board solved, in order
@@ -114,8 +114,9 @@ def _solver(
 
 def _early_pool(args: argparse.Namespace, deals: int) -> SolverPool | None:
     """DDS children for solving ``deals`` deals here, as many as they can use started at once: they load DDS
-    on the other cores while this process imports numpy and sets the run up (on a small file, a third of the
-    command's time); None for a cluster or no time limit (DDS in this process)."""
+    on the other cores while this process sets the run up (and they are forked before anything starts a thread,
+    the progress line on a terminal, which would leave children started later to be spawned:
+    :func:`bridgeview.solve.timed.fork_is_safe`); None for a cluster or no time limit (DDS in this process)."""
     if args.cluster or args.workers or args.dd_timeout is None:
         return None
     from ..solve.timed import SolverPool
@@ -154,20 +155,104 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, codec: BridgeCodec, doc: BoardSet, todo: list[int], pool: SolverPool | None) -> int:
     """:func:`run` once the file is read and the DDS children (``pool``) are starting: ``todo`` the boards to solve."""
-    from ..solve.chunks import DEFAULT_CHUNK, Journal, JournalError, input_fingerprint, solve_chunked
+    from ..solve.chunks import DEFAULT_CHUNK, Journal
 
     chunk = args.chunk or DEFAULT_CHUNK
-    total = len(doc)
     journal = Journal(args.output)
-    meta = {**input_fingerprint(args.input), "boards": total, "again": bool(args.again), "format": codec.name}
+    slow_boards: list[int] = []
+    if pool is not None and 0 < len(todo) <= chunk and not args.resume and not journal.folder.exists():
+        results: Solved = iter(_solved_at_once(args, doc, todo, pool, slow_boards))
+    else:
+        chunked = _solved_in_chunks(args, codec, doc, todo, pool, journal, chunk, slow_boards)
+        if isinstance(chunked, int):  # (stopped: the journal keeps what was solved)
+            return chunked
+        results = chunked
+    total = len(doc)
+    counts = {"solved": 0, "differing": 0}
+    unsolvable: list[int] = []
+    if _can_stream(doc, codec):
+        result = _write_streamed(doc, codec, args, results, counts, unsolvable)
+    else:
+        result = _write_boards(doc, codec, args, results, counts, unsolvable)
+    journal.remove()
+    for loss in result.losses:
+        print(f"bridgeview: dropped: {loss}", file=sys.stderr)
+    solved = counts["solved"]
+    print(f"bridgeview: solved {solved} of {plural(total, 'board')}", file=sys.stderr)
+    if unsolvable:
+        shown = ", ".join(_label(doc[i], i) for i in unsolvable[:10]) + (" ..." if len(unsolvable) > 10 else "")
+        print(
+            f"bridgeview: {plural(len(unsolvable), 'board')} could not be solved (hands of unequal length, "
+            f"cards in two hands or no cards): {shown}",
+            file=sys.stderr,
+        )
+    if slow_boards:
+        shown = ", ".join(_label(doc[i], i) for i in slow_boards[:10]) + (" ..." if len(slow_boards) > 10 else "")
+        print(
+            f"bridgeview: {plural(len(slow_boards), 'board')} took DDS longer than {args.dd_timeout:g} s and have no "
+            f"table: {shown}",
+            file=sys.stderr,
+        )
+    if args.again and counts["differing"]:
+        print(
+            f"bridgeview: {plural(counts['differing'], 'stored table')} "
+            f"{'differs' if counts['differing'] == 1 else 'differ'} from DDS; OUT has the DDS tables",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def _say_slow(args: argparse.Namespace, doc: BoardSet, progress: Progress, i: int) -> None:
+    label = _label(doc[i], i)
+    progress.note(f"{label}: DDS took longer than {args.dd_timeout:g} s; left without a table (slow), the rest goes on")
+
+
+def _solved_at_once(
+    args: argparse.Namespace, doc: BoardSet, todo: list[int], pool: SolverPool, slow_boards: list[int]
+) -> list[tuple[int, DDTable | None]]:
+    """The boards ``todo`` solved in ``pool`` in one go: a run of one chunk (a session's boards) keeps no journal,
+    which would have nothing to keep before the run is done, and so needs no numpy (50 ms, on a one-board file a
+    quarter of the command); ``slow_boards`` hears the boards DDS ran out of time on."""
+    from ..solve.timed import solve_within
+
+    progress = Progress("solving", rate="deals")
+    try:
+        if sys.stderr.isatty():
+            print(f"bridgeview: solving {len(todo)} deals on this machine", file=sys.stderr)
+        solved = solve_within(
+            [doc[i].deal for i in todo],
+            args.dd_timeout,
+            process=pool,
+            progress=progress,
+            on_slow=lambda k: _say_slow(args, doc, progress, todo[k]),
+        )
+    finally:
+        progress.close()
+        pool.close()
+    slow = set(solved.slow)
+    slow_boards.extend(todo[k] for k in solved.slow)
+    return [(i, solved.tables[k]) for k, i in enumerate(todo) if k not in slow]
+
+
+def _solved_in_chunks(
+    args: argparse.Namespace,
+    codec: BridgeCodec,
+    doc: BoardSet,
+    todo: list[int],
+    pool: SolverPool | None,
+    journal: Journal,
+    chunk: int,
+    slow_boards: list[int],
+) -> Solved | int:
+    """The boards ``todo`` solved chunk by chunk, each recorded in ``journal`` (``--resume`` goes on from it), here
+    or on a Dask cluster; 130 when stopped by Ctrl+C (the journal keeps the chunks done)."""
+    from ..solve.chunks import JournalError, input_fingerprint, solve_chunked
+
+    meta = {**input_fingerprint(args.input), "boards": len(doc), "again": bool(args.again), "format": codec.name}
     progress = Progress("solving", rate="deals")
 
     def slow(number: int, k: int) -> None:
-        i = todo[number * chunk + k]
-        progress.note(
-            f"{_label(doc[i], i)}: DDS took longer than {args.dd_timeout:g} s; "
-            "left without a table (slow), the rest goes on"
-        )
+        _say_slow(args, doc, progress, todo[number * chunk + k])
 
     # the bar moves deal by deal: solve_chunked reports the deals of the chunks done (those of a resumed run's
     # journal too), the solver here the deals done of the chunk it is on
@@ -214,40 +299,7 @@ def _run(args: argparse.Namespace, codec: BridgeCodec, doc: BoardSet, todo: list
         progress.close()
         if solver is not None:
             solver.close()
-    counts = {"solved": 0, "differing": 0}
-    unsolvable: list[int] = []
-    slow_boards: list[int] = []
-    results = _results(todo, chunk, tables_of, slow_boards)
-    if _can_stream(doc, codec):
-        result = _write_streamed(doc, codec, args, results, counts, unsolvable)
-    else:
-        result = _write_boards(doc, codec, args, results, counts, unsolvable)
-    journal.remove()
-    for loss in result.losses:
-        print(f"bridgeview: dropped: {loss}", file=sys.stderr)
-    solved = counts["solved"]
-    print(f"bridgeview: solved {solved} of {plural(total, 'board')}", file=sys.stderr)
-    if unsolvable:
-        shown = ", ".join(_label(doc[i], i) for i in unsolvable[:10]) + (" ..." if len(unsolvable) > 10 else "")
-        print(
-            f"bridgeview: {plural(len(unsolvable), 'board')} could not be solved (hands of unequal length, "
-            f"cards in two hands or no cards): {shown}",
-            file=sys.stderr,
-        )
-    if slow_boards:
-        shown = ", ".join(_label(doc[i], i) for i in slow_boards[:10]) + (" ..." if len(slow_boards) > 10 else "")
-        print(
-            f"bridgeview: {plural(len(slow_boards), 'board')} took DDS longer than {args.dd_timeout:g} s and have no "
-            f"table: {shown}",
-            file=sys.stderr,
-        )
-    if args.again and counts["differing"]:
-        print(
-            f"bridgeview: {plural(counts['differing'], 'stored table')} "
-            f"{'differs' if counts['differing'] == 1 else 'differ'} from DDS; OUT has the DDS tables",
-            file=sys.stderr,
-        )
-    return 0
+    return _results(todo, chunk, tables_of, slow_boards)
 
 
 def _results(

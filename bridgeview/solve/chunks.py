@@ -14,7 +14,8 @@ output is written once at the end from the same tables, so it is
 byte-identical to an uninterrupted run.
 
 Qt-free; endplay is imported by :func:`solve_masks` (on the worker), Dask only
-by :class:`DaskSolver`.
+by :class:`DaskSolver`, numpy where a chunk's arrays are made or read (a one-chunk
+``bridgeview solve`` keeps no journal and needs none: see ``cli/solve.py``).
 """
 
 from __future__ import annotations
@@ -31,8 +32,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-import numpy as np
-
 from ..model.ddtable import DDTable
 from ..model.deal import Deal
 from ..model.text import plural
@@ -40,6 +39,8 @@ from . import dds
 from .connect import CONNECT_TIMEOUT, probe_scheduler
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from .timed import SolverPool
 
 #: a cell of a chunk's result array for a deal DDS cannot solve
@@ -57,6 +58,8 @@ JOURNAL_VERSION = 1
 # -- the unit of work -------------------------------------------------------------
 def deal_masks(deals: Iterable[Deal]) -> np.ndarray:
     """(n, 4) uint64 hand masks N E S W of ``deals``."""
+    import numpy as np
+
     rows = [deal.hands for deal in deals]
     return np.array(rows, dtype=np.uint64).reshape(len(rows), 4)
 
@@ -68,6 +71,8 @@ def solve_masks(masks: np.ndarray, threads: int | None = None) -> np.ndarray:
     core; DDS's binding loaded alone, see :func:`bridgeview.solve.dds.load_dds_only`),
     deals it cannot solve marked :data:`UNSOLVED` in every cell.
     """
+    import numpy as np
+
     deals = [Deal.from_masks(int(h) for h in row) for row in np.asarray(masks, dtype=np.uint64)]
     out = np.full((len(deals), 4, 5), UNSOLVED, dtype=np.uint8)
     for i, table in enumerate(dds.solve_tables(deals, jobs=threads)):
@@ -90,6 +95,8 @@ def is_slow(row: np.ndarray) -> bool:
 
 def masks_digest(masks: np.ndarray) -> str:
     """A short fingerprint of a chunk's deals: a journal's chunk is only reused for the same deals."""
+    import numpy as np
+
     return hashlib.blake2b(np.ascontiguousarray(masks, dtype="<u8").tobytes(), digest_size=8).hexdigest()
 
 
@@ -178,6 +185,8 @@ class Journal:
 
     def record(self, number: int, tables: np.ndarray, digest: str) -> None:
         """Store one finished chunk (whole or not at all)."""
+        import numpy as np
+
         tmp = self.folder / f".chunk-{number:08d}.part"
         with open(tmp, "wb") as f:
             np.savez(f, tables=tables, digest=np.array(digest))
@@ -186,6 +195,8 @@ class Journal:
         os.replace(tmp, self._path(number))
 
     def load(self, number: int) -> tuple[np.ndarray, str]:
+        import numpy as np
+
         with np.load(self._path(number)) as z:
             return z["tables"], str(z["digest"])
 
@@ -194,7 +205,7 @@ class Journal:
 
 
 # -- solvers: where the chunks are solved -----------------------------------------------
-ChunkResult = tuple[int, np.ndarray]
+ChunkResult = tuple[int, "np.ndarray"]
 
 
 class ChunkSolver(Protocol):
@@ -239,6 +250,8 @@ class LocalSolver:
 
     def solve(self, number: int, masks: np.ndarray) -> np.ndarray:
         """One chunk's tables."""
+        import numpy as np
+
         if self.timeout is None:
             return solve_masks(masks, self.jobs)
         from .timed import SolverPool, solve_within
@@ -343,6 +356,7 @@ class DaskSolver:
     def run(self, work: Iterable[tuple[int, np.ndarray]]) -> Iterator[ChunkResult]:
         """Each chunk solved as tasks of up to :data:`PIECE` deals, handed out as workers free up, and
         yielded (in the order chunks finish) once all its deals are back."""
+        import numpy as np
         from distributed import as_completed
 
         token = f"{os.getpid()}-{time.time_ns()}"
