@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import importlib
 import os
 import shutil
 import sys
@@ -32,9 +33,22 @@ def _no_dds_left_running():
     which test ran before them on the same worker.  (Set up before ``qtbot``, so this waits after the
     test's windows are closed.)"""
     yield
-    timed = sys.modules.get("bridgeview.solve.timed")
-    if timed is None:
+    wait_for_the_shared_dds_process()
+
+
+def wait_for_the_shared_dds_process() -> None:
+    """Wait (60 s at most) until no thread holds the shared DDS process; at once where nothing imported
+    ``solve.timed`` (nothing solved).
+
+    The module is imported here, not read from ``sys.modules``: a window's solver thread imports it on its
+    first deal, and ``sys.modules`` holds it from the start of that import, half made (no ``shared_process``
+    yet: a test that closed its window then had "AttributeError: partially initialized module" in the
+    waiting thread, a PytestUnhandledThreadExceptionWarning).  An import waits for another thread's to end;
+    this thread holds no import lock here, so CPython cannot take the wait for a deadlock and hand the half
+    made module out instead."""
+    if "bridgeview.solve.timed" not in sys.modules:
         return
+    timed = importlib.import_module("bridgeview.solve.timed")
 
     def wait_for_the_shared_process() -> None:
         with timed.shared_process():
