@@ -207,9 +207,10 @@ def test_a_child_started_early_is_waited_for_before_its_first_deal(fake_dds, ear
 
 @pytest.mark.parametrize(("boards", "early"), [(3, [True, True]), (1, [True, False])])
 def test_solve_starts_its_children_before_it_sets_the_run_up(fake_dds, tmp_path, monkeypatch, capsys, boards, early):
-    """Once the file is read and has deals to solve, the DDS children its deals can use load DDS on the other
-    cores while the command sets the run up (a one-deal file starts one); a file with nothing to solve starts
-    none."""
+    """A first DDS child loads DDS on another core while the command reads the file; once the file is read, the
+    children its deals can use (a one-deal file: that one) load it while the command sets the run up; a file
+    with nothing to solve lets its child go before it has solved anything."""
+    from bridgeview.cli import solve as solve_cmd
     from bridgeview.cli.main import main
     from bridgeview.formats import registry
     from bridgeview.model.board import Board
@@ -236,18 +237,29 @@ def test_solve_starts_its_children_before_it_sets_the_run_up(fake_dds, tmp_path,
             running_at_setup.append([p.running for pool in pools for p in pool.members])
         return real_solve_within(*args, **kwargs)
 
+    running_at_read = []
+    real_read = solve_cmd.read_boards
+
+    def read_boards(*args, **kwargs):
+        running_at_read.append([p.running for pool in pools for p in pool.members])
+        return real_read(*args, **kwargs)
+
     monkeypatch.setattr(chunks, "solve_chunked", solve_chunked)
     monkeypatch.setattr(timed, "solve_within", solve_within)
+    monkeypatch.setattr(solve_cmd, "read_boards", read_boards)
     todo = deals(boards, seed=17)
     src, out = tmp_path / "in.deals", tmp_path / "out.zrd"
     registry.write_file(BoardSet([Board.numbered(i + 1, d) for i, d in enumerate(todo)]), src, "deals")
     assert main(["solve", str(src), str(out), "--jobs", "2", "--dd-timeout", str(LIMIT)]) == 0
+    assert running_at_read == [[True, False]]
     assert running_at_setup == [early]
     assert [b.dd for b in registry.read_file(out)] == [fake_table(d) for d in todo]
     assert not any(p.running for p in pools[0].members)  # all stopped at the end
     pools.clear()
+    solved_before = fake_dds.calls()
     assert main(["solve", str(out), str(tmp_path / "again.zrd"), "--dd-timeout", str(LIMIT)]) == 0  # all solved
-    assert pools == []
+    assert fake_dds.calls() == solved_before
+    assert not any(p.running for pool in pools for p in pool.members)
 
 
 def threads_solver(deal, threads):

@@ -112,45 +112,55 @@ def _solver(
     return LocalSolver(args.jobs, timeout=args.dd_timeout, on_slow=on_slow, pool=pool, within=within)
 
 
-def _early_pool(args: argparse.Namespace, deals: int) -> SolverPool | None:
-    """DDS children for solving ``deals`` deals here, as many as they can use started at once: they load DDS
-    on the other cores while this process sets the run up (and they are forked before anything starts a thread,
-    the progress line on a terminal, which would leave children started later to be spawned:
-    :func:`bridgeview.solve.timed.fork_is_safe`); None for a cluster or no time limit (DDS in this process)."""
+def _early_pool(args: argparse.Namespace) -> SolverPool | None:
+    """The DDS children for solving here, the first one started at once (:func:`run` starts the rest once the
+    file says how many deals there are): it loads DDS on another core while this process imports the formats
+    and reads the file, which on a one-board file is most of the time DDS takes to load, and it is forked before
+    anything starts a thread (the progress line on a terminal), which would leave it to be spawned
+    (:func:`bridgeview.solve.timed.fork_is_safe`); None for a cluster or no time limit (DDS in this process)."""
     if args.cluster or args.workers or args.dd_timeout is None:
         return None
     from ..solve.timed import SolverPool
 
     pool = SolverPool(args.jobs)
-    pool.launch_early(deals)
+    pool.launch_early(1)
     return pool
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..solve.boards import has_table
-
-    codec = codec_for_output(args.output, args.to_fmt)
-    if not isinstance(codec, BridgeCodec):
-        raise FormatError(f"{codec.title} files hold no bridge deals", path=args.output)
-    if not codec.caps.dd:
-        raise FormatError(
-            f"{codec.title} cannot hold double-dummy results; choose PBN, ZRD, ZDD or zrj16", path=args.output
-        )
     for flag, value in (("jobs", args.jobs), ("workers", args.workers), ("chunk", args.chunk)):
         if value is not None and value < 1:
             raise FormatError(f"--{flag} must be at least 1")
-    check_target(args.output, args.force)  # before the solving, not after it
-    doc = read_boards(args.input, args.from_fmt, ReadOptions(start_board=args.start_board))
-    say_ignored_options(doc)
-    # every board with cards that lacks a complete table (all of them with --again); the
-    # ones DDS cannot solve come back without a table and are reported
-    todo = [i for i in range(len(doc)) if doc[i].deal.card_count and (args.again or not has_table(doc[i]))]
-    pool = _early_pool(args, len(todo)) if todo else None
+    pool = _early_pool(args)
     try:
+        codec = codec_for_output(args.output, args.to_fmt)
+        if not isinstance(codec, BridgeCodec):
+            raise FormatError(f"{codec.title} files hold no bridge deals", path=args.output)
+        if not codec.caps.dd:
+            raise FormatError(
+                f"{codec.title} cannot hold double-dummy results; choose PBN, ZRD, ZDD or zrj16", path=args.output
+            )
+        check_target(args.output, args.force)  # before the solving, not after it
+        doc, todo = _to_solve(args)
+        if pool is not None and todo:
+            pool.launch_early(len(todo))  # as many more as the deals can use, side by side
+        elif pool is not None:  # nothing to solve: the child is let go before it has done anything
+            pool.kill()
+            pool = None
         return _run(args, codec, doc, todo, pool)
     finally:
         if pool is not None:  # (closed by the solver when it took it; else stopped here, on an error)
             pool.kill()
+
+
+def _to_solve(args: argparse.Namespace) -> tuple[BoardSet, list[int]]:
+    """The input's boards, and the indexes of those to solve: every board with cards that lacks a complete table
+    (all of them with ``--again``); the ones DDS cannot solve come back without a table and are reported."""
+    from ..solve.boards import has_table
+
+    doc = read_boards(args.input, args.from_fmt, ReadOptions(start_board=args.start_board))
+    say_ignored_options(doc)
+    return doc, [i for i in range(len(doc)) if doc[i].deal.card_count and (args.again or not has_table(doc[i]))]
 
 
 def _run(args: argparse.Namespace, codec: BridgeCodec, doc: BoardSet, todo: list[int], pool: SolverPool | None) -> int:
