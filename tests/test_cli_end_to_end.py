@@ -1147,13 +1147,13 @@ def test_ctrl_c_in_the_running_windows_terminal_closes_it(tmp_path):
     assert _said(err) == ["bridgeview: interrupted"]
 
 
-#: the ``bridgeview`` entry point (as its console script calls it) on ``info FILE``, with Ctrl+C pressed as the
-#: module ``sys.argv[2]`` begins to import
+#: the ``bridgeview`` entry point (as its console script calls it) with the arguments after ``sys.argv[1]``, and
+#: Ctrl+C pressed as the module ``sys.argv[1]`` begins to import
 CTRL_C_AS_A_MODULE_IMPORTS = """
 import os, signal, sys
 
 signal.signal(signal.SIGINT, signal.default_int_handler)  # (as a terminal starts it)
-pressed_at = sys.argv[2]
+pressed_at = sys.argv[1]
 
 
 class Press:
@@ -1164,7 +1164,7 @@ class Press:
 
 
 sys.meta_path.insert(0, Press())
-sys.argv[1:] = ["info", sys.argv[1]]
+sys.argv[1:] = sys.argv[2:]
 from bridgeview.__main__ import main
 
 raise SystemExit(main())
@@ -1180,7 +1180,7 @@ def test_ctrl_c_while_the_command_is_imported_is_one_line(tmp_path, module):
     """A press in a command's first ~70 ms, while ``bridgeview.cli.main`` or the command's module was imported,
     came as Python's traceback: "interrupted", exit 130, as at any later moment."""
     run = subprocess.run(
-        [sys.executable, "-c", CTRL_C_AS_A_MODULE_IMPORTS, str(REPO / "resources" / "sample.pbn"), module],
+        [sys.executable, "-c", CTRL_C_AS_A_MODULE_IMPORTS, module, "info", str(REPO / "resources" / "sample.pbn")],
         capture_output=True,
         text=True,
         timeout=120,
@@ -1188,3 +1188,84 @@ def test_ctrl_c_while_the_command_is_imported_is_one_line(tmp_path, module):
     assert run.returncode == 130, run.stderr
     assert run.stderr.strip() == "bridgeview: interrupted"
     assert run.stdout == ""
+
+
+def test_ctrl_c_while_solve_imports_numpy_leaves_no_journal(tmp_path):
+    """``solve`` in chunks imported numpy once its journal was made: a press there left an empty journal behind
+    (the next run refused to start without --resume), or came as numpy's ImportError traceback. numpy is imported
+    first, with Ctrl+C held: "interrupted", exit 130, nothing left."""
+    src, out = tmp_path / "in.pbn", tmp_path / "out.pbn"
+    write_file(boards(2), src, "pbn")
+    run = subprocess.run(
+        [sys.executable, "-c", CTRL_C_AS_A_MODULE_IMPORTS, "numpy", "solve", str(src), str(out), "--chunk", "1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 130, run.stderr
+    assert run.stderr.strip() == "bridgeview: interrupted"
+    assert not out.exists() and not (tmp_path / "out.pbn.solving").exists()
+
+
+#: the window on ``sys.argv[1]``, saying on stdout when it asks something ("asking") and what was answered
+THE_WINDOW_SAYS_WHEN_IT_ASKS = """
+import signal, sys
+
+signal.signal(signal.SIGINT, signal.default_int_handler)  # (as a terminal starts it)
+from bridgeview.ui import dialogs
+
+asked = dialogs.message
+
+
+def message(*args, **kwargs):
+    print("asking", flush=True)
+    answer = asked(*args, **kwargs)
+    print("answered", answer.name, flush=True)
+    return answer
+
+
+dialogs.message = message
+from bridgeview.cli.main import main
+
+raise SystemExit(main([sys.argv[1]]))
+"""
+
+
+def _next_line(window: subprocess.Popen, seconds: float = 30) -> str:
+    """The window process's next line on stdout; "" if none comes within ``seconds``."""
+    import select
+
+    assert window.stdout is not None
+    ready, _, _ = select.select([window.stdout], [], [], seconds)
+    return window.stdout.readline().strip() if ready else ""
+
+
+def test_ctrl_c_answers_a_dialog_the_window_opened_as_it_started(tmp_path):
+    """A file the window cannot open, given on the command line, is reported in a dialog before the event loop
+    runs: a press there was held until the dialog was closed by hand, and then closed the window. It answers the
+    dialog as Escape would; the window stays, and the next press closes it."""
+    bad = tmp_path / "notes.xyz"
+    bad.write_text("not a deal file\\n", encoding="utf-8")
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path))
+    window = subprocess.Popen(
+        [sys.executable, "-c", THE_WINDOW_SAYS_WHEN_IT_ASKS, str(bad)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert _next_line(window) == "asking"
+        time.sleep(0.3)
+        window.send_signal(signal.SIGINT)
+        assert _next_line(window).startswith("answered")
+        time.sleep(0.3)
+        assert window.poll() is None  # the window stays
+        window.send_signal(signal.SIGINT)
+        _, err = window.communicate(timeout=30)
+    finally:
+        if window.poll() is None:
+            window.kill()
+            window.communicate()
+    assert window.returncode == 130, err
+    assert _said(err) == ["bridgeview: interrupted"]

@@ -273,6 +273,24 @@ def test_a_run_of_one_chunk_keeps_no_journal(tmp_path, plain, monkeypatch, capsy
     assert out.read_bytes() == outs["pbn"]  # (the same bytes as a run in chunks: test_ctrl_c_then_resume)
 
 
+@pytest.mark.parametrize("chunk", [[], ["--chunk", "5"]], ids=["at once", "in chunks"])
+def test_output_into_a_missing_folder_fails_before_solving(tmp_path, plain, monkeypatch, capsys, chunk):
+    """OUT in a folder that does not exist: one line before any deal is solved, on both paths (solved at once,
+    the run solved every deal and then failed to write; in chunks the journal made the folder)."""
+    from bridgeview.solve import timed
+
+    src, _ = plain
+    out = tmp_path / "missing" / "out.pbn"
+
+    def solving(*args, **kwargs):
+        raise AssertionError("solved before the output was checked")
+
+    monkeypatch.setattr(timed, "solve_within", solving)
+    assert solve_cli(src, out, *chunk) == 1
+    assert capsys.readouterr().err.strip() == f"bridgeview: {out}: No such file or directory"
+    assert not (tmp_path / "missing").exists()
+
+
 @pytest.mark.slow
 def test_kill_9_then_resume(tmp_path, plain):
     """kill -9 in the middle of a run; --resume finishes it with the bytes of an uninterrupted run."""

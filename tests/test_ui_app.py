@@ -77,6 +77,19 @@ def test_excepthook_shows_a_dialog(qapp, monkeypatch, capsys):
     assert "Traceback" in capsys.readouterr().err
 
 
+def test_excepthook_takes_ctrl_c_as_the_close_buttons(qtbot, tmp_path, capsys, messages):
+    """A KeyboardInterrupt that reaches the crash hook (Ctrl+C where the window's own handling is not installed)
+    closes the windows as their close buttons do, without a traceback (it printed one and quit)."""
+    w = main_window(qtbot, tmp_path)
+    w.show()
+    try:
+        raise KeyboardInterrupt
+    except KeyboardInterrupt:
+        app_module.excepthook(*sys.exc_info())
+    assert not w.isVisible()
+    assert capsys.readouterr().err == ""
+
+
 def test_open_filter_lists_formats():
     text = open_filter()
     parts = text.split(";;")

@@ -104,3 +104,28 @@ def test_ctrl_c_ignored_stays_ignored(qapp):
         assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def test_a_press_waits_for_work_that_runs_a_loop_of_its_own(qtbot, tmp_path, messages, ctrl_c):
+    """A save or a solve runs an event loop of its own, and shows its progress dialog only after 300 ms: a press
+    before that closed the windows from inside the work (the unsaved-work question asked while the file was being
+    saved; Discard quit half way through). The press waits for the work to end, then closes the window."""
+    from PySide6.QtCore import QEventLoop
+
+    w = main_window(qtbot, tmp_path)
+    w.show()
+    during: list[bool] = []
+    window_loop, work = QEventLoop(), QEventLoop()  # (the application's own loop, as app.exec() runs it)
+
+    def the_work() -> None:  # its loop runs half a second, no dialog up
+        QTimer.singleShot(50, press)
+        QTimer.singleShot(400, lambda: during.append(w.isVisible()))
+        QTimer.singleShot(500, work.quit)
+        work.exec()
+        window_loop.quit()
+
+    QTimer.singleShot(0, the_work)
+    window_loop.exec()
+    assert during == [True]
+    qtbot.waitUntil(lambda: not w.isVisible(), timeout=5000)  # once the work is done
+    assert ctrl_c.interrupted

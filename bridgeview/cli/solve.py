@@ -6,7 +6,9 @@ goes on with ``--resume``.  Chunks are solved on this machine (a single-threaded
 DDS child process a core, fed deal by deal; a child is abandoned when its deal
 takes longer than ``--dd-timeout`` seconds of CPU time), on a local Dask cluster (``--workers N``) or on an existing
 Dask scheduler (``--cluster ADDRESS``); OUT is written once, at the end, from
-the journal, so every way gives the same bytes.
+the journal, so every way gives the same bytes.  A run of one chunk on this machine
+(a session's boards) is solved at once, without a journal, which could hold nothing
+before such a run is done (:func:`_solved_at_once`).
 """
 
 from __future__ import annotations
@@ -45,7 +47,8 @@ DESCRIPTION = (
     "Solve the boards of IN double dummy with DDS and write OUT with their DD tables. "
     "Tables IN already holds are kept (use --again to re-solve them and report disagreements); "
     "when OUT is PBN, the par score and contracts go into OptimumScore/ParContract tags. "
-    "Finished chunks are recorded in OUT.solving, so a stopped run goes on with --resume. "
+    "A run of more than one chunk records each finished chunk in OUT.solving, so a stopped run goes on with "
+    "--resume. "
     "--workers N solves on a local Dask cluster, --cluster ADDRESS on an existing Dask scheduler "
     "(pip install 'bridgeview[cluster]')."
 )
@@ -256,8 +259,13 @@ def _solved_in_chunks(
 ) -> Solved | int:
     """The boards ``todo`` solved chunk by chunk, each recorded in ``journal`` (``--resume`` goes on from it), here
     or on a Dask cluster; 130 when stopped by Ctrl+C (the journal keeps the chunks done)."""
+    from ..interrupts import held_ctrl_c
     from ..solve.chunks import JournalError, input_fingerprint, solve_chunked
 
+    # numpy imported before the journal is made, with Ctrl+C held: a press in numpy's import came as numpy's own
+    # ImportError (a traceback) and left an empty journal behind, which made the next run refuse to start
+    with held_ctrl_c():
+        import numpy  # noqa: F401
     meta = {**input_fingerprint(args.input), "boards": len(doc), "again": bool(args.again), "format": codec.name}
     progress = Progress("solving", rate="deals")
 

@@ -7,6 +7,7 @@ save left behind.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import tempfile
@@ -33,13 +34,22 @@ def _protected(real: str | os.PathLike[str]) -> bool:
 
 
 def check_target(path: str | os.PathLike[str], force: bool = False) -> None:
-    """Refuse (FormatError) to replace a write-protected ``path`` unless ``force``; call it before
-    long work too, so a conversion or a solve does not run only to be refused at the end."""
-    _check_resolved(os.path.realpath(path), path, force)
+    """Refuse (FormatError) to write ``path`` where the save would fail - its folder missing, a folder in
+    its place - and to replace it if write-protected unless ``force``; call it before long work too, so a
+    conversion or a solve does not run only to be refused at the end.  (The messages are the system's
+    own, as the save's OSError would have said them.)"""
+    real = os.path.realpath(path)
+    folder = os.path.dirname(real)
+    if not os.path.isdir(folder):
+        problem = errno.ENOTDIR if os.path.exists(folder) else errno.ENOENT
+        raise FormatError(os.strerror(problem), path=str(path))
+    if os.path.isdir(real):
+        raise FormatError(os.strerror(errno.EISDIR), path=str(path))
+    _check_resolved(real, path, force)
 
 
 def _check_resolved(real: str | os.PathLike[str], named: str | os.PathLike[str], force: bool) -> None:
-    """:func:`check_target` of ``named``, its links resolved to ``real``."""
+    """The write-protection part of :func:`check_target` of ``named``, its links resolved to ``real``."""
     if not force and _protected(real):
         raise FormatError("the file is write-protected; not replaced (--force replaces it)", path=str(named))
 

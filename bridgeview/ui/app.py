@@ -72,13 +72,13 @@ def _set_up(app: QGuiApplication) -> None:
 
 def excepthook(exc_type, exc, tb) -> None:
     """Show an unexpected error in a dialog instead of letting the app die."""
-    text = "".join(traceback.format_exception(exc_type, exc, tb))
-    sys.stderr.write(text)
     from PySide6.QtWidgets import QApplication
 
-    if issubclass(exc_type, KeyboardInterrupt):
-        QApplication.quit()
+    if issubclass(exc_type, KeyboardInterrupt):  # (Ctrl+C where the window's own handling is not installed)
+        QApplication.closeAllWindows()  # as the close buttons: unsaved work is asked about first
         return
+    text = "".join(traceback.format_exception(exc_type, exc, tb))
+    sys.stderr.write(text)
     from . import dialogs
 
     try:
@@ -98,13 +98,15 @@ def run_gui(files: list[str]) -> int:
     the terminal closed the windows (:mod:`.window.terminal`)."""
     from ..interrupts import held_ctrl_c
 
-    # Ctrl+C is held while the window is made (a KeyboardInterrupt in Qt's calls into Python left a traceback
-    # and a half-made window), then acted on as the loop runs: as every later press, it closes the window
-    with held_ctrl_c() as held:
+    with held_ctrl_c():  # (Qt setting the application up must not be cut in two; nothing is open yet)
         app = application()
         sys.excepthook = excepthook
-        from .mainwindow import MainWindow, sample_path
         from .window.terminal import TerminalCtrlC
+    # from here a press is only counted, never raised into Qt's calls, and acted on as the event loop runs: it
+    # closes the window, or answers a dialog the start opened (a file that cannot be read) as Escape would
+    ctrl_c = TerminalCtrlC.install(app)
+    try:
+        from .mainwindow import MainWindow, sample_path
 
         window = MainWindow()
         window.show()
@@ -112,12 +114,6 @@ def run_gui(files: list[str]) -> int:
             window.open_files(files)
         elif sample_path().exists():
             window.open_file(str(sample_path()))
-        pressed = bool(held.pressed)
-        held.pressed.clear()  # (not raised when the hold ends: the loop acts on it)
-    ctrl_c = TerminalCtrlC.install(app)
-    if ctrl_c is not None and pressed:
-        ctrl_c.press()
-    try:
         code = int(app.exec())
     finally:
         if ctrl_c is not None:

@@ -9,7 +9,9 @@ Here the handler only counts the press.  Python's wakeup descriptor (:func:`sign
 byte to a socket that the event loop watches, and the loop acts on the press between two events:
 
 - an open dialog or menu is answered as Escape answers it (the unsaved-work question's Escape is Cancel:
-  nothing is lost, and a second press cannot stack a second question on the first);
+  nothing is lost, and a second press cannot stack a second question on the first; a progress dialog's is
+  its Cancel); work that runs a loop of its own with no dialog up yet (a save's first 300 ms) is let
+  finish, or answered once its dialog shows;
 - else every window is closed as its close button closes it, which asks about unsaved work first; the
   application then ends, and the command with "interrupted", exit 130, as every command does on Ctrl+C.
 
@@ -26,7 +28,7 @@ import threading
 from types import FrameType
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, QSocketNotifier, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QSocketNotifier, Qt, QThread, QTimer
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QMainWindow
 
@@ -66,11 +68,6 @@ class TerminalCtrlC(QObject):
             return None
         return cls(app)
 
-    def press(self) -> None:
-        """Act on a press made before the event loop ran (one held while the window was being made)."""
-        self._presses += 1
-        QTimer.singleShot(0, self._woken)
-
     def restore(self) -> None:
         """Give Ctrl+C and the wakeup descriptor back as they were, and let the socket go."""
         signal.signal(signal.SIGINT, self._previous_handler)
@@ -86,20 +83,40 @@ class TerminalCtrlC(QObject):
         _drain(self._reader)
         if not self._presses:
             return
-        self._presses = 0
         answering = self._app.activePopupWidget() or self._app.activeModalWidget()
         if answering is not None:  # as Escape: a dialog's own way out, Cancel where there is one
+            self._presses = 0
             key = QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_Escape, Qt.KeyboardModifier.NoModifier)
             QApplication.postEvent(answering, key)
             return
+        if _in_work_of_its_own():
+            QTimer.singleShot(_LOOK_AGAIN_MS, self._woken)
+            return
+        self._presses = 0
         # (from a timer: closing asks about unsaved work in a dialog of its own, whose loop must not run
         # inside this notifier's call)
         QTimer.singleShot(0, self._close_windows)
 
     def _close_windows(self) -> None:
+        if _in_work_of_its_own():  # (begun since the press was taken)
+            self._presses += 1
+            QTimer.singleShot(_LOOK_AGAIN_MS, self._woken)
+            return
         self._app.closeAllWindows()  # each as its close button would: unsaved work is asked about first
         kept = [w for w in self._app.topLevelWidgets() if isinstance(w, QMainWindow) and w.isVisible()]
         self.interrupted = self.interrupted or not kept
+
+
+#: how long (ms) a press waits while the window runs work of its own before it is looked at again
+_LOOK_AGAIN_MS = 100
+
+
+def _in_work_of_its_own() -> bool:
+    """Whether the GUI thread runs an event loop of its own inside the window's, with no dialog up (yet): a save
+    or a solve with a progress dialog that shows only after 300 ms.  Closing the windows from inside it would ask
+    about unsaved work while that work is being saved, or end the application half way through; the press waits
+    for the work to end, or for its dialog, which it then answers as Escape (a cancel)."""
+    return QThread.currentThread().loopLevel() > 1
 
 
 #: the sockets of the wakeup pair on Windows (where the wakeup descriptor must be a socket), by descriptor
