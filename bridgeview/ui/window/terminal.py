@@ -6,7 +6,8 @@ Python, a key), and then came as a KeyboardInterrupt inside that call, a traceba
 ("Error calling Python override ...") and the application quitting from its crash hook.
 
 Here the handler only counts the press.  Python's wakeup descriptor (:func:`signal.set_wakeup_fd`) writes a
-byte to a socket that the event loop watches, and the loop acts on the press between two events:
+byte to a pipe (a socket on Windows) that the event loop watches, and the loop acts on the press between two
+events:
 
 - an open dialog or menu is answered as Escape answers it (the unsaved-work question's Escape is Cancel:
   nothing is lost, and a second press cannot stack a second question on the first; a progress dialog's is
@@ -47,6 +48,8 @@ class TerminalCtrlC(QObject):
         self._presses = 0
         #: the windows were closed by a press (the command then ends as "interrupted", exit 130)
         self.interrupted = False
+        #: a look again is due (work of the window's own was running): one at a time, however many presses
+        self._looking_again = False
         self._reader, self._writer = _wakeup_pair()
         self._notifier = QSocketNotifier(self._reader, QSocketNotifier.Type.Read, self)
         self._notifier.activated.connect(self._woken)
@@ -90,7 +93,7 @@ class TerminalCtrlC(QObject):
             QApplication.postEvent(answering, key)
             return
         if _in_work_of_its_own():
-            QTimer.singleShot(_LOOK_AGAIN_MS, self._woken)
+            self._look_again()
             return
         self._presses = 0
         # (from a timer: closing asks about unsaved work in a dialog of its own, whose loop must not run
@@ -100,11 +103,20 @@ class TerminalCtrlC(QObject):
     def _close_windows(self) -> None:
         if _in_work_of_its_own():  # (begun since the press was taken)
             self._presses += 1
-            QTimer.singleShot(_LOOK_AGAIN_MS, self._woken)
+            self._look_again()
             return
         self._app.closeAllWindows()  # each as its close button would: unsaved work is asked about first
         kept = [w for w in self._app.topLevelWidgets() if isinstance(w, QMainWindow) and w.isVisible()]
         self.interrupted = self.interrupted or not kept
+
+    def _look_again(self) -> None:
+        if not self._looking_again:
+            self._looking_again = True
+            QTimer.singleShot(_LOOK_AGAIN_MS, self._looked_again)
+
+    def _looked_again(self) -> None:
+        self._looking_again = False
+        self._woken()
 
 
 #: how long (ms) a press waits while the window runs work of its own before it is looked at again
