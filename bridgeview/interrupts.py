@@ -1,4 +1,4 @@
-"""Ctrl+C held back while work that must not be cut in two runs: Qt's, a child process's start.
+"""Ctrl+C held back while work that must not be cut in two runs: Qt's, a child process's start, numpy's import.
 
 Qt-free and stdlib-only, at the package's top level so that every layer may use it (the command line
 around Qt's work, ``solve.timed`` around a DDS child's start).
@@ -6,10 +6,17 @@ around Qt's work, ``solve.timed`` around a DDS child's start).
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from importlib.abc import Loader
+    from importlib.machinery import ModuleSpec
 
 
 class HeldPress:
@@ -72,3 +79,57 @@ def held_ctrl_c() -> Iterator[HeldPress]:
         signal.signal(signal.SIGINT, held.previous)
     if held.pressed:
         held.deliver()
+
+
+def hold_ctrl_c_while_importing(*names: str) -> None:
+    """Hold Ctrl+C (:func:`held_ctrl_c`) while each top-level package of ``names`` is imported, the first time
+    anything imports it: a package a KeyboardInterrupt cuts off half way may say something else.  numpy turns a
+    press inside its C extension's set-up into its own ImportError, "Importing the numpy C-extensions failed ...
+    PLEASE READ THIS", a traceback that tells the user numpy is broken (every command that imports numpy on the
+    way had a ~50 ms window for it)."""
+    held = {name for finder in sys.meta_path if isinstance(finder, _HeldImports) for name in finder.names}
+    wanted = set(names) - held - set(sys.modules)
+    if wanted:
+        sys.meta_path.insert(0, _HeldImports(wanted))
+
+
+class _HeldImports:
+    """A finder that hands the real spec of each of ``names`` back with a loader holding Ctrl+C while the module
+    runs; it leaves the meta path once all have been found."""
+
+    def __init__(self, names: set[str]) -> None:
+        self.names = names
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None = None, target: ModuleType | None = None
+    ) -> ModuleSpec | None:
+        if fullname not in self.names:
+            return None
+        from importlib.machinery import PathFinder
+
+        self.names.discard(fullname)
+        if not self.names and self in sys.meta_path:
+            sys.meta_path.remove(self)
+        spec = PathFinder.find_spec(fullname, path, target)
+        if spec is not None and spec.loader is not None:
+            spec.loader = cast("Loader", _HeldLoader(spec.loader))
+        return spec
+
+
+class _HeldLoader:
+    """The real loader, with Ctrl+C held while the module runs; the module keeps the real loader afterwards."""
+
+    def __init__(self, real: Loader) -> None:
+        self.real = real
+
+    def create_module(self, spec: ModuleSpec) -> ModuleType | None:
+        return self.real.create_module(spec)
+
+    def exec_module(self, module: ModuleType) -> None:
+        with held_ctrl_c():
+            try:
+                self.real.exec_module(module)
+            finally:
+                module.__loader__ = self.real
+                if module.__spec__ is not None:
+                    module.__spec__.loader = self.real

@@ -1148,17 +1148,19 @@ def test_ctrl_c_in_the_running_windows_terminal_closes_it(tmp_path):
 
 
 #: the ``bridgeview`` entry point (as its console script calls it) with the arguments after ``sys.argv[1]``, and
-#: Ctrl+C pressed as the module ``sys.argv[1]`` begins to import
+#: Ctrl+C pressed as the module ``sys.argv[1]`` begins to import ("datetime within numpy": as datetime begins to
+#: import while numpy is being imported)
 CTRL_C_AS_A_MODULE_IMPORTS = """
 import os, signal, sys
 
 signal.signal(signal.SIGINT, signal.default_int_handler)  # (as a terminal starts it)
-pressed_at = sys.argv[1]
+pressed_at, _, within = sys.argv[1].partition(" within ")
 
 
 class Press:
     def find_spec(self, name, path=None, target=None):
-        if name == pressed_at:
+        if name == pressed_at and (not within or within in sys.modules):
+            print("pressed", flush=True)
             os.kill(os.getpid(), signal.SIGINT)
         return None
 
@@ -1187,7 +1189,51 @@ def test_ctrl_c_while_the_command_is_imported_is_one_line(tmp_path, module):
     )
     assert run.returncode == 130, run.stderr
     assert run.stderr.strip() == "bridgeview: interrupted"
-    assert run.stdout == ""
+    assert run.stdout == "pressed\n"
+
+
+def test_ctrl_c_inside_numpys_import_is_one_line(tmp_path):
+    """A press inside numpy's C extension's set-up (as it imports datetime) came as numpy's own ImportError,
+    "Importing the numpy C-extensions failed ... PLEASE READ THIS", a traceback saying numpy is broken; numpy is
+    now imported with Ctrl+C held, and the press stops the command once it is: "interrupted", exit 130."""
+    out = tmp_path / "out.zrd"
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            CTRL_C_AS_A_MODULE_IMPORTS,
+            "datetime within numpy",
+            "convert",
+            str(REPO / "resources" / "sample.pbn"),
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.stdout == "pressed\n"  # (the press was made where it is meant to be)
+    assert run.returncode == 130, run.stderr
+    assert run.stderr.strip() == "bridgeview: interrupted"
+    assert not out.exists()
+
+
+def test_numpy_imported_with_ctrl_c_held_is_numpy_as_ever():
+    """The hold on numpy's import leaves numpy as a plain import does (its own loader, its finder gone from the
+    meta path once used) and is set up once however often a command line asks for it."""
+    code = (
+        "import sys\n"
+        "from bridgeview.interrupts import hold_ctrl_c_while_importing\n"
+        "hold_ctrl_c_while_importing('numpy')\n"
+        "finders = len(sys.meta_path)\n"
+        "hold_ctrl_c_while_importing('numpy')\n"
+        "assert len(sys.meta_path) == finders\n"
+        "import numpy\n"
+        "assert len(sys.meta_path) == finders - 1\n"
+        "print(type(numpy.__loader__).__name__, type(numpy.__spec__.loader).__name__, int(numpy.arange(4).sum()))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["SourceFileLoader", "SourceFileLoader", "6"]
 
 
 def test_ctrl_c_while_solve_imports_numpy_leaves_no_journal(tmp_path):
@@ -1197,11 +1243,13 @@ def test_ctrl_c_while_solve_imports_numpy_leaves_no_journal(tmp_path):
     src, out = tmp_path / "in.pbn", tmp_path / "out.pbn"
     write_file(boards(2), src, "pbn")
     run = subprocess.run(
-        [sys.executable, "-c", CTRL_C_AS_A_MODULE_IMPORTS, "numpy", "solve", str(src), str(out), "--chunk", "1"],
+        [sys.executable, "-c", CTRL_C_AS_A_MODULE_IMPORTS, "datetime within numpy", "solve", str(src), str(out)]
+        + ["--chunk", "1"],
         capture_output=True,
         text=True,
         timeout=120,
     )
+    assert run.stdout == "pressed\n"
     assert run.returncode == 130, run.stderr
     assert run.stderr.strip() == "bridgeview: interrupted"
     assert not out.exists() and not (tmp_path / "out.pbn.solving").exists()

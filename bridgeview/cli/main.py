@@ -167,6 +167,15 @@ def _tolerant_output() -> None:
             reconfigure(errors="backslashreplace")
 
 
+def _numpy_imported_whole() -> None:
+    """A Ctrl+C while numpy is imported (a command imports it on the way, for a binary format or a chunk of deals)
+    waits for the import to be done and then stops the command as "interrupted": pressed inside numpy's C
+    extension's set-up it came as numpy's own ImportError traceback, which says numpy is broken."""
+    from ..interrupts import hold_ctrl_c_while_importing
+
+    hold_ctrl_c_while_importing("numpy")
+
+
 def _one_blas_thread() -> None:
     """numpy's OpenBLAS starts a thread a core when numpy is imported, which spins for a while looking for
     work: about 40 ms of CPU a command (the spin of a small file's conversion cost more CPU than the
@@ -189,6 +198,7 @@ def main(argv: list[str] | None = None) -> int:
 def _main(argv: list[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     _one_blas_thread()
+    _numpy_imported_whole()
     _tolerant_output()
     if argv == ["--version"]:  # answered before the sub-commands are imported; exits as argparse's would
         print(_version_line())
