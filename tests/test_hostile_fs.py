@@ -7,10 +7,14 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import shutil
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from conftest import REPO
 from test_ui_support import main_window, make_boards
 
 from bridgeview.cli.main import main
@@ -242,7 +246,6 @@ def test_a_mapped_file_cut_short_on_disk_does_not_kill_the_app(tmp_path: Path, h
     no Python handler survives: the set notices the file shrank and marks the boards instead.
     Run in a child process, so a regression fails this test instead of killing the test run."""
     import subprocess
-    import sys
 
     from conftest import REPO
 
@@ -256,3 +259,37 @@ def test_a_mapped_file_cut_short_on_disk_does_not_kill_the_app(tmp_path: Path, h
     )
     assert proc.returncode == 0, f"exit {proc.returncode}: {proc.stderr[-2000:]}"
     assert proc.stdout.strip().endswith("ok")
+
+
+@pytest.fixture
+def unwritable_folder(tmp_path: Path):
+    """A folder no file can be made in, for root too: marked immutable (``chattr +i``); skipped where that
+    cannot be done (not root, a file system without the flag)."""
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    if shutil.which("chattr") is None or subprocess.run(["chattr", "+i", str(folder)], capture_output=True).returncode:
+        pytest.skip("cannot mark a folder immutable here")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["chattr", "-i", str(folder)], capture_output=True)
+
+
+def test_an_output_in_a_folder_that_cannot_be_written_is_refused_before_the_work(
+    unwritable_folder: Path, tmp_path: Path, monkeypatch, capsys
+) -> None:
+    """``solve`` of a session into a folder it may not write in solved every deal and only then failed; the folder
+    is tried first, as a write-protected file is."""
+    from bridgeview.solve import timed
+
+    def solving(*args, **kwargs):
+        raise AssertionError("solved before the output was checked")
+
+    monkeypatch.setattr(timed, "solve_within", solving)
+    src = tmp_path / "in.pbn"
+    src.write_text((REPO / "resources" / "sample.pbn").read_text(encoding="utf-8"), encoding="utf-8")
+    out = unwritable_folder / "out.pbn"
+    assert main(["solve", str(src), str(out), "--again"]) == 1
+    assert capsys.readouterr().err.strip() == f"bridgeview: {out}: Operation not permitted"
+    assert main(["convert", str(src), str(unwritable_folder / "x.lin")]) == 1
+    assert list(unwritable_folder.iterdir()) == []

@@ -129,3 +129,23 @@ def test_a_press_waits_for_work_that_runs_a_loop_of_its_own(qtbot, tmp_path, mes
     assert during == [True]
     qtbot.waitUntil(lambda: not w.isVisible(), timeout=5000)  # once the work is done
     assert ctrl_c.interrupted
+
+
+@pytest.mark.real_message_box
+def test_a_press_made_before_a_dialog_came_up_answers_it_then_closes_the_window(qtbot, tmp_path, ctrl_c):
+    """A press made with no dialog up means "close": a dialog that comes up before it is acted on (the window's
+    start opening one for a file it cannot read) is answered as Escape, and the window then closes. The press was
+    spent on the dialog, and the window stayed until a second press."""
+    w = main_window(qtbot, tmp_path)
+    w.show()
+
+    def unstick() -> None:  # (without the fix the box would wait for ever)
+        box = QApplication.activeModalWidget()
+        if box is not None:
+            box.done(int(dialogs.Button.Ok.value))
+
+    QTimer.singleShot(10000, unstick)
+    press()  # (noted only: the loop acts on it once it runs, here in the box's)
+    dialogs.message("error", w, "Cannot open file", "Cannot open notes.xyz: not a deal file")
+    qtbot.waitUntil(lambda: not w.isVisible(), timeout=5000)
+    assert ctrl_c.interrupted

@@ -34,10 +34,11 @@ def _protected(real: str | os.PathLike[str]) -> bool:
 
 
 def check_target(path: str | os.PathLike[str], force: bool = False) -> None:
-    """Refuse (FormatError) to write ``path`` where the save would fail - its folder missing, a folder in
-    its place - and to replace it if write-protected unless ``force``; call it before long work too, so a
-    conversion or a solve does not run only to be refused at the end.  (The messages are the system's
-    own, as the save's OSError would have said them.)"""
+    """Refuse (FormatError) to write ``path`` where the save would fail - its folder missing or one we may not
+    write in (a temporary file is made there and dropped, as the save makes one), a folder in its place - and to
+    replace it if write-protected unless ``force``; call it before long work too, so a conversion or a solve does
+    not run only to be refused at the end.  (The messages are the system's own, as the save's OSError would have
+    said them.)"""
     real = os.path.realpath(path)
     folder = os.path.dirname(real)
     if not os.path.isdir(folder):
@@ -45,6 +46,11 @@ def check_target(path: str | os.PathLike[str], force: bool = False) -> None:
         raise FormatError(os.strerror(problem), path=str(path))
     if os.path.isdir(real):
         raise FormatError(os.strerror(errno.EISDIR), path=str(path))
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as e:  # (no write permission, a read-only file system, a folder marked immutable)
+        raise FormatError(e.strerror or str(e), path=str(path)) from None
     _check_resolved(real, path, force)
 
 

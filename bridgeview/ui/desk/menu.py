@@ -113,6 +113,7 @@ class HandRecordsDialog(QDialog):
         progress = QProgressDialog("Solving double dummy for the hand records…", "Skip", 0, 0, self)
         progress.setWindowModality(Qt.WindowModality.WindowModal)
         progress.setMinimumDuration(500)
+        progress.setValue(0)  # (arms the 500 ms: else it shows only at the first report, or after Qt's default 4 s)
 
         def tick(done: int, total: int) -> bool:
             progress.setMaximum(total)

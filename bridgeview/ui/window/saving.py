@@ -111,6 +111,7 @@ def run_with_progress(parent: QWidget | None, label: str, fn: Callable[[Callable
     dlg.setLabel(plain_label(QLabel(label, dlg)))  # the label names the file, which may look like HTML
     dlg.setWindowModality(Qt.WindowModality.WindowModal)
     dlg.setMinimumDuration(300)
+    dlg.setValue(0)  # (arms the 300 ms: else it shows only at the first report, or after Qt's default 4 s)
     dlg.setAutoClose(False)
     dlg.setAutoReset(False)
     cancelled = threading.Event()

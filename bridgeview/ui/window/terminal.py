@@ -9,12 +9,14 @@ Here the handler only counts the press.  Python's wakeup descriptor (:func:`sign
 byte to a pipe (a socket on Windows) that the event loop watches, and the loop acts on the press between two
 events:
 
-- an open dialog or menu is answered as Escape answers it (the unsaved-work question's Escape is Cancel:
-  nothing is lost, and a second press cannot stack a second question on the first; a progress dialog's is
-  its Cancel); work that runs a loop of its own with no dialog up yet (a save's first 300 ms) is let
-  finish, or answered once its dialog shows;
-- else every window is closed as its close button closes it, which asks about unsaved work first; the
-  application then ends, and the command with "interrupted", exit 130, as every command does on Ctrl+C.
+- a press made while a dialog or menu is up answers it as Escape answers it (the unsaved-work question's
+  Escape is Cancel: nothing is lost, and a second press cannot stack a second question on the first; a
+  progress dialog's is its Cancel);
+- a press made with none up closes every window as its close button closes it, which asks about unsaved
+  work first; the application then ends, and the command with "interrupted", exit 130, as every command
+  does on Ctrl+C.  A dialog that comes up before the press is acted on (one the window's start opens for a
+  file it cannot read) is answered as Escape first, and work that runs a loop of its own with no dialog up
+  yet (a save's first 300 ms) is let finish, or answered once its dialog shows.
 
 Only Python's own Ctrl+C (a KeyboardInterrupt) is taken over: a process that ignores the press (a job a
 shell started in the background) or chose something else for it keeps that.
@@ -31,7 +33,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QSocketNotifier, Qt, QThread, QTimer
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QApplication, QMainWindow
+from PySide6.QtWidgets import QApplication, QMainWindow, QWidget
 
 if TYPE_CHECKING:
     import socket
@@ -44,8 +46,11 @@ class TerminalCtrlC(QObject):
     def __init__(self, app: QApplication) -> None:
         super().__init__(app)
         self._app = app
-        #: presses heard and not acted on yet
-        self._presses = 0
+        #: presses heard and not acted on yet: for each, whether a dialog or menu was up when it was made (it
+        #: answers that one) or not (it closes the windows, answering any dialog that came up meanwhile first)
+        self._presses: list[bool] = []
+        #: a press is to close the windows once no dialog and no work of the window's own is in the way
+        self._closing = False
         #: the windows were closed by a press (the command then ends as "interrupted", exit 130)
         self.interrupted = False
         #: a look again is due (work of the window's own was running): one at a time, however many presses
@@ -80,29 +85,39 @@ class TerminalCtrlC(QObject):
 
     def _pressed(self, _signum: int, _frame: FrameType | None) -> None:
         # runs between two bytecodes of whatever Python runs: only noted here (the wakeup byte wakes the loop)
-        self._presses += 1
+        self._presses.append(self._answering() is not None)
+
+    def _answering(self) -> QWidget | None:
+        """The menu or dialog a press answers, if one is up."""
+        return self._app.activePopupWidget() or self._app.activeModalWidget()
 
     def _woken(self) -> None:
         _drain(self._reader)
-        if not self._presses:
+        presses, self._presses = self._presses, []
+        self._closing = self._closing or not all(presses)
+        answering = self._answering()
+        if answering is not None:
+            # as Escape: a dialog's own way out, Cancel where there is one (a press made before the dialog came
+            # up too, and the windows close once it has gone)
+            if presses or self._closing:
+                key = QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_Escape, Qt.KeyboardModifier.NoModifier)
+                QApplication.postEvent(answering, key)
+            if self._closing:
+                self._look_again()
             return
-        answering = self._app.activePopupWidget() or self._app.activeModalWidget()
-        if answering is not None:  # as Escape: a dialog's own way out, Cancel where there is one
-            self._presses = 0
-            key = QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_Escape, Qt.KeyboardModifier.NoModifier)
-            QApplication.postEvent(answering, key)
+        if not self._closing:  # (only presses for a dialog that has gone since)
             return
         if _in_work_of_its_own():
             self._look_again()
             return
-        self._presses = 0
+        self._closing = False
         # (from a timer: closing asks about unsaved work in a dialog of its own, whose loop must not run
         # inside this notifier's call)
         QTimer.singleShot(0, self._close_windows)
 
     def _close_windows(self) -> None:
-        if _in_work_of_its_own():  # (begun since the press was taken)
-            self._presses += 1
+        if _in_work_of_its_own() or self._answering() is not None:  # (begun since the press was taken)
+            self._closing = True
             self._look_again()
             return
         self._app.closeAllWindows()  # each as its close button would: unsaved work is asked about first
