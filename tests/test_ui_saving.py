@@ -108,6 +108,25 @@ def test_threaded_save_with_progress(qtbot, tmp_path, messages):
     assert len(read_file(out2)) == 50
 
 
+def test_the_progress_dialog_shows_after_300_ms_before_any_report(qtbot):
+    """Work that reports nothing for a while (a save's check of a big set) shows its dialog after 300 ms: Qt
+    starts the dialog's timer only at a first value, so it showed at the first report or after Qt's default 4 s,
+    and a Ctrl+C in the window's terminal waited that long for a dialog to answer."""
+    import time
+
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QProgressDialog
+
+    seen: list[bool] = []
+
+    def look() -> None:
+        seen.append(any(isinstance(w, QProgressDialog) and w.isVisible() for w in QApplication.topLevelWidgets()))
+
+    QTimer.singleShot(900, look)
+    assert saving.run_with_progress(None, "x", lambda progress: time.sleep(1.2) or 7) == 7
+    assert seen == [True]
+
+
 def test_run_with_progress_reports_cancel_and_errors(qtbot):
     assert saving.run_with_progress(None, "x", lambda progress: progress(1, 2) and 7) == 7
 
