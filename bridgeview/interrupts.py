@@ -94,8 +94,9 @@ def hold_ctrl_c_while_importing(*names: str) -> None:
 
 
 class _HeldImports:
-    """A finder that hands the real spec of each of ``names`` back with a loader holding Ctrl+C while the module
-    runs; it leaves the meta path once all have been found."""
+    """A finder that hands each of ``names`` the spec the finders after it give, with a loader holding Ctrl+C while
+    the module runs; a name is done with once its module runs (a look-up alone, ``importlib.util.find_spec``, does
+    not spend it), and the finder leaves the meta path once all are."""
 
     def __init__(self, names: set[str]) -> None:
         self.names = names
@@ -105,27 +106,34 @@ class _HeldImports:
     ) -> ModuleSpec | None:
         if fullname not in self.names:
             return None
-        from importlib.machinery import PathFinder
+        finders = sys.meta_path
+        for finder in finders[finders.index(self) + 1 :] if self in finders else ():
+            find = getattr(finder, "find_spec", None)
+            spec = find(fullname, path, target) if find is not None else None
+            if spec is not None:
+                if spec.loader is not None:
+                    spec.loader = cast("Loader", _HeldLoader(spec.loader, self))
+                return spec
+        return None
 
-        self.names.discard(fullname)
+    def done(self, name: str) -> None:
+        self.names.discard(name)
         if not self.names and self in sys.meta_path:
             sys.meta_path.remove(self)
-        spec = PathFinder.find_spec(fullname, path, target)
-        if spec is not None and spec.loader is not None:
-            spec.loader = cast("Loader", _HeldLoader(spec.loader))
-        return spec
 
 
 class _HeldLoader:
     """The real loader, with Ctrl+C held while the module runs; the module keeps the real loader afterwards."""
 
-    def __init__(self, real: Loader) -> None:
+    def __init__(self, real: Loader, finder: _HeldImports) -> None:
         self.real = real
+        self.finder = finder
 
     def create_module(self, spec: ModuleSpec) -> ModuleType | None:
         return self.real.create_module(spec)
 
     def exec_module(self, module: ModuleType) -> None:
+        self.finder.done(module.__name__)
         with held_ctrl_c():
             try:
                 self.real.exec_module(module)

@@ -1219,7 +1219,7 @@ def test_ctrl_c_inside_numpys_import_is_one_line(tmp_path):
 
 def test_numpy_imported_with_ctrl_c_held_is_numpy_as_ever():
     """The hold on numpy's import leaves numpy as a plain import does (its own loader, its finder gone from the
-    meta path once used) and is set up once however often a command line asks for it."""
+    meta path once numpy is imported, not by a mere look-up) and is set up once however often it is asked for."""
     code = (
         "import sys\n"
         "from bridgeview.interrupts import hold_ctrl_c_while_importing\n"
@@ -1227,6 +1227,8 @@ def test_numpy_imported_with_ctrl_c_held_is_numpy_as_ever():
         "finders = len(sys.meta_path)\n"
         "hold_ctrl_c_while_importing('numpy')\n"
         "assert len(sys.meta_path) == finders\n"
+        "import importlib.util\n"
+        "assert importlib.util.find_spec('numpy') is not None and len(sys.meta_path) == finders  # (a look-up)\n"
         "import numpy\n"
         "assert len(sys.meta_path) == finders - 1\n"
         "print(type(numpy.__loader__).__name__, type(numpy.__spec__.loader).__name__, int(numpy.arange(4).sum()))\n"

@@ -236,6 +236,21 @@ def test_ctrl_c_then_resume(tmp_path, plain, monkeypatch, capsys):
     assert not Journal(out).exists()
 
 
+def test_ctrl_c_before_the_first_chunk_is_done_leaves_no_journal(tmp_path, plain, monkeypatch, capsys):
+    """Stopped before any chunk was recorded, a run in chunks said "0 chunks solved are kept" and left an empty
+    journal that made the next run refuse to start without --resume: it is removed, and the run is "interrupted"."""
+    src, outs = plain
+    out = tmp_path / "r.pbn"
+    monkeypatch.setattr(solve_cmd, "_solver", lambda args, *_: StopAfter(0))
+    assert solve_cli(src, out, "--chunk", 3) == 130
+    err = capsys.readouterr().err
+    assert err.strip() == "bridgeview: interrupted"
+    assert not out.exists() and not Journal(out).folder.exists()
+    monkeypatch.undo()
+    assert solve_cli(src, out, "--chunk", 3) == 0
+    assert out.read_bytes() == outs["pbn"]
+
+
 @pytest.mark.slow
 def test_resume_refuses_another_run(tmp_path, plain, monkeypatch, capsys):
     src, _ = plain

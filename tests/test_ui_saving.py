@@ -45,6 +45,19 @@ def test_lossy_target_asks_first(qtbot, tmp_path, messages):
     assert [b.deal for b in read_file(out)] == [b.deal for b in boards]
 
 
+def test_save_as_into_a_folder_that_is_gone_says_so_before_asking_anything(qtbot, tmp_path, messages):
+    """Save As into a folder deleted since it was chosen asked first whether to lose what the format cannot hold
+    (and checked a big set in a thread), then said "No such file or directory": it is said at once."""
+    path, _ = make_file(tmp_path, "zrd", n=3)  # ZRD holds DD results; .deals does not: a lossy target
+    w = main_window(qtbot, tmp_path)
+    w.open_file(str(path))
+    out = tmp_path / "gone" / "out.deals"
+    messages.answer = dialogs.Button.Save
+    assert not w.save_as(str(out), "deals")
+    assert [(kind, title) for kind, title, _ in messages.calls] == [("error", "Cannot save")]
+    assert f"{out}: No such file or directory" in messages.calls[0][2]
+
+
 def test_board_the_target_cannot_hold_is_an_error(qtbot, tmp_path, messages):
     path, _ = make_file(tmp_path, "deals", n=2)
     w = main_window(qtbot, tmp_path)

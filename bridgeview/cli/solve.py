@@ -307,9 +307,12 @@ def _solved_in_chunks(
     except KeyboardInterrupt:
         progress.close()
         done = len(journal.done())
+        if not done:  # nothing to go on from: an empty journal would only make the next run refuse to start
+            journal.remove()
+            raise
         print(
-            f"bridgeview: stopped; {plural(done, 'chunk')} solved are kept in {journal.folder} - "
-            "run the same command with --resume to go on",
+            f"bridgeview: stopped; {plural(done, 'chunk')} solved {'is' if done == 1 else 'are'} kept in "
+            f"{journal.folder} - run the same command with --resume to go on",
             file=sys.stderr,
         )
         return 130

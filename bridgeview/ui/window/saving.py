@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 from PySide6.QtCore import QEventLoop, QObject, Qt, Signal
 from PySide6.QtWidgets import QLabel, QProgressDialog, QWidget
 
-from ...formats.atomic import write_protected
+from ...formats.atomic import check_target, write_protected
 from ...formats.codec import BridgeCodec, Cancelled, Codec, CribbageCodec, SaveReport, TablesFound, WriteOptions
 from ...formats.errors import FormatError
 from ...formats.registry import all_codecs
@@ -264,6 +264,11 @@ def save_document(
     from ...formats.convert import forget_read_losses, write_document  # when saving, not at start-up
 
     threaded = len(doc) > threshold
+    try:  # where no save can be made (its folder gone or not writable): said before the check and the questions
+        check_target(path, force=True)  # (write protection is asked about next)
+    except FormatError as e:
+        dialogs.message("error", parent, "Cannot save", f"{e.full()}\n\nNothing was written.")
+        return False
     force = may_replace(parent, path)
     if force is None:
         return False
