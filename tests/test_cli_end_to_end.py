@@ -648,14 +648,20 @@ def test_output_into_a_missing_directory_or_onto_a_directory_names_the_target(ca
     src = tmp_path / "src.deals"
     write_file(boards(2), src, "deals")
     (tmp_path / "taken.pbn").mkdir()
+    (tmp_path / "out").mkdir()
     for target, reason in (
         (tmp_path / "missing" / "out.pbn", "No such file or directory"),
         (tmp_path / "taken.pbn", "Is a directory"),
+        # written as a file named "missing", "x.lin" and out/x.lin before, where the system refuses the name
+        (f"{tmp_path / 'missing'}{os.sep}", "Is a directory"),
+        (f"{tmp_path / 'out' / 'x.lin'}{os.sep}", "Is a directory"),
+        (tmp_path / "out" / "sub" / ".." / "x.lin", "No such file or directory"),
     ):
         rc, _, err = run(capsys, "convert", src, target)
         assert rc == 1
         assert one_error_line(err) == f"bridgeview: {target}: {reason}"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["src.deals", "taken.pbn"]  # no temporary left
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "src.deals", "taken.pbn"]  # no temporary left
+    assert list((tmp_path / "out").iterdir()) == []
 
 
 def test_pbn_placeholders_are_not_reported_as_dropped(capsys, tmp_path):

@@ -39,11 +39,16 @@ def check_target(path: str | os.PathLike[str], force: bool = False) -> None:
     replace it if write-protected unless ``force``; call it before long work too, so a conversion or a solve does
     not run only to be refused at the end.  (The messages are the system's own, as the save's OSError would have
     said them.)"""
+    named = os.fspath(path)
+    if named.endswith(("/", os.sep)) or os.path.isdir(named):  # (a name ending in a separator names a folder)
+        raise FormatError(os.strerror(errno.EISDIR), path=str(path))
     real = os.path.realpath(path)
-    folder = os.path.dirname(real)
-    if not os.path.isdir(folder):
-        problem = errno.ENOTDIR if os.path.exists(folder) else errno.ENOENT
-        raise FormatError(os.strerror(problem), path=str(path))
+    # the folder as named (``missing/../x`` is refused by the system, though the resolved path exists) and the
+    # folder the file would really be written in (through a link)
+    for folder in (os.path.dirname(named) or os.curdir, os.path.dirname(real)):
+        if not os.path.isdir(folder):
+            problem = errno.ENOTDIR if os.path.exists(folder) else errno.ENOENT
+            raise FormatError(os.strerror(problem), path=str(path))
     if os.path.isdir(real):
         raise FormatError(os.strerror(errno.EISDIR), path=str(path))
     try:
