@@ -77,7 +77,7 @@ class TerminalCtrlC(QObject):
         return cls(app)
 
     def restore(self) -> None:
-        """Give Ctrl+C and the wakeup descriptor back as they were, and let the socket go."""
+        """Give Ctrl+C and the wakeup descriptor back as they were, and let the pipe go."""
         signal.signal(signal.SIGINT, self._previous_handler)
         signal.set_wakeup_fd(self._previous_fd)
         self._notifier.setEnabled(False)
