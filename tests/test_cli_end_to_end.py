@@ -9,6 +9,7 @@ codes, one problem a line), ``dump`` (the JSON shape of the issue),
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -19,6 +20,7 @@ import struct
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -1118,6 +1120,31 @@ def _said(stderr: str) -> list[str]:
     return [line for line in stderr.splitlines() if line.strip() and "propagateSizeHints" not in line]
 
 
+def _next_line(window: subprocess.Popen, seconds: float = 30) -> str:
+    """The window process's next line on stdout; "" if none comes within ``seconds``."""
+    import select
+
+    assert window.stdout is not None
+    ready, _, _ = select.select([window.stdout], [], [], seconds)
+    return window.stdout.readline().strip() if ready else ""
+
+
+@contextlib.contextmanager
+def _window(script: str, argument: str, tmp_path) -> Iterator[subprocess.Popen]:
+    """The window's process running ``script`` on ``argument`` (offscreen, settings in ``tmp_path``), its stdout and
+    stderr piped; killed if it still runs when the block ends."""
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path))
+    window = subprocess.Popen(
+        [sys.executable, "-c", script, argument], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        yield window
+    finally:
+        if window.poll() is None:
+            window.kill()
+            window.communicate()
+
+
 def test_ctrl_c_as_the_window_is_made_closes_it_once_it_runs(tmp_path):
     """A press after PySide6's import and before the event loop came as a traceback; it is held while the window
     is made and closes it once the loop runs: "interrupted", exit 130."""
@@ -1131,24 +1158,11 @@ def test_ctrl_c_in_the_running_windows_terminal_closes_it(tmp_path):
     """The running window did not hear Ctrl+C in its terminal at all (Python runs a handler only when Qt next
     calls it, and then the press came as a traceback from inside that call); now it closes the window as its
     close button does: "interrupted", exit 130, nothing else said."""
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path))
-    window = subprocess.Popen(
-        [sys.executable, "-c", THE_WINDOW_SAYS_WHEN_IT_RUNS, str(REPO / "resources" / "sample.pbn")],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    try:
-        assert window.stdout is not None
-        assert window.stdout.readline().strip() == "looping"
+    with _window(THE_WINDOW_SAYS_WHEN_IT_RUNS, str(REPO / "resources" / "sample.pbn"), tmp_path) as window:
+        assert _next_line(window) == "looping"
         time.sleep(0.3)  # the loop waits for events: no Python runs
         window.send_signal(signal.SIGINT)
-        out, err = window.communicate(timeout=30)
-    finally:
-        if window.poll() is None:
-            window.kill()
-            window.communicate()
+        _, err = window.communicate(timeout=30)
     assert window.returncode == 130, err
     assert _said(err) == ["bridgeview: interrupted"]
 
@@ -1287,30 +1301,13 @@ raise SystemExit(main([sys.argv[1]]))
 """
 
 
-def _next_line(window: subprocess.Popen, seconds: float = 30) -> str:
-    """The window process's next line on stdout; "" if none comes within ``seconds``."""
-    import select
-
-    assert window.stdout is not None
-    ready, _, _ = select.select([window.stdout], [], [], seconds)
-    return window.stdout.readline().strip() if ready else ""
-
-
 def test_ctrl_c_answers_a_dialog_the_window_opened_as_it_started(tmp_path):
     """A file the window cannot open, given on the command line, is reported in a dialog before the event loop
     runs: a press there was held until the dialog was closed by hand, and then closed the window. It answers the
     dialog as Escape would; the window stays, and the next press closes it."""
     bad = tmp_path / "notes.xyz"
-    bad.write_text("not a deal file\\n", encoding="utf-8")
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path))
-    window = subprocess.Popen(
-        [sys.executable, "-c", THE_WINDOW_SAYS_WHEN_IT_ASKS, str(bad)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    try:
+    bad.write_text("not a deal file\n", encoding="utf-8")
+    with _window(THE_WINDOW_SAYS_WHEN_IT_ASKS, str(bad), tmp_path) as window:
         assert _next_line(window) == "asking"
         time.sleep(0.3)
         window.send_signal(signal.SIGINT)
@@ -1319,9 +1316,5 @@ def test_ctrl_c_answers_a_dialog_the_window_opened_as_it_started(tmp_path):
         assert window.poll() is None  # the window stays
         window.send_signal(signal.SIGINT)
         _, err = window.communicate(timeout=30)
-    finally:
-        if window.poll() is None:
-            window.kill()
-            window.communicate()
     assert window.returncode == 130, err
     assert _said(err) == ["bridgeview: interrupted"]

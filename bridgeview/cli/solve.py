@@ -193,17 +193,15 @@ def _run(args: argparse.Namespace, codec: BridgeCodec, doc: BoardSet, todo: list
     solved = counts["solved"]
     print(f"bridgeview: solved {solved} of {plural(total, 'board')}", file=sys.stderr)
     if unsolvable:
-        shown = ", ".join(_label(doc[i], i) for i in unsolvable[:10]) + (" ..." if len(unsolvable) > 10 else "")
         print(
             f"bridgeview: {plural(len(unsolvable), 'board')} could not be solved (hands of unequal length, "
-            f"cards in two hands or no cards): {shown}",
+            f"cards in two hands or no cards): {_labels(doc, unsolvable)}",
             file=sys.stderr,
         )
     if slow_boards:
-        shown = ", ".join(_label(doc[i], i) for i in slow_boards[:10]) + (" ..." if len(slow_boards) > 10 else "")
         print(
             f"bridgeview: {plural(len(slow_boards), 'board')} took DDS longer than {args.dd_timeout:g} s and have no "
-            f"table: {shown}",
+            f"table: {_labels(doc, slow_boards)}",
             file=sys.stderr,
         )
     if args.again and counts["differing"]:
@@ -259,13 +257,12 @@ def _solved_in_chunks(
 ) -> Solved | int:
     """The boards ``todo`` solved chunk by chunk, each recorded in ``journal`` (``--resume`` goes on from it), here
     or on a Dask cluster; 130 when stopped by Ctrl+C (the journal keeps the chunks done)."""
-    from ..interrupts import held_ctrl_c
+    # numpy imported before the journal is made (with Ctrl+C held, as every command imports it: cli.main): a press
+    # in its import left an empty journal behind, which made the next run refuse to start
+    import numpy  # noqa: F401
+
     from ..solve.chunks import JournalError, input_fingerprint, solve_chunked
 
-    # numpy imported before the journal is made, with Ctrl+C held: a press in numpy's import came as numpy's own
-    # ImportError (a traceback) and left an empty journal behind, which made the next run refuse to start
-    with held_ctrl_c():
-        import numpy  # noqa: F401
     meta = {**input_fingerprint(args.input), "boards": len(doc), "again": bool(args.again), "format": codec.name}
     progress = Progress("solving", rate="deals")
 
@@ -427,3 +424,8 @@ def _write_streamed(
 
 def _label(board: Board, index: int) -> str:
     return f"board {board.number}" if board.number is not None else f"record {index + 1}"
+
+
+def _labels(doc: BoardSet, indexes: list[int]) -> str:
+    """The first ten of the boards ``indexes`` named, "..." after them when there are more."""
+    return ", ".join(_label(doc[i], i) for i in indexes[:10]) + (" ..." if len(indexes) > 10 else "")

@@ -40,7 +40,8 @@ def check_target(path: str | os.PathLike[str], force: bool = False) -> None:
     not run only to be refused at the end.  (The messages are the system's own, as the save's OSError would have
     said them.)"""
     named = os.fspath(path)
-    if named.endswith(("/", os.sep)) or os.path.isdir(named):  # (a name ending in a separator names a folder)
+    # (a name ending in a separator names a folder; isdir follows links: a link to a folder is one)
+    if named.endswith(("/", os.sep)) or os.path.isdir(named):
         raise FormatError(os.strerror(errno.EISDIR), path=str(path))
     real = os.path.realpath(path)
     # the folder as named (``missing/../x`` is refused by the system, though the resolved path exists) and the
@@ -49,10 +50,8 @@ def check_target(path: str | os.PathLike[str], force: bool = False) -> None:
         if not os.path.isdir(folder):
             problem = errno.ENOTDIR if os.path.exists(folder) else errno.ENOENT
             raise FormatError(os.strerror(problem), path=str(path))
-    if os.path.isdir(real):
-        raise FormatError(os.strerror(errno.EISDIR), path=str(path))
     try:
-        with tempfile.TemporaryFile(dir=folder):
+        with tempfile.TemporaryFile(dir=os.path.dirname(real)):  # (where the save makes its temporary file)
             pass
     except OSError as e:  # (no write permission, a read-only file system, a folder marked immutable)
         raise FormatError(e.strerror or str(e), path=str(path)) from None
