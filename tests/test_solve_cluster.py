@@ -365,6 +365,54 @@ def test_local_cluster(tmp_path, plain):
         assert out.read_bytes() == outs[ext]
 
 
+#: ``bridgeview solve`` as a terminal starts it (Ctrl+C's default handler: a suite run in the background ignores it)
+_AS_FROM_A_TERMINAL = (
+    "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "from bridgeview.__main__ import main; sys.argv[0] = 'bridgeview'; sys.exit(main())"
+)
+
+
+@pytest.mark.slow
+def test_ctrl_c_on_a_local_cluster_is_the_commands_alone(tmp_path):
+    """Ctrl+C on a terminal reaches the whole process group: every Dask nanny and worker of ``--workers 2``
+    printed a KeyboardInterrupt traceback, and each busy worker a warning of its cancelled task, after the
+    command's own line.  Now the command alone takes the press: it closes the cluster, says what it kept, and no
+    process of the group is left."""
+    pytest.importorskip("distributed")
+    src = tmp_path / "in.pbn"
+    write_set(src, 40, full=40)
+    out = tmp_path / "out.pbn"
+    command = [sys.executable, "-c", _AS_FROM_A_TERMINAL, "solve", str(src), str(out), "--workers", "2", "--chunk", "2"]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while len(Journal(out).done()) < 1 and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+        assert proc.poll() is None, "the run ended before it could be stopped"
+        time.sleep(0.3)  # the workers busy on the next pieces
+        os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl+C
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    text = err.decode()
+    assert proc.returncode == 130, text
+    lines = text.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("bridgeview: stopped; ") and "--resume" in lines[0], text
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:  # the nannies and workers end with the cluster
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        os.killpg(proc.pid, signal.SIGKILL)
+        pytest.fail("processes of the run were left behind")
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -714,7 +714,7 @@ if __name__ == "__main__":
     while time.monotonic() < end:
         try:
             armed = True
-            with timed._started_deaf(spawned=False):
+            with timed.started_deaf(spawned=False):
                 pass
             armed = False
         except KeyboardInterrupt:
@@ -756,7 +756,7 @@ def test_ctrl_c_pressed_as_a_child_starts_still_reaches_the_parent():
     seen: list[int] = []
     previous = signal.signal(signal.SIGINT, lambda signum, frame: seen.append(signum))
     try:
-        with timed._started_deaf(spawned=False):
+        with timed.started_deaf(spawned=False):
             # (to this thread: sent to the process, another thread would take it at once, as it should)
             signal.pthread_kill(threading.get_ident(), signal.SIGINT)
             assert seen == []  # held while the child starts

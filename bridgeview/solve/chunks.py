@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import logging
 import os
 import shutil
 import time
@@ -37,6 +38,7 @@ from ..model.deal import Deal
 from ..model.text import plural
 from . import dds
 from .connect import CONNECT_TIMEOUT, probe_scheduler
+from .timed import started_deaf
 
 if TYPE_CHECKING:
     import numpy as np
@@ -343,11 +345,25 @@ class DaskSolver:
                 "distributed.admin.system-monitor.interval": "5s",
                 "distributed.worker.memory.monitor-interval": "1s",
             }
-            with dask.config.set(local):
+            # Ctrl+C on a terminal reaches the whole process group, the cluster's nannies and workers too: each
+            # printed a KeyboardInterrupt traceback and asyncio's warnings as it died.  They start with the signal
+            # blocked (the event loop's thread made here, and every process it starts, inherit the mask), so the
+            # press is this process's alone, and it closes the cluster on its way out.
+            with (
+                dask.config.set(local),
+                started_deaf(spawned=local["distributed.worker.multiprocessing-method"] == "spawn"),
+            ):
+                # (its processes' warnings kept to errors: a task's failure comes back through its future, and
+                # closing the cluster on Ctrl+C made every busy worker warn of its cancelled task)
                 self.cluster = LocalCluster(
-                    n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None, host="127.0.0.1"
+                    n_workers=n,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    host="127.0.0.1",
+                    silence_logs=logging.ERROR,
                 )
-            self.client = Client(self.cluster)
+                self.client = Client(self.cluster)
             self.name = f"a local Dask cluster of {plural(n, 'worker')}"
 
     def worker_count(self) -> int:

@@ -116,7 +116,7 @@ def fork_is_safe() -> bool:
 
 
 @contextmanager
-def _started_deaf(spawned: bool) -> Iterator[None]:
+def started_deaf(spawned: bool) -> Iterator[None]:
     """Start a DDS child with SIGINT blocked in the starting thread: a blocked signal stays blocked through fork
     and exec, so a Ctrl+C in the child's first half second (a spawned child starts a Python and imports the
     package before :func:`_serve` ignores it) can no longer stop it with multiprocessing's traceback.
@@ -164,7 +164,7 @@ def _serve(
 
     # Ctrl+C on a terminal reaches the whole process group: it is the parent's to handle (it stops the
     # children on its way out); a child stopped by it mid-deal printed a traceback.  The child was started with
-    # SIGINT blocked (:func:`_started_deaf`): ignored now, a press made meanwhile is dropped, and it is unblocked
+    # SIGINT blocked (:func:`started_deaf`): ignored now, a press made meanwhile is dropped, and it is unblocked
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
@@ -275,7 +275,7 @@ class SolverProcess:
         _PARENT_ENDS.add(parent)
         # (a Ctrl+C held while the child starts arrives as this block ends: the child is known by then, so
         # kill() and abandon_shared reach it)
-        with _started_deaf(spawned=ctx.get_start_method() == "spawn"):
+        with started_deaf(spawned=ctx.get_start_method() == "spawn"):
             try:
                 proc.start()
             except BaseException:
