@@ -149,3 +149,44 @@ def test_a_press_made_before_a_dialog_came_up_answers_it_then_closes_the_window(
     dialogs.message("error", w, "Cannot open file", "Cannot open notes.xyz: not a deal file")
     qtbot.waitUntil(lambda: not w.isVisible(), timeout=5000)
     assert ctrl_c.interrupted
+
+
+def test_a_press_during_the_hand_records_export_stops_it_and_writes_nothing(
+    qtbot, tmp_path, messages, ctrl_c, monkeypatch
+):
+    """The export works its tables out in steps, letting events in, with the hand records dialog up; its progress
+    dialog shows once the work looks long (Qt's estimate; at most 500 ms). A press before that answered the hand
+    records dialog as Escape, which closed it, and the export ran on and wrote its PDF. Now Escape (and so the
+    press) stops the export: nothing is written, the solving thread takes no other deal, the dialog and the window
+    stay. (A press once the progress dialog is up answers that one: its Skip, as ever.)"""
+    import time
+
+    from bridgeview.solve import print_tables
+
+    solved: list[object] = []
+
+    def slow_solver(deal):  # (DDS's stand-in: a deal takes a second)
+        time.sleep(1.0)
+        solved.append(deal)
+        return None
+
+    monkeypatch.setattr(print_tables, "_default_solver", slow_solver)
+    monkeypatch.setattr(print_tables, "start_shared_child", lambda: None)
+    path, _ = make_file(tmp_path, "deals", n=3)  # (2 or 3 to solve: the progress shows at 300 ms at the earliest)
+    w = main_window(qtbot, tmp_path)
+    w.show()
+    assert w.open_file(str(path))
+    dialog = w.desk.hand_records(pdf=True)
+    qtbot.waitUntil(lambda: QApplication.activeModalWidget() is dialog, timeout=5000)
+    out = tmp_path / "records.pdf"
+    QTimer.singleShot(20, press)
+    started = time.monotonic()
+    assert not dialog.save_pdf(str(out))
+    assert time.monotonic() - started < 0.9  # (stopped in the first deal)
+    assert not out.exists()
+    assert "records.pdf was not written" in w.statusBar().currentMessage()
+    time.sleep(max(0.0, started + 2.3 - time.monotonic()))  # (a second deal, taken, would be done by now)
+    assert len(solved) == 1  # the deal in hand when the press came; no other
+    assert dialog.isVisible() and w.isVisible() and not ctrl_c.interrupted
+    dialog.reject()  # (the work stopped, Escape closes it as ever)
+    assert not dialog.isVisible()

@@ -97,34 +97,33 @@ def tables_for_print(
                 results.put((i, None))
 
     threading.Thread(target=work, name="bridgeview-print-solver", daemon=True).start()
-    total = len(todo)
-    if progress is not None and progress(0, total) is False:
-        stop.set()
-        out.cancelled = True
-        out.skipped = list(todo)
-        return out
-    for done, i in enumerate(todo, 1):
-        deadline = time.monotonic() + time_limit
-        while True:  # short waits, so a GUI's progress callback keeps the window alive
-            try:
-                _, table = results.get(timeout=min(TICK, time_limit))
-                break
-            except queue.Empty:
-                if time.monotonic() >= deadline:
-                    stop.set()
-                    out.overran = i
-                    out.skipped = todo[done - 1 :]
-                    return out
-                if progress is not None and progress(done - 1, total) is False:
-                    stop.set()
-                    out.cancelled = True
-                    out.skipped = todo[done - 1 :]
-                    return out
-        if table is not None:
-            out.tables[i] = table
-        if progress is not None and progress(done, total) is False and done < total:
-            stop.set()
+    try:
+        total = len(todo)
+        if progress is not None and progress(0, total) is False:
             out.cancelled = True
-            out.skipped = todo[done:]
+            out.skipped = list(todo)
             return out
+        for done, i in enumerate(todo, 1):
+            deadline = time.monotonic() + time_limit
+            while True:  # short waits, so a GUI's progress callback keeps the window alive
+                try:
+                    _, table = results.get(timeout=min(TICK, time_limit))
+                    break
+                except queue.Empty:
+                    if time.monotonic() >= deadline:
+                        out.overran = i
+                        out.skipped = todo[done - 1 :]
+                        return out
+                    if progress is not None and progress(done - 1, total) is False:
+                        out.cancelled = True
+                        out.skipped = todo[done - 1 :]
+                        return out
+            if table is not None:
+                out.tables[i] = table
+            if progress is not None and progress(done, total) is False and done < total:
+                out.cancelled = True
+                out.skipped = todo[done:]
+                return out
+    finally:  # (on every way out: cancelled, overrun, a progress callback that raised - a GUI closing)
+        stop.set()
     return out

@@ -47,6 +47,10 @@ COMPARE_LIMIT = 100_000
 PRINT_LIMIT = 5_000
 
 
+class _Stopped(Exception):
+    """The dialog was asked to stop (:meth:`HandRecordsDialog.reject`) while its tables were being worked out."""
+
+
 class HandRecordsDialog(QDialog):
     """The title line (from the file, editable), boards a page, DD, paper; then a PDF, a web page or the printer."""
 
@@ -92,6 +96,20 @@ class HandRecordsDialog(QDialog):
         self.html_button.clicked.connect(lambda: self.save_html())
         self.print_button.clicked.connect(lambda: self.preview())
         form.addRow(buttons)
+        #: an export or a preview is working its tables out (``_prepare``); a stop asked meanwhile (:meth:`reject`)
+        self._preparing = False
+        self._stop_asked = False
+
+    def reject(self) -> None:
+        """Escape, Close and the title bar's close button (and Ctrl+C in the terminal, which answers a dialog as
+        Escape): while an export or a preview works its tables out, they stop that work, as the progress dialog's
+        own button would stop its solving, and nothing is written; the dialog stays.  Before, the dialog closed
+        and the export ran on and wrote its file (the progress dialog, whose Escape skips the solving, shows only
+        after half a second)."""
+        if self._preparing:
+            self._stop_asked = True
+            return
+        super().reject()
 
     def options(self) -> HandRecordOptions:
         from ..printing.hand_records import HandRecordOptions
@@ -119,14 +137,18 @@ class HandRecordsDialog(QDialog):
             progress.setMaximum(total)
             progress.setValue(done)
             QApplication.processEvents()
+            if self._stop_asked:
+                raise _Stopped
             return not progress.wasCanceled()
 
         view = self.view
         # the boards as the window shows them: tables solved in the window are printed, not solved again
         boards = [view.shown_board(view.model.board(i)) for i in range(len(view.boards))]
+        self._preparing, self._stop_asked = True, False
         try:
             return prepare(boards, options, progress=tick)
         finally:
+            self._preparing = False
             progress.close()
 
     def save_pdf(self, path: str | None = None) -> bool:
@@ -157,6 +179,9 @@ class HandRecordsDialog(QDialog):
         try:
             data = self._prepare(options)
             pages = (write_html if sheet == "html" else write_pdf)(data, path, options)
+        except _Stopped:
+            self.window_.statusBar().showMessage(f"Stopped: {os.path.basename(path)} was not written", 5000)
+            return False
         except (FormatError, OSError) as e:
             text = e.full() if isinstance(e, FormatError) else f"{path}: {e}"
             dialogs.message("error", self, "Hand records", f"Cannot write the hand records:\n\n{text}")
@@ -173,7 +198,11 @@ class HandRecordsDialog(QDialog):
         from ..printing.print_preview import HandRecordsPreview
 
         options = self.options()
-        self.preview_dialog = HandRecordsPreview(self._prepare(options), options, self)
+        try:
+            data = self._prepare(options)
+        except _Stopped:
+            return False
+        self.preview_dialog = HandRecordsPreview(data, options, self)
         self.preview_dialog.open()
         return True
 
