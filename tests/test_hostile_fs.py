@@ -293,3 +293,55 @@ def test_an_output_in_a_folder_that_cannot_be_written_is_refused_before_the_work
     assert capsys.readouterr().err.strip() == f"bridgeview: {out}: Operation not permitted"
     assert main(["convert", str(src), str(unwritable_folder / "x.lin")]) == 1
     assert list(unwritable_folder.iterdir()) == []
+
+
+@pytest.fixture
+def full_disk(tmp_path: Path):
+    """A folder on a file system of two pages (a tmpfs: root only, else skipped) holding ``old.png`` and
+    ``old.svg`` of 100 bytes each: no picture of the app fits in what is left."""
+    folder = tmp_path / "full"
+    folder.mkdir()
+    mount = ["mount", "-t", "tmpfs", "-o", "size=8k", "tmpfs", str(folder)]
+    if os.geteuid() != 0 or shutil.which("mount") is None or subprocess.run(mount, capture_output=True).returncode:
+        pytest.skip("needs root, to mount a small tmpfs")
+    try:
+        for name in ("old.png", "old.svg"):
+            (folder / name).write_bytes(b"x" * 100)
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], capture_output=True)
+
+
+def _untouched(folder: Path) -> None:
+    assert sorted(p.name for p in folder.iterdir()) == ["old.png", "old.svg"]  # (no part file left either)
+    assert all((folder / name).read_bytes() == b"x" * 100 for name in ("old.png", "old.svg"))
+
+
+def test_render_onto_a_full_disk_leaves_the_old_picture(full_disk: Path, tmp_path: Path, qapp) -> None:
+    """Qt's own save wrote into the file as it encoded: a truncated PNG replaced the old one, with libpng's
+    "Write Error" on the terminal. Now the picture is whole or not there, and the error is one line."""
+    src = tmp_path / "s.pbn"
+    write_file(make_boards(1, 3), src, "pbn")
+    rc, _, err = _cli("render", src, "-o", full_disk / "old.png")
+    assert rc == 1
+    _untouched(full_disk)
+    assert err == f"bridgeview: {full_disk / 'old.png'}: No space left on device\n"
+
+
+@pytest.mark.parametrize("kind", ["png", "svg"])
+def test_exporting_the_diagram_onto_a_full_disk_says_so_and_leaves_the_old_file(
+    qtbot, full_disk: Path, tmp_path: Path, messages, kind: str
+) -> None:
+    """File › Export Diagram: the SVG export said nothing when its file was there before (it asked only whether
+    the file existed), and both left a truncated file in place of the old one."""
+    src = tmp_path / "s.pbn"
+    write_file(make_boards(1, 3), src, "pbn")
+    w = main_window(qtbot, tmp_path)
+    assert w.open_file(str(src))
+    target = full_disk / f"old.{kind}"
+    assert not w.export_diagram(kind, str(target))
+    _untouched(full_disk)
+    assert [call[:2] for call in messages.calls] == [("error", "Export")]
+    assert f"{target}: No space left on device" in messages.calls[0][2]
+    assert w.export_diagram(kind, str(tmp_path / f"new.{kind}"))  # (and where there is room, it is written)
+    assert (tmp_path / f"new.{kind}").stat().st_size > 1000

@@ -129,7 +129,7 @@ def test_paints_at_many_sizes_and_exports(qtbot, tmp_path):
     assert w.view_model()["board"] is None
     diagram_image(w, QSize(400, 400), 1.0)
     w.set_board(board())
-    assert save_png(w, str(tmp_path / "d.png"), QSize(500, 450))
+    save_png(w, str(tmp_path / "d.png"), QSize(500, 450))
     assert QImage(str(tmp_path / "d.png")).width() == 1000  # 2x for sharpness
     save_svg(w, str(tmp_path / "d.svg"), QSize(500, 450))
     svg = (tmp_path / "d.svg").read_text(encoding="utf-8")

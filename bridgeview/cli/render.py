@@ -98,6 +98,9 @@ def _run(args: argparse.Namespace) -> int:
     for name, value in (("width", args.width), ("height", args.height)):
         if value is not None and not 50 <= value <= 10000:
             raise FormatError(f"--{name} must be between 50 and 10000 pixels", path=args.file)
+    from ..formats.atomic import check_target
+
+    check_target(args.output)  # (a folder that is missing or may not be written in: said before any work)
     doc = read_file(args.file, codec.name)
     if not isinstance(doc, BoardSet):  # a cribbage game
         game = doc
@@ -283,6 +286,7 @@ def _wait_for_analysis(view: DocumentView, timeout: float = 20.0, stop: Callable
 
 
 def _save(pixmap: QPixmap, out: str) -> int:
-    if not pixmap.save(out, "PNG"):
-        raise FormatError("cannot write the image", path=out)
+    from ..ui.imagefile import write_png
+
+    write_png(pixmap, out)  # (whole or not at all: Qt's own save left a truncated PNG on a full disk)
     return 0

@@ -707,14 +707,13 @@ class MainWindow(QMainWindow):
             analysis = (view.dd_grid.table(), view.dd_grid.par_text())
         from .diagram.export import save_png, save_svg  # QtSvg is loaded for an export, not at start-up
 
-        if kind == "png":
-            ok = save_png(view.diagram, path, size, analysis=analysis)
-        else:
-            save_svg(view.diagram, path, size, analysis=analysis)
-            ok = os.path.exists(path)
-        if not ok:
-            dialogs.message("error", self, "Export", f"Could not write {path}.")
-        return ok
+        try:
+            (save_png if kind == "png" else save_svg)(view.diagram, path, size, analysis=analysis)
+        except FormatError as e:
+            dialogs.message("error", self, "Export", f"Cannot write the diagram:\n\n{e.full()}")
+            return False
+        self.statusBar().showMessage(f"Wrote {os.path.basename(path)}", 5000)
+        return True
 
     def edit_header(self) -> bool:
         view = self.current_view()

@@ -44,6 +44,7 @@ from ...formats.errors import FormatError
 from ...model.cribbage import GAME_POINTS, SUIT_SYMBOLS, CribbageRecord, CribCard, MovieStep
 from ...model.text import plural
 from ..document.tab import DocumentTab
+from ..imagefile import write_png
 from ..replay.controls import DEFAULT_INTERVAL_MS, SPEEDS
 from ..theme import (
     CRIB_BACK,
@@ -818,5 +819,4 @@ def render_cribbage(
         pix = pix.scaled(
             width, height, Qt.AspectRatioMode.IgnoreAspectRatio, Qt.TransformationMode.SmoothTransformation
         )
-    if not pix.save(str(out_path), "PNG"):
-        raise FormatError("cannot write the PNG", path=str(out_path))
+    write_png(pix, out_path)

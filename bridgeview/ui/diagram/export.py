@@ -6,12 +6,13 @@ under the diagram with the double-dummy table and par, as the window shows them.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, QSize, Qt
 from PySide6.QtGui import QFont, QImage, QPainter, QPen
 from PySide6.QtSvg import QSvgGenerator
 
 from ...model.cards import DISPLAY_STRAINS, Strain
 from ...model.ddtable import DDTable
+from ..imagefile import write_bytes, write_png
 from ..theme import EXPORT_RULE, FONT_FAMILY, INK, MAKE_BG, MAKE_FG, MUTED, PANEL
 from .ddgrid import CONTRACT, ROW_SEATS, SUIT_FG
 from .hand_diagram import HandDiagram
@@ -107,9 +108,9 @@ def save_png(
     size: QSize | None = None,
     device_scale: float = 2.0,
     analysis: Analysis | None = None,
-) -> bool:
-    image = diagram_image(diagram, size, device_scale, analysis)
-    return image.save(path, "PNG")  # type: ignore[call-overload]  # the stub says bytes; PySide6 takes a str
+) -> None:
+    """Write the diagram as a PNG, whole or not at all (FormatError naming ``path`` when it cannot be)."""
+    write_png(diagram_image(diagram, size, device_scale, analysis), path)
 
 
 def save_svg(
@@ -119,11 +120,15 @@ def save_svg(
     title: str = "Bridge deal",
     analysis: Analysis | None = None,
 ) -> None:
-    """Write a scalable SVG of the diagram (and the analysis band when given)."""
+    """Write a scalable SVG of the diagram (and the analysis band when given), whole or not at all (FormatError
+    naming ``path`` when it cannot be): drawn in memory, then saved."""
     size = size or diagram.size()
     whole = export_size(size, analysis)
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     gen = QSvgGenerator()
-    gen.setFileName(path)
+    gen.setOutputDevice(buffer)
     gen.setSize(whole)
     gen.setViewBox(QRectF(0, 0, whole.width(), whole.height()))
     gen.setTitle(title)
@@ -133,3 +138,5 @@ def save_svg(
         _paint_all(painter, diagram, size, analysis)
     finally:
         painter.end()
+    buffer.close()
+    write_bytes(bytes(data.data()), path)
