@@ -345,3 +345,17 @@ def test_exporting_the_diagram_onto_a_full_disk_says_so_and_leaves_the_old_file(
     assert f"{target}: No space left on device" in messages.calls[0][2]
     assert w.export_diagram(kind, str(tmp_path / f"new.{kind}"))  # (and where there is room, it is written)
     assert (tmp_path / f"new.{kind}").stat().st_size > 1000
+
+
+def test_solve_onto_a_full_disk_leaves_no_journal(full_disk: Path, tmp_path: Path) -> None:
+    """A run in chunks whose journal cannot be started says so naming it, and leaves nothing behind (an empty
+    journal would make the next run refuse to start)."""
+    src = tmp_path / "s.pbn"
+    write_file(make_boards(3, 3), src, "pbn")
+    rc, _, err = _cli("solve", src, full_disk / "out.pbn", "--chunk", 1, "--again")
+    assert rc == 1
+    _untouched(full_disk)
+    assert err == (
+        f"bridgeview: {full_disk / 'out.pbn.solving'}: cannot start the journal: No space left on device; "
+        "nothing was kept\n"
+    )

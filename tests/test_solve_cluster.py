@@ -251,6 +251,40 @@ def test_ctrl_c_before_the_first_chunk_is_done_leaves_no_journal(tmp_path, plain
     assert out.read_bytes() == outs["pbn"]
 
 
+def test_a_full_disk_keeps_the_chunks_recorded_for_resume(tmp_path, plain, monkeypatch, capsys):
+    """The journal's disk filling up half way ended the run with the system's words alone ("No space left on
+    device", no file named) and left a part file in the journal. Now the run names the journal and keeps the chunks
+    it recorded, as Ctrl+C does, and --resume goes on from them to the plain run's bytes."""
+    import errno
+
+    src, outs = plain
+    out = tmp_path / "r.pbn"
+    real_fsync, calls = os.fsync, []
+
+    def fsync_filling_up(fd: int) -> None:
+        calls.append(fd)
+        if len(calls) == 3:  # (the third chunk's)
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real_fsync(fd)
+
+    monkeypatch.setattr(chunks.os, "fsync", fsync_filling_up)
+    assert solve_cli(src, out, "--chunk", 3) == 1
+    monkeypatch.undo()
+    err = capsys.readouterr().err
+    assert err == (
+        f"bridgeview: {Journal(out).folder}: cannot record a solved chunk: No space left on device; 2 chunks solved "
+        f"are kept in {Journal(out).folder} - run the same command with --resume to go on\n"
+    )
+    assert sorted(p.name for p in Journal(out).folder.iterdir()) == [
+        "chunk-00000000.npz",
+        "chunk-00000001.npz",
+        "meta.json",
+    ]
+    assert not out.exists()
+    assert solve_cli(src, out, "--chunk", 3, "--resume") == 0
+    assert out.read_bytes() == outs["pbn"]
+
+
 @pytest.mark.slow
 def test_resume_refuses_another_run(tmp_path, plain, monkeypatch, capsys):
     src, _ = plain

@@ -261,7 +261,7 @@ def _solved_in_chunks(
     # in its import left an empty journal behind, which made the next run refuse to start
     import numpy  # noqa: F401
 
-    from ..solve.chunks import JournalError, input_fingerprint, solve_chunked
+    from ..solve.chunks import JournalError, JournalWriteError, input_fingerprint, solve_chunked
 
     meta = {**input_fingerprint(args.input), "boards": len(doc), "again": bool(args.again), "format": codec.name}
     progress = Progress("solving", rate="deals")
@@ -299,6 +299,13 @@ def _solved_in_chunks(
             if solver is not None
             else None
         )
+    except JournalWriteError as exc:  # (a full disk): the chunks recorded are kept for --resume, as on Ctrl+C
+        progress.close()
+        done = len(journal.done())
+        if not done:  # nothing to go on from: an empty journal would only make the next run refuse to start
+            journal.remove()
+            raise FormatError(f"{exc}; nothing was kept") from None
+        raise FormatError(f"{exc}; {_kept(done, journal)}") from None
     except JournalError as exc:
         raise FormatError(str(exc)) from None
     except KeyboardInterrupt:
@@ -307,17 +314,21 @@ def _solved_in_chunks(
         if not done:  # nothing to go on from: an empty journal would only make the next run refuse to start
             journal.remove()
             raise
-        print(
-            f"bridgeview: stopped; {plural(done, 'chunk')} solved {'is' if done == 1 else 'are'} kept in "
-            f"{journal.folder} - run the same command with --resume to go on",
-            file=sys.stderr,
-        )
+        print(f"bridgeview: stopped; {_kept(done, journal)}", file=sys.stderr)
         return 130
     finally:
         progress.close()
         if solver is not None:
             solver.close()
     return _results(todo, chunk, tables_of, slow_boards)
+
+
+def _kept(done: int, journal: Journal) -> str:
+    """What a run in chunks that stopped half way keeps, and how to go on."""
+    return (
+        f"{plural(done, 'chunk')} solved {'is' if done == 1 else 'are'} kept in {journal.folder} - "
+        "run the same command with --resume to go on"
+    )
 
 
 def _results(

@@ -125,6 +125,11 @@ class JournalError(Exception):
     """The journal beside the output cannot be used for this run (the message says why and what to do)."""
 
 
+class JournalWriteError(JournalError):
+    """The journal could not be written (a full disk, a folder gone): the message names it and the system's reason;
+    the chunks it recorded before are whole, and what was being written is gone."""
+
+
 class Journal:
     """Finished chunks of one solving run, in a folder beside the output (``OUT.solving``).
 
@@ -179,10 +184,13 @@ class Journal:
             return self.done()
         if self.folder.exists():
             shutil.rmtree(self.folder)  # a folder without meta.json: a run that never recorded anything
-        self.folder.mkdir(parents=True)
-        tmp = self.folder / "meta.json.part"
-        tmp.write_text(json.dumps({"version": JOURNAL_VERSION, **meta}, indent=1), encoding="utf-8")
-        os.replace(tmp, self.folder / "meta.json")
+        try:
+            self.folder.mkdir(parents=True)
+            tmp = self.folder / "meta.json.part"
+            tmp.write_text(json.dumps({"version": JOURNAL_VERSION, **meta}, indent=1), encoding="utf-8")
+            os.replace(tmp, self.folder / "meta.json")
+        except OSError as exc:
+            raise JournalWriteError(f"{self.folder}: cannot start the journal: {exc.strerror or exc}") from None
         return set()
 
     def record(self, number: int, tables: np.ndarray, digest: str) -> None:
@@ -190,11 +198,16 @@ class Journal:
         import numpy as np
 
         tmp = self.folder / f".chunk-{number:08d}.part"
-        with open(tmp, "wb") as f:
-            np.savez(f, tables=tables, digest=np.array(digest))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self._path(number))
+        try:
+            with open(tmp, "wb") as f:
+                np.savez(f, tables=tables, digest=np.array(digest))
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self._path(number))
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            raise JournalWriteError(f"{self.folder}: cannot record a solved chunk: {exc.strerror or exc}") from None
 
     def load(self, number: int) -> tuple[np.ndarray, str]:
         import numpy as np
