@@ -271,10 +271,9 @@ def test_a_full_disk_keeps_the_chunks_recorded_for_resume(tmp_path, plain, monke
     assert solve_cli(src, out, "--chunk", 3) == 1
     monkeypatch.undo()
     err = capsys.readouterr().err
-    assert err == (
-        f"bridgeview: {Journal(out).folder}: cannot record a solved chunk: No space left on device; 2 chunks solved "
-        f"are kept in {Journal(out).folder} - run the same command with --resume to go on\n"
-    )
+    assert len(err.splitlines()) == 1  # (a long line may be shortened in the middle to the terminal's width)
+    assert err.startswith("bridgeview: ") and ".solving: cannot record a solved chunk: No space left on device; " in err
+    assert "; 2 chunks solved are kept in " in err and err.endswith(" - run the same command with --resume to go on\n")
     assert sorted(p.name for p in Journal(out).folder.iterdir()) == [
         "chunk-00000000.npz",
         "chunk-00000001.npz",
