@@ -359,3 +359,15 @@ def test_solve_onto_a_full_disk_leaves_no_journal(full_disk: Path, tmp_path: Pat
         f"bridgeview: {full_disk / 'out.pbn.solving'}: cannot start the journal: No space left on device; "
         "nothing was kept\n"
     )
+
+
+def test_a_picture_that_cannot_be_encoded_writes_nothing(qapp, tmp_path: Path) -> None:
+    """(A null picture: the one thing Qt's PNG encoder refuses.) The error names the file, and nothing is made."""
+    from PySide6.QtGui import QImage
+
+    from bridgeview.ui.imagefile import write_png
+
+    with pytest.raises(FormatError, match="could not be encoded as PNG") as caught:
+        write_png(QImage(), tmp_path / "x.png")
+    assert caught.value.full().startswith(str(tmp_path / "x.png"))
+    assert list(tmp_path.iterdir()) == []

@@ -15,6 +15,7 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 from PySide6.QtGui import QImage, QPixmap
 
 from ..formats.atomic import save_atomically
+from ..formats.errors import FormatError
 
 
 def png_bytes(picture: QImage | QPixmap) -> bytes:
@@ -38,4 +39,8 @@ def write_bytes(data: bytes, path: str | os.PathLike[str]) -> None:
 
 def write_png(picture: QImage | QPixmap, path: str | os.PathLike[str]) -> None:
     """``picture`` saved as a PNG file at ``path``, whole or not at all (FormatError naming ``path``)."""
-    write_bytes(png_bytes(picture), path)
+    try:
+        data = png_bytes(picture)
+    except ValueError as e:
+        raise FormatError(str(e), path=str(path)) from None
+    write_bytes(data, path)
