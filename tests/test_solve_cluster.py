@@ -20,6 +20,7 @@ import pytest
 from bridgeview.cli import solve as solve_cmd
 from bridgeview.cli.main import main
 from bridgeview.formats import registry
+from bridgeview.formats.errors import FormatError
 from bridgeview.model.board import Board
 from bridgeview.model.boardset import BoardSet
 from bridgeview.model.deal import Deal
@@ -280,6 +281,26 @@ def test_a_full_disk_keeps_the_chunks_recorded_for_resume(tmp_path, plain, monke
         "meta.json",
     ]
     assert not out.exists()
+    assert solve_cli(src, out, "--chunk", 3, "--resume") == 0
+    assert out.read_bytes() == outs["pbn"]
+
+
+def test_an_output_that_cannot_be_written_says_the_journal_is_kept(tmp_path, plain, monkeypatch, capsys):
+    """Every chunk solved, OUT could not be written (a full disk): the journal was kept without a word, and the
+    same command then refused to start ("add --resume"). The message says what is kept and how to go on."""
+    src, outs = plain
+    out = tmp_path / "r.pbn"
+
+    def full_disk(*_args, **_kw):
+        raise FormatError("No space left on device", path=str(out))
+
+    monkeypatch.setattr(solve_cmd, "_write_boards", full_disk)
+    assert solve_cli(src, out, "--chunk", 3) == 1
+    monkeypatch.undo()
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1  # (a long line may be shortened in the middle to the terminal's width)
+    assert err.startswith("bridgeview: ") and ": No space left on device; 5 chunks solved are kept in " in err
+    assert err.endswith(" - run the same command with --resume to go on\n")
     assert solve_cli(src, out, "--chunk", 3, "--resume") == 0
     assert out.read_bytes() == outs["pbn"]
 

@@ -9,7 +9,9 @@ no sub-command (or with file names) starts the GUI.
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import io
 import os
 import sys
 from collections.abc import Sequence
@@ -188,11 +190,50 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command ``argv`` (the process's arguments by default) and give its exit status: Ctrl+C at any
     moment of it is "interrupted", exit 130 (the commands' own modules are imported on the way: a press there
     came as a traceback)."""
+    closed = _closed_streams_stood_in()
     try:
         return _main(argv)
     except KeyboardInterrupt:
         print("bridgeview: interrupted", file=sys.stderr)
         return 130
+    finally:
+        if closed:  # (Python's last flush of the stand-in would print a second error)
+            sys.stdout = open(os.devnull, "w", encoding="utf-8")  # (lives as long as the process)
+
+
+class _ClosedOutput(io.RawIOBase):
+    """Standard output the shell closed (``>&-``): every write fails as the system's would."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, b: object) -> int:
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF), "standard output")
+
+
+def _closed_streams_stood_in() -> bool:
+    """A stream the shell closed (``2>&-``, ``>&-``) is None in Python, and a command failed on it before doing
+    anything (no stderr: exit 1, no file written) or with an AttributeError traceback (no stdout), or printed its
+    report into nothing with exit 0.  Closed stderr now goes nowhere (the exit status still tells); closed stdout
+    is a stream whose writes fail as the system says, "standard output: Bad file descriptor", exit 1.  True when
+    stdout was stood in for."""
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # (lives as long as the process)
+    if sys.stdout is not None:
+        return False
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(_ClosedOutput()), encoding="utf-8", line_buffering=True)
+    return True
+
+
+def _stdout_flushed() -> None:
+    """Standard output's buffer written now, where its failure (a full disk) is said naming it; at Python's exit it
+    was a traceback (``--version``) or nothing at all (``--help``, exit 0 with nothing written)."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as e:
+        raise OSError(e.errno, e.strerror or str(e), "standard output") from None
 
 
 def _main(argv: list[str] | None) -> int:
@@ -201,7 +242,14 @@ def _main(argv: list[str] | None) -> int:
     _numpy_imported_whole()
     _tolerant_output()
     if argv == ["--version"]:  # answered before the sub-commands are imported; exits as argparse's would
-        print(_version_line())
+        try:
+            print(_version_line())
+            _stdout_flushed()
+        except BrokenPipeError:
+            raise SystemExit(0) from None
+        except OSError as e:  # (its only output: standard output)
+            _say_os_error(OSError(e.errno, e.strerror or str(e), "standard output"))
+            raise SystemExit(1) from None
         raise SystemExit(0)
     if not argv:  # the window: its start-up does not wait for the sub-commands' modules and the parser
         return _gui([])
@@ -213,21 +261,46 @@ def _main(argv: list[str] | None) -> int:
             print(problem, file=sys.stderr)
             return 2
         return _gui(argv)
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as done:  # (--help, a usage error): what argparse printed, written now
+        if done.code in (0, None):
+            try:
+                _stdout_flushed()
+            except BrokenPipeError:
+                pass
+            except OSError as e:
+                _say_os_error(e)
+                raise SystemExit(1) from None
+        raise
     if args.command is None:
         return _gui([])
     try:
-        return int(commands[args.command].run(args) or 0)
+        status = int(commands[args.command].run(args) or 0)
+        _stdout_flushed()
+        return status
     except FormatError as e:
         print(f"bridgeview: {e.full()}", file=sys.stderr)
         return 1
     except BrokenPipeError:
         return 0
     except OSError as e:
-        name = getattr(e, "filename", None)
-        where = f"{name}: " if name else ""
-        print(f"bridgeview: {where}{e.strerror or e}", file=sys.stderr)
+        _say_os_error(e)
         return 1
+
+
+def _say_os_error(e: OSError) -> None:
+    """The one line of a system error; after one on standard output, Python's last flush of it says nothing more."""
+    name = getattr(e, "filename", None)
+    where = f"{name}: " if name else ""
+    print(f"bridgeview: {where}{e.strerror or e}", file=sys.stderr)
+    if name == "standard output" and (sys.stdout is sys.__stdout__ or _stood_in(sys.stdout)):
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # (lives as long as the process)
+
+
+def _stood_in(stream: object) -> bool:
+    """Whether ``stream`` is the stand-in for a closed standard output (:func:`_closed_streams_stood_in`)."""
+    return isinstance(getattr(getattr(stream, "buffer", None), "raw", None), _ClosedOutput)
 
 
 if __name__ == "__main__":  # pragma: no cover

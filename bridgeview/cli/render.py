@@ -50,7 +50,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--width", type=int, metavar="W", help="image width in pixels")
     p.add_argument("--height", type=int, metavar="H", help="image height in pixels")
     p.add_argument("--from", dest="from_fmt", metavar="FMT", help="input format (default: detect)")
-    p.add_argument("-o", "--output", required=True, metavar="OUT.png", help="the PNG to write")
+    p.add_argument(
+        "-o", "--output", required=True, metavar="OUT.png", help="the PNG file to write (its name ends in .png)"
+    )
     p.add_argument(
         "--dd-timeout",
         type=seconds,
@@ -98,6 +100,10 @@ def _run(args: argparse.Namespace) -> int:
     for name, value in (("width", args.width), ("height", args.height)):
         if value is not None and not 50 <= value <= 10000:
             raise FormatError(f"--{name} must be between 50 and 10000 pixels", path=args.file)
+    # a PNG file by name: ``-`` was written as a file named "-", and any other name was taken, so that
+    # ``render deals.pbn -o deals.pbn`` replaced the deal file with a picture
+    if not args.output.lower().endswith(".png"):
+        raise FormatError("render writes a PNG image: give the output a name ending in .png", path=args.output)
     from ..formats.atomic import check_target
 
     check_target(args.output)  # (a folder that is missing or may not be written in: said before any work)

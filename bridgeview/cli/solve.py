@@ -183,10 +183,16 @@ def _run(args: argparse.Namespace, codec: BridgeCodec, doc: BoardSet, todo: list
     total = len(doc)
     counts = {"solved": 0, "differing": 0}
     unsolvable: list[int] = []
-    if _can_stream(doc, codec):
-        result = _write_streamed(doc, codec, args, results, counts, unsolvable)
-    else:
-        result = _write_boards(doc, codec, args, results, counts, unsolvable)
+    try:
+        if _can_stream(doc, codec):
+            result = _write_streamed(doc, codec, args, results, counts, unsolvable)
+        else:
+            result = _write_boards(doc, codec, args, results, counts, unsolvable)
+    except FormatError as e:  # (OUT cannot be written: a full disk) the journal is kept, and said so
+        done = len(journal.done()) if journal.exists() else 0
+        if done:
+            e.message = f"{e.message}; {_kept(done, journal)}"
+        raise
     journal.remove()
     for loss in result.losses:
         print(f"bridgeview: dropped: {loss}", file=sys.stderr)

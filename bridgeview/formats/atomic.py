@@ -10,11 +10,13 @@ from __future__ import annotations
 import errno
 import os
 import re
+import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
+from ..model.boardset import FileChangedError
 from .errors import FormatError
 
 
@@ -44,6 +46,12 @@ def check_target(path: str | os.PathLike[str], force: bool = False) -> None:
     if named.endswith(("/", os.sep)) or os.path.isdir(named):
         raise FormatError(os.strerror(errno.EISDIR), path=str(path))
     real = os.path.realpath(path)
+    if os.path.islink(real):  # (links that never end: realpath gives up and hands back a link)
+        raise FormatError(os.strerror(errno.ELOOP), path=str(path))
+    if _written_in_place(real):
+        if not os.access(real, os.W_OK):
+            raise FormatError(os.strerror(errno.EACCES), path=str(path))
+        return
     # the folder as named (``missing/../x`` is refused by the system, though the resolved path exists) and the
     # folder the file would really be written in (through a link)
     for folder in (os.path.dirname(named) or os.curdir, os.path.dirname(real)):
@@ -56,6 +64,18 @@ def check_target(path: str | os.PathLike[str], force: bool = False) -> None:
     except OSError as e:  # (no write permission, a read-only file system, a folder marked immutable)
         raise FormatError(e.strerror or str(e), path=str(path)) from None
     _check_resolved(real, path, force)
+
+
+def _written_in_place(real: str | os.PathLike[str]) -> bool:
+    """An existing target that is not a file: a device (``/dev/null``, ``/dev/stdout``, a terminal), a FIFO, a
+    socket.  It is written into as a shell's ``>`` writes, never replaced: a rename over it put a regular file in
+    its place (as root, ``render -o /dev/null`` replaced the system's ``/dev/null``, and the reader of a FIFO
+    waited for ever)."""
+    try:
+        mode = os.stat(real).st_mode
+    except OSError:
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
 
 
 def _check_resolved(real: str | os.PathLike[str], named: str | os.PathLike[str], force: bool) -> None:
@@ -127,6 +147,11 @@ def save_atomically(path: str | os.PathLike[str], write: Callable[[IO[bytes]], o
     A write-protected target is refused unless ``force``.  Part files a killed earlier
     save to the same target left behind are removed first (by the session's first save to it)."""
     target = Path(os.path.realpath(path))
+    if target.is_symlink():  # (links that never end: realpath gives up and hands back a link)
+        raise FormatError(os.strerror(errno.ELOOP), path=str(path))
+    if _written_in_place(target):
+        _write_in_place(target, write, path)
+        return
     _check_resolved(target, target, force)  # (the links resolved once: each is a look-up a folder)
     directory = target.parent
     if target not in _CLEANED:  # once a session: a listing of the folder costs as much as saving 50 boards
@@ -155,6 +180,19 @@ def save_atomically(path: str | os.PathLike[str], write: Callable[[IO[bytes]], o
             os.unlink(tmp)
         except OSError:
             pass
-        if isinstance(e, OSError) and not isinstance(e, BrokenPipeError):
+        # (the input cut short while it was read is the input's error, named as such: it was said of the output)
+        if isinstance(e, OSError) and not isinstance(e, (BrokenPipeError, FileChangedError)):
             raise FormatError(e.strerror or str(e), path=str(path)) from None
         raise
+
+
+def _write_in_place(target: Path, write: Callable[[IO[bytes]], object], named: str | os.PathLike[str]) -> None:
+    """:func:`save_atomically` into a device or FIFO (see :func:`_written_in_place`): opened and written."""
+    try:
+        with open(target, "wb") as f:
+            write(f)
+            f.flush()
+    except OSError as e:
+        if isinstance(e, BrokenPipeError):
+            raise
+        raise FormatError(e.strerror or str(e), path=str(named)) from None

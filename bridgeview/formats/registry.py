@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -147,8 +148,18 @@ def by_extension(path: str | os.PathLike[str]) -> list[AnyCodec]:
 
 
 def detect(path: str | os.PathLike[str]) -> AnyCodec:
-    """The codec for ``path``: by content among its extension's codecs, else by content alone."""
+    """The codec for ``path``: by content among its extension's codecs, else by content alone.
+
+    A pipe or a device (``<(command)``, a FIFO, ``/dev/stdin``) is refused: its first bytes, read here, are gone
+    when the reader opens it again (a PBN lost its first boards, and a FIFO whose writer had gone waited for
+    ever); with the format named (``--from``) it is read once."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode) and not os.path.isdir(path):
+            raise FormatError(
+                "not a regular file (a pipe or a device): its format cannot be told without reading it twice; "
+                "name the format (--from FMT) or save it to a file first",
+                path=str(path),
+            )
         size = os.path.getsize(path)
         with open(path, "rb") as f:
             head = f.read(SNIFF_BYTES)

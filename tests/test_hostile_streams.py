@@ -1,0 +1,132 @@
+"""Outputs and inputs that are not plain files, and standard streams the shell closed or filled.
+
+Found by a sweep of the commands under hostile conditions: a FIFO or device named as OUT was replaced by a regular
+file (as root, ``render -o /dev/null`` replaced the system's ``/dev/null``); a pipe as input lost its first boards
+with exit 0; ``render -o deals.pbn`` replaced the deal file with a picture; a closed stdout or stderr gave
+tracebacks, or output lost with exit 0; ``--version`` to a full disk, a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+from bridgeview.cli.main import main
+from bridgeview.formats import registry
+from bridgeview.formats.atomic import save_atomically
+from bridgeview.formats.errors import FormatError
+from bridgeview.model.boardset import FileChangedError
+
+SAMPLE = REPO / "resources" / "sample.pbn"
+
+needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+
+
+def _bridgeview(*args: str, shell: str = "") -> subprocess.CompletedProcess[str]:
+    """The command in a fresh process, its streams as ``shell`` (a redirection such as ``>&-``) leaves them."""
+    command = f'exec "$@" {shell}'
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run(
+        ["sh", "-c", command, "sh", sys.executable, "-m", "bridgeview", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+
+
+@needs_fifo
+def test_a_fifo_named_as_the_output_is_written_into_not_replaced(tmp_path: Path) -> None:
+    fifo = tmp_path / "out.pbn"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    assert main(["convert", str(SAMPLE), str(fifo)]) == 0
+    reader.join(30)
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)  # still the FIFO (it was replaced by a regular file)
+    assert got and got[0].count(b"[Board ") == 16  # and its reader got the set (it waited for ever)
+
+
+def test_a_link_that_never_ends_is_refused_not_replaced(tmp_path: Path, capsys) -> None:
+    loop = tmp_path / "loop.pbn"
+    loop.symlink_to(loop.name)
+    assert main(["convert", str(SAMPLE), str(loop)]) == 1
+    assert capsys.readouterr().err == f"bridgeview: {loop}: Too many levels of symbolic links\n"
+    assert loop.is_symlink()
+    with pytest.raises(FormatError, match="Too many levels"):
+        save_atomically(loop, lambda f: f.write(b"x"))
+
+
+def test_the_input_cut_short_while_read_is_not_said_of_the_output(tmp_path: Path) -> None:
+    """An error of the input raised while the output is written (the mapped input cut short on disk) kept the
+    input's name; it was said of the output ("o.pbn: the file was cut short on disk after it was opened")."""
+    out = tmp_path / "o.pbn"
+
+    def write(_f) -> None:
+        raise FileChangedError(None, "the file was cut short on disk after it was opened", "in.zbd")
+
+    with pytest.raises(FileChangedError) as caught:
+        save_atomically(out, write)
+    assert caught.value.filename == "in.zbd"
+    assert list(tmp_path.iterdir()) == []
+
+
+@needs_fifo
+def test_a_pipe_as_input_is_refused_unless_its_format_is_named(tmp_path: Path) -> None:
+    """Detection read the first 4 KiB and opened the file again: a pipe had lost them (7 boards of 16, exit 0)."""
+    fifo = tmp_path / "in.pbn"
+    os.mkfifo(fifo)
+    data = SAMPLE.read_bytes()
+
+    def writer() -> None:
+        with open(fifo, "wb") as f:
+            f.write(data)
+
+    thread = threading.Thread(target=writer, daemon=True)
+    thread.start()
+    try:
+        with pytest.raises(FormatError, match="not a regular file .*--from FMT"):
+            registry.detect(fifo)
+        assert registry.read_file(fifo, "pbn").__len__() == 16  # (named, it is read once, whole)
+    finally:
+        if thread.is_alive():  # (the writer still waits for a reader)
+            with open(fifo, "rb") as f:
+                f.read()
+        thread.join(10)
+
+
+def test_render_writes_only_a_png_file(tmp_path: Path, capsys) -> None:
+    """``render deals.pbn -o deals.pbn`` replaced the deal file with a picture; ``-o -`` wrote a file named "-"."""
+    deals = tmp_path / "deals.pbn"
+    deals.write_bytes(SAMPLE.read_bytes())
+    for out in (str(deals), "-"):
+        assert main(["render", str(deals), "-o", out]) == 1
+        assert "render writes a PNG image: give the output a name ending in .png" in capsys.readouterr().err
+    assert deals.read_bytes() == SAMPLE.read_bytes()
+    assert not Path("-").exists()
+
+
+def test_closed_stdout_is_one_line_and_exit_1(tmp_path: Path) -> None:
+    for args in (["info", str(SAMPLE)], ["dump", str(SAMPLE)], ["convert", str(SAMPLE), "-"], ["--version"]):
+        done = _bridgeview(*args, shell=">&-")
+        assert (done.returncode, done.stderr) == (1, "bridgeview: standard output: Bad file descriptor\n"), args
+
+
+def test_closed_stderr_does_not_stop_the_command(tmp_path: Path) -> None:
+    out = tmp_path / "out.lin"
+    done = _bridgeview("convert", str(SAMPLE), str(out), shell="2>&-")
+    assert done.returncode == 0 and out.exists()
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
+def test_version_to_a_full_disk_is_one_line() -> None:
+    done = _bridgeview("--version", shell=">/dev/full")
+    assert (done.returncode, done.stderr) == (1, "bridgeview: standard output: No space left on device\n")
