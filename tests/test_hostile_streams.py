@@ -130,3 +130,43 @@ def test_closed_stderr_does_not_stop_the_command(tmp_path: Path) -> None:
 def test_version_to_a_full_disk_is_one_line() -> None:
     done = _bridgeview("--version", shell=">/dev/full")
     assert (done.returncode, done.stderr) == (1, "bridgeview: standard output: No space left on device\n")
+
+
+def test_dump_of_a_file_cut_short_while_read_fails_and_prints_nothing(tmp_path: Path, monkeypatch, capsys) -> None:
+    """A lazily read file cut short on disk once opened: ``dump`` printed every board after the cut as an
+    "unreadable" stand-in, with exit 0 and nothing said. Now it says so, names the file, and prints nothing."""
+    import time
+
+    from bridgeview.cli import dump
+    from bridgeview.formats.registry import write_file
+    from bridgeview.model.board import Board
+    from bridgeview.model.boardset import BoardSet
+    from bridgeview.model.deal import Deal
+
+    path = tmp_path / "set.zbd"
+    import random
+
+    rng = random.Random(3)
+    write_file(BoardSet([Board.numbered(i + 1, Deal.shuffled(rng)) for i in range(200)]), path, "zbd")
+    real = dump.say_ignored_options
+
+    def cut_short_now(doc) -> None:  # (right after the file is opened)
+        real(doc)
+        os.truncate(path, 13 * 50)
+        time.sleep(0.1)  # (past the set's look interval: it looks before reading a page the cut took away)
+
+    monkeypatch.setattr(dump, "say_ignored_options", cut_short_now)
+    assert main(["dump", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith(f"bridgeview: {path}: the file was cut short on disk after it was opened")
+
+
+def test_solve_to_standard_output_is_refused(tmp_path: Path, monkeypatch, capsys) -> None:
+    """``solve IN -`` wrote a file named "-" (convert, print and generate write standard output for "-")."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["solve", str(SAMPLE), "-", "--to", "pbn"]) == 1
+    assert capsys.readouterr().err == (
+        "bridgeview: -: solve writes a file (its journal and --resume need one): give OUT a file name\n"
+    )
+    assert list(tmp_path.iterdir()) == []

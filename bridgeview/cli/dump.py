@@ -60,6 +60,9 @@ def run(args: argparse.Namespace) -> int:
             (key, value) for key, value in (("event", info.event), ("site", info.site), ("date", info.date)) if value
         )
         data["boards"] = [board_to_json(b) for b in doc]
+        cut_short = getattr(doc, "cut_short", None)  # (a lazily read file cut short on disk: say so, print nothing)
+        if cut_short is not None:
+            raise cut_short
     encoding = (sys.stdout.encoding or "utf-8").lower().replace("-", "").replace("_", "")
     # JSON's own \u escapes where stdout is not UTF-8, so the output stays valid JSON and loses nothing
     json.dump(data, sys.stdout, ensure_ascii=not encoding.startswith("utf"), indent=1)

@@ -134,6 +134,8 @@ def run(args: argparse.Namespace) -> int:
     for flag, value in (("jobs", args.jobs), ("workers", args.workers), ("chunk", args.chunk)):
         if value is not None and value < 1:
             raise FormatError(f"--{flag} must be at least 1")
+    if args.output == "-":  # (it was written as a file named "-")
+        raise FormatError("solve writes a file (its journal and --resume need one): give OUT a file name", path="-")
     pool = _early_pool(args)
     try:
         codec = codec_for_output(args.output, args.to_fmt)

@@ -437,6 +437,13 @@ class LazyBoardSet(BoardSet):
 
             self.bulk = guarded
 
+    @property
+    def cut_short(self) -> FileChangedError | None:
+        """Why the file under this set can no longer be read (it shrank in place once opened), once seen: the
+        boards read since then stand in as unreadable ones, which a window shows; a command that wrote them out
+        would report garbage as a success."""
+        return self._changed
+
     def check_unchanged(self) -> None:
         """Raise (a FormatError-like ``OSError``) when the watched file shrank in place since it was opened.
         A file replaced by a rename is fine: the map keeps the old one."""
