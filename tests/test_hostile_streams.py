@@ -42,6 +42,36 @@ def _bridgeview(*args: str, shell: str = "") -> subprocess.CompletedProcess[str]
     )
 
 
+def _unstick(fifo: Path, after: float = 3.0, until: float = 60.0) -> None:
+    """From a daemon thread, after ``after`` seconds and then every second until ``until``, meet whoever waits at
+    ``fifo``: a writer (its bytes read and dropped) or a reader (given the end of the file). Code that regressed
+    into opening it with nobody at the other end then fails its test instead of hanging the suite."""
+
+    def meet() -> None:
+        import time
+
+        time.sleep(after)
+        for _ in range(int(until - after)):
+            for flags in (os.O_RDONLY, os.O_WRONLY):
+                try:
+                    fd = os.open(fifo, flags | os.O_NONBLOCK)
+                except OSError:  # (no reader for a writer's end: ENXIO)
+                    continue
+                try:
+                    if flags == os.O_RDONLY:
+                        while True:
+                            try:
+                                if not os.read(fd, 1 << 16):
+                                    break
+                            except BlockingIOError:
+                                break
+                finally:
+                    os.close(fd)
+            time.sleep(1.0)
+
+    threading.Thread(target=meet, daemon=True).start()
+
+
 @needs_fifo
 def test_a_fifo_named_as_the_output_is_written_into_not_replaced(tmp_path: Path) -> None:
     fifo = tmp_path / "out.pbn"
@@ -115,7 +145,8 @@ def test_render_writes_only_a_png_file(tmp_path: Path, capsys) -> None:
 
 
 def test_closed_stdout_is_one_line_and_exit_1(tmp_path: Path) -> None:
-    for args in (["info", str(SAMPLE)], ["dump", str(SAMPLE)], ["convert", str(SAMPLE), "-"], ["--version"]):
+    binary = ["convert", str(SAMPLE), "-", "--to", "zbd"]  # (written whole: its failure was said twice)
+    for args in (["info", str(SAMPLE)], ["dump", str(SAMPLE)], ["convert", str(SAMPLE), "-"], binary, ["--version"]):
         done = _bridgeview(*args, shell=">&-")
         assert (done.returncode, done.stderr) == (1, "bridgeview: standard output: Bad file descriptor\n"), args
 
@@ -170,3 +201,65 @@ def test_solve_to_standard_output_is_refused(tmp_path: Path, monkeypatch, capsys
         "bridgeview: -: solve writes a file (its journal and --resume need one): give OUT a file name\n"
     )
     assert list(tmp_path.iterdir()) == []
+
+
+@needs_fifo
+def test_the_window_refuses_to_save_or_export_into_a_fifo(qtbot, tmp_path: Path, messages) -> None:
+    """Save As onto a device marked the tab saved under the device's name (closing it then lost the work), and onto
+    a FIFO without a reader held the window for ever; so did Export Diagram."""
+    from test_ui_support import main_window, make_file
+
+    path, _ = make_file(tmp_path, "pbn", n=2)
+    w = main_window(qtbot, tmp_path)
+    assert w.open_file(str(path))
+    fifo = tmp_path / "out.pbn"
+    os.mkfifo(fifo)
+    _unstick(fifo)
+    assert not w.save_as(str(fifo), "pbn")
+    assert not w.export_diagram("png", str(tmp_path / "out.pbn"))
+    assert [call[:2] for call in messages.calls] == [("error", "Cannot save"), ("error", "Export")]
+    assert all("not a file (a device or a pipe)" in call[2] for call in messages.calls)
+    assert w.current_view().path == str(path)
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+@needs_fifo
+def test_a_binary_format_from_a_pipe_is_read_whole(tmp_path: Path) -> None:
+    """``--from zbd <(command)``: a pipe says it is empty, so it was read as no records, exit 0."""
+    src = tmp_path / "set.zbd"
+    assert main(["convert", str(SAMPLE), str(src)]) == 0
+    fifo = tmp_path / "in.zbd"
+    os.mkfifo(fifo)
+    data = src.read_bytes()
+
+    def writer() -> None:
+        with open(fifo, "wb") as f:
+            f.write(data)
+
+    thread = threading.Thread(target=writer, daemon=True)
+    thread.start()
+    _unstick(fifo)
+    try:
+        assert len(registry.read_file(fifo, "zbd")) == 16
+    finally:
+        if thread.is_alive():
+            with open(fifo, "rb") as f:
+                f.read()
+        thread.join(10)
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path: Path) -> None:
+    """``bridgeview info FILE | true``: the reader gone before the output is written. Exit 0 as before, but
+    Python's last flush of what standard output still held printed "Exception ignored ... BrokenPipeError" and
+    made it exit 120 (with Python's default buffering: without ``PYTHONUNBUFFERED``)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    env["PYTHONPATH"] = str(REPO)
+    for args in ("--version", f'info "{SAMPLE}"', f'validate "{SAMPLE}"'):
+        done = subprocess.run(
+            ["sh", "-c", f'"{sys.executable}" -m bridgeview {args} | true; sleep 0'],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+        assert done.stderr == "", args

@@ -305,6 +305,24 @@ def test_an_output_that_cannot_be_written_says_the_journal_is_kept(tmp_path, pla
     assert out.read_bytes() == outs["pbn"]
 
 
+def test_ctrl_c_while_the_output_is_written_says_the_journal_is_kept(tmp_path, plain, monkeypatch, capsys):
+    """Stopped while OUT was being written, the run said only "interrupted" and kept its journal, so the same
+    command then refused to start; it says what is kept, as when stopped while solving."""
+    src, outs = plain
+    out = tmp_path / "r.pbn"
+
+    def pressed(*_args, **_kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(solve_cmd, "_write_boards", pressed)
+    assert solve_cli(src, out, "--chunk", 3) == 130
+    monkeypatch.undo()
+    err = capsys.readouterr().err
+    assert err.startswith("bridgeview: stopped; 5 chunks solved are kept in ") and "--resume" in err
+    assert solve_cli(src, out, "--chunk", 3, "--resume") == 0
+    assert out.read_bytes() == outs["pbn"]
+
+
 @pytest.mark.slow
 def test_resume_refuses_another_run(tmp_path, plain, monkeypatch, capsys):
     src, _ = plain

@@ -198,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     finally:
         if closed:  # (Python's last flush of the stand-in would print a second error)
-            sys.stdout = open(os.devnull, "w", encoding="utf-8")  # (lives as long as the process)
+            _let_stdout_go()
 
 
 class _ClosedOutput(io.RawIOBase):
@@ -218,11 +218,48 @@ def _closed_streams_stood_in() -> bool:
     is a stream whose writes fail as the system says, "standard output: Bad file descriptor", exit 1.  True when
     stdout was stood in for."""
     if sys.stderr is None:
+        _hold_descriptor(2)
         sys.stderr = open(os.devnull, "w", encoding="utf-8")  # (lives as long as the process)
     if sys.stdout is not None:
         return False
+    _hold_descriptor(1)
     sys.stdout = io.TextIOWrapper(io.BufferedWriter(_ClosedOutput()), encoding="utf-8", line_buffering=True)
     return True
+
+
+def _hold_descriptor(fd: int) -> None:
+    """A closed standard descriptor taken by ``/dev/null``: the next file the command opened (its output's
+    temporary file) would have been given it, and a write to standard output or error from C or a child process
+    would have gone into the user's file."""
+    try:
+        os.fstat(fd)
+        return  # (open after all: Python only could not use it)
+    except OSError:
+        pass
+    held = os.open(os.devnull, os.O_WRONLY)
+    if held != fd:
+        os.dup2(held, fd)
+        os.close(held)
+
+
+#: where standard output goes once it has failed (a closed pipe, a full disk): one for the process
+_GONE: list[io.TextIOWrapper] = []
+
+
+def _let_stdout_go() -> None:
+    """After standard output failed (its reader gone, a full disk, closed), what it still holds is dropped: Python's
+    last flush of it printed "Exception ignored ... BrokenPipeError" (exit 120) or the error a second time.  Only
+    the process's own standard output (or its stand-in) is let go: a caller's stream (a test's capture) is
+    theirs."""
+    if sys.stdout is not sys.__stdout__ and not _stood_in(sys.stdout):
+        return
+    if not _GONE:
+        _GONE.append(open(os.devnull, "w", encoding="utf-8"))  # (lives as long as the process)
+    try:
+        os.dup2(_GONE[0].fileno(), sys.stdout.fileno())  # (the buffer's bytes then go nowhere at the last flush)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass
+    sys.stdout = _GONE[0]
 
 
 def _stdout_flushed() -> None:
@@ -246,6 +283,7 @@ def _main(argv: list[str] | None) -> int:
             print(_version_line())
             _stdout_flushed()
         except BrokenPipeError:
+            _let_stdout_go()
             raise SystemExit(0) from None
         except OSError as e:  # (its only output: standard output)
             _say_os_error(OSError(e.errno, e.strerror or str(e), "standard output"))
@@ -268,7 +306,7 @@ def _main(argv: list[str] | None) -> int:
             try:
                 _stdout_flushed()
             except BrokenPipeError:
-                pass
+                _let_stdout_go()
             except OSError as e:
                 _say_os_error(e)
                 raise SystemExit(1) from None
@@ -277,12 +315,19 @@ def _main(argv: list[str] | None) -> int:
         return _gui([])
     try:
         status = int(commands[args.command].run(args) or 0)
-        _stdout_flushed()
+        if status == 0:
+            _stdout_flushed()
+        else:  # (the command said what went wrong: standard output's own failure among it, once)
+            try:
+                sys.stdout.flush()
+            except OSError:
+                _let_stdout_go()
         return status
     except FormatError as e:
         print(f"bridgeview: {e.full()}", file=sys.stderr)
         return 1
     except BrokenPipeError:
+        _let_stdout_go()
         return 0
     except OSError as e:
         _say_os_error(e)
@@ -294,8 +339,8 @@ def _say_os_error(e: OSError) -> None:
     name = getattr(e, "filename", None)
     where = f"{name}: " if name else ""
     print(f"bridgeview: {where}{e.strerror or e}", file=sys.stderr)
-    if name == "standard output" and (sys.stdout is sys.__stdout__ or _stood_in(sys.stdout)):
-        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # (lives as long as the process)
+    if name == "standard output":
+        _let_stdout_go()
 
 
 def _stood_in(stream: object) -> bool:

@@ -195,6 +195,12 @@ def _run(args: argparse.Namespace, codec: BridgeCodec, doc: BoardSet, todo: list
         if done:
             e.message = f"{e.message}; {_kept(done, journal)}"
         raise
+    except KeyboardInterrupt:  # (while OUT is written) as when stopped while solving
+        done = len(journal.done()) if journal.exists() else 0
+        if not done:
+            raise
+        print(f"bridgeview: stopped; {_kept(done, journal)}", file=sys.stderr)
+        return 130
     journal.remove()
     for loss in result.losses:
         print(f"bridgeview: dropped: {loss}", file=sys.stderr)

@@ -48,8 +48,8 @@ def check_target(path: str | os.PathLike[str], force: bool = False) -> None:
     real = os.path.realpath(path)
     if os.path.islink(real):  # (links that never end: realpath gives up and hands back a link)
         raise FormatError(os.strerror(errno.ELOOP), path=str(path))
-    if _written_in_place(real):
-        if not os.access(real, os.W_OK):
+    if is_special(path):
+        if not os.access(path, os.W_OK):
             raise FormatError(os.strerror(errno.EACCES), path=str(path))
         return
     # the folder as named (``missing/../x`` is refused by the system, though the resolved path exists) and the
@@ -66,13 +66,14 @@ def check_target(path: str | os.PathLike[str], force: bool = False) -> None:
     _check_resolved(real, path, force)
 
 
-def _written_in_place(real: str | os.PathLike[str]) -> bool:
-    """An existing target that is not a file: a device (``/dev/null``, ``/dev/stdout``, a terminal), a FIFO, a
-    socket.  It is written into as a shell's ``>`` writes, never replaced: a rename over it put a regular file in
-    its place (as root, ``render -o /dev/null`` replaced the system's ``/dev/null``, and the reader of a FIFO
-    waited for ever)."""
+def is_special(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` (through its links) is an existing target that is not a file: a device (``/dev/null``, a
+    terminal), a FIFO, a socket.  The commands write into it as a shell's ``>`` writes, never replacing it: a
+    rename over it put a regular file in its place (as root, ``render -o /dev/null`` replaced the system's
+    ``/dev/null``, and the reader of a FIFO waited for ever); the window refuses it.  Looked at (and opened) as
+    named: a link such as ``/dev/stdout`` resolves to a name that cannot be opened again (``pipe:[…]``)."""
     try:
-        mode = os.stat(real).st_mode
+        mode = os.stat(path).st_mode
     except OSError:
         return False
     return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
@@ -146,12 +147,12 @@ def save_atomically(path: str | os.PathLike[str], write: Callable[[IO[bytes]], o
     A symlink is followed: the file it points to is replaced and the link stays a link.
     A write-protected target is refused unless ``force``.  Part files a killed earlier
     save to the same target left behind are removed first (by the session's first save to it)."""
+    if is_special(path):
+        _write_in_place(path, write)
+        return
     target = Path(os.path.realpath(path))
     if target.is_symlink():  # (links that never end: realpath gives up and hands back a link)
         raise FormatError(os.strerror(errno.ELOOP), path=str(path))
-    if _written_in_place(target):
-        _write_in_place(target, write, path)
-        return
     _check_resolved(target, target, force)  # (the links resolved once: each is a look-up a folder)
     directory = target.parent
     if target not in _CLEANED:  # once a session: a listing of the folder costs as much as saving 50 boards
@@ -186,13 +187,14 @@ def save_atomically(path: str | os.PathLike[str], write: Callable[[IO[bytes]], o
         raise
 
 
-def _write_in_place(target: Path, write: Callable[[IO[bytes]], object], named: str | os.PathLike[str]) -> None:
-    """:func:`save_atomically` into a device or FIFO (see :func:`_written_in_place`): opened and written."""
+def _write_in_place(path: str | os.PathLike[str], write: Callable[[IO[bytes]], object]) -> None:
+    """:func:`save_atomically` into a device or FIFO (see :func:`is_special`): opened as named and written (what
+    its reader gets is not undone by a later failure, as with a shell's ``>``)."""
     try:
-        with open(target, "wb") as f:
+        with open(path, "wb") as f:
             write(f)
             f.flush()
     except OSError as e:
-        if isinstance(e, BrokenPipeError):
+        if isinstance(e, (BrokenPipeError, FileChangedError)):
             raise
-        raise FormatError(e.strerror or str(e), path=str(named)) from None
+        raise FormatError(e.strerror or str(e), path=str(path)) from None

@@ -9,14 +9,20 @@ from __future__ import annotations
 
 import mmap
 import os
+import stat
 from typing import Any
 
 
 def map_file(path: str | os.PathLike[str]) -> Any:
     """The file's bytes as a read-only mmap (``b""`` for an empty file); the file itself is closed again
-    (the map keeps its data).  Raises ``OSError`` (or ``ValueError`` for what cannot be mapped)."""
+    (the map keeps its data).  A pipe or a device (``--from zbd <(command)``), which cannot be mapped and says
+    it is empty, is read whole: it read as no records at all, exit 0.  Raises ``OSError`` (or ``ValueError``
+    for what cannot be mapped)."""
     with open(path, "rb") as f:
-        if os.fstat(f.fileno()).st_size == 0:
+        st = os.fstat(f.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            return f.read()
+        if st.st_size == 0:
             return b""
         return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
 

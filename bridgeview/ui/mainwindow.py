@@ -11,6 +11,7 @@ from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QUndoGroup
 from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QMenuBar, QTabWidget, QWidget
 
 from ..app.document import BRIDGE, CRIBBAGE, Document, bundled
+from ..formats.atomic import is_special
 from ..formats.codec import Codec
 from ..formats.errors import FormatError
 from ..formats.registry import all_codecs, get
@@ -30,6 +31,7 @@ from .editor.editor import Editor, add_par_tags
 from .plaintext import plain_label, plain_tooltip
 from .window.keyboard import StepKeys, focus_diagram
 from .window.saving import (
+    NOT_A_FILE,
     THREAD_THRESHOLD,
     codec_from_filter,
     filter_for,
@@ -708,6 +710,8 @@ class MainWindow(QMainWindow):
         from .diagram.export import save_png, save_svg  # QtSvg is loaded for an export, not at start-up
 
         try:
+            if is_special(path):  # (a FIFO without a reader would hold the window for ever)
+                raise FormatError(NOT_A_FILE, path=str(path))
             (save_png if kind == "png" else save_svg)(view.diagram, path, size, analysis=analysis)
         except FormatError as e:
             dialogs.message("error", self, "Export", f"Cannot write the diagram:\n\n{e.full()}")

@@ -10,13 +10,16 @@ from typing import Any, TypeVar
 from PySide6.QtCore import QEventLoop, QObject, Qt, Signal
 from PySide6.QtWidgets import QLabel, QProgressDialog, QWidget
 
-from ...formats.atomic import check_target, write_protected
+from ...formats.atomic import check_target, is_special, write_protected
 from ...formats.codec import BridgeCodec, Cancelled, Codec, CribbageCodec, SaveReport, TablesFound, WriteOptions
 from ...formats.errors import FormatError
 from ...formats.registry import all_codecs
 from ...model.text import plural
 from .. import dialogs
 from ..plaintext import plain_label
+
+#: a save's or an export's target that is a device or a pipe (the window saves files: see formats.atomic.is_special)
+NOT_A_FILE = "not a file (a device or a pipe): choose a file to save in"
 
 #: documents with more boards than this are checked and written in a worker thread
 THREAD_THRESHOLD = 20_000
@@ -265,6 +268,8 @@ def save_document(
 
     threaded = len(doc) > threshold
     try:  # where no save can be made (its folder gone or not writable): said before the check and the questions
+        if is_special(path):  # (the tab would name it as its file: marked saved, its work gone on closing)
+            raise FormatError(NOT_A_FILE, path=str(path))
         check_target(path, force=True)  # (write protection is asked about next)
     except FormatError as e:
         dialogs.message("error", parent, "Cannot save", f"{e.full()}\n\nNothing was written.")
