@@ -285,6 +285,24 @@ def test_a_full_disk_keeps_the_chunks_recorded_for_resume(tmp_path, plain, monke
     assert out.read_bytes() == outs["pbn"]
 
 
+def test_ctrl_c_while_a_chunk_is_recorded_leaves_no_part_file(tmp_path, plain, monkeypatch, capsys):
+    src, _ = plain
+    out = tmp_path / "r.pbn"
+    real_fsync, calls = os.fsync, []
+
+    def pressed_on_the_second(fd: int) -> None:
+        calls.append(fd)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        real_fsync(fd)
+
+    monkeypatch.setattr(chunks.os, "fsync", pressed_on_the_second)
+    assert solve_cli(src, out, "--chunk", 3) == 130
+    monkeypatch.undo()
+    assert "1 chunk solved is kept" in capsys.readouterr().err
+    assert sorted(p.name for p in Journal(out).folder.iterdir()) == ["chunk-00000000.npz", "meta.json"]
+
+
 def test_an_output_that_cannot_be_written_says_the_journal_is_kept(tmp_path, plain, monkeypatch, capsys):
     """Every chunk solved, OUT could not be written (a full disk): the journal was kept without a word, and the
     same command then refused to start ("add --resume"). The message says what is kept and how to go on."""
@@ -481,8 +499,9 @@ def test_ctrl_c_on_a_local_cluster_is_the_commands_alone(tmp_path):
             break
         time.sleep(0.1)
     else:
+        left = subprocess.run(["ps", "-o", "pid,stat,args", "-g", str(proc.pid)], capture_output=True, text=True)
         os.killpg(proc.pid, signal.SIGKILL)
-        pytest.fail("processes of the run were left behind")
+        pytest.fail(f"processes of the run were left behind:\n{left.stdout}")
 
 
 def _free_port() -> int:

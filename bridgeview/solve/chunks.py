@@ -204,10 +204,12 @@ class Journal:
                 f.flush()
                 os.fsync(f.fileno())
             os.replace(tmp, self._path(number))
-        except OSError as exc:
+        except BaseException as exc:  # (a full disk; Ctrl+C in the middle): no part file is left in the journal
             with contextlib.suppress(OSError):
                 tmp.unlink()
-            raise JournalWriteError(f"{self.folder}: cannot record a solved chunk: {exc.strerror or exc}") from None
+            if isinstance(exc, OSError):
+                raise JournalWriteError(f"{self.folder}: cannot record a solved chunk: {exc.strerror or exc}") from None
+            raise
 
     def load(self, number: int) -> tuple[np.ndarray, str]:
         import numpy as np
