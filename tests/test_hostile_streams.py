@@ -127,9 +127,9 @@ def test_a_pipe_as_input_is_refused_unless_its_format_is_named(tmp_path: Path) -
             registry.detect(fifo)
         assert registry.read_file(fifo, "pbn").__len__() == 16  # (named, it is read once, whole)
     finally:
-        if thread.is_alive():  # (the writer still waits for a reader)
-            with open(fifo, "rb") as f:
-                f.read()
+        thread.join(5)
+        if thread.is_alive():  # (the writer still waits for a reader: met without waiting for one in turn)
+            _unstick(fifo, after=0, until=10)
         thread.join(10)
 
 
@@ -263,3 +263,94 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path: Path) -> Non
             timeout=120,
         )
         assert done.stderr == "", args
+
+
+def _feed(fifo: Path, data: bytes) -> threading.Thread:
+    """A writer that opens ``fifo`` once, writes ``data`` and goes, as ``cat set > fifo`` does."""
+
+    def write() -> None:
+        with open(fifo, "wb") as f:
+            f.write(data)
+
+    thread = threading.Thread(target=write, daemon=True)
+    thread.start()
+    return thread
+
+
+@needs_fifo
+def test_a_named_fifo_with_its_format_named_is_read_once(tmp_path: Path, capsys) -> None:
+    """``info FIFO --from pbn`` waited for ever: the reader opened the FIFO a second time (for its size and
+    checksum, a look at its first bytes), and the writer had gone after the first."""
+    fifo = tmp_path / "in.pbn"
+    os.mkfifo(fifo)
+    _feed(fifo, SAMPLE.read_bytes())
+    _unstick(fifo, after=10)
+    assert main(["info", str(fifo), "--from", "pbn"]) == 0
+    out = capsys.readouterr().out
+    assert f"file:          {fifo}\n" in out
+    assert f"size:          {SAMPLE.stat().st_size} bytes\n" in out  # (the pipe's own size is 0)
+    assert "boards:        16\n" in out
+
+
+@needs_fifo
+def test_a_pipe_converted_to_its_own_format_is_copied_whole(tmp_path: Path) -> None:
+    """``convert --from zrd <(cat set.zrd) out.zrd`` wrote an empty file, exit 0: an unchanged binary set is saved by
+    copying its file, and the pipe, opened again, was empty. The copy read from the pipe is kept for that, and
+    removed with the process: none is left in the temporary folder."""
+    import tempfile
+
+    zrd = tmp_path / "set.zrd"
+    assert main(["convert", str(SAMPLE), str(zrd), "--to", "zrd"]) == 0
+    left_before = {p.name for p in Path(tempfile.gettempdir()).glob("bridgeview-input-*")}
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    for out in (tmp_path / "copy.zrd", tmp_path / "copy.zbd"):
+        _feed(fifo, zrd.read_bytes())
+        _unstick(fifo, after=10)
+        assert main(["convert", str(fifo), str(out), "--from", "zrd"]) == 0
+    assert (tmp_path / "copy.zrd").read_bytes() == zrd.read_bytes()
+    assert (tmp_path / "copy.zbd").stat().st_size == 16 * 13
+    left = {p.name for p in Path(tempfile.gettempdir()).glob("bridgeview-input-*")} - left_before
+    assert not left
+
+
+def test_dump_streams_and_a_cut_mid_way_leaves_the_json_open(tmp_path: Path, monkeypatch, capsys) -> None:
+    """``dump`` held every board as a dict, and the whole text, before its first byte (147 MB for 200,000 boards;
+    ``dump big | head`` waited for all of it). It writes a few hundred boards at a time, the same bytes as before;
+    a file cut short on disk half-way stops it with the error, the JSON left open for no reader to take whole."""
+    import json
+    import random
+    import time
+
+    from bridgeview.cli import dump
+    from bridgeview.formats.registry import write_file
+    from bridgeview.model.board import Board
+    from bridgeview.model.boardset import BoardSet
+    from bridgeview.model.deal import Deal
+
+    rng = random.Random(5)
+    boards = BoardSet([Board.numbered(i + 1, Deal.shuffled(rng)) for i in range(600)])
+    path = tmp_path / "set.zbd"
+    write_file(boards, path, "zbd")
+    assert main(["dump", str(path)]) == 0
+    whole = capsys.readouterr().out
+    doc = registry.read_file(path)
+    expected = {"format": "zbd", "boards": [dump.board_to_json(b) for b in doc]}
+    assert whole == json.dumps(expected, ensure_ascii=False, indent=1) + "\n"
+
+    real = dump.board_to_json
+
+    def cut_at_board_300(board):
+        if board.number == 300:
+            os.truncate(path, 13 * 100)
+            time.sleep(0.1)  # (past the set's look interval)
+        return real(board)
+
+    monkeypatch.setattr(dump, "board_to_json", cut_at_board_300)
+    assert main(["dump", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert err.startswith(f"bridgeview: {path}: the file was cut short on disk after it was opened")
+    assert out.startswith('{\n "format": "zbd",\n "boards": [\n  {\n   "board": 1,')
+    assert out.count('"board": ') == dump._BOARDS_A_WRITE  # (the first write: board 300 is in the second)
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(out)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 
 from ..formats.errors import FormatError
-from ..formats.registry import get
+from ..formats.registry import get, readable_path
 from ..model.boardset import BoardSource
 
 
@@ -18,6 +18,7 @@ def info_lines(path: str, doc: BoardSource) -> list[tuple[str, str]]:
     rows: list[tuple[str, str]] = [("file", path)]
     if codec is not None:
         rows.append(("format", f"{codec.name} ({codec.title})"))
+    path = readable_path(doc, path)  # (a pipe's copy: the pipe itself has no size, and cannot be read again)
     size = os.path.getsize(path)
     rows.append(("size", f"{size} bytes"))
     n = len(doc)

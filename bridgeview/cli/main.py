@@ -316,6 +316,7 @@ def _main(argv: list[str] | None) -> int:
     try:
         status = int(commands[args.command].run(args) or 0)
         if status == 0:
+            _not_read_from_a_file_cut_short()
             _stdout_flushed()
         else:  # (the command said what went wrong: standard output's own failure among it, once)
             try:
@@ -332,6 +333,16 @@ def _main(argv: list[str] | None) -> int:
     except OSError as e:
         _say_os_error(e)
         return 1
+
+
+def _not_read_from_a_file_cut_short() -> None:
+    """Raise when a mapped input was cut short on disk while the command read it (what it read there is zeros:
+    see :mod:`bridgeview.formats.sigbus`) and nothing on the way said so: its success would be a lie."""
+    mapped = sys.modules.get("bridgeview.formats.mapped")  # (not imported: nothing was mapped)
+    if mapped is not None:
+        cut = mapped.cut_short_since(0)
+        if cut is not None:
+            raise cut
 
 
 def _say_os_error(e: OSError) -> None:

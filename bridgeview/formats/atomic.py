@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import IO
 
 from ..model.boardset import FileChangedError
+from . import mapped
 from .errors import FormatError
 
 
@@ -164,9 +165,13 @@ def save_atomically(path: str | os.PathLike[str], write: Callable[[IO[bytes]], o
         raise FormatError(e.strerror or str(e), path=str(path)) from None
     try:
         _lock(fd)  # held until the rename: another save's clean-up leaves this file alone
+        faults = mapped.fault_count()
         with os.fdopen(fd, "wb") as f:
             write(f)
             f.flush()
+            cut = mapped.cut_short_since(faults)
+            if cut is not None:  # what was read from a file cut short under us is zeros: keep nothing
+                raise cut
             os.fsync(f.fileno())
             if target.exists():
                 try:
@@ -190,10 +195,14 @@ def save_atomically(path: str | os.PathLike[str], write: Callable[[IO[bytes]], o
 def _write_in_place(path: str | os.PathLike[str], write: Callable[[IO[bytes]], object]) -> None:
     """:func:`save_atomically` into a device or FIFO (see :func:`is_special`): opened as named and written (what
     its reader gets is not undone by a later failure, as with a shell's ``>``)."""
+    faults = mapped.fault_count()
     try:
         with open(path, "wb") as f:
             write(f)
             f.flush()
+        cut = mapped.cut_short_since(faults)
+        if cut is not None:  # (what was written is not undone: at least it is not called a success)
+            raise cut
     except OSError as e:
         if isinstance(e, (BrokenPipeError, FileChangedError)):
             raise

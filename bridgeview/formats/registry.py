@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..model.boardset import BoardSet, LazyBoardSet
+from . import mapped
 from .atomic import check_target, save_atomically
 from .codec import AnyCodec, Boards, BridgeCodec, Content, ReadOptions, WriteOptions, check_error
 from .errors import FormatError
@@ -182,13 +183,99 @@ def detect(path: str | os.PathLike[str]) -> AnyCodec:
 
 
 def read_file(path: str | os.PathLike[str], fmt: str | None = None, options: ReadOptions | None = None) -> Content:
-    """Read ``path`` with the named codec or the detected one."""
+    """Read ``path`` with the named codec or the detected one.  A pipe or a device, which can be read only once
+    (:func:`detect` refuses it), is copied to a temporary file first (:func:`_spooled`)."""
     codec = get(fmt) if fmt else detect(path)
     if not os.path.exists(path):
         raise FormatError("no such file", path=str(path))
+    if _is_stream(path):
+        return _read_spooled(path, codec, options)
+    return _read(path, codec, options)
+
+
+def _is_stream(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is something read once (a FIFO, ``<(command)``'s pipe, a device), not a file."""
+    try:
+        return not stat.S_ISREG(os.stat(path).st_mode) and not os.path.isdir(path)
+    except OSError:
+        return False
+
+
+def _read_spooled(path: str | os.PathLike[str], codec: AnyCodec, options: ReadOptions | None) -> Content:
+    """Read a pipe or a device through a copy in a temporary file, named as the input in what is said.  Readers
+    open a file more than once (to look at its first bytes, then to read it; ``info`` for its checksum; a save
+    of an unchanged binary set copies its file again): a named FIFO whose writer had gone then waited for ever,
+    and a conversion from ``<(command)`` to its own format wrote an empty file, exit 0.  The copy is deleted at
+    once and read through ``/proc/self/fd`` (gone with the process, however it ends); where there is no such
+    folder it is deleted when the process exits.  :func:`readable_path` names it."""
+    import shutil
+    import tempfile
+
+    try:
+        with open(path, "rb") as source:
+            fd, name = tempfile.mkstemp(prefix="bridgeview-input-", suffix=Path(path).suffix)
+            try:
+                with open(fd, "wb", closefd=False) as f:
+                    shutil.copyfileobj(source, f, 1 << 20)
+            except BaseException:
+                os.close(fd)
+                os.unlink(name)
+                raise
+    except OSError as e:
+        raise FormatError(e.strerror or str(e), path=str(path)) from None
+    copy = f"/proc/self/fd/{fd}"
+    if os.path.exists(copy):
+        os.unlink(name)  # (the open descriptor keeps it; /proc/self/fd opens it again)
+    else:
+        import atexit
+
+        os.close(fd)
+        copy = name
+        atexit.register(_remove, name)
+    try:
+        doc = _read(copy, codec, options)
+    except FormatError as e:
+        if e.path == copy:
+            e.path = str(path)
+        raise
+    if isinstance(doc, BoardSet):
+        doc.info.path = str(path)
+        doc.info.extra[_READ_FROM] = copy
+    return doc
+
+
+#: ``info.extra``'s key for where a set read from a pipe can be read again (:func:`readable_path`)
+_READ_FROM = "registry.read_from"
+
+
+def readable_path(doc: object, path: str | os.PathLike[str]) -> str:
+    """Where the bytes ``doc`` (a set, or what a view shows of one) was read from ``path`` can be read again:
+    ``path`` itself, or, for a pipe or a device, the copy :func:`read_file` made of it (a second open of a FIFO
+    waits for a writer that is gone)."""
+    extra = getattr(getattr(doc, "info", None), "extra", None)
+    copy = extra.get(_READ_FROM) if isinstance(extra, dict) else None
+    return copy if isinstance(copy, str) else str(path)
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _read(path: str | os.PathLike[str], codec: AnyCodec, options: ReadOptions | None) -> Content:
+    """:func:`read_file` of a file."""
+    faults = mapped.fault_count()
     try:
         doc = codec.read(path, options or ReadOptions())
+        cut = mapped.cut_short_since(faults)  # (what the reader took for the file's end or its errors is zeros)
+        if cut is not None:
+            raise cut
     except FormatError as e:
+        cut = mapped.cut_short_since(faults)
+        if cut is not None:
+            raise FormatError(cut.message, path=str(path)) from None
         if _empty(path) and "empty" not in e.message:  # a format that needs a header: say the plain reason
             raise FormatError(f"{EMPTY_FILE}; {codec.title} files are never empty", path=str(path)) from None
         if e.path is None:
@@ -206,7 +293,9 @@ def read_file(path: str | os.PathLike[str], fmt: str | None = None, options: Rea
 
     verbatim.remember(doc, codec, path)
     if isinstance(doc, LazyBoardSet):  # a memory-mapped set: notice the file being cut short under it
-        doc.watch(str(path))
+        from .mapped import was_cut
+
+        doc.watch(str(path), was_cut)
     if not len(doc) and _empty(path):  # opens, but not without a word
         from ..model.problem import Problem, error  # (an empty file's note: most reads never make a problem)
 

@@ -243,6 +243,11 @@ class MappedFile(Protocol):
 CHECK_INTERVAL = 0.05
 
 
+#: what is said of a mapped file cut short on disk while it was being read (its pages past the new end read as
+#: zeros): the reader of the map notices only afterwards
+CUT_WHILE_READ = "the file was cut short on disk while it was read; open it again"
+
+
 class FileChangedError(OSError):
     """The file under a lazily read set changed on disk: its records can no longer be read safely."""
 
@@ -388,6 +393,7 @@ class LazyBoardSet(BoardSet):
         self._watched: tuple[str, int, int, int] | None = None
         self._checked = -CHECK_INTERVAL
         self._changed: FileChangedError | None = None
+        self._was_cut: Callable[[int, int], bool] | None = None
         self._released = 0  # mapped bytes given back (release_pages)
 
     def __len__(self) -> int:
@@ -411,19 +417,24 @@ class LazyBoardSet(BoardSet):
             return board
         try:
             self.check_unchanged()
-            return self._decode(index)
+            board = self._decode(index)
+            self.check_not_cut()  # (a page cut away while it was read reads as zeros: not this board)
+            return board
         except Exception as e:
             return self.unreadable_board(index, e)
 
-    def watch(self, path: str) -> None:
+    def watch(self, path: str, was_cut: Callable[[int, int], bool] | None = None) -> None:
         """Remember ``path``'s identity and size: the records are read through a memory map, and
         reading a page of a file another program has since cut short kills the process (SIGBUS).
+        A stat every :data:`CHECK_INTERVAL` notices most; ``was_cut(device, inode)`` (the mapping
+        layer's) tells when a read between two looks went past the end, read as zeros instead.
         Bulk reading is guarded too."""
         try:
             st = os.stat(path)
         except OSError:
             return
         self._watched = (path, st.st_dev, st.st_ino, st.st_size)
+        self._was_cut = was_cut
         bulk = self.bulk
         if bulk is not None:
 
@@ -431,6 +442,7 @@ class LazyBoardSet(BoardSet):
                 self._checked = -CHECK_INTERVAL
                 self.check_unchanged()
                 for chunk in bulk():
+                    self.check_not_cut()  # (before the chunk goes anywhere: it may hold zeros for records)
                     yield chunk
                     self._checked = -CHECK_INTERVAL  # a chunk is a quarter of a million records: always look
                     self.check_unchanged()
@@ -451,6 +463,7 @@ class LazyBoardSet(BoardSet):
             return
         if self._changed is not None:  # once cut short, never read the map again
             raise self._changed
+        self.check_not_cut()
         now = time.monotonic()
         if now - self._checked < CHECK_INTERVAL:  # a stat a board would slow a ten-million-board pass
             return
@@ -467,6 +480,19 @@ class LazyBoardSet(BoardSet):
                 "open it again",
                 path,
             )
+            raise self._changed
+
+    def check_not_cut(self) -> None:
+        """Raise as :meth:`check_unchanged` does when a read of the map went past the file's end since it was
+        cut short (see :meth:`watch`): what was read there is zeros, not records."""
+        was_cut = self._was_cut
+        if was_cut is None or self._watched is None:
+            return
+        if self._changed is not None:
+            raise self._changed
+        path, dev, ino, _size = self._watched
+        if was_cut(dev, ino):
+            self._changed = FileChangedError(None, CUT_WHILE_READ, path)
             raise self._changed
 
     def unreadable_board(self, index: int, error: Exception) -> Board:

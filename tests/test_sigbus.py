@@ -1,0 +1,261 @@
+"""A mapped file cut short on disk while it is read (another program saving it in place: truncate, then write).
+
+Reading a page past the file's new end raised SIGBUS, and the process died: a window with every tab's unsaved
+work, a command with "Bus error" (exit 135) and its output's temporary file left behind.  The set's look at the
+file's size every 50 ms could not close the race.  ``formats.sigbus`` now reads zeros there and notes the file;
+what read them says the file was cut short.  Each case runs in a child process: a regression kills the child,
+not the test run, and fails the test.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import random
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+pytestmark = pytest.mark.skipif(
+    sys.platform != "linux" or platform.machine() not in ("x86_64", "aarch64"),
+    reason="the SIGBUS guard knows Linux's signal structures on x86_64 and aarch64",
+)
+
+CUT = "the file was cut short on disk while it was read; open it again"
+
+
+def _child(script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=str(REPO), QT_QPA_PLATFORM="offscreen")
+    return subprocess.run([sys.executable, "-c", script, *args], env=env, capture_output=True, text=True, timeout=300)
+
+
+def _killed_by_sigbus(done: subprocess.CompletedProcess[str]) -> bool:
+    return done.returncode == -signal.SIGBUS
+
+
+#: boards in the files made once for the module (a PBN file is read lazily from 8 MiB)
+BOARDS = {"zrd": 3_000, "pbn": 40_000}
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    from bridgeview.formats.pbn.lazy import LAZY_MIN_BYTES
+    from bridgeview.formats.registry import write_file
+    from bridgeview.model.board import Board
+    from bridgeview.model.boardset import BoardSet
+    from bridgeview.model.deal import Deal
+
+    folder = tmp_path_factory.mktemp("made")
+    rng = random.Random(7)
+    boards = BoardSet([Board.numbered(i + 1, Deal.shuffled(rng)) for i in range(max(BOARDS.values()))])
+    files = {}
+    for ext, count in BOARDS.items():
+        files[ext] = folder / f"set.{ext}"
+        write_file(BoardSet(boards[:count]), files[ext])
+    assert files["pbn"].stat().st_size >= LAZY_MIN_BYTES
+    return files
+
+
+def _copy(made: dict[str, Path], ext: str, path: Path) -> None:
+    shutil.copyfile(made[ext], path)
+
+
+MAP_AND_CUT = r"""
+import os, sys
+from bridgeview.formats import mapped
+path = sys.argv[1]
+buf = mapped.map_file(path)
+assert buf[len(buf) - 1] == ord("x")
+before = mapped.fault_count()
+os.truncate(path, 100)
+print(buf[len(buf) - 1], buf[3 * 4096 + 5], mapped.fault_count() - before)
+st = os.stat(path)
+print(mapped.was_cut(st.st_dev, st.st_ino), mapped.cut_short_since(before).filename == path)
+"""
+
+
+def test_a_read_past_the_end_of_a_mapped_file_cut_short_reads_zeros_and_is_noted(tmp_path: Path) -> None:
+    path = tmp_path / "big.bin"
+    path.write_bytes(b"x" * (2 << 20))
+    done = _child(MAP_AND_CUT, str(path))
+    assert not _killed_by_sigbus(done), "the read past the new end killed the process"
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["0", "0", "1", "True", "True"]  # (one fault mends the rest of the map)
+
+
+NOT_OURS = r"""
+import mmap, os, sys
+from bridgeview.formats import mapped
+mine, other = sys.argv[1], sys.argv[2]
+buf = mapped.map_file(mine)  # (the guard is installed)
+with open(other, "rb") as f:
+    raw = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+os.truncate(other, 0)
+print("reading", flush=True)
+print(raw[len(raw) - 1])
+"""
+
+
+def test_a_fault_the_guard_does_not_own_still_ends_the_process_as_before(tmp_path: Path) -> None:
+    """A map made elsewhere (not through ``map_file``) is not mended: its fault goes to the handler before ours,
+    here the system's default (and ``faulthandler``'s where it is on)."""
+    mine, other = tmp_path / "mine.bin", tmp_path / "other.bin"
+    mine.write_bytes(b"x" * (2 << 20))
+    other.write_bytes(b"y" * (16 * 4096))
+    done = _child(NOT_OURS, str(mine), str(other))
+    assert done.stdout.strip() == "reading"
+    assert _killed_by_sigbus(done), (done.returncode, done.stderr)
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    other.write_bytes(b"y" * (16 * 4096))
+    chained = subprocess.run(
+        [sys.executable, "-X", "faulthandler", "-c", NOT_OURS, str(mine), str(other)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert _killed_by_sigbus(chained)
+    assert "Fatal Python error: Bus error" in chained.stderr
+
+
+LAZY_SET = r"""
+import os, sys
+from bridgeview.model import boardset
+boardset.CHECK_INTERVAL = 3600  # (the set's look at the size never comes: only the guard can notice)
+from bridgeview.formats.registry import read_file
+path, how = sys.argv[1], sys.argv[2]
+if how == "gui":
+    from PySide6.QtWidgets import QApplication
+    from bridgeview.ui import dialogs
+    from bridgeview.ui.mainwindow import MainWindow
+    app = QApplication([])
+    dialogs.message = lambda *a, **k: dialogs.Button.Ok
+    w = MainWindow()
+    w.resize(1200, 800)
+    w.show()
+    assert w.open_file(path)
+    view = w.current_view()
+    view.select_board(1)
+    w.grab()
+    doc = view.boards
+else:
+    doc = read_file(path)
+assert isinstance(doc, boardset.LazyBoardSet) and doc[0].unreadable is None
+os.truncate(path, 100)  # another program rewrites the file in place
+middle = len(doc) // 2  # (a board the window has not read and kept: it keeps those it showed)
+if how == "gui":
+    view.select_board(middle + 1)
+    w.grab()
+board = doc[middle]
+assert board.unreadable is not None and "cut short on disk while it was read" in board.unreadable, board.unreadable
+from bridgeview.formats import mapped
+assert mapped.fault_count() == 1
+if doc.bulk is not None:  # (a fixed-record file's whole-file pass)
+    try:
+        list(doc.bulk())
+    except OSError as e:
+        assert "cut short" in e.strerror and e.filename == path, e
+    else:
+        raise AssertionError("bulk reading went on")
+print("ok")
+"""
+
+
+@pytest.mark.parametrize("how", ["model", pytest.param("gui", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("ext", ["zrd", "pbn"])
+def test_a_lazy_set_whose_file_is_cut_short_between_two_looks_shows_unreadable_boards(
+    made: dict[str, Path], tmp_path: Path, how: str, ext: str
+) -> None:
+    path = tmp_path / f"set.{ext}"
+    _copy(made, ext, path)
+    done = _child(LAZY_SET, str(path), how)
+    assert not _killed_by_sigbus(done), "reading the cut file killed the process"
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().endswith("ok")
+
+
+CUT_AS_MAPPED = r"""
+import os, sys
+from bridgeview.formats import mapped, records
+from bridgeview.formats.pbn import lazy
+real = mapped.map_file
+def cutting(path):  # the input cut to a third as soon as it is mapped, before the set looks at its size
+    buf = real(path)
+    os.truncate(path, os.path.getsize(path) // 3)
+    return buf
+records.map_file = lazy.map_file = cutting
+from bridgeview.cli.main import main
+raise SystemExit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("ext", ["zrd", "pbn"])
+def test_a_conversion_whose_input_is_cut_short_says_so_and_writes_nothing(
+    made: dict[str, Path], tmp_path: Path, ext: str
+) -> None:
+    src = tmp_path / f"in.{ext}"
+    _copy(made, ext, src)
+    out = tmp_path / "out.zbd"
+    out.write_bytes(b"old")
+    done = _child(CUT_AS_MAPPED, "convert", str(src), str(out), "--force")
+    assert not _killed_by_sigbus(done), "Bus error"
+    assert (done.returncode, done.stderr) == (1, f"bridgeview: {src}: {CUT}\n")
+    assert out.read_bytes() == b"old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in." + ext, "out.zbd"]  # (no part file)
+
+
+SAVE_READING_A_CUT_MAP = r"""
+import os, sys
+from bridgeview.formats import mapped
+from bridgeview.formats.atomic import save_atomically
+src, out = sys.argv[1], sys.argv[2]
+buf = mapped.map_file(src)
+def write(f):
+    os.truncate(src, 0)
+    f.write(bytes(buf))  # (zeros where the file was)
+try:
+    save_atomically(out, write)
+except OSError as e:
+    print(e.filename, e.strerror)
+else:
+    print("saved")
+"""
+
+
+def test_a_save_that_read_a_file_cut_short_is_not_kept(tmp_path: Path) -> None:
+    src, out = tmp_path / "in.bin", tmp_path / "out.bin"
+    src.write_bytes(b"x" * (2 << 20))
+    out.write_bytes(b"old")
+    done = _child(SAVE_READING_A_CUT_MAP, str(src), str(out))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"{src} {CUT}"
+    assert out.read_bytes() == b"old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.bin", "out.bin"]
+
+
+SILENT_COMMAND = r"""
+import os, sys
+from bridgeview.cli import info
+from bridgeview.formats import mapped
+src = sys.argv[1]
+def run(args):  # a command that reads zeros from its cut input and notices nothing
+    buf = mapped.map_file(src)
+    os.truncate(src, 0)
+    print(bytes(buf[-3:]))
+    return 0
+info.run = run
+from bridgeview.cli.main import main
+raise SystemExit(main(["info", src]))
+"""
+
+
+def test_a_command_that_read_a_file_cut_short_does_not_end_in_success(tmp_path: Path) -> None:
+    src = tmp_path / "in.bin"
+    src.write_bytes(b"x" * (2 << 20))
+    done = _child(SILENT_COMMAND, str(src))
+    assert (done.returncode, done.stderr) == (1, f"bridgeview: {src}: {CUT}\n")
