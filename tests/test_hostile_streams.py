@@ -29,10 +29,15 @@ SAMPLE = REPO / "resources" / "sample.pbn"
 needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
 
 
-def _bridgeview(*args: str, shell: str = "") -> subprocess.CompletedProcess[str]:
-    """The command in a fresh process, its streams as ``shell`` (a redirection such as ``>&-``) leaves them."""
+def _bridgeview(*args: str, shell: str = "", unbuffered: bool | None = None) -> subprocess.CompletedProcess[str]:
+    """The command in a fresh process, its streams as ``shell`` (a redirection such as ``>&-``) leaves them; Python's
+    streams unbuffered (``-u``) or not, if said (else as this process's environment has it)."""
     command = f'exec "$@" {shell}'
     env = {**os.environ, "PYTHONPATH": str(REPO)}
+    if unbuffered is not None:
+        env.pop("PYTHONUNBUFFERED", None)
+        if unbuffered:
+            env["PYTHONUNBUFFERED"] = "1"
     return subprocess.run(
         ["sh", "-c", command, "sh", sys.executable, "-m", "bridgeview", *args],
         capture_output=True,
@@ -161,6 +166,31 @@ def test_closed_stderr_does_not_stop_the_command(tmp_path: Path) -> None:
 def test_version_to_a_full_disk_is_one_line() -> None:
     done = _bridgeview("--version", shell=">/dev/full")
     assert (done.returncode, done.stderr) == (1, "bridgeview: standard output: No space left on device\n")
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
+@pytest.mark.parametrize("unbuffered", [False, True])
+def test_standard_output_on_a_full_disk_is_named(unbuffered: bool) -> None:
+    """Most commands said only "bridgeview: No space left on device", as if of a file of theirs; ``--help`` wrote
+    nothing and exited 0 (argparse drops a failed write of its help)."""
+    for args in (["info", str(SAMPLE)], ["dump", str(SAMPLE)], ["formats"], ["--help"], ["convert", "--help"]):
+        done = _bridgeview(*args, shell=">/dev/full", unbuffered=unbuffered)
+        assert (done.returncode, done.stderr) == (1, "bridgeview: standard output: No space left on device\n"), args
+
+
+@pytest.mark.parametrize("args", [["--help"], ["info", str(SAMPLE)]])
+def test_standard_output_whose_reader_has_gone_is_quiet(args: list[str]) -> None:
+    """The help is now written as any output (above): a pipe with no reader (``| head`` gone) stays quiet, exit 0."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        env = {**os.environ, "PYTHONPATH": str(REPO)}
+        done = subprocess.run(
+            [sys.executable, "-m", "bridgeview", *args], stdout=write, stderr=subprocess.PIPE, text=True, env=env
+        )
+    finally:
+        os.close(write)
+    assert (done.returncode, done.stderr) == (0, "")
 
 
 def test_dump_of_a_file_cut_short_while_read_fails_and_prints_nothing(tmp_path: Path, monkeypatch, capsys) -> None:

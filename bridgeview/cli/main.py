@@ -16,8 +16,12 @@ import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from ..formats.errors import FormatError
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 _NOT_COMMANDS = {"main", "common"}
 #: commands whose module cannot bear the command's name (``print`` is a builtin, ``formats`` the package's)
@@ -86,10 +90,21 @@ def _named_command(word: str) -> ModuleType | None:
     return mod if getattr(mod, "NAME", None) == word and hasattr(mod, "run") else None
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose help and usage are written as any output is: argparse drops a failed write of them
+    (``--help`` to a full disk wrote nothing and exited 0); here the failure is raised, to be said."""
+
+    def print_help(self, file: SupportsWrite[str] | None = None) -> None:
+        (file or sys.stdout).write(self.format_help())
+
+    def print_usage(self, file: SupportsWrite[str] | None = None) -> None:
+        (file or sys.stdout).write(self.format_usage())
+
+
 def build_parser(only: ModuleType | None = None) -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
     """The ``bridgeview`` parser and its commands by name: every command, or the module ``only`` alone (its
     sub-command parses, errs and helps as in the full parser)."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="bridgeview",
         description="View, check, replay, edit and convert bridge deal files. "
         "With no command, opens the files given (or the bundled sample) in the GUI.",
@@ -211,6 +226,54 @@ class _ClosedOutput(io.RawIOBase):
         raise OSError(errno.EBADF, os.strerror(errno.EBADF), "standard output")
 
 
+class _NamedOutput(io.RawIOBase):
+    """The process's standard output, whose failures name it: a full disk under ``info > out.txt`` said only
+    "bridgeview: No space left on device", as if of a file of the command's."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self._fd = fd
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def isatty(self) -> bool:
+        return os.isatty(self._fd)
+
+    def write(self, b: Any) -> int:
+        try:
+            return os.write(self._fd, b)
+        except OSError as e:
+            raise type(e)(e.errno, e.strerror, "standard output") from None
+
+
+def _named_stdout() -> None:
+    """Put :class:`_NamedOutput` under the process's own standard output (never a caller's stream: a test's
+    capture), buffered as it was."""
+    out = sys.stdout
+    if out is not sys.__stdout__ or not isinstance(out, io.TextIOWrapper):
+        return
+    try:
+        fd = out.fileno()
+        out.flush()
+    except (OSError, ValueError):
+        return
+    raw = _NamedOutput(fd)
+    binary: io.RawIOBase | io.BufferedWriter = raw
+    if isinstance(out.buffer, io.BufferedWriter):
+        binary = io.BufferedWriter(raw)
+    sys.stdout = io.TextIOWrapper(
+        binary,  # (a raw stream is a binary one: Python's own -u stdout is a FileIO)
+        encoding=out.encoding,
+        errors=out.errors,
+        line_buffering=out.line_buffering,
+        write_through=out.write_through,
+    )
+
+
 def _closed_streams_stood_in() -> bool:
     """A stream the shell closed (``2>&-``, ``>&-``) is None in Python, and a command failed on it before doing
     anything (no stderr: exit 1, no file written) or with an AttributeError traceback (no stdout), or printed its
@@ -301,6 +364,12 @@ def _main(argv: list[str] | None) -> int:
         return _gui(argv)
     try:
         args = parser.parse_args(argv)
+    except BrokenPipeError:  # (``--help | head -1``)
+        _let_stdout_go()
+        return 0
+    except OSError as e:  # (the help, to a full disk: its only output)
+        _say_os_error(OSError(e.errno, e.strerror or str(e), "standard output"))
+        return 1
     except SystemExit as done:  # (--help, a usage error): what argparse printed, written now
         if done.code in (0, None):
             try:
@@ -313,6 +382,7 @@ def _main(argv: list[str] | None) -> int:
         raise
     if args.command is None:
         return _gui([])
+    _named_stdout()
     try:
         status = int(commands[args.command].run(args) or 0)
         if status == 0:
@@ -355,8 +425,10 @@ def _say_os_error(e: OSError) -> None:
 
 
 def _stood_in(stream: object) -> bool:
-    """Whether ``stream`` is the stand-in for a closed standard output (:func:`_closed_streams_stood_in`)."""
-    return isinstance(getattr(getattr(stream, "buffer", None), "raw", None), _ClosedOutput)
+    """Whether ``stream`` is the stand-in for a closed standard output (:func:`_closed_streams_stood_in`) or the
+    process's own, named (:func:`_named_stdout`)."""
+    binary = getattr(stream, "buffer", None)
+    return isinstance(getattr(binary, "raw", binary), (_ClosedOutput, _NamedOutput))
 
 
 if __name__ == "__main__":  # pragma: no cover
