@@ -234,6 +234,21 @@ def test_solve_to_standard_output_is_refused(tmp_path: Path, monkeypatch, capsys
 
 
 @needs_fifo
+def test_solve_into_a_fifo_is_refused_and_makes_no_journal_beside_it(tmp_path: Path, capsys) -> None:
+    """``solve IN /dev/null`` made its journal ``/dev/null.solving`` in ``/dev`` (as root; a stopped run left it
+    there); beside a FIFO, ``FIFO.solving``. Its output must be a file, as for ``-``."""
+    fifo = tmp_path / "out.pbn"
+    os.mkfifo(fifo)
+    _unstick(fifo, after=10)
+    assert main(["solve", str(SAMPLE), str(fifo), "--chunk", "4", "--again"]) == 1
+    assert capsys.readouterr().err == (
+        f"bridgeview: {fifo}: solve writes a file (its journal and --resume need one), not a device or a FIFO: "
+        "give OUT a file name\n"
+    )
+    assert [p.name for p in tmp_path.iterdir()] == ["out.pbn"]
+
+
+@needs_fifo
 def test_the_window_refuses_to_save_or_export_into_a_fifo(qtbot, tmp_path: Path, messages) -> None:
     """Save As onto a device marked the tab saved under the device's name (closing it then lost the work), and onto
     a FIFO without a reader held the window for ever; so did Export Diagram."""

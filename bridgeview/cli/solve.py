@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from ..formats.atomic import check_target
+from ..formats.atomic import check_target, is_special
 from ..formats.codec import BridgeCodec, ReadOptions, WriteOptions
 from ..formats.errors import FormatError
 from ..formats.registry import codec_for_output
@@ -136,6 +136,11 @@ def run(args: argparse.Namespace) -> int:
             raise FormatError(f"--{flag} must be at least 1")
     if args.output == "-":  # (it was written as a file named "-")
         raise FormatError("solve writes a file (its journal and --resume need one): give OUT a file name", path="-")
+    if is_special(args.output):  # (its journal was made beside it: /dev/null.solving, as root)
+        raise FormatError(
+            "solve writes a file (its journal and --resume need one), not a device or a FIFO: give OUT a file name",
+            path=args.output,
+        )
     pool = _early_pool(args)
     try:
         codec = codec_for_output(args.output, args.to_fmt)
