@@ -233,6 +233,42 @@ def test_solve_to_standard_output_is_refused(tmp_path: Path, monkeypatch, capsys
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.skipif(not Path("/dev/stdout").exists(), reason="no /dev/stdout here")
+def test_dev_stdout_is_standard_output_not_the_file_behind_it(tmp_path: Path, capsys) -> None:
+    """``{ echo header; bridgeview convert x.pbn /dev/stdout; } > out`` lost the header: the link was followed to
+    ``out``, which was replaced. ``/dev/stdout`` is now written as ``-`` is; ``solve`` refuses it as it refuses ``-``
+    (it would have made its journal ``/dev/stdout.solving``)."""
+    out = tmp_path / "out.txt"
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    script = 'out=$1; shift; { echo header; "$@"; } > "$out"'
+    done = subprocess.run(
+        [
+            "sh",
+            "-c",
+            script,
+            "sh",
+            str(out),
+            sys.executable,
+            "-m",
+            "bridgeview",
+            "convert",
+            str(SAMPLE),
+            "/dev/stdout",
+            "--to",
+            "pbn",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    text = out.read_text(encoding="utf-8")
+    assert text.startswith("header\n% PBN 2.1\n") and text.count("[Board ") == 16
+    assert main(["solve", str(SAMPLE), "/dev/stdout", "--to", "pbn"]) == 1
+    assert "/dev/stdout: solve writes a file" in capsys.readouterr().err
+
+
 @needs_fifo
 def test_solve_into_a_fifo_is_refused_and_makes_no_journal_beside_it(tmp_path: Path, capsys) -> None:
     """``solve IN /dev/null`` made its journal ``/dev/null.solving`` in ``/dev`` (as root; a stopped run left it

@@ -29,6 +29,19 @@ CONNECT_TIMEOUT = 20.0
 MAX_START_BOARD = 10**9  # far above any format's limit, far below numpy's int64 board-number arrays
 
 
+#: the names of the process's own standard output (links to its descriptor 1)
+_STDOUT_NAMES = frozenset({"/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"})
+
+
+def names_standard_output(path: str) -> bool:
+    """Whether ``path`` names this process's standard output by a link (``/dev/stdout``): written as ``-`` is.  Saved
+    as a file, the link was followed to the file the shell had redirected it to, which was replaced: what the
+    shell had written there before (``{ echo header; bridgeview convert x.pbn /dev/stdout; } > out``) was lost."""
+    import os
+
+    return os.path.normpath(os.path.abspath(path)) in _STDOUT_NAMES
+
+
 def board_number(text: str) -> int:
     """argparse type for ``--start-board``: 1 to MAX_START_BOARD (else a usage error, exit 2)."""
     try:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..formats.errors import FormatError
 from ..model.boardset import BoardSet
-from .common import Progress, board_number
+from .common import Progress, board_number, names_standard_output
 from .outputs import SHEET_EXTENSIONS, SHEETS, STDOUT, add_hand_record_arguments, sheet_options_given
 
 if TYPE_CHECKING:
@@ -135,6 +135,7 @@ def _one_file(outputs: list[str], to_fmt: str | None) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
+    args.output = [STDOUT if names_standard_output(path) else path for path in args.output]  # (/dev/stdout is -)
     if _one_file(args.output, args.to_fmt):
         given = sheet_options_given(args)
         if given:

@@ -29,7 +29,7 @@ from typing import IO, TYPE_CHECKING
 from ..formats.errors import FormatError
 from ..model.boardset import BoardSet
 from ..model.text import plural
-from .common import DD_TIMEOUT, Progress, seconds
+from .common import DD_TIMEOUT, Progress, names_standard_output, seconds
 
 if TYPE_CHECKING:
     from ..formats.codec import AnyCodec, Content, WriteOptions
@@ -156,7 +156,8 @@ def resolve_targets(
     that format's own: ``--to zrj16`` for ``.zrj``); with a single output it is that output's format, as
     ``convert IN OUT --to FMT`` always was (unless ``to_sets_one`` is off: ``print``'s ``--to`` is standard
     output's).  Other outputs go by their extension.  ``default`` is standard output's format without
-    ``--to``.  ``sheets_only`` (``print``) allows hand records only."""
+    ``--to``.  ``sheets_only`` (``print``) allows hand records only.  ``/dev/stdout`` is ``-``."""
+    paths = [STDOUT if names_standard_output(path) else path for path in paths]
     if paths.count(STDOUT) > 1:
         raise FormatError("standard output (-) can take only one of the outputs")
     seen: dict[str, str] = {}

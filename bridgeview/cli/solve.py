@@ -24,7 +24,16 @@ from ..formats.errors import FormatError
 from ..formats.registry import codec_for_output
 from ..model.boardset import lazy_set
 from ..model.text import plural
-from .common import CONNECT_TIMEOUT, DD_TIMEOUT, Progress, board_number, read_boards, say_ignored_options, seconds
+from .common import (
+    CONNECT_TIMEOUT,
+    DD_TIMEOUT,
+    Progress,
+    board_number,
+    names_standard_output,
+    read_boards,
+    say_ignored_options,
+    seconds,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -134,8 +143,10 @@ def run(args: argparse.Namespace) -> int:
     for flag, value in (("jobs", args.jobs), ("workers", args.workers), ("chunk", args.chunk)):
         if value is not None and value < 1:
             raise FormatError(f"--{flag} must be at least 1")
-    if args.output == "-":  # (it was written as a file named "-")
-        raise FormatError("solve writes a file (its journal and --resume need one): give OUT a file name", path="-")
+    if args.output == "-" or names_standard_output(args.output):  # (it was written as a file named "-")
+        raise FormatError(
+            "solve writes a file (its journal and --resume need one): give OUT a file name", path=args.output
+        )
     if is_special(args.output):  # (its journal was made beside it: /dev/null.solving, as root)
         raise FormatError(
             "solve writes a file (its journal and --resume need one), not a device or a FIFO: give OUT a file name",
