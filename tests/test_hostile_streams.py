@@ -435,3 +435,35 @@ def test_dump_streams_and_a_cut_mid_way_leaves_the_json_open(tmp_path: Path, mon
     assert out.count('"board": ') == dump._BOARDS_A_WRITE  # (the first write: board 300 is in the second)
     with pytest.raises(json.JSONDecodeError):
         json.loads(out)
+
+
+def test_a_write_protected_picture_is_replaced_only_when_asked(qtbot, tmp_path: Path, messages, capsys) -> None:
+    """``render`` refused a write-protected PNG saying "(--force replaces it)", and had no ``--force``; Export Diagram
+    said the same in the window, which has none either. ``render --force`` replaces it; the window asks, as Save
+    does."""
+    from test_ui_support import main_window, make_file
+
+    from bridgeview.ui import dialogs
+
+    png = tmp_path / "old.png"
+    png.write_bytes(b"old")
+    png.chmod(0o444)
+    assert main(["render", str(SAMPLE), "-o", str(png)]) == 1
+    assert "write-protected; not replaced (--force replaces it)" in capsys.readouterr().err
+    assert png.read_bytes() == b"old"
+    assert main(["render", str(SAMPLE), "-o", str(png), "--force"]) == 0
+    assert png.read_bytes().startswith(b"\x89PNG")
+
+    svg = tmp_path / "old.svg"
+    svg.write_bytes(b"old")
+    svg.chmod(0o444)
+    path, _ = make_file(tmp_path, "pbn", n=2)
+    w = main_window(qtbot, tmp_path)
+    assert w.open_file(str(path))
+    messages.answer = dialogs.Button.Cancel
+    assert not w.export_diagram("svg", str(svg))
+    assert svg.read_bytes() == b"old"
+    messages.answer = dialogs.Button.Yes
+    assert w.export_diagram("svg", str(svg))
+    assert b"<svg" in svg.read_bytes()
+    assert [call[:2] for call in messages.calls] == [("question", "Write-protected file")] * 2

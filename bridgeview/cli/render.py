@@ -53,6 +53,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "-o", "--output", required=True, metavar="OUT.png", help="the PNG file to write (its name ends in .png)"
     )
+    p.add_argument("--force", action="store_true", help="replace OUT.png even if it is write-protected")
     p.add_argument(
         "--dd-timeout",
         type=seconds,
@@ -106,7 +107,7 @@ def _run(args: argparse.Namespace) -> int:
         raise FormatError("render writes a PNG image: give the output a name ending in .png", path=args.output)
     from ..formats.atomic import check_target
 
-    check_target(args.output)  # (a folder that is missing or may not be written in: said before any work)
+    check_target(args.output, args.force)  # (a folder missing or not ours to write in: said before any work)
     doc = read_file(args.file, codec.name)
     if not isinstance(doc, BoardSet):  # a cribbage game
         game = doc
@@ -116,7 +117,9 @@ def _run(args: argparse.Namespace) -> int:
                 from ..ui.cribbage.view import render_cribbage
 
                 deal = args.deal if args.deal is not None else (args.board if args.board is not None else 1)
-                render_cribbage(game, deal - 1, args.step, args.output, args.width or 900, args.height or 600)
+                render_cribbage(
+                    game, deal - 1, args.step, args.output, args.width or 900, args.height or 600, force=args.force
+                )
             return 0
 
         return _drawn(draw_game)
@@ -195,7 +198,7 @@ def _render_diagram(
         # grabbed unshown: grab() lays the widget out and paints it once into the image (shown, it was also
         # painted into a window's backing store first)
         image = widget.grab()
-    return _save(image, args.output)
+    return _save(image, args.output, args.force)
 
 
 def _render_window(args: argparse.Namespace, index: int) -> int:
@@ -250,7 +253,7 @@ def _grab_window(
         _say_slow(view.current_board(), args.dd_timeout)
     image = window.grab()
     stop()  # (a press while it was painted: nothing is saved)
-    return _save(image, args.output)
+    return _save(image, args.output, args.force)
 
 
 def _wait_for_analysis(view: DocumentView, timeout: float = 20.0, stop: Callable[[], None] | None = None) -> bool:
@@ -291,8 +294,8 @@ def _wait_for_analysis(view: DocumentView, timeout: float = 20.0, stop: Callable
     return not slow()
 
 
-def _save(pixmap: QPixmap, out: str) -> int:
+def _save(pixmap: QPixmap, out: str, force: bool) -> int:
     from ..ui.imagefile import write_png
 
-    write_png(pixmap, out)  # (whole or not at all: Qt's own save left a truncated PNG on a full disk)
+    write_png(pixmap, out, force)  # (whole or not at all: Qt's own save left a truncated PNG on a full disk)
     return 0

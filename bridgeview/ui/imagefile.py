@@ -32,15 +32,17 @@ def png_bytes(picture: QImage | QPixmap) -> bytes:
     return bytes(data.data())
 
 
-def write_bytes(data: bytes, path: str | os.PathLike[str]) -> None:
-    """``data`` saved as ``path`` whole or not at all (FormatError naming ``path`` when it cannot be)."""
-    save_atomically(path, lambda f: f.write(data))
+def write_bytes(data: bytes, path: str | os.PathLike[str], force: bool = False) -> None:
+    """``data`` saved as ``path`` whole or not at all (FormatError naming ``path`` when it cannot be); a
+    write-protected file is replaced only with ``force``."""
+    save_atomically(path, lambda f: f.write(data), force=force)
 
 
-def write_png(picture: QImage | QPixmap, path: str | os.PathLike[str]) -> None:
-    """``picture`` saved as a PNG file at ``path``, whole or not at all (FormatError naming ``path``)."""
+def write_png(picture: QImage | QPixmap, path: str | os.PathLike[str], force: bool = False) -> None:
+    """``picture`` saved as a PNG file at ``path``, whole or not at all (FormatError naming ``path``); a
+    write-protected file is replaced only with ``force``."""
     try:
         data = png_bytes(picture)
     except ValueError as e:
         raise FormatError(str(e), path=str(path)) from None
-    write_bytes(data, path)
+    write_bytes(data, path, force)

@@ -35,6 +35,7 @@ from .window.saving import (
     THREAD_THRESHOLD,
     codec_from_filter,
     filter_for,
+    may_replace,
     open_filter,
     save_document,
     with_extension,
@@ -712,7 +713,10 @@ class MainWindow(QMainWindow):
         try:
             if is_special(path):  # (a FIFO without a reader would hold the window for ever)
                 raise FormatError(NOT_A_FILE, path=str(path))
-            (save_png if kind == "png" else save_svg)(view.diagram, path, size, analysis=analysis)
+            force = may_replace(self, path)  # (asked, as Save asks: the refusal named --force, which no window has)
+            if force is None:
+                return False
+            (save_png if kind == "png" else save_svg)(view.diagram, path, size, analysis=analysis, force=force)
         except FormatError as e:
             dialogs.message("error", self, "Export", f"Cannot write the diagram:\n\n{e.full()}")
             return False

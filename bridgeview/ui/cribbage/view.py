@@ -791,8 +791,10 @@ def render_cribbage(
     out_path: str | os.PathLike,
     width: int = 1000,
     height: int = 700,
+    force: bool = False,
 ) -> None:
-    """Draw step ``step`` (0 = the cards dealt) of deal ``deal_index`` (0-based) to a PNG."""
+    """Draw step ``step`` (0 = the cards dealt) of deal ``deal_index`` (0-based) to a PNG (replacing a
+    write-protected one only with ``force``)."""
     if not 0 <= deal_index < len(record.deals):
         has = plural(len(record.deals), "deal")
         raise FormatError(f"deal {deal_index + 1} is not in this game record (it has {has})", path=record.path)
@@ -819,4 +821,4 @@ def render_cribbage(
         pix = pix.scaled(
             width, height, Qt.AspectRatioMode.IgnoreAspectRatio, Qt.TransformationMode.SmoothTransformation
         )
-    write_png(pix, out_path)
+    write_png(pix, out_path, force)

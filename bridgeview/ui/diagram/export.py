@@ -108,9 +108,11 @@ def save_png(
     size: QSize | None = None,
     device_scale: float = 2.0,
     analysis: Analysis | None = None,
+    force: bool = False,
 ) -> None:
-    """Write the diagram as a PNG, whole or not at all (FormatError naming ``path`` when it cannot be)."""
-    write_png(diagram_image(diagram, size, device_scale, analysis), path)
+    """Write the diagram as a PNG, whole or not at all (FormatError naming ``path`` when it cannot be; a
+    write-protected file is replaced only with ``force``)."""
+    write_png(diagram_image(diagram, size, device_scale, analysis), path, force)
 
 
 def save_svg(
@@ -119,6 +121,7 @@ def save_svg(
     size: QSize | None = None,
     title: str = "Bridge deal",
     analysis: Analysis | None = None,
+    force: bool = False,
 ) -> None:
     """Write a scalable SVG of the diagram (and the analysis band when given), whole or not at all (FormatError
     naming ``path`` when it cannot be): drawn in memory, then saved."""
@@ -139,4 +142,4 @@ def save_svg(
     finally:
         painter.end()
     buffer.close()
-    write_bytes(bytes(data.data()), path)
+    write_bytes(bytes(data.data()), path, force)
