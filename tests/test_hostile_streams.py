@@ -298,8 +298,14 @@ def test_the_window_refuses_to_save_or_export_into_a_fifo(qtbot, tmp_path: Path,
     _unstick(fifo)
     assert not w.save_as(str(fifo), "pbn")
     assert not w.export_diagram("png", str(tmp_path / "out.pbn"))
-    assert [call[:2] for call in messages.calls] == [("error", "Cannot save"), ("error", "Export")]
+    assert not w.open_file(str(fifo))  # (the refusal named the command line's --from)
+    assert [call[:2] for call in messages.calls] == [
+        ("error", "Cannot save"),
+        ("error", "Export"),
+        ("error", "Cannot open file"),
+    ]
     assert all("not a file (a device or a pipe)" in call[2] for call in messages.calls)
+    assert "--from" not in messages.calls[-1][2]
     assert w.current_view().path == str(path)
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
 

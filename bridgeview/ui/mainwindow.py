@@ -42,6 +42,9 @@ from .window.saving import (
     writable_codecs,
 )
 
+#: why the window opens no device or pipe: it reads a file more than once, and a pipe gives its bytes only once
+NOT_A_FILE_TO_OPEN = "not a file (a device or a pipe): save what it gives to a file, and open that"
+
 MAX_RECENT = 10
 APP_TITLE = "bridgeview"
 
@@ -335,6 +338,9 @@ class MainWindow(QMainWindow):
             if same_file(w.path, path):  # through a symlink too: one file, one tab
                 self.tabs.setCurrentWidget(w)
                 return True
+        if is_special(path):  # (the reader's refusal told the command line's --from, which no window has)
+            dialogs.message("error", self, "Cannot open file", f"Cannot open {path}:\n\n{NOT_A_FILE_TO_OPEN}")
+            return False
         try:
             doc = Document.read(path)
         except FormatError as e:
