@@ -74,8 +74,7 @@ assert buf[len(buf) - 1] == ord("x")
 before = mapped.fault_count()
 os.truncate(path, 100)
 print(buf[len(buf) - 1], buf[3 * 4096 + 5], mapped.fault_count() - before)
-st = os.stat(path)
-print(mapped.was_cut(st.st_dev, st.st_ino), mapped.cut_short_since(before).filename == path)
+print(mapped.cut_probe(path)(), mapped.cut_short_since(before).filename == path)
 """
 
 
@@ -259,3 +258,142 @@ def test_a_command_that_read_a_file_cut_short_does_not_end_in_success(tmp_path: 
     src.write_bytes(b"x" * (2 << 20))
     done = _child(SILENT_COMMAND, str(src))
     assert (done.returncode, done.stderr) == (1, f"bridgeview: {src}: {CUT}\n")
+
+
+# -- found in review ----------------------------------------------------------------------------------------------
+
+REOPENED = r"""
+import os, sys
+from bridgeview.model import boardset
+boardset.CHECK_INTERVAL = 3600
+from bridgeview.formats.registry import read_file
+path = sys.argv[1]
+whole = open(path, "rb").read()
+doc = read_file(path)
+middle = len(doc) // 2
+assert doc[0].unreadable is None  # (the set's look at the size is done: the guard is what notices the cut)
+os.truncate(path, 100)
+assert doc[middle].unreadable is not None
+from bridgeview.formats import mapped
+assert mapped.fault_count() == 1
+with open(path, "r+b") as f:  # saved again in place by the other program: the same inode
+    f.write(whole)
+again = read_file(path)  # (was refused for the rest of the process: "cut short ... open it again")
+assert again[middle].unreadable is None and again[middle].deal == read_file(path)[middle].deal
+assert again.cut_short is None and doc.cut_short is not None
+print("ok")
+"""
+
+
+def test_a_file_cut_short_once_opens_again_once_whole(made: dict[str, Path], tmp_path: Path) -> None:
+    path = tmp_path / "set.zrd"
+    _copy(made, "zrd", path)
+    done = _child(REOPENED, str(path))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "ok"
+
+
+SENT_SIGBUS = r"""
+import os, signal, sys, time
+from bridgeview.formats import mapped
+buf = mapped.map_file(sys.argv[1])
+os.kill(os.getpid(), signal.SIGBUS)
+time.sleep(0.5)
+print("still here")
+"""
+
+
+def test_a_sigbus_sent_by_kill_ends_the_process_as_before(tmp_path: Path) -> None:
+    """The handler gave a SIGBUS it did not own back to the handler before and returned: a fault comes again, but
+    one sent by ``kill`` was swallowed, and the process went on without its guard."""
+    path = tmp_path / "x.bin"
+    path.write_bytes(b"x" * 8192)
+    done = _child(SENT_SIGBUS, str(path))
+    assert _killed_by_sigbus(done) and "still here" not in done.stdout
+
+
+CTRL_C_IN_A_FAULTING_COPY = r"""
+import os, signal, sys, time
+from bridgeview.formats import mapped
+path, size = sys.argv[1], 256 << 20
+with open(path, "wb") as f:
+    f.truncate(size)  # (sparse)
+buf = mapped.map_file(path)
+start = time.monotonic(); buf[:]; took = time.monotonic() - start
+os.truncate(path, size - (1 << 20))  # the copy faults near its end
+def ctrl_c(*_):
+    raise KeyboardInterrupt
+signal.signal(signal.SIGALRM, ctrl_c)
+signal.setitimer(signal.ITIMER_REAL, took / 4)
+try:
+    buf[:]
+    time.sleep(0.5)
+except KeyboardInterrupt:
+    print("interrupted", mapped.fault_count())
+"""
+
+
+def test_ctrl_c_during_a_copy_that_faults_is_not_lost(tmp_path: Path) -> None:
+    """Python runs its signal handlers inside the SIGBUS handler (it is Python): a Ctrl+C pending as the copy faulted
+    came as "Exception ignored on calling ctypes callback function ... KeyboardInterrupt", and the command went on."""
+    done = _child(CTRL_C_IN_A_FAULTING_COPY, str(tmp_path / "sparse.bin"))
+    assert (done.returncode, done.stdout.split(), done.stderr) == (0, ["interrupted", "1"], "")
+
+
+ANOTHER_THREADS_FAULT = r"""
+import os, sys, threading
+from bridgeview.formats import mapped
+from bridgeview.formats.atomic import save_atomically
+other, out = sys.argv[1], sys.argv[2]
+buf = mapped.map_file(other)
+def another_tab():  # another file, cut short and read by another thread, while this one saves
+    os.truncate(other, 0)
+    buf[len(buf) - 1]
+def write(f):
+    thread = threading.Thread(target=another_tab)
+    thread.start()
+    thread.join()
+    f.write(b"mine")
+save_atomically(out, write)
+print(open(out, "rb").read().decode(), mapped.cut_short_since(None).filename == other)
+"""
+
+
+def test_a_save_is_not_failed_by_another_threads_fault(tmp_path: Path) -> None:
+    """The save looked at a count of faults for the whole process: in the window, a save failed when another tab's
+    file was cut short meanwhile, naming that file."""
+    other = tmp_path / "other.bin"
+    other.write_bytes(b"x" * 8192)
+    done = _child(ANOTHER_THREADS_FAULT, str(other), str(tmp_path / "out.bin"))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["mine", "True"]
+
+
+def test_an_unchanged_binary_set_copied_byte_for_byte_stops_at_a_cut(tmp_path: Path) -> None:
+    """A same-format save of an unread binary set copies its file (``verbatim``), by reading it, not through the
+    map: cut short meanwhile, the copy was short, mid-record, exit 0."""
+    import io
+
+    from bridgeview.formats import verbatim
+    from bridgeview.formats.registry import get, read_file
+    from bridgeview.model.boardset import FileChangedError
+
+    path = tmp_path / "set.zrd"
+    _write_plain(path, 200)
+    doc = read_file(path)
+    write = verbatim.original_writer(doc, get("zrd"), None)
+    assert write is not None
+    os.truncate(path, 23 * 50)
+    with pytest.raises(FileChangedError, match="cut short on disk while it was read") as caught:
+        write(io.BytesIO())
+    assert caught.value.filename == str(path)
+
+
+def _write_plain(path: Path, boards: int) -> None:
+    from bridgeview.formats.registry import write_file
+    from bridgeview.model.board import Board
+    from bridgeview.model.boardset import BoardSet
+    from bridgeview.model.deal import Deal
+
+    rng = random.Random(11)
+    write_file(BoardSet([Board.numbered(i + 1, Deal.shuffled(rng)) for i in range(boards)]), path)

@@ -410,7 +410,7 @@ def _not_read_from_a_file_cut_short() -> None:
     see :mod:`bridgeview.formats.sigbus`) and nothing on the way said so: its success would be a lie."""
     mapped = sys.modules.get("bridgeview.formats.mapped")  # (not imported: nothing was mapped)
     if mapped is not None:
-        cut = mapped.cut_short_since(0)
+        cut = mapped.cut_short_since(None)  # (by any of its threads)
         if cut is not None:
             raise cut
 

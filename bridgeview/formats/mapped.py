@@ -18,6 +18,8 @@ import mmap
 import os
 import stat
 import sys
+import threading
+from collections.abc import Callable
 from typing import Any
 
 from ..model.boardset import CUT_WHILE_READ, FileChangedError
@@ -39,30 +41,53 @@ def map_file(path: str | os.PathLike[str]) -> Any:
     return buf
 
 
-#: where pages that were cut away are now read as zeros: (device, inode) -> the path the file was mapped as
-_cut: dict[tuple[int, int], str] = {}
-#: how many times a mapped file was found cut short while it was read, in this process
-_faults = 0
+class _Mapping:
+    """One map of a file, and whether a read of it went past the file's end once the file was cut short (what
+    was read there, and from it since, is zeros).  Its own: the same file mapped again (opened again once
+    saved in place) is a new map, and reads as the file."""
+
+    __slots__ = ("path", "cut")
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.cut = False
 
 
-def was_cut(device: int, inode: int) -> bool:
-    """Whether a mapped page of this file was read after the file was cut short: what was read there is
-    zeros, not the file (see the module's docstring)."""
-    return (device, inode) in _cut
+#: the newest map of each file: (device, inode) -> its mapping (see :func:`cut_probe`)
+_newest: dict[tuple[int, int], _Mapping] = {}
+#: the maps found cut short, in order, for the messages
+_cut: list[_Mapping] = []
+#: faults mended, by the thread that made them: a read happens in the thread that asked for it, so a save
+#: looks at its own thread's (another tab's file cut short meanwhile is not this save's trouble)
+_faults: dict[int, int] = {}
+
+
+def cut_probe(path: str | os.PathLike[str]) -> Callable[[], bool] | None:
+    """For the newest map of the file at ``path``: a function telling whether a read of that map went past the
+    file's end since the file was cut short (see the module's docstring); None when it is not mapped."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    mapping = _newest.get((st.st_dev, st.st_ino))
+    if mapping is None:
+        return None
+    return lambda: mapping.cut
 
 
 def fault_count() -> int:
-    """A counter to compare with :func:`cut_short_since` after reading mapped files."""
-    return _faults
+    """A counter of this thread's reads past a cut file's end, to compare with :func:`cut_short_since`."""
+    return _faults.get(threading.get_ident(), 0)
 
 
-def cut_short_since(count: int) -> FileChangedError | None:
-    """The error to give when a mapped file was cut short while read since :func:`fault_count` was ``count``
-    (what was read from it then is zeros); None when none was."""
-    if _faults == count or not _cut:
+def cut_short_since(count: int | None) -> FileChangedError | None:
+    """The error to give when, since :func:`fault_count` was ``count``, this thread read a mapped file that was cut
+    short (what it read there is zeros); with ``count`` None, when any thread ever did.  None when none did."""
+    if not _cut:
         return None
-    path = next(reversed(_cut.values()))
-    return FileChangedError(None, CUT_WHILE_READ, path)
+    if count is not None and _faults.get(threading.get_ident(), 0) == count:
+        return None
+    return FileChangedError(None, CUT_WHILE_READ, _cut[-1].path)
 
 
 def _guard(buf: mmap.mmap, path: str, st: os.stat_result) -> None:
@@ -72,14 +97,17 @@ def _guard(buf: mmap.mmap, path: str, st: os.stat_result) -> None:
         return
     from . import sigbus
 
-    sigbus.watch(buf, len(buf), lambda: _note_cut(st.st_dev, st.st_ino, path))
+    mapping = _newest[(st.st_dev, st.st_ino)] = _Mapping(path)
+    sigbus.watch(buf, len(buf), lambda: _note_cut(mapping))
 
 
-def _note_cut(device: int, inode: int, path: str) -> None:
-    """Called (from the signal handler) when a read of the file's map went past the file's new end."""
-    global _faults
-    _faults += 1
-    _cut[(device, inode)] = path
+def _note_cut(mapping: _Mapping) -> None:
+    """Called (from the signal handler, in the thread that read) when a read of a map went past its file's end."""
+    thread = threading.get_ident()
+    _faults[thread] = _faults.get(thread, 0) + 1
+    if not mapping.cut:
+        mapping.cut = True
+        _cut.append(mapping)
 
 
 _SIGBUS_GUARDED = sys.platform == "linux" and os.uname().machine in ("x86_64", "aarch64")

@@ -12,7 +12,7 @@ import os
 import stat
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 from ..model.boardset import BoardSet, LazyBoardSet
 from . import mapped
@@ -208,30 +208,33 @@ def _read_spooled(path: str | os.PathLike[str], codec: AnyCodec, options: ReadOp
     and a conversion from ``<(command)`` to its own format wrote an empty file, exit 0.  The copy is deleted at
     once and read through ``/proc/self/fd`` (gone with the process, however it ends); where there is no such
     folder it is deleted when the process exits.  :func:`readable_path` names it."""
-    import shutil
     import tempfile
 
     try:
-        with open(path, "rb") as source:
-            fd, name = tempfile.mkstemp(prefix="bridgeview-input-", suffix=Path(path).suffix)
-            try:
-                with open(fd, "wb", closefd=False) as f:
-                    shutil.copyfileobj(source, f, 1 << 20)
-            except BaseException:
-                os.close(fd)
-                os.unlink(name)
-                raise
+        source = open(path, "rb")
     except OSError as e:
         raise FormatError(e.strerror or str(e), path=str(path)) from None
-    copy = f"/proc/self/fd/{fd}"
-    if os.path.exists(copy):
-        os.unlink(name)  # (the open descriptor keeps it; /proc/self/fd opens it again)
-    else:
-        import atexit
+    with source:
+        try:
+            fd, name = tempfile.mkstemp(prefix="bridgeview-input-", suffix=Path(path).suffix)
+        except OSError as e:
+            raise FormatError(f"{e.strerror or e} (its copy in {tempfile.gettempdir()})", path=str(path)) from None
+        copy = f"/proc/self/fd/{fd}"
+        if os.path.exists(copy):
+            os.unlink(name)  # (at once: the descriptor keeps it, and a killed command leaves nothing behind)
+        else:
+            import atexit
 
-        os.close(fd)
-        copy = name
-        atexit.register(_remove, name)
+            copy = name
+            atexit.register(_remove, name)
+        try:
+            _copy_into(source, fd, path, os.path.dirname(name))
+        except BaseException:
+            os.close(fd)
+            _remove(name)
+            raise
+        if copy == name:
+            os.close(fd)
     try:
         doc = _read(copy, codec, options)
     except FormatError as e:
@@ -242,6 +245,24 @@ def _read_spooled(path: str | os.PathLike[str], codec: AnyCodec, options: ReadOp
         doc.info.path = str(path)
         doc.info.extra[_READ_FROM] = copy
     return doc
+
+
+def _copy_into(source: IO[bytes], fd: int, path: str | os.PathLike[str], folder: str) -> None:
+    """``source`` (the pipe ``path``) copied into the file open at ``fd`` (in ``folder``); the failures named:
+    reading is the input's, writing its copy's (a full temporary folder is not the input's fault)."""
+    with open(fd, "wb", closefd=False) as out:
+        while True:
+            try:
+                piece = source.read(1 << 20)
+            except OSError as e:
+                raise FormatError(e.strerror or str(e), path=str(path)) from None
+            if not piece:
+                return
+            try:
+                out.write(piece)
+                out.flush()
+            except OSError as e:
+                raise FormatError(f"{e.strerror or e} (its copy in {folder})", path=str(path)) from None
 
 
 #: ``info.extra``'s key for where a set read from a pipe can be read again (:func:`readable_path`)
@@ -293,9 +314,7 @@ def _read(path: str | os.PathLike[str], codec: AnyCodec, options: ReadOptions | 
 
     verbatim.remember(doc, codec, path)
     if isinstance(doc, LazyBoardSet):  # a memory-mapped set: notice the file being cut short under it
-        from .mapped import was_cut
-
-        doc.watch(str(path), was_cut)
+        doc.watch(str(path), mapped.cut_probe(path))
     if not len(doc) and _empty(path):  # opens, but not without a word
         from ..model.problem import Problem, error  # (an empty file's note: most reads never make a problem)
 

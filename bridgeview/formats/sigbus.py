@@ -20,6 +20,7 @@ from __future__ import annotations
 import ctypes
 import mmap
 import signal
+import sys
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -72,6 +73,8 @@ _libc.sigaction.restype = ctypes.c_int
 _map_anonymous = _libc.mmap
 _map_anonymous.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
 _map_anonymous.restype = ctypes.c_void_p
+_raise = getattr(_libc, "raise")  # (a signal sent again, to this thread)
+_raise.argtypes = [ctypes.c_int]
 _get_buffer = ctypes.pythonapi.PyObject_GetBuffer
 _get_buffer.argtypes = [ctypes.py_object, ctypes.POINTER(_PyBuffer), ctypes.c_int]
 _get_buffer.restype = ctypes.c_int
@@ -106,23 +109,57 @@ _previous = _SigAction()
 
 def _on_sigbus(signum: int, info: int | None, context: int | None) -> None:
     """The handler (see the module's docstring).  Never raises: an exception here would be printed and the
-    fault taken again for ever."""
-    try:
-        if info and ctypes.c_int.from_address(info + _CODE_AT).value == _BUS_ADRERR:
-            address = ctypes.c_void_p.from_address(info + _ADDRESS_AT).value or 0
-            for watched in _watched:
-                if watched.holds(address):  # (the whole map: what is read from it now is thrown away)
-                    start, length = watched.start, watched.end - watched.start
-                    got = _map_anonymous(
-                        start, length, mmap.PROT_READ, mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | _MAP_FIXED, -1, 0
-                    )
-                    if got == start:
-                        watched.note()
-                        return
-                    break
-    except BaseException:  # (see the docstring: fall through to the previous handler)
-        pass
+    fault taken again for ever.  Python runs its own signal handlers in here too, between any two bytecodes: a
+    Ctrl+C then comes as a KeyboardInterrupt, which is put back for the thread to take once the read is mended
+    (it was lost, and the command went on).  One that comes as the handler starts, before any line of it, is
+    Python's to report: :func:`_unraisable` takes it, and the fault, taken again, comes back here."""
+    while True:
+        try:
+            ours = _mend(info)
+            break
+        except KeyboardInterrupt:
+            _interrupted.append(True)  # (and mend again: the fault would come back)
+        except BaseException:  # (see the docstring: fall through to the previous handler)
+            ours = False
+            break
+    if _interrupted:  # sent again: held (the handler's mask) until it returns, then taken as Ctrl+C is
+        _interrupted.clear()
+        _raise(signal.SIGINT)
+    if ours:
+        return
     _libc.sigaction(signal.SIGBUS, ctypes.byref(_previous), None)  # not ours: as if we were not here
+    if info and ctypes.c_int.from_address(info + _CODE_AT).value <= 0:  # (sent, by kill: no fault comes back)
+        _raise(signal.SIGBUS)
+
+
+#: a Ctrl+C taken inside the handler, to be put back when it is done
+_interrupted: list[bool] = []
+
+
+def _unraisable(unraisable: Any) -> None:
+    """``sys.unraisablehook`` while the handler is installed: a KeyboardInterrupt raised as the handler started is
+    kept for it to put back (printed, "Exception ignored on calling ctypes callback function", it was lost);
+    anything else goes to the hook before."""
+    if unraisable.object is _on_sigbus and isinstance(unraisable.exc_value, KeyboardInterrupt):
+        _interrupted.append(True)
+        return
+    _hook_before(unraisable)
+
+
+def _mend(info: int | None) -> bool:
+    """For a read past the end of a watched map: zeros mapped over it, the map's note called; True when so."""
+    if not info or ctypes.c_int.from_address(info + _CODE_AT).value != _BUS_ADRERR:
+        return False
+    address = ctypes.c_void_p.from_address(info + _ADDRESS_AT).value or 0
+    for watched in _watched:
+        if watched.holds(address):  # (the whole map: what is read from it now is thrown away)
+            start, length = watched.start, watched.end - watched.start
+            flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | _MAP_FIXED
+            if _map_anonymous(start, length, mmap.PROT_READ, flags, -1, 0) != start:
+                return False
+            watched.note()
+            return True
+    return False
 
 
 _handler = _HANDLER_TYPE(_on_sigbus)  # (kept alive for as long as the system may call it)
@@ -140,8 +177,17 @@ def _install() -> None:
     ours = _SigAction()
     ours.handler = _HANDLER_ADDRESS
     ours.flags = _SA_SIGINFO
+    ours.mask[0] = 1 << (signal.SIGINT - 1)  # (Ctrl+C held while it runs: taken once it returns, not inside it)
     if _libc.sigaction(signal.SIGBUS, ctypes.byref(ours), ctypes.byref(current)) == 0:
         ctypes.memmove(ctypes.byref(_previous), ctypes.byref(current), ctypes.sizeof(_SigAction))
+    global _hook_before
+    if sys.unraisablehook is not _unraisable:
+        _hook_before = sys.unraisablehook
+        sys.unraisablehook = _unraisable
+
+
+#: the ``sys.unraisablehook`` before ours
+_hook_before: Callable[[Any], object] = sys.__unraisablehook__
 
 
 def _start_of(buf: Any) -> int:

@@ -9,12 +9,11 @@ that set, unchanged, to the same format copies the file as it was instead.
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING
 
-from ..model.boardset import BoardSource, is_board_source
+from ..model.boardset import CUT_WHILE_READ, BoardSource, FileChangedError, is_board_source
 
 if TYPE_CHECKING:
     from .codec import AnyCodec, Boards, WriteOptions
@@ -88,7 +87,15 @@ def original_writer(doc: Boards, codec: AnyCodec, options: WriteOptions | None) 
         return None
 
     def write(out: IO[bytes]) -> None:
+        # exactly the bytes read: a file cut short on disk since (saved in place by another program) was copied
+        # short, mid-record, exit 0
         with open(original.path, "rb") as f:
-            shutil.copyfileobj(f, out, 1 << 20)
+            left = original.size
+            while left:
+                piece = f.read(min(left, 1 << 20))
+                if not piece:
+                    raise FileChangedError(None, CUT_WHILE_READ, original.path)
+                out.write(piece)
+                left -= len(piece)
 
     return write

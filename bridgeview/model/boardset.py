@@ -393,7 +393,7 @@ class LazyBoardSet(BoardSet):
         self._watched: tuple[str, int, int, int] | None = None
         self._checked = -CHECK_INTERVAL
         self._changed: FileChangedError | None = None
-        self._was_cut: Callable[[int, int], bool] | None = None
+        self._was_cut: Callable[[], bool] | None = None
         self._released = 0  # mapped bytes given back (release_pages)
 
     def __len__(self) -> int:
@@ -423,11 +423,11 @@ class LazyBoardSet(BoardSet):
         except Exception as e:
             return self.unreadable_board(index, e)
 
-    def watch(self, path: str, was_cut: Callable[[int, int], bool] | None = None) -> None:
+    def watch(self, path: str, was_cut: Callable[[], bool] | None = None) -> None:
         """Remember ``path``'s identity and size: the records are read through a memory map, and
         reading a page of a file another program has since cut short kills the process (SIGBUS).
-        A stat every :data:`CHECK_INTERVAL` notices most; ``was_cut(device, inode)`` (the mapping
-        layer's) tells when a read between two looks went past the end, read as zeros instead.
+        A stat every :data:`CHECK_INTERVAL` notices most; ``was_cut()`` (the mapping layer's, for the
+        set's own map) tells when a read between two looks went past the end, read as zeros instead.
         Bulk reading is guarded too."""
         try:
             st = os.stat(path)
@@ -490,8 +490,8 @@ class LazyBoardSet(BoardSet):
             return
         if self._changed is not None:
             raise self._changed
-        path, dev, ino, _size = self._watched
-        if was_cut(dev, ino):
+        if was_cut():
+            path = self._watched[0]
             self._changed = FileChangedError(None, CUT_WHILE_READ, path)
             raise self._changed
 
