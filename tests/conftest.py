@@ -127,3 +127,21 @@ def _message_boxes_never_block(request, monkeypatch):
 
     monkeypatch.setattr(dialogs, "message", answer)
     yield
+
+
+#: a child process's script lines (under ``if how == "gui":``) that open ``path`` in a real main window, show its
+#: first board and set ``view`` and ``doc`` (the tab's boards): the cut-short tests' window case
+OPENED_IN_A_WINDOW = """    from PySide6.QtWidgets import QApplication
+    from bridgeview.ui import dialogs
+    from bridgeview.ui.mainwindow import MainWindow
+    app = QApplication([])
+    dialogs.message = lambda *a, **k: dialogs.Button.Ok
+    w = MainWindow()
+    w.resize(1200, 800)
+    w.show()
+    assert w.open_file(path)
+    view = w.current_view()
+    view.select_board(1)
+    w.grab()
+    doc = view.boards
+"""

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from conftest import OPENED_IN_A_WINDOW, REPO
 from test_ui_support import main_window, make_boards
 
 from bridgeview.cli.main import main
@@ -187,7 +187,8 @@ def test_a_failed_save_leaves_no_part_file(tmp_path: Path) -> None:
 
 
 # -- a mapped file cut short by another program -------------------------------------------
-CUT_SHORT = r"""
+CUT_SHORT = (
+    r"""
 import os, random, sys, time
 from bridgeview.formats.registry import read_file, write_file
 from bridgeview.model.board import Board
@@ -198,20 +199,9 @@ path, how = sys.argv[1], sys.argv[2]
 rng = random.Random(1)
 write_file(BoardSet([Board.numbered(i + 1, Deal.shuffled(rng)) for i in range(3000)]), path)
 if how == "gui":
-    from PySide6.QtWidgets import QApplication
-    from bridgeview.ui import dialogs
-    from bridgeview.ui.mainwindow import MainWindow
-    app = QApplication([])
-    dialogs.message = lambda *a, **k: dialogs.Button.Ok
-    w = MainWindow()
-    w.resize(1200, 800)
-    w.show()
-    assert w.open_file(path)
-    view = w.current_view()
-    view.select_board(1)
-    w.grab()
-    doc = view.boards
-else:
+"""
+    + OPENED_IN_A_WINDOW
+    + r"""else:
     doc = read_file(path)
     assert doc[1].unreadable is None
 if how == "renamed":  # an atomic save by another program: the map keeps the old file
@@ -237,6 +227,7 @@ else:
     raise AssertionError("bulk reading went on")
 print("ok")
 """
+)
 
 
 @pytest.mark.parametrize("how", ["model", "gui", "renamed"])

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from conftest import OPENED_IN_A_WINDOW, REPO
 
 pytestmark = pytest.mark.skipif(
     sys.platform != "linux" or platform.machine() not in ("x86_64", "aarch64"),
@@ -122,27 +122,17 @@ def test_a_fault_the_guard_does_not_own_still_ends_the_process_as_before(tmp_pat
     assert "Fatal Python error: Bus error" in chained.stderr
 
 
-LAZY_SET = r"""
+LAZY_SET = (
+    r"""
 import os, sys
 from bridgeview.model import boardset
 boardset.CHECK_INTERVAL = 3600  # (the set's look at the size never comes: only the guard can notice)
 from bridgeview.formats.registry import read_file
 path, how = sys.argv[1], sys.argv[2]
 if how == "gui":
-    from PySide6.QtWidgets import QApplication
-    from bridgeview.ui import dialogs
-    from bridgeview.ui.mainwindow import MainWindow
-    app = QApplication([])
-    dialogs.message = lambda *a, **k: dialogs.Button.Ok
-    w = MainWindow()
-    w.resize(1200, 800)
-    w.show()
-    assert w.open_file(path)
-    view = w.current_view()
-    view.select_board(1)
-    w.grab()
-    doc = view.boards
-else:
+"""
+    + OPENED_IN_A_WINDOW
+    + r"""else:
     doc = read_file(path)
 assert isinstance(doc, boardset.LazyBoardSet) and doc[0].unreadable is None
 os.truncate(path, 100)  # another program rewrites the file in place
@@ -163,6 +153,7 @@ if doc.bulk is not None:  # (a fixed-record file's whole-file pass)
         raise AssertionError("bulk reading went on")
 print("ok")
 """
+)
 
 
 @pytest.mark.parametrize("how", ["model", pytest.param("gui", marks=pytest.mark.slow)])
